@@ -1,0 +1,86 @@
+# Pangaea - record and replay for PVM programs.
+#   make          build the library, the `pangaea` command, the coordinator, the demo
+#   make check    unit tests (Check) and end-to-end tests on a private pvmd
+#   make demo     record and replay the SOR demo on a private pvmd
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fPIC
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+CPPFLAGS += -Iinclude -Isrc/lib $(XML_CFLAGS) \
+            -DPG_SCHEMA_DIR='"$(abspath schema)"' \
+            -DPG_LIBEXEC_DIR='"$(abspath build)"'
+B := build
+PVMLIBS := -lpvm3
+
+LIB_SRC  := $(wildcard src/lib/*.c)
+LIB_OBJ  := $(LIB_SRC:src/lib/%.c=$(B)/lib/%.o)
+TOP_SRC  := $(wildcard src/toplevel/*.c)
+TOP_OBJ  := $(TOP_SRC:src/toplevel/%.c=$(B)/toplevel/%.o)
+COORD_SRC := $(wildcard src/coordinator/*.c)
+COORD_OBJ := $(COORD_SRC:src/coordinator/%.c=$(B)/coordinator/%.o)
+
+all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
+     $(B)/sor test-programs
+
+$(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/toplevel/*.h include/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h include/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/libpangaea.so: $(LIB_OBJ)
+	$(CC) -shared -o $@ $^ $(XML_LIBS) $(PVMLIBS) -ldl
+$(B)/libpangaea.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+# The top-level task is itself a Pangaea task (ltid 0): it links the library.
+$(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
+	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) -ldl
+# The coordinator is a plain PVM task; it shares only the protocol header.
+$(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o
+	$(CC) -o $@ $^ $(PVMLIBS)
+
+# The demo, built the instrumented way: pangaea.h and -lpangaea ahead of -lpvm3.
+$(B)/sor: examples/sor/sor.c include/pangaea.h $(B)/libpangaea.so
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea $(PVMLIBS) -lm
+
+# Test programs: tests/programs/*.c.  Those named plain_* are built against
+# PVM only (never seen Pangaea: they run preloaded); the others link -lpangaea.
+PROG_SRC := $(wildcard tests/programs/*.c)
+PROGS    := $(PROG_SRC:tests/programs/%.c=$(B)/tests/%)
+test-programs: $(PROGS)
+$(B)/tests/plain_%: tests/programs/plain_%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(PVMLIBS) -lm
+$(B)/tests/%: tests/programs/%.c $(B)/libpangaea.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea $(PVMLIBS) -lm
+
+# Unit tests (Check): tests/unit/test_*.c, each its own binary.
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
+$(B)/unit/%: tests/unit/%.c $(B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) -ldl
+
+unit: $(UNITS)
+	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done
+
+e2e: all
+	@bash tests/e2e/run_all.sh
+
+check: all unit e2e
+
+demo: all
+	@bash examples/sor/demo.sh
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all check unit e2e demo clean test-programs

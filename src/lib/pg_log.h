@@ -1,0 +1,124 @@
+/*
+ * pg_log.h - the per-task logs: XML written with libxml2's xmlTextWriter,
+ * read back with its streaming xmlTextReader (memory does not grow with the
+ * length of a log), validated against schema/pangaea-log.xsd.
+ *
+ * Every task has two logs in the log directory, named from its ltid only:
+ *   ltid-<N>.exec.xml   its spawns (execution log)
+ *   ltid-<N>.comm.xml   its sends and receives (communication log)
+ * Each opens with a <header> element that states the format ("pangaea-exec"
+ * or "pangaea-comm"), the format version, the ltid and the program; events
+ * follow in the order the task made them, each with a 1-based seq and a
+ * timestamp t (seconds since the epoch, microsecond resolution); an <end>
+ * element with the exit status closes a log whose task ended normally.
+ *
+ *   <pangaea-comm>
+ *     <header format="pangaea-comm" version="1" ltid="2" program="./sor" host="h"/>
+ *     <send seq="1" t="1763769600.000123" call="pvm_send" tag="5" msgid="1" bytes="80">
+ *       <to ltid="3"/>
+ *     </send>
+ *     <recv seq="2" t="..." call="pvm_recv" from="3" tag="5" msgid="1" bytes="80"/>
+ *     <end seq="3" t="..." status="0"/>
+ *   </pangaea-comm>
+ *
+ *   <pangaea-exec>
+ *     <header format="pangaea-exec" version="1" ltid="1" program="./sor" host="h"/>
+ *     <spawn seq="1" t="..." program="./sor" flags="0" where="" count="3">
+ *       <arg>4</arg> ...
+ *       <child ltid="2" host="h"/> ...
+ *     </spawn>
+ *     <end seq="2" t="..." status="0"/>
+ *   </pangaea-exec>
+ */
+#ifndef PG_LOG_H
+#define PG_LOG_H
+
+#include "pg_err.h"
+
+#define PG_LOG_VERSION 1
+
+typedef enum { PG_LOG_COMM = 0, PG_LOG_EXEC = 1 } pg_log_kind;
+
+typedef enum {
+    PG_EV_SEND = 1,  /* comm: one message to one or several ltids      */
+    PG_EV_RECV = 2,  /* comm: one message taken by the program         */
+    PG_EV_SPAWN = 3, /* exec: one pvm_spawn call                       */
+    PG_EV_END = 4    /* both: the task ended with `status`             */
+} pg_ev_kind;
+
+/* One event as read back.  Pointers stay valid until the next
+ * pg_logr_next() or pg_logr_close() on the same reader. */
+typedef struct pg_event {
+    pg_ev_kind kind;
+    long seq;
+    double t;
+    const char *call;   /* SEND/RECV: "pvm_send", "pvm_mcast", "pvm_recv", ... */
+    int tag;            /* SEND/RECV */
+    int msgid;          /* SEND/RECV: the sender's message id */
+    int bytes;          /* SEND/RECV: the program's bytes, header excluded */
+    int from;           /* RECV: source ltid */
+    int nto;            /* SEND: number of destination ltids */
+    const int *to;      /* SEND: destination ltids */
+    const char *program;       /* SPAWN */
+    int argc;                  /* SPAWN */
+    char *const *argv;         /* SPAWN: argc strings */
+    int flags;                 /* SPAWN */
+    const char *where;         /* SPAWN: "" when none */
+    int count;                 /* SPAWN: tasks asked for */
+    int nchild;                /* SPAWN: tasks started */
+    const int *child_ltid;     /* SPAWN */
+    const char *const *child_host; /* SPAWN */
+    int status;                /* END */
+} pg_event;
+
+/* Header of a log as read back. */
+typedef struct pg_log_header {
+    pg_log_kind kind;
+    int version;
+    int ltid;
+    char program[1024];
+    char host[256];
+} pg_log_header;
+
+/* ---- writing ---------------------------------------------------------- */
+typedef struct pg_logw pg_logw;
+
+/* Creates (truncates) path and writes the root and <header>. */
+pg_logw *pg_logw_open(const char *path, pg_log_kind kind, int ltid,
+                      const char *program, const char *host, pg_err *err);
+int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
+                 int bytes, int nto, const int *to);
+int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
+                 int msgid, int bytes);
+int pg_logw_spawn(pg_logw *w, double t, const char *program,
+                  char *const *argv, int flags, const char *where, int count,
+                  int nchild, const int *child_ltid,
+                  const char *const *child_host);
+int pg_logw_end(pg_logw *w, double t, int status);
+/* Pushes what is buffered to the file. */
+int pg_logw_flush(pg_logw *w);
+/* Closes the root element and the file; frees w.  Returns 0 or -1. */
+int pg_logw_close(pg_logw *w);
+
+/* ---- reading (streaming) ---------------------------------------------- */
+typedef struct pg_logr pg_logr;
+
+/* Opens path, reads up to and including <header>, checks its format against
+ * `kind` and its version against PG_LOG_VERSION.  NULL and err on failure
+ * (err names the file, and line and column where they apply). */
+pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
+                      pg_log_header *hdr, pg_err *err);
+/* 1 and *ev filled: an event; 0: no more events (the log ended cleanly);
+ * -1 and err: malformed (file:line:column: what). */
+int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err);
+void pg_logr_close(pg_logr *r);
+
+/* Validates a whole log against the schema at xsd_path.  0, or -1 and err
+ * naming file, line and column of the first violation. */
+int pg_log_validate(const char *path, const char *xsd_path, pg_err *err);
+
+/* Writes into buf the file name of a task's log: <dir>/ltid-<N>.<kind>.xml */
+int pg_log_path(char *buf, int size, const char *dir, int ltid,
+                pg_log_kind kind);
+
+#endif
