@@ -12,6 +12,7 @@ CPPFLAGS += -Iinclude -Isrc/lib $(XML_CFLAGS) \
             -DPG_LIBEXEC_DIR='"$(abspath build)"'
 B := build
 PVMLIBS := -lpvm3
+SYSLIBS := -ldl -lm
 
 LIB_SRC  := $(wildcard src/lib/*.c)
 LIB_OBJ  := $(LIB_SRC:src/lib/%.c=$(B)/lib/%.o)
@@ -34,13 +35,13 @@ $(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h include/*.h)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/libpangaea.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(XML_LIBS) $(PVMLIBS) -ldl
+	$(CC) -shared -o $@ $^ $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 $(B)/libpangaea.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # The top-level task is itself a Pangaea task (ltid 0): it links the library.
 $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
-	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) -ldl
+	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 # The coordinator is a plain PVM task; it shares only the protocol header.
 $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o
 	$(CC) -o $@ $^ $(PVMLIBS)
@@ -67,7 +68,7 @@ UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 $(B)/unit/%: tests/unit/%.c $(B)/libpangaea.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) -ldl
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done

@@ -37,6 +37,14 @@
 
 #define PG_LOG_VERSION 1
 
+/* Limits of the format.  The writer refuses an event beyond them and the
+ * reader rejects one, so whatever is recorded can be read back, and a
+ * hostile or corrupt log cannot make the reader's memory grow unbounded. */
+#define PG_LOG_MAX_STR   4096      /* bytes of one string (call, arg, host...) */
+#define PG_LOG_MAX_LIST  65536     /* <to>, <arg> or <child> in one event      */
+#define PG_LOG_MAX_EVENT (1 << 20) /* bytes of all strings of one event, each
+                                      counted with its terminating NUL        */
+
 typedef enum { PG_LOG_COMM = 0, PG_LOG_EXEC = 1 } pg_log_kind;
 
 typedef enum {
@@ -61,7 +69,7 @@ typedef struct pg_event {
     const int *to;      /* SEND: destination ltids */
     const char *program;       /* SPAWN */
     int argc;                  /* SPAWN */
-    char *const *argv;         /* SPAWN: argc strings */
+    char *const *argv;         /* SPAWN: argc strings, then NULL */
     int flags;                 /* SPAWN */
     const char *where;         /* SPAWN: "" when none */
     int count;                 /* SPAWN: tasks asked for */
@@ -90,6 +98,10 @@ int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to);
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
                  int msgid, int bytes);
+/* argv is NULL-terminated as execv's (NULL: no arguments); child_host may
+ * be NULL (hosts written as "").  Each pg_logw_* event call returns 0, or -1
+ * when it refused the event (then nothing of it is written) or a write
+ * failed (then the writer refuses everything after). */
 int pg_logw_spawn(pg_logw *w, double t, const char *program,
                   char *const *argv, int flags, const char *where, int count,
                   int nchild, const int *child_ltid,
@@ -120,5 +132,10 @@ int pg_log_validate(const char *path, const char *xsd_path, pg_err *err);
 /* Writes into buf the file name of a task's log: <dir>/ltid-<N>.<kind>.xml */
 int pg_log_path(char *buf, int size, const char *dir, int ltid,
                 pg_log_kind kind);
+
+/* 1 if `call` is a PVM call name the format knows (the schema's list:
+ * pvm_send, pvm_mcast, pvm_psend, pvm_bcast, pvm_recv, pvm_nrecv,
+ * pvm_trecv, pvm_probe, pvm_precv), else 0. */
+int pg_log_call_known(const char *call);
 
 #endif

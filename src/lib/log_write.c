@@ -1,0 +1,387 @@
+/*
+ * log_write.c - writes a task's log (see pg_log.h) with libxml2's
+ * xmlTextWriter.
+ *
+ * Design.  This runs on the hot path of every PVM send and receive, so:
+ *  - one xmlTextWriter over an xmlOutputBuffer over our own FILE*: libxml2
+ *    buffers and escapes, and we keep the FILE* to fflush() on request and
+ *    fclose() at the end (xmlOutputBufferCreateFile never closes it);
+ *  - numbers are formatted into stack buffers and written as plain
+ *    attributes, not with xmlTextWriterWriteFormatAttribute (which mallocs
+ *    a string per call); nothing is synced to disk per event;
+ *  - numbers are formatted by hand, not with printf, so that a traced
+ *    program that calls setlocale(LC_NUMERIC, ...) cannot turn the decimal
+ *    point of a timestamp into a comma.  Timestamps read as "%.6f" would.
+ * Every argument of an event is checked before any of it is written, so a
+ * refused event leaves the document well-formed and readable.  A write that
+ * fails part-way may leave half an element behind; the writer then marks
+ * itself broken and refuses everything after, rather than go on producing a
+ * log whose structure lies.  Strings must be valid UTF-8 without control
+ * characters other than tab, newline and carriage return: XML 1.0 cannot
+ * carry the others, and libxml2 would otherwise write bytes the reader
+ * rejects or silently re-encode invalid UTF-8.
+ */
+#include "pg_log.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlwriter.h>
+
+struct pg_logw {
+    FILE *fp;
+    xmlTextWriterPtr xw;
+    pg_log_kind kind;
+    long seq;   /* seq of the last event written */
+    int ended;  /* <end> written: the reader rejects anything after it */
+    int broken; /* a write failed: refuse everything from now on */
+};
+
+static const char *root_name(pg_log_kind kind)
+{
+    return kind == PG_LOG_EXEC ? "pangaea-exec" : "pangaea-comm";
+}
+
+/* ---- input checks --------------------------------------------------- */
+
+/* Length of the UTF-8 sequence at p if it encodes a character XML 1.0 can
+ * carry, else 0.  Rejects overlong forms, surrogates, U+FFFE and U+FFFF. */
+static size_t utf8_char(const unsigned char *p)
+{
+    unsigned c = p[0], cp;
+    size_t len, i;
+
+    if (c < 0x80)
+        return (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2, cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3, cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4, cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (i = 1; i < len; i++) { /* stops at a NUL: it is not 10xxxxxx */
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
+        cp == 0xFFFE || cp == 0xFFFF)
+        return 0;
+    return len;
+}
+
+/* Adds strlen(s) + 1 to *budget if s is a string the format can carry in
+ * at most `max` bytes; -1 if not (or if the event grows over its limit). */
+static int check_str(const char *s, size_t max, size_t *budget)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = 0, len;
+
+    if (!s)
+        return -1;
+    while (p[n]) {
+        len = utf8_char(p + n);
+        if (len == 0 || (n += len) > max)
+            return -1;
+    }
+    *budget += n + 1;
+    return *budget > PG_LOG_MAX_EVENT ? -1 : 0;
+}
+
+/* Whether w may take one more event, of a log of `kind`. */
+static int usable(const pg_logw *w, pg_log_kind kind)
+{
+    return w && !w->broken && !w->ended && w->kind == kind;
+}
+
+/* ---- formatting ------------------------------------------------------ */
+
+/* Writes v in decimal into buf (at least 24 bytes); returns buf. */
+static char *fmt_long(char *buf, long v)
+{
+    char tmp[24];
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    int n = 0, i = 0;
+
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        buf[i++] = '-';
+    while (n)
+        buf[i++] = tmp[--n];
+    buf[i] = '\0';
+    return buf;
+}
+
+/* Writes t as "%.6f" would in the C locale into buf (at least 48 bytes).
+ * Callers keep |t| under 1e12, where t * 1e6 is exact to the microsecond. */
+static char *fmt_time(char *buf, double t)
+{
+    long long us = llround(fabs(t) * 1e6), frac = us % 1000000;
+    char *p = buf;
+    int i;
+
+    if (t < 0 && us > 0)
+        *p++ = '-';
+    fmt_long(p, (long)(us / 1000000));
+    p += strlen(p);
+    *p++ = '.';
+    for (i = 5; i >= 0; i--, frac /= 10)
+        p[i] = (char)('0' + frac % 10);
+    p[6] = '\0';
+    return buf;
+}
+
+static int time_ok(double t)
+{
+    return isfinite(t) && fabs(t) < 1e12;
+}
+
+/* ---- writing --------------------------------------------------------- */
+
+/* Turns a libxml2 result into ours; a failure breaks the writer. */
+static int wrote(pg_logw *w, int rc)
+{
+    if (rc < 0) {
+        w->broken = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int put_str(pg_logw *w, const char *name, const char *val)
+{
+    return wrote(w, xmlTextWriterWriteAttribute(w->xw, BAD_CAST name,
+                                                BAD_CAST val));
+}
+
+static int put_long(pg_logw *w, const char *name, long v)
+{
+    char buf[24];
+
+    return put_str(w, name, fmt_long(buf, v));
+}
+
+static int start(pg_logw *w, const char *elem)
+{
+    return wrote(w, xmlTextWriterStartElement(w->xw, BAD_CAST elem));
+}
+
+static int finish(pg_logw *w)
+{
+    return wrote(w, xmlTextWriterEndElement(w->xw));
+}
+
+/* Starts an event element with its seq and t. */
+static int begin_event(pg_logw *w, const char *elem, double t)
+{
+    char buf[48];
+
+    if (start(w, elem) || put_long(w, "seq", w->seq + 1))
+        return -1;
+    w->seq++;
+    return put_str(w, "t", fmt_time(buf, t));
+}
+
+static int write_header(pg_logw *w, int ltid, const char *program,
+                        const char *host)
+{
+    if (wrote(w, xmlTextWriterStartDocument(w->xw, NULL, NULL, NULL)) ||
+        start(w, root_name(w->kind)) || start(w, "header") ||
+        put_str(w, "format", root_name(w->kind)) ||
+        put_long(w, "version", PG_LOG_VERSION) || put_long(w, "ltid", ltid) ||
+        put_str(w, "program", program) || put_str(w, "host", host) ||
+        finish(w))
+        return -1;
+    return pg_logw_flush(w); /* a task that dies at once still has a header */
+}
+
+/* Checks open's arguments against what pg_log_header can hold. */
+static int check_open(const char *path, pg_log_kind kind, int ltid,
+                      const char *program, const char *host, pg_err *err)
+{
+    pg_log_header h;
+    size_t budget = 0;
+
+    if (!path || (kind != PG_LOG_COMM && kind != PG_LOG_EXEC) || ltid < 0)
+        return pg_err_set(err, "pg_logw_open: bad path, kind or ltid %d",
+                          ltid);
+    if (check_str(program, sizeof h.program - 1, &budget) ||
+        check_str(host, sizeof h.host - 1, &budget))
+        return pg_err_set(err, "%s: program or host name missing, too "
+                          "long, not UTF-8 or with control characters", path);
+    return 0;
+}
+
+pg_logw *pg_logw_open(const char *path, pg_log_kind kind, int ltid,
+                      const char *program, const char *host, pg_err *err)
+{
+    xmlOutputBufferPtr out;
+    pg_logw *w;
+
+    if (check_open(path, kind, ltid, program, host, err))
+        return NULL;
+    w = calloc(1, sizeof *w);
+    if (!w) {
+        pg_err_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    w->kind = kind;
+    w->fp = fopen(path, "we");
+    if (!w->fp) {
+        pg_err_set(err, "%s: %s", path, strerror(errno));
+        free(w);
+        return NULL;
+    }
+    out = xmlOutputBufferCreateFile(w->fp, NULL);
+    w->xw = out ? xmlNewTextWriter(out) : NULL;
+    if (!w->xw) {
+        if (out)
+            xmlOutputBufferClose(out);
+        w->broken = 1;
+    } else {
+        xmlTextWriterSetIndent(w->xw, 1);
+        xmlTextWriterSetIndentString(w->xw, BAD_CAST "  ");
+    }
+    if (w->broken || write_header(w, ltid, program, host)) {
+        pg_err_set(err, "%s: cannot write the log header", path);
+        pg_logw_close(w);
+        return NULL;
+    }
+    return w;
+}
+
+int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
+                 int bytes, int nto, const int *to)
+{
+    int i;
+
+    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !pg_log_call_known(call) ||
+        bytes < 0 || nto < 0 || nto > PG_LOG_MAX_LIST || (nto > 0 && !to))
+        return -1;
+    if (begin_event(w, "send", t) || put_str(w, "call", call) ||
+        put_long(w, "tag", tag) || put_long(w, "msgid", msgid) ||
+        put_long(w, "bytes", bytes))
+        return -1;
+    for (i = 0; i < nto; i++)
+        if (start(w, "to") || put_long(w, "ltid", to[i]) || finish(w))
+            return -1;
+    return finish(w);
+}
+
+int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
+                 int msgid, int bytes)
+{
+    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !pg_log_call_known(call) ||
+        bytes < 0)
+        return -1;
+    if (begin_event(w, "recv", t) || put_str(w, "call", call) ||
+        put_long(w, "from", from) || put_long(w, "tag", tag) ||
+        put_long(w, "msgid", msgid) || put_long(w, "bytes", bytes))
+        return -1;
+    return finish(w);
+}
+
+/* Checks every string of a spawn against the limits; returns argc or -1. */
+static int check_spawn(const char *program, char *const *argv,
+                       const char *where, int count, int nchild,
+                       const int *child_ltid, const char *const *child_host)
+{
+    size_t budget = 0;
+    int argc = 0, i;
+
+    if (count < 0 || nchild < 0 || nchild > count ||
+        nchild > PG_LOG_MAX_LIST || (nchild > 0 && !child_ltid) ||
+        check_str(program, PG_LOG_MAX_STR, &budget) ||
+        check_str(where ? where : "", PG_LOG_MAX_STR, &budget))
+        return -1;
+    for (; argv && argv[argc]; argc++)
+        if (argc >= PG_LOG_MAX_LIST ||
+            check_str(argv[argc], PG_LOG_MAX_STR, &budget))
+            return -1;
+    for (i = 0; i < nchild; i++)
+        if (check_str(child_host && child_host[i] ? child_host[i] : "",
+                      PG_LOG_MAX_STR, &budget))
+            return -1;
+    return argc;
+}
+
+int pg_logw_spawn(pg_logw *w, double t, const char *program,
+                  char *const *argv, int flags, const char *where, int count,
+                  int nchild, const int *child_ltid,
+                  const char *const *child_host)
+{
+    const char *host;
+    int argc, i;
+
+    if (!usable(w, PG_LOG_EXEC) || !time_ok(t))
+        return -1;
+    argc = check_spawn(program, argv, where, count, nchild, child_ltid,
+                       child_host);
+    if (argc < 0)
+        return -1;
+    if (begin_event(w, "spawn", t) || put_str(w, "program", program) ||
+        put_long(w, "flags", flags) || put_str(w, "where", where ? where : "") ||
+        put_long(w, "count", count))
+        return -1;
+    for (i = 0; i < argc; i++)
+        if (wrote(w, xmlTextWriterWriteElement(w->xw, BAD_CAST "arg",
+                                               BAD_CAST argv[i])))
+            return -1;
+    for (i = 0; i < nchild; i++) {
+        host = child_host && child_host[i] ? child_host[i] : "";
+        if (start(w, "child") || put_long(w, "ltid", child_ltid[i]) ||
+            put_str(w, "host", host) || finish(w))
+            return -1;
+    }
+    return finish(w);
+}
+
+int pg_logw_end(pg_logw *w, double t, int status)
+{
+    if (!w || !usable(w, w->kind) || !time_ok(t))
+        return -1;
+    if (begin_event(w, "end", t) || put_long(w, "status", status) ||
+        finish(w))
+        return -1;
+    w->ended = 1;
+    return 0;
+}
+
+int pg_logw_flush(pg_logw *w)
+{
+    if (!w || w->broken)
+        return -1;
+    if (xmlTextWriterFlush(w->xw) < 0 || fflush(w->fp) != 0) {
+        w->broken = 1;
+        return -1;
+    }
+    return 0;
+}
+
+int pg_logw_close(pg_logw *w)
+{
+    int rc = 0;
+
+    if (!w)
+        return -1;
+    if (!w->broken && xmlTextWriterEndDocument(w->xw) < 0)
+        rc = -1;
+    if (w->xw)
+        xmlFreeTextWriter(w->xw); /* flushes into fp, leaves it open */
+    if (w->broken || ferror(w->fp))
+        rc = -1;
+    if (fclose(w->fp) != 0)
+        rc = -1;
+    free(w);
+    return rc;
+}
