@@ -1,0 +1,253 @@
+/*
+ * coordinator.c - the coordinator task: tid <-> ltid, and who is still alive.
+ *
+ * `pangaea` spawns it first, with Pangaea's message context as argument; it
+ * lives in that context, so it only ever sees Pangaea's own messages
+ * (pg_proto.h).  Tasks register at start and parents announce children right
+ * after spawning them; a translation request for a task not known yet waits
+ * for that task (bounded: a tid that is not a task of this run, or never
+ * registers, gets -1).  It watches every task with pvm_notify and tells
+ * `pangaea` how each ended, and when all have: a task that exits cleanly
+ * reports how many children it announced, so the run is not over while
+ * one of those announcements is still on its way.
+ */
+#include <pvm3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "pg_proto.h"
+
+struct task {
+    int ltid, tid;
+    int registered, ended, reported, status;
+    int expect_children, announced_children;
+};
+
+struct pending {
+    int asker, kind, key;
+    double deadline;
+};
+
+static struct task *tasks;
+static int ntasks, cap_tasks;
+static struct pending *pend;
+static int npend, cap_pend;
+static int top;
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *grow(void *p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 64;
+    if (*cap < need)
+        *cap = need;
+    p = realloc(p, *cap * size);
+    if (!p) {
+        fprintf(stderr, "pangaea-coord: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static struct task *find(int kind, int key)
+{
+    int i;
+
+    for (i = 0; i < ntasks; i++)
+        if ((kind == PG_KEY_LTID ? tasks[i].ltid : tasks[i].tid) == key)
+            return &tasks[i];
+    return NULL;
+}
+
+static void send_ints(int to, int tag, const int *v, int n, const char *s1,
+                      const char *s2)
+{
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint((int *)v, n, 1);
+    if (s1)
+        pvm_pkstr((char *)s1);
+    if (s2)
+        pvm_pkstr((char *)s2);
+    pvm_send(to, tag);
+}
+
+static void answer(int asker, const struct task *t)
+{
+    int v[2] = { t ? t->tid : -1, t ? t->ltid : -1 };
+
+    send_ints(asker, PG_TAG_WHOIS_R, v, 2, NULL, NULL);
+}
+
+/* A task became known (registered or announced): answer who waited for it. */
+static void resolve_pending(void)
+{
+    int i = 0;
+    struct task *t;
+
+    while (i < npend) {
+        t = find(pend[i].kind, pend[i].key);
+        if (t || now() > pend[i].deadline) {
+            answer(pend[i].asker, t);
+            pend[i] = pend[--npend];
+        } else {
+            i++;
+        }
+    }
+}
+
+static struct task *learn(int ltid, int tid)
+{
+    struct task *t = find(PG_KEY_LTID, ltid);
+
+    if (!t) {
+        tasks = grow(tasks, &cap_tasks, ntasks + 1, sizeof *tasks);
+        t = &tasks[ntasks++];
+        memset(t, 0, sizeof *t);
+        t->ltid = ltid;
+        t->tid = tid;
+        /* Fires at once if the task has already gone. */
+        pvm_notify(PvmTaskExit, PG_TAG_TASKEXIT, 1, &tid);
+    }
+    return t;
+}
+
+static void on_register(void)
+{
+    int v[3];
+    char prog[1024], host[256];
+    struct task *t;
+
+    pvm_upkint(v, 3, 1);
+    pvm_upkstr(prog);
+    pvm_upkstr(host);
+    t = learn(v[0], v[1]);
+    t->registered = 1;
+    send_ints(top, PG_TAG_STARTED, v, 2, prog, host);
+    resolve_pending();
+}
+
+static void on_announce(int src)
+{
+    int v[2];
+    struct task *parent = find(PG_KEY_TID, src);
+
+    pvm_upkint(v, 2, 1);
+    learn(v[0], v[1]);
+    if (parent)
+        parent->announced_children++;
+    resolve_pending();
+}
+
+static void on_whois(int src)
+{
+    int v[2];
+    struct task *t;
+
+    pvm_upkint(v, 2, 1);
+    t = find(v[0], v[1]);
+    if (t || (v[0] == PG_KEY_TID && pvm_pstat(v[1]) != PvmOk)) {
+        answer(src, t);
+        return;
+    }
+    pend = grow(pend, &cap_pend, npend + 1, sizeof *pend);
+    pend[npend].asker = src;
+    pend[npend].kind = v[0];
+    pend[npend].key = v[1];
+    pend[npend++].deadline = now() + 10.0;
+}
+
+static void on_exit_report(void)
+{
+    int v[3];
+    struct task *t;
+
+    pvm_upkint(v, 3, 1);
+    t = find(PG_KEY_LTID, v[0]);
+    if (t) {
+        t->reported = 1;
+        t->status = v[1];
+        t->expect_children = v[2];
+    }
+}
+
+static void on_task_exit(void)
+{
+    int tid, v[4];
+    struct task *t;
+
+    pvm_upkint(&tid, 1, 1);
+    t = find(PG_KEY_TID, tid);
+    if (!t || t->ended)
+        return;
+    t->ended = 1;
+    v[0] = t->ltid;
+    v[1] = t->tid;
+    v[2] = t->status;
+    v[3] = t->reported;
+    send_ints(top, PG_TAG_ENDED, v, 4, NULL, NULL);
+}
+
+static int all_done(void)
+{
+    int i;
+
+    if (ntasks == 0)
+        return 0;
+    for (i = 0; i < ntasks; i++)
+        if (!tasks[i].ended ||
+            (tasks[i].reported &&
+             tasks[i].announced_children < tasks[i].expect_children))
+            return 0;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    struct timeval tick = { 0, 200000 };
+    int mid, len, tag, src, done_sent = 0;
+
+    if (argc < 2 || pvm_mytid() < 0) {
+        fprintf(stderr, "pangaea-coord: to be started by pangaea\n");
+        return 2;
+    }
+    top = pvm_parent();
+    pvm_setcontext(atoi(argv[1]));
+    for (;;) {
+        tick.tv_sec = 0;
+        tick.tv_usec = 200000;
+        mid = pvm_trecv(-1, -1, &tick);
+        if (mid < 0)
+            break;
+        if (mid == 0) {
+            resolve_pending();
+            if (!done_sent && all_done()) {
+                send_ints(top, PG_TAG_ALLDONE, NULL, 0, NULL, NULL);
+                done_sent = 1;
+            }
+            continue;
+        }
+        pvm_bufinfo(mid, &len, &tag, &src);
+        switch (tag) {
+        case PG_TAG_REGISTER: on_register(); break;
+        case PG_TAG_ANNOUNCE: on_announce(src); break;
+        case PG_TAG_WHOIS: on_whois(src); break;
+        case PG_TAG_EXIT: on_exit_report(); break;
+        case PG_TAG_TASKEXIT: on_task_exit(); break;
+        case PG_TAG_QUIT: pvm_exit(); return 0;
+        default: break;
+        }
+    }
+    pvm_exit();
+    return 1;
+}

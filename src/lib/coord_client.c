@@ -1,0 +1,182 @@
+/*
+ * coord_client.c - talking to the coordinator: tid <-> ltid.
+ *
+ * A task knows the ltids of itself and of its children; for any other peer
+ * it asks the coordinator once and keeps the answer (PVM tids are never
+ * reused within a run).  Control messages travel in Pangaea's own context,
+ * and the program's current receive buffer is put aside while we receive, so
+ * the program never sees any of this.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_internal.h"
+
+/* ---- a small int -> int map (open addressing, keys never 0) ------------- */
+struct imap {
+    int *k, *v;
+    int cap, n;
+};
+
+static int imap_get(const struct imap *m, int key, int *val)
+{
+    unsigned i;
+
+    if (!m->cap)
+        return 0;
+    for (i = (unsigned)key * 2654435761u; ; i++) {
+        i &= m->cap - 1;
+        if (m->k[i] == 0)
+            return 0;
+        if (m->k[i] == key) {
+            *val = m->v[i];
+            return 1;
+        }
+    }
+}
+
+static void imap_put(struct imap *m, int key, int val);
+
+static void imap_grow(struct imap *m)
+{
+    struct imap big = { 0 };
+    int i;
+
+    big.cap = m->cap ? m->cap * 2 : 64;
+    big.k = calloc(big.cap, sizeof *big.k);
+    big.v = calloc(big.cap, sizeof *big.v);
+    if (!big.k || !big.v)
+        pg_fatal("out of memory");
+    for (i = 0; i < m->cap; i++)
+        if (m->k[i])
+            imap_put(&big, m->k[i], m->v[i]);
+    free(m->k);
+    free(m->v);
+    *m = big;
+}
+
+static void imap_put(struct imap *m, int key, int val)
+{
+    unsigned i;
+
+    if ((m->n + 1) * 2 > m->cap)
+        imap_grow(m);
+    for (i = (unsigned)key * 2654435761u; ; i++) {
+        i &= m->cap - 1;
+        if (m->k[i] == 0 || m->k[i] == key)
+            break;
+    }
+    if (m->k[i] == 0)
+        m->n++;
+    m->k[i] = key;
+    m->v[i] = val;
+}
+
+/* ltid 0 is a valid value but not a valid key: keys are stored plus one. */
+static struct imap by_tid, by_ltid;
+
+void pg_ltid_remember(int tid, int ltid)
+{
+    imap_put(&by_tid, tid, ltid);
+    imap_put(&by_ltid, ltid + 1, tid);
+}
+
+/* ---- control messages ------------------------------------------------------ */
+static int ctl_send(int to, int tag, const int *v, int n, const char *s1,
+                    const char *s2)
+{
+    int octx, obuf, buf, cc;
+
+    octx = pvm_setcontext(pg.ctx);
+    buf = pg_real.mkbuf(PvmDataDefault);
+    obuf = pvm_setsbuf(buf);
+    pvm_pkint((int *)v, n, 1);
+    if (s1)
+        pvm_pkstr((char *)s1);
+    if (s2)
+        pvm_pkstr((char *)s2);
+    cc = pg_real.send(to, tag);
+    pvm_setsbuf(obuf);
+    pg_real.freebuf(buf);
+    pvm_setcontext(octx);
+    return cc;
+}
+
+static int ctl_recv(int from, int tag, int *v, int n)
+{
+    int octx, orbuf, buf, cc;
+
+    octx = pvm_setcontext(pg.ctx);
+    orbuf = pg_real.setrbuf(0);
+    buf = pg_real.recv(from, tag);
+    cc = buf < 0 ? buf : pvm_upkint(v, n, 1);
+    if (buf > 0)
+        pg_real.freebuf(buf);
+    pg_real.setrbuf(orbuf);
+    pvm_setcontext(octx);
+    return cc;
+}
+
+int pg_coord_register(void)
+{
+    int v[3] = { pg.ltid, pg.tid, 0 };
+
+    pg_ltid_remember(pg.tid, pg.ltid);
+    return ctl_send(pg.coord, PG_TAG_REGISTER, v, 3, pg.program, pg.host);
+}
+
+void pg_coord_announce(int child_ltid, int child_tid)
+{
+    int v[2] = { child_ltid, child_tid };
+
+    pg_ltid_remember(child_tid, child_ltid);
+    ctl_send(pg.coord, PG_TAG_ANNOUNCE, v, 2, NULL, NULL);
+}
+
+static int whois(int kind, int key, int *tid, int *ltid)
+{
+    int q[2] = { kind, key }, r[2];
+
+    if (ctl_send(pg.coord, PG_TAG_WHOIS, q, 2, NULL, NULL) < 0 ||
+        ctl_recv(pg.coord, PG_TAG_WHOIS_R, r, 2) < 0)
+        pg_fatal("the coordinator t%x does not answer", pg.coord);
+    *tid = r[0];
+    *ltid = r[1];
+    if (*ltid >= 0 && *tid > 0)
+        pg_ltid_remember(*tid, *ltid);
+    return 0;
+}
+
+int pg_ltid_of(int tid)
+{
+    int ltid, t;
+
+    if (imap_get(&by_tid, tid, &ltid))
+        return ltid;
+    whois(PG_KEY_TID, tid, &t, &ltid);
+    return ltid;
+}
+
+int pg_tid_of(int ltid)
+{
+    int tid, l;
+
+    if (imap_get(&by_ltid, ltid + 1, &tid))
+        return tid;
+    whois(PG_KEY_LTID, ltid, &tid, &l);
+    return tid;
+}
+
+void pg_coord_exit(int status)
+{
+    int v[3] = { pg.ltid, status, pg.nspawned };
+
+    ctl_send(pg.coord, PG_TAG_EXIT, v, 3, NULL, NULL);
+}
+
+void pg_coord_report(int kind, const char *text)
+{
+    int v[2] = { pg.ltid, kind };
+
+    ctl_send(pg.top, PG_TAG_REPORT, v, 2, text, NULL);
+}

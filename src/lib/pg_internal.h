@@ -1,0 +1,173 @@
+/*
+ * pg_internal.h - what the files of the runtime library share.
+ *
+ * The library defines the PVM calls under their own names.  Each wrapper
+ * first asks pg_app_call() whether the call is the application's: a call
+ * made while another wrapped call is in progress, or while Pangaea is off,
+ * belongs to PVM itself and goes straight to the real function (pg_real).
+ * Only application calls get headers, log events and replay matching.
+ *
+ * Where to look:
+ *   real.c         the real libpvm3 functions, found with dlsym(RTLD_NEXT)
+ *   runtime.c      start-up from the environment, exit, the public API
+ *   header.c       the message header, and which buffers carry one
+ *   coord_client.c requests to the coordinator (tid <-> ltid)
+ *   record.c       writing events to the task's logs
+ *   replay.c       the recorded events to follow, and matching messages
+ *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
+ *   wrap_recv.c    pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf
+ *   wrap_buf.c     pvm_setrbuf, pvm_bufinfo
+ *   wrap_spawn.c   pvm_spawn, and the ltids of children
+ *   wrap_exit.c    pvm_exit
+ */
+#ifndef PG_INTERNAL_H
+#define PG_INTERNAL_H
+
+#include <pvm3.h>
+#include <stdint.h>
+
+#include "pangaea.h"
+#include "pg_err.h"
+#include "pg_log.h"
+#include "pg_proto.h"
+
+/* ---- the real PVM functions (real.c) ----------------------------------- */
+typedef int (*pg_matchfn)(int, int, int);
+struct pg_real {
+    int (*send)(int, int);
+    int (*mcast)(int *, int, int);
+    int (*psend)(int, int, void *, int, int);
+    int (*recv)(int, int);
+    int (*nrecv)(int, int);
+    int (*trecv)(int, int, struct timeval *);
+    int (*probe)(int, int);
+    int (*precv)(int, int, void *, int, int, int *, int *, int *);
+    pg_matchfn (*recvf)(pg_matchfn);
+    int (*spawn)(char *, char **, int, char *, int, int *);
+    int (*exit)(void);
+    int (*mkbuf)(int);
+    int (*freebuf)(int);
+    int (*setrbuf)(int);
+    int (*bufinfo)(int, int *, int *, int *);
+};
+extern struct pg_real pg_real;
+/* Resolves every real function; exits the process with a message if one is
+ * missing (the library was loaded without libpvm3). */
+void pg_real_load(void);
+
+/* ---- runtime state (runtime.c) ------------------------------------------ */
+struct pg_state {
+    pangaea_mode_t mode;     /* from PANGAEA_MODE; OFF when not under pangaea */
+    int started;             /* pg_start() done                              */
+    int depth;               /* wrapped calls in progress                    */
+    int ltid;                /* this task's logical id                       */
+    int tid;                 /* this task's PVM tid                          */
+    int ctx;                 /* Pangaea's own message context                */
+    int coord;               /* coordinator tid                              */
+    int top;                 /* tid of the `pangaea` task                    */
+    int nspawned;            /* children this task has spawned (for ltids)   */
+    int exit_deferred;       /* the program called pvm_exit                  */
+    int next_msgid;          /* message ids this task has used               */
+    char program[1024];
+    char logdir[4096];
+    char host[256];
+    pg_logw *comm;           /* recording: the two logs                      */
+    pg_logw *exec;
+};
+extern struct pg_state pg;
+
+/* Starts the runtime if Pangaea is on and it has not started yet: enrols
+ * in PVM, registers with the coordinator, opens logs.  Returns 0, or -1 when
+ * the runtime stays off. */
+int pg_start(void);
+/* True when the call being wrapped belongs to the application (not to PVM
+ * itself, not with Pangaea off).  Starts the runtime on first use. */
+int pg_app_call(void);
+/* True for the message contexts PVM keeps for itself (pvmproto.h). */
+int pg_system_ctx(int ctx);
+/* True when a buffer call comes from the program while the runtime runs.
+ * Unlike pg_app_call it never starts the runtime: PVM's own start-up
+ * (pvm_mytid) calls pvm_setrbuf & co. before any program call. */
+#define pg_app_quiet() (pg.started && pg.depth == 0)
+/* Wall-clock time stamp of an event. */
+double pg_now(void);
+/* Prints "pangaea: ltid N (program): <message>" on stderr. */
+void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reports a fatal problem to `pangaea` and ends this task with PG_EXIT_FATAL. */
+void pg_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
+/* Brackets a wrapped call: calls PVM makes inside it pass through. */
+#define PG_ENTER() (pg.depth++)
+#define PG_LEAVE() (pg.depth--)
+
+/* ---- the message header (header.c) -------------------------------------- */
+/* Every application message starts with three ints: magic, sender ltid,
+ * message id.  PG_HDR_BYTES is their size in every PVM encoding. */
+#define PG_HDR_MAGIC 0x50474131 /* "PGA1" */
+#define PG_HDR_INTS 3
+#define PG_HDR_BYTES 12
+typedef struct pg_hdr {
+    int ltid;
+    int msgid;
+} pg_hdr;
+/* Sends the current send buffer with a header in front of it: builds a
+ * buffer of the same encoding holding the header and (without copying) the
+ * program's body, and gives it to `sendfn`.  Returns what sendfn returned. */
+int pg_hdr_send(const pg_hdr *h, int (*sendfn)(void *), void *arg);
+/* Makes sure message `mid` has had its header read, and reads it again when
+ * `fresh` (a receive has just returned it, which rewinds it).  Returns 1 and
+ * fills *h (if not NULL) for a message carrying a header, 0 for one that
+ * carries none (from a daemon, in a system context), -1 for no message. */
+int pg_hdr_take(int mid, pg_hdr *h, int fresh);
+/* True when `mid` is a received message that carried a header. */
+int pg_hdr_carried(int mid);
+
+/* ---- ltid <-> tid (coord_client.c) -------------------------------------- */
+int pg_coord_register(void);
+void pg_coord_announce(int child_ltid, int child_tid);
+/* The ltid of the task with PVM tid `tid`, asking the coordinator once. */
+int pg_ltid_of(int tid);
+int pg_tid_of(int ltid);
+void pg_ltid_remember(int tid, int ltid);
+void pg_coord_exit(int status);
+void pg_coord_report(int kind, const char *text);
+
+/* ---- recording (record.c) ------------------------------------------------ */
+int pg_record_open(void);
+void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
+                    const int *tids);
+void pg_record_recv(const char *call, int mid, const pg_hdr *h);
+void pg_record_spawn(const char *program, char **argv, int flags,
+                     const char *where, int count, int nchild,
+                     const int *ltids, const int *tids);
+void pg_record_close(int status);
+/* The name of the host a task runs on. */
+const char *pg_host_of(int tid);
+
+/* ---- replay (replay.c) --------------------------------------------------- */
+int pg_replay_open(void);
+void pg_replay_close(void);
+/* Checks a send against the next recorded event; diverges if it differs. */
+void pg_replay_send(const char *call, int tag, int nto, const int *tids);
+/* The next recorded receive, checked against what the program asked for
+ * (tid -1 or the recorded source, tag -1 or the recorded tag). */
+const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag);
+/* Called when the expected receive happened: moves on. */
+void pg_replay_advance(void);
+/* Installs the matcher that accepts only the expected message while
+ * `on`, and otherwise defers to the program's matcher or PVM's default. */
+void pg_match_expect(const pg_event *ev);
+void pg_match_clear(void);
+int pg_match(int mid, int tid, int tag);
+extern pg_matchfn pg_default_match, pg_app_match;
+/* Set while the program's own receive runs (its matcher then applies). */
+extern int pg_app_recv;
+/* The next recorded spawn, checked against the program's request. */
+const pg_event *pg_replay_spawn(const char *program, int count);
+
+/* ---- ltids of children (wrap_spawn.c) ------------------------------------ */
+/* The ltid of the k-th (1-based) child of task `parent`, or -1. */
+int pg_child_ltid(int parent, int k);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * pg_proto.h - the messages between tasks, the coordinator and `pangaea`.
+ *
+ * All of them travel in Pangaea's own PVM message context (PANGAEA_CTX, made
+ * by `pangaea` with pvm_newcontext), so no receive of the program can ever
+ * take one.  Every field is a packed int (PvmDataDefault) unless said.
+ *
+ *  task  -> coord  PG_TAG_REGISTER  ltid, tid, parent ltid, str program, str host
+ *  task  -> coord  PG_TAG_ANNOUNCE  child ltid, child tid   (right after a spawn)
+ *  task  -> coord  PG_TAG_WHOIS     key kind (PG_KEY_TID|PG_KEY_LTID), key
+ *  coord -> task   PG_TAG_WHOIS_R   tid, ltid                (waits for the task)
+ *  task  -> coord  PG_TAG_EXIT      ltid, exit status, children announced
+ *  task  -> top    PG_TAG_REPORT    ltid, kind (PG_REP_*), str text
+ *  coord -> top    PG_TAG_STARTED   ltid, tid, str program, str host
+ *  coord -> top    PG_TAG_ENDED     ltid, tid, status, ended normally (0/1)
+ *  coord -> top    PG_TAG_ALLDONE   (no body): every task has ended
+ *  top   -> coord  PG_TAG_QUIT      (no body)
+ *  pvmd  -> top    PG_TAG_OUTPUT    tasks' stdout/stderr (PvmOutputCode)
+ */
+#ifndef PG_PROTO_H
+#define PG_PROTO_H
+
+enum {
+    PG_TAG_REGISTER = 0x7a6e01,
+    PG_TAG_ANNOUNCE,
+    PG_TAG_WHOIS,
+    PG_TAG_WHOIS_R,
+    PG_TAG_EXIT,
+    PG_TAG_REPORT,
+    PG_TAG_STARTED,
+    PG_TAG_ENDED,
+    PG_TAG_ALLDONE,
+    PG_TAG_QUIT,
+    PG_TAG_OUTPUT,
+    PG_TAG_TASKEXIT /* coordinator's pvm_notify(PvmTaskExit) */
+};
+
+enum { PG_KEY_TID = 1, PG_KEY_LTID = 2 };
+enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3 };
+
+/* Exit statuses of a task that Pangaea ends itself. */
+#define PG_EXIT_DIVERGED 86
+#define PG_EXIT_FATAL 87
+
+/* Environment `pangaea` gives every task (and PVM_EXPORT passes on). */
+#define PG_ENV_MODE "PANGAEA_MODE"      /* none | log | replay          */
+#define PG_ENV_LTID "PANGAEA_LTID"      /* set by the parent per child  */
+#define PG_ENV_LOGDIR "PANGAEA_LOGDIR"
+#define PG_ENV_CTX "PANGAEA_CTX"
+#define PG_ENV_COORD "PANGAEA_COORD"
+#define PG_ENV_TOP "PANGAEA_TOP"
+#define PG_ENV_STALL "PANGAEA_STALL"    /* seconds before a waiting replay speaks */
+#define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
+                    "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:PVM_EXPORT"
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * real.c - the real libpvm3 functions behind the wrappers.
+ *
+ * The library defines pvm_send & co. under their own names, so a program
+ * linked with -lpangaea ahead of -lpvm3, or run with the library preloaded,
+ * calls Pangaea first.  dlsym(RTLD_NEXT) finds the definition that comes
+ * after ours in the search order: libpvm3's.  One table, filled once.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pg_internal.h"
+
+struct pg_real pg_real;
+
+static void *find(const char *name)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+
+    if (!f) {
+        fprintf(stderr, "pangaea: cannot find the real %s (is libpvm3 "
+                        "loaded?): %s\n", name, dlerror());
+        exit(PG_EXIT_FATAL);
+    }
+    return f;
+}
+
+void pg_real_load(void)
+{
+    static int loaded;
+
+    if (loaded)
+        return;
+    /* The casts go through void * on purpose: dlsym returns object pointers. */
+    *(void **)&pg_real.send = find("pvm_send");
+    *(void **)&pg_real.mcast = find("pvm_mcast");
+    *(void **)&pg_real.psend = find("pvm_psend");
+    *(void **)&pg_real.recv = find("pvm_recv");
+    *(void **)&pg_real.nrecv = find("pvm_nrecv");
+    *(void **)&pg_real.trecv = find("pvm_trecv");
+    *(void **)&pg_real.probe = find("pvm_probe");
+    *(void **)&pg_real.precv = find("pvm_precv");
+    *(void **)&pg_real.recvf = find("pvm_recvf");
+    *(void **)&pg_real.spawn = find("pvm_spawn");
+    *(void **)&pg_real.exit = find("pvm_exit");
+    *(void **)&pg_real.mkbuf = find("pvm_mkbuf");
+    *(void **)&pg_real.freebuf = find("pvm_freebuf");
+    *(void **)&pg_real.setrbuf = find("pvm_setrbuf");
+    *(void **)&pg_real.bufinfo = find("pvm_bufinfo");
+    loaded = 1;
+}

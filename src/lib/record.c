@@ -1,0 +1,122 @@
+/*
+ * record.c - writing a task's events into its two logs.
+ *
+ * The wrappers call these after the PVM call succeeded, with what the
+ * program did in PVM terms (tids, buffer ids); here it becomes ltids, bytes
+ * and host names, which is what a replay and a person need.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_internal.h"
+
+int pg_record_open(void)
+{
+    char path[4200];
+    pg_err err;
+
+    pg_log_path(path, sizeof path, pg.logdir, pg.ltid, PG_LOG_COMM);
+    pg.comm = pg_logw_open(path, PG_LOG_COMM, pg.ltid, pg.program, pg.host,
+                           &err);
+    if (!pg.comm) {
+        pg_warn("%s", err.msg);
+        return -1;
+    }
+    pg_log_path(path, sizeof path, pg.logdir, pg.ltid, PG_LOG_EXEC);
+    pg.exec = pg_logw_open(path, PG_LOG_EXEC, pg.ltid, pg.program, pg.host,
+                           &err);
+    if (!pg.exec) {
+        pg_warn("%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void check(int cc, const char *what)
+{
+    if (cc < 0)
+        pg_fatal("cannot write the %s log in %s", what, pg.logdir);
+}
+
+void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
+                    const int *tids)
+{
+    int small[16], *to = nto <= 16 ? small : malloc(nto * sizeof *to);
+    int i;
+
+    if (!to)
+        pg_fatal("out of memory");
+    for (i = 0; i < nto; i++)
+        to[i] = pg_ltid_of(tids[i]);
+    check(pg_logw_send(pg.comm, pg_now(), call, tag, msgid, bytes, nto, to),
+          "communication");
+    if (to != small)
+        free(to);
+}
+
+void pg_record_recv(const char *call, int mid, const pg_hdr *h)
+{
+    int bytes = 0, tag = 0, src = 0;
+
+    pg_real.bufinfo(mid, &bytes, &tag, &src);
+    check(pg_logw_recv(pg.comm, pg_now(), call, h->ltid, tag, h->msgid,
+                       bytes - PG_HDR_BYTES),
+          "communication");
+}
+
+/* Host names come from pvm_config; the table is asked for again only when a
+ * host we have not seen appears (hosts can be added during a run). */
+const char *pg_host_of(int tid)
+{
+    static char name[256];
+    struct pvmhostinfo *hi;
+    int nhost, narch, i, dtid = pvm_tidtohost(tid);
+
+    if (dtid < 0 || pvm_config(&nhost, &narch, &hi) < 0)
+        return "?";
+    for (i = 0; i < nhost; i++)
+        if (hi[i].hi_tid == dtid) {
+            snprintf(name, sizeof name, "%s", hi[i].hi_name);
+            return name;
+        }
+    return "?";
+}
+
+void pg_record_spawn(const char *program, char **argv, int flags,
+                     const char *where, int count, int nchild,
+                     const int *ltids, const int *tids)
+{
+    char **hosts = calloc(nchild + 1, sizeof *hosts);
+    int i;
+
+    if (!hosts)
+        pg_fatal("out of memory");
+    for (i = 0; i < nchild; i++)
+        hosts[i] = strdup(pg_host_of(tids[i]));
+    check(pg_logw_spawn(pg.exec, pg_now(), program, argv, flags,
+                        where ? where : "", count, nchild, ltids,
+                        (const char *const *)hosts),
+          "execution");
+    /* A spawn is rare and a crash right after it must not lose it. */
+    pg_logw_flush(pg.exec);
+    for (i = 0; i < nchild; i++)
+        free(hosts[i]);
+    free(hosts);
+}
+
+void pg_record_close(int status)
+{
+    double t = pg_now();
+
+    if (pg.comm) {
+        pg_logw_end(pg.comm, t, status);
+        pg_logw_close(pg.comm);
+        pg.comm = NULL;
+    }
+    if (pg.exec) {
+        pg_logw_end(pg.exec, t, status);
+        pg_logw_close(pg.exec);
+        pg.exec = NULL;
+    }
+}

@@ -1,0 +1,232 @@
+/*
+ * replay.c - following a recording.
+ *
+ * Each task reads its own two logs with the streaming reader, one event
+ * ahead: the next recorded communication event and the next recorded spawn.
+ * A send or spawn of the program is checked against them; a receive is
+ * turned into "the message with this sender ltid and message id", which the
+ * matcher below accepts and nothing else, whatever order messages arrive in.
+ * Messages that arrive early simply stay in PVM's queue until asked for.
+ *
+ * Any difference between what the program does and what was recorded is a
+ * divergence: the task says which event, what was recorded and what
+ * happened, tells `pangaea`, and ends.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_internal.h"
+
+pg_matchfn pg_default_match, pg_app_match;
+int pg_app_recv;
+
+struct cursor {
+    pg_logr *r;
+    pg_event ev;
+    int have;      /* ev holds the next event          */
+    int done;      /* the log has no more events       */
+    long seq;      /* events consumed                  */
+    char path[4200];
+};
+
+static struct cursor comm, exec;
+static struct {
+    int on;
+    int ltid, msgid;
+} want;
+
+static int open_cursor(struct cursor *c, pg_log_kind kind)
+{
+    pg_log_header h;
+    pg_err err;
+
+    pg_log_path(c->path, sizeof c->path, pg.logdir, pg.ltid, kind);
+    c->r = pg_logr_open(c->path, kind, &h, &err);
+    if (!c->r) {
+        pg_warn("%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+int pg_replay_open(void)
+{
+    if (open_cursor(&comm, PG_LOG_COMM) < 0 || open_cursor(&exec, PG_LOG_EXEC) < 0)
+        return -1;
+    return 0;
+}
+
+void pg_replay_close(void)
+{
+    if (comm.r)
+        pg_logr_close(comm.r);
+    if (exec.r)
+        pg_logr_close(exec.r);
+    comm.r = exec.r = NULL;
+}
+
+/* The next event of a log, or NULL at its end. */
+static const pg_event *peek(struct cursor *c)
+{
+    pg_err err;
+    int cc;
+
+    if (c->have)
+        return &c->ev;
+    if (c->done || !c->r)
+        return NULL;
+    cc = pg_logr_next(c->r, &c->ev, &err);
+    if (cc < 0)
+        pg_fatal("%s", err.msg);
+    if (cc == 0 || c->ev.kind == PG_EV_END) {
+        c->done = 1;
+        return NULL;
+    }
+    c->have = 1;
+    return &c->ev;
+}
+
+static void diverge(const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+static void diverge(const char *happened, const char *fmt, ...)
+{
+    char rec[512], msg[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(rec, sizeof rec, fmt, ap);
+    va_end(ap);
+    snprintf(msg, sizeof msg,
+             "replay diverged at event %ld: recorded %s; the program %s",
+             comm.seq + 1, rec, happened);
+    pg_warn("%s", msg);
+    pg.depth++;
+    pg_coord_report(PG_REP_DIVERGED, msg);
+    pg_replay_close();
+    _exit(PG_EXIT_DIVERGED);
+}
+
+static const char *describe(const pg_event *ev, char *buf, int size)
+{
+    if (!ev)
+        snprintf(buf, size, "nothing more (the recorded run ended here)");
+    else if (ev->kind == PG_EV_SEND)
+        snprintf(buf, size, "%s to ltid %d%s tag %d (message %d)", ev->call,
+                 ev->nto ? ev->to[0] : -1, ev->nto > 1 ? " and others" : "",
+                 ev->tag, ev->msgid);
+    else
+        snprintf(buf, size, "%s of message %d from ltid %d tag %d", ev->call,
+                 ev->msgid, ev->from, ev->tag);
+    return buf;
+}
+
+void pg_replay_send(const char *call, int tag, int nto, const int *tids)
+{
+    const pg_event *ev = peek(&comm);
+    char rec[256], did[512];
+    int i, ok;
+
+    ok = ev && ev->kind == PG_EV_SEND && ev->tag == tag && ev->nto == nto;
+    for (i = 0; ok && i < nto; i++)
+        ok = ev->to[i] == pg_ltid_of(tids[i]);
+    if (!ok) {
+        snprintf(did, sizeof did, "called %s to ltid %d%s tag %d", call,
+                 nto ? pg_ltid_of(tids[0]) : -1, nto > 1 ? " and others" : "",
+                 tag);
+        diverge(did, "%s", describe(ev, rec, sizeof rec));
+    }
+    pg_replay_advance();
+}
+
+const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
+{
+    const pg_event *ev = peek(&comm);
+    char rec[256], did[256];
+
+    if (ev && ev->kind == PG_EV_RECV && (tag == -1 || tag == ev->tag) &&
+        (tid == -1 || pg_ltid_of(tid) == ev->from))
+        return ev;
+    snprintf(did, sizeof did, "called %s(tid t%x = ltid %d, tag %d)", call,
+             tid, tid == -1 ? -1 : pg_ltid_of(tid), tag);
+    diverge(did, "%s", describe(ev, rec, sizeof rec));
+}
+
+void pg_replay_advance(void)
+{
+    comm.have = 0;
+    comm.seq++;
+}
+
+/* ---- the matcher ------------------------------------------------------------ */
+void pg_match_expect(const pg_event *ev)
+{
+    want.on = 1;
+    want.ltid = ev->from;
+    want.msgid = ev->msgid;
+}
+
+void pg_match_clear(void)
+{
+    want.on = 0;
+}
+
+/* The program's matcher runs as program code: its calls (a peek with
+ * pvm_setrbuf, pvm_bufinfo) must see messages without our header. */
+static int app_match(int mid, int tid, int tag)
+{
+    int depth = pg.depth, cc;
+
+    pg.depth = 0;
+    cc = pg_app_match(mid, tid, tag);
+    pg.depth = depth;
+    return cc;
+}
+
+int pg_match(int mid, int tid, int tag)
+{
+    struct pvmminfo mi;
+    pg_hdr h;
+
+    if (!want.on)
+        return pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
+                                            : pg_default_match(mid, tid, tag);
+    if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pvm_getcontext())
+        return 0;
+    if (pg_hdr_take(mid, &h, 0) != 1)
+        return 0;
+    return h.ltid == want.ltid && h.msgid == want.msgid;
+}
+
+/* ---- spawns ----------------------------------------------------------------- */
+static int same_program(const char *a, const char *b)
+{
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+
+    return !strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b);
+}
+
+const pg_event *pg_replay_spawn(const char *program, int count)
+{
+    const pg_event *ev = peek(&exec);
+
+    if (!ev || ev->kind != PG_EV_SPAWN || !same_program(ev->program, program) ||
+        ev->count != count) {
+        char msg[1024];
+
+        snprintf(msg, sizeof msg,
+                 "replay diverged at spawn %ld: recorded %s%s (count %d); the "
+                 "program spawned %s (count %d)", exec.seq + 1,
+                 ev ? "pvm_spawn of " : "no more spawns",
+                 ev ? ev->program : "", ev ? ev->count : 0, program, count);
+        pg_warn("%s", msg);
+        pg.depth++;
+        pg_coord_report(PG_REP_DIVERGED, msg);
+        _exit(PG_EXIT_DIVERGED);
+    }
+    exec.have = 0;
+    exec.seq++;
+    return ev;
+}

@@ -1,0 +1,243 @@
+/*
+ * runtime.c - start-up, exit, and the public API.
+ *
+ * `pangaea` tells a task everything through its environment (pg_proto.h):
+ * the mode, its ltid, the log directory, the coordinator.  A constructor
+ * reads it before main() and then clears PANGAEA_LTID, so that a task PVM
+ * starts behind the program's back (the group server, say) inherits no ltid
+ * and runs with Pangaea off.  The PVM side of start-up (enrolling,
+ * registering, opening logs) waits for the first wrapped call, so a process
+ * that never uses PVM is never enrolled by us.
+ *
+ * The end of a task is taken with on_exit(), which sees the exit status:
+ * the program's pvm_exit() is deferred to then, so that the status can still
+ * travel to the coordinator over PVM before the task leaves it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pg_internal.h"
+
+struct pg_state pg = { .ltid = -1 };
+
+static int env_int(const char *name, int *out)
+{
+    const char *s = getenv(name);
+    char *end;
+    long v;
+
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    v = strtol(s, &end, 0);
+    if (errno || *end)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static pangaea_mode_t mode_from_env(void)
+{
+    const char *m = getenv(PG_ENV_MODE);
+
+    if (!m)
+        return PANGAEA_OFF;
+    if (!strcmp(m, "log"))
+        return PANGAEA_LOG;
+    if (!strcmp(m, "replay"))
+        return PANGAEA_REPLAY;
+    if (!strcmp(m, "none"))
+        return PANGAEA_NONE;
+    return PANGAEA_OFF;
+}
+
+static void program_name(void)
+{
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = 0;
+
+    if (f) {
+        n = fread(pg.program, 1, sizeof pg.program - 1, f);
+        fclose(f);
+    }
+    pg.program[n] = 0; /* the first NUL ends argv[0] */
+    if (!pg.program[0])
+        strcpy(pg.program, "?");
+}
+
+static void on_process_exit(int status, void *arg);
+
+__attribute__((constructor)) static void pg_construct(void)
+{
+    pg_real_load();
+    pg.mode = mode_from_env();
+    if (pg.mode == PANGAEA_OFF)
+        return;
+    if (env_int(PG_ENV_LTID, &pg.ltid) < 0 || env_int(PG_ENV_CTX, &pg.ctx) < 0
+        || env_int(PG_ENV_COORD, &pg.coord) < 0
+        || env_int(PG_ENV_TOP, &pg.top) < 0) {
+        pg.mode = PANGAEA_OFF; /* started by PVM itself, not by a wrapped spawn */
+        pg.ltid = -1;
+        return;
+    }
+    setenv(PG_ENV_LTID, "", 1);
+    snprintf(pg.logdir, sizeof pg.logdir, "%s",
+             getenv(PG_ENV_LOGDIR) ? getenv(PG_ENV_LOGDIR) : "logs");
+    program_name();
+    gethostname(pg.host, sizeof pg.host - 1);
+    on_exit(on_process_exit, NULL);
+}
+
+/* The top-level task is not spawned: it sets pg up itself before starting. */
+void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir);
+void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir)
+{
+    pg.mode = mode;
+    pg.ltid = 0;
+    pg.ctx = ctx;
+    pg.coord = coord;
+    pg.top = pvm_mytid();
+    snprintf(pg.logdir, sizeof pg.logdir, "%s", logdir);
+    program_name();
+    gethostname(pg.host, sizeof pg.host - 1);
+}
+
+int pg_start(void)
+{
+    if (pg.mode == PANGAEA_OFF)
+        return -1;
+    if (pg.started)
+        return 0;
+    pg.started = 1;
+    pg.depth++;
+    pg.tid = pvm_mytid();
+    if (pg.tid < 0)
+        pg_fatal("cannot enrol in PVM (pvm_mytid: %d)", pg.tid);
+    /* Our matcher sees every receive; it defers to PVM's own unless told. */
+    pg_default_match = pg_real.recvf(pg_match);
+    if (pg.ltid != 0 && pg_coord_register() < 0)
+        pg_fatal("cannot register with the coordinator t%x", pg.coord);
+    if (pg.mode == PANGAEA_LOG && pg_record_open() < 0)
+        pg_fatal("cannot open the logs in %s", pg.logdir);
+    if (pg.mode == PANGAEA_REPLAY && pg_replay_open() < 0)
+        pg_fatal("cannot open the recorded logs in %s", pg.logdir);
+    pg.depth--;
+    return 0;
+}
+
+int pg_system_ctx(int ctx)
+{
+    return ctx <= 0x7ffff && ctx >= 0x7ffff - 9; /* SYSCTX_FIRST..LAST */
+}
+
+int pg_app_call(void)
+{
+    /* PVM's own functions (groups, say) send in a system context. */
+    if (pg.depth > 0 || pg.mode == PANGAEA_OFF || pg_system_ctx(pvm_getcontext()))
+        return 0;
+    if (!pg.started && pg_start() < 0)
+        return 0;
+    return 1;
+}
+
+/* Closing: logs first (they are the evidence), then the coordinator, then
+ * the pvm_exit the program asked for. */
+static void finish(int status)
+{
+    static int finished;
+
+    if (finished || pg.mode == PANGAEA_OFF)
+        return;
+    finished = 1;
+    if (!pg.started && pg_start() < 0)
+        return;
+    pg.depth++;
+    if (pg.mode == PANGAEA_LOG)
+        pg_record_close(status);
+    if (pg.mode == PANGAEA_REPLAY)
+        pg_replay_close();
+    if (pg.ltid != 0)
+        pg_coord_exit(status);
+    pg_real.exit();
+    pg.depth--;
+}
+
+static void on_process_exit(int status, void *arg)
+{
+    (void)arg;
+    finish(status);
+}
+
+double pg_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void vwarn(const char *fmt, va_list ap)
+{
+    char buf[1024];
+
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(stderr, "pangaea: ltid %d (%s): %s\n", pg.ltid, pg.program, buf);
+    fflush(stderr);
+}
+
+void pg_warn(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vwarn(fmt, ap);
+    va_end(ap);
+}
+
+void pg_fatal(const char *fmt, ...)
+{
+    va_list ap;
+    char buf[1024];
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    pg_warn("%s", buf);
+    pg.depth++;
+    if (pg.started && pg.ltid != 0)
+        pg_coord_report(PG_REP_FATAL, buf);
+    if (pg.mode == PANGAEA_LOG && pg.comm)
+        pg_record_close(PG_EXIT_FATAL);
+    _exit(PG_EXIT_FATAL);
+}
+
+/* ---- public API ---------------------------------------------------------- */
+int pangaea_init(void)
+{
+    if (pg.mode == PANGAEA_OFF)
+        return 0;
+    return pg_start();
+}
+
+int pangaea_exit(void)
+{
+    finish(0);
+    return 0;
+}
+
+int pangaea_ltid(void)
+{
+    return pg.mode == PANGAEA_OFF ? -1 : pg.ltid;
+}
+
+pangaea_mode_t pangaea_mode(void)
+{
+    return pg.mode;
+}

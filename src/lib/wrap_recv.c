@@ -1,0 +1,177 @@
+/*
+ * wrap_recv.c - pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv,
+ * pvm_recvf.
+ *
+ * Every receive goes through one function, recv_common, with the real call
+ * to make.  Recording: the real call does the matching (with the program's
+ * matcher, if it installed one), then the header is read and the event
+ * logged.  Replay: the next recorded receive says which message (sender ltid,
+ * message id) the call must return; the real call then runs with our matcher
+ * accepting only that message, whatever else has arrived.  A blocking
+ * replay receive waits in slices, so that a wait that lasts says so.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+
+#include "pg_internal.h"
+
+enum how { BLOCK, POLL, TIMED, PROBE };
+
+static int real_call(enum how how, int tid, int tag, struct timeval *tmout)
+{
+    switch (how) {
+    case BLOCK: return pg_real.recv(tid, tag);
+    case POLL: return pg_real.nrecv(tid, tag);
+    case TIMED: return pg_real.trecv(tid, tag, tmout);
+    default: return pg_real.probe(tid, tag);
+    }
+}
+
+static int stall_seconds(void)
+{
+    const char *s = getenv(PG_ENV_STALL);
+    int v = s ? atoi(s) : 0;
+
+    return v > 0 ? v : 30;
+}
+
+/* A blocking receive in replay: wait for the expected message, speaking up
+ * when it takes longer than PANGAEA_STALL seconds. */
+static int replay_wait(const pg_event *ev)
+{
+    struct timeval slice = { 1, 0 };
+    int waited = 0, limit = stall_seconds(), mid;
+    char msg[512];
+
+    while ((mid = pg_real.trecv(-1, -1, &slice)) == 0) {
+        slice.tv_sec = 1;
+        slice.tv_usec = 0;
+        if (++waited == limit) {
+            snprintf(msg, sizeof msg,
+                     "replay has waited %d s in %s for message %d from ltid "
+                     "%d (tag %d, recorded event %ld)", waited, ev->call,
+                     ev->msgid, ev->from, ev->tag, ev->seq);
+            pg_warn("%s", msg);
+            pg_coord_report(PG_REP_STALL, msg);
+        }
+    }
+    return mid;
+}
+
+static int replay_recv(const char *call, enum how how, int tid, int tag,
+                       struct timeval *tmout)
+{
+    const pg_event *ev = pg_replay_expect_recv(call, tid, tag);
+    int mid;
+
+    pg_match_expect(ev);
+    mid = how == BLOCK ? replay_wait(ev) : real_call(how, -1, -1, tmout);
+    pg_match_clear();
+    if (mid > 0)
+        pg_replay_advance();
+    return mid;
+}
+
+static int recv_common(const char *call, enum how how, int tid, int tag,
+                       struct timeval *tmout)
+{
+    int mid;
+    pg_hdr h;
+
+    if (pg.mode == PANGAEA_REPLAY) {
+        mid = replay_recv(call, how, tid, tag, tmout);
+    } else {
+        pg_app_recv = 1;
+        mid = real_call(how, tid, tag, tmout);
+        pg_app_recv = 0;
+    }
+    if (mid <= 0)
+        return mid;
+    if (pg_hdr_take(mid, &h, how != PROBE) == 1 && pg.mode == PANGAEA_LOG)
+        pg_record_recv(call, mid, &h);
+    return mid;
+}
+
+#define RECV_WRAPPER(name, how, realexpr, tmout)                               \
+    int cc;                                                                    \
+    if (!pg_app_call())                                                        \
+        return realexpr;                                                       \
+    PG_ENTER();                                                                \
+    cc = recv_common(name, how, tid, tag, tmout);                              \
+    PG_LEAVE();                                                                \
+    return cc;
+
+int pvm_recv(int tid, int tag)
+{
+    RECV_WRAPPER("pvm_recv", BLOCK, pg_real.recv(tid, tag), NULL)
+}
+
+int pvm_nrecv(int tid, int tag)
+{
+    RECV_WRAPPER("pvm_nrecv", POLL, pg_real.nrecv(tid, tag), NULL)
+}
+
+int pvm_trecv(int tid, int tag, struct timeval *tmout)
+{
+    RECV_WRAPPER("pvm_trecv", tmout ? TIMED : BLOCK,
+                 pg_real.trecv(tid, tag, tmout), tmout)
+}
+
+int pvm_probe(int tid, int tag)
+{
+    RECV_WRAPPER("pvm_probe", PROBE, pg_real.probe(tid, tag), NULL)
+}
+
+int pg_type_size(int type);
+
+/* PVM's pvm_precv receives into the caller's memory and leaves the current
+ * receive buffer alone; so does ours, on top of recv_common. */
+int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
+              int *rtag, int *rlen)
+{
+    int size = pg_type_size(type), old, mid, bytes, mtag, src, n;
+
+    if (!pg_app_call())
+        return pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen);
+    if (size < 0)
+        return PvmBadParam;
+    PG_ENTER();
+    old = pg_real.setrbuf(0);
+    mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
+    if (mid > 0) {
+        pg_real.bufinfo(mid, &bytes, &mtag, &src);
+        if (pg_hdr_carried(mid))
+            bytes -= PG_HDR_BYTES;
+        n = bytes < len * size ? bytes : len * size;
+        pvm_upkbyte(buf, n, 1);
+        if (rtid)
+            *rtid = src;
+        if (rtag)
+            *rtag = mtag;
+        if (rlen)
+            *rlen = bytes / size;
+        pg_real.freebuf(mid);
+    }
+    pg_real.setrbuf(old);
+    PG_LEAVE();
+    return mid < 0 ? mid : 0;
+}
+
+/* The program's matcher is kept and called by ours (replay.c), so that a
+ * replay can still pick the recorded message. */
+/* pvm3.h declares the result oddly (a function taking a matcher); it is
+ * the previous matcher all the same. */
+typedef int (*pvm_recvf_result)(int (*)(int, int, int));
+
+pvm_recvf_result pvm_recvf(pg_matchfn match)
+{
+    pg_matchfn prev;
+
+    if (pg.mode == PANGAEA_OFF)
+        return (pvm_recvf_result)(void *)pg_real.recvf(match);
+    pg_app_call(); /* our matcher is installed at start */
+    prev = pg_app_match ? pg_app_match : pg_default_match;
+    pg_app_match = !match || match == pg_default_match ? NULL : match;
+    return (pvm_recvf_result)(void *)prev;
+}

@@ -1,0 +1,135 @@
+/*
+ * wrap_send.c - pvm_send, pvm_mcast, pvm_psend.
+ *
+ * All three become one path: check the send against the recording (replay),
+ * give the message the next message id and a header, send it with the real
+ * call, log it (recording).  A multicast is one message: one id, one event,
+ * naming every ltid it reached (PVM skips duplicates and the sender).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_internal.h"
+
+struct dest {
+    int *tids;
+    int n;
+    int tag;
+    int mcast;
+};
+
+static int real_send(void *arg)
+{
+    struct dest *d = arg;
+
+    return d->mcast ? pg_real.mcast(d->tids, d->n, d->tag)
+                    : pg_real.send(d->tids[0], d->tag);
+}
+
+/* The destinations a multicast really reaches, in the program's order. */
+static int reached(const int *tids, int n, int *out)
+{
+    int i, j, k = 0;
+
+    for (i = 0; i < n; i++) {
+        if (tids[i] == pg.tid)
+            continue;
+        for (j = 0; j < k && out[j] != tids[i]; j++)
+            ;
+        if (j == k)
+            out[k++] = tids[i];
+    }
+    return k;
+}
+
+static int send_common(const char *call, int *tids, int n, int tag, int mcast)
+{
+    struct dest d = { tids, n, tag, mcast };
+    int small[64], *to = n <= 64 ? small : malloc(n * sizeof *to);
+    int nto, bytes = 0, cc;
+    pg_hdr h;
+
+    if (!to)
+        pg_fatal("out of memory");
+    nto = mcast ? reached(tids, n, to) : 1;
+    if (!mcast)
+        to[0] = tids[0];
+    if (pg.mode == PANGAEA_REPLAY)
+        pg_replay_send(call, tag, nto, to);
+    h.ltid = pg.ltid;
+    h.msgid = ++pg.next_msgid;
+    pg_real.bufinfo(pvm_getsbuf(), &bytes, NULL, NULL);
+    cc = pg_hdr_send(&h, real_send, &d);
+    if (cc >= 0 && pg.mode == PANGAEA_LOG)
+        pg_record_send(call, tag, h.msgid, bytes, nto, to);
+    if (to != small)
+        free(to);
+    return cc;
+}
+
+int pvm_send(int tid, int tag)
+{
+    int cc;
+
+    if (!pg_app_call())
+        return pg_real.send(tid, tag);
+    PG_ENTER();
+    cc = send_common("pvm_send", &tid, 1, tag, 0);
+    PG_LEAVE();
+    return cc;
+}
+
+int pvm_mcast(int *tids, int n, int tag)
+{
+    int cc;
+
+    if (!pg_app_call() || n <= 0)
+        return pg_real.mcast(tids, n, tag);
+    PG_ENTER();
+    cc = send_common("pvm_mcast", tids, n, tag, 1);
+    PG_LEAVE();
+    return cc;
+}
+
+/* Bytes per item of a pvm_psend/pvm_precv data type, or -1. */
+int pg_type_size(int type);
+int pg_type_size(int type)
+{
+    switch (type) {
+    case PVM_STR:
+    case PVM_BYTE: return 1;
+    case PVM_SHORT:
+    case PVM_USHORT: return sizeof(short);
+    case PVM_INT:
+    case PVM_UINT: return sizeof(int);
+    case PVM_LONG:
+    case PVM_ULONG: return sizeof(long);
+    case PVM_FLOAT: return sizeof(float);
+    case PVM_CPLX: return 2 * sizeof(float);
+    case PVM_DOUBLE: return sizeof(double);
+    case PVM_DCPLX: return 2 * sizeof(double);
+    default: return -1;
+    }
+}
+
+/* pvm_psend sends raw bytes; ours packs them behind the header in a buffer
+ * of its own, so the program's send buffer is untouched, as with PVM's. */
+int pvm_psend(int tid, int tag, void *data, int len, int type)
+{
+    int size = pg_type_size(type), buf, old, cc;
+
+    if (!pg_app_call())
+        return pg_real.psend(tid, tag, data, len, type);
+    if (size < 0 || len < 0)
+        return PvmBadParam;
+    PG_ENTER();
+    buf = pg_real.mkbuf(PvmDataRaw);
+    old = pvm_setsbuf(buf);
+    cc = pvm_pkbyte(data, len * size, 1);
+    if (cc >= 0)
+        cc = send_common("pvm_psend", &tid, 1, tag, 0);
+    pvm_setsbuf(old);
+    pg_real.freebuf(buf);
+    PG_LEAVE();
+    return cc < 0 ? cc : 0;
+}

@@ -1,0 +1,63 @@
+/*
+ * daemon.c - a pvmd for the run.
+ *
+ * With a pvmd reachable (the user's virtual machine), `pangaea` joins it and
+ * leaves it running.  Without one it starts a private daemon for this run
+ * (pvm_start_pvmd, with the environment the spawned tasks and the group
+ * server need) and halts it at the end, which also ends any task left.
+ */
+#include <pvm3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "top.h"
+
+/* The daemon searches PVM_PATH for programs named without a '/'; on Debian
+ * the group server and examples live outside its default path. */
+static void daemon_env(void)
+{
+    const char *home = getenv("HOME");
+    char path[4096];
+
+    setenv("PVM_ROOT", "/usr/lib/pvm3", 0);
+    if (geteuid() == 0)
+        setenv("PVM_ALLOW_ROOT", "1", 0); /* both pvmd and tasks refuse root otherwise */
+    if (!getenv("PVM_PATH")) {
+        snprintf(path, sizeof path,
+                 "%s/pvm3/bin/LINUX64:/usr/lib/pvm3/bin/LINUX64:"
+                 "/usr/lib/pvm3/lib:/usr/bin:/usr/local/bin",
+                 home ? home : "/root");
+        setenv("PVM_PATH", path, 1);
+    }
+}
+
+int top_daemon_connect(int *started, pg_err *err)
+{
+    int cc;
+
+    *started = 0;
+    daemon_env();
+    pvm_setopt(PvmAutoErr, 0);
+    if (pvm_mytid() >= 0)
+        return 0;
+    cc = pvm_start_pvmd(0, NULL, 1);
+    if (cc < 0 && cc != PvmDupHost)
+        return pg_err_set(err, "no pvmd answers and a private one does not "
+                               "start (pvm_start_pvmd: %d); is a stale "
+                               "pvmd.%d left in %s?", cc, (int)getuid(),
+                          getenv("PVM_TMP") ? getenv("PVM_TMP") : "/tmp");
+    if (pvm_mytid() < 0)
+        return pg_err_set(err, "started a pvmd but cannot enrol in it");
+    *started = 1;
+    return 0;
+}
+
+void top_daemon_release(int started)
+{
+    if (started)
+        pvm_halt();
+    else
+        pvm_exit();
+}

@@ -1,0 +1,236 @@
+/*
+ * monitor.c - watching a run from the top-level task.
+ *
+ * Everything reaches `pangaea` as messages in Pangaea's context: the tasks'
+ * output (PVM sends it to us because we set PvmOutputTid/Code/Context before
+ * spawning, and children inherit that), the coordinator's news of tasks that
+ * started and ended, and tasks' own reports (a replay that diverged or
+ * waits too long).  Output is printed line by line behind the ltid of the
+ * task that wrote it.  A divergence ends the run: the other tasks may be
+ * waiting for messages that will never come.
+ */
+#include <pvm3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "pg_internal.h"
+#include "top.h"
+
+struct ttask {
+    int tid, ltid;
+    int ended, normal, status, eof;
+    char program[256], host[128];
+    char *line;         /* output not yet ended by a newline */
+    size_t len;
+};
+
+static struct ttask *tt;
+static int ntt, cap_tt, coord_tid;
+
+static struct ttask *by_tid(int tid)
+{
+    int i;
+
+    for (i = 0; i < ntt; i++)
+        if (tt[i].tid == tid)
+            return &tt[i];
+    if (ntt == cap_tt) {
+        cap_tt = cap_tt ? cap_tt * 2 : 32;
+        tt = realloc(tt, cap_tt * sizeof *tt);
+        if (!tt) {
+            fprintf(stderr, "pangaea: out of memory\n");
+            exit(TOP_EXIT_FAILED);
+        }
+    }
+    memset(&tt[ntt], 0, sizeof *tt);
+    tt[ntt].tid = tid;
+    tt[ntt].ltid = -1;
+    return &tt[ntt++];
+}
+
+static void print_line(const struct ttask *t, const char *s, size_t n)
+{
+    if (t->tid == coord_tid)
+        printf("[coord] %.*s\n", (int)n, s);
+    else if (t->ltid >= 0)
+        printf("[%d] %.*s\n", t->ltid, (int)n, s);
+    else
+        printf("[t%x] %.*s\n", t->tid, (int)n, s);
+}
+
+/* Output of a task whose ltid is not known yet is held back until it is. */
+static void flush_lines(struct ttask *t, int all)
+{
+    char *nl, *p = t->line;
+
+    if (!p || (t->ltid < 0 && t->tid != coord_tid && !all))
+        return;
+    while ((nl = memchr(p, '\n', t->len - (p - t->line)))) {
+        print_line(t, p, nl - p);
+        p = nl + 1;
+    }
+    if (all && p < t->line + t->len) {
+        print_line(t, p, t->line + t->len - p);
+        p = t->line + t->len;
+    }
+    t->len -= p - t->line;
+    memmove(t->line, p, t->len);
+    fflush(stdout);
+}
+
+static void on_output(void)
+{
+    int tid, n;
+    struct ttask *t;
+
+    pvm_upkint(&tid, 1, 1);
+    pvm_upkint(&n, 1, 1);
+    t = by_tid(tid);
+    if (n == 0) {
+        t->eof = 1;
+        flush_lines(t, 1);
+    } else if (n > 0) {
+        t->line = realloc(t->line, t->len + n + 1);
+        if (!t->line)
+            exit(TOP_EXIT_FAILED);
+        pvm_upkbyte(t->line + t->len, n, 1);
+        t->len += n;
+        flush_lines(t, 0);
+    }
+}
+
+static void on_started(void)
+{
+    int v[2];
+    struct ttask *t;
+
+    pvm_upkint(v, 2, 1);
+    t = by_tid(v[1]);
+    t->ltid = v[0];
+    pvm_upkstr(t->program);
+    pvm_upkstr(t->host);
+    flush_lines(t, 0);
+}
+
+static void on_ended(int *abnormal)
+{
+    int v[4];
+    struct ttask *t;
+
+    pvm_upkint(v, 4, 1);
+    t = by_tid(v[1]);
+    t->ltid = v[0];
+    t->ended = 1;
+    t->status = v[2];
+    t->normal = v[3];
+    if (!t->normal) {
+        fprintf(stderr, "pangaea: ltid %d (%s, t%x on %s) ended abnormally: "
+                "it was killed or crashed before it could report\n", t->ltid,
+                t->program[0] ? t->program : "?", t->tid,
+                t->host[0] ? t->host : "?");
+        *abnormal = 1;
+    } else if (t->status != 0 && t->ltid != 1) {
+        fprintf(stderr, "pangaea: ltid %d (%s) exited with status %d\n",
+                t->ltid, t->program, t->status);
+    }
+}
+
+static void on_report(int *diverged)
+{
+    int v[2];
+    char text[1100];
+
+    pvm_upkint(v, 2, 1);
+    pvm_upkstr(text);
+    if (v[1] == PG_REP_STALL)
+        return; /* the task has printed it; it may still arrive */
+    fprintf(stderr, "pangaea: %s in ltid %d: %s\n",
+            v[1] == PG_REP_DIVERGED ? "replay diverged" : "fatal error",
+            v[0], text);
+    *diverged |= v[1] == PG_REP_DIVERGED ? 1 : 2;
+}
+
+static void kill_all(void)
+{
+    int i;
+
+    for (i = 0; i < ntt; i++)
+        if (!tt[i].ended && tt[i].tid != coord_tid && tt[i].ltid > 0)
+            pvm_kill(tt[i].tid);
+}
+
+/* After every task ended, its last output may still be on its way. */
+static void drain_output(void)
+{
+    struct timeval slice = { 0, 100000 };
+    int i, mid, len, tag, src, rounds = 30, open;
+
+    do {
+        open = 0;
+        for (i = 0; i < ntt; i++)
+            open |= tt[i].ltid > 0 && !tt[i].eof;
+        if (!open)
+            break;
+        slice.tv_sec = 0;
+        slice.tv_usec = 100000;
+        mid = pg_real.trecv(-1, PG_TAG_OUTPUT, &slice);
+        if (mid > 0) {
+            pvm_bufinfo(mid, &len, &tag, &src);
+            on_output();
+        } else {
+            rounds--;
+        }
+    } while (rounds > 0);
+    for (i = 0; i < ntt; i++)
+        flush_lines(&tt[i], 1);
+}
+
+static int exit_status(int abnormal, int diverged)
+{
+    int i;
+
+    if (diverged & 1)
+        return TOP_EXIT_DIVERGED;
+    for (i = 0; i < ntt; i++)
+        if (tt[i].ltid == 1 && tt[i].ended && tt[i].normal && tt[i].status)
+            return tt[i].status;
+    return abnormal || diverged ? TOP_EXIT_FAILED : 0;
+}
+
+int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
+{
+    int mid, len, tag, src, abnormal = 0, diverged = 0, octx;
+
+    (void)o;
+    coord_tid = coord;
+    by_tid(coord);
+    by_tid(first_tid)->ltid = 1;
+    octx = pvm_setcontext(ctx);
+    for (;;) {
+        mid = pg_real.recv(-1, -1);
+        if (mid < 0) {
+            fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %d)\n", mid);
+            return TOP_EXIT_FAILED;
+        }
+        pvm_bufinfo(mid, &len, &tag, &src);
+        if (tag == PG_TAG_OUTPUT)
+            on_output();
+        else if (tag == PG_TAG_STARTED)
+            on_started();
+        else if (tag == PG_TAG_ENDED)
+            on_ended(&abnormal);
+        else if (tag == PG_TAG_REPORT) {
+            on_report(&diverged);
+            kill_all();
+        } else if (tag == PG_TAG_ALLDONE)
+            break;
+    }
+    drain_output();
+    pvm_initsend(PvmDataDefault);
+    pg_real.send(coord, PG_TAG_QUIT);
+    pvm_setcontext(octx);
+    return exit_status(abnormal, diverged);
+}
