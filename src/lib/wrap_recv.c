@@ -125,8 +125,9 @@ int pvm_probe(int tid, int tag)
 
 int pg_type_size(int type);
 
-/* PVM's pvm_precv receives into the caller's memory and leaves the current
- * receive buffer alone; so does ours, on top of recv_common. */
+/* PVM's pvm_precv receives into the caller's memory, copying raw bytes, and
+ * leaves the current receive buffer alone; so does ours, on top of
+ * recv_common. */
 int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
               int *rtag, int *rlen)
 {
@@ -150,7 +151,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         if (rtag)
             *rtag = mtag;
         if (rlen)
-            *rlen = bytes / size;
+            *rlen = bytes; /* in bytes, as libpvm3 3.4.6 does */
         pg_real.freebuf(mid);
     }
     pg_real.setrbuf(old);

@@ -7,6 +7,8 @@
  * server need) and halts it at the end, which also ends any task left.
  */
 #include <pvm3.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,19 +37,28 @@ static void daemon_env(void)
 
 int top_daemon_connect(int *started, pg_err *err)
 {
+    const char *dir = getenv("PVM_TMP") ? getenv("PVM_TMP") : "/tmp";
+    char sock[4200];
     int cc;
 
     *started = 0;
     daemon_env();
     pvm_setopt(PvmAutoErr, 0);
-    if (pvm_mytid() >= 0)
-        return 0;
+    /* The daemon's socket file says whether one runs; asking PVM instead
+     * prints an error for every attempt when none does. */
+    snprintf(sock, sizeof sock, "%s/pvmd.%d", dir, (int)getuid());
+    if (access(sock, F_OK) == 0) {
+        if (pvm_mytid() >= 0)
+            return 0;
+        return pg_err_set(err, "%s exists but no pvmd answers there: a "
+                               "stale file of a daemon that died? (remove "
+                               "it, or halt that daemon)", sock);
+    }
     cc = pvm_start_pvmd(0, NULL, 1);
     if (cc < 0 && cc != PvmDupHost)
-        return pg_err_set(err, "no pvmd answers and a private one does not "
-                               "start (pvm_start_pvmd: %d); is a stale "
-                               "pvmd.%d left in %s?", cc, (int)getuid(),
-                          getenv("PVM_TMP") ? getenv("PVM_TMP") : "/tmp");
+        return pg_err_set(err, "no pvmd runs and a private one does not "
+                               "start (pvm_start_pvmd: %d; its log is "
+                               "%s/pvml.%d)", cc, dir, (int)getuid());
     if (pvm_mytid() < 0)
         return pg_err_set(err, "started a pvmd but cannot enrol in it");
     *started = 1;
@@ -56,8 +67,12 @@ int top_daemon_connect(int *started, pg_err *err)
 
 void top_daemon_release(int started)
 {
-    if (started)
+    if (started) {
+        signal(SIGTERM, SIG_IGN); /* pvm_halt ends every task, us included */
         pvm_halt();
-    else
+        while (waitpid(-1, NULL, 0) > 0) /* the daemon was our child */
+            ;
+        signal(SIGTERM, SIG_DFL);
+    } else
         pvm_exit();
 }
