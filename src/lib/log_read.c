@@ -171,6 +171,7 @@ static int read_send(pg_logr *r, pg_event *ev, int empty, pg_err *err)
         {"seq", PG_LX_SEQ, &ev->seq},     {"t", PG_LX_TIME, &ev->t},
         {"call", PG_LX_CALL, &call},      {"tag", PG_LX_INT, &ev->tag},
         {"msgid", PG_LX_INT, &ev->msgid}, {"bytes", PG_LX_COUNT, &ev->bytes},
+        {"misses", PG_LX_COUNT, &ev->misses, 1},
     };
     int type;
 
@@ -200,6 +201,7 @@ static int read_recv(pg_logr *r, pg_event *ev, int empty, pg_err *err)
         {"call", PG_LX_CALL, &call},      {"from", PG_LX_INT, &ev->from},
         {"tag", PG_LX_INT, &ev->tag},     {"msgid", PG_LX_INT, &ev->msgid},
         {"bytes", PG_LX_COUNT, &ev->bytes},
+        {"misses", PG_LX_COUNT, &ev->misses, 1},
     };
 
     if (pg_lx_attrs(&r->x, "recv", spec, NSPEC(spec), err) ||
@@ -216,6 +218,7 @@ static int read_end(pg_logr *r, pg_event *ev, int empty, pg_err *err)
         {"seq", PG_LX_SEQ, &ev->seq},
         {"t", PG_LX_TIME, &ev->t},
         {"status", PG_LX_INT, &ev->status},
+        {"misses", PG_LX_COUNT, &ev->misses, 1},
     };
 
     if (pg_lx_attrs(&r->x, "end", spec, NSPEC(spec), err) ||

@@ -38,6 +38,7 @@ struct pg_logw {
     long seq;   /* seq of the last event written */
     int ended;  /* <end> written: the reader rejects anything after it */
     int broken; /* a write failed: refuse everything from now on */
+    int misses; /* for the next event */
 };
 
 static const char *root_name(pg_log_kind kind)
@@ -189,7 +190,16 @@ static int begin_event(pg_logw *w, const char *elem, double t)
     if (start(w, elem) || put_long(w, "seq", w->seq + 1))
         return -1;
     w->seq++;
+    if (w->misses > 0 && put_long(w, "misses", w->misses))
+        return -1;
+    w->misses = 0;
     return put_str(w, "t", fmt_time(buf, t));
+}
+
+void pg_logw_misses(pg_logw *w, int n)
+{
+    if (w)
+        w->misses = n;
 }
 
 static int write_header(pg_logw *w, int ltid, const char *program,

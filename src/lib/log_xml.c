@@ -346,7 +346,7 @@ int pg_lx_attrs(pg_lx *x, const char *elem, const pg_lx_attr *spec, int n,
         return pg_lx_fail(x, err, "<%s> has attributes libxml2 cannot read",
                           elem);
     for (i = 0; i < n; i++)
-        if (!(seen & (1UL << i)))
+        if (!(seen & (1UL << i)) && !spec[i].optional)
             return pg_lx_fail(x, err, "<%s> lacks attribute %s", elem,
                               spec[i].name);
     return 0;

@@ -95,6 +95,7 @@ typedef struct pg_lx_attr {
     const char *name;
     pg_lx_type type;
     void *dst;
+    int optional; /* may be absent (dst then keeps its value) */
 } pg_lx_attr;
 
 /* Reads the attributes of the current element: each must be one of spec

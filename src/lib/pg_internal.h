@@ -17,7 +17,7 @@
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
  *   wrap_recv.c    pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf
  *   wrap_buf.c     pvm_setrbuf, pvm_bufinfo
- *   wrap_spawn.c   pvm_spawn, and the ltids of children
+ *   wrap_spawn.c   pvm_spawn, pvm_parent, and the ltids of children
  *   wrap_exit.c    pvm_exit
  */
 #ifndef PG_INTERNAL_H
@@ -49,6 +49,7 @@ struct pg_real {
     int (*freebuf)(int);
     int (*setrbuf)(int);
     int (*bufinfo)(int, int *, int *, int *);
+    int (*parent)(void);
 };
 extern struct pg_real pg_real;
 /* Resolves every real function; exits the process with a message if one is
@@ -68,6 +69,8 @@ struct pg_state {
     int nspawned;            /* children this task has spawned (for ltids)   */
     int exit_deferred;       /* the program called pvm_exit                  */
     int next_msgid;          /* message ids this task has used               */
+    int misses;              /* recording: polls that found nothing since the
+                                last event                                   */
     char program[1024];
     char logdir[4096];
     char host[256];
@@ -153,6 +156,9 @@ void pg_replay_send(const char *call, int tag, int nto, const int *tids);
 /* The next recorded receive, checked against what the program asked for
  * (tid -1 or the recorded source, tag -1 or the recorded tag). */
 const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag);
+/* For a poll (pvm_nrecv, pvm_probe, pvm_trecv): 1 when the recording had a
+ * poll that found no message here (the poll must then find none). */
+int pg_replay_poll_missed(void);
 /* Called when the expected receive happened: moves on. */
 void pg_replay_advance(void);
 /* Installs the matcher that accepts only the expected message while

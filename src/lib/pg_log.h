@@ -18,6 +18,8 @@
  *       <to ltid="3"/>
  *     </send>
  *     <recv seq="2" t="..." call="pvm_recv" from="3" tag="5" msgid="1" bytes="80"/>
+ *     <recv seq="3" t="..." call="pvm_nrecv" from="3" tag="5" msgid="2" bytes="80"
+ *           misses="12"/>      (12 polls found nothing before this one did)
  *     <end seq="3" t="..." status="0"/>
  *   </pangaea-comm>
  *
@@ -77,6 +79,9 @@ typedef struct pg_event {
     const int *child_ltid;     /* SPAWN */
     const char *const *child_host; /* SPAWN */
     int status;                /* END */
+    int misses;                /* SEND/RECV/END: polls (pvm_nrecv, pvm_probe,
+                                  pvm_trecv) that found no message just
+                                  before this event; 0 when absent */
 } pg_event;
 
 /* Header of a log as read back. */
@@ -107,6 +112,8 @@ int pg_logw_spawn(pg_logw *w, double t, const char *program,
                   int nchild, const int *child_ltid,
                   const char *const *child_host);
 int pg_logw_end(pg_logw *w, double t, int status);
+/* The next event written carries misses="n" (when n > 0). */
+void pg_logw_misses(pg_logw *w, int n);
 /* Pushes what is buffered to the file. */
 int pg_logw_flush(pg_logw *w);
 /* Closes the root element and the file; frees w.  Returns 0 or -1. */

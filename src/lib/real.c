@@ -49,5 +49,6 @@ void pg_real_load(void)
     *(void **)&pg_real.freebuf = find("pvm_freebuf");
     *(void **)&pg_real.setrbuf = find("pvm_setrbuf");
     *(void **)&pg_real.bufinfo = find("pvm_bufinfo");
+    *(void **)&pg_real.parent = find("pvm_parent");
     loaded = 1;
 }

@@ -5,14 +5,17 @@
  * Every receive goes through one function, recv_common, with the real call
  * to make.  Recording: the real call does the matching (with the program's
  * matcher, if it installed one), then the header is read and the event
- * logged.  Replay: the next recorded receive says which message (sender ltid,
- * message id) the call must return; the real call then runs with our matcher
- * accepting only that message, whatever else has arrived.  A blocking
- * replay receive waits in slices, so that a wait that lasts says so.
+ * logged; a poll that finds nothing is counted, and the count is logged
+ * with the next event.  Replay: polls find nothing exactly as often as they
+ * did; then the next recorded receive says which message (sender ltid,
+ * message id) the call must return, and the real call runs with our matcher
+ * accepting only that message, whatever else has arrived.  Replay waits in
+ * slices, so that a wait that lasts says so.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/time.h>
+#include <time.h>
 
 #include "pg_internal.h"
 
@@ -36,37 +39,59 @@ static int stall_seconds(void)
     return v > 0 ? v : 30;
 }
 
-/* A blocking receive in replay: wait for the expected message, speaking up
- * when it takes longer than PANGAEA_STALL seconds. */
-static int replay_wait(const pg_event *ev)
+static double seconds(void)
 {
-    struct timeval slice = { 1, 0 };
-    int waited = 0, limit = stall_seconds(), mid;
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Replay: wait for the expected message, speaking up when it takes longer
+ * than PANGAEA_STALL seconds.  A probe must not take the message, so it
+ * polls; the others wait in one-second slices. */
+static int replay_wait(const pg_event *ev, enum how how)
+{
+    struct timeval slice;
+    struct timespec nap = { 0, 200000 };
+    double start = seconds();
+    int limit = stall_seconds(), said = 0, mid;
     char msg[512];
 
-    while ((mid = pg_real.trecv(-1, -1, &slice)) == 0) {
+    for (;;) {
         slice.tv_sec = 1;
         slice.tv_usec = 0;
-        if (++waited == limit) {
+        mid = how == PROBE ? pg_real.probe(-1, -1)
+                           : pg_real.trecv(-1, -1, &slice);
+        if (mid != 0)
+            return mid;
+        if (how == PROBE)
+            nanosleep(&nap, NULL);
+        if (!said && seconds() - start >= limit) {
             snprintf(msg, sizeof msg,
                      "replay has waited %d s in %s for message %d from ltid "
-                     "%d (tag %d, recorded event %ld)", waited, ev->call,
+                     "%d (tag %d, recorded event %ld)", limit, ev->call,
                      ev->msgid, ev->from, ev->tag, ev->seq);
             pg_warn("%s", msg);
             pg_coord_report(PG_REP_STALL, msg);
+            said = 1;
         }
     }
-    return mid;
 }
 
-static int replay_recv(const char *call, enum how how, int tid, int tag,
-                       struct timeval *tmout)
+/* Replay of any receive: a poll that found nothing when recorded finds
+ * nothing now; every other call returns the recorded message, waiting for
+ * it if needed (the recording says it came). */
+static int replay_recv(const char *call, enum how how, int tid, int tag)
 {
-    const pg_event *ev = pg_replay_expect_recv(call, tid, tag);
+    const pg_event *ev;
     int mid;
 
+    if (how != BLOCK && pg_replay_poll_missed())
+        return 0;
+    ev = pg_replay_expect_recv(call, tid, tag);
     pg_match_expect(ev);
-    mid = how == BLOCK ? replay_wait(ev) : real_call(how, -1, -1, tmout);
+    mid = replay_wait(ev, how);
     pg_match_clear();
     if (mid > 0)
         pg_replay_advance();
@@ -80,11 +105,13 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     pg_hdr h;
 
     if (pg.mode == PANGAEA_REPLAY) {
-        mid = replay_recv(call, how, tid, tag, tmout);
+        mid = replay_recv(call, how, tid, tag);
     } else {
         pg_app_recv = 1;
         mid = real_call(how, tid, tag, tmout);
         pg_app_recv = 0;
+        if (mid == 0 && how != BLOCK && pg.mode == PANGAEA_LOG)
+            pg.misses++;
     }
     if (mid <= 0)
         return mid;

@@ -9,6 +9,9 @@
  * so the same task has the same ltid in every run, even when several tasks
  * spawn at once.
  *
+ * The program's first task is spawned by `pangaea`, but must see what it
+ * sees when started from a shell: no parent.
+ *
  * A spawn of n tasks is made as n spawns of one task each: the child learns
  * its ltid from PANGAEA_LTID, set just for that spawn (PVM_EXPORT carries
  * it), and in replay each child can go to the host it ran on.
@@ -108,4 +111,11 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
         cc = spawn_new(task, argv, flag, where, count, tids);
     PG_LEAVE();
     return cc;
+}
+
+int pvm_parent(void)
+{
+    if (pg_app_call() && pg.ltid == 1)
+        return PvmNoParent;
+    return pg_real.parent();
 }
