@@ -102,9 +102,9 @@ static void diverge(const char *happened, const char *fmt, ...)
     vsnprintf(rec, sizeof rec, fmt, ap);
     va_end(ap);
     snprintf(msg, sizeof msg,
-             "replay diverged at event %ld: recorded %s; the program %s",
+             "at event %ld: recorded %s; the program %s",
              comm.seq + 1, rec, happened);
-    pg_warn("%s", msg);
+    pg_warn("replay diverged %s", msg);
     pg.depth++;
     pg_coord_report(PG_REP_DIVERGED, msg);
     pg_replay_close();
@@ -233,11 +233,11 @@ const pg_event *pg_replay_spawn(const char *program, int count)
         char msg[1024];
 
         snprintf(msg, sizeof msg,
-                 "replay diverged at spawn %ld: recorded %s%s (count %d); the "
+                 "at spawn %ld: recorded %s%s (count %d); the "
                  "program spawned %s (count %d)", exec.seq + 1,
                  ev ? "pvm_spawn of " : "no more spawns",
                  ev ? ev->program : "", ev ? ev->count : 0, program, count);
-        pg_warn("%s", msg);
+        pg_warn("replay diverged %s", msg);
         pg.depth++;
         pg_coord_report(PG_REP_DIVERGED, msg);
         _exit(PG_EXIT_DIVERGED);

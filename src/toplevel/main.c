@@ -106,7 +106,9 @@ static void parse(int argc, char **argv, struct top_opts *o)
     if (o->mode != PANGAEA_REPLAY)
         mkdir(logdir, 0777);
     if (!realpath(logdir, o->logdir))
-        fail(TOP_EXIT_USAGE, "cannot use the log directory %s", logdir);
+        fail(TOP_EXIT_USAGE, o->mode == PANGAEA_REPLAY
+                 ? "no recording to replay: the log directory %s does not exist"
+                 : "cannot use the log directory %s", logdir);
 }
 
 /* A new recording replaces the logs of the last one in that directory; the

@@ -29,6 +29,7 @@ struct ttask {
 
 static struct ttask *tt;
 static int ntt, cap_tt, coord_tid;
+static int reporter = -1; /* ltid whose report ended the run, or -1 */
 
 static struct ttask *by_tid(int tid)
 {
@@ -126,7 +127,13 @@ static void on_ended(int *abnormal)
     t->ended = 1;
     t->status = v[2];
     t->normal = v[3];
-    if (!t->normal) {
+    if (!t->normal && reporter >= 0) {
+        if (t->ltid != reporter)
+            fprintf(stderr, "pangaea: ltid %d (%s) stopped: the run was "
+                    "ended after ltid %d's error\n", t->ltid, t->program,
+                    reporter);
+        *abnormal = 1;
+    } else if (!t->normal) {
         fprintf(stderr, "pangaea: ltid %d (%s, t%x on %s) ended abnormally: "
                 "it was killed or crashed before it could report\n", t->ltid,
                 t->program[0] ? t->program : "?", t->tid,
@@ -138,6 +145,16 @@ static void on_ended(int *abnormal)
     }
 }
 
+static const char *program_of(int ltid)
+{
+    int i;
+
+    for (i = 0; i < ntt; i++)
+        if (tt[i].ltid == ltid && tt[i].program[0])
+            return tt[i].program;
+    return "?";
+}
+
 static void on_report(int *diverged)
 {
     int v[2];
@@ -147,9 +164,11 @@ static void on_report(int *diverged)
     pvm_upkstr(text);
     if (v[1] == PG_REP_STALL)
         return; /* the task has printed it; it may still arrive */
-    fprintf(stderr, "pangaea: %s in ltid %d: %s\n",
+    fprintf(stderr, "pangaea: %s in ltid %d (%s) %s\n",
             v[1] == PG_REP_DIVERGED ? "replay diverged" : "fatal error",
-            v[0], text);
+            v[0], program_of(v[0]), text);
+    if (reporter < 0)
+        reporter = v[0];
     *diverged |= v[1] == PG_REP_DIVERGED ? 1 : 2;
 }
 

@@ -52,5 +52,7 @@ replay_case "race" "$PG_BUILD/tests/race"
 replay_case "plain_race (unmodified binary)" "$PG_BUILD/tests/plain_race"
 replay_case "plain_variety (psend/precv, raw, in-place, mcast, direct route)" \
     "$PG_BUILD/tests/plain_variety"
+replay_case "plain_matcher (pvm_recvf matcher that peeks, pvm_setrbuf aside)" \
+    "$PG_BUILD/tests/plain_matcher"
 
 pg_summary

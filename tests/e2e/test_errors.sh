@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# test_errors.sh - what a user gets when something is wrong.
+#
+# Usage errors exit 2 with a one-line reason; an edited communication log
+# makes the replay diverge with an error naming the task, the event, what was
+# recorded and what the program did, and pangaea exits non-zero; pangaea
+# starts a private pvmd when none runs and leaves none behind.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PANGAEA=$PG_BUILD/pangaea
+SOR=$PG_BUILD/sor
+
+# expect_fail NAME STATUS PATTERN CMD...: CMD exits STATUS, stderr matches.
+expect_fail() {
+    local name=$1 want=$2 pattern=$3 dir rc=0
+    shift 3
+    dir=$(pg_tmpdir)
+    timeout 60 "$@" >"$dir/out" 2>"$dir/err" || rc=$?
+    if [ "$rc" -eq "$want" ] && grep -Eq "$pattern" "$dir/err"; then
+        pg_pass "$name (exit $rc: $(head -1 "$dir/err"))"
+    else
+        pg_fail "$name: exit $rc (wanted $want), stderr:"; cat "$dir/err"
+    fi
+}
+
+dir=$(pg_tmpdir)
+expect_fail "unknown option" 2 "unknown or incomplete option -bogus" \
+    "$PANGAEA" -bogus "$SOR" 4
+expect_fail "no mode" 2 "say what to do" "$PANGAEA" "$SOR" 4
+expect_fail "missing program" 2 "missing program" "$PANGAEA" -log
+expect_fail "program that does not exist" 2 "cannot run the program .*nosuch" \
+    "$PANGAEA" -log -logdir "$dir/l1" "$dir/nosuch"
+expect_fail "replay with no logs" 2 "no recording to replay" \
+    "$PANGAEA" -replay -logdir "$dir/empty" "$SOR" 4
+
+# pangaea starts its own pvmd when none runs, and halts it at the end.
+export PVM_TMP; PVM_TMP=$(pg_tmpdir)
+if timeout 60 "$PANGAEA" -log -logdir "$dir/logs" "$SOR" 4 >"$dir/rec.out" 2>"$dir/rec.err" &&
+   ! pg_pvmd_pid "$PVM_TMP" >/dev/null && [ ! -e "$PVM_TMP/pvmd.$(id -u)" ]; then
+    pg_pass "private pvmd started for the run and halted after it"
+else
+    pg_fail "private pvmd: run failed or daemon left behind"; cat "$dir/rec.err"
+    pg_pvmd_halt "$PVM_TMP"
+fi
+unset PVM_TMP
+
+pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
+expect_fail "replay of another program's recording" 2 "is of .*sor, not of .*race" \
+    "$PANGAEA" -replay -logdir "$dir/logs" "$PG_BUILD/tests/race"
+
+# Edit the tag of the first send of ltid 2: its replay must diverge there.
+cp -r "$dir/logs" "$dir/edited"
+sed -i '0,/<send \(.*\) tag="[0-9]*"/s//<send \1 tag="999"/' "$dir/edited/ltid-2.comm.xml"
+if grep -q 'tag="999"' "$dir/edited/ltid-2.comm.xml"; then
+    expect_fail "edited communication log: replay diverges" 3 \
+        "replay diverged in ltid 2 \(.*sor\) at event [0-9]+: recorded pvm_send to ltid [0-9]+ tag 999 .*the program called pvm_send to ltid [0-9]+ tag [0-9]+" \
+        "$PANGAEA" -replay -logdir "$dir/edited" "$SOR" 4
+else
+    pg_fail "could not edit the log for the divergence test"
+fi
+# A log that is not well-formed is refused before anything starts.
+cp -r "$dir/logs" "$dir/broken"
+printf '<send seq=' >>"$dir/broken/ltid-3.comm.xml"
+expect_fail "malformed log is refused with file and line" 2 "ltid-3.comm.xml:[0-9]+" \
+    "$PANGAEA" -replay -logdir "$dir/broken" "$SOR" 4
+
+pg_summary
