@@ -85,3 +85,6 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all check unit e2e demo clean test-programs
+
+# race.c is plain_race.c built the instrumented way.
+$(B)/tests/race: tests/programs/plain_race.c

@@ -1,0 +1,176 @@
+# tests/e2e/lib.sh - helpers for end-to-end tests on a real, private pvmd.
+#
+# Source it from a test script (bash).  Design:
+# - Each test runs its own pvmd in a fresh PVM_TMP (mktemp -d), so it never
+#   touches anybody else's daemon and a daemon left behind by a crash cannot
+#   block the next run ("pvmd already running").
+# - The daemon's PID is read from its socket file: pvmd.<uid> in PVM_TMP
+#   names the socket, and pvmd names that socket pvmtmp<PID>.<n>.  The PID is
+#   accepted only if /proc says that process is a pvmd whose environment
+#   has our PVM_TMP; otherwise /proc is searched for exactly that pvmd.  So
+#   a stop can only ever signal our own daemon - never by process name.
+# - Stopping halts the daemon politely (`echo halt | pvm`), then signals the
+#   recorded PID if it is still alive, then removes PVM_TMP.  An EXIT/INT/TERM
+#   trap does the same, also for any pvmd found serving a dir made by
+#   pg_tmpdir, so daemons and temp dirs go away on failure too.
+# - pg_pass/pg_fail count results; pg_summary prints the closing line
+#   "e2e: N passed, M failed" that run_all.sh adds up.
+
+PG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PG_BUILD="$PG_ROOT/build"
+PG_PASSED=0
+PG_FAILED=0
+PG_PVMD_PID=
+# Every temp dir of the test lives under one base made now, in the shell
+# that sources this file: pg_tmpdir is called as $(pg_tmpdir), in a
+# subshell, so it could not tell the cleanup trap about a dir of its own.
+PG_TMP_BASE=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-e2e.XXXXXX") || exit 1
+
+# --- results ---------------------------------------------------------------
+
+pg_pass() { PG_PASSED=$((PG_PASSED + 1)); echo "PASS: $*"; }
+pg_fail() { PG_FAILED=$((PG_FAILED + 1)); echo "FAIL: $*"; }
+
+# Prints the closing line; returns non-zero if anything failed or nothing ran.
+pg_summary() {
+    echo "e2e: $PG_PASSED passed, $PG_FAILED failed"
+    [ "$PG_FAILED" -eq 0 ] && [ "$PG_PASSED" -gt 0 ]
+}
+
+# Prints the path of a fresh temp dir, removed by the cleanup trap.
+pg_tmpdir() { mktemp -d "$PG_TMP_BASE/t.XXXXXX"; }
+
+# --- the private pvmd ------------------------------------------------------
+
+# True if PID is a live pvmd (not a zombie) started with PVM_TMP=$1.
+pg_is_our_pvmd() {
+    local pid=$1 tmp=$2 state
+    [ -n "$pid" ] && [ -r "/proc/$pid/environ" ] || return 1
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pvmd ] || return 1
+    state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+    [ "$state" != Z ] || return 1
+    tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qxF "PVM_TMP=$tmp"
+}
+
+# Prints the PID of the pvmd serving PVM_TMP=$1 (default $PVM_TMP).
+pg_pvmd_pid() {
+    local tmp=${1:-${PVM_TMP:-}} sock pid p
+    [ -n "$tmp" ] || return 1
+    sock=$(head -n 1 "$tmp/pvmd.$(id -u)" 2>/dev/null)
+    if [[ $sock =~ pvmtmp0*([0-9]+)\.[0-9]+$ ]]; then
+        pid=${BASH_REMATCH[1]}
+        if pg_is_our_pvmd "$pid" "$tmp"; then echo "$pid"; return 0; fi
+    fi
+    for p in /proc/[0-9]*; do
+        pid=${p#/proc/}
+        if pg_is_our_pvmd "$pid" "$tmp"; then echo "$pid"; return 0; fi
+    done
+    return 1
+}
+
+# Waits up to $2 tenths of a second for PID $1 to be gone (or a zombie).
+pg_wait_gone() {
+    local pid=$1 n=$2 state
+    while [ "$n" -gt 0 ]; do
+        state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || return 0
+        [ "$state" = Z ] && return 0
+        sleep 0.1
+        n=$((n - 1))
+    done
+    return 1
+}
+
+# Starts a pvmd in a fresh PVM_TMP and exports the environment PVM needs.
+pg_pvm_start() {
+    local sockfile i
+    if [ -n "$PG_PVMD_PID" ]; then
+        echo "pg_pvm_start: a pvmd ($PG_PVMD_PID) is already running" >&2
+        return 1
+    fi
+    PVM_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-pvm.XXXXXX") || return 1
+    export PVM_TMP PVM_ROOT=/usr/lib/pvm3 PVM_ALLOW_ROOT=1
+    export PVM_PATH="${PVM_PATH:+$PVM_PATH:}/usr/lib/pvm3/lib:/usr/bin"
+    sockfile="$PVM_TMP/pvmd.$(id -u)"
+    # pvmd prints its socket path on stdout: keep that out of test output.
+    pvmd </dev/null >"$PVM_TMP/pvmd.out" 2>&1 &
+    for i in $(seq 100); do
+        [ -s "$sockfile" ] && PG_PVMD_PID=$(pg_pvmd_pid) && break
+        sleep 0.1
+    done
+    if [ -z "$PG_PVMD_PID" ]; then
+        echo "pg_pvm_start: pvmd did not come up in $PVM_TMP:" >&2
+        cat "$PVM_TMP"/pvmd.out "$PVM_TMP"/pvml.* >&2 2>/dev/null
+        pg_pvm_stop
+        return 1
+    fi
+}
+
+# Halts the pvmd serving PVM_TMP=$1 (default $PVM_TMP): politely, then by
+# its PID.  Does not remove the directory.  Safe to call when none runs.
+pg_pvmd_halt() {
+    local tmp=${1:-${PVM_TMP:-}} pid
+    pid=$(pg_pvmd_pid "$tmp") || return 0
+    # The daemon kills the console (a task) with SIGTERM as it halts, and
+    # the console may linger: bound it, and keep the shell's "Terminated"
+    # notice out of the output (the subshell reports it, to /dev/null).
+    (echo halt | PVM_TMP=$tmp timeout 10 pvm) >/dev/null 2>&1 || true
+    pg_wait_gone "$pid" 50 && return 0
+    pg_is_our_pvmd "$pid" "$tmp" && kill -TERM "$pid" 2>/dev/null
+    pg_wait_gone "$pid" 20 && return 0
+    pg_is_our_pvmd "$pid" "$tmp" && kill -KILL "$pid" 2>/dev/null
+    pg_wait_gone "$pid" 20
+}
+
+# Stops the pvmd pg_pvm_start started and removes its PVM_TMP.
+pg_pvm_stop() {
+    [ -n "${PVM_TMP:-}" ] || return 0
+    pg_pvmd_halt "$PVM_TMP"
+    if [ -n "$PG_PVMD_PID" ] && pg_is_our_pvmd "$PG_PVMD_PID" "$PVM_TMP"; then
+        echo "pg_pvm_stop: pvmd $PG_PVMD_PID would not stop" >&2
+    fi
+    case $PVM_TMP in */pangaea-pvm.*) rm -rf "$PVM_TMP" ;; esac
+    PG_PVMD_PID=
+    unset PVM_TMP
+}
+
+# Prints the pvmd log (spawned tasks' output lands there), for diagnosis.
+pg_pvm_log() { cat "$PVM_TMP/pvml.$(id -u)" 2>/dev/null; }
+
+# --- repeated runs ---------------------------------------------------------
+
+# pg_repeat N DIR CMD...: runs CMD N times (each bounded to PG_TIMEOUT
+# seconds, default 60), stdout in DIR/N.out, stderr in DIR/N.err.  Sets
+# PG_REPEAT_BAD (runs that exited non-zero) and PG_REPEAT_DISTINCT (distinct
+# stdouts among them).
+pg_repeat() {
+    local n=$1 dir=$2 i rc
+    shift 2
+    mkdir -p "$dir"
+    PG_REPEAT_BAD=0
+    for i in $(seq "$n"); do
+        rc=0
+        timeout "${PG_TIMEOUT:-60}" "$@" >"$dir/$i.out" 2>"$dir/$i.err" || rc=$?
+        echo "$rc" >"$dir/$i.rc"
+        [ "$rc" -eq 0 ] || PG_REPEAT_BAD=$((PG_REPEAT_BAD + 1))
+    done
+    PG_REPEAT_DISTINCT=$(for i in $(seq "$n"); do sha256sum <"$dir/$i.out"; done |
+                         sort -u | wc -l)
+}
+
+# --- clean-up --------------------------------------------------------------
+
+# Halts our pvmd and any pvmd still serving a dir under PG_TMP_BASE (one
+# that `pangaea` started there, say), then removes every temp dir.
+pg_cleanup() {
+    local sock
+    pg_pvm_stop
+    for sock in "$PG_TMP_BASE"/*/"pvmd.$(id -u)" \
+                "$PG_TMP_BASE"/*/*/"pvmd.$(id -u)"; do
+        [ -e "$sock" ] && pg_pvmd_halt "$(dirname "$sock")"
+    done
+    rm -rf "$PG_TMP_BASE"
+}
+
+trap pg_cleanup EXIT
+trap 'pg_cleanup; trap - EXIT; exit 130' INT
+trap 'pg_cleanup; trap - EXIT; exit 143' TERM
