@@ -10,6 +10,10 @@
  * `pangaea` how each ended, and when all have: a task that exits cleanly
  * reports how many children it announced, so the run is not over while
  * one of those announcements is still on its way.
+ *
+ * A spawn of n tasks is made by the runtime as n spawns of one (each child
+ * needs its own ltid), so PVM's pvm_siblings would see one task; parents
+ * send the whole group here and children ask for it.
  */
 #include <pvm3.h>
 #include <stdio.h>
@@ -31,8 +35,15 @@ struct pending {
     double deadline;
 };
 
+struct group {
+    int n;
+    int *tids;
+};
+
 static struct task *tasks;
 static int ntasks, cap_tasks;
+static struct group *groups;
+static int ngroups, cap_groups;
 static struct pending *pend;
 static int npend, cap_pend;
 static int top;
@@ -82,27 +93,54 @@ static void send_ints(int to, int tag, const int *v, int n, const char *s1,
     pvm_send(to, tag);
 }
 
-static void answer(int asker, const struct task *t)
+static struct group *group_of(int tid)
 {
-    int v[2] = { t ? t->tid : -1, t ? t->ltid : -1 };
+    int i, j;
 
-    send_ints(asker, PG_TAG_WHOIS_R, v, 2, NULL, NULL);
+    for (i = 0; i < ngroups; i++)
+        for (j = 0; j < groups[i].n; j++)
+            if (groups[i].tids[j] == tid)
+                return &groups[i];
+    return NULL;
 }
 
-/* A task became known (registered or announced): answer who waited for it. */
+/* Answers a request if it can be answered now (or must be: `late`). */
+static int answer(const struct pending *p, int late)
+{
+    struct group *g;
+    struct task *t;
+    int v[2], self = p->key;
+
+    if (p->kind == PG_KEY_SIBS) {
+        g = group_of(p->key);
+        if (!g && !late)
+            return 0;
+        pvm_initsend(PvmDataDefault);
+        v[0] = g ? g->n : 1;
+        pvm_pkint(v, 1, 1);
+        pvm_pkint(g ? g->tids : &self, v[0], 1);
+        pvm_send(p->asker, PG_TAG_SIBS_R);
+        return 1;
+    }
+    t = find(p->kind, p->key);
+    if (!t && !late)
+        return 0;
+    v[0] = t ? t->tid : -1;
+    v[1] = t ? t->ltid : -1;
+    send_ints(p->asker, PG_TAG_WHOIS_R, v, 2, NULL, NULL);
+    return 1;
+}
+
+/* Something became known: answer who waited for it. */
 static void resolve_pending(void)
 {
     int i = 0;
-    struct task *t;
 
     while (i < npend) {
-        t = find(pend[i].kind, pend[i].key);
-        if (t || now() > pend[i].deadline) {
-            answer(pend[i].asker, t);
+        if (answer(&pend[i], now() > pend[i].deadline))
             pend[i] = pend[--npend];
-        } else {
+        else
             i++;
-        }
     }
 }
 
@@ -152,19 +190,34 @@ static void on_announce(int src)
 static void on_whois(int src)
 {
     int v[2];
-    struct task *t;
+    struct pending p;
 
     pvm_upkint(v, 2, 1);
-    t = find(v[0], v[1]);
-    if (t || (v[0] == PG_KEY_TID && pvm_pstat(v[1]) != PvmOk)) {
-        answer(src, t);
+    p.asker = src;
+    p.kind = v[0];
+    p.key = v[1];
+    p.deadline = now() + 10.0;
+    /* A tid that is no task at all will never register. */
+    if (answer(&p, v[0] == PG_KEY_TID && pvm_pstat(v[1]) != PvmOk))
         return;
-    }
     pend = grow(pend, &cap_pend, npend + 1, sizeof *pend);
-    pend[npend].asker = src;
-    pend[npend].kind = v[0];
-    pend[npend].key = v[1];
-    pend[npend++].deadline = now() + 10.0;
+    pend[npend++] = p;
+}
+
+static void on_siblings(void)
+{
+    struct group *g;
+
+    groups = grow(groups, &cap_groups, ngroups + 1, sizeof *groups);
+    g = &groups[ngroups++];
+    pvm_upkint(&g->n, 1, 1);
+    g->tids = malloc((g->n > 0 ? g->n : 1) * sizeof *g->tids);
+    if (!g->tids) {
+        fprintf(stderr, "pangaea-coord: out of memory\n");
+        exit(1);
+    }
+    pvm_upkint(g->tids, g->n, 1);
+    resolve_pending();
 }
 
 static void on_exit_report(void)
@@ -243,6 +296,7 @@ int main(int argc, char **argv)
         case PG_TAG_ANNOUNCE: on_announce(src); break;
         case PG_TAG_WHOIS: on_whois(src); break;
         case PG_TAG_EXIT: on_exit_report(); break;
+        case PG_TAG_SIBLINGS: on_siblings(); break;
         case PG_TAG_TASKEXIT: on_task_exit(); break;
         case PG_TAG_QUIT: pvm_exit(); return 0;
         default: break;

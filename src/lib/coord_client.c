@@ -167,6 +167,38 @@ int pg_tid_of(int ltid)
     return tid;
 }
 
+void pg_coord_group(const int *tids, int n)
+{
+    int octx = pvm_setcontext(pg.ctx), buf = pg_real.mkbuf(PvmDataDefault);
+    int obuf = pvm_setsbuf(buf);
+
+    pvm_pkint(&n, 1, 1);
+    pvm_pkint((int *)tids, n, 1);
+    pg_real.send(pg.coord, PG_TAG_SIBLINGS);
+    pvm_setsbuf(obuf);
+    pg_real.freebuf(buf);
+    pvm_setcontext(octx);
+}
+
+int pg_coord_siblings(int **tids)
+{
+    int q[2] = { PG_KEY_SIBS, pg.tid }, n = 0, octx, orbuf, buf;
+
+    if (ctl_send(pg.coord, PG_TAG_WHOIS, q, 2, NULL, NULL) < 0)
+        pg_fatal("the coordinator t%x does not answer", pg.coord);
+    octx = pvm_setcontext(pg.ctx);
+    orbuf = pg_real.setrbuf(0);
+    buf = pg_real.recv(pg.coord, PG_TAG_SIBS_R);
+    if (buf > 0 && pvm_upkint(&n, 1, 1) >= 0 && n > 0 &&
+        (*tids = malloc(n * sizeof **tids)))
+        pvm_upkint(*tids, n, 1);
+    if (buf > 0)
+        pg_real.freebuf(buf);
+    pg_real.setrbuf(orbuf);
+    pvm_setcontext(octx);
+    return n;
+}
+
 void pg_coord_exit(int status)
 {
     int v[3] = { pg.ltid, status, pg.nspawned };

@@ -17,7 +17,7 @@
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
  *   wrap_recv.c    pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf
  *   wrap_buf.c     pvm_setrbuf, pvm_bufinfo
- *   wrap_spawn.c   pvm_spawn, pvm_parent, and the ltids of children
+ *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
  *   wrap_exit.c    pvm_exit
  */
 #ifndef PG_INTERNAL_H
@@ -50,6 +50,7 @@ struct pg_real {
     int (*setrbuf)(int);
     int (*bufinfo)(int, int *, int *, int *);
     int (*parent)(void);
+    int (*siblings)(int **);
 };
 extern struct pg_real pg_real;
 /* Resolves every real function; exits the process with a message if one is
@@ -134,6 +135,9 @@ int pg_ltid_of(int tid);
 int pg_tid_of(int ltid);
 void pg_ltid_remember(int tid, int ltid);
 void pg_coord_exit(int status);
+/* The children of one pvm_spawn call (the parent says; children ask). */
+void pg_coord_group(const int *tids, int n);
+int pg_coord_siblings(int **tids);
 void pg_coord_report(int kind, const char *text);
 
 /* ---- recording (record.c) ------------------------------------------------ */

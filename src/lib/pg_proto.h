@@ -9,6 +9,8 @@
  *  task  -> coord  PG_TAG_ANNOUNCE  child ltid, child tid   (right after a spawn)
  *  task  -> coord  PG_TAG_WHOIS     key kind (PG_KEY_TID|PG_KEY_LTID), key
  *  coord -> task   PG_TAG_WHOIS_R   tid, ltid                (waits for the task)
+ *  task  -> coord  PG_TAG_SIBLINGS  n, n tids                (one pvm_spawn's children)
+ *  task  -> coord  PG_TAG_WHOIS     PG_KEY_SIBS, own tid    -> PG_TAG_SIBS_R n, n tids
  *  task  -> coord  PG_TAG_EXIT      ltid, exit status, children announced
  *  task  -> top    PG_TAG_REPORT    ltid, kind (PG_REP_*), str text
  *  coord -> top    PG_TAG_STARTED   ltid, tid, str program, str host
@@ -32,10 +34,12 @@ enum {
     PG_TAG_ALLDONE,
     PG_TAG_QUIT,
     PG_TAG_OUTPUT,
-    PG_TAG_TASKEXIT /* coordinator's pvm_notify(PvmTaskExit) */
+    PG_TAG_TASKEXIT, /* coordinator's pvm_notify(PvmTaskExit) */
+    PG_TAG_SIBLINGS,
+    PG_TAG_SIBS_R
 };
 
-enum { PG_KEY_TID = 1, PG_KEY_LTID = 2 };
+enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };
 enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3 };
 
 /* Exit statuses of a task that Pangaea ends itself. */

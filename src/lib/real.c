@@ -50,5 +50,6 @@ void pg_real_load(void)
     *(void **)&pg_real.setrbuf = find("pvm_setrbuf");
     *(void **)&pg_real.bufinfo = find("pvm_bufinfo");
     *(void **)&pg_real.parent = find("pvm_parent");
+    *(void **)&pg_real.siblings = find("pvm_siblings");
     loaded = 1;
 }

@@ -14,7 +14,9 @@
  *
  * A spawn of n tasks is made as n spawns of one task each: the child learns
  * its ltid from PANGAEA_LTID, set just for that spawn (PVM_EXPORT carries
- * it), and in replay each child can go to the host it ran on.
+ * it), and in replay each child can go to the host it ran on.  PVM then
+ * thinks each child has no siblings; the coordinator keeps the groups, and
+ * pvm_siblings asks it.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -66,6 +68,7 @@ static int spawn_recorded(char *task, char **argv, int flag, int count,
                      task, ev->child_host[i], tids[i]);
         pg.nspawned++;
     }
+    pg_coord_group(tids, ev->nchild);
     for (; i < count; i++)
         tids[i] = PvmNoFile; /* failed when recorded too */
     return ev->nchild;
@@ -90,6 +93,7 @@ static int spawn_new(char *task, char **argv, int flag, char *where,
             started[n++] = tids[i];
         }
     }
+    pg_coord_group(started, n);
     if (pg.mode == PANGAEA_LOG)
         pg_record_spawn(task, argv, flag, where, count, n, ltids, started);
     free(ltids);
@@ -118,4 +122,23 @@ int pvm_parent(void)
     if (pg_app_call() && pg.ltid == 1)
         return PvmNoParent;
     return pg_real.parent();
+}
+
+int pvm_siblings(int **tids)
+{
+    static int *group, n = -1;
+
+    /* The first task was started alone, as from a shell: PVM's answer is
+     * right for it. */
+    if (!pg_app_call() || pg.ltid <= 1)
+        return pg_real.siblings(tids);
+    if (n < 0) {
+        PG_ENTER();
+        n = pg_coord_siblings(&group);
+        PG_LEAVE();
+    }
+    if (n <= 0)
+        return pg_real.siblings(tids);
+    *tids = group;
+    return n;
 }

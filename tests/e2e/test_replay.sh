@@ -54,5 +54,10 @@ replay_case "plain_variety (psend/precv, raw, in-place, mcast, direct route)" \
     "$PG_BUILD/tests/plain_variety"
 replay_case "plain_matcher (pvm_recvf matcher that peeks, pvm_setrbuf aside)" \
     "$PG_BUILD/tests/plain_matcher"
+replay_case "plain_spmd (one pvm_spawn of 4, pvm_siblings ring)" \
+    "$PG_BUILD/tests/plain_spmd" 4
+# Written by others: Debian's pvm-examples (master1 spawns slave1 by name,
+# which the pvmd finds through PVM_PATH).
+replay_case "master1 (pvm-examples, unmodified)" master1
 
 pg_summary

@@ -1,0 +1,93 @@
+/*
+ * runlog.h - a recorded run, loaded whole from its log directory, for the
+ * post-mortem modes of `pangaea` (-display, -tasks, -export).
+ *
+ * Every task's two logs are read once through the streaming reader of
+ * pg_log.h into flat arrays; then each receive is matched to the send it
+ * took (the send in the log of ltid `from` with that msgid; a multicast's
+ * send has several receives), and every event gets a logical (Lamport)
+ * position, so that whatever draws the run can put a receive after its
+ * send whatever the clocks of the hosts said.
+ */
+#ifndef TOP_RUNLOG_H
+#define TOP_RUNLOG_H
+
+#include <stdio.h>
+
+#include "pg_log.h"
+
+/* One send or receive.  Events of a task are contiguous in run->ev, in the
+ * order the task made them (so an event's seq is its index in the task
+ * plus one). */
+struct top_event {
+    int task;     /* index into run->tasks */
+    int kind;     /* PG_EV_SEND or PG_EV_RECV */
+    int call;     /* index into run->calls */
+    int tag, msgid, bytes;
+    int from;     /* RECV: the sender's ltid */
+    int to, nto;  /* SEND: run->to[to .. to+nto-1] are the destinations */
+    int partner;  /* RECV: index of the matched send, or -1 */
+    int nmatch;   /* SEND: receives matched to it */
+    int lam;      /* logical position: 1 + max(previous, partner send) */
+    double t;     /* as recorded: seconds since the epoch */
+};
+
+struct top_task {
+    int ltid;
+    int parent;      /* ltid of the spawner, -1 if no log names one */
+    char program[1024];
+    char host[256];
+    int ended;       /* an <end> was read (comm or exec log) */
+    int status;      /* its status */
+    int first, nev;  /* its events: run->ev[first .. first+nev-1] */
+    int nsend, nrecv;
+    char note[1100]; /* why its logs are incomplete, "" when they are not */
+};
+
+struct top_link {
+    int send, recv;  /* event indexes: one line of the graph, one flow */
+};
+
+struct top_run {
+    char dir[4096];
+    struct top_task *tasks;  /* in ltid order */
+    int ntasks;
+    struct top_event *ev;
+    int nev;
+    int *to;                 /* destinations of all sends */
+    int nto;
+    struct top_link *links;  /* in send order, then receive order */
+    int nlinks;
+    const char *calls[16];   /* call names, interned */
+    int ncalls;
+    int nsends, nrecvs;
+    int unmatched_sends;     /* destinations of a send no receive took */
+    int unmatched_recvs;     /* receives whose send is not in the logs */
+    int cycles;              /* receives whose order had to be broken */
+    double tmin;             /* earliest event time (0 when no event) */
+};
+
+/* Loads every ltid-N.{comm,exec}.xml of dir, matches and orders.  A log
+ * that ends early (a task that crashed) keeps what it holds and a note.
+ * 0, or -1 and err when the directory cannot be read or holds no log. */
+int top_run_load(struct top_run *run, const char *dir, pg_err *err);
+void top_run_free(struct top_run *run);
+
+/* Index of the task of ltid, or -1. */
+int top_run_task(const struct top_run *run, int ltid);
+/* 1 if the event is a send. */
+int top_run_is_send(const struct top_event *e);
+/* "status N", or the reason no end was recorded. */
+const char *top_run_ending(const struct top_task *t, char *buf, int size);
+
+/* Writes s as a JSON string (quotes included), escaping what JSON and an
+ * HTML <script> need, and replacing invalid UTF-8 with U+FFFD. */
+void top_json_str(FILE *fp, const char *s);
+
+/* The post-mortem modes (export.c, display.c). */
+int top_tasks_print(const struct top_run *run, FILE *fp);
+int top_export_perfetto(const struct top_run *run, FILE *fp);
+int top_display_write(const struct top_run *run, const char *path,
+                      pg_err *err);
+
+#endif
