@@ -163,6 +163,9 @@ const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag);
 /* For a poll (pvm_nrecv, pvm_probe, pvm_trecv): 1 when the recording had a
  * poll that found no message here (the poll must then find none). */
 int pg_replay_poll_missed(void);
+/* Ends the replay: the expected receive `ev` can never happen (why). */
+void pg_replay_unmatchable(const pg_event *ev, const char *why)
+    __attribute__((noreturn));
 /* Called when the expected receive happened: moves on. */
 void pg_replay_advance(void);
 /* Installs the matcher that accepts only the expected message while

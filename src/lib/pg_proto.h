@@ -40,7 +40,8 @@ enum {
 };
 
 enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };
-enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3 };
+enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
+       PG_REP_RESUMED = 4 };
 
 /* Exit statuses of a task that Pangaea ends itself. */
 #define PG_EXIT_DIVERGED 86

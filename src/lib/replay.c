@@ -128,6 +128,13 @@ static const char *describe(const pg_event *ev, char *buf, int size)
     return buf;
 }
 
+void pg_replay_unmatchable(const pg_event *ev, const char *why)
+{
+    char rec[256];
+
+    diverge(why, "%s", describe(ev, rec, sizeof rec));
+}
+
 void pg_replay_send(const char *call, int tag, int nto, const int *tids)
 {
     const pg_event *ev = peek(&comm);

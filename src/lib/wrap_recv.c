@@ -47,14 +47,24 @@ static double seconds(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* True when the sender of the expected message is gone: once its last
+ * messages had time to arrive, the message can never come. */
+static int sender_gone(const pg_event *ev)
+{
+    int tid = pg_tid_of(ev->from);
+
+    return tid <= 0 || pvm_pstat(tid) == PvmNoTask;
+}
+
 /* Replay: wait for the expected message, speaking up when it takes longer
- * than PANGAEA_STALL seconds.  A probe must not take the message, so it
+ * than PANGAEA_STALL seconds, and ending the replay when its sender has
+ * ended without sending it.  A probe must not take the message, so it
  * polls; the others wait in one-second slices. */
 static int replay_wait(const pg_event *ev, enum how how)
 {
     struct timeval slice;
     struct timespec nap = { 0, 200000 };
-    double start = seconds();
+    double start = seconds(), gone_since = 0;
     int limit = stall_seconds(), said = 0, mid;
     char msg[512];
 
@@ -63,16 +73,24 @@ static int replay_wait(const pg_event *ev, enum how how)
         slice.tv_usec = 0;
         mid = how == PROBE ? pg_real.probe(-1, -1)
                            : pg_real.trecv(-1, -1, &slice);
-        if (mid != 0)
+        if (mid != 0) {
+            if (said)
+                pg_coord_report(PG_REP_RESUMED, "");
             return mid;
+        }
         if (how == PROBE)
             nanosleep(&nap, NULL);
+        else if (gone_since == 0 && sender_gone(ev))
+            gone_since = seconds();
+        else if (gone_since > 0 && seconds() - gone_since > 2)
+            pg_replay_unmatchable(ev, "waits for it, but that sender has "
+                                      "ended without sending it");
         if (!said && seconds() - start >= limit) {
             snprintf(msg, sizeof msg,
-                     "replay has waited %d s in %s for message %d from ltid "
-                     "%d (tag %d, recorded event %ld)", limit, ev->call,
-                     ev->msgid, ev->from, ev->tag, ev->seq);
-            pg_warn("%s", msg);
+                     "waits in %s for message %d from ltid %d (tag %d, "
+                     "recorded event %ld)", ev->call, ev->msgid, ev->from,
+                     ev->tag, ev->seq);
+            pg_warn("replay has waited %d s: %s", limit, msg);
             pg_coord_report(PG_REP_STALL, msg);
             said = 1;
         }

@@ -22,6 +22,8 @@
 struct ttask {
     int tid, ltid;
     int ended, normal, status, eof;
+    int stalled;        /* a replay wait it reported has not ended */
+    char wait[1100];    /* what it waits for */
     char program[256], host[128];
     char *line;         /* output not yet ended by a newline */
     size_t len;
@@ -130,8 +132,8 @@ static void on_ended(int *abnormal)
     if (!t->normal && reporter >= 0) {
         if (t->ltid != reporter)
             fprintf(stderr, "pangaea: ltid %d (%s) stopped: the run was "
-                    "ended after ltid %d's error\n", t->ltid, t->program,
-                    reporter);
+                    "ended after %s\n", t->ltid, t->program,
+                    reporter ? "an error" : "the stall");
         *abnormal = 1;
     } else if (!t->normal) {
         fprintf(stderr, "pangaea: ltid %d (%s, t%x on %s) ended abnormally: "
@@ -155,6 +157,52 @@ static const char *program_of(int ltid)
     return "?";
 }
 
+static struct ttask *by_ltid(int ltid)
+{
+    int i;
+
+    for (i = 0; i < ntt; i++)
+        if (tt[i].ltid == ltid)
+            return &tt[i];
+    return NULL;
+}
+
+/* Every live task waits for a recorded message: none can come. */
+static int all_stalled(void)
+{
+    int i, live = 0;
+
+    for (i = 0; i < ntt; i++) {
+        if (tt[i].ltid <= 0 || tt[i].ended)
+            continue;
+        live++;
+        if (!tt[i].stalled)
+            return 0;
+    }
+    return live > 0;
+}
+
+static void on_stall(int ltid, int kind, const char *text, int *diverged)
+{
+    struct ttask *t = by_ltid(ltid);
+    int i;
+
+    if (!t)
+        return;
+    t->stalled = kind == PG_REP_STALL;
+    snprintf(t->wait, sizeof t->wait, "%s", text);
+    if (!t->stalled || !all_stalled())
+        return;
+    fprintf(stderr, "pangaea: replay stalled: every task waits for a "
+                    "message that cannot come\n");
+    for (i = 0; i < ntt; i++)
+        if (tt[i].ltid > 0 && !tt[i].ended)
+            fprintf(stderr, "pangaea:   ltid %d (%s) %s\n", tt[i].ltid,
+                    tt[i].program, tt[i].wait);
+    *diverged |= 1;
+    reporter = 0;
+}
+
 static void on_report(int *diverged)
 {
     int v[2];
@@ -162,8 +210,10 @@ static void on_report(int *diverged)
 
     pvm_upkint(v, 2, 1);
     pvm_upkstr(text);
-    if (v[1] == PG_REP_STALL)
-        return; /* the task has printed it; it may still arrive */
+    if (v[1] == PG_REP_STALL || v[1] == PG_REP_RESUMED) {
+        on_stall(v[0], v[1], text, diverged);
+        return;
+    }
     fprintf(stderr, "pangaea: %s in ltid %d (%s) %s\n",
             v[1] == PG_REP_DIVERGED ? "replay diverged" : "fatal error",
             v[0], program_of(v[0]), text);
@@ -243,7 +293,8 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
             on_ended(&abnormal);
         else if (tag == PG_TAG_REPORT) {
             on_report(&diverged);
-            kill_all();
+            if (diverged)
+                kill_all();
         } else if (tag == PG_TAG_ALLDONE)
             break;
     }

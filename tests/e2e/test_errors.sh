@@ -16,6 +16,7 @@ expect_fail() {
     local name=$1 want=$2 pattern=$3 dir rc=0
     shift 3
     dir=$(pg_tmpdir)
+    EXPECT_ERR=$dir/err
     timeout 60 "$@" >"$dir/out" 2>"$dir/err" || rc=$?
     if [ "$rc" -eq "$want" ] && grep -Eq "$pattern" "$dir/err"; then
         pg_pass "$name (exit $rc: $(head -1 "$dir/err"))"
@@ -64,5 +65,25 @@ cp -r "$dir/logs" "$dir/broken"
 printf '<send seq=' >>"$dir/broken/ltid-3.comm.xml"
 expect_fail "malformed log is refused with file and line" 2 "ltid-3.comm.xml:[0-9]+" \
     "$PANGAEA" -replay -logdir "$dir/broken" "$SOR" 4
+
+# A receive edited to a message nobody sent: every task ends up waiting
+# (task 1 for it, the others for task 1); pangaea must say so and stop.
+cp -r "$dir/logs" "$dir/stall"
+sed -i '0,/<recv \(.*\) msgid="[0-9]*"/s//<recv \1 msgid="9999"/' "$dir/stall/ltid-1.comm.xml"
+PANGAEA_STALL=2 expect_fail "replay where every task waits: stall reported" 3 \
+    "replay stalled: every task waits.*" \
+    "$PANGAEA" -replay -logdir "$dir/stall" "$SOR" 4
+if grep -q "ltid 1 (.*sor) waits in pvm_recv for message 9999 from ltid 2" "$EXPECT_ERR"; then
+    pg_pass "stall report names the task, call and the message it waits for"
+else
+    pg_fail "stall report lacks what ltid 1 waits for"
+fi
+
+# The same edit where the sender simply ends: that message can never come.
+"$PANGAEA" -log -logdir "$dir/m1" master1 >/dev/null 2>&1
+sed -i '0,/<recv \(.*\) msgid="[0-9]*"/s//<recv \1 msgid="9999"/' "$dir/m1/ltid-1.comm.xml"
+expect_fail "replay waiting for a message its ended sender never sent" 3 \
+    "ltid 1 .* at event [0-9]+: recorded pvm_recv of message 9999 .*sender has ended without sending it" \
+    "$PANGAEA" -replay -logdir "$dir/m1" master1
 
 pg_summary

@@ -59,5 +59,6 @@ replay_case "plain_spmd (one pvm_spawn of 4, pvm_siblings ring)" \
 # Written by others: Debian's pvm-examples (master1 spawns slave1 by name,
 # which the pvmd finds through PVM_PATH).
 replay_case "master1 (pvm-examples, unmodified)" master1
+replay_case "fmaster1 (pvm-examples, Fortran, unmodified)" fmaster1
 
 pg_summary
