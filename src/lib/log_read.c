@@ -430,6 +430,10 @@ int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
     if (r->done)
         return 0;
     type = pg_lx_step_markup(&r->x, err);
+    if (type == XML_READER_TYPE_END_ELEMENT && r->x.cut)
+        return pg_lx_fail(&r->x, err, "stops after event %ld without closing"
+                          ": the task was killed or crashed, or the file was "
+                          "cut", r->seq);
     if (type == XML_READER_TYPE_END_ELEMENT)
         return read_trailer(r, err);
     if (type == 0)

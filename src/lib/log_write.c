@@ -3,9 +3,10 @@
  * xmlTextWriter.
  *
  * Design.  This runs on the hot path of every PVM send and receive, so:
- *  - one xmlTextWriter over an xmlOutputBuffer over our own FILE*: libxml2
- *    buffers and escapes, and we keep the FILE* to fflush() on request and
- *    fclose() at the end (xmlOutputBufferCreateFile never closes it);
+ *  - one xmlTextWriter over an xmlOutputBuffer over a memory-mapped file
+ *    (log_sink.c): libxml2 escapes, and every event is flushed into the
+ *    mapping as soon as it is complete, which costs a memcpy and makes it
+ *    survive any death of the process (SIGKILL included);
  *  - numbers are formatted into stack buffers and written as plain
  *    attributes, not with xmlTextWriterWriteFormatAttribute (which mallocs
  *    a string per call); nothing is synced to disk per event;
@@ -22,6 +23,7 @@
  * rejects or silently re-encode invalid UTF-8.
  */
 #include "pg_log.h"
+#include "log_sink.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,7 +34,7 @@
 #include <libxml/xmlwriter.h>
 
 struct pg_logw {
-    FILE *fp;
+    pg_sink *sink;
     xmlTextWriterPtr xw;
     pg_log_kind kind;
     long seq;   /* seq of the last event written */
@@ -182,6 +184,13 @@ static int finish(pg_logw *w)
     return wrote(w, xmlTextWriterEndElement(w->xw));
 }
 
+/* Ends an event and hands it to the sink at once: an event is in the file
+ * as soon as its call returns. */
+static int end_event(pg_logw *w)
+{
+    return finish(w) || wrote(w, xmlTextWriterFlush(w->xw));
+}
+
 /* Starts an event element with its seq and t. */
 static int begin_event(pg_logw *w, const char *elem, double t)
 {
@@ -246,13 +255,12 @@ pg_logw *pg_logw_open(const char *path, pg_log_kind kind, int ltid,
         return NULL;
     }
     w->kind = kind;
-    w->fp = fopen(path, "we");
-    if (!w->fp) {
-        pg_err_set(err, "%s: %s", path, strerror(errno));
+    w->sink = pg_sink_open(path, err);
+    if (!w->sink) {
         free(w);
         return NULL;
     }
-    out = xmlOutputBufferCreateFile(w->fp, NULL);
+    out = xmlOutputBufferCreateIO(pg_sink_write, NULL, w->sink, NULL);
     w->xw = out ? xmlNewTextWriter(out) : NULL;
     if (!w->xw) {
         if (out)
@@ -285,7 +293,7 @@ int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
     for (i = 0; i < nto; i++)
         if (start(w, "to") || put_long(w, "ltid", to[i]) || finish(w))
             return -1;
-    return finish(w);
+    return end_event(w);
 }
 
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
@@ -298,7 +306,7 @@ int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
         put_long(w, "from", from) || put_long(w, "tag", tag) ||
         put_long(w, "msgid", msgid) || put_long(w, "bytes", bytes))
         return -1;
-    return finish(w);
+    return end_event(w);
 }
 
 /* Checks every string of a spawn against the limits; returns argc or -1. */
@@ -353,7 +361,7 @@ int pg_logw_spawn(pg_logw *w, double t, const char *program,
             put_str(w, "host", host) || finish(w))
             return -1;
     }
-    return finish(w);
+    return end_event(w);
 }
 
 int pg_logw_end(pg_logw *w, double t, int status)
@@ -361,7 +369,7 @@ int pg_logw_end(pg_logw *w, double t, int status)
     if (!w || !usable(w, w->kind) || !time_ok(t))
         return -1;
     if (begin_event(w, "end", t) || put_long(w, "status", status) ||
-        finish(w))
+        end_event(w))
         return -1;
     w->ended = 1;
     return 0;
@@ -371,7 +379,7 @@ int pg_logw_flush(pg_logw *w)
 {
     if (!w || w->broken)
         return -1;
-    if (xmlTextWriterFlush(w->xw) < 0 || fflush(w->fp) != 0) {
+    if (xmlTextWriterFlush(w->xw) < 0) {
         w->broken = 1;
         return -1;
     }
@@ -387,10 +395,10 @@ int pg_logw_close(pg_logw *w)
     if (!w->broken && xmlTextWriterEndDocument(w->xw) < 0)
         rc = -1;
     if (w->xw)
-        xmlFreeTextWriter(w->xw); /* flushes into fp, leaves it open */
-    if (w->broken || ferror(w->fp))
+        xmlFreeTextWriter(w->xw); /* flushes into the sink, leaves it open */
+    if (w->broken)
         rc = -1;
-    if (fclose(w->fp) != 0)
+    if (pg_sink_close(w->sink) != 0)
         rc = -1;
     free(w);
     return rc;

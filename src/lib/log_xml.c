@@ -20,6 +20,7 @@
  * stops counting per node, from the parser, which may be a few lines ahead
  * of the node as it reads by chunks.
  */
+#define _GNU_SOURCE /* memmem */
 #include "log_xml.h"
 
 #include <errno.h>
@@ -89,6 +90,66 @@ int pg_lx_fail(pg_lx *x, pg_err *err, const char *fmt, ...)
 
 /* ---- opening --------------------------------------------------------- */
 
+/* A log whose task died before closing it ends in zeros (log_sink.c), or
+ * simply stops.  The data end at the first zero byte; if they stop inside
+ * the root element, we close it ourselves (and say so in x->cut), so that
+ * every complete event before the cut is still delivered: libxml2 reads
+ * ahead, and would otherwise report the premature end before handing out
+ * the last events. */
+static void remember(pg_lx *x, const char *buf, size_t n)
+{
+    size_t keep = sizeof x->tail - 1, old = strlen(x->tail);
+    const char *r;
+
+    /* Only an opened root, "<pangaea-comm>", can be left open. */
+    if (!x->root[0] && (r = memmem(buf, n, "<pangaea-", 9)) &&
+        (size_t)(buf + n - r) >= 14 && r[13] == '>')
+        snprintf(x->root, sizeof x->root, "%.12s", r + 1);
+    if (n >= keep) {
+        memcpy(x->tail, buf + n - keep, keep);
+        x->tail[keep] = 0;
+    } else {
+        if (old + n > keep) {
+            memmove(x->tail, x->tail + (old + n - keep), keep - n);
+            old = keep - n;
+        }
+        memcpy(x->tail + old, buf, n);
+        x->tail[old + n] = 0;
+    }
+}
+
+static int closes_root(const pg_lx *x)
+{
+    const char *end = strstr(x->tail, "</pangaea-");
+
+    return end != NULL;
+}
+
+static int read_to_zero(void *ctx, char *buf, int len)
+{
+    pg_lx *x = ctx;
+    ssize_t n = 0;
+    char *z;
+
+    if (!x->at_zero) {
+        do
+            n = read(x->fd, buf, len);
+        while (n < 0 && errno == EINTR);
+        if (n > 0 && (z = memchr(buf, 0, n))) {
+            x->at_zero = 1;
+            n = z - buf;
+        }
+        if (n == 0)
+            x->at_zero = 1;
+        if (n > 0)
+            remember(x, buf, n);
+    }
+    if (n != 0 || x->cut || !x->root[0] || closes_root(x) || len < 20)
+        return (int)n;
+    x->cut = 1;
+    return snprintf(buf, len, "\n</%s>\n", x->root);
+}
+
 int pg_lx_open(pg_lx *x, const char *path, pg_err *err)
 {
     memset(x, 0, sizeof *x);
@@ -96,7 +157,7 @@ int pg_lx_open(pg_lx *x, const char *path, pg_err *err)
     x->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (x->fd < 0)
         return pg_err_set(err, "%s: %s", path, strerror(errno));
-    x->xr = xmlReaderForFd(x->fd, path, NULL, XML_OPTS);
+    x->xr = xmlReaderForIO(read_to_zero, NULL, x, path, NULL, XML_OPTS);
     if (!x->xr) {
         close(x->fd);
         x->fd = -1;

@@ -19,6 +19,10 @@
 typedef struct pg_lx {
     xmlTextReaderPtr xr;
     int fd;
+    int at_zero;      /* met the zeros that follow a log cut short */
+    int cut;          /* the data stopped inside the root: we closed it */
+    char root[16];    /* "pangaea-comm"/"pangaea-exec", once seen */
+    char tail[32];    /* the last bytes of data, to see how it ended */
     const char *path; /* the caller's; must outlive the pg_lx */
     int failed;       /* `fail` holds the error, repeated from now on */
     pg_err fail;

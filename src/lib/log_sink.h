@@ -1,0 +1,18 @@
+/*
+ * log_sink.h - a memory-mapped log file (see log_sink.c).  The write and
+ * close functions have the signatures of libxml2's output callbacks.
+ */
+#ifndef PG_LOG_SINK_H
+#define PG_LOG_SINK_H
+
+#include "pg_err.h"
+
+typedef struct pg_sink pg_sink;
+
+pg_sink *pg_sink_open(const char *path, pg_err *err);
+/* Appends len bytes; returns len, or -1 when the file cannot grow. */
+int pg_sink_write(void *sink, const char *buf, int len);
+/* Cuts the file to what was written and closes it; 0 or -1. */
+int pg_sink_close(void *sink);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * test_log_crash.c - a log keeps every event its writer completed, even when
+ * the writer is killed with SIGKILL before it closes the log.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pg_log.h"
+
+static char dir[] = "/tmp/pg_test_crash.XXXXXX";
+static char path[256];
+
+/* In a child: writes n receive events, then dies by `sig` without closing. */
+static void write_and_die(int n, int sig)
+{
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 2, "prog", "host", &err);
+    int i;
+
+    if (!w)
+        _exit(3);
+    for (i = 0; i < n; i++)
+        if (pg_logw_recv(w, 1.0 + i, "pvm_recv", 1, 5, i + 1, 8) < 0)
+            _exit(4);
+    raise(sig);
+    _exit(5);
+}
+
+static int count_events(int *complete, pg_err *err)
+{
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r = pg_logr_open(path, PG_LOG_COMM, &h, err);
+    int n = 0, cc;
+
+    if (!r)
+        return -1;
+    while ((cc = pg_logr_next(r, &ev, err)) == 1) {
+        ck_assert_int_eq(ev.msgid, n + 1);
+        n++;
+    }
+    *complete = cc == 0;
+    pg_logr_close(r);
+    return n;
+}
+
+static void check_kill(int n, int sig)
+{
+    pid_t pid = fork();
+    int status, complete, got;
+    pg_err err;
+
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0)
+        write_and_die(n, sig);
+    waitpid(pid, &status, 0);
+    ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == sig);
+    got = count_events(&complete, &err);
+    ck_assert_int_eq(got, n);
+    ck_assert(!complete); /* the log says it was cut short ... */
+    ck_assert_ptr_nonnull(strstr(err.msg, path)); /* ... naming the file */
+}
+
+START_TEST(sigkill_keeps_every_completed_event)
+{
+    check_kill(1000, SIGKILL);
+}
+END_TEST
+
+START_TEST(abort_keeps_every_completed_event)
+{
+    check_kill(10, SIGABRT);
+}
+END_TEST
+
+START_TEST(a_log_larger_than_its_first_mapping_survives_sigkill)
+{
+    check_kill(20000, SIGKILL); /* about 2 MB: the file grows and remaps */
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("log crash");
+    TCase *tc = tcase_create("kill");
+    SRunner *sr;
+    int failed;
+
+    if (!mkdtemp(dir))
+        return EXIT_FAILURE;
+    snprintf(path, sizeof path, "%s/ltid-2.comm.xml", dir);
+    tcase_add_test(tc, sigkill_keeps_every_completed_event);
+    tcase_add_test(tc, abort_keeps_every_completed_event);
+    tcase_add_test(tc, a_log_larger_than_its_first_mapping_survives_sigkill);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    unlink(path);
+    rmdir(dir);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
