@@ -82,7 +82,7 @@ static int replay_wait(const pg_event *ev, enum how how)
             nanosleep(&nap, NULL);
         else if (gone_since == 0 && sender_gone(ev))
             gone_since = seconds();
-        else if (gone_since > 0 && seconds() - gone_since > 2)
+        else if (gone_since > 0 && seconds() - gone_since > 5)
             pg_replay_unmatchable(ev, "waits for it, but that sender has "
                                       "ended without sending it");
         if (!said && seconds() - start >= limit) {

@@ -38,8 +38,14 @@ replay_case() {
         pg_pass "$name: $RUNS replays print exactly the recorded output"
     else
         pg_fail "$name: $same of $RUNS replays match the recording, $PG_REPEAT_BAD failed"
-        diff "$dir/rec.out" "$dir/replay/1.out" | head -5
-        head -5 "$dir/replay/1.err"
+        for i in $(seq "$RUNS"); do
+            if [ "$(cat "$dir/replay/$i.rc")" != 0 ] || ! cmp -s "$dir/rec.out" "$dir/replay/$i.out"; then
+                echo "replay $i: exit $(cat "$dir/replay/$i.rc")"
+                diff "$dir/rec.out" "$dir/replay/$i.out" | head -5
+                head -5 "$dir/replay/$i.err"
+                break
+            fi
+        done
     fi
 }
 
