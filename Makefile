@@ -88,3 +88,10 @@ clean:
 
 # race.c is plain_race.c built the instrumented way.
 $(B)/tests/race: tests/programs/plain_race.c
+
+# The racing program linked with the static library (a second copy of the
+# runtime is then preloaded by pangaea: it must stay out of the way).
+$(B)/tests/static_race: tests/programs/race.c tests/programs/plain_race.c $(B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+test-programs: $(B)/tests/static_race

@@ -38,6 +38,15 @@ int pangaea_ltid(void);
 /* The runtime's mode in this task. */
 pangaea_mode_t pangaea_mode(void);
 
+/* Selective logging and replay.  Between pangaea_suspend() and
+ * pangaea_resume() this task's sends and receives are neither logged
+ * (recording) nor matched against the log (replay); they still carry their
+ * header, and spawns are always logged.  Calls nest.  A program must
+ * suspend at the same points in replay as when recorded, which it does when
+ * the calls depend on nothing but its own logic. */
+void pangaea_suspend(void);
+void pangaea_resume(void);
+
 #ifdef __cplusplus
 }
 #endif

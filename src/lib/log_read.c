@@ -103,7 +103,10 @@ static int check_header(pg_logr *r, pg_log_header *h, const size_t *s,
         ltid > INT_MAX)
         return pg_lx_fail(x, err, "<header> has a bad ltid=\"%.40s\"",
                           x->arena + s[2]);
-    if (strlen(program) >= sizeof h->program || strlen(host) >= sizeof h->host)
+    const char *select = s[5] == (size_t)-1 ? "" : x->arena + s[5];
+
+    if (strlen(program) >= sizeof h->program || strlen(host) >= sizeof h->host ||
+        strlen(select) >= sizeof h->select)
         return pg_lx_fail(x, err, "<header> has a program or host name too "
                           "long");
     h->kind = r->kind;
@@ -111,17 +114,18 @@ static int check_header(pg_logr *r, pg_log_header *h, const size_t *s,
     h->ltid = (int)ltid;
     strcpy(h->program, program);
     strcpy(h->host, host);
+    strcpy(h->select, select);
     return 0;
 }
 
 static int read_header(pg_logr *r, pg_log_header *h, pg_err *err)
 {
     pg_lx *x = &r->x;
-    size_t s[5];
+    size_t s[6] = { 0, 0, 0, 0, 0, (size_t)-1 };
     const pg_lx_attr spec[] = {
         {"format", PG_LX_STR, &s[0]}, {"version", PG_LX_STR, &s[1]},
         {"ltid", PG_LX_STR, &s[2]},   {"program", PG_LX_STR, &s[3]},
-        {"host", PG_LX_STR, &s[4]},
+        {"host", PG_LX_STR, &s[4]},   {"select", PG_LX_STR, &s[5], 1},
     };
     int type = pg_lx_step_markup(x, err), empty;
 

@@ -212,14 +212,14 @@ void pg_logw_misses(pg_logw *w, int n)
 }
 
 static int write_header(pg_logw *w, int ltid, const char *program,
-                        const char *host)
+                        const char *host, const char *select)
 {
     if (wrote(w, xmlTextWriterStartDocument(w->xw, NULL, NULL, NULL)) ||
         start(w, root_name(w->kind)) || start(w, "header") ||
         put_str(w, "format", root_name(w->kind)) ||
         put_long(w, "version", PG_LOG_VERSION) || put_long(w, "ltid", ltid) ||
         put_str(w, "program", program) || put_str(w, "host", host) ||
-        finish(w))
+        (select && *select && put_str(w, "select", select)) || finish(w))
         return -1;
     return pg_logw_flush(w); /* a task that dies at once still has a header */
 }
@@ -244,10 +244,19 @@ static int check_open(const char *path, pg_log_kind kind, int ltid,
 pg_logw *pg_logw_open(const char *path, pg_log_kind kind, int ltid,
                       const char *program, const char *host, pg_err *err)
 {
+    return pg_logw_open_sel(path, kind, ltid, program, host, NULL, err);
+}
+
+pg_logw *pg_logw_open_sel(const char *path, pg_log_kind kind, int ltid,
+                          const char *program, const char *host,
+                          const char *select, pg_err *err)
+{
     xmlOutputBufferPtr out;
     pg_logw *w;
 
-    if (check_open(path, kind, ltid, program, host, err))
+    if (check_open(path, kind, ltid, program, host, err) ||
+        (select && strlen(select) >= sizeof ((pg_log_header *)0)->select &&
+         pg_err_set(err, "%s: selection too long", path)))
         return NULL;
     w = calloc(1, sizeof *w);
     if (!w) {
@@ -270,7 +279,7 @@ pg_logw *pg_logw_open(const char *path, pg_log_kind kind, int ltid,
         xmlTextWriterSetIndent(w->xw, 1);
         xmlTextWriterSetIndentString(w->xw, BAD_CAST "  ");
     }
-    if (w->broken || write_header(w, ltid, program, host)) {
+    if (w->broken || write_header(w, ltid, program, host, select)) {
         pg_err_set(err, "%s: cannot write the log header", path);
         pg_logw_close(w);
         return NULL;

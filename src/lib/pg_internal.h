@@ -76,6 +76,12 @@ struct pg_state {
     char logdir[4096];
     char host[256];
     pg_logw *comm;           /* recording: the two logs                      */
+    int suspended;           /* pangaea_suspend() depth                      */
+    struct pg_select {       /* PANGAEA_ONLY: what is recorded/replayed      */
+        char text[256];      /* as given, "" for everything                  */
+        int tags[64], ntags; /* only these tags, when ntags > 0              */
+        int ltids[64], nltids; /* only in these tasks, when nltids > 0      */
+    } sel;
     pg_logw *exec;
 };
 extern struct pg_state pg;
@@ -100,6 +106,12 @@ void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reports a fatal problem to `pangaea` and ends this task with PG_EXIT_FATAL. */
 void pg_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
+
+/* True when an event with this tag (-1: any) is logged or replayed in this
+ * task now: not suspended, and within PANGAEA_ONLY. */
+int pg_selected(int tag);
+/* Parses a selection ("tag=5,7 ltid=2"); 0, or -1 and err. */
+int pg_select_parse(const char *text, struct pg_select *sel, pg_err *err);
 
 /* Brackets a wrapped call: calls PVM makes inside it pass through. */
 #define PG_ENTER() (pg.depth++)

@@ -91,6 +91,7 @@ typedef struct pg_log_header {
     int ltid;
     char program[1024];
     char host[256];
+    char select[256];  /* selective logging: what was recorded; "" = all */
 } pg_log_header;
 
 /* ---- writing ---------------------------------------------------------- */
@@ -99,6 +100,11 @@ typedef struct pg_logw pg_logw;
 /* Creates (truncates) path and writes the root and <header>. */
 pg_logw *pg_logw_open(const char *path, pg_log_kind kind, int ltid,
                       const char *program, const char *host, pg_err *err);
+/* The same for a selective recording: the header also says select="...",
+ * the selection the log was made with (e.g. "tag=5,7 ltid=2"). */
+pg_logw *pg_logw_open_sel(const char *path, pg_log_kind kind, int ltid,
+                          const char *program, const char *host,
+                          const char *select, pg_err *err);
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to);
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,

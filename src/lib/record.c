@@ -11,26 +11,25 @@
 
 #include "pg_internal.h"
 
-int pg_record_open(void)
+static pg_logw *open_log(pg_log_kind kind)
 {
     char path[4200];
+    pg_logw *w;
     pg_err err;
 
-    pg_log_path(path, sizeof path, pg.logdir, pg.ltid, PG_LOG_COMM);
-    pg.comm = pg_logw_open(path, PG_LOG_COMM, pg.ltid, pg.program, pg.host,
-                           &err);
-    if (!pg.comm) {
+    pg_log_path(path, sizeof path, pg.logdir, pg.ltid, kind);
+    w = pg_logw_open_sel(path, kind, pg.ltid, pg.program, pg.host,
+                         pg.sel.text, &err);
+    if (!w)
         pg_warn("%s", err.msg);
-        return -1;
-    }
-    pg_log_path(path, sizeof path, pg.logdir, pg.ltid, PG_LOG_EXEC);
-    pg.exec = pg_logw_open(path, PG_LOG_EXEC, pg.ltid, pg.program, pg.host,
-                           &err);
-    if (!pg.exec) {
-        pg_warn("%s", err.msg);
-        return -1;
-    }
-    return 0;
+    return w;
+}
+
+int pg_record_open(void)
+{
+    pg.comm = open_log(PG_LOG_COMM);
+    pg.exec = pg.comm ? open_log(PG_LOG_EXEC) : NULL;
+    return pg.exec ? 0 : -1;
 }
 
 /* Polls that found nothing are not events of their own: their number rides

@@ -14,6 +14,7 @@
  * travel to the coordinator over PVM before the task leaves it.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,10 +75,30 @@ static void program_name(void)
 
 static void on_process_exit(int status, void *arg);
 
+static int select_from_env(void)
+{
+    pg_err err;
+
+    if (pg_select_parse(getenv(PG_ENV_ONLY), &pg.sel, &err) == 0)
+        return 0;
+    fprintf(stderr, "pangaea: %s\n", err.msg);
+    _exit(PG_EXIT_FATAL);
+}
+
+/* A program linked with libpangaea.a and run by `pangaea` has two copies
+ * of the runtime: its own and the preloaded one.  The program's calls reach
+ * the copy that comes first; the other must only pass calls on. */
+static int first_copy(void)
+{
+    void *first = dlsym(RTLD_DEFAULT, "pangaea_mode");
+
+    return !first || first == (void *)pangaea_mode;
+}
+
 __attribute__((constructor)) static void pg_construct(void)
 {
     pg_real_load();
-    pg.mode = mode_from_env();
+    pg.mode = first_copy() ? mode_from_env() : PANGAEA_OFF;
     if (pg.mode == PANGAEA_OFF)
         return;
     if (env_int(PG_ENV_LTID, &pg.ltid) < 0 || env_int(PG_ENV_CTX, &pg.ctx) < 0
@@ -88,6 +109,8 @@ __attribute__((constructor)) static void pg_construct(void)
         return;
     }
     setenv(PG_ENV_LTID, "", 1);
+    if (select_from_env() < 0)
+        return;
     snprintf(pg.logdir, sizeof pg.logdir, "%s",
              getenv(PG_ENV_LOGDIR) ? getenv(PG_ENV_LOGDIR) : "logs");
     program_name();
@@ -104,6 +127,7 @@ void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir)
     pg.ctx = ctx;
     pg.coord = coord;
     pg.top = pvm_mytid();
+    select_from_env();
     snprintf(pg.logdir, sizeof pg.logdir, "%s", logdir);
     program_name();
     gethostname(pg.host, sizeof pg.host - 1);

@@ -122,18 +122,22 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     int mid;
     pg_hdr h;
 
-    if (pg.mode == PANGAEA_REPLAY) {
+    struct pvmminfo mi;
+
+    if (pg.mode == PANGAEA_REPLAY && pg_selected(tag)) {
         mid = replay_recv(call, how, tid, tag);
     } else {
         pg_app_recv = 1;
         mid = real_call(how, tid, tag, tmout);
         pg_app_recv = 0;
-        if (mid == 0 && how != BLOCK && pg.mode == PANGAEA_LOG)
+        if (mid == 0 && how != BLOCK && pg.mode == PANGAEA_LOG &&
+            pg_selected(tag))
             pg.misses++;
     }
     if (mid <= 0)
         return mid;
-    if (pg_hdr_take(mid, &h, how != PROBE) == 1 && pg.mode == PANGAEA_LOG)
+    if (pg_hdr_take(mid, &h, how != PROBE) == 1 && pg.mode == PANGAEA_LOG &&
+        pvm_getminfo(mid, &mi) >= 0 && pg_selected(mi.tag))
         pg_record_recv(call, mid, &h);
     return mid;
 }

@@ -46,7 +46,7 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast)
 {
     struct dest d = { tids, n, tag, mcast };
     int small[64], *to = n <= 64 ? small : malloc(n * sizeof *to);
-    int nto, bytes = 0, cc;
+    int nto, bytes = 0, cc, selected;
     pg_hdr h;
 
     if (!to)
@@ -54,13 +54,14 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast)
     nto = mcast ? reached(tids, n, to) : 1;
     if (!mcast)
         to[0] = tids[0];
-    if (pg.mode == PANGAEA_REPLAY)
+    selected = pg_selected(tag);
+    if (pg.mode == PANGAEA_REPLAY && selected)
         pg_replay_send(call, tag, nto, to);
     h.ltid = pg.ltid;
     h.msgid = ++pg.next_msgid;
     pg_real.bufinfo(pvm_getsbuf(), &bytes, NULL, NULL);
     cc = pg_hdr_send(&h, real_send, &d);
-    if (cc >= 0 && pg.mode == PANGAEA_LOG)
+    if (cc >= 0 && pg.mode == PANGAEA_LOG && selected)
         pg_record_send(call, tag, h.msgid, bytes, nto, to);
     if (to != small)
         free(to);

@@ -31,7 +31,7 @@ static void usage(const char *why)
     fprintf(stderr,
             "pangaea: %s\n"
             "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-            "[-coordhost HOST] program [args...]\n", why);
+            "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n", why);
     exit(TOP_EXIT_USAGE);
 }
 
@@ -66,6 +66,18 @@ static void resolve_program(const char *name, char *out)
     fail(TOP_EXIT_USAGE, "cannot find the program %s in PATH", name);
 }
 
+/* -only may be given several times: the selections add up. */
+static void add_selection(struct top_opts *o, const char *sel)
+{
+    size_t n = strlen(o->only);
+    struct pg_select check;
+    pg_err err;
+
+    snprintf(o->only + n, sizeof o->only - n, "%s%s", n ? " " : "", sel);
+    if (pg_select_parse(o->only, &check, &err) < 0)
+        usage(err.msg);
+}
+
 static void parse(int argc, char **argv, struct top_opts *o)
 {
     int i;
@@ -85,6 +97,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->host = argv[++i];
         else if (!strcmp(argv[i], "-coordhost") && i + 1 < argc)
             o->coordhost = argv[++i];
+        else if (!strcmp(argv[i], "-only") && i + 1 < argc)
+            add_selection(o, argv[++i]);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             printf("usage: pangaea -log|-replay|-none [-logdir DIR] "
@@ -142,7 +156,7 @@ static const char *base(const char *path)
 
 /* Before a replay: every log is well-formed and valid, and the recording is
  * of this program. */
-static void check_recording(const struct top_opts *o)
+static void check_recording(struct top_opts *o)
 {
     char path[PATH_MAX + 300], xsd[PATH_MAX];
     struct dirent *e;
@@ -181,6 +195,16 @@ static void check_recording(const struct top_opts *o)
                 o->logdir, ev.program, o->program);
         exit(TOP_EXIT_USAGE);
     }
+    /* A replay follows the selection of its recording, whatever it is. */
+    if (o->only[0] && strcmp(o->only, h.select)) {
+        fprintf(stderr, "pangaea: -only \"%s\": a replay uses the selection "
+                "its recording was made with (\"%s\")\n", o->only, h.select);
+        exit(TOP_EXIT_USAGE);
+    }
+    snprintf(o->only, sizeof o->only, "%s", h.select);
+    if (o->only[0])
+        fprintf(stderr, "pangaea: replaying with the selection the recording "
+                "was made with: %s\n", o->only);
     pg_logr_close(r);
 }
 
@@ -206,6 +230,7 @@ static void task_env(const struct top_opts *o, const char *dir, int ctx,
     setenv("LD_PRELOAD", buf, 1);
     setenv(PG_ENV_MODE, modes[o->mode], 1);
     setenv(PG_ENV_LOGDIR, o->logdir, 1);
+    setenv(PG_ENV_ONLY, o->only, 1);
     snprintf(buf, sizeof buf, "%d", ctx);
     setenv(PG_ENV_CTX, buf, 1);
     snprintf(buf, sizeof buf, "%d", coord);

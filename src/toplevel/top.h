@@ -17,6 +17,7 @@ struct top_opts {
     const char *coordhost;  /* -coordhost: where the coordinator runs */
     char program[4096];     /* resolved path of the program           */
     char **args;            /* the program's own arguments, NULL-ended */
+    char only[256];         /* -only: selective logging, "" for all    */
 };
 
 /* Exit statuses of `pangaea` itself. */

@@ -157,6 +157,53 @@ pg_repeat() {
                          sort -u | wc -l)
 }
 
+# --- record once, replay many times ----------------------------------------
+
+PG_RUNS=${PG_RUNS:-20}
+PG_OPTS=()
+
+# pg_replay_case NAME PROGRAM ARGS...: PG_RUNS unrecorded runs under
+# `pangaea -none` must differ (else the replays prove nothing), one run is
+# recorded (with PG_OPTS, e.g. -only tag=5), and PG_RUNS replays must each
+# print exactly what the recording printed.  Leaves the logs in
+# $PG_CASE_LOGS for further checks.
+pg_replay_case() {
+    local name=$1 dir logs i same=0
+    shift
+    dir=$(pg_tmpdir) && logs=$dir/logs && PG_CASE_LOGS=$logs
+    pg_repeat "$PG_RUNS" "$dir/free" "$PG_BUILD/pangaea" -none "${PG_OPTS[@]}" -logdir "$logs" "$@"
+    if [ "$PG_REPEAT_BAD" -ne 0 ]; then
+        pg_fail "$name: $PG_REPEAT_BAD of $PG_RUNS unrecorded runs failed"
+        cat "$dir"/free/1.err
+        return
+    fi
+    if [ "$PG_REPEAT_DISTINCT" -ge 2 ]; then
+        pg_pass "$name: unrecorded runs differ ($PG_REPEAT_DISTINCT distinct outputs of $PG_RUNS)"
+    else
+        pg_fail "$name: all $PG_RUNS unrecorded runs printed the same: the program does not race"
+    fi
+    if ! timeout 60 "$PG_BUILD/pangaea" -log "${PG_OPTS[@]}" -logdir "$logs" "$@" >"$dir/rec.out" 2>"$dir/rec.err"; then
+        pg_fail "$name: recording failed"; cat "$dir/rec.err"; return
+    fi
+    pg_repeat "$PG_RUNS" "$dir/replay" "$PG_BUILD/pangaea" -replay -logdir "$logs" "$@"
+    for i in $(seq "$PG_RUNS"); do
+        cmp -s "$dir/rec.out" "$dir/replay/$i.out" && same=$((same + 1))
+    done
+    if [ "$PG_REPEAT_BAD" -eq 0 ] && [ "$same" -eq "$PG_RUNS" ]; then
+        pg_pass "$name: $PG_RUNS replays print exactly the recorded output"
+    else
+        pg_fail "$name: $same of $PG_RUNS replays match the recording, $PG_REPEAT_BAD failed"
+        for i in $(seq "$PG_RUNS"); do
+            if [ "$(cat "$dir/replay/$i.rc")" != 0 ] || ! cmp -s "$dir/rec.out" "$dir/replay/$i.out"; then
+                echo "replay $i: exit $(cat "$dir/replay/$i.rc")"
+                diff "$dir/rec.out" "$dir/replay/$i.out" | head -5
+                head -5 "$dir/replay/$i.err"
+                break
+            fi
+        done
+    fi
+}
+
 # --- clean-up --------------------------------------------------------------
 
 # Halts our pvmd and any pvmd still serving a dir under PG_TMP_BASE (one
