@@ -30,6 +30,8 @@ $(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
 $(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/toplevel/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+# display.c embeds the page template with .incbin (pangaea -display).
+$(B)/toplevel/display.o: src/toplevel/graph.html
 $(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -49,6 +51,11 @@ $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o
 # The demo, built the instrumented way: pangaea.h and -lpangaea ahead of -lpvm3.
 $(B)/sor: examples/sor/sor.c include/pangaea.h $(B)/libpangaea.so
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea $(PVMLIBS) -lm
+# gen_logs writes synthetic recordings with the log API (display tests).
+test-programs: $(B)/tests/gen_logs
+$(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 
 # Test programs: tests/programs/*.c.  Those named plain_* are built against
 # PVM only (never seen Pangaea: they run preloaded); the others link -lpangaea.

@@ -14,6 +14,8 @@ PACKAGES=(
     libxml2-dev libxml2-utils       # the logs: libxml2, xmllint
     check                           # unit tests
     iproute2                        # tests: hosts in network namespaces
+    util-linux                      # tests: unshare (a host name per host)
+    chromium chromium-driver        # tests: the event graph page (-display)
 )
 
 missing=()

@@ -26,9 +26,15 @@
 
 struct task {
     int ltid, tid;
-    int registered, ended, reported, status;
+    int registered, ended, reported, status, told;
     int expect_children, announced_children;
+    double ended_at;
 };
+
+/* A task's exit report and the daemon's news of its exit come by different
+ * paths (the report may use a direct route): the report can come second.
+ * A task is called abnormal only when none came this long after its end. */
+#define REPORT_GRACE 2.0
 
 struct pending {
     int asker, kind, key;
@@ -220,6 +226,22 @@ static void on_siblings(void)
     resolve_pending();
 }
 
+/* Tells `pangaea` how a task ended, once it is known. */
+static void tell_ended(struct task *t)
+{
+    int v[4];
+
+    if (t->told || !t->ended ||
+        (!t->reported && now() - t->ended_at < REPORT_GRACE))
+        return;
+    t->told = 1;
+    v[0] = t->ltid;
+    v[1] = t->tid;
+    v[2] = t->status;
+    v[3] = t->reported;
+    send_ints(top, PG_TAG_ENDED, v, 4, NULL, NULL);
+}
+
 static void on_exit_report(void)
 {
     int v[3];
@@ -231,12 +253,13 @@ static void on_exit_report(void)
         t->reported = 1;
         t->status = v[1];
         t->expect_children = v[2];
+        tell_ended(t);
     }
 }
 
 static void on_task_exit(void)
 {
-    int tid, v[4];
+    int tid;
     struct task *t;
 
     pvm_upkint(&tid, 1, 1);
@@ -244,11 +267,8 @@ static void on_task_exit(void)
     if (!t || t->ended)
         return;
     t->ended = 1;
-    v[0] = t->ltid;
-    v[1] = t->tid;
-    v[2] = t->status;
-    v[3] = t->reported;
-    send_ints(top, PG_TAG_ENDED, v, 4, NULL, NULL);
+    t->ended_at = now();
+    tell_ended(t);
 }
 
 static int all_done(void)
@@ -258,7 +278,9 @@ static int all_done(void)
     if (ntasks == 0)
         return 0;
     for (i = 0; i < ntasks; i++)
-        if (!tasks[i].ended ||
+        tell_ended(&tasks[i]);
+    for (i = 0; i < ntasks; i++)
+        if (!tasks[i].told ||
             (tasks[i].reported &&
              tasks[i].announced_children < tasks[i].expect_children))
             return 0;

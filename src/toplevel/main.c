@@ -262,6 +262,8 @@ int main(int argc, char **argv)
     int started, ctx, coord, tid, status;
     pg_err err;
 
+    if (argc > 1 && top_is_postmortem(argv[1])) /* export.c: reads logs */
+        return top_postmortem(argc, argv);
     parse(argc, argv, &o);
     if (o.mode == PANGAEA_REPLAY)
         check_recording(&o);

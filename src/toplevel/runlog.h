@@ -73,8 +73,15 @@ struct top_run {
 int top_run_load(struct top_run *run, const char *dir, pg_err *err);
 void top_run_free(struct top_run *run);
 
+/* Gives every event its logical position, lam (lamport.c).  0, or -1
+ * when out of memory. */
+int top_run_order(struct top_run *run);
 /* Index of the task of ltid, or -1. */
 int top_run_task(const struct top_run *run, int ltid);
+/* The links of send s are run->links[*first .. *first+n-1]; returns n. */
+int top_run_links_of(const struct top_run *run, int s, int *first);
+/* 1 if a receive matched to send s is in the task of ltid d. */
+int top_run_taken(const struct top_run *run, int s, int d);
 /* 1 if the event is a send. */
 int top_run_is_send(const struct top_event *e);
 /* "status N", or the reason no end was recorded. */

@@ -3,6 +3,9 @@
  *   main.c     options, checks before anything starts, the run's sequence
  *   daemon.c   finding or starting the pvmd, and stopping what we started
  *   monitor.c  the run itself: task output, reports, ends, the exit status
+ *   export.c   -display, -tasks, -export perfetto: a recorded run shown,
+ *              with runlog.c (loading, matching), lamport.c (logical
+ *              order), display.c and graph.html (the event graph page)
  */
 #ifndef PG_TOP_H
 #define PG_TOP_H
@@ -34,5 +37,10 @@ void top_daemon_release(int started);
 /* Runs the program under the coordinator until every task has ended.
  * Returns pangaea's exit status. */
 int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid);
+
+/* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (export.c): read a
+ * recording's logs only.  top_postmortem returns the exit status. */
+int top_is_postmortem(const char *arg);
+int top_postmortem(int argc, char **argv);
 
 #endif

@@ -1,0 +1,197 @@
+/*
+ * display.c - `pangaea -display`: the event graph of a recorded run as one
+ * self-contained HTML file.
+ *
+ * Design.  The page itself (canvas drawing, zoom, picking, details) is
+ * src/toplevel/graph.html, a real HTML file that can be read and edited
+ * as such; the assembler's .incbin puts it into this object at build
+ * time (the Makefile makes this object depend on it), so the command needs
+ * no file at run time and the page needs no network.  This file only
+ * writes the run's data in place of the template's @PANGAEA_DATA@ marker.
+ *
+ * The data is columnar JSON, one array per field, so 100,000 events cost a
+ * few megabytes and one JSON.parse: per event a code (call index * 2 + 1
+ * for a send), tag, msgid, bytes, `from` (receives; -1 for sends), and the
+ * time and Lamport position as deltas from the task's previous event (they
+ * grow along a task, so the deltas are short).  Events are grouped by task,
+ * which the task table gives as (first, count).  Times are integer
+ * microseconds since the whole second t0 before the first event, so the
+ * page shows recorded times exactly.  Lines are (send, receive) pairs of
+ * event indexes; "stubs" are (send, ltid) for destinations no receive
+ * took.  The page is written to a temporary name and renamed, so a reader
+ * never sees half of it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runlog.h"
+
+/* The template, NUL-terminated.  The path is relative to the directory
+ * make runs the compiler in, the top of the tree. */
+__asm__(".pushsection .rodata\n"
+        ".global top_graph_html\n"
+        ".type top_graph_html, @object\n"
+        "top_graph_html:\n"
+        ".incbin \"src/toplevel/graph.html\"\n"
+        ".byte 0\n"
+        ".size top_graph_html, . - top_graph_html\n"
+        ".popsection\n");
+extern const char top_graph_html[];
+
+#define MARKER "@PANGAEA_DATA@"
+
+/* ---- the data ---------------------------------------------------------- */
+
+/* One column of per-event integers: "name":[v0,v1,...] */
+static void column(FILE *fp, const struct top_run *run, const char *name,
+                   long long (*get)(const struct top_run *, int))
+{
+    int e;
+
+    fprintf(fp, ",\n\"%s\":[", name);
+    for (e = 0; e < run->nev; e++)
+        fprintf(fp, e ? ",%lld" : "%lld", get(run, e));
+    putc(']', fp);
+}
+
+static long long t0_of(const struct top_run *run)
+{
+    return (long long)run->tmin;
+}
+
+static long long usec_of(const struct top_run *run, int e)
+{
+    return (long long)((run->ev[e].t - (double)t0_of(run)) * 1e6 + 0.5);
+}
+
+static int first_of_task(const struct top_run *run, int e)
+{
+    return e == run->tasks[run->ev[e].task].first;
+}
+
+static long long get_code(const struct top_run *run, int e)
+{
+    return run->ev[e].call * 2 + top_run_is_send(&run->ev[e]);
+}
+static long long get_tag(const struct top_run *run, int e)
+{
+    return run->ev[e].tag;
+}
+static long long get_msgid(const struct top_run *run, int e)
+{
+    return run->ev[e].msgid;
+}
+static long long get_bytes(const struct top_run *run, int e)
+{
+    return run->ev[e].bytes;
+}
+static long long get_from(const struct top_run *run, int e)
+{
+    return top_run_is_send(&run->ev[e]) ? -1 : run->ev[e].from;
+}
+static long long get_dus(const struct top_run *run, int e)
+{
+    return usec_of(run, e) - (first_of_task(run, e) ? 0 : usec_of(run, e - 1));
+}
+static long long get_dlam(const struct top_run *run, int e)
+{
+    return run->ev[e].lam - (first_of_task(run, e) ? 0 : run->ev[e - 1].lam);
+}
+
+static void write_tasks(FILE *fp, const struct top_run *run)
+{
+    char end[64];
+    int i;
+
+    fprintf(fp, ",\n\"tasks\":[");
+    for (i = 0; i < run->ntasks; i++) {
+        const struct top_task *t = &run->tasks[i];
+
+        fprintf(fp, "%s[%d,%d,", i ? ",\n" : "", t->ltid, t->parent);
+        top_json_str(fp, t->host);
+        putc(',', fp);
+        top_json_str(fp, t->program);
+        putc(',', fp);
+        top_json_str(fp, top_run_ending(t, end, sizeof end));
+        putc(',', fp);
+        top_json_str(fp, t->note);
+        fprintf(fp, ",%d,%d]", t->first, t->nev);
+    }
+    putc(']', fp);
+}
+
+static void write_links(FILE *fp, const struct top_run *run)
+{
+    int i, e, n = 0;
+
+    fprintf(fp, ",\n\"links\":[");
+    for (i = 0; i < run->nlinks; i++)
+        fprintf(fp, i ? ",%d,%d" : "%d,%d", run->links[i].send,
+                run->links[i].recv);
+    fprintf(fp, "],\n\"stubs\":[");
+    for (e = 0; e < run->nev; e++)
+        for (i = 0; top_run_is_send(&run->ev[e]) && i < run->ev[e].nto; i++)
+            if (!top_run_taken(run, e, run->to[run->ev[e].to + i]))
+                fprintf(fp, n++ ? ",%d,%d" : "%d,%d", e,
+                        run->to[run->ev[e].to + i]);
+    putc(']', fp);
+}
+
+static void write_data(FILE *fp, const struct top_run *run)
+{
+    int i;
+
+    fprintf(fp, "{\"v\":1,\"dir\":");
+    top_json_str(fp, run->dir);
+    fprintf(fp, ",\"t0\":%lld,\"cycles\":%d,\n\"calls\":[", t0_of(run),
+            run->cycles);
+    for (i = 0; i < run->ncalls; i++) {
+        if (i)
+            putc(',', fp);
+        top_json_str(fp, run->calls[i]);
+    }
+    putc(']', fp);
+    write_tasks(fp, run);
+    column(fp, run, "c", get_code);
+    column(fp, run, "us", get_dus);
+    column(fp, run, "lam", get_dlam);
+    column(fp, run, "tag", get_tag);
+    column(fp, run, "id", get_msgid);
+    column(fp, run, "b", get_bytes);
+    column(fp, run, "from", get_from);
+    write_links(fp, run);
+    fprintf(fp, "}\n");
+}
+
+/* ---- the page ---------------------------------------------------------- */
+
+int top_display_write(const struct top_run *run, const char *path,
+                      pg_err *err)
+{
+    const char *mark = strstr(top_graph_html, MARKER);
+    char tmp[4400];
+    FILE *fp;
+
+    if (!mark)
+        return pg_err_set(err, "the built-in page template has no %s "
+                          "marker", MARKER);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    fp = fopen(tmp, "w");
+    if (!fp)
+        return pg_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    fwrite(top_graph_html, 1, (size_t)(mark - top_graph_html), fp);
+    write_data(fp, run);
+    fputs(mark + strlen(MARKER), fp);
+    if (ferror(fp) | (fclose(fp) != 0)) {
+        unlink(tmp);
+        return pg_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    }
+    if (rename(tmp, path) < 0) {
+        unlink(tmp);
+        return pg_err_set(err, "cannot write %s: %s", path, strerror(errno));
+    }
+    return 0;
+}

@@ -1,0 +1,427 @@
+/*
+ * runlog.c - loads a recorded run (see runlog.h) for the post-mortem modes.
+ *
+ * Design.  The display and the exports need the whole run at once (a line
+ * joins events of two logs), so unlike replay, which streams, this reads
+ * every log of the directory once into flat arrays: tasks in ltid order,
+ * their events contiguous, send destinations in one int array.  Reading
+ * goes through pg_logr_*, the one XML reader of the project; a log that
+ * ends early (its task crashed) keeps what it holds, with a note.
+ *
+ * Matching: a receive names its sender's ltid and the sender's message id,
+ * so a hash table keyed on (sender ltid, msgid) finds its send in O(1); a
+ * multicast's send simply gets several receives.  A send destination that
+ * no receive took, or a receive whose send is not in the logs (selective
+ * logging, a crashed sender), stays unmatched and is counted.
+ *
+ * The logical order is lamport.c's.
+ */
+#include "runlog.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- growable arrays -------------------------------------------------- */
+
+/* Makes room for n+1 elements of size sz in *p (capacity *cap). */
+static int grow(void *p, int *cap, int n, size_t sz)
+{
+    void **pp = p, *q;
+    int c = *cap ? *cap : 64;
+
+    if (n < *cap)
+        return 0;
+    while (c <= n)
+        c *= 2;
+    q = realloc(*pp, (size_t)c * sz);
+    if (!q)
+        return -1;
+    *pp = q;
+    *cap = c;
+    return 0;
+}
+
+/* ---- the directory ---------------------------------------------------- */
+
+/* ltid of "ltid-<N>.comm.xml" or "ltid-<N>.exec.xml", else -1. */
+static int file_ltid(const char *name)
+{
+    const char *p = name + 5;
+    long n = 0;
+
+    if (strncmp(name, "ltid-", 5) || *p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((n = n * 10 + (*p - '0')) > INT_MAX)
+            return -1;
+    return strcmp(p, ".comm.xml") && strcmp(p, ".exec.xml") ? -1 : (int)n;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The tasks are the ltids that have a log, each once, in order. */
+static int scan_dir(struct top_run *run, pg_err *err)
+{
+    DIR *d = opendir(run->dir);
+    struct dirent *e;
+    int *ids = NULL, n = 0, cap = 0, i, k = 0, ltid;
+
+    if (!d)
+        return pg_err_set(err, "cannot read the log directory %s: %s",
+                          run->dir, strerror(errno));
+    while ((e = readdir(d)))
+        if ((ltid = file_ltid(e->d_name)) >= 0) {
+            if (grow(&ids, &cap, n, sizeof *ids) < 0)
+                break;
+            ids[n++] = ltid;
+        }
+    closedir(d);
+    if (n > 1)
+        qsort(ids, n, sizeof *ids, cmp_int);
+    run->tasks = calloc(n ? n : 1, sizeof *run->tasks);
+    for (i = 0; run->tasks && i < n; i++)
+        if (i == 0 || ids[i] != ids[i - 1]) {
+            run->tasks[k].ltid = ids[i];
+            run->tasks[k++].parent = -1;
+        }
+    free(ids);
+    run->ntasks = k;
+    if (!run->tasks)
+        return pg_err_set(err, "out of memory");
+    if (k == 0)
+        return pg_err_set(err, "no log in %s (no ltid-N.comm.xml or "
+                          "ltid-N.exec.xml): record a run first with "
+                          "pangaea -log", run->dir);
+    return 0;
+}
+
+int top_run_task(const struct top_run *run, int ltid)
+{
+    int lo = 0, hi = run->ntasks - 1, mid;
+
+    while (lo <= hi) {
+        mid = lo + (hi - lo) / 2;
+        if (run->tasks[mid].ltid == ltid)
+            return mid;
+        if (run->tasks[mid].ltid < ltid)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* ---- reading the logs ------------------------------------------------- */
+
+static void add_note(struct top_task *t, const char *what)
+{
+    size_t n = strlen(t->note);
+
+    snprintf(t->note + n, sizeof t->note - n, "%s%s", n ? "; " : "", what);
+}
+
+static void take_header(struct top_task *t, const pg_log_header *h)
+{
+    if (!t->program[0])
+        snprintf(t->program, sizeof t->program, "%s", h->program);
+    if (!t->host[0])
+        snprintf(t->host, sizeof t->host, "%s", h->host);
+}
+
+static int intern_call(struct top_run *run, const char *call)
+{
+    int i;
+
+    for (i = 0; i < run->ncalls; i++)
+        if (!strcmp(run->calls[i], call))
+            return i;
+    if (run->ncalls == (int)(sizeof run->calls / sizeof run->calls[0]))
+        return 0;
+    run->calls[run->ncalls] = strdup(call);
+    return run->calls[run->ncalls] ? run->ncalls++ : 0;
+}
+
+struct loader {
+    int evcap, tocap;
+};
+
+static int add_event(struct top_run *run, struct loader *ld, int task,
+                     const pg_event *pe)
+{
+    struct top_event *e;
+
+    if (grow(&run->ev, &ld->evcap, run->nev, sizeof *run->ev) < 0 ||
+        grow(&run->to, &ld->tocap, run->nto + pe->nto, sizeof *run->to) < 0)
+        return -1;
+    e = &run->ev[run->nev++];
+    memset(e, 0, sizeof *e);
+    e->task = task;
+    e->kind = pe->kind;
+    e->call = intern_call(run, pe->call ? pe->call : "?");
+    e->tag = pe->tag;
+    e->msgid = pe->msgid;
+    e->bytes = pe->bytes;
+    e->from = pe->from;
+    e->partner = -1;
+    e->t = pe->t;
+    if (pe->kind == PG_EV_SEND) {
+        e->to = run->nto;
+        e->nto = pe->nto;
+        memcpy(run->to + run->nto, pe->to, (size_t)pe->nto * sizeof *pe->to);
+        run->nto += pe->nto;
+    }
+    return 0;
+}
+
+/* Reads one log of task ti; `each` takes every event. */
+static void read_log(struct top_run *run, int ti, pg_log_kind kind,
+                     int (*each)(struct top_run *, int, const pg_event *,
+                                 void *), void *arg)
+{
+    struct top_task *t = &run->tasks[ti];
+    char path[4200];
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logr *r;
+    int rc;
+
+    pg_log_path(path, sizeof path, run->dir, t->ltid, kind);
+    r = pg_logr_open(path, kind, &h, &err);
+    if (!r) {
+        add_note(t, err.msg);
+        return;
+    }
+    take_header(t, &h);
+    while ((rc = pg_logr_next(r, &ev, &err)) == 1) {
+        if (ev.kind == PG_EV_END) {
+            t->ended = 1;
+            t->status = ev.status;
+        } else if (each(run, ti, &ev, arg) < 0) {
+            add_note(t, "out of memory");
+            break;
+        }
+    }
+    if (rc < 0)
+        add_note(t, err.msg);
+    pg_logr_close(r);
+}
+
+static int take_comm(struct top_run *run, int ti, const pg_event *ev,
+                     void *arg)
+{
+    return add_event(run, arg, ti, ev);
+}
+
+static int take_spawn(struct top_run *run, int ti, const pg_event *ev,
+                      void *arg)
+{
+    int i, c;
+
+    for (i = 0; i < ev->nchild; i++)
+        if ((c = top_run_task(run, ev->child_ltid[i])) >= 0)
+            run->tasks[c].parent = run->tasks[ti].ltid;
+    return 0;
+}
+
+static void read_task(struct top_run *run, struct loader *ld, int ti)
+{
+    struct top_task *t = &run->tasks[ti];
+    int i;
+
+    read_log(run, ti, PG_LOG_EXEC, take_spawn, NULL);
+    t->first = run->nev;
+    read_log(run, ti, PG_LOG_COMM, take_comm, ld);
+    t->nev = run->nev - t->first;
+    for (i = t->first; i < run->nev; i++) {
+        t->nsend += run->ev[i].kind == PG_EV_SEND;
+        t->nrecv += run->ev[i].kind == PG_EV_RECV;
+    }
+}
+
+/* ---- matching --------------------------------------------------------- */
+
+struct sendmap {
+    uint64_t *key;  /* (ltid << 32 | msgid) + 1; 0 is an empty slot */
+    int *ev;
+    size_t mask;
+};
+
+static uint64_t send_key(int ltid, int msgid)
+{
+    return (((uint64_t)(uint32_t)ltid << 32) | (uint32_t)msgid) + 1;
+}
+
+static size_t slot_of(const struct sendmap *m, uint64_t k)
+{
+    uint64_t h = k * 0x9E3779B97F4A7C15ull;
+    size_t i = (size_t)(h >> 17) & m->mask;
+
+    while (m->key[i] && m->key[i] != k)
+        i = (i + 1) & m->mask;
+    return i;
+}
+
+/* Indexes every send by (its task's ltid, msgid); the first one wins. */
+static int map_sends(const struct top_run *run, struct sendmap *m)
+{
+    size_t size = 16, i;
+    int e;
+
+    while (size < 2 * (size_t)run->nsends + 16)
+        size *= 2;
+    m->key = calloc(size, sizeof *m->key);
+    m->ev = calloc(size, sizeof *m->ev);
+    m->mask = size - 1;
+    if (!m->key || !m->ev)
+        return -1;
+    for (e = 0; e < run->nev; e++) {
+        const struct top_event *s = &run->ev[e];
+        uint64_t k;
+
+        if (s->kind != PG_EV_SEND)
+            continue;
+        k = send_key(run->tasks[s->task].ltid, s->msgid);
+        i = slot_of(m, k);
+        if (!m->key[i]) {
+            m->key[i] = k;
+            m->ev[i] = e;
+        }
+    }
+    return 0;
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+    const struct top_link *x = a, *y = b;
+
+    if (x->send != y->send)
+        return (x->send > y->send) - (x->send < y->send);
+    return (x->recv > y->recv) - (x->recv < y->recv);
+}
+
+int top_run_links_of(const struct top_run *run, int s, int *first)
+{
+    int lo = 0, hi = run->nlinks, mid, n;
+
+    while (lo < hi) { /* the first link whose send is >= s */
+        mid = lo + (hi - lo) / 2;
+        if (run->links[mid].send < s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (n = 0; lo + n < run->nlinks && run->links[lo + n].send == s; n++)
+        ;
+    *first = lo;
+    return n;
+}
+
+int top_run_taken(const struct top_run *run, int s, int d)
+{
+    int first, n = top_run_links_of(run, s, &first), i;
+
+    for (i = first; i < first + n; i++)
+        if (run->tasks[run->ev[run->links[i].recv].task].ltid == d)
+            return 1;
+    return 0;
+}
+
+static int match(struct top_run *run)
+{
+    struct sendmap m = {0};
+    int e, i;
+
+    if (map_sends(run, &m) < 0 ||
+        !(run->links = malloc((size_t)(run->nrecvs ? run->nrecvs : 1) *
+                              sizeof *run->links))) {
+        free(m.key);
+        free(m.ev);
+        return -1;
+    }
+    for (e = 0; e < run->nev; e++) {
+        struct top_event *r = &run->ev[e];
+        size_t k;
+
+        if (r->kind != PG_EV_RECV)
+            continue;
+        k = slot_of(&m, send_key(r->from, r->msgid));
+        if (!m.key[k]) {
+            run->unmatched_recvs++;
+            continue;
+        }
+        r->partner = m.ev[k];
+        run->ev[m.ev[k]].nmatch++;
+        run->links[run->nlinks++] = (struct top_link){m.ev[k], e};
+    }
+    free(m.key);
+    free(m.ev);
+    qsort(run->links, run->nlinks, sizeof *run->links, cmp_link);
+    for (e = 0; e < run->nev; e++)
+        for (i = 0; run->ev[e].kind == PG_EV_SEND && i < run->ev[e].nto; i++)
+            run->unmatched_sends +=
+                !top_run_taken(run, e, run->to[run->ev[e].to + i]);
+    return 0;
+}
+
+/* ---- the API ---------------------------------------------------------- */
+
+int top_run_load(struct top_run *run, const char *dir, pg_err *err)
+{
+    struct loader ld = {0};
+    int i;
+
+    memset(run, 0, sizeof *run);
+    if (!realpath(dir, run->dir))
+        return pg_err_set(err, "no log directory %s: %s", dir,
+                          strerror(errno));
+    if (scan_dir(run, err) < 0)
+        return -1;
+    for (i = 0; i < run->ntasks; i++) {
+        read_task(run, &ld, i);
+        run->nsends += run->tasks[i].nsend;
+        run->nrecvs += run->tasks[i].nrecv;
+    }
+    for (i = 0; i < run->nev; i++)
+        if (i == 0 || run->ev[i].t < run->tmin)
+            run->tmin = run->ev[i].t;
+    if (match(run) < 0 || top_run_order(run) < 0)
+        return pg_err_set(err, "out of memory loading %s", run->dir);
+    return 0;
+}
+
+void top_run_free(struct top_run *run)
+{
+    int i;
+
+    for (i = 0; i < run->ncalls; i++)
+        free((char *)run->calls[i]);
+    free(run->tasks);
+    free(run->ev);
+    free(run->to);
+    free(run->links);
+    memset(run, 0, sizeof *run);
+}
+
+int top_run_is_send(const struct top_event *e)
+{
+    return e->kind == PG_EV_SEND;
+}
+
+const char *top_run_ending(const struct top_task *t, char *buf, int size)
+{
+    if (t->ended)
+        snprintf(buf, size, "status %d", t->status);
+    else
+        snprintf(buf, size, "no end: crashed or still running");
+    return buf;
+}
