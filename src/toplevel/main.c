@@ -31,7 +31,9 @@ static void usage(const char *why)
     fprintf(stderr,
             "pangaea: %s\n"
             "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-            "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n", why);
+            "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n"
+            "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
+            "[-logdir DIR]\n", why);
     exit(TOP_EXIT_USAGE);
 }
 
@@ -206,6 +208,8 @@ static void check_recording(struct top_opts *o)
         fprintf(stderr, "pangaea: replaying with the selection the recording "
                 "was made with: %s\n", o->only);
     pg_logr_close(r);
+    if (top_check_exec_logs(o, &err) < 0) /* hostcheck.c */
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
 }
 
 static void self_dir(char *out, size_t size)
@@ -262,6 +266,8 @@ int main(int argc, char **argv)
     int started, ctx, coord, tid, status;
     pg_err err;
 
+    if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
+        return top_move(argc, argv);
     if (argc > 1 && top_is_postmortem(argv[1])) /* export.c: reads logs */
         return top_postmortem(argc, argv);
     parse(argc, argv, &o);
@@ -272,6 +278,12 @@ int main(int argc, char **argv)
     self_dir(dir, sizeof dir);
     if (top_daemon_connect(&started, &err) < 0)
         fail(TOP_EXIT_FAILED, "%s", err.msg);
+    /* The hosts need PVM; nothing may have started if one is missing. */
+    if (o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        top_daemon_release(started);
+        return TOP_EXIT_USAGE;
+    }
     ctx = pvm_newcontext();
     pvm_setopt(PvmOutputTid, pvm_mytid());
     pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);

@@ -115,6 +115,9 @@ static void on_started(void)
     t->ltid = v[0];
     pvm_upkstr(t->program);
     pvm_upkstr(t->host);
+    if (top_multihost) /* the host the task itself reports: gethostname() */
+        fprintf(stderr, "pangaea: ltid %d (%s) started on %s\n", t->ltid,
+                t->program, t->host);
     flush_lines(t, 0);
 }
 

@@ -3,6 +3,8 @@
  *   main.c     options, checks before anything starts, the run's sequence
  *   daemon.c   finding or starting the pvmd, and stopping what we started
  *   monitor.c  the run itself: task output, reports, ends, the exit status
+ *   hostcheck.c  before a replay: the execution logs and their hosts
+ *   move.c     -move, -move-host: moving tasks to other hosts in the logs
  *   export.c   -display, -tasks, -export perfetto: a recorded run shown,
  *              with runlog.c (loading, matching), lamport.c (logical
  *              order), display.c and graph.html (the event graph page)
@@ -37,6 +39,21 @@ void top_daemon_release(int started);
 /* Runs the program under the coordinator until every task has ended.
  * Returns pangaea's exit status. */
 int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid);
+
+/* Replay on several hosts (hostcheck.c).  Before joining PVM: reads every
+ * execution log through and checks it is of this recording and program.
+ * After joining, before anything starts: every host a task is to run on
+ * is in the virtual machine or is added; says where tasks read their logs.
+ * Each returns 0, or -1 and err. */
+int top_check_exec_logs(const struct top_opts *o, pg_err *err);
+int top_check_hosts(const struct top_opts *o, pg_err *err);
+/* Set when the replay's tasks run on several hosts: the monitor then says
+ * on which host each task started, as the task itself reports it. */
+extern int top_multihost;
+
+/* `pangaea -move LTID HOST` and `-move-host FROM TO` (move.c). */
+int top_is_move(const char *arg);
+int top_move(int argc, char **argv);
 
 /* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (export.c): read a
  * recording's logs only.  top_postmortem returns the exit status. */

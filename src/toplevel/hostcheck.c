@@ -1,0 +1,357 @@
+/*
+ * hostcheck.c - before a replay: every execution log read through, and
+ * every host the recording puts a task on made sure of.
+ *
+ * Design.  Replay spawns each child on the host its parent's execution log
+ * names (wrap_spawn.c), and a task that cannot start there ends the run
+ * half-way, with other tasks already running.  So `pangaea` finds out
+ * everything that would stop a task before it starts any, in two steps,
+ * because they need different things:
+ *  - top_check_exec_logs(), before joining PVM (nothing to start or halt
+ *    yet if the logs are bad): reads every ltid-N.exec.xml with the
+ *    streaming reader, which also checks what the schema cannot (seq order,
+ *    limits), and builds the placement table: each child ltid, the host it
+ *    is to run on, the program it was spawned as and the log that says so.
+ *    A log whose header names another ltid than its file, or another
+ *    program than its parent spawned, belongs to another recording.
+ *  - top_check_hosts(), after joining the virtual machine and before the
+ *    coordinator starts: each host of the table must be in the virtual
+ *    machine; one that is not is added with pvm_addhosts (as the console's
+ *    `add` does), and one that cannot be is an error naming the host, the
+ *    ltid and the log.  Then, if tasks will run on other hosts than ours,
+ *    it prints which log files each host's tasks read and from where: the
+ *    absolute log directory, which every host must see at that path.
+ * The table lives here between the two calls: `pangaea` replays once.
+ * The host name in a log is PVM's own (pvm_config's hi_name), the name
+ * PvmTaskHost is matched against, so it is compared exactly.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <limits.h>
+#include <pvm3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_internal.h"
+#include "top.h"
+
+extern char *pvm_errlist[]; /* libpvm3's messages, indexed by -code */
+extern int pvm_nerr;
+
+int top_multihost;
+
+struct place {          /* one task of the recording, from its parent's log */
+    int ltid, parent;
+    char *host, *program;
+};
+
+struct header {         /* one execution log, as its header describes it */
+    int ltid;
+    char *program;
+};
+
+static struct place *places;
+static int nplaces, cap_places;
+static struct header *logs;
+static int nlogs, cap_logs;
+
+static void *grow(void *p, int *cap, size_t size)
+{
+    *cap = *cap ? *cap * 2 : 64;
+    p = realloc(p, *cap * size);
+    if (!p) {
+        fprintf(stderr, "pangaea: out of memory\n");
+        exit(TOP_EXIT_FAILED);
+    }
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+
+    if (!d) {
+        fprintf(stderr, "pangaea: out of memory\n");
+        exit(TOP_EXIT_FAILED);
+    }
+    return d;
+}
+
+static const char *base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+
+    return s ? s + 1 : path;
+}
+
+static struct place *place_of(int ltid)
+{
+    int i;
+
+    for (i = 0; i < nplaces; i++)
+        if (places[i].ltid == ltid)
+            return &places[i];
+    return NULL;
+}
+
+static int add_place(int ltid, int parent, const char *host,
+                     const char *program, pg_err *err)
+{
+    struct place *p = place_of(ltid);
+
+    if (p && p->parent == parent)
+        return pg_err_set(err, "ltid %d is spawned twice in ltid-%d.exec.xml:"
+                          " an edit gave two tasks one ltid?", ltid, parent);
+    if (p)
+        return pg_err_set(err, "ltid %d is spawned twice, in ltid-%d.exec.xml "
+                          "and in ltid-%d.exec.xml: the execution logs do "
+                          "not belong to one recording", ltid, p->parent,
+                          parent);
+    if (nplaces == cap_places)
+        places = grow(places, &cap_places, sizeof *places);
+    p = &places[nplaces++];
+    p->ltid = ltid;
+    p->parent = parent;
+    p->host = xstrdup(host);
+    p->program = xstrdup(program);
+    return 0;
+}
+
+/* N if name is "ltid-N.exec.xml", else -1. */
+static int exec_log_ltid(const char *name)
+{
+    int ltid, end = 0;
+
+    if (sscanf(name, "ltid-%d.exec.xml%n", &ltid, &end) == 1 &&
+        end > 0 && !name[end] && ltid >= 0)
+        return ltid;
+    return -1;
+}
+
+/* The children a spawn event of task `parent` started. */
+static int add_children(int parent, const pg_event *ev, pg_err *err)
+{
+    int i;
+
+    for (i = 0; ev->kind == PG_EV_SPAWN && i < ev->nchild; i++)
+        if (add_place(ev->child_ltid[i], parent, ev->child_host[i],
+                      ev->program, err) < 0)
+            return -1;
+    return 0;
+}
+
+/* Reads one execution log through; its children go to the table. */
+static int read_exec_log(const char *dir, int ltid, pg_err *err)
+{
+    char path[PATH_MAX + 64];
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r;
+    int cc;
+
+    pg_log_path(path, sizeof path, dir, ltid, PG_LOG_EXEC);
+    r = pg_logr_open(path, PG_LOG_EXEC, &h, err);
+    if (!r)
+        return -1;
+    if (h.ltid != ltid) {
+        pg_logr_close(r);
+        return pg_err_set(err, "%s: its header says ltid %d: a log of "
+                          "another task or recording", path, h.ltid);
+    }
+    if (nlogs == cap_logs)
+        logs = grow(logs, &cap_logs, sizeof *logs);
+    logs[nlogs].ltid = ltid;
+    logs[nlogs++].program = xstrdup(h.program);
+    while ((cc = pg_logr_next(r, &ev, err)) == 1 &&
+           add_children(ltid, &ev, err) == 0)
+        ;
+    pg_logr_close(r);
+    return cc == 1 ? -1 : cc; /* 1: add_children refused */
+}
+
+/* Each log is of the program its parent spawned under that ltid. */
+static int check_programs(const char *dir, pg_err *err)
+{
+    struct place *p;
+    int i;
+
+    for (i = 0; i < nlogs; i++) {
+        p = place_of(logs[i].ltid);
+        if (p && strcmp(base(p->program), base(logs[i].program)))
+            return pg_err_set(err, "%s/ltid-%d.exec.xml is a log of %s, but "
+                              "ltid %d spawned ltid %d as %s "
+                              "(ltid-%d.exec.xml): a log of another program",
+                              dir, logs[i].ltid, logs[i].program, p->parent,
+                              p->ltid, p->program, p->parent);
+    }
+    return 0;
+}
+
+static int by_ltid(const void *a, const void *b)
+{
+    const struct place *p = a, *q = b;
+
+    return (p->ltid > q->ltid) - (p->ltid < q->ltid);
+}
+
+/* In a replay the recording says where ltid 1 runs; -host may only agree. */
+static int check_first_host(const struct top_opts *o, pg_err *err)
+{
+    struct place *p = place_of(1);
+
+    if (!o->host || !p || !strcmp(p->host, o->host))
+        return 0;
+    return pg_err_set(err, "-host %s: the recording in %s runs ltid 1 on %s "
+                      "(ltid-0.exec.xml); to run it on %s, move it first: "
+                      "pangaea -move 1 %s -logdir %s", o->host, o->logdir,
+                      p->host, o->host, o->host, o->logdir);
+}
+
+int top_check_exec_logs(const struct top_opts *o, pg_err *err)
+{
+    DIR *d = opendir(o->logdir);
+    struct dirent *e;
+    int ltid, cc = 0;
+
+    if (!d)
+        return pg_err_set(err, "cannot open the log directory %s", o->logdir);
+    while (cc == 0 && (e = readdir(d)))
+        if ((ltid = exec_log_ltid(e->d_name)) >= 0)
+            cc = read_exec_log(o->logdir, ltid, err);
+    closedir(d);
+    if (cc < 0 || check_programs(o->logdir, err) < 0)
+        return -1;
+    qsort(places, nplaces, sizeof *places, by_ltid); /* messages in order */
+    return check_first_host(o, err);
+}
+
+/* ---- the hosts ------------------------------------------------------- */
+
+static int in_vm(const char *host)
+{
+    struct pvmhostinfo *hi;
+    int nhost, narch, i;
+
+    if (pvm_config(&nhost, &narch, &hi) < 0)
+        return 0;
+    for (i = 0; i < nhost; i++)
+        if (!strcmp(hi[i].hi_name, host))
+            return 1;
+    return 0;
+}
+
+static const char *pvm_error(int code)
+{
+    return code < 0 && -code < pvm_nerr ? pvm_errlist[-code] : "error";
+}
+
+/* Who is to run on `host`, for a message: the first task and the log that
+ * puts it there, and how many more. */
+static void tasks_on(const struct top_opts *o, const char *host, char *buf,
+                     size_t size)
+{
+    int i, n = 0, first = -1;
+
+    for (i = 0; i < nplaces; i++)
+        if (!strcmp(places[i].host, host) && n++ == 0)
+            first = i;
+    if (first < 0)
+        snprintf(buf, size, "-coordhost puts the coordinator there");
+    else
+        snprintf(buf, size, "%s/ltid-%d.exec.xml runs ltid %d there%s",
+                 o->logdir, places[first].parent, places[first].ltid,
+                 n > 1 ? " (and other tasks)" : "");
+}
+
+/* Makes sure `host` is in the virtual machine, adding it if need be. */
+static int ensure_host(const struct top_opts *o, const char *host, pg_err *err)
+{
+    char *names[1] = { (char *)host }, who[PATH_MAX + 128];
+    int info = 0, cc;
+
+    if (in_vm(host))
+        return 0;
+    cc = pvm_addhosts(names, 1, &info);
+    if (cc == 1 && info >= 0) {
+        fprintf(stderr, "pangaea: added host %s to the virtual machine\n",
+                host);
+        return 0;
+    }
+    if (cc >= 0)
+        cc = info;
+    tasks_on(o, host, who, sizeof who);
+    return pg_err_set(err, "host \"%s\" is not part of the virtual machine "
+                      "and cannot be added (pvm_addhosts: %s, %d); %s",
+                      host, pvm_error(cc), cc, who);
+}
+
+/* The name PVM gives the host `pangaea` runs on. */
+static const char *my_host(void)
+{
+    struct pvmhostinfo *hi;
+    int nhost, narch, i, me = pvm_tidtohost(pvm_mytid());
+
+    if (pvm_config(&nhost, &narch, &hi) < 0)
+        return "";
+    for (i = 0; i < nhost; i++)
+        if (hi[i].hi_tid == me)
+            return hi[i].hi_name;
+    return "";
+}
+
+/* One line per host: which logs its tasks read. */
+static void print_host_logs(const char *host)
+{
+    int i;
+
+    fprintf(stderr, "pangaea:   %s:", host);
+    for (i = 0; i < nplaces; i++)
+        if (!strcmp(places[i].host, host))
+            fprintf(stderr, " ltid-%d.exec.xml ltid-%d.comm.xml",
+                    places[i].ltid, places[i].ltid);
+    fprintf(stderr, "\n");
+}
+
+static int host_seen_before(int k)
+{
+    int i;
+
+    for (i = 0; i < k; i++)
+        if (!strcmp(places[i].host, places[k].host))
+            return 1;
+    return 0;
+}
+
+static void print_plan(const struct top_opts *o)
+{
+    char me[256];
+    int i;
+
+    snprintf(me, sizeof me, "%s", my_host());
+    for (i = 0; i < nplaces && !strcmp(places[i].host, me); i++)
+        ;
+    if (i == nplaces)
+        return; /* every task runs here */
+    top_multihost = 1;
+    fprintf(stderr, "pangaea: replay on several hosts; each task reads its "
+            "logs in %s, which every host must see at that path:\n",
+            o->logdir);
+    for (i = 0; i < nplaces; i++)
+        if (!host_seen_before(i))
+            print_host_logs(places[i].host);
+}
+
+int top_check_hosts(const struct top_opts *o, pg_err *err)
+{
+    int i;
+
+    for (i = 0; i < nplaces; i++)
+        if (!host_seen_before(i) && ensure_host(o, places[i].host, err) < 0)
+            return -1;
+    if (o->coordhost && ensure_host(o, o->coordhost, err) < 0)
+        return -1;
+    print_plan(o);
+    return 0;
+}

@@ -1,0 +1,324 @@
+/*
+ * move.c - moving tasks of a recording to other hosts:
+ *
+ *   pangaea -move LTID HOST [-logdir DIR]         one task
+ *   pangaea -move-host FROMHOST TOHOST [-logdir DIR]   every task of a host
+ *
+ * Design.  In a replay, a task runs on the host its parent's spawn event
+ * gives it: <child ltid="N" host="H"/> in the parent's execution log (for
+ * ltid 1, in ltid-0.exec.xml: the spawn `pangaea` made).  Editing that
+ * attribute by hand works; this makes the same edit through the log API,
+ * so the result is a log the reader and the schema accept.  Each log that
+ * names a task to move is read with pg_logr and written again, event by
+ * event, with pg_logw into a temporary file in the same directory, with
+ * only those hosts changed: seq, timestamps (the writer prints "%.6f" of
+ * the double the reader parsed from "%.6f", which is exact at this size),
+ * misses, arguments, `where` and flags stay as they were, and so does the
+ * header's host (where the task ran when recorded).  Every temporary file
+ * is validated against the schema and read back before any of them
+ * replaces its log, by rename(), so a failure leaves the recording as it
+ * was.  Nothing here talks to PVM: whether the new host can be used is for
+ * the replay to find out, on the virtual machine it runs on (hostcheck.c).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_internal.h"
+#include "top.h"
+
+struct move {
+    int ltid;            /* -move: the task; 0 for -move-host */
+    const char *from;    /* -move-host: the host to empty      */
+    const char *to;      /* the new host                       */
+    char dir[PATH_MAX];  /* the log directory, absolute        */
+};
+
+struct change {          /* one <child> whose host changed */
+    int log, ltid;       /* the log it is in, the task      */
+    char *from;
+};
+
+struct pending {         /* one log rewritten, not yet in place */
+    char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+};
+
+static struct change *changes;
+static int nchanges, found; /* found: tasks the move names, changed or not */
+static struct pending *pend;
+static int npend;
+
+static void move_usage(const char *why)
+{
+    fprintf(stderr, "pangaea: %s\nusage: pangaea -move LTID HOST [-logdir DIR]"
+            "\n       pangaea -move-host FROMHOST TOHOST [-logdir DIR]\n", why);
+    exit(TOP_EXIT_USAGE);
+}
+
+static void move_fail(const char *msg)
+{
+    int i;
+
+    for (i = 0; i < npend; i++)
+        unlink(pend[i].tmp);
+    fprintf(stderr, "pangaea: %s\n", msg);
+    exit(TOP_EXIT_USAGE);
+}
+
+static void *more(void *p, int n, size_t size)
+{
+    p = realloc(p, (n + 1) * size);
+    if (!p)
+        move_fail("out of memory");
+    return p;
+}
+
+static int host_name_ok(const char *h)
+{
+    if (!*h)
+        return 0;
+    for (; *h; h++)
+        if (isspace((unsigned char)*h) || iscntrl((unsigned char)*h))
+            return 0;
+    return 1;
+}
+
+static void parse_move(int argc, char **argv, struct move *m)
+{
+    const char *pos[2], *logdir = "logs";
+    char *end, why[256];
+    int i, n = 0;
+
+    memset(m, 0, sizeof *m);
+    for (i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-logdir") && i + 1 < argc)
+            logdir = argv[++i];
+        else if (n < 2 && argv[i][0] != '-')
+            pos[n++] = argv[i];
+        else {
+            snprintf(why, sizeof why, "unexpected argument %s", argv[i]);
+            move_usage(why);
+        }
+    }
+    if (n != 2)
+        move_usage("say which task or host to move, and where to");
+    if (!strcmp(argv[1], "-move")) {
+        errno = 0;
+        m->ltid = (int)strtol(pos[0], &end, 10);
+        if (errno || *end || end == pos[0] || m->ltid < 0)
+            move_usage("LTID must be a task's ltid (1, 2, ...)");
+        if (m->ltid == 0)
+            move_usage("ltid 0 is pangaea itself: it runs where you start it");
+    } else
+        m->from = pos[0];
+    m->to = pos[1];
+    if (!host_name_ok(m->to) || (m->from && !host_name_ok(m->from)))
+        move_usage("a host name must be non-empty, without spaces");
+    if (!realpath(logdir, m->dir)) {
+        snprintf(why, sizeof why, "no log directory %.200s", logdir);
+        move_usage(why);
+    }
+}
+
+static int moves(const struct move *m, int ltid, const char *host)
+{
+    return m->from ? !strcmp(host, m->from) : ltid == m->ltid;
+}
+
+/* The hosts of one spawn's children, the moved ones changed; counts them. */
+static const char **new_hosts(const struct move *m, int log,
+                              const pg_event *ev)
+{
+    const char **h = calloc(ev->nchild + 1, sizeof *h);
+    int i;
+
+    if (!h)
+        move_fail("out of memory");
+    for (i = 0; i < ev->nchild; i++) {
+        h[i] = ev->child_host[i];
+        if (!moves(m, ev->child_ltid[i], h[i]))
+            continue;
+        found++;
+        if (!strcmp(h[i], m->to))
+            continue;
+        changes = more(changes, nchanges, sizeof *changes);
+        changes[nchanges].log = log;
+        changes[nchanges].ltid = ev->child_ltid[i];
+        if (!(changes[nchanges++].from = strdup(h[i])))
+            move_fail("out of memory");
+        h[i] = m->to;
+    }
+    return h;
+}
+
+/* Writes one event read from a log again, with new hosts for a spawn. */
+static int copy_event(const struct move *m, int log, pg_logw *w,
+                      const pg_event *ev)
+{
+    const char **hosts;
+    int cc;
+
+    pg_logw_misses(w, ev->misses);
+    if (ev->kind == PG_EV_END)
+        return pg_logw_end(w, ev->t, ev->status);
+    hosts = new_hosts(m, log, ev);
+    cc = pg_logw_spawn(w, ev->t, ev->program, ev->argv, ev->flags, ev->where,
+                       ev->count, ev->nchild, ev->child_ltid, hosts);
+    free(hosts);
+    return cc;
+}
+
+/* Rewrites log `ltid` into p->tmp; 1 if it changed, 0 if not, -1 and err. */
+static int rewrite(const struct move *m, int ltid, struct pending *p,
+                   pg_err *err)
+{
+    int before = nchanges, cc = 0;
+    pg_log_header h;
+    pg_logw *w = NULL;
+    pg_logr *r;
+    pg_event ev;
+
+    pg_log_path(p->path, sizeof p->path, m->dir, ltid, PG_LOG_EXEC);
+    snprintf(p->tmp, sizeof p->tmp, "%s/.ltid-%d.exec.xml.move", m->dir, ltid);
+    r = pg_logr_open(p->path, PG_LOG_EXEC, &h, err);
+    if (r)
+        w = pg_logw_open(p->tmp, PG_LOG_EXEC, h.ltid, h.program, h.host, err);
+    while (w && (cc = pg_logr_next(r, &ev, err)) == 1)
+        if (copy_event(m, ltid, w, &ev) < 0) {
+            cc = pg_err_set(err, "%s: cannot write event %ld again", p->tmp,
+                            ev.seq);
+            break;
+        }
+    pg_logr_close(r);
+    if (!w)
+        return -1;
+    if (pg_logw_close(w) < 0 && cc == 0)
+        cc = pg_err_set(err, "%s: cannot write", p->tmp);
+    if (cc < 0 || nchanges == before)
+        unlink(p->tmp);
+    return cc < 0 ? -1 : nchanges > before;
+}
+
+/* The result must be what the replay accepts: the schema, and the reader. */
+static int check_written(const char *tmp, pg_err *err)
+{
+    char xsd[PATH_MAX];
+    pg_logr *r;
+    pg_event ev;
+    int cc;
+
+    snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", PG_SCHEMA_DIR);
+    if (pg_log_validate(tmp, xsd, err) < 0)
+        return -1;
+    if (!(r = pg_logr_open(tmp, PG_LOG_EXEC, NULL, err)))
+        return -1;
+    while ((cc = pg_logr_next(r, &ev, err)) == 1)
+        ;
+    pg_logr_close(r);
+    return cc;
+}
+
+static int by_number(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* The ltids of the execution logs in dir, sorted (messages in order). */
+static int *exec_logs(const char *dir, int *n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int *v = NULL, ltid, end;
+
+    *n = 0;
+    if (!d)
+        move_fail("cannot open the log directory");
+    while ((e = readdir(d))) {
+        end = 0;
+        if (sscanf(e->d_name, "ltid-%d.exec.xml%n", &ltid, &end) != 1 ||
+            !end || e->d_name[end] || ltid < 0)
+            continue;
+        v = more(v, *n, sizeof *v);
+        v[(*n)++] = ltid;
+    }
+    closedir(d);
+    qsort(v, *n, sizeof *v, by_number);
+    return v;
+}
+
+/* Nothing moved: say why. */
+static int nothing_changed(const struct move *m)
+{
+    char msg[PATH_MAX + 256];
+
+    if (found) {
+        printf("pangaea: nothing to change: %s already on %s\n",
+               m->from ? "every task named runs" : "the task runs", m->to);
+        return 0;
+    }
+    if (m->from)
+        snprintf(msg, sizeof msg, "no task of the recording in %s runs on "
+                 "host %s", m->dir, m->from);
+    else
+        snprintf(msg, sizeof msg, "the recording in %s has no task ltid %d",
+                 m->dir, m->ltid);
+    move_fail(msg);
+    return TOP_EXIT_USAGE;
+}
+
+static void put_in_place(const struct move *m)
+{
+    char msg[PATH_MAX + 256];
+    int i;
+
+    for (i = 0; i < npend; i++)
+        if (rename(pend[i].tmp, pend[i].path) < 0) {
+            snprintf(msg, sizeof msg, "cannot replace %s: %s (the logs "
+                     "before it are changed already)", pend[i].path,
+                     strerror(errno));
+            move_fail(msg);
+        }
+    for (i = 0; i < nchanges; i++)
+        printf("pangaea: ltid %d moved from host %s to host %s "
+               "(%s/ltid-%d.exec.xml)\n", changes[i].ltid, changes[i].from,
+               m->to, m->dir, changes[i].log);
+}
+
+int top_move(int argc, char **argv)
+{
+    struct move m;
+    pg_err err;
+    int *ltids, n, i, cc;
+
+    parse_move(argc, argv, &m);
+    ltids = exec_logs(m.dir, &n);
+    if (n == 0)
+        move_usage("no execution logs (ltid-N.exec.xml) in the log directory");
+    for (i = 0; i < n; i++) {
+        pend = more(pend, npend, sizeof *pend);
+        cc = rewrite(&m, ltids[i], &pend[npend], &err);
+        if (cc < 0)
+            move_fail(err.msg);
+        if (cc == 1 && check_written(pend[npend].tmp, &err) < 0) {
+            npend++;
+            move_fail(err.msg);
+        }
+        npend += cc;
+    }
+    free(ltids);
+    if (nchanges == 0)
+        return nothing_changed(&m);
+    put_in_place(&m);
+    return 0;
+}
+
+int top_is_move(const char *arg)
+{
+    return !strcmp(arg, "-move") || !strcmp(arg, "-move-host");
+}
