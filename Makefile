@@ -2,6 +2,7 @@
 #   make          build the library, the `pangaea` command, the coordinator, the demo
 #   make check    unit tests (Check) and end-to-end tests on a private pvmd
 #   make demo     record and replay the SOR demo on a private pvmd
+#   make bench    benchmarks, Pangaea against raw PVM (not in check; BENCHMARKS.md)
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -fPIC
@@ -51,11 +52,6 @@ $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o
 # The demo, built the instrumented way: pangaea.h and -lpangaea ahead of -lpvm3.
 $(B)/sor: examples/sor/sor.c include/pangaea.h $(B)/libpangaea.so
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea $(PVMLIBS) -lm
-# gen_logs writes synthetic recordings with the log API (display tests).
-test-programs: $(B)/tests/gen_logs
-$(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 
 # Test programs: tests/programs/*.c.  Those named plain_* are built against
 # PVM only (never seen Pangaea: they run preloaded); the others link -lpangaea.
@@ -68,6 +64,11 @@ $(B)/tests/plain_%: tests/programs/plain_%.c
 $(B)/tests/%: tests/programs/%.c $(B)/libpangaea.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea $(PVMLIBS) -lm
+# gen_logs writes synthetic recordings with the log API (display tests).
+test-programs: $(B)/tests/gen_logs
+$(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 
 # Unit tests (Check): tests/unit/test_*.c, each its own binary.
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -88,10 +89,31 @@ check: all unit e2e
 demo: all
 	@bash examples/sor/demo.sh
 
+# Benchmarks (not part of `make check`): bench/*.c are plain PVM programs
+# (built against PVM only, run raw and under `pangaea`); bench/run.sh runs
+# them on a private pvmd and writes bench/results/.  BENCH_FLAGS goes to
+# run.sh (e.g. BENCH_FLAGS=--quick).
+# $(B)/bench/sor is the SOR demo built the same plain way; $(B)/bench/logio
+# (bench/micro/) times the log format alone, with the library's log API.
+BENCH_SRC  := $(wildcard bench/*.c)
+BENCH_BINS := $(BENCH_SRC:bench/%.c=$(B)/bench/%) $(B)/bench/sor $(B)/bench/logio
+$(B)/bench/%: bench/%.c bench/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(PVMLIBS) -lm
+$(B)/bench/sor: examples/sor/sor.c include/pangaea.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iinclude -o $@ $< $(PVMLIBS) -lm
+$(B)/bench/logio: bench/micro/logio.c $(B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+bench-programs: $(BENCH_BINS)
+bench: all bench-programs
+	@bash bench/run.sh $(BENCH_FLAGS)
+
 clean:
 	rm -rf $(B)
 
-.PHONY: all check unit e2e demo clean test-programs
+.PHONY: all check unit e2e demo clean test-programs bench bench-programs
 
 # race.c is plain_race.c built the instrumented way.
 $(B)/tests/race: tests/programs/plain_race.c

@@ -1,0 +1,95 @@
+/*
+ * logio.c - the cost of the log format alone, per event: writing
+ * (pg_logw_recv / pg_logw_send), reading back (pg_logr_next) and
+ * checking against the schema (pg_log_validate, what `pangaea -replay`
+ * does to every log before a replay starts).  No PVM, no tasks.
+ *
+ *   logio [N [DIR]]    N events (default 200000) of each kind, alternating
+ *                      send and receive as in a round trip; files in DIR
+ *                      (default /tmp)
+ *
+ * Built against the runtime library's static archive (it uses the
+ * internal log API, src/lib/pg_log.h).  Prints
+ *     BENCH name=logio n=N write_ns=... read_ns=... validate_ns=...
+ *           bytes=BYTES_PER_EVENT
+ * ns per event, wall time with clock_gettime.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pg_log.h"
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    long n = argc > 1 ? atol(argv[1]) : 200000, i, got = 0;
+    const char *dir = argc > 2 ? argv[2] : "/tmp";
+    char path[4096], xsd[4096];
+    pg_log_header h;
+    pg_event ev;
+    pg_logw *w;
+    pg_logr *r;
+    pg_err err;
+    struct stat st;
+    double t0, t1, t2, t3, t = 1.7e9;
+    int to = 2, cc;
+
+    snprintf(path, sizeof path, "%s/logio-%d.comm.xml", dir, (int)getpid());
+    snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", PG_SCHEMA_DIR);
+    w = pg_logw_open(path, PG_LOG_COMM, 1, "/path/to/program", "host", &err);
+    if (!w) {
+        fprintf(stderr, "logio: %s\n", err.msg);
+        return 1;
+    }
+    t0 = now();
+    for (i = 0; i < n; i++) {
+        t += 1e-4;
+        if (i % 2 == 0)
+            cc = pg_logw_send(w, t, "pvm_send", 1, (int)(i / 2 + 1), 8, 1, &to);
+        else
+            cc = pg_logw_recv(w, t, "pvm_recv", 2, 2, (int)(i / 2 + 1), 8);
+        if (cc < 0) {
+            fprintf(stderr, "logio: write failed\n");
+            return 1;
+        }
+    }
+    pg_logw_end(w, t, 0);
+    pg_logw_close(w);
+    t1 = now();
+    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+    if (!r) {
+        fprintf(stderr, "logio: %s\n", err.msg);
+        return 1;
+    }
+    while ((cc = pg_logr_next(r, &ev, &err)) == 1)
+        got++;
+    pg_logr_close(r);
+    t2 = now();
+    if (cc < 0 || got != n + 1) {
+        fprintf(stderr, "logio: read %ld events: %s\n", got,
+                cc < 0 ? err.msg : "count differs");
+        return 1;
+    }
+    if (pg_log_validate(path, xsd, &err) < 0) {
+        fprintf(stderr, "logio: %s\n", err.msg);
+        return 1;
+    }
+    t3 = now();
+    stat(path, &st);
+    unlink(path);
+    printf("BENCH name=logio n=%ld write_ns=%.0f read_ns=%.0f validate_ns=%.0f"
+           " bytes=%.1f\n", n, (t1 - t0) * 1e9 / n, (t2 - t1) * 1e9 / n,
+           (t3 - t2) * 1e9 / n, (double)st.st_size / n);
+    return 0;
+}
