@@ -7,10 +7,11 @@
  * mapping (no system call), and the kernel owns those pages the moment they
  * are written, so they reach the file whatever happens to the process.
  *
- * The file is grown in steps (doubling) with ftruncate and remapped; until
- * the log is closed its tail past the written bytes is zeros, which the
- * reader takes as the end of the data (a log cut short by a crash).  Closing
- * truncates the file to exactly what was written.
+ * Only a window of the file (1 MiB) is mapped at a time, moved on as the log
+ * grows; the file is grown ahead of it with ftruncate.  Until the log is
+ * closed its tail past the written bytes is zeros, which the reader takes as
+ * the end of the data (a log cut short by a crash).  Closing truncates the
+ * file to exactly what was written.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,30 +23,41 @@
 
 #include "log_sink.h"
 
-#define FIRST_SIZE (256 * 1024)
+#define WINDOW (1024 * 1024) /* bytes mapped at a time */
 
 struct pg_sink {
     int fd;
-    char *map;
-    size_t size;  /* bytes mapped (and the file's length meanwhile) */
-    size_t used;  /* bytes written */
+    char *map;      /* the window: file bytes [off, off + len) */
+    size_t off, len;
+    size_t used;    /* bytes written */
+    size_t size;    /* the file's length meanwhile (zeros past `used`) */
 };
 
-static int grow(pg_sink *s, size_t need)
+/* Maps a window that starts at the page holding `used` and holds `need`
+ * more bytes, growing the file first.  Only a window is mapped, so a task
+ * writing a long log does not grow in memory. */
+static int move_window(pg_sink *s, size_t need)
 {
-    size_t size = s->size ? s->size : FIRST_SIZE;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), off = s->used / page * page;
+    size_t len = WINDOW;
     void *map;
 
-    while (size < need)
-        size *= 2;
-    if (ftruncate(s->fd, (off_t)size) < 0)
+    while (len < s->used - off + need)
+        len *= 2;
+    if (off + len > s->size) {
+        if (ftruncate(s->fd, (off_t)(off + len)) < 0)
+            return -1;
+        s->size = off + len;
+    }
+    if (s->map && munmap(s->map, s->len) < 0)
         return -1;
-    map = s->map ? mremap(s->map, s->size, size, MREMAP_MAYMOVE)
-                 : mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+    s->map = NULL;
+    map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, (off_t)off);
     if (map == MAP_FAILED)
         return -1;
     s->map = map;
-    s->size = size;
+    s->off = off;
+    s->len = len;
     return 0;
 }
 
@@ -58,7 +70,7 @@ pg_sink *pg_sink_open(const char *path, pg_err *err)
         return NULL;
     }
     s->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (s->fd < 0 || grow(s, FIRST_SIZE) < 0) {
+    if (s->fd < 0 || move_window(s, 0) < 0) {
         pg_err_set(err, "%s: %s", path, strerror(errno));
         if (s->fd >= 0)
             close(s->fd);
@@ -74,9 +86,9 @@ int pg_sink_write(void *ctx, const char *buf, int len)
 
     if (len < 0)
         return -1;
-    if (s->used + (size_t)len > s->size && grow(s, s->used + len) < 0)
+    if (s->used + (size_t)len > s->off + s->len && move_window(s, len) < 0)
         return -1;
-    memcpy(s->map + s->used, buf, len);
+    memcpy(s->map + (s->used - s->off), buf, len);
     s->used += len;
     return len;
 }
@@ -86,7 +98,7 @@ int pg_sink_close(void *ctx)
     pg_sink *s = ctx;
     int rc = 0;
 
-    if (s->map && munmap(s->map, s->size) < 0)
+    if (s->map && munmap(s->map, s->len) < 0)
         rc = -1;
     if (ftruncate(s->fd, (off_t)s->used) < 0)
         rc = -1;

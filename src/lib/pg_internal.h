@@ -10,13 +10,12 @@
  * Where to look:
  *   real.c         the real libpvm3 functions, found with dlsym(RTLD_NEXT)
  *   runtime.c      start-up from the environment, exit, the public API
- *   header.c       the message header, and which buffers carry one
+ *   header.c       the message header: sender ltid and message id
  *   coord_client.c requests to the coordinator (tid <-> ltid)
  *   record.c       writing events to the task's logs
  *   replay.c       the recorded events to follow, and matching messages
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
  *   wrap_recv.c    pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf
- *   wrap_buf.c     pvm_setrbuf, pvm_bufinfo
  *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
  *   wrap_exit.c    pvm_exit
  */
@@ -95,10 +94,6 @@ int pg_start(void);
 int pg_app_call(void);
 /* True for the message contexts PVM keeps for itself (pvmproto.h). */
 int pg_system_ctx(int ctx);
-/* True when a buffer call comes from the program while the runtime runs.
- * Unlike pg_app_call it never starts the runtime: PVM's own start-up
- * (pvm_mytid) calls pvm_setrbuf & co. before any program call. */
-#define pg_app_quiet() (pg.started && pg.depth == 0)
 /* Wall-clock time stamp of an event. */
 double pg_now(void);
 /* Prints "pangaea: ltid N (program): <message>" on stderr. */
@@ -118,26 +113,22 @@ int pg_select_parse(const char *text, struct pg_select *sel, pg_err *err);
 #define PG_LEAVE() (pg.depth--)
 
 /* ---- the message header (header.c) -------------------------------------- */
-/* Every application message starts with three ints: magic, sender ltid,
- * message id.  PG_HDR_BYTES is their size in every PVM encoding. */
-#define PG_HDR_MAGIC 0x50474131 /* "PGA1" */
-#define PG_HDR_INTS 3
-#define PG_HDR_BYTES 12
+/* Sender ltid and message id of a message; they travel in PVM's message
+ * header (the message id in its wait id), not in the program's data. */
 typedef struct pg_hdr {
     int ltid;
     int msgid;
 } pg_hdr;
-/* Sends the current send buffer with a header in front of it: builds a
- * buffer of the same encoding holding the header and (without copying) the
- * program's body, and gives it to `sendfn`.  Returns what sendfn returned. */
-int pg_hdr_send(const pg_hdr *h, int (*sendfn)(void *), void *arg);
-/* Makes sure message `mid` has had its header read, and reads it again when
- * `fresh` (a receive has just returned it, which rewinds it).  Returns 1 and
- * fills *h (if not NULL) for a message carrying a header, 0 for one that
- * carries none (from a daemon, in a system context), -1 for no message. */
-int pg_hdr_take(int mid, pg_hdr *h, int fresh);
-/* True when `mid` is a received message that carried a header. */
-int pg_hdr_carried(int mid);
+/* Sends the current send buffer marked with `msgid`, through `sendfn`.
+ * Returns what sendfn returned. */
+int pg_hdr_send(int msgid, int (*sendfn)(void *), void *arg);
+/* For message `mid`: 1 and its source tid and message id when it carries a
+ * Pangaea header, 0 when it carries none (from a daemon, in a system
+ * context, from outside the run), -1 when there is no such message.  Safe
+ * inside a matcher: it asks nobody. */
+int pg_hdr_peek(int mid, int *src, int *msgid);
+/* The same with the sender's ltid (asking the coordinator once per peer). */
+int pg_hdr_take(int mid, pg_hdr *h);
 
 /* ---- ltid <-> tid (coord_client.c) -------------------------------------- */
 int pg_coord_register(void);

@@ -70,7 +70,7 @@ void pg_record_recv(const char *call, int mid, const pg_hdr *h)
     pg_real.bufinfo(mid, &bytes, &tag, &src);
     flush_misses();
     check(pg_logw_recv(pg.comm, pg_now(), call, h->ltid, tag, h->msgid,
-                       bytes - PG_HDR_BYTES),
+                       bytes),
           "communication");
 }
 

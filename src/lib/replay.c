@@ -35,7 +35,7 @@ struct cursor {
 static struct cursor comm, exec;
 static struct {
     int on;
-    int ltid, msgid;
+    int tid, msgid;  /* the recorded sender, as a tid of this run */
 } want;
 
 static int open_cursor(struct cursor *c, pg_log_kind kind)
@@ -186,8 +186,12 @@ void pg_replay_advance(void)
 /* ---- the matcher ------------------------------------------------------------ */
 void pg_match_expect(const pg_event *ev)
 {
+    /* Translated before the receive: the matcher may not ask anybody. */
+    want.tid = pg_tid_of(ev->from);
+    if (want.tid <= 0)
+        pg_replay_unmatchable(ev, "waits for it, but that sender never ran "
+                                  "in this replay");
     want.on = 1;
-    want.ltid = ev->from;
     want.msgid = ev->msgid;
 }
 
@@ -211,16 +215,16 @@ static int app_match(int mid, int tid, int tag)
 int pg_match(int mid, int tid, int tag)
 {
     struct pvmminfo mi;
-    pg_hdr h;
+    int src, msgid;
 
     if (!want.on)
         return pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
                                             : pg_default_match(mid, tid, tag);
     if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pvm_getcontext())
         return 0;
-    if (pg_hdr_take(mid, &h, 0) != 1)
+    if (pg_hdr_peek(mid, &src, &msgid) != 1)
         return 0;
-    return h.ltid == want.ltid && h.msgid == want.msgid;
+    return src == want.tid && msgid == want.msgid;
 }
 
 /* ---- spawns ----------------------------------------------------------------- */

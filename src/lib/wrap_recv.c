@@ -136,8 +136,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     }
     if (mid <= 0)
         return mid;
-    if (pg_hdr_take(mid, &h, how != PROBE) == 1 && pg.mode == PANGAEA_LOG &&
-        pvm_getminfo(mid, &mi) >= 0 && pg_selected(mi.tag))
+    if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
+        pg_selected(mi.tag) && pg_hdr_take(mid, &h) == 1)
         pg_record_recv(call, mid, &h);
     return mid;
 }
@@ -190,9 +190,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
     old = pg_real.setrbuf(0);
     mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
     if (mid > 0) {
-        pg_real.bufinfo(mid, &bytes, &mtag, &src);
-        if (pg_hdr_carried(mid))
-            bytes -= PG_HDR_BYTES;
+        pvm_bufinfo(mid, &bytes, &mtag, &src);
         n = bytes < len * size ? bytes : len * size;
         pvm_upkbyte(buf, n, 1);
         if (rtid)

@@ -2,8 +2,8 @@
  * wrap_send.c - pvm_send, pvm_mcast, pvm_psend.
  *
  * All three become one path: check the send against the recording (replay),
- * give the message the next message id and a header, send it with the real
- * call, log it (recording).  A multicast is one message: one id, one event,
+ * mark the message with the next message id (header.c), send it with the
+ * real call, log it (recording).  A multicast is one message: one id, one event,
  * naming every ltid it reached (PVM skips duplicates and the sender).
  */
 #include <stdlib.h>
@@ -46,8 +46,7 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast)
 {
     struct dest d = { tids, n, tag, mcast };
     int small[64], *to = n <= 64 ? small : malloc(n * sizeof *to);
-    int nto, bytes = 0, cc, selected;
-    pg_hdr h;
+    int nto, bytes = 0, cc, selected, msgid;
 
     if (!to)
         pg_fatal("out of memory");
@@ -57,12 +56,11 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast)
     selected = pg_selected(tag);
     if (pg.mode == PANGAEA_REPLAY && selected)
         pg_replay_send(call, tag, nto, to);
-    h.ltid = pg.ltid;
-    h.msgid = ++pg.next_msgid;
-    pg_real.bufinfo(pvm_getsbuf(), &bytes, NULL, NULL);
-    cc = pg_hdr_send(&h, real_send, &d);
+    msgid = ++pg.next_msgid;
+    pvm_bufinfo(pvm_getsbuf(), &bytes, NULL, NULL);
+    cc = pg_hdr_send(msgid, real_send, &d);
     if (cc >= 0 && pg.mode == PANGAEA_LOG && selected)
-        pg_record_send(call, tag, h.msgid, bytes, nto, to);
+        pg_record_send(call, tag, msgid, bytes, nto, to);
     if (to != small)
         free(to);
     return cc;
