@@ -48,7 +48,7 @@ int pg_hdr_peek(int mid, int *src, int *msgid)
 
     if (mid <= 0 || pvm_getminfo(mid, &mi) < 0)
         return -1;
-    if ((mi.src & 0x80000000) != 0 || mi.src <= 0 || pg_system_ctx(mi.ctx) ||
+    if ((mi.src & 0x80000000) != 0 || mi.src <= 0 || !pg_app_ctx(mi.ctx) ||
         mi.ctx == pg.ctx || mi.wid <= 0)
         return 0;
     *src = mi.src;

@@ -318,6 +318,18 @@ int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
     return end_event(w);
 }
 
+int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
+                   int ltid)
+{
+    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !group ||
+        strlen(group) >= PG_LOG_MAX_STR)
+        return -1;
+    if (begin_event(w, "gettid", t) || put_str(w, "group", group) ||
+        put_long(w, "inst", inst) || put_long(w, "ltid", ltid))
+        return -1;
+    return end_event(w);
+}
+
 /* Checks every string of a spawn against the limits; returns argc or -1. */
 static int check_spawn(const char *program, char *const *argv,
                        const char *where, int count, int nchild,

@@ -18,6 +18,8 @@
  *   wrap_recv.c    pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf
  *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
  *   wrap_exit.c    pvm_exit
+ *   wrap_group.c   pvm_joingroup, pvm_gettid, pvm_getinst, pvm_bcast,
+ *                  pvm_reduce, pvm_gather, pvm_scatter (libgpvm3)
  */
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
@@ -50,11 +52,23 @@ struct pg_real {
     int (*bufinfo)(int, int *, int *, int *);
     int (*parent)(void);
     int (*siblings)(int **);
+    /* libgpvm3's, found on first use (pg_real_load_group): a program
+     * without groups need not load libgpvm3. */
+    int (*joingroup)(char *);
+    int (*gettid)(char *, int);
+    int (*getinst)(char *, int);
+    int (*gsize)(char *);
+    int (*bcast)(char *, int);
+    int (*reduce)(void (*)(int *, void *, void *, int *, int *), void *,
+                  int, int, int, char *, int);
+    int (*gather)(void *, void *, int, int, int, char *, int);
+    int (*scatter)(void *, void *, int, int, int, char *, int);
 };
 extern struct pg_real pg_real;
 /* Resolves every real function; exits the process with a message if one is
  * missing (the library was loaded without libpvm3). */
 void pg_real_load(void);
+void pg_real_load_group(void);
 
 /* ---- runtime state (runtime.c) ------------------------------------------ */
 struct pg_state {
@@ -82,6 +96,8 @@ struct pg_state {
         int ltids[64], nltids; /* only in these tasks, when nltids > 0      */
     } sel;
     pg_logw *exec;
+    int coll;                /* a pvm_reduce/gather/scatter is in progress */
+    int coll_tag;            /* ... with this message tag                  */
 };
 extern struct pg_state pg;
 
@@ -92,12 +108,22 @@ int pg_start(void);
 /* True when the call being wrapped belongs to the application (not to PVM
  * itself, not with Pangaea off).  Starts the runtime on first use. */
 int pg_app_call(void);
+/* pg_app_call() for a send or receive with `tag`: inside a collective
+ * (pvm_reduce, ...) its own messages with the collective's tag are the
+ * application's too, although libgpvm3 sends them in a system context. */
+int pg_app_call_tag(int tag);
+/* True when a message in context `ctx` may carry our header. */
+int pg_app_ctx(int ctx);
 /* True for the message contexts PVM keeps for itself (pvmproto.h). */
 int pg_system_ctx(int ctx);
 /* Wall-clock time stamp of an event. */
 double pg_now(void);
 /* Prints "pangaea: ltid N (program): <message>" on stderr. */
 void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Ends this task: tells `pangaea` (report kind PG_REP_*, msg), closes the
+ * logs, leaves PVM, exits with status. */
+void pg_end_task(int kind, const char *msg, int status)
+    __attribute__((noreturn));
 /* Reports a fatal problem to `pangaea` and ends this task with PG_EXIT_FATAL. */
 void pg_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
@@ -151,6 +177,7 @@ void pg_record_recv(const char *call, int mid, const pg_hdr *h);
 void pg_record_spawn(const char *program, char **argv, int flags,
                      const char *where, int count, int nchild,
                      const int *ltids, const int *tids);
+void pg_record_gettid(const char *group, int inst, int ltid);
 void pg_record_close(int status);
 /* The name of the host a task runs on. */
 const char *pg_host_of(int tid);
@@ -179,8 +206,18 @@ int pg_match(int mid, int tid, int tag);
 extern pg_matchfn pg_default_match, pg_app_match;
 /* Set while the program's own receive runs (its matcher then applies). */
 extern int pg_app_recv;
+/* The next recorded group lookup, checked against the call: same group,
+ * and inst / ltid equal unless given as PG_ANY.  Moves on. */
+#define PG_ANY (-2147483647 - 1)
+const pg_event *pg_replay_gettid(const char *call, const char *group,
+                                 int inst, int ltid);
 /* The next recorded spawn, checked against the program's request. */
 const pg_event *pg_replay_spawn(const char *program, int count);
+
+/* ---- sends (wrap_send.c) ------------------------------------------------ */
+/* pvm_bcast to group members `tids` (n of them, the sender excluded): one
+ * send event with one message id, sent by the real pvm_bcast. */
+int pg_send_bcast(char *group, int *tids, int n, int tag);
 
 /* ---- ltids of children (wrap_spawn.c) ------------------------------------ */
 /* The ltid of the k-th (1-based) child of task `parent`, or -1. */

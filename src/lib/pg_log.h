@@ -20,7 +20,9 @@
  *     <recv seq="2" t="..." call="pvm_recv" from="3" tag="5" msgid="1" bytes="80"/>
  *     <recv seq="3" t="..." call="pvm_nrecv" from="3" tag="5" msgid="2" bytes="80"
  *           misses="12"/>      (12 polls found nothing before this one did)
- *     <end seq="3" t="..." status="0"/>
+ *     <gettid seq="4" t="..." group="g" inst="2" ltid="5"/>  (instance 2 of
+ *           group g was ltid 5: pvm_gettid, pvm_getinst, pvm_joingroup)
+ *     <end seq="5" t="..." status="0"/>
  *   </pangaea-comm>
  *
  *   <pangaea-exec>
@@ -53,7 +55,9 @@ typedef enum {
     PG_EV_SEND = 1,  /* comm: one message to one or several ltids      */
     PG_EV_RECV = 2,  /* comm: one message taken by the program         */
     PG_EV_SPAWN = 3, /* exec: one pvm_spawn call                       */
-    PG_EV_END = 4    /* both: the task ended with `status`             */
+    PG_EV_END = 4,   /* both: the task ended with `status`             */
+    PG_EV_GETTID = 5 /* comm: group instance `inst` of `group` is ltid
+                        `from` (pvm_gettid, pvm_getinst, pvm_joingroup) */
 } pg_ev_kind;
 
 /* One event as read back.  Pointers stay valid until the next
@@ -79,6 +83,8 @@ typedef struct pg_event {
     const int *child_ltid;     /* SPAWN */
     const char *const *child_host; /* SPAWN */
     int status;                /* END */
+    const char *group;         /* GETTID: the group's name */
+    int inst;                  /* GETTID: the instance number */
     int misses;                /* SEND/RECV/END: polls (pvm_nrecv, pvm_probe,
                                   pvm_trecv) that found no message just
                                   before this event; 0 when absent */
@@ -118,6 +124,10 @@ int pg_logw_spawn(pg_logw *w, double t, const char *program,
                   int nchild, const int *child_ltid,
                   const char *const *child_host);
 int pg_logw_end(pg_logw *w, double t, int status);
+/* <gettid group= inst= ltid=/>: instance `inst` of `group` was task `ltid`
+ * (negative: the PVM error the call returned). */
+int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
+                   int ltid);
 /* The next event written carries misses="n" (when n > 0). */
 void pg_logw_misses(pg_logw *w, int n);
 /* Pushes what is buffered to the file. */

@@ -53,3 +53,21 @@ void pg_real_load(void)
     *(void **)&pg_real.siblings = find("pvm_siblings");
     loaded = 1;
 }
+
+/* Only a program that calls a group function has libgpvm3 loaded. */
+void pg_real_load_group(void)
+{
+    static int loaded;
+
+    if (loaded)
+        return;
+    *(void **)&pg_real.joingroup = find("pvm_joingroup");
+    *(void **)&pg_real.gettid = find("pvm_gettid");
+    *(void **)&pg_real.getinst = find("pvm_getinst");
+    *(void **)&pg_real.gsize = find("pvm_gsize");
+    *(void **)&pg_real.bcast = find("pvm_bcast");
+    *(void **)&pg_real.reduce = find("pvm_reduce");
+    *(void **)&pg_real.gather = find("pvm_gather");
+    *(void **)&pg_real.scatter = find("pvm_scatter");
+    loaded = 1;
+}

@@ -74,6 +74,13 @@ void pg_record_recv(const char *call, int mid, const pg_hdr *h)
           "communication");
 }
 
+void pg_record_gettid(const char *group, int inst, int ltid)
+{
+    flush_misses();
+    check(pg_logw_gettid(pg.comm, pg_now(), group, inst, ltid),
+          "communication");
+}
+
 /* Host names come from pvm_config; the table is asked for again only when a
  * host we have not seen appears (hosts can be added during a run). */
 const char *pg_host_of(int tid)

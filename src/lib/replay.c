@@ -105,10 +105,7 @@ static void diverge(const char *happened, const char *fmt, ...)
              "at event %ld: recorded %s; the program %s",
              comm.seq + 1, rec, happened);
     pg_warn("replay diverged %s", msg);
-    pg.depth++;
-    pg_coord_report(PG_REP_DIVERGED, msg);
-    pg_replay_close();
-    _exit(PG_EXIT_DIVERGED);
+    pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }
 
 static const char *describe(const pg_event *ev, char *buf, int size)
@@ -118,6 +115,9 @@ static const char *describe(const pg_event *ev, char *buf, int size)
                  comm.misses);
     else if (!ev)
         snprintf(buf, size, "nothing more (the recorded run ended here)");
+    else if (ev->kind == PG_EV_GETTID)
+        snprintf(buf, size, "group lookup: instance %d of \"%s\" is ltid %d",
+                 ev->inst, ev->group, ev->from);
     else if (ev->kind == PG_EV_SEND)
         snprintf(buf, size, "%s to ltid %d%s tag %d (message %d)", ev->call,
                  ev->nto ? ev->to[0] : -1, ev->nto > 1 ? " and others" : "",
@@ -165,6 +165,23 @@ const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
         return ev;
     snprintf(did, sizeof did, "called %s(tid t%x = ltid %d, tag %d)", call,
              tid, tid == -1 ? -1 : pg_ltid_of(tid), tag);
+    diverge(did, "%s", describe(ev, rec, sizeof rec));
+}
+
+const pg_event *pg_replay_gettid(const char *call, const char *group,
+                                 int inst, int ltid)
+{
+    const pg_event *ev = peek(&comm);
+    char rec[256], did[512];
+
+    if (ev && !comm.misses && ev->kind == PG_EV_GETTID &&
+        !strcmp(ev->group, group) && (inst == PG_ANY || inst == ev->inst) &&
+        (ltid == PG_ANY || ltid == ev->from)) {
+        pg_replay_advance();
+        return ev; /* still valid: the next peek has not happened yet */
+    }
+    snprintf(did, sizeof did, "called %s(\"%.100s\", %s %d)", call, group,
+             inst != PG_ANY ? "inst" : "ltid", inst != PG_ANY ? inst : ltid);
     diverge(did, "%s", describe(ev, rec, sizeof rec));
 }
 
@@ -249,9 +266,7 @@ const pg_event *pg_replay_spawn(const char *program, int count)
                  ev ? "pvm_spawn of " : "no more spawns",
                  ev ? ev->program : "", ev ? ev->count : 0, program, count);
         pg_warn("replay diverged %s", msg);
-        pg.depth++;
-        pg_coord_report(PG_REP_DIVERGED, msg);
-        _exit(PG_EXIT_DIVERGED);
+        pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
     }
     exec.have = 0;
     exec.seq++;

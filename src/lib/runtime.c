@@ -156,6 +156,9 @@ int pg_start(void)
     return 0;
 }
 
+/* pvmproto.h's SYSCTX_DG: libgpvm3's context for group traffic. */
+#define SYSCTX_DG_CTX (0x7ffff - 3)
+
 int pg_system_ctx(int ctx)
 {
     return ctx <= 0x7ffff && ctx >= 0x7ffff - 9; /* SYSCTX_FIRST..LAST */
@@ -169,6 +172,19 @@ int pg_app_call(void)
     if (!pg.started && pg_start() < 0)
         return 0;
     return 1;
+}
+
+int pg_app_call_tag(int tag)
+{
+    if (pg.coll && pg.depth == 0 && pg.mode != PANGAEA_OFF &&
+        pvm_getcontext() == SYSCTX_DG_CTX)
+        return tag == pg.coll_tag; /* else the group server's traffic */
+    return pg_app_call();
+}
+
+int pg_app_ctx(int ctx)
+{
+    return !pg_system_ctx(ctx) || (pg.coll && ctx == SYSCTX_DG_CTX);
 }
 
 /* Closing: logs first (they are the evidence), then the coordinator, then
@@ -225,6 +241,23 @@ void pg_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void pg_end_task(int kind, const char *msg, int status)
+{
+    pg.depth++;
+    if (pg.started && pg.ltid != 0)
+        pg_coord_report(kind, msg);
+    if (pg.mode == PANGAEA_LOG && pg.comm)
+        pg_record_close(status);
+    if (pg.mode == PANGAEA_REPLAY)
+        pg_replay_close();
+    pg_match_clear();
+    /* Leaving PVM properly sends what is still queued, the report above
+     * included: a bare _exit could drop it when the daemon is slow. */
+    if (pg.started)
+        pg_real.exit();
+    _exit(status);
+}
+
 void pg_fatal(const char *fmt, ...)
 {
     va_list ap;
@@ -234,12 +267,7 @@ void pg_fatal(const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     pg_warn("%s", buf);
-    pg.depth++;
-    if (pg.started && pg.ltid != 0)
-        pg_coord_report(PG_REP_FATAL, buf);
-    if (pg.mode == PANGAEA_LOG && pg.comm)
-        pg_record_close(PG_EXIT_FATAL);
-    _exit(PG_EXIT_FATAL);
+    pg_end_task(PG_REP_FATAL, buf, PG_EXIT_FATAL);
 }
 
 /* ---- public API ---------------------------------------------------------- */

@@ -144,7 +144,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
 
 #define RECV_WRAPPER(name, how, realexpr, tmout)                               \
     int cc;                                                                    \
-    if (!pg_app_call())                                                        \
+    if (!pg_app_call_tag(tag))                                                 \
         return realexpr;                                                       \
     PG_ENTER();                                                                \
     cc = recv_common(name, how, tid, tag, tmout);                              \

@@ -16,12 +16,15 @@ struct dest {
     int n;
     int tag;
     int mcast;
+    char *group;    /* pvm_bcast: the group; the real call then sends */
 };
 
 static int real_send(void *arg)
 {
     struct dest *d = arg;
 
+    if (d->group)
+        return pg_real.bcast(d->group, d->tag);
     return d->mcast ? pg_real.mcast(d->tids, d->n, d->tag)
                     : pg_real.send(d->tids[0], d->tag);
 }
@@ -42,9 +45,10 @@ static int reached(const int *tids, int n, int *out)
     return k;
 }
 
-static int send_common(const char *call, int *tids, int n, int tag, int mcast)
+static int send_common(const char *call, int *tids, int n, int tag, int mcast,
+                       char *group)
 {
-    struct dest d = { tids, n, tag, mcast };
+    struct dest d = { tids, n, tag, mcast, group };
     int small[64], *to = n <= 64 ? small : malloc(n * sizeof *to);
     int nto, bytes = 0, cc, selected, msgid;
 
@@ -70,10 +74,10 @@ int pvm_send(int tid, int tag)
 {
     int cc;
 
-    if (!pg_app_call())
+    if (!pg_app_call_tag(tag))
         return pg_real.send(tid, tag);
     PG_ENTER();
-    cc = send_common("pvm_send", &tid, 1, tag, 0);
+    cc = send_common("pvm_send", &tid, 1, tag, 0, NULL);
     PG_LEAVE();
     return cc;
 }
@@ -85,9 +89,14 @@ int pvm_mcast(int *tids, int n, int tag)
     if (!pg_app_call() || n <= 0)
         return pg_real.mcast(tids, n, tag);
     PG_ENTER();
-    cc = send_common("pvm_mcast", tids, n, tag, 1);
+    cc = send_common("pvm_mcast", tids, n, tag, 1, NULL);
     PG_LEAVE();
     return cc;
+}
+
+int pg_send_bcast(char *group, int *tids, int n, int tag)
+{
+    return send_common("pvm_bcast", tids, n, tag, 1, group);
 }
 
 /* Bytes per item of a pvm_psend/pvm_precv data type, or -1. */
@@ -126,7 +135,7 @@ int pvm_psend(int tid, int tag, void *data, int len, int type)
     old = pvm_setsbuf(buf);
     cc = pvm_pkbyte(data, len * size, 1);
     if (cc >= 0)
-        cc = send_common("pvm_psend", &tid, 1, tag, 0);
+        cc = send_common("pvm_psend", &tid, 1, tag, 0, NULL);
     pvm_setsbuf(old);
     pg_real.freebuf(buf);
     PG_LEAVE();

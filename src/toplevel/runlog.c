@@ -219,6 +219,9 @@ static void read_log(struct top_run *run, int ti, pg_log_kind kind,
 static int take_comm(struct top_run *run, int ti, const pg_event *ev,
                      void *arg)
 {
+    /* A group lookup is no message: the graph does not show it. */
+    if (ev->kind == PG_EV_GETTID)
+        return 0;
     return add_event(run, arg, ti, ev);
 }
 

@@ -350,6 +350,36 @@ START_TEST(test_timestamps_ignore_the_locale)
 }
 END_TEST
 
+/* A group lookup round-trips and validates; an error is kept as the ltid. */
+START_TEST(test_gettid_round_trips_and_validates)
+{
+    const char *path = tpath("g.comm.xml");
+    pg_event ev;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "p", "h", &err);
+    pg_logr *r;
+
+    ck_assert_int_eq(pg_logw_gettid(w, 1.5, "grp <&>", 2, 5), 0);
+    pg_logw_misses(w, 3);
+    ck_assert_int_eq(pg_logw_gettid(w, 2.5, "g", 7, -19), 0);
+    ck_assert_int_eq(pg_logw_gettid(w, 3.5, NULL, 7, 1), -1);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    ck_assert_msg(pg_log_validate(path, XSD, &err) == 0, "%s", err.msg);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_GETTID);
+    ck_assert_str_eq(ev.group, "grp <&>");
+    ck_assert_int_eq(ev.inst, 2);
+    ck_assert_int_eq(ev.from, 5);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.seq, 2);
+    ck_assert_int_eq(ev.inst, 7);
+    ck_assert_int_eq(ev.from, -19);
+    ck_assert_int_eq(ev.misses, 3);
+    end_ok(r);
+}
+END_TEST
+
 START_TEST(test_log_path_names_files_by_ltid_and_kind)
 {
     char buf[64];
@@ -398,6 +428,7 @@ static Suite *log_suite(void)
     tcase_add_test(wr, test_flush_puts_events_in_the_file);
     tcase_add_test(wr, test_timestamps_ignore_the_locale);
     tcase_add_test(wr, test_log_path_names_files_by_ltid_and_kind);
+    tcase_add_test(rt, test_gettid_round_trips_and_validates);
     tcase_add_test(wr, test_call_names_are_the_schemas);
     suite_add_tcase(s, rt);
     suite_add_tcase(s, sc);
