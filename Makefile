@@ -3,6 +3,7 @@
 #   make check    unit tests (Check) and end-to-end tests on a private pvmd
 #   make demo     record and replay the SOR demo on a private pvmd
 #   make bench    benchmarks, Pangaea against raw PVM (not in check; BENCHMARKS.md)
+#   make fuzz     libFuzzer on the log reader for FUZZ_TIME seconds (not in check)
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -fPIC
@@ -64,6 +65,10 @@ $(B)/tests/plain_%: tests/programs/plain_%.c
 $(B)/tests/%: tests/programs/%.c $(B)/libpangaea.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea $(PVMLIBS) -lm
+# Group programs (group_*) also need libgpvm3, ahead of libpvm3.
+$(B)/tests/group_%: tests/programs/group_%.c $(B)/libpangaea.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea -lgpvm3 $(PVMLIBS) -lm
 # gen_logs writes synthetic recordings with the log API (display tests).
 test-programs: $(B)/tests/gen_logs
 $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
@@ -124,3 +129,19 @@ $(B)/tests/static_race: tests/programs/race.c tests/programs/plain_race.c $(B)/l
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 test-programs: $(B)/tests/static_race
+
+# Fuzzing the log reader (tests/fuzz/; not part of `make check`, which only
+# replays tests/fuzz/corpus/ and regressions/ through replay_corpus, a plain
+# build of the same target).  `make fuzz FUZZ_TIME=300` runs longer.
+FUZZ_TIME ?= 60
+FUZZ_SRC  := $(wildcard src/lib/log_*.c) src/lib/err.c
+$(B)/fuzz/replay_corpus: tests/fuzz/replay_corpus.c tests/fuzz/fuzz_logr.c $(B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+test-programs: $(B)/fuzz/replay_corpus
+$(B)/fuzz/fuzz_logr: tests/fuzz/fuzz_logr.c $(FUZZ_SRC) $(wildcard src/lib/*.h)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^) $(XML_LIBS)
+fuzz: $(B)/fuzz/fuzz_logr
+	@bash tests/fuzz/run.sh $< $(FUZZ_TIME)
+.PHONY: fuzz

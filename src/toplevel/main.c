@@ -127,26 +127,80 @@ static void parse(int argc, char **argv, struct top_opts *o)
                  : "cannot use the log directory %s", logdir);
 }
 
-/* A new recording replaces the logs of the last one in that directory; the
- * old files go first so that no log of a task this run lacks survives. */
+/* A file of a recording: ltid-*.xml, or the page -display wrote. */
+static int recording_file(const char *name)
+{
+    size_t n = strlen(name);
+
+    return (!strncmp(name, "ltid-", 5) && n > 4 &&
+            !strcmp(name + n - 4, ".xml")) ||
+           !strcmp(name, "pangaea-graph.html");
+}
+
+/* Moves (to_dir) or removes (to_dir NULL) the recording files of dir;
+ * returns how many there were.  Only those files are touched. */
+static int move_recording(const char *dir, const char *to_dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char from[PATH_MAX + 300], to[PATH_MAX + 600];
+    int n = 0;
+
+    if (!d)
+        return 0; /* no previous/ yet (clear_logs has opened dir itself) */
+    while ((e = readdir(d))) {
+        if (!recording_file(e->d_name))
+            continue;
+        snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+        if (to_dir) {
+            snprintf(to, sizeof to, "%s/%s", to_dir, e->d_name);
+            if (rename(from, to) < 0)
+                fail(TOP_EXIT_USAGE, "cannot keep the previous recording: "
+                     "cannot move %s", from);
+        } else {
+            unlink(from);
+        }
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* A new recording never overwrites the last one silently: the recording
+ * files in the directory go to DIR/previous/ (replacing an older one there:
+ * its recording files, then the directory, which must then be empty), so
+ * that no log of a task this run lacks is mixed with the new ones. */
 static void clear_logs(const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    char path[PATH_MAX + 300];
-    int n;
+    char prev[PATH_MAX + 16];
+    int any = 0, foreign = 0;
 
     if (!d)
         fail(TOP_EXIT_USAGE, "cannot open the log directory %s", dir);
-    while ((e = readdir(d))) {
-        n = strlen(e->d_name);
-        if (!strncmp(e->d_name, "ltid-", 5) && n > 4 &&
-            !strcmp(e->d_name + n - 4, ".xml")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    }
+    while (!any && (e = readdir(d)))
+        any = recording_file(e->d_name);
     closedir(d);
+    if (!any)
+        return;
+    snprintf(prev, sizeof prev, "%s/previous", dir);
+    if ((d = opendir(prev))) { /* check it all before removing anything */
+        while ((e = readdir(d)) && !foreign)
+            foreign = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+                      !recording_file(e->d_name);
+        closedir(d);
+    }
+    if (!foreign)
+        move_recording(prev, NULL);
+    if (foreign || (rmdir(prev) < 0 && errno != ENOENT))
+        fail(TOP_EXIT_USAGE, "cannot replace %s, where the previous recording "
+             "is kept: it holds other files (move them away)", prev);
+    if (mkdir(prev, 0777) < 0)
+        fail(TOP_EXIT_USAGE, "cannot create %s for the previous recording",
+             prev);
+    move_recording(dir, prev);
+    fprintf(stderr, "pangaea: the previous recording was kept in %s\n", prev);
 }
 
 static const char *base(const char *path)

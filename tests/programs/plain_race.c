@@ -44,7 +44,7 @@ enum {
     TAG_PEER = 20   /* .. TAG_PEER+2: worker -> next worker   */
 };
 
-#define MAXW 32
+#define MAXW 64
 #define DEADLINE_S 60   /* phase 3 gives up after this long */
 
 static int me;                  /* 0: master, 1..K: worker */
