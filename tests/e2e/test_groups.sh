@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_groups.sh - PVM groups (libgpvm3) record and replay on a real private
 # pvmd: instance numbers handed out in join order, pvm_gettid lookups,
-# pvm_bcast, pvm_barrier and a floating-point pvm_reduce (issue 3).  As in
+# pvm_bcast, pvm_barrier, pvm_reduce (PvmSum on doubles, PvmMax, PvmMin,
+# PvmProduct, a user function), pvm_gather and pvm_scatter (issue 3).  As in
 # test_replay.sh: 20 unrecorded runs must differ, 20 replays must print
 # exactly what the recording printed.  The group server pvmgs is found by
 # the private pvmd through PVM_PATH (lib.sh) and runs with Pangaea off.
@@ -10,7 +11,7 @@ set -u
 
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 
-pg_replay_case "group_race (join order, gettid, bcast, barrier, reduce)" \
+pg_replay_case "group_race (join order, gettid, bcast, barrier, reduce sum/max/min/product/user function, gather, scatter)" \
     "$PG_BUILD/tests/group_race"
 # The group server leaves no log of its own: it is not a Pangaea task.
 if ls "$PG_CASE_LOGS" | grep -qv '^ltid-[0-5]\.\(comm\|exec\)\.xml$'; then

@@ -6,7 +6,11 @@
  * reports the token it got to task 1 (taken from any sender); task 1
  * broadcasts a value; all meet at a barrier; and a floating-point sum is
  * reduced (PvmSum) to task 1's instance, whose bits depend on the order the
- * partial sums arrive in.  Only task 1 prints, so output = event order.
+ * partial sums arrive in.  Then the other collectives: PvmMax, PvmMin,
+ * PvmProduct (whose overflow depends on order), a user function that is
+ * not commutative, pvm_gather (slots in instance order) and pvm_scatter
+ * (each member reports the slot it got).  Only task 1 prints, so output =
+ * event order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +19,43 @@
 
 #define N 4
 #define G "race"
-enum { TAG_TOKEN = 1, TAG_REPORT, TAG_BCAST, TAG_SUM, TAG_ROOT };
+enum { TAG_TOKEN = 1, TAG_REPORT, TAG_BCAST, TAG_SUM, TAG_ROOT, TAG_MAX,
+       TAG_MIN, TAG_PROD, TAG_USER, TAG_GATHER, TAG_SCATTER, TAG_BACK };
 
 static const double part[N] = { 1e16, 1.0, -1e16, 3.25 };
+static const double factor[N] = { 1e308, 1e-308, 10.0, 0.1 };
+
+/* x <- 2x + y, element by element: the result depends on the order. */
+static void horner(int *type, void *x, void *y, int *num, int *info)
+{
+    int i, *a = x, *b = y;
+
+    (void)type;
+    for (i = 0; i < *num; i++)
+        a[i] = 2 * a[i] + b[i];
+    *info = PvmOk;
+}
+
+struct results {
+    double max, min, prod;
+    int user, gathered[N], scattered;
+};
+
+/* Every member makes the same collective calls with root instance `root`. */
+static void collectives(int me, int root, struct results *r)
+{
+    int slots[N] = { 100, 101, 102, 103 };
+
+    r->max = r->min = part[me];
+    r->prod = factor[me];
+    r->user = me + 1;
+    pvm_reduce(PvmMax, &r->max, 1, PVM_DOUBLE, TAG_MAX, G, root);
+    pvm_reduce(PvmMin, &r->min, 1, PVM_DOUBLE, TAG_MIN, G, root);
+    pvm_reduce(PvmProduct, &r->prod, 1, PVM_DOUBLE, TAG_PROD, G, root);
+    pvm_reduce(horner, &r->user, 1, PVM_INT, TAG_USER, G, root);
+    pvm_gather(r->gathered, &me, 1, PVM_INT, TAG_GATHER, G, root);
+    pvm_scatter(&r->scattered, slots, 1, PVM_INT, TAG_SCATTER, G, root);
+}
 
 /* Sends my index to the next instance, takes one token, returns it. */
 static int pass_token(int me, int inst)
@@ -36,6 +74,7 @@ static void child(int me)
 {
     int inst = pvm_joingroup(G), got, root;
     double x = part[me];
+    struct results r;
 
     pvm_barrier(G, N);
     got = pass_token(me, inst);
@@ -47,6 +86,11 @@ static void child(int me)
     pvm_recv(-1, TAG_BCAST);
     pvm_upkint(&root, 1, 1);
     pvm_reduce(PvmSum, &x, 1, PVM_DOUBLE, TAG_SUM, G, root);
+    collectives(me, root, &r);
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&me, 1, 1);
+    pvm_pkint(&r.scattered, 1, 1);
+    pvm_send(pvm_parent(), TAG_BACK);
     pvm_barrier(G, N);
     pvm_lvgroup(G);
     pvm_exit();
@@ -58,6 +102,7 @@ static void parent(char *self)
     char idx[N][8];
     int tids[N], i, inst, me, got, cinst, order[N];
     double x = part[0];
+    struct results r;
 
     for (i = 1; i < N; i++) {
         snprintf(idx[i], sizeof idx[i], "%d", i);
@@ -89,6 +134,20 @@ static void parent(char *self)
     pvm_reduce(PvmSum, &x, 1, PVM_DOUBLE, TAG_SUM, G, inst);
     printf("sum %a (%d members, instance %d)\n", x, pvm_gsize(G),
            pvm_getinst(G, pvm_mytid()));
+    collectives(0, inst, &r);
+    printf("max %a min %a product %a horner %d\n", r.max, r.min, r.prod,
+           r.user);
+    printf("gather:");
+    for (i = 0; i < N; i++)
+        printf(" %d", r.gathered[i]);
+    printf("\nscatter: task 0 got %d", r.scattered);
+    for (i = 1; i < N; i++) {
+        pvm_recv(-1, TAG_BACK);
+        pvm_upkint(&me, 1, 1);
+        pvm_upkint(&got, 1, 1);
+        printf(", task %d got %d", me, got);
+    }
+    printf("\n");
     pvm_barrier(G, N);
     pvm_lvgroup(G);
     pvm_exit();
