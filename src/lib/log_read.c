@@ -30,6 +30,7 @@ struct pg_logr {
     long seq;        /* seq of the last event returned */
     int ended;       /* <end> was read: no event may follow */
     int done;        /* the document ended cleanly */
+    int cut;         /* it stops, after complete events, without closing */
     pg_lx_vec ltids; /* int: <to> or <child> ltids */
     pg_lx_vec offs;  /* size_t: arena offsets of the args, then the hosts */
     pg_lx_vec ptrs;  /* char *: argv, NULL, then the child hosts */
@@ -454,7 +455,7 @@ int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
     if (r->done)
         return 0;
     type = pg_lx_step_markup(&r->x, err);
-    if (type == XML_READER_TYPE_END_ELEMENT && r->x.cut)
+    if (type == XML_READER_TYPE_END_ELEMENT && r->x.cut && (r->cut = 1))
         return pg_lx_fail(&r->x, err, "stops after event %ld without closing"
                           ": the task was killed or crashed, or the file was "
                           "cut", r->seq);
@@ -464,6 +465,29 @@ int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
         return pg_lx_fail(&r->x, err, "ends before </%s>: truncated",
                           root_name(r->kind));
     return type < 0 ? -1 : read_event(r, ev, err);
+}
+
+int pg_log_check_cut(const char *path, pg_log_kind kind, long *events,
+                     pg_err *err)
+{
+    pg_logr *r = pg_logr_open(path, kind, NULL, err);
+    pg_event ev;
+    int cc;
+
+    *events = 0;
+    if (!r)
+        return -1;
+    while ((cc = pg_logr_next(r, &ev, err)) == 1)
+        (*events)++;
+    if (cc < 0 && pg_logr_cut(r))
+        cc = 1;
+    pg_logr_close(r);
+    return cc;
+}
+
+int pg_logr_cut(const pg_logr *r)
+{
+    return r && r->cut;
 }
 
 void pg_logr_close(pg_logr *r)

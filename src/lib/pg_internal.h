@@ -83,6 +83,7 @@ struct pg_state {
     int nspawned;            /* children this task has spawned (for ltids)   */
     int exit_deferred;       /* the program called pvm_exit                  */
     int next_msgid;          /* message ids this task has used               */
+    long events;             /* communication events logged or replayed  */
     int misses;              /* recording: polls that found nothing since the
                                 last event                                   */
     char program[1024];

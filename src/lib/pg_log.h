@@ -147,6 +147,13 @@ pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
  * -1 and err: malformed (file:line:column: what). */
 int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err);
 void pg_logr_close(pg_logr *r);
+/* After pg_logr_next returned -1: true when the log simply stops after its
+ * last complete event (its task died while writing it), not malformed. */
+int pg_logr_cut(const pg_logr *r);
+/* Reads a whole log through: 0 when complete, 1 when cut short after
+ * *events complete events (see pg_logr_cut), -1 and err when malformed. */
+int pg_log_check_cut(const char *path, pg_log_kind kind, long *events,
+                     pg_err *err);
 
 /* Validates a whole log against the schema at xsd_path.  0, or -1 and err
  * naming file, line and column of the first violation. */

@@ -41,7 +41,7 @@ enum {
 
 enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };
 enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
-       PG_REP_RESUMED = 4 };
+       PG_REP_RESUMED = 4, PG_REP_CRASH = 5 };
 
 /* Exit statuses of a task that Pangaea ends itself. */
 #define PG_EXIT_DIVERGED 86

@@ -57,6 +57,7 @@ void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
     for (i = 0; i < nto; i++)
         to[i] = pg_ltid_of(tids[i]);
     flush_misses();
+    pg.events++;
     check(pg_logw_send(pg.comm, pg_now(), call, tag, msgid, bytes, nto, to),
           "communication");
     if (to != small)
@@ -69,6 +70,7 @@ void pg_record_recv(const char *call, int mid, const pg_hdr *h)
 
     pg_real.bufinfo(mid, &bytes, &tag, &src);
     flush_misses();
+    pg.events++;
     check(pg_logw_recv(pg.comm, pg_now(), call, h->ltid, tag, h->msgid,
                        bytes),
           "communication");
@@ -77,6 +79,7 @@ void pg_record_recv(const char *call, int mid, const pg_hdr *h)
 void pg_record_gettid(const char *group, int inst, int ltid)
 {
     flush_misses();
+    pg.events++;
     check(pg_logw_gettid(pg.comm, pg_now(), group, inst, ltid),
           "communication");
 }

@@ -29,6 +29,7 @@ struct cursor {
     int done;      /* the log has no more events       */
     long seq;      /* events consumed                  */
     int misses;    /* failed polls still to give before ev */
+    int cut;       /* the log stops where its task died when recorded */
     char path[4200];
 };
 
@@ -79,7 +80,9 @@ static const pg_event *peek(struct cursor *c)
     if (c->done || !c->r)
         return NULL;
     cc = pg_logr_next(c->r, &c->ev, &err);
-    if (cc < 0)
+    if (cc < 0 && pg_logr_cut(c->r))
+        c->cut = 1, cc = 0;   /* a crashed task: follow it up to there */
+    else if (cc < 0)
         pg_fatal("%s", err.msg);
     c->misses = cc == 1 ? c->ev.misses : 0;
     if (cc == 0 || c->ev.kind == PG_EV_END) {
@@ -113,6 +116,8 @@ static const char *describe(const pg_event *ev, char *buf, int size)
     if (comm.misses > 0)
         snprintf(buf, size, "%d more poll(s) that found no message first",
                  comm.misses);
+    else if (!ev && comm.cut)
+        snprintf(buf, size, "nothing more (the task died here when recorded)");
     else if (!ev)
         snprintf(buf, size, "nothing more (the recorded run ended here)");
     else if (ev->kind == PG_EV_GETTID)
@@ -198,6 +203,7 @@ void pg_replay_advance(void)
 {
     comm.have = 0;
     comm.seq++;
+    pg.events++;
 }
 
 /* ---- the matcher ------------------------------------------------------------ */

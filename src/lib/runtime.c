@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,41 @@ void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir)
     gethostname(pg.host, sizeof pg.host - 1);
 }
 
+/* A task that crashes says how, and after which event of its log, before
+ * it dies: best effort (PVM is called from a signal handler), but the run's
+ * report then names the cause, which is what a person debugging needs. */
+static void on_crash(int sig)
+{
+    static volatile sig_atomic_t once;
+    char msg[128];
+
+    if (!once) {
+        once = 1;
+        snprintf(msg, sizeof msg, "died of SIG%s after event %ld of its log",
+                 sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", pg.events);
+        pg.depth++;
+        pg_coord_report(PG_REP_CRASH, msg);
+        /* Leaving PVM sends the report for sure; a crash inside PVM could
+         * make that hang, so an alarm ends the wait. */
+        alarm(2);
+        pg_real.exit();
+    }
+    raise(sig); /* SA_RESETHAND: now the default action */
+}
+
+static void catch_crashes(void)
+{
+    static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+    struct sigaction sa;
+    size_t i;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
 int pg_start(void)
 {
     if (pg.mode == PANGAEA_OFF)
@@ -152,6 +188,8 @@ int pg_start(void)
         pg_fatal("cannot open the logs in %s", pg.logdir);
     if (pg.mode == PANGAEA_REPLAY && pg_replay_open() < 0)
         pg_fatal("cannot open the recorded logs in %s", pg.logdir);
+    if (pg.ltid != 0)
+        catch_crashes();
     pg.depth--;
     return 0;
 }

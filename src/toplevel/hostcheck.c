@@ -167,6 +167,8 @@ static int read_exec_log(const char *dir, int ltid, pg_err *err)
     while ((cc = pg_logr_next(r, &ev, err)) == 1 &&
            add_children(ltid, &ev, err) == 0)
         ;
+    if (cc < 0 && pg_logr_cut(r))
+        cc = 0; /* its task died when recorded: what is there is complete */
     pg_logr_close(r);
     return cc == 1 ? -1 : cc; /* 1: add_children refused */
 }

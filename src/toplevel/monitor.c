@@ -23,6 +23,7 @@ struct ttask {
     int tid, ltid;
     int ended, normal, status, eof;
     int stalled;        /* a replay wait it reported has not ended */
+    int died;           /* it reported a crash (signal) */
     char wait[1100];    /* what it waits for */
     char program[256], host[128];
     char *line;         /* output not yet ended by a newline */
@@ -139,10 +140,11 @@ static void on_ended(int *abnormal)
                     reporter ? "an error" : "the stall");
         *abnormal = 1;
     } else if (!t->normal) {
-        fprintf(stderr, "pangaea: ltid %d (%s, t%x on %s) ended abnormally: "
-                "it was killed or crashed before it could report\n", t->ltid,
-                t->program[0] ? t->program : "?", t->tid,
-                t->host[0] ? t->host : "?");
+        if (!t->died)
+            fprintf(stderr, "pangaea: ltid %d (%s, t%x on %s) ended "
+                    "abnormally: it was killed or crashed before it could "
+                    "report\n", t->ltid, t->program[0] ? t->program : "?",
+                    t->tid, t->host[0] ? t->host : "?");
         *abnormal = 1;
     } else if (t->status != 0 && t->ltid != 1) {
         fprintf(stderr, "pangaea: ltid %d (%s) exited with status %d\n",
@@ -217,6 +219,13 @@ static void on_report(int *diverged)
         on_stall(v[0], v[1], text, diverged);
         return;
     }
+    if (v[1] == PG_REP_CRASH) {
+        if (by_ltid(v[0]))
+            by_ltid(v[0])->died = 1;
+        fprintf(stderr, "pangaea: ltid %d (%s) %s\n", v[0], program_of(v[0]),
+                text);
+        return;
+    }
     fprintf(stderr, "pangaea: %s in ltid %d (%s) %s\n",
             v[1] == PG_REP_DIVERGED ? "replay diverged" : "fatal error",
             v[0], program_of(v[0]), text);
@@ -272,9 +281,30 @@ static int exit_status(int abnormal, int diverged)
     return abnormal || diverged ? TOP_EXIT_FAILED : 0;
 }
 
+/* After a task died, the others may wait for it forever: when nothing has
+ * reached us for PANGAEA_STALL seconds (30), the run is ended. */
+static int quiet_limit(void)
+{
+    const char *s = getenv(PG_ENV_STALL);
+
+    return s && atoi(s) > 0 ? atoi(s) : 30;
+}
+
+static void stop_after_death(int *quiet, int *abnormal)
+{
+    if (!*abnormal || ++*quiet < quiet_limit())
+        return;
+    fprintf(stderr, "pangaea: a task died and nothing has happened for %d s: "
+            "stopping the others\n", *quiet);
+    reporter = 0;
+    kill_all();
+    *quiet = -1000000; /* once */
+}
+
 int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
 {
-    int mid, len, tag, src, abnormal = 0, diverged = 0, octx;
+    int mid, len, tag, src, abnormal = 0, diverged = 0, octx, quiet = 0;
+    struct timeval second;
 
     (void)o;
     coord_tid = coord;
@@ -282,7 +312,15 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     by_tid(first_tid)->ltid = 1;
     octx = pvm_setcontext(ctx);
     for (;;) {
-        mid = pg_real.recv(-1, -1);
+        second.tv_sec = 1;
+        second.tv_usec = 0;
+        mid = pg_real.trecv(-1, -1, &second);
+        if (mid == 0) {
+            stop_after_death(&quiet, &abnormal);
+            continue;
+        }
+        if (quiet >= 0)
+            quiet = 0;
         if (mid < 0) {
             fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %d)\n", mid);
             return TOP_EXIT_FAILED;

@@ -8,8 +8,8 @@
 # names the task that died (ltid 1, plain_crash); the master's comm log,
 # cut short by the crash, still holds every receive the master printed
 # before dying, in the same order (worker I is ltid I+1, its J-th message
-# has msgid J).  Replaying the crashed recording is not supported yet: the
-# test prints what `-replay` does as a NOTE line, checking nothing.
+# has msgid J).  Then 10 replays of the crashed recording must each die
+# the same way, at the same event of the same task.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -37,8 +37,9 @@ if grep -q "crashing at receive" "$dir/out"; then
 else
     pg_fail "run $i failed (exit $rc) without crashing"; cat "$dir/out" "$dir/err"
 fi
-if grep -Eq "ltid 1 \(.*plain_crash.*\) ended abnormally" "$dir/err"; then
-    pg_pass "pangaea exits $rc and names the task that died: $(grep abnormally "$dir/err")"
+died=$(grep -Eo "ltid 1 \(.*plain_crash\) died of SIGSEGV after event [0-9]+" "$dir/err")
+if [ -n "$died" ]; then
+    pg_pass "pangaea exits $rc and says which task died, how and after which event: $died"
 else
     pg_fail "pangaea (exit $rc) does not name the task that died:"; cat "$dir/err"
 fi
@@ -61,9 +62,22 @@ else
     pg_fail "the log reader crashed on the cut comm log"
 fi
 
-rrc=0
-timeout 60 "$PANGAEA" -replay -logdir "$logs" "$CRASH" >"$dir/rout" 2>"$dir/rerr" || rrc=$?
-echo "NOTE: -replay of the crashed recording: exit $rrc: $(head -1 "$dir/rerr")"
+# Replayed, the run takes the same order and dies at the same event.
+same=0
+for j in $(seq 10); do
+    rrc=0
+    timeout 60 "$PANGAEA" -replay -logdir "$logs" "$CRASH" >"$dir/rout" 2>"$dir/rerr" || rrc=$?
+    if [ "$rrc" -ne 0 ] && [ -n "$died" ] && grep -qF "$died" "$dir/rerr"; then
+        same=$((same + 1))
+    else
+        echo "replay $j: exit $rrc"; cat "$dir/rerr"
+    fi
+done
+if [ "$same" -eq 10 ]; then
+    pg_pass "10 replays of the crashed run crash at the same event of the same task"
+else
+    pg_fail "$same of 10 replays crashed like the recording"
+fi
 
 pg_pvm_stop
 pg_summary
