@@ -36,7 +36,9 @@ enum {
     PG_TAG_OUTPUT,
     PG_TAG_TASKEXIT, /* coordinator's pvm_notify(PvmTaskExit) */
     PG_TAG_SIBLINGS,
-    PG_TAG_SIBS_R
+    PG_TAG_SIBS_R,
+    PG_TAG_COORD_GONE, /* top's pvm_notify(PvmTaskExit) on the coordinator */
+    PG_TAG_HOST_GONE   /* top's pvm_notify(PvmHostDelete) */
 };
 
 enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };

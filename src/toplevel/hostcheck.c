@@ -191,6 +191,25 @@ static int check_programs(const char *dir, pg_err *err)
     return 0;
 }
 
+/* Every task the recording spawned has both its logs. */
+static int check_logs_present(const char *dir, pg_err *err)
+{
+    char path[PATH_MAX + 64];
+    int i, k;
+
+    for (i = 0; i < nplaces; i++)
+        for (k = 0; k < 2; k++) {
+            pg_log_path(path, sizeof path, dir, places[i].ltid,
+                        k ? PG_LOG_EXEC : PG_LOG_COMM);
+            if (access(path, R_OK) < 0)
+                return pg_err_set(err, "%s is missing: ltid %d was spawned "
+                                  "when recorded (ltid-%d.exec.xml), and a "
+                                  "replay needs its logs", path,
+                                  places[i].ltid, places[i].parent);
+        }
+    return 0;
+}
+
 static int by_ltid(const void *a, const void *b)
 {
     const struct place *p = a, *q = b;
@@ -223,7 +242,8 @@ int top_check_exec_logs(const struct top_opts *o, pg_err *err)
         if ((ltid = exec_log_ltid(e->d_name)) >= 0)
             cc = read_exec_log(o->logdir, ltid, err);
     closedir(d);
-    if (cc < 0 || check_programs(o->logdir, err) < 0)
+    if (cc < 0 || check_programs(o->logdir, err) < 0 ||
+        check_logs_present(o->logdir, err) < 0)
         return -1;
     qsort(places, nplaces, sizeof *places, by_ltid); /* messages in order */
     return check_first_host(o, err);

@@ -301,6 +301,45 @@ static void stop_after_death(int *quiet, int *abnormal)
     *quiet = -1000000; /* once */
 }
 
+/* Losing the coordinator or a host ends the run: tasks would wait for
+ * translations or messages that cannot come. */
+static void watch_losses(int coord)
+{
+    struct pvmhostinfo *hi;
+    int nhost, narch, i, *dtids;
+
+    pvm_notify(PvmTaskExit, PG_TAG_COORD_GONE, 1, &coord);
+    if (pvm_config(&nhost, &narch, &hi) < 0 || nhost < 2)
+        return;
+    dtids = malloc(nhost * sizeof *dtids);
+    if (!dtids)
+        return;
+    for (i = 0; i < nhost; i++)
+        dtids[i] = hi[i].hi_tid;
+    pvm_notify(PvmHostDelete, PG_TAG_HOST_GONE, nhost, dtids);
+    free(dtids);
+}
+
+static void on_loss(int tag, int *abnormal)
+{
+    int what = 0, i;
+
+    pvm_upkint(&what, 1, 1);
+    if (tag == PG_TAG_COORD_GONE)
+        fprintf(stderr, "pangaea: the coordinator (t%x) died: the run cannot "
+                "go on\n", what);
+    else
+        fprintf(stderr, "pangaea: host t%x left the virtual machine\n", what);
+    for (i = 0; i < ntt; i++)
+        if (tt[i].ltid > 0 && !tt[i].ended &&
+            (tag == PG_TAG_COORD_GONE || pvm_tidtohost(tt[i].tid) == what))
+            fprintf(stderr, "pangaea:   lost ltid %d (%s)\n", tt[i].ltid,
+                    tt[i].program);
+    reporter = 0;
+    *abnormal = 1;
+    kill_all();
+}
+
 int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
 {
     int mid, len, tag, src, abnormal = 0, diverged = 0, octx, quiet = 0;
@@ -311,6 +350,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     by_tid(coord);
     by_tid(first_tid)->ltid = 1;
     octx = pvm_setcontext(ctx);
+    watch_losses(coord);
     for (;;) {
         second.tv_sec = 1;
         second.tv_usec = 0;
@@ -336,8 +376,14 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
             on_report(&diverged);
             if (diverged)
                 kill_all();
-        } else if (tag == PG_TAG_ALLDONE)
+        } else if (tag == PG_TAG_ALLDONE) {
             break;
+        } else if (tag == PG_TAG_COORD_GONE) {
+            on_loss(tag, &abnormal);
+            break; /* nobody will say the run is over */
+        } else if (tag == PG_TAG_HOST_GONE) {
+            on_loss(tag, &abnormal);
+        }
     }
     drain_output();
     pvm_initsend(PvmDataDefault);

@@ -86,4 +86,36 @@ expect_fail "replay waiting for a message its ended sender never sent" 3 \
     "ltid 1 .* at event [0-9]+: recorded pvm_recv of message 9999 .*sender has ended without sending it" \
     "$PANGAEA" -replay -logdir "$dir/m1" master1
 
+# A recording with a task's log missing is refused before anything starts.
+cp -r "$dir/logs" "$dir/missing"
+rm "$dir/missing/ltid-3.comm.xml"
+expect_fail "missing task log is refused, nothing started" 2 \
+    "ltid-3.comm.xml is missing: ltid 3 was spawned" \
+    "$PANGAEA" -replay -logdir "$dir/missing" "$SOR" 4
+
+# The coordinator killed mid-run (by its PID: the pangaea-coord child of our
+# pvmd): pangaea must say so, stop the tasks and exit non-zero, not hang.
+rc=0
+timeout 60 "$PANGAEA" -none -logdir "$dir/long" "$SOR" 4 100000 500 >"$dir/long.out" 2>"$dir/long.err" &
+runner=$!
+coord=
+for i in $(seq 50); do
+    for p in /proc/[0-9]*; do
+        [ "$(cat "$p/comm" 2>/dev/null)" = pangaea-coord ] || continue
+        [ "$(awk '{print $4}' "$p/stat" 2>/dev/null)" = "$PG_PVMD_PID" ] && coord=${p#/proc/}
+    done
+    [ -n "$coord" ] && break
+    sleep 0.1
+done
+sleep 1
+[ -n "$coord" ] && kill -KILL "$coord"
+wait "$runner" || rc=$?
+if [ -n "$coord" ] && [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] &&
+   grep -q "the coordinator (t[0-9a-f]*) died" "$dir/long.err" &&
+   grep -q "lost ltid 1" "$dir/long.err"; then
+    pg_pass "coordinator killed mid-run: pangaea says so and exits $rc"
+else
+    pg_fail "coordinator killed mid-run (pid ${coord:-none}): exit $rc"; cat "$dir/long.err"
+fi
+
 pg_summary
