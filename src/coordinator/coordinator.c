@@ -271,6 +271,15 @@ static void on_task_exit(void)
     tell_ended(t);
 }
 
+static void kill_tasks(void)
+{
+    int i;
+
+    for (i = 0; i < ntasks; i++)
+        if (!tasks[i].ended)
+            pvm_kill(tasks[i].tid);
+}
+
 static int all_done(void)
 {
     int i;
@@ -298,6 +307,8 @@ int main(int argc, char **argv)
     }
     top = pvm_parent();
     pvm_setcontext(atoi(argv[1]));
+    /* If pangaea itself dies, nobody would end this run: do it. */
+    pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &top);
     for (;;) {
         tick.tv_sec = 0;
         tick.tv_usec = 200000;
@@ -320,7 +331,11 @@ int main(int argc, char **argv)
         case PG_TAG_EXIT: on_exit_report(); break;
         case PG_TAG_SIBLINGS: on_siblings(); break;
         case PG_TAG_TASKEXIT: on_task_exit(); break;
-        case PG_TAG_QUIT: pvm_exit(); return 0;
+        case PG_TAG_QUIT:
+            if (src != top)
+                kill_tasks(); /* pangaea died: end its run */
+            pvm_exit();
+            return 0;
         default: break;
         }
         /* Not only when idle: every run would otherwise last 0.2 s more. */

@@ -10,6 +10,7 @@
  * waiting for messages that will never come.
  */
 #include <pvm3.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,25 @@ static int exit_status(int abnormal, int diverged)
 
 /* After a task died, the others may wait for it forever: when nothing has
  * reached us for PANGAEA_STALL seconds (30), the run is ended. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
+/* Ctrl-C (or a kill) of pangaea ends the run it started, not just itself. */
+static void catch_interrupts(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 static int quiet_limit(void)
 {
     const char *s = getenv(PG_ENV_STALL);
@@ -351,10 +371,21 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     by_tid(first_tid)->ltid = 1;
     octx = pvm_setcontext(ctx);
     watch_losses(coord);
+    catch_interrupts();
     for (;;) {
+        if (interrupted) {
+            fprintf(stderr, "pangaea: interrupted: stopping the run\n");
+            reporter = 0;
+            kill_all();
+            pvm_kill(coord);
+            pvm_setcontext(octx);
+            return 128 + interrupted;
+        }
         second.tv_sec = 1;
         second.tv_usec = 0;
         mid = pg_real.trecv(-1, -1, &second);
+        if (interrupted)
+            continue; /* a signal may also have cut the receive short */
         if (mid == 0) {
             stop_after_death(&quiet, &abnormal);
             continue;
