@@ -46,6 +46,13 @@ else
 fi
 unset PVM_TMP
 
+# A stale socket file (a daemon that died) gets a clear message, not a hang.
+stale=$(pg_tmpdir)
+echo "$stale/pvmtmp99999.0" >"$stale/pvmd.$(id -u)"
+PVM_TMP=$stale expect_fail "stale pvmd socket file" 4 \
+    "pvmd.$(id -u) exists but no pvmd answers there" \
+    "$PANGAEA" -none -logdir "$dir/stale" "$SOR" 4
+
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 expect_fail "replay of another program's recording" 2 "is of .*sor, not of .*race" \
     "$PANGAEA" -replay -logdir "$dir/logs" "$PG_BUILD/tests/race"
