@@ -238,16 +238,16 @@ static int app_match(int mid, int tid, int tag)
 int pg_match(int mid, int tid, int tag)
 {
     struct pvmminfo mi;
-    int src, msgid;
 
     if (!want.on)
         return pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
                                             : pg_default_match(mid, tid, tag);
-    if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pvm_getcontext())
-        return 0;
-    if (pg_hdr_peek(mid, &src, &msgid) != 1)
-        return 0;
-    return src == want.tid && msgid == want.msgid;
+    /* PVM runs this over its whole queue on every receive: one look at the
+     * message header does.  want.tid is a task's and want.msgid >= 1, so
+     * daemon messages and messages without a header (wait id 0) never
+     * match; the context check is PVM's own. */
+    return pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pvm_getcontext() &&
+           mi.src == want.tid && mi.wid == want.msgid;
 }
 
 /* ---- spawns ----------------------------------------------------------------- */

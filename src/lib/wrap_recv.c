@@ -33,10 +33,14 @@ static int real_call(enum how how, int tid, int tag, struct timeval *tmout)
 
 static int stall_seconds(void)
 {
-    const char *s = getenv(PG_ENV_STALL);
-    int v = s ? atoi(s) : 0;
+    static int v = -1;
 
-    return v > 0 ? v : 30;
+    if (v < 0) {
+        const char *s = getenv(PG_ENV_STALL);
+
+        v = s && atoi(s) > 0 ? atoi(s) : 30;
+    }
+    return v;
 }
 
 static double seconds(void)
