@@ -88,7 +88,7 @@ static int ctl_send(int to, int tag, const int *v, int n, const char *s1,
     int octx, obuf, buf, cc;
 
     octx = pvm_setcontext(pg.ctx);
-    buf = pg_real.mkbuf(PvmDataDefault);
+    buf = pvm_mkbuf(PvmDataDefault);
     obuf = pvm_setsbuf(buf);
     pvm_pkint((int *)v, n, 1);
     if (s1)
@@ -97,7 +97,7 @@ static int ctl_send(int to, int tag, const int *v, int n, const char *s1,
         pvm_pkstr((char *)s2);
     cc = pg_real.send(to, tag);
     pvm_setsbuf(obuf);
-    pg_real.freebuf(buf);
+    pvm_freebuf(buf);
     pvm_setcontext(octx);
     return cc;
 }
@@ -107,12 +107,12 @@ static int ctl_recv(int from, int tag, int *v, int n)
     int octx, orbuf, buf, cc;
 
     octx = pvm_setcontext(pg.ctx);
-    orbuf = pg_real.setrbuf(0);
+    orbuf = pvm_setrbuf(0);
     buf = pg_real.recv(from, tag);
     cc = buf < 0 ? buf : pvm_upkint(v, n, 1);
     if (buf > 0)
-        pg_real.freebuf(buf);
-    pg_real.setrbuf(orbuf);
+        pvm_freebuf(buf);
+    pvm_setrbuf(orbuf);
     pvm_setcontext(octx);
     return cc;
 }
@@ -169,15 +169,14 @@ int pg_tid_of(int ltid)
 
 void pg_coord_group(const int *tids, int n)
 {
-    int octx = pvm_setcontext(pg.ctx), buf = pg_real.mkbuf(PvmDataDefault);
-    int obuf = pvm_setsbuf(buf);
+    int *v = malloc((n + 1) * sizeof *v); /* n, then the tids */
 
-    pvm_pkint(&n, 1, 1);
-    pvm_pkint((int *)tids, n, 1);
-    pg_real.send(pg.coord, PG_TAG_SIBLINGS);
-    pvm_setsbuf(obuf);
-    pg_real.freebuf(buf);
-    pvm_setcontext(octx);
+    if (!v)
+        pg_fatal("out of memory");
+    v[0] = n;
+    memcpy(v + 1, tids, n * sizeof *v);
+    ctl_send(pg.coord, PG_TAG_SIBLINGS, v, n + 1, NULL, NULL);
+    free(v);
 }
 
 int pg_coord_siblings(int **tids)
@@ -187,14 +186,14 @@ int pg_coord_siblings(int **tids)
     if (ctl_send(pg.coord, PG_TAG_WHOIS, q, 2, NULL, NULL) < 0)
         pg_fatal("the coordinator t%x does not answer", pg.coord);
     octx = pvm_setcontext(pg.ctx);
-    orbuf = pg_real.setrbuf(0);
+    orbuf = pvm_setrbuf(0);
     buf = pg_real.recv(pg.coord, PG_TAG_SIBS_R);
     if (buf > 0 && pvm_upkint(&n, 1, 1) >= 0 && n > 0 &&
         (*tids = malloc(n * sizeof **tids)))
         pvm_upkint(*tids, n, 1);
     if (buf > 0)
-        pg_real.freebuf(buf);
-    pg_real.setrbuf(orbuf);
+        pvm_freebuf(buf);
+    pvm_setrbuf(orbuf);
     pvm_setcontext(octx);
     return n;
 }

@@ -46,10 +46,6 @@ struct pg_real {
     pg_matchfn (*recvf)(pg_matchfn);
     int (*spawn)(char *, char **, int, char *, int, int *);
     int (*exit)(void);
-    int (*mkbuf)(int);
-    int (*freebuf)(int);
-    int (*setrbuf)(int);
-    int (*bufinfo)(int, int *, int *, int *);
     int (*parent)(void);
     int (*siblings)(int **);
     /* libgpvm3's, found on first use (pg_real_load_group): a program
@@ -117,6 +113,10 @@ int pg_app_call_tag(int tag);
 int pg_app_ctx(int ctx);
 /* True for the message contexts PVM keeps for itself (pvmproto.h). */
 int pg_system_ctx(int ctx);
+/* The last component of a path (programs are compared by it). */
+const char *pg_basename(const char *path);
+/* PANGAEA_STALL: seconds a wait may last before it is reported (30). */
+int pg_stall_seconds(void);
 /* Wall-clock time stamp of an event. */
 double pg_now(void);
 /* Prints "pangaea: ltid N (program): <message>" on stderr. */

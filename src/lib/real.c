@@ -45,10 +45,6 @@ void pg_real_load(void)
     *(void **)&pg_real.recvf = find("pvm_recvf");
     *(void **)&pg_real.spawn = find("pvm_spawn");
     *(void **)&pg_real.exit = find("pvm_exit");
-    *(void **)&pg_real.mkbuf = find("pvm_mkbuf");
-    *(void **)&pg_real.freebuf = find("pvm_freebuf");
-    *(void **)&pg_real.setrbuf = find("pvm_setrbuf");
-    *(void **)&pg_real.bufinfo = find("pvm_bufinfo");
     *(void **)&pg_real.parent = find("pvm_parent");
     *(void **)&pg_real.siblings = find("pvm_siblings");
     loaded = 1;

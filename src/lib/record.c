@@ -68,7 +68,7 @@ void pg_record_recv(const char *call, int mid, const pg_hdr *h)
 {
     int bytes = 0, tag = 0, src = 0;
 
-    pg_real.bufinfo(mid, &bytes, &tag, &src);
+    pvm_bufinfo(mid, &bytes, &tag, &src);
     flush_misses();
     pg.events++;
     check(pg_logw_recv(pg.comm, pg_now(), call, h->ltid, tag, h->msgid,

@@ -253,9 +253,7 @@ int pg_match(int mid, int tid, int tag)
 /* ---- spawns ----------------------------------------------------------------- */
 static int same_program(const char *a, const char *b)
 {
-    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
-
-    return !strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b);
+    return !strcmp(pg_basename(a), pg_basename(b));
 }
 
 const pg_event *pg_replay_spawn(const char *program, int count)

@@ -253,6 +253,25 @@ static void on_process_exit(int status, void *arg)
     finish(status);
 }
 
+const char *pg_basename(const char *path)
+{
+    const char *s = strrchr(path, '/');
+
+    return s ? s + 1 : path;
+}
+
+int pg_stall_seconds(void)
+{
+    static int v = -1;
+    const char *s;
+
+    if (v < 0) {
+        s = getenv(PG_ENV_STALL);
+        v = s && atoi(s) > 0 ? atoi(s) : 30;
+    }
+    return v;
+}
+
 double pg_now(void)
 {
     struct timespec ts;

@@ -31,18 +31,6 @@ static int real_call(enum how how, int tid, int tag, struct timeval *tmout)
     }
 }
 
-static int stall_seconds(void)
-{
-    static int v = -1;
-
-    if (v < 0) {
-        const char *s = getenv(PG_ENV_STALL);
-
-        v = s && atoi(s) > 0 ? atoi(s) : 30;
-    }
-    return v;
-}
-
 static double seconds(void)
 {
     struct timespec ts;
@@ -69,7 +57,7 @@ static int replay_wait(const pg_event *ev, enum how how)
     struct timeval slice;
     struct timespec nap = { 0, 200000 };
     double start = seconds(), gone_since = 0;
-    int limit = stall_seconds(), said = 0, mid;
+    int limit = pg_stall_seconds(), said = 0, mid;
     char msg[512];
 
     for (;;) {
@@ -191,7 +179,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
     if (size < 0)
         return PvmBadParam;
     PG_ENTER();
-    old = pg_real.setrbuf(0);
+    old = pvm_setrbuf(0);
     mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
     if (mid > 0) {
         pvm_bufinfo(mid, &bytes, &mtag, &src);
@@ -203,9 +191,9 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
             *rtag = mtag;
         if (rlen)
             *rlen = bytes; /* in bytes, as libpvm3 3.4.6 does */
-        pg_real.freebuf(mid);
+        pvm_freebuf(mid);
     }
-    pg_real.setrbuf(old);
+    pvm_setrbuf(old);
     PG_LEAVE();
     return mid < 0 ? mid : 0;
 }

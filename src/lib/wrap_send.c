@@ -131,13 +131,13 @@ int pvm_psend(int tid, int tag, void *data, int len, int type)
     if (size < 0 || len < 0)
         return PvmBadParam;
     PG_ENTER();
-    buf = pg_real.mkbuf(PvmDataRaw);
+    buf = pvm_mkbuf(PvmDataRaw);
     old = pvm_setsbuf(buf);
     cc = pvm_pkbyte(data, len * size, 1);
     if (cc >= 0)
         cc = send_common("pvm_psend", &tid, 1, tag, 0, NULL);
     pvm_setsbuf(old);
-    pg_real.freebuf(buf);
+    pvm_freebuf(buf);
     PG_LEAVE();
     return cc < 0 ? cc : 0;
 }

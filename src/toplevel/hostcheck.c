@@ -79,12 +79,6 @@ static char *xstrdup(const char *s)
     return d;
 }
 
-static const char *base(const char *path)
-{
-    const char *s = strrchr(path, '/');
-
-    return s ? s + 1 : path;
-}
 
 static struct place *place_of(int ltid)
 {
@@ -181,7 +175,7 @@ static int check_programs(const char *dir, pg_err *err)
 
     for (i = 0; i < nlogs; i++) {
         p = place_of(logs[i].ltid);
-        if (p && strcmp(base(p->program), base(logs[i].program)))
+        if (p && strcmp(pg_basename(p->program), pg_basename(logs[i].program)))
             return pg_err_set(err, "%s/ltid-%d.exec.xml is a log of %s, but "
                               "ltid %d spawned ltid %d as %s "
                               "(ltid-%d.exec.xml): a log of another program",

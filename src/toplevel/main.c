@@ -203,12 +203,6 @@ static void clear_logs(const char *dir)
     fprintf(stderr, "pangaea: the previous recording was kept in %s\n", prev);
 }
 
-static const char *base(const char *path)
-{
-    const char *s = strrchr(path, '/');
-
-    return s ? s + 1 : path;
-}
 
 /* A log that stops after complete events is a task that died when
  * recorded: the replay follows it up to there (and it should die there
@@ -267,7 +261,7 @@ static void check_recording(struct top_opts *o)
         fail(TOP_EXIT_USAGE, "%s", err.msg);
     if (pg_logr_next(r, &ev, &err) != 1 || ev.kind != PG_EV_SPAWN)
         fail(TOP_EXIT_USAGE, "%s records no spawn of a program", path);
-    if (strcmp(base(ev.program), base(o->program))) {
+    if (strcmp(pg_basename(ev.program), pg_basename(o->program))) {
         fprintf(stderr, "pangaea: the recording in %s is of %s, not of %s\n",
                 o->logdir, ev.program, o->program);
         exit(TOP_EXIT_USAGE);

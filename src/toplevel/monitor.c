@@ -303,16 +303,9 @@ static void catch_interrupts(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
-static int quiet_limit(void)
-{
-    const char *s = getenv(PG_ENV_STALL);
-
-    return s && atoi(s) > 0 ? atoi(s) : 30;
-}
-
 static void stop_after_death(int *quiet, int *abnormal)
 {
-    if (!*abnormal || ++*quiet < quiet_limit())
+    if (!*abnormal || ++*quiet < pg_stall_seconds())
         return;
     fprintf(stderr, "pangaea: a task died and nothing has happened for %d s: "
             "stopping the others\n", *quiet);
