@@ -315,22 +315,61 @@ static void stop_after_death(int *quiet, int *abnormal)
 }
 
 /* Losing the coordinator or a host ends the run: tasks would wait for
- * translations or messages that cannot come. */
+ * translations or messages that cannot come.  The hosts' names are kept
+ * now: once PVM says a host left, pvm_config no longer knows it. */
+static struct pvmhostinfo *watched;
+static int nwatched;
+
 static void watch_losses(int coord)
 {
     struct pvmhostinfo *hi;
-    int nhost, narch, i, *dtids;
+    int n, narch, i, *dtids;
 
     pvm_notify(PvmTaskExit, PG_TAG_COORD_GONE, 1, &coord);
-    if (pvm_config(&nhost, &narch, &hi) < 0 || nhost < 2)
+    if (pvm_config(&n, &narch, &hi) < 0 || n < 2)
+        return; /* one host: it is ours, and its loss is ours too */
+    watched = calloc(n, sizeof *watched);
+    dtids = malloc(n * sizeof *dtids);
+    if (!watched || !dtids) {
+        free(dtids);
         return;
-    dtids = malloc(nhost * sizeof *dtids);
-    if (!dtids)
-        return;
-    for (i = 0; i < nhost; i++)
-        dtids[i] = hi[i].hi_tid;
-    pvm_notify(PvmHostDelete, PG_TAG_HOST_GONE, nhost, dtids);
+    }
+    nwatched = n;
+    for (i = 0; i < nwatched; i++) {
+        dtids[i] = watched[i].hi_tid = hi[i].hi_tid;
+        watched[i].hi_name = strdup(hi[i].hi_name);
+    }
+    pvm_notify(PvmHostDelete, PG_TAG_HOST_GONE, nwatched, dtids);
     free(dtids);
+}
+
+/* PVM notices a dead host only when packets to it go unanswered for about
+ * three minutes, and it sends a host packets only when there is traffic or
+ * its turn in the pvmds' keepalive round comes (a minute a host).  A signal
+ * 0 for a task number on each host every few seconds is such traffic: the
+ * host's pvmd drops it (no such task, or kill(pid, 0)), but the clock of
+ * a silent host starts at once. */
+static void poke_hosts(void)
+{
+    static time_t last;
+    int i, here = pvm_tidtohost(pvm_mytid());
+
+    if (time(NULL) - last < 5)
+        return;
+    last = time(NULL);
+    for (i = 0; i < nwatched; i++)
+        if (watched[i].hi_tid != here)
+            pvm_sendsig(watched[i].hi_tid | 1, 0);
+}
+
+static const char *host_name(int dtid)
+{
+    int i;
+
+    for (i = 0; i < nwatched; i++)
+        if (watched[i].hi_tid == dtid && watched[i].hi_name)
+            return watched[i].hi_name;
+    return "?";
 }
 
 static void on_loss(int tag, int *abnormal)
@@ -342,7 +381,8 @@ static void on_loss(int tag, int *abnormal)
         fprintf(stderr, "pangaea: the coordinator (t%x) died: the run cannot "
                 "go on\n", what);
     else
-        fprintf(stderr, "pangaea: host t%x left the virtual machine\n", what);
+        fprintf(stderr, "pangaea: host t%x (%s) left the virtual machine\n",
+                what, host_name(what));
     for (i = 0; i < ntt; i++)
         if (tt[i].ltid > 0 && !tt[i].ended &&
             (tag == PG_TAG_COORD_GONE || pvm_tidtohost(tt[i].tid) == what))
@@ -364,6 +404,8 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     by_tid(first_tid)->ltid = 1;
     octx = pvm_setcontext(ctx);
     watch_losses(coord);
+    if (nwatched > 1) /* say where each task runs: hosts can be lost */
+        top_multihost = 1;
     catch_interrupts();
     for (;;) {
         if (interrupted) {
@@ -376,6 +418,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
         }
         second.tv_sec = 1;
         second.tv_usec = 0;
+        poke_hosts();
         mid = pg_real.trecv(-1, -1, &second);
         if (interrupted)
             continue; /* a signal may also have cut the receive short */

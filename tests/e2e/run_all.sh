@@ -6,35 +6,79 @@
 # A test that exits non-zero without reporting a failure, or that prints
 # no closing line (it crashed or hung), counts as one failure.  Exits
 # non-zero if anything failed or no test ran at all.
+#
+# Tests that spend minutes waiting on PVM rather than working (BACKGROUND:
+# test_hostloss.sh waits about 3 minutes for PVM to notice a dead host) are
+# started first and run alongside the others; their output is shown and
+# counted at the end.  Every test has its own pvmd, PVM_TMP and namespaces,
+# so they do not meet.  PG_TESTS="test_a.sh test_b.sh" runs only those.
 set -u
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BACKGROUND=" test_hostloss.sh "
 passed=0
 failed=0
 ran=0
-log=$(mktemp) || exit 1
-trap 'rm -f "$log"' EXIT
+work=$(mktemp -d) || exit 1
+bg_pids=()
+bg_names=()
+cleanup() {
+    local pid
+    for pid in "${bg_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+    for pid in "${bg_pids[@]}"; do wait "$pid" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-for t in "$dir"/test_*.sh; do
-    [ -e "$t" ] || continue
+# count NAME RC LOG: adds the result of test NAME (exit RC, output in LOG).
+count() {
+    local name=$1 rc=$2 log=$3 line p f
     ran=$((ran + 1))
-    echo "== $(basename "$t")"
-    timeout "${PG_TEST_TIMEOUT:-1200}" bash "$t" 2>&1 | tee "$log"
-    rc=${PIPESTATUS[0]}
     line=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
     if [ -z "$line" ]; then
-        echo "FAIL: $(basename "$t") printed no result line (exit $rc)"
+        echo "FAIL: $name printed no result line (exit $rc)"
         failed=$((failed + 1))
-        continue
+        return
     fi
     p=$(echo "$line" | sed -E 's/^e2e: ([0-9]+) passed, ([0-9]+) failed$/\1/')
     f=$(echo "$line" | sed -E 's/^e2e: ([0-9]+) passed, ([0-9]+) failed$/\2/')
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "FAIL: $(basename "$t") exited $rc"
+        echo "FAIL: $name exited $rc"
         f=1
     fi
     passed=$((passed + p))
     failed=$((failed + f))
+}
+
+wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
+
+for t in "$dir"/test_*.sh; do
+    name=$(basename "$t")
+    [ -e "$t" ] && wanted "$name" && [[ "$BACKGROUND" == *" $name "* ]] || continue
+    echo "== $name (started in the background)"
+    timeout "${PG_TEST_TIMEOUT:-1200}" bash "$t" >"$work/$name.log" 2>&1 &
+    bg_pids+=($!)
+    bg_names+=("$name")
 done
+
+for t in "$dir"/test_*.sh; do
+    name=$(basename "$t")
+    [ -e "$t" ] && wanted "$name" && [[ "$BACKGROUND" != *" $name "* ]] || continue
+    echo "== $name"
+    timeout "${PG_TEST_TIMEOUT:-1200}" bash "$t" 2>&1 | tee "$work/$name.log"
+    count "$name" "${PIPESTATUS[0]}" "$work/$name.log"
+done
+
+for i in "${!bg_pids[@]}"; do
+    name=${bg_names[$i]}
+    rc=0
+    wait "${bg_pids[$i]}" || rc=$?
+    echo "== $name (ran in the background)"
+    cat "$work/$name.log"
+    count "$name" "$rc" "$work/$name.log"
+done
+bg_pids=()
 
 [ "$ran" -gt 0 ] || echo "no end-to-end test found in $dir"
 echo "$passed passed, $failed failed"
