@@ -35,6 +35,54 @@ static void daemon_env(void)
     }
 }
 
+/* A pvmd that is alive but stopped or hung accepts the connection and
+ * never answers: PVM would wait for ever.  An alarm bounds the wait
+ * (PANGAEA_PVMD_WAIT seconds, 20 by default: PVM itself tries
+ * to connect three times in 12 s); its handler can only write
+ * and leave, so the message is made beforehand.  Nothing was started. */
+static char no_answer[4400];
+
+static void on_no_answer(int sig)
+{
+    ssize_t n = write(2, no_answer, strlen(no_answer));
+
+    (void)sig;
+    (void)n;
+    _exit(TOP_EXIT_FAILED);
+}
+
+static int enrol_bounded(const char *sock)
+{
+    const char *env = getenv("PANGAEA_PVMD_WAIT");
+    int secs = env && atoi(env) > 0 ? atoi(env) : 20, tid;
+
+    snprintf(no_answer, sizeof no_answer, "pangaea: the pvmd of %s does not "
+             "answer (waited %d s): is it stopped or hung? Nothing was "
+             "started.\n", sock, secs);
+    signal(SIGALRM, on_no_answer);
+    alarm(secs);
+    tid = pvm_mytid();
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
+    return tid;
+}
+
+/* The file names the daemon's Unix socket; when that is gone, the daemon
+ * is too, and PVM would spend 12 s finding out. */
+static int socket_gone(const char *sock)
+{
+    char path[4096] = "";
+    FILE *f = fopen(sock, "r");
+
+    if (!f)
+        return 0;
+    if (!fgets(path, sizeof path, f))
+        path[0] = 0;
+    fclose(f);
+    path[strcspn(path, "\n")] = 0;
+    return path[0] == '/' && access(path, F_OK) < 0;
+}
+
 int top_daemon_connect(int *started, pg_err *err)
 {
     const char *dir = getenv("PVM_TMP") ? getenv("PVM_TMP") : "/tmp";
@@ -48,7 +96,7 @@ int top_daemon_connect(int *started, pg_err *err)
      * prints an error for every attempt when none does. */
     snprintf(sock, sizeof sock, "%s/pvmd.%d", dir, (int)getuid());
     if (access(sock, F_OK) == 0) {
-        if (pvm_mytid() >= 0)
+        if (!socket_gone(sock) && enrol_bounded(sock) >= 0)
             return 0;
         return pg_err_set(err, "%s exists but no pvmd answers there: a "
                                "stale file of a daemon that died? (remove "

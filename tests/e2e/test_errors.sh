@@ -54,6 +54,14 @@ PVM_TMP=$stale expect_fail "stale pvmd socket file" 4 \
     "$PANGAEA" -none -logdir "$dir/stale" "$SOR" 4
 
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
+
+# A pvmd that is alive but does not answer (stopped here) is named, not
+# waited for for ever.
+kill -STOP "$PG_PVMD_PID"
+PANGAEA_PVMD_WAIT=3 expect_fail "pvmd that does not answer" 4 \
+    "pvmd of .*pvmd.$(id -u) does not answer \(waited 3 s\)" \
+    "$PANGAEA" -none -logdir "$dir/stopped" "$SOR" 4
+kill -CONT "$PG_PVMD_PID"
 expect_fail "replay of another program's recording" 2 "is of .*sor, not of .*race" \
     "$PANGAEA" -replay -logdir "$dir/logs" "$PG_BUILD/tests/race"
 
