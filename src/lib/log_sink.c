@@ -14,6 +14,7 @@
  * file to exactly what was written.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -91,6 +92,18 @@ int pg_sink_write(void *ctx, const char *buf, int len)
     memcpy(s->map + (s->used - s->off), buf, len);
     s->used += len;
     return len;
+}
+
+size_t pg_sink_tell(const pg_sink *s)
+{
+    return s->used;
+}
+
+void pg_sink_rewind(pg_sink *s, size_t mark)
+{
+    assert(mark <= s->used && mark >= s->off);
+    memset(s->map + (mark - s->off), 0, s->used - mark);
+    s->used = mark;
 }
 
 int pg_sink_close(void *ctx)

@@ -5,6 +5,8 @@
 #ifndef PG_LOG_SINK_H
 #define PG_LOG_SINK_H
 
+#include <stddef.h>
+
 #include "pg_err.h"
 
 typedef struct pg_sink pg_sink;
@@ -14,5 +16,11 @@ pg_sink *pg_sink_open(const char *path, pg_err *err);
 int pg_sink_write(void *sink, const char *buf, int len);
 /* Cuts the file to what was written and closes it; 0 or -1. */
 int pg_sink_close(void *sink);
+
+/* Bytes written so far, and taking back what was written since `mark`
+ * (zeroed, so a crash afterwards cannot leave them in the file).  Only the
+ * last write may be taken back: the window still holds its start. */
+size_t pg_sink_tell(const pg_sink *s);
+void pg_sink_rewind(pg_sink *s, size_t mark);
 
 #endif

@@ -25,6 +25,7 @@
 #include "pg_log.h"
 #include "log_sink.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +42,11 @@ struct pg_logw {
     int ended;  /* <end> written: the reader rejects anything after it */
     int broken; /* a write failed: refuse everything from now on */
     int misses; /* for the next event */
+    struct {    /* before the last hand-written event: pg_logw_undo */
+        size_t at;
+        long seq;
+        int misses;
+    } undo;
 };
 
 static const char *root_name(pg_log_kind kind)
@@ -323,6 +329,10 @@ static void add_begin(struct line *l, pg_logw *w, const char *elem, double t)
 {
     char buf[48];
 
+    w->undo.at = pg_sink_tell(w->sink);
+    w->undo.seq = w->seq;
+    w->undo.misses = w->misses;
+
     add(l, "  <");
     add(l, elem);
     add_num(l, " seq", ++w->seq);
@@ -374,6 +384,14 @@ int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
     if (buf != small)
         free(buf);
     return rc;
+}
+
+void pg_logw_undo(pg_logw *w)
+{
+    assert(w && !w->broken && w->seq == w->undo.seq + 1);
+    pg_sink_rewind(w->sink, w->undo.at);
+    w->seq = w->undo.seq;
+    w->misses = w->undo.misses;
 }
 
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,

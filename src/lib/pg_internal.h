@@ -174,6 +174,7 @@ void pg_coord_report(int kind, const char *text);
 int pg_record_open(void);
 void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
                     const int *tids);
+void pg_record_unsend(void); /* the send just logged failed */
 void pg_record_recv(const char *call, int mid, const pg_hdr *h);
 void pg_record_spawn(const char *program, char **argv, int flags,
                      const char *where, int count, int nchild,

@@ -113,6 +113,10 @@ pg_logw *pg_logw_open_sel(const char *path, pg_log_kind kind, int ltid,
                           const char *select, pg_err *err);
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to);
+/* Takes back the send or receive just written (its call failed after
+ * all): the log is as it was before, misses included. */
+void pg_logw_undo(pg_logw *w);
+
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
                  int msgid, int bytes);
 /* argv is NULL-terminated as execv's (NULL: no arguments); child_host may

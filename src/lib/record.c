@@ -1,9 +1,12 @@
 /*
  * record.c - writing a task's events into its two logs.
  *
- * The wrappers call these after the PVM call succeeded, with what the
- * program did in PVM terms (tids, buffer ids); here it becomes ltids, bytes
- * and host names, which is what a replay and a person need.
+ * The wrappers call these with what the program did in PVM terms (tids,
+ * buffer ids); here it becomes ltids, bytes and host names, which is what a
+ * replay and a person need.  A receive is logged once it returned a
+ * message.  A send is logged before the real call (and taken back if that
+ * fails): a task killed right after PVM took its message must not leave a
+ * receiver's log naming a message its sender's log lacks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +65,12 @@ void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
           "communication");
     if (to != small)
         free(to);
+}
+
+void pg_record_unsend(void)
+{
+    pg_logw_undo(pg.comm);
+    pg.events--;
 }
 
 void pg_record_recv(const char *call, int mid, const pg_hdr *h)

@@ -2,8 +2,8 @@
  * wrap_send.c - pvm_send, pvm_mcast, pvm_psend.
  *
  * All three become one path: check the send against the recording (replay),
- * mark the message with the next message id (header.c), send it with the
- * real call, log it (recording).  A multicast is one message: one id, one event,
+ * mark the message with the next message id (header.c), log it (recording;
+ * before the real call, see record.c), send it with the real call.  A multicast is one message: one id, one event,
  * naming every ltid it reached (PVM skips duplicates and the sender).
  */
 #include <stdlib.h>
@@ -62,9 +62,11 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
         pg_replay_send(call, tag, nto, to);
     msgid = ++pg.next_msgid;
     pvm_bufinfo(pvm_getsbuf(), &bytes, NULL, NULL);
-    cc = pg_hdr_send(msgid, real_send, &d);
-    if (cc >= 0 && pg.mode == PANGAEA_LOG && selected)
+    if (pg.mode == PANGAEA_LOG && selected)
         pg_record_send(call, tag, msgid, bytes, nto, to);
+    cc = pg_hdr_send(msgid, real_send, &d);
+    if (cc < 0 && pg.mode == PANGAEA_LOG && selected)
+        pg_record_unsend();
     if (to != small)
         free(to);
     return cc;

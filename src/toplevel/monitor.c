@@ -9,6 +9,7 @@
  * task that wrote it.  A divergence ends the run: the other tasks may be
  * waiting for messages that will never come.
  */
+#include <limits.h>
 #include <pvm3.h>
 #include <signal.h>
 #include <stdio.h>
@@ -123,6 +124,23 @@ static void on_started(void)
     flush_lines(t, 0);
 }
 
+/* How far the log of a task that died without a word goes: its last
+ * complete event, as a replay would read it.  Recording only: a replay's
+ * logs are the recording's. */
+static void say_last_event(int ltid)
+{
+    char path[PATH_MAX + 64];
+    long n;
+    pg_err err;
+
+    if (pg.mode != PANGAEA_LOG || ltid < 1)
+        return;
+    pg_log_path(path, sizeof path, pg.logdir, ltid, PG_LOG_COMM);
+    if (pg_log_check_cut(path, PG_LOG_COMM, &n, &err) == 1)
+        fprintf(stderr, "pangaea:   its log %s ends after event %ld, the "
+                "last it completed\n", path, n);
+}
+
 static void on_ended(int *abnormal)
 {
     int v[4];
@@ -146,6 +164,8 @@ static void on_ended(int *abnormal)
                     "abnormally: it was killed or crashed before it could "
                     "report\n", t->ltid, t->program[0] ? t->program : "?",
                     t->tid, t->host[0] ? t->host : "?");
+        if (!t->died)
+            say_last_event(t->ltid);
         *abnormal = 1;
     } else if (t->status != 0 && t->ltid != 1) {
         fprintf(stderr, "pangaea: ltid %d (%s) exited with status %d\n",

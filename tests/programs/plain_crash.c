@@ -1,9 +1,11 @@
 /*
  * plain_crash.c - a racing PVM program that crashes under one order only.
  *
- *   plain_crash [K [M [N]]]   K workers (default 3, at most 16), M messages
+ *   plain_crash [K [M [N [abort]]]]
+ *                             K workers (default 3, at most 16), M messages
  *                             each (default 4); crashes when the N-th
- *                             receive (default 6) is from worker 2
+ *                             receive (default 6) is from worker 2; with
+ *                             "abort", by abort() instead of SIGSEGV
  *
  * Built against PVM alone (tests preload Pangaea).
  *
@@ -22,6 +24,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <pvm3.h>
 
@@ -89,6 +92,8 @@ int main(int argc, char **argv)
         if (r == n && w == 2) {
             printf("crashing at receive %d\n", r);
             fflush(stdout);
+            if (argc > 4 && !strcmp(argv[4], "abort"))
+                abort();
             *(volatile int *)NULL = 1;
         }
     }

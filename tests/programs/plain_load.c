@@ -55,13 +55,18 @@ static int dest_of(int from, int j)
     return (from + 1 + j % (ntasks - 1)) % ntasks;
 }
 
+/* How many messages come to this task: from each other task, the j with
+ * j % (N-1) == (me - from - 1) mod N. */
 static int expected(void)
 {
-    int n = 0;
+    int n = 0, k = ntasks - 1;
 
-    for (int from = 0; from < ntasks; from++)
-        for (int j = 0; from != me && j < nmsgs; j++)
-            n += dest_of(from, j) == me;
+    for (int from = 0; from < ntasks; from++) {
+        int c = ((me - from - 1) % ntasks + ntasks) % ntasks;
+
+        if (from != me)
+            n += nmsgs / k + (c < nmsgs % k);
+    }
     return n;
 }
 

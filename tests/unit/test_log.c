@@ -380,6 +380,42 @@ START_TEST(test_gettid_round_trips_and_validates)
 }
 END_TEST
 
+/* A send is logged before the real call; when the call fails it is taken
+ * back: the log reads as if it had never been written, misses included,
+ * also when the file is read before it is closed (a crash after the undo). */
+START_TEST(test_undone_send_leaves_no_trace)
+{
+    const char *path = tpath("u.comm.xml");
+    int to[2] = { 3, 4 };
+    pg_event ev;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "p", "h", &err);
+    pg_logr *r;
+    long n;
+
+    ck_assert_int_eq(pg_logw_recv(w, 1.5, "pvm_recv", 2, 7, 1, 8), 0);
+    pg_logw_misses(w, 4);
+    ck_assert_int_eq(pg_logw_send(w, 2.5, "pvm_mcast", 9, 1, 8, 2, to), 0);
+    pg_logw_undo(w);
+    ck_assert_int_eq(pg_logw_flush(w), 0);
+    ck_assert_int_eq(pg_log_check_cut(path, PG_LOG_COMM, &n, &err), 1);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(pg_logw_send(w, 3.5, "pvm_send", 9, 2, 8, 1, to), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    ck_assert_msg(pg_log_validate(path, XSD, &err) == 0, "%s", err.msg);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_RECV);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_SEND);
+    ck_assert_int_eq(ev.seq, 2);
+    ck_assert_int_eq(ev.msgid, 2);
+    ck_assert_int_eq(ev.nto, 1);
+    ck_assert_int_eq(ev.misses, 4);
+    end_ok(r);
+}
+END_TEST
+
 START_TEST(test_log_path_names_files_by_ltid_and_kind)
 {
     char buf[64];
@@ -417,6 +453,7 @@ static Suite *log_suite(void)
     tcase_add_test(rt, test_recv_and_end_round_trip);
     tcase_add_test(rt, test_spawn_with_args_children_and_hosts_round_trips);
     tcase_add_test(rt, test_reading_100000_events_streams);
+    tcase_add_test(rt, test_undone_send_leaves_no_trace);
     tcase_add_test(sc, test_written_logs_validate_against_schema);
     tcase_add_test(sc, test_schema_rejects_wrong_root);
     tcase_add_test(sc, test_schema_rejects_missing_attribute);
