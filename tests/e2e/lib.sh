@@ -157,6 +157,29 @@ pg_repeat() {
                          sort -u | wc -l)
 }
 
+# pg_log_messages LOGDIR SENDS RECVS: every send destination in the comm
+# logs of LOGDIR goes to file SENDS and every receive to RECVS, one line
+# "sender msgid receiver" each.  A <recv call="pvm_probe"> saw a message
+# without taking it (the receive that takes it follows): not counted.  Logs
+# cut by a death (zeros after the last event) are read up to there.
+pg_log_messages() {
+    local f me
+    : >"$2"; : >"$3"
+    for f in "$1"/ltid-*.comm.xml; do
+        me=${f##*/ltid-}; me=${me%.comm.xml}
+        tr -d '\000' <"$f" | awk -v me="$me" -v sends="$2" -v recvs="$3" '
+            function attr(name,  r) {
+                if (match($0, " " name "=\"[0-9]+\"")) {
+                    r = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", r); return r
+                }
+                return "?"
+            }
+            /<send /  { msgid = attr("msgid") }
+            /<to /    { print me, msgid, attr("ltid") >> sends }
+            /<recv / && !/call="pvm_probe"/ { print attr("from"), attr("msgid"), me >> recvs }'
+    done
+}
+
 # --- record once, replay many times ----------------------------------------
 
 PG_RUNS=${PG_RUNS:-20}

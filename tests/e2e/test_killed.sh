@@ -63,21 +63,7 @@ else
     pg_fail "the other tasks were not all stopped:"; cat "$dir/rec.err"
 fi
 
-# Every receive in any log, and every send destination, as "sender msgid
-# receiver" (pvm_probe takes no message).
-for f in "$logs"/ltid-*.comm.xml; do
-    me=${f##*/ltid-}; me=${me%.comm.xml}
-    tr -d '\000' <"$f" | awk -v me="$me" -v sends="$dir/sends" -v recvs="$dir/recvs" '
-        function attr(name,  r) {
-            if (match($0, " " name "=\"[0-9]+\"")) {
-                r = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", r); return r
-            }
-            return "?"
-        }
-        /<send /  { msgid = attr("msgid") }
-        /<to /    { print me, msgid, attr("ltid") >> sends }
-        /<recv / && !/call="pvm_probe"/ { print attr("from"), attr("msgid"), me >> recvs }'
-done
+pg_log_messages "$logs" "$dir/sends" "$dir/recvs"
 sort -u "$dir/sends" >"$dir/sends.s"; sort -u "$dir/recvs" >"$dir/recvs.s"
 lost=$(comm -13 "$dir/sends.s" "$dir/recvs.s" | wc -l)
 from3=$(grep -c '^3 ' "$dir/recvs.s")

@@ -60,22 +60,8 @@ else
     pg_fail "$nlogs logs, or some invalid:"; grep -v validates "$dir/xmllint.err" | head -5
 fi
 
-# Every send destination and every receive, as "sender msgid receiver".  A
-# <recv call="pvm_probe"> is a probe that saw a message without taking it
-# (the pvm_recv that takes it follows): not counted.
-for f in "$logs"/ltid-*.comm.xml; do
-    me=${f##*/ltid-}; me=${me%.comm.xml}
-    awk -v me="$me" -v sends="$dir/sends" -v recvs="$dir/recvs" '
-        function attr(name,  r) {
-            if (match($0, " " name "=\"[0-9]+\"")) {
-                r = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", r); return r
-            }
-            return "?"
-        }
-        /<send /  { msgid = attr("msgid") }
-        /<to /    { print me, msgid, attr("ltid") >> sends }
-        /<recv / && !/call="pvm_probe"/ { print attr("from"), attr("msgid"), me >> recvs }' "$f"
-done
+# Every send destination and every receive, as "sender msgid receiver".
+pg_log_messages "$logs" "$dir/sends" "$dir/recvs"
 ns=$(wc -l <"$dir/sends") nr=$(wc -l <"$dir/recvs")
 if [ "$ns" -eq "$nr" ] && [ "$nr" -gt $((N * M)) ]; then
     pg_pass "sends equal receives in the logs: $ns send destinations, $nr receives"
