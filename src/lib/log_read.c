@@ -217,6 +217,33 @@ static int read_recv(pg_logr *r, pg_event *ev, int empty, pg_err *err)
     return 0;
 }
 
+static int read_notice(pg_logr *r, pg_event *ev, int empty, pg_err *err)
+{
+    static const char *const names[] = { "exit", "hostdelete", "hostadd" };
+    size_t call, what;
+    const pg_lx_attr spec[] = {
+        {"seq", PG_LX_SEQ, &ev->seq},   {"t", PG_LX_TIME, &ev->t},
+        {"call", PG_LX_CALL, &call},    {"tag", PG_LX_INT, &ev->tag},
+        {"what", PG_LX_STR, &what},     {"ltid", PG_LX_INT, &ev->from},
+        {"bytes", PG_LX_COUNT, &ev->bytes},
+        {"misses", PG_LX_COUNT, &ev->misses, 1},
+    };
+    int i;
+
+    if (pg_lx_attrs(&r->x, "notice", spec, NSPEC(spec), err) ||
+        pg_lx_no_content(&r->x, "notice", empty, err))
+        return -1;
+    for (i = 0; i < 3 && strcmp(r->x.arena + what, names[i]); i++)
+        ;
+    if (i == 3)
+        return pg_lx_fail(&r->x, err, "<notice> what=\"%.40s\": not exit, "
+                          "hostdelete or hostadd", r->x.arena + what);
+    ev->kind = PG_EV_NOTICE;
+    ev->what = (pg_notice_what)(i + 1);
+    ev->call = r->x.arena + call;
+    return 0;
+}
+
 static int read_gettid(pg_logr *r, pg_event *ev, int empty, pg_err *err)
 {
     size_t group;
@@ -396,6 +423,8 @@ static int read_event(pg_logr *r, pg_event *ev, pg_err *err)
         rc = read_recv(r, ev, empty, err);
     else if (r->kind == PG_LOG_COMM && strcmp(name, "gettid") == 0)
         rc = read_gettid(r, ev, empty, err);
+    else if (r->kind == PG_LOG_COMM && strcmp(name, "notice") == 0)
+        rc = read_notice(r, ev, empty, err);
     else if (r->kind == PG_LOG_EXEC && strcmp(name, "spawn") == 0)
         rc = read_spawn(r, ev, empty, err);
     else

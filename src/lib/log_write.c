@@ -413,6 +413,29 @@ int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
     return put_line(w, &l, buf);
 }
 
+static const char *const notice_names[] = { NULL, "exit", "hostdelete",
+                                             "hostadd" };
+
+int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
+                   pg_notice_what what, int ltid, int bytes)
+{
+    char buf[256];
+    struct line l = { buf, buf + sizeof buf };
+
+    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !pg_log_call_known(call) ||
+        what < PG_NOTICE_EXIT || what > PG_NOTICE_HOSTADD || bytes < 0)
+        return -1;
+    add_begin(&l, w, "notice", t);
+    add(&l, call);
+    add_num(&l, "\" tag", tag);
+    add(&l, " what=\"");
+    add(&l, notice_names[what]);
+    add_num(&l, "\" ltid", ltid);
+    add_num(&l, " bytes", bytes);
+    add(&l, "/>\n");
+    return put_line(w, &l, buf);
+}
+
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
                    int ltid)
 {

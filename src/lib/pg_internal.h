@@ -18,6 +18,7 @@
  *   wrap_recv.c    pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf
  *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
  *   wrap_exit.c    pvm_exit
+ *   wrap_notify.c  pvm_notify, and the notices it brings (task exits, hosts)
  *   wrap_group.c   pvm_joingroup, pvm_gettid, pvm_getinst, pvm_bcast,
  *                  pvm_reduce, pvm_gather, pvm_scatter (libgpvm3)
  */
@@ -46,6 +47,7 @@ struct pg_real {
     pg_matchfn (*recvf)(pg_matchfn);
     int (*spawn)(char *, char **, int, char *, int, int *);
     int (*exit)(void);
+    int (*notify)(int, int, int, int *);
     int (*parent)(void);
     int (*siblings)(int **);
     /* libgpvm3's, found on first use (pg_real_load_group): a program
@@ -180,6 +182,8 @@ void pg_record_spawn(const char *program, char **argv, int flags,
                      const char *where, int count, int nchild,
                      const int *ltids, const int *tids);
 void pg_record_gettid(const char *group, int inst, int ltid);
+void pg_record_notice(const char *call, int mid, pg_notice_what what,
+                      int ltid);
 void pg_record_close(int status);
 /* The name of the host a task runs on. */
 const char *pg_host_of(int tid);
@@ -203,6 +207,14 @@ void pg_replay_advance(void);
 /* Installs the matcher that accepts only the expected message while
  * `on`, and otherwise defers to the program's matcher or PVM's default. */
 void pg_match_expect(const pg_event *ev);
+
+/* ---- notices (wrap_notify.c) -------------------------------------------- */
+/* What the message is, if it is a notice the program asked for, else 0. */
+pg_notice_what pg_notice_kind(int mid);
+/* The first int of a queued notice's body: from the matcher only. */
+int pg_notice_first(int mid);
+/* What the matcher read of mid (0 if nothing); forget: it was received. */
+int pg_notice_read(int mid, int forget);
 void pg_match_clear(void);
 int pg_match(int mid, int tid, int tag);
 extern pg_matchfn pg_default_match, pg_app_match;

@@ -56,9 +56,18 @@ typedef enum {
     PG_EV_RECV = 2,  /* comm: one message taken by the program         */
     PG_EV_SPAWN = 3, /* exec: one pvm_spawn call                       */
     PG_EV_END = 4,   /* both: the task ended with `status`             */
-    PG_EV_GETTID = 5 /* comm: group instance `inst` of `group` is ltid
+    PG_EV_GETTID = 5, /* comm: group instance `inst` of `group` is ltid
                         `from` (pvm_gettid, pvm_getinst, pvm_joingroup) */
+    PG_EV_NOTICE = 6 /* comm: a pvm_notify notice taken by a receive:
+                        `what` happened (to ltid `from`, for an exit) */
 } pg_ev_kind;
+
+/* What a notice says (PvmTaskExit, PvmHostDelete, PvmHostAdd). */
+typedef enum {
+    PG_NOTICE_EXIT = 1,
+    PG_NOTICE_HOSTDELETE = 2,
+    PG_NOTICE_HOSTADD = 3
+} pg_notice_what;
 
 /* One event as read back.  Pointers stay valid until the next
  * pg_logr_next() or pg_logr_close() on the same reader. */
@@ -66,11 +75,12 @@ typedef struct pg_event {
     pg_ev_kind kind;
     long seq;
     double t;
-    const char *call;   /* SEND/RECV: "pvm_send", "pvm_mcast", "pvm_recv", ... */
-    int tag;            /* SEND/RECV */
+    const char *call;   /* SEND/RECV/NOTICE: "pvm_send", "pvm_recv", ... */
+    int tag;            /* SEND/RECV/NOTICE */
     int msgid;          /* SEND/RECV: the sender's message id */
-    int bytes;          /* SEND/RECV: the program's bytes, header excluded */
-    int from;           /* RECV: source ltid */
+    int bytes;          /* SEND/RECV/NOTICE: the program's bytes */
+    int from;           /* RECV: source ltid; NOTICE: the ltid that ended */
+    pg_notice_what what;       /* NOTICE */
     int nto;            /* SEND: number of destination ltids */
     const int *to;      /* SEND: destination ltids */
     const char *program;       /* SPAWN */
@@ -130,6 +140,9 @@ int pg_logw_spawn(pg_logw *w, double t, const char *program,
 int pg_logw_end(pg_logw *w, double t, int status);
 /* <gettid group= inst= ltid=/>: instance `inst` of `group` was task `ltid`
  * (negative: the PVM error the call returned). */
+/* A notice: `what` happened (to task `ltid`, for an exit; else -1). */
+int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
+                   pg_notice_what what, int ltid, int bytes);
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
                    int ltid);
 /* The next event written carries misses="n" (when n > 0). */

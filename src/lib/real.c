@@ -45,6 +45,7 @@ void pg_real_load(void)
     *(void **)&pg_real.recvf = find("pvm_recvf");
     *(void **)&pg_real.spawn = find("pvm_spawn");
     *(void **)&pg_real.exit = find("pvm_exit");
+    *(void **)&pg_real.notify = find("pvm_notify");
     *(void **)&pg_real.parent = find("pvm_parent");
     *(void **)&pg_real.siblings = find("pvm_siblings");
     loaded = 1;

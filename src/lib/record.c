@@ -85,6 +85,18 @@ void pg_record_recv(const char *call, int mid, const pg_hdr *h)
           "communication");
 }
 
+void pg_record_notice(const char *call, int mid, pg_notice_what what,
+                      int ltid)
+{
+    int bytes = 0, tag = 0, src = 0;
+
+    pvm_bufinfo(mid, &bytes, &tag, &src);
+    flush_misses();
+    pg.events++;
+    check(pg_logw_notice(pg.comm, pg_now(), call, tag, what, ltid, bytes),
+          "communication");
+}
+
 void pg_record_gettid(const char *group, int inst, int ltid)
 {
     flush_misses();

@@ -37,6 +37,8 @@ static struct cursor comm, exec;
 static struct {
     int on;
     int tid, msgid;  /* the recorded sender, as a tid of this run */
+    pg_notice_what notice; /* or a notice: what, under which tag, and the */
+    int tag;               /* tid that ended (0: any), for an exit */
 } want;
 
 static int open_cursor(struct cursor *c, pg_log_kind kind)
@@ -123,6 +125,13 @@ static const char *describe(const pg_event *ev, char *buf, int size)
     else if (ev->kind == PG_EV_GETTID)
         snprintf(buf, size, "group lookup: instance %d of \"%s\" is ltid %d",
                  ev->inst, ev->group, ev->from);
+    else if (ev->kind == PG_EV_NOTICE && ev->what == PG_NOTICE_EXIT)
+        snprintf(buf, size, "%s of the notice (tag %d) that ltid %d ended",
+                 ev->call, ev->tag, ev->from);
+    else if (ev->kind == PG_EV_NOTICE)
+        snprintf(buf, size, "%s of a notice (tag %d) that a host %s",
+                 ev->call, ev->tag, ev->what == PG_NOTICE_HOSTADD
+                                        ? "joined" : "left");
     else if (ev->kind == PG_EV_SEND)
         snprintf(buf, size, "%s to ltid %d%s tag %d (message %d)", ev->call,
                  ev->nto ? ev->to[0] : -1, ev->nto > 1 ? " and others" : "",
@@ -168,6 +177,10 @@ const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
         (tag == -1 || tag == ev->tag) &&
         (tid == -1 || pg_ltid_of(tid) == ev->from))
         return ev;
+    /* A notice comes from a daemon: asked for by tag, or by a daemon's tid */
+    if (ev && !comm.misses && ev->kind == PG_EV_NOTICE &&
+        (tag == -1 || tag == ev->tag) && (tid == -1 || tid < 0))
+        return ev;
     snprintf(did, sizeof did, "called %s(tid t%x = ltid %d, tag %d)", call,
              tid, tid == -1 ? -1 : pg_ltid_of(tid), tag);
     diverge(did, "%s", describe(ev, rec, sizeof rec));
@@ -210,6 +223,15 @@ void pg_replay_advance(void)
 void pg_match_expect(const pg_event *ev)
 {
     /* Translated before the receive: the matcher may not ask anybody. */
+    if (ev->kind == PG_EV_NOTICE) {
+        want.notice = ev->what;
+        want.tag = ev->tag;
+        want.tid = ev->what == PG_NOTICE_EXIT && ev->from >= 0
+                       ? pg_tid_of(ev->from) : 0;
+        want.on = 1;
+        return;
+    }
+    want.notice = 0;
     want.tid = pg_tid_of(ev->from);
     if (want.tid <= 0)
         pg_replay_unmatchable(ev, "waits for it, but that sender never ran "
@@ -239,9 +261,21 @@ int pg_match(int mid, int tid, int tag)
 {
     struct pvmminfo mi;
 
-    if (!want.on)
-        return pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
-                                            : pg_default_match(mid, tid, tag);
+    if (!want.on) {
+        int cc = pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
+                                              : pg_default_match(mid, tid, tag);
+
+        /* Recording an exit notice needs its body read before the receive
+         * returns it (wrap_notify.c). */
+        if (cc > 0 && pg.mode == PANGAEA_LOG &&
+            pg_notice_kind(mid) == PG_NOTICE_EXIT)
+            pg_notice_first(mid);
+        return cc;
+    }
+    if (want.notice)
+        return pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pvm_getcontext() &&
+               mi.tag == want.tag && pg_notice_kind(mid) == want.notice &&
+               (!want.tid || pg_notice_first(mid) == want.tid);
     /* PVM runs this over its whole queue on every receive: one look at the
      * message header does.  want.tid is a task's and want.msgid >= 1, so
      * daemon messages and messages without a header (wait id 0) never

@@ -72,16 +72,27 @@ static int replay_wait(const pg_event *ev, enum how how)
         }
         if (how == PROBE)
             nanosleep(&nap, NULL);
+        else if (ev->kind == PG_EV_NOTICE)
+            ; /* a daemon sends it: nobody to be gone */
         else if (gone_since == 0 && sender_gone(ev))
             gone_since = seconds();
         else if (gone_since > 0 && seconds() - gone_since > 5)
             pg_replay_unmatchable(ev, "waits for it, but that sender has "
                                       "ended without sending it");
         if (!said && seconds() - start >= limit) {
-            snprintf(msg, sizeof msg,
-                     "waits in %s for message %d from ltid %d (tag %d, "
-                     "recorded event %ld)", ev->call, ev->msgid, ev->from,
-                     ev->tag, ev->seq);
+            if (ev->kind == PG_EV_NOTICE && ev->what == PG_NOTICE_EXIT)
+                snprintf(msg, sizeof msg, "waits in %s for the notice (tag "
+                         "%d) that ltid %d ended (recorded event %ld)",
+                         ev->call, ev->tag, ev->from, ev->seq);
+            else if (ev->kind == PG_EV_NOTICE)
+                snprintf(msg, sizeof msg, "waits in %s for a host notice "
+                         "(tag %d, recorded event %ld)", ev->call, ev->tag,
+                         ev->seq);
+            else
+                snprintf(msg, sizeof msg,
+                         "waits in %s for message %d from ltid %d (tag %d, "
+                         "recorded event %ld)", ev->call, ev->msgid, ev->from,
+                         ev->tag, ev->seq);
             pg_warn("replay has waited %d s: %s", limit, msg);
             pg_coord_report(PG_REP_STALL, msg);
             said = 1;
@@ -108,13 +119,24 @@ static int replay_recv(const char *call, enum how how, int tid, int tag)
     return mid;
 }
 
+/* Recording a notice: an exit names the ltid that ended (-1: a task
+ * outside the run), as read from the body by the matcher. */
+static void record_notice(const char *call, int mid, pg_notice_what what)
+{
+    int first = pg_notice_read(mid, 0), ltid = -1;
+
+    if (what == PG_NOTICE_EXIT && first > 0)
+        ltid = pg_ltid_of(first);
+    pg_record_notice(call, mid, what, ltid);
+}
+
 static int recv_common(const char *call, enum how how, int tid, int tag,
                        struct timeval *tmout)
 {
+    struct pvmminfo mi;
+    pg_notice_what what;
     int mid;
     pg_hdr h;
-
-    struct pvmminfo mi;
 
     if (pg.mode == PANGAEA_REPLAY && pg_selected(tag)) {
         mid = replay_recv(call, how, tid, tag);
@@ -129,8 +151,14 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     if (mid <= 0)
         return mid;
     if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
-        pg_selected(mi.tag) && pg_hdr_take(mid, &h) == 1)
-        pg_record_recv(call, mid, &h);
+        pg_selected(mi.tag)) {
+        if (pg_hdr_take(mid, &h) == 1)
+            pg_record_recv(call, mid, &h);
+        else if ((what = pg_notice_kind(mid)) != 0)
+            record_notice(call, mid, what);
+    }
+    if (how != PROBE)
+        pg_notice_read(mid, 1);
     return mid;
 }
 

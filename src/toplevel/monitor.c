@@ -345,7 +345,7 @@ static void watch_losses(int coord)
     struct pvmhostinfo *hi;
     int n, narch, i, *dtids;
 
-    pvm_notify(PvmTaskExit, PG_TAG_COORD_GONE, 1, &coord);
+    pg_real.notify(PvmTaskExit, PG_TAG_COORD_GONE, 1, &coord);
     if (pvm_config(&n, &narch, &hi) < 0 || n < 2)
         return; /* one host: it is ours, and its loss is ours too */
     watched = calloc(n, sizeof *watched);
@@ -359,7 +359,7 @@ static void watch_losses(int coord)
         dtids[i] = watched[i].hi_tid = hi[i].hi_tid;
         watched[i].hi_name = strdup(hi[i].hi_name);
     }
-    pvm_notify(PvmHostDelete, PG_TAG_HOST_GONE, nwatched, dtids);
+    pg_real.notify(PvmHostDelete, PG_TAG_HOST_GONE, nwatched, dtids);
     free(dtids);
 }
 

@@ -219,8 +219,9 @@ static void read_log(struct top_run *run, int ti, pg_log_kind kind,
 static int take_comm(struct top_run *run, int ti, const pg_event *ev,
                      void *arg)
 {
-    /* A group lookup is no message: the graph does not show it. */
-    if (ev->kind == PG_EV_GETTID)
+    /* A group lookup is no message, and a notice comes from no task: the
+     * graph does not show them. */
+    if (ev->kind == PG_EV_GETTID || ev->kind == PG_EV_NOTICE)
         return 0;
     return add_event(run, arg, ti, ev);
 }

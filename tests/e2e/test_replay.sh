@@ -23,6 +23,8 @@ pg_replay_case "plain_matcher (pvm_recvf matcher that peeks, pvm_setrbuf aside)"
     "$PG_BUILD/tests/plain_matcher"
 pg_replay_case "plain_spmd (one pvm_spawn of 4, pvm_siblings ring)" \
     "$PG_BUILD/tests/plain_spmd" 4
+pg_replay_case "plain_notify (results and pvm_notify exit notices, any order)" \
+    "$PG_BUILD/tests/plain_notify" 6
 # Written by others: Debian's pvm-examples (master1 spawns slave1 by name,
 # which the pvmd finds through PVM_PATH).
 pg_replay_case "master1 (pvm-examples, unmodified)" master1

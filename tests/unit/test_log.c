@@ -380,6 +380,40 @@ START_TEST(test_gettid_round_trips_and_validates)
 }
 END_TEST
 
+START_TEST(test_notice_round_trips_and_validates)
+{
+    const char *path = tpath("n.comm.xml");
+    pg_event ev;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "p", "h", &err);
+    pg_logr *r;
+
+    ck_assert_int_eq(pg_logw_notice(w, 1.5, "pvm_recv", 50, PG_NOTICE_EXIT,
+                                    3, 4), 0);
+    pg_logw_misses(w, 2);
+    ck_assert_int_eq(pg_logw_notice(w, 2.5, "pvm_probe", -7,
+                                    PG_NOTICE_HOSTADD, -1, 8), 0);
+    ck_assert_int_eq(pg_logw_notice(w, 3.5, "pvm_recv", 1, 0, 1, 4), -1);
+    ck_assert_int_eq(pg_logw_notice(w, 3.5, "pvm_recv", 1, 4, 1, 4), -1);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    ck_assert_msg(pg_log_validate(path, XSD, &err) == 0, "%s", err.msg);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_NOTICE);
+    ck_assert_int_eq(ev.what, PG_NOTICE_EXIT);
+    ck_assert_str_eq(ev.call, "pvm_recv");
+    ck_assert_int_eq(ev.tag, 50);
+    ck_assert_int_eq(ev.from, 3);
+    ck_assert_int_eq(ev.bytes, 4);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.what, PG_NOTICE_HOSTADD);
+    ck_assert_int_eq(ev.tag, -7);
+    ck_assert_int_eq(ev.from, -1);
+    ck_assert_int_eq(ev.misses, 2);
+    end_ok(r);
+}
+END_TEST
+
 /* A send is logged before the real call; when the call fails it is taken
  * back: the log reads as if it had never been written, misses included,
  * also when the file is read before it is closed (a crash after the undo). */
@@ -454,6 +488,7 @@ static Suite *log_suite(void)
     tcase_add_test(rt, test_spawn_with_args_children_and_hosts_round_trips);
     tcase_add_test(rt, test_reading_100000_events_streams);
     tcase_add_test(rt, test_undone_send_leaves_no_trace);
+    tcase_add_test(rt, test_notice_round_trips_and_validates);
     tcase_add_test(sc, test_written_logs_validate_against_schema);
     tcase_add_test(sc, test_schema_rejects_wrong_root);
     tcase_add_test(sc, test_schema_rejects_missing_attribute);

@@ -128,6 +128,12 @@ static const struct bad_case {
     {PG_LOG_COMM, COMM_HEAD "  <recv seq=\"1\" t=\"1\" call=\"pvm_hack\" "
      "from=\"3\" tag=\"5\" msgid=\"1\" bytes=\"8\"/>\n</pangaea-comm>",
      "bad call"},
+    {PG_LOG_COMM, COMM_HEAD "  <notice seq=\"1\" t=\"1\" call=\"pvm_recv\" "
+     "tag=\"5\" what=\"reboot\" ltid=\"2\" bytes=\"4\"/>\n</pangaea-comm>",
+     "what=\"reboot\": not exit, hostdelete or hostadd"},
+    {PG_LOG_COMM, COMM_HEAD "  <notice seq=\"1\" t=\"1\" call=\"pvm_recv\" "
+     "tag=\"5\" ltid=\"2\" bytes=\"4\"/>\n</pangaea-comm>",
+     "lacks attribute what"},
     {PG_LOG_COMM, COMM_HEAD RECV1 RECV1 "</pangaea-comm>", "seq 1 where 2"},
     {PG_LOG_COMM, COMM_HEAD RECV1 "  stray text\n</pangaea-comm>", "text"},
     {PG_LOG_COMM, COMM_HEAD "  <send seq=\"1\" t=\"1\" call=\"pvm_send\" "
