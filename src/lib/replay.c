@@ -228,6 +228,9 @@ void pg_match_expect(const pg_event *ev)
         want.tag = ev->tag;
         want.tid = ev->what == PG_NOTICE_EXIT && ev->from >= 0
                        ? pg_tid_of(ev->from) : 0;
+        if (want.tid < 0)
+            pg_replay_unmatchable(ev, "waits for it, but that task never "
+                                      "ran in this replay");
         want.on = 1;
         return;
     }

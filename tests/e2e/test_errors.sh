@@ -94,6 +94,16 @@ else
     pg_fail "stall report lacks what ltid 1 waits for"
 fi
 
+# A notice edited to name a task whose exit notice the master takes at
+# another event already: the second time it waits for a notice that cannot
+# come, and the stall report says which.
+"$PANGAEA" -log -logdir "$dir/nt" "$PG_BUILD/tests/plain_notify" >/dev/null 2>&1
+second=$(grep -o 'what="exit" ltid="[0-9]*"' "$dir/nt/ltid-1.comm.xml" | sed -n 2p | grep -o '[0-9]*')
+sed -i "0,/what=\"exit\" ltid=\"[0-9]*\"/s//what=\"exit\" ltid=\"$second\"/" "$dir/nt/ltid-1.comm.xml"
+PANGAEA_STALL=2 expect_fail "notice edited to an exit taken twice: stall reported" 3 \
+    "ltid 1 \(.*plain_notify\) waits in pvm_recv for the notice \(tag 50\) that ltid $second ended" \
+    "$PANGAEA" -replay -logdir "$dir/nt" "$PG_BUILD/tests/plain_notify"
+
 # The same edit where the sender simply ends: that message can never come.
 "$PANGAEA" -log -logdir "$dir/m1" master1 >/dev/null 2>&1
 sed -i '0,/<recv \(.*\) msgid="[0-9]*"/s//<recv \1 msgid="9999"/' "$dir/m1/ltid-1.comm.xml"
