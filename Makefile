@@ -69,6 +69,10 @@ $(B)/tests/%: tests/programs/%.c $(B)/libpangaea.so
 $(B)/tests/group_%: tests/programs/group_%.c $(B)/libpangaea.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea -lgpvm3 $(PVMLIBS) -lm
+# plain_query asks the group server too.
+$(B)/tests/plain_query: tests/programs/plain_query.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -lgpvm3 $(PVMLIBS) -lm
 # gen_logs writes synthetic recordings with the log API (display tests).
 test-programs: $(B)/tests/gen_logs
 $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a

@@ -244,6 +244,29 @@ static int read_notice(pg_logr *r, pg_event *ev, int empty, pg_err *err)
     return 0;
 }
 
+static int read_query(pg_logr *r, pg_event *ev, int empty, pg_err *err)
+{
+    size_t call, about;
+    const pg_lx_attr spec[] = {
+        {"seq", PG_LX_SEQ, &ev->seq},   {"t", PG_LX_TIME, &ev->t},
+        {"call", PG_LX_STR, &call},     {"about", PG_LX_STR, &about},
+        {"value", PG_LX_INT, &ev->value},
+        {"misses", PG_LX_COUNT, &ev->misses, 1},
+    };
+
+    if (pg_lx_attrs(&r->x, "query", spec, NSPEC(spec), err) ||
+        pg_lx_no_content(&r->x, "query", empty, err))
+        return -1;
+    if (!pg_log_query_known(r->x.arena + call))
+        return pg_lx_fail(&r->x, err, "<query> call=\"%.40s\": not "
+                          "pvm_pstat, pvm_mstat or pvm_gsize",
+                          r->x.arena + call);
+    ev->kind = PG_EV_QUERY;
+    ev->call = r->x.arena + call;
+    ev->about = r->x.arena + about;
+    return 0;
+}
+
 static int read_gettid(pg_logr *r, pg_event *ev, int empty, pg_err *err)
 {
     size_t group;
@@ -425,6 +448,8 @@ static int read_event(pg_logr *r, pg_event *ev, pg_err *err)
         rc = read_gettid(r, ev, empty, err);
     else if (r->kind == PG_LOG_COMM && strcmp(name, "notice") == 0)
         rc = read_notice(r, ev, empty, err);
+    else if (r->kind == PG_LOG_COMM && strcmp(name, "query") == 0)
+        rc = read_query(r, ev, empty, err);
     else if (r->kind == PG_LOG_EXEC && strcmp(name, "spawn") == 0)
         rc = read_spawn(r, ev, empty, err);
     else

@@ -448,6 +448,24 @@ int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
     return end_event(w);
 }
 
+int pg_log_query_known(const char *call)
+{
+    return call && (!strcmp(call, "pvm_pstat") || !strcmp(call, "pvm_mstat") ||
+                    !strcmp(call, "pvm_gsize"));
+}
+
+int pg_logw_query(pg_logw *w, double t, const char *call, const char *about,
+                  int value)
+{
+    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !pg_log_query_known(call) ||
+        !about || strlen(about) >= PG_LOG_MAX_STR)
+        return -1;
+    if (begin_event(w, "query", t) || put_str(w, "call", call) ||
+        put_str(w, "about", about) || put_long(w, "value", value))
+        return -1;
+    return end_event(w);
+}
+
 /* Checks every string of a spawn against the limits; returns argc or -1. */
 static int check_spawn(const char *program, char *const *argv,
                        const char *where, int count, int nchild,

@@ -19,6 +19,7 @@
  *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
  *   wrap_exit.c    pvm_exit
  *   wrap_notify.c  pvm_notify, and the notices it brings (task exits, hosts)
+ *   wrap_query.c   pvm_pstat, pvm_mstat, pvm_gsize: answers that race
  *   wrap_group.c   pvm_joingroup, pvm_gettid, pvm_getinst, pvm_bcast,
  *                  pvm_reduce, pvm_gather, pvm_scatter (libgpvm3)
  */
@@ -48,6 +49,8 @@ struct pg_real {
     int (*spawn)(char *, char **, int, char *, int, int *);
     int (*exit)(void);
     int (*notify)(int, int, int, int *);
+    int (*pstat)(int);
+    int (*mstat)(char *);
     int (*parent)(void);
     int (*siblings)(int **);
     /* libgpvm3's, found on first use (pg_real_load_group): a program
@@ -184,6 +187,7 @@ void pg_record_spawn(const char *program, char **argv, int flags,
 void pg_record_gettid(const char *group, int inst, int ltid);
 void pg_record_notice(const char *call, int mid, pg_notice_what what,
                       int ltid);
+void pg_record_query(const char *call, const char *about, int value);
 void pg_record_close(int status);
 /* The name of the host a task runs on. */
 const char *pg_host_of(int tid);
@@ -225,6 +229,9 @@ extern int pg_app_recv;
 #define PG_ANY (-2147483647 - 1)
 const pg_event *pg_replay_gettid(const char *call, const char *group,
                                  int inst, int ltid);
+/* The value the recording's next event, a query `call` about `about`,
+ * returned; diverges if the next event is not that question.  Moves on. */
+int pg_replay_query(const char *call, const char *about);
 /* The next recorded spawn, checked against the program's request. */
 const pg_event *pg_replay_spawn(const char *program, int count);
 

@@ -58,8 +58,10 @@ typedef enum {
     PG_EV_END = 4,   /* both: the task ended with `status`             */
     PG_EV_GETTID = 5, /* comm: group instance `inst` of `group` is ltid
                         `from` (pvm_gettid, pvm_getinst, pvm_joingroup) */
-    PG_EV_NOTICE = 6 /* comm: a pvm_notify notice taken by a receive:
+    PG_EV_NOTICE = 6, /* comm: a pvm_notify notice taken by a receive:
                         `what` happened (to ltid `from`, for an exit) */
+    PG_EV_QUERY = 7  /* comm: `call` (pvm_pstat, pvm_mstat, pvm_gsize)
+                        about `about` returned `value` */
 } pg_ev_kind;
 
 /* What a notice says (PvmTaskExit, PvmHostDelete, PvmHostAdd). */
@@ -81,6 +83,8 @@ typedef struct pg_event {
     int bytes;          /* SEND/RECV/NOTICE: the program's bytes */
     int from;           /* RECV: source ltid; NOTICE: the ltid that ended */
     pg_notice_what what;       /* NOTICE */
+    const char *about;         /* QUERY: an ltid, a host or a group */
+    int value;                 /* QUERY: what the call returned */
     int nto;            /* SEND: number of destination ltids */
     const int *to;      /* SEND: destination ltids */
     const char *program;       /* SPAWN */
@@ -143,6 +147,12 @@ int pg_logw_end(pg_logw *w, double t, int status);
 /* A notice: `what` happened (to task `ltid`, for an exit; else -1). */
 int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
                    pg_notice_what what, int ltid, int bytes);
+/* A query: `call` (pvm_pstat, pvm_mstat or pvm_gsize) about `about`
+ * (an ltid in decimal, a host, a group) returned `value`. */
+int pg_logw_query(pg_logw *w, double t, const char *call, const char *about,
+                  int value);
+/* 1 if `call` is one of the calls a <query> may name, else 0. */
+int pg_log_query_known(const char *call);
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
                    int ltid);
 /* The next event written carries misses="n" (when n > 0). */

@@ -46,6 +46,8 @@ void pg_real_load(void)
     *(void **)&pg_real.spawn = find("pvm_spawn");
     *(void **)&pg_real.exit = find("pvm_exit");
     *(void **)&pg_real.notify = find("pvm_notify");
+    *(void **)&pg_real.pstat = find("pvm_pstat");
+    *(void **)&pg_real.mstat = find("pvm_mstat");
     *(void **)&pg_real.parent = find("pvm_parent");
     *(void **)&pg_real.siblings = find("pvm_siblings");
     loaded = 1;

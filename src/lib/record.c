@@ -97,6 +97,14 @@ void pg_record_notice(const char *call, int mid, pg_notice_what what,
           "communication");
 }
 
+void pg_record_query(const char *call, const char *about, int value)
+{
+    flush_misses();
+    pg.events++;
+    check(pg_logw_query(pg.comm, pg_now(), call, about, value),
+          "communication");
+}
+
 void pg_record_gettid(const char *group, int inst, int ltid)
 {
     flush_misses();

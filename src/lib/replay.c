@@ -125,6 +125,9 @@ static const char *describe(const pg_event *ev, char *buf, int size)
     else if (ev->kind == PG_EV_GETTID)
         snprintf(buf, size, "group lookup: instance %d of \"%s\" is ltid %d",
                  ev->inst, ev->group, ev->from);
+    else if (ev->kind == PG_EV_QUERY)
+        snprintf(buf, size, "%s(%.100s) returning %d", ev->call, ev->about,
+                 ev->value);
     else if (ev->kind == PG_EV_NOTICE && ev->what == PG_NOTICE_EXIT)
         snprintf(buf, size, "%s of the notice (tag %d) that ltid %d ended",
                  ev->call, ev->tag, ev->from);
@@ -200,6 +203,22 @@ const pg_event *pg_replay_gettid(const char *call, const char *group,
     }
     snprintf(did, sizeof did, "called %s(\"%.100s\", %s %d)", call, group,
              inst != PG_ANY ? "inst" : "ltid", inst != PG_ANY ? inst : ltid);
+    diverge(did, "%s", describe(ev, rec, sizeof rec));
+}
+
+int pg_replay_query(const char *call, const char *about)
+{
+    const pg_event *ev = peek(&comm);
+    char rec[256], did[512];
+
+    if (ev && !comm.misses && ev->kind == PG_EV_QUERY &&
+        !strcmp(ev->call, call) && !strcmp(ev->about, about)) {
+        int value = ev->value;
+
+        pg_replay_advance();
+        return value;
+    }
+    snprintf(did, sizeof did, "called %s(%.200s)", call, about);
     diverge(did, "%s", describe(ev, rec, sizeof rec));
 }
 

@@ -22,9 +22,9 @@
  *   logged and replayed as ordinary events, so a floating-point reduction
  *   combines in the recorded order.  The group server's traffic (its own
  *   tags) and lookups inside the collective pass through unseen.
- * - pvm_barrier, pvm_gsize, pvm_lvgroup, pvm_freezegroup are not wrapped:
- *   they only talk to the group server.  pvm_gsize returns the live count,
- *   which may differ from the recording while members are still joining.
+ * - pvm_gsize, whose count races with joins, is a query (wrap_query.c).
+ *   pvm_barrier, pvm_lvgroup, pvm_freezegroup are not wrapped: they only
+ *   talk to the group server.
  */
 #include <time.h>
 

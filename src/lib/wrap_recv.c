@@ -45,7 +45,7 @@ static int sender_gone(const pg_event *ev)
 {
     int tid = pg_tid_of(ev->from);
 
-    return tid <= 0 || pvm_pstat(tid) == PvmNoTask;
+    return tid <= 0 || pg_real.pstat(tid) == PvmNoTask;
 }
 
 /* Replay: wait for the expected message, speaking up when it takes longer

@@ -414,6 +414,36 @@ START_TEST(test_notice_round_trips_and_validates)
 }
 END_TEST
 
+START_TEST(test_query_round_trips_and_validates)
+{
+    const char *path = tpath("q.comm.xml");
+    pg_event ev;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "p", "h", &err);
+    pg_logr *r;
+
+    ck_assert_int_eq(pg_logw_query(w, 1.5, "pvm_pstat", "3", -31), 0);
+    pg_logw_misses(w, 2);
+    ck_assert_int_eq(pg_logw_query(w, 2.5, "pvm_gsize", "g <&>\"", 4), 0);
+    ck_assert_int_eq(pg_logw_query(w, 3.5, "pvm_recv", "3", 0), -1);
+    ck_assert_int_eq(pg_logw_query(w, 3.5, "pvm_mstat", NULL, 0), -1);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    ck_assert_msg(pg_log_validate(path, XSD, &err) == 0, "%s", err.msg);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_QUERY);
+    ck_assert_str_eq(ev.call, "pvm_pstat");
+    ck_assert_str_eq(ev.about, "3");
+    ck_assert_int_eq(ev.value, -31);
+    next_ok(r, &ev);
+    ck_assert_str_eq(ev.call, "pvm_gsize");
+    ck_assert_str_eq(ev.about, "g <&>\"");
+    ck_assert_int_eq(ev.value, 4);
+    ck_assert_int_eq(ev.misses, 2);
+    end_ok(r);
+}
+END_TEST
+
 /* A send is logged before the real call; when the call fails it is taken
  * back: the log reads as if it had never been written, misses included,
  * also when the file is read before it is closed (a crash after the undo). */
@@ -489,6 +519,7 @@ static Suite *log_suite(void)
     tcase_add_test(rt, test_reading_100000_events_streams);
     tcase_add_test(rt, test_undone_send_leaves_no_trace);
     tcase_add_test(rt, test_notice_round_trips_and_validates);
+    tcase_add_test(rt, test_query_round_trips_and_validates);
     tcase_add_test(sc, test_written_logs_validate_against_schema);
     tcase_add_test(sc, test_schema_rejects_wrong_root);
     tcase_add_test(sc, test_schema_rejects_missing_attribute);

@@ -134,6 +134,11 @@ static const struct bad_case {
     {PG_LOG_COMM, COMM_HEAD "  <notice seq=\"1\" t=\"1\" call=\"pvm_recv\" "
      "tag=\"5\" ltid=\"2\" bytes=\"4\"/>\n</pangaea-comm>",
      "lacks attribute what"},
+    {PG_LOG_COMM, COMM_HEAD "  <query seq=\"1\" t=\"1\" call=\"pvm_kill\" "
+     "about=\"2\" value=\"0\"/>\n</pangaea-comm>",
+     "call=\"pvm_kill\": not pvm_pstat, pvm_mstat or pvm_gsize"},
+    {PG_LOG_COMM, COMM_HEAD "  <query seq=\"1\" t=\"1\" call=\"pvm_pstat\" "
+     "about=\"2\" value=\"zero\"/>\n</pangaea-comm>", "bad value=\"zero\""},
     {PG_LOG_COMM, COMM_HEAD RECV1 RECV1 "</pangaea-comm>", "seq 1 where 2"},
     {PG_LOG_COMM, COMM_HEAD RECV1 "  stray text\n</pangaea-comm>", "text"},
     {PG_LOG_COMM, COMM_HEAD "  <send seq=\"1\" t=\"1\" call=\"pvm_send\" "

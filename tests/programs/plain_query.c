@@ -1,0 +1,92 @@
+/*
+ * plain_query.c - a master that watches its workers come and go by asking
+ * PVM (pvm_pstat, pvm_gsize, pvm_mstat) rather than by messages.
+ *
+ *   plain_query [K]       K workers (default 4, at most 16)
+ *
+ * Built against PVM and its group library alone (tests preload Pangaea).
+ *
+ * Design.  The master spawns K copies of itself ("-worker K"); each waits
+ * a random 0-3 ms (seeded by its pid), joins group "plain_query", waits at
+ * a barrier for all K (so no instance is freed and handed out again while
+ * others still join: Pangaea replays joins, not leaves), waits again and
+ * exits.  Meanwhile the master polls every 200 us: how many workers
+ * pvm_pstat says still run, what pvm_gsize says the group counts, and
+ * whether pvm_mstat says its own host is up.  It prints each state that
+ * differs from the one before ("running/members"), until no worker runs
+ * and the group is empty, or 20,000 polls.  What it sees depends on when
+ * it asks: runs differ.  Any PVM error: a message on stderr, exit 1.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pvm3.h>
+
+#define GROUP "plain_query"
+#define MAXW 16
+
+static int worker(int k)
+{
+    unsigned seed = (unsigned)getpid() * 2654435761u;
+
+    usleep((useconds_t)(rand_r(&seed) % 3000));
+    if (pvm_joingroup(GROUP) < 0 || pvm_barrier(GROUP, k) < 0)
+        return 1;
+    usleep((useconds_t)(rand_r(&seed) % 3000));
+    pvm_exit();
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int k = argc > 1 ? atoi(argv[1]) : 4, tids[MAXW], i, polls, nhost, narch;
+    int running, members, before = -1, shown = 0;
+    char self[PATH_MAX], karg[16], *args[] = { "-worker", karg, NULL };
+    struct pvmhostinfo *hi;
+    ssize_t n;
+
+    if (argc > 2 && !strcmp(argv[1], "-worker"))
+        return worker(atoi(argv[2]));
+    if (k < 1 || k > MAXW) {
+        fprintf(stderr, "usage: plain_query [K (1..%d)]\n", MAXW);
+        return 2;
+    }
+    if (pvm_mytid() < 0 || pvm_config(&nhost, &narch, &hi) < 0)
+        return 1;
+    n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return 1;
+    self[n] = 0;
+    snprintf(karg, sizeof karg, "%d", k);
+    for (i = 0; i < k; i++)
+        if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tids[i]) != 1) {
+            fprintf(stderr, "plain_query: pvm_spawn failed\n");
+            return 1;
+        }
+    for (polls = 0; polls < 20000; polls++) {
+        running = 0;
+        for (i = 0; i < k; i++)
+            running += pvm_pstat(tids[i]) == PvmOk;
+        members = pvm_gsize(GROUP);
+        if (members < 0)
+            members = 0; /* no such group yet, or any more */
+        if (pvm_mstat(hi[0].hi_name) != PvmOk) {
+            fprintf(stderr, "plain_query: pvm_mstat says %s is down\n",
+                    hi[0].hi_name);
+            return 1;
+        }
+        if (running * 100 + members != before) {
+            printf("%s%d/%d", shown++ ? " " : "", running, members);
+            before = running * 100 + members;
+        }
+        if (running == 0 && members == 0)
+            break;
+        usleep(200);
+    }
+    printf("\n");
+    pvm_exit();
+    return 0;
+}
