@@ -10,7 +10,9 @@
  * Only a window of the file (1 MiB) is mapped at a time, moved on as the log
  * grows; the file is grown ahead of it with ftruncate.  Until the log is
  * closed its tail past the written bytes is zeros, which the reader takes as
- * the end of the data (a log cut short by a crash).  Closing truncates the
+ * the end of the data (a log cut short by a crash); each write stores its
+ * first byte last, so that a death in the middle of one leaves that write
+ * past the end.  Closing truncates the
  * file to exactly what was written.
  */
 #define _GNU_SOURCE
@@ -81,6 +83,21 @@ pg_sink *pg_sink_open(const char *path, pg_err *err)
     return s;
 }
 
+/* A task can die in the middle of copying an event (a signal lands at any
+ * instruction).  The first byte is stored last, after a compiler barrier:
+ * until it is, the event starts with the zero that ends the data, so a
+ * reader sees whole events or nothing of the last one.  Stores of the dying
+ * thread are not reordered as seen after its death. */
+static void copy_first_byte_last(char *dst, const char *src, size_t n)
+{
+    if (n == 0)
+        return;
+    assert(src[0] != 0);
+    memcpy(dst + 1, src + 1, n - 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    *(volatile char *)dst = src[0];
+}
+
 int pg_sink_write(void *ctx, const char *buf, int len)
 {
     pg_sink *s = ctx;
@@ -89,7 +106,7 @@ int pg_sink_write(void *ctx, const char *buf, int len)
         return -1;
     if (s->used + (size_t)len > s->off + s->len && move_window(s, len) < 0)
         return -1;
-    memcpy(s->map + (s->used - s->off), buf, len);
+    copy_first_byte_last(s->map + (s->used - s->off), buf, (size_t)len);
     s->used += len;
     return len;
 }
