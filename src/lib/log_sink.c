@@ -118,8 +118,14 @@ size_t pg_sink_tell(const pg_sink *s)
 
 void pg_sink_rewind(pg_sink *s, size_t mark)
 {
+    char *at = s->map + (mark - s->off);
+
     assert(mark <= s->used && mark >= s->off);
-    memset(s->map + (mark - s->off), 0, s->used - mark);
+    if (mark == s->used)
+        return;
+    *(volatile char *)at = 0; /* first: the data end here at once */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    memset(at + 1, 0, s->used - mark - 1);
     s->used = mark;
 }
 
