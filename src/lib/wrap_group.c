@@ -26,6 +26,7 @@
  *   pvm_barrier, pvm_lvgroup, pvm_freezegroup are not wrapped: they only
  *   talk to the group server.
  */
+#include <stdio.h>
 #include <time.h>
 
 #include "pg_internal.h"
@@ -99,23 +100,50 @@ static int inst_is_next(char *group, int inst)
     return 1;
 }
 
+static double seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Replay: joins when the recorded instance is the next one handed out, so
- * that the joins of all tasks reach the server in the recorded order. */
+ * that the joins of all tasks reach the server in the recorded order.
+ * Leaves (pvm_lvgroup, or a member's end) are not replayed: if one comes
+ * earlier than when recorded, the instance may never be next, or the server
+ * hands out another; a wait longer than PANGAEA_STALL seconds is reported
+ * as a receive's is, and another instance ends the task. */
 static int replay_join(char *group)
 {
     const pg_event *ev = pg_replay_gettid("pvm_joingroup", group, PG_ANY,
                                           pg.ltid);
     struct timespec nap = { 0, 2000000 };
-    int want = ev->inst, inst;
+    int want = ev->inst, inst, said = 0;
+    long seq = ev->seq;
+    double start = seconds();
+    char msg[512];
 
     if (want < 0)
         return want; /* it failed when recorded */
-    while (!inst_is_next(group, want))
+    while (!inst_is_next(group, want)) {
         nanosleep(&nap, NULL);
+        if (!said && seconds() - start >= pg_stall_seconds()) {
+            snprintf(msg, sizeof msg, "waits in pvm_joingroup for instance "
+                     "%d of group \"%.100s\" (recorded event %ld)", want,
+                     group, seq);
+            pg_warn("replay has waited %d s: %s", pg_stall_seconds(), msg);
+            pg_coord_report(PG_REP_STALL, msg);
+            said = 1;
+        }
+    }
+    if (said)
+        pg_coord_report(PG_REP_RESUMED, "");
     inst = pg_real.joingroup(group);
     if (inst != want)
-        pg_fatal("pvm_joingroup(\"%s\") gave instance %d, recorded %d",
-                 group, inst, want);
+        pg_fatal("pvm_joingroup(\"%s\") gave instance %d, recorded %d (a "
+                 "member left in another order than when recorded: leaves "
+                 "are not replayed)", group, inst, want);
     return inst;
 }
 

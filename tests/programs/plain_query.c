@@ -6,11 +6,12 @@
  *
  * Built against PVM and its group library alone (tests preload Pangaea).
  *
- * Design.  The master spawns K copies of itself ("-worker K"); each waits
- * a random 0-3 ms (seeded by its pid), joins group "plain_query", waits at
- * a barrier for all K (so no instance is freed and handed out again while
- * others still join: Pangaea replays joins, not leaves), waits again and
- * exits.  Meanwhile the master polls every 200 us: how many workers
+ * Design.  The master spawns K copies of itself ("-worker K I"); each waits
+ * a random 0-3 ms (seeded by its pid), joins group "plain_query", sends the
+ * master its instance, waits at a barrier for all K (Pangaea replays joins
+ * in order, not leaves: no instance may be freed while others still join),
+ * waits again, leaves (odd I with pvm_lvgroup, even I by ending) and exits.
+ * The master prints the instances at the end, in worker order.  Meanwhile the master polls every 200 us: how many workers
  * pvm_pstat says still run, what pvm_gsize says the group counts, and
  * whether pvm_mstat says its own host is up.  It prints each state that
  * differs from the one before ("running/members"), until no worker runs
@@ -27,15 +28,21 @@
 
 #define GROUP "plain_query"
 #define MAXW 16
+#define TAG_INST 7
 
-static int worker(int k)
+static int worker(int k, int me)
 {
     unsigned seed = (unsigned)getpid() * 2654435761u;
+    int inst;
 
     usleep((useconds_t)(rand_r(&seed) % 3000));
-    if (pvm_joingroup(GROUP) < 0 || pvm_barrier(GROUP, k) < 0)
+    if ((inst = pvm_joingroup(GROUP)) < 0 || pvm_initsend(PvmDataDefault) < 0 ||
+        pvm_pkint(&inst, 1, 1) < 0 || pvm_send(pvm_parent(), TAG_INST) < 0 ||
+        pvm_barrier(GROUP, k) < 0)
         return 1;
     usleep((useconds_t)(rand_r(&seed) % 3000));
+    if (me % 2 && pvm_lvgroup(GROUP) < 0)
+        return 1;
     pvm_exit();
     return 0;
 }
@@ -44,12 +51,13 @@ int main(int argc, char **argv)
 {
     int k = argc > 1 ? atoi(argv[1]) : 4, tids[MAXW], i, polls, nhost, narch;
     int running, members, before = -1, shown = 0;
-    char self[PATH_MAX], karg[16], *args[] = { "-worker", karg, NULL };
+    char self[PATH_MAX], karg[16], iarg[16];
+    char *args[] = { "-worker", karg, iarg, NULL };
     struct pvmhostinfo *hi;
     ssize_t n;
 
-    if (argc > 2 && !strcmp(argv[1], "-worker"))
-        return worker(atoi(argv[2]));
+    if (argc > 3 && !strcmp(argv[1], "-worker"))
+        return worker(atoi(argv[2]), atoi(argv[3]));
     if (k < 1 || k > MAXW) {
         fprintf(stderr, "usage: plain_query [K (1..%d)]\n", MAXW);
         return 2;
@@ -61,11 +69,13 @@ int main(int argc, char **argv)
         return 1;
     self[n] = 0;
     snprintf(karg, sizeof karg, "%d", k);
-    for (i = 0; i < k; i++)
+    for (i = 0; i < k; i++) {
+        snprintf(iarg, sizeof iarg, "%d", i + 1);
         if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tids[i]) != 1) {
             fprintf(stderr, "plain_query: pvm_spawn failed\n");
             return 1;
         }
+    }
     for (polls = 0; polls < 20000; polls++) {
         running = 0;
         for (i = 0; i < k; i++)
@@ -85,6 +95,14 @@ int main(int argc, char **argv)
         if (running == 0 && members == 0)
             break;
         usleep(200);
+    }
+    printf("\ninstances:");
+    for (i = 0; i < k; i++) {
+        int inst;
+
+        if (pvm_recv(tids[i], TAG_INST) < 0 || pvm_upkint(&inst, 1, 1) < 0)
+            return 1;
+        printf(" %d", inst);
     }
     printf("\n");
     pvm_exit();
