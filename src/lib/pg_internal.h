@@ -20,7 +20,7 @@
  *   wrap_exit.c    pvm_exit
  *   wrap_notify.c  pvm_notify, and the notices it brings (task exits, hosts)
  *   wrap_query.c   pvm_pstat, pvm_mstat, pvm_gsize: answers that race
- *   wrap_group.c   pvm_joingroup, pvm_gettid, pvm_getinst, pvm_bcast,
+ *   wrap_group.c   pvm_joingroup, pvm_gettid, pvm_getinst, pvm_barrier, pvm_bcast,
  *                  pvm_reduce, pvm_gather, pvm_scatter (libgpvm3)
  */
 #ifndef PG_INTERNAL_H
@@ -56,6 +56,7 @@ struct pg_real {
     /* libgpvm3's, found on first use (pg_real_load_group): a program
      * without groups need not load libgpvm3. */
     int (*joingroup)(char *);
+    int (*barrier)(char *, int);
     int (*gettid)(char *, int);
     int (*getinst)(char *, int);
     int (*gsize)(char *);

@@ -42,8 +42,11 @@ enum {
 };
 
 enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };
+/* STALL: a replay wait has lasted PANGAEA_STALL seconds; BLOCKED: the task
+ * entered a call that cannot say so itself (pvm_barrier), counted as a
+ * stall once that long; RESUMED ends either. */
 enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
-       PG_REP_RESUMED = 4, PG_REP_CRASH = 5 };
+       PG_REP_RESUMED = 4, PG_REP_CRASH = 5, PG_REP_BLOCKED = 6 };
 
 /* Exit statuses of a task that Pangaea ends itself. */
 #define PG_EXIT_DIVERGED 86

@@ -61,6 +61,7 @@ void pg_real_load_group(void)
     if (loaded)
         return;
     *(void **)&pg_real.joingroup = find("pvm_joingroup");
+    *(void **)&pg_real.barrier = find("pvm_barrier");
     *(void **)&pg_real.gettid = find("pvm_gettid");
     *(void **)&pg_real.getinst = find("pvm_getinst");
     *(void **)&pg_real.gsize = find("pvm_gsize");

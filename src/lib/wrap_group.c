@@ -1,6 +1,6 @@
 /*
  * wrap_group.c - PVM groups (libgpvm3): pvm_joingroup, pvm_gettid,
- * pvm_getinst, pvm_bcast, pvm_reduce, pvm_gather, pvm_scatter.
+ * pvm_getinst, pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather, pvm_scatter.
  *
  * Instance numbers are handed out in the order joins reach the group
  * server, so they differ from run to run.  Design:
@@ -23,8 +23,11 @@
  *   combines in the recorded order.  The group server's traffic (its own
  *   tags) and lookups inside the collective pass through unseen.
  * - pvm_gsize, whose count races with joins, is a query (wrap_query.c).
- *   pvm_barrier, pvm_lvgroup, pvm_freezegroup are not wrapped: they only
- *   talk to the group server.
+ * - pvm_barrier is no event, but in replay a task blocked in it tells
+ *   pangaea so (PG_REP_BLOCKED), since it cannot say when it has waited
+ *   long: a replay where every task waits must not hang silently.
+ *   pvm_lvgroup, pvm_freezegroup are not wrapped: they only talk to the
+ *   group server.
  */
 #include <stdio.h>
 #include <time.h>
@@ -145,6 +148,24 @@ static int replay_join(char *group)
                  "member left in another order than when recorded: leaves "
                  "are not replayed)", group, inst, want);
     return inst;
+}
+
+int pvm_barrier(char *group, int count)
+{
+    char msg[256];
+    int cc;
+
+    pg_real_load_group();
+    if (pg.mode != PANGAEA_REPLAY || pg.coll || !pg_app_call())
+        return pg_real.barrier(group, count);
+    PG_ENTER();
+    snprintf(msg, sizeof msg, "waits in pvm_barrier(\"%.100s\", %d)",
+             group ? group : "", count);
+    pg_coord_report(PG_REP_BLOCKED, msg);
+    cc = pg_real.barrier(group, count);
+    pg_coord_report(PG_REP_RESUMED, "");
+    PG_LEAVE();
+    return cc;
 }
 
 int pvm_joingroup(char *group)

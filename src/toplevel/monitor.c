@@ -25,6 +25,7 @@ struct ttask {
     int tid, ltid;
     int ended, normal, status, eof;
     int stalled;        /* a replay wait it reported has not ended */
+    time_t blocked;     /* since when in a call that cannot report, or 0 */
     int died;           /* it reported a crash (signal) */
     char wait[1100];    /* what it waits for */
     char program[256], host[128];
@@ -193,32 +194,31 @@ static struct ttask *by_ltid(int ltid)
     return NULL;
 }
 
-/* Every live task waits for a recorded message: none can come. */
+/* Every live task waits for a recorded message: none can come.  A task
+ * blocked in a call that cannot report its wait counts once it has been
+ * there PANGAEA_STALL seconds. */
 static int all_stalled(void)
 {
     int i, live = 0;
+    time_t now = time(NULL);
 
     for (i = 0; i < ntt; i++) {
         if (tt[i].ltid <= 0 || tt[i].ended)
             continue;
         live++;
-        if (!tt[i].stalled)
+        if (!tt[i].stalled &&
+            !(tt[i].blocked && now - tt[i].blocked >= pg_stall_seconds()))
             return 0;
     }
     return live > 0;
 }
 
-static void on_stall(int ltid, int kind, const char *text, int *diverged)
+static int check_stall(int *diverged)
 {
-    struct ttask *t = by_ltid(ltid);
     int i;
 
-    if (!t)
-        return;
-    t->stalled = kind == PG_REP_STALL;
-    snprintf(t->wait, sizeof t->wait, "%s", text);
-    if (!t->stalled || !all_stalled())
-        return;
+    if (reporter >= 0 || !all_stalled())
+        return 0;
     fprintf(stderr, "pangaea: replay stalled: every task waits for a "
                     "message that cannot come\n");
     for (i = 0; i < ntt; i++)
@@ -227,6 +227,19 @@ static void on_stall(int ltid, int kind, const char *text, int *diverged)
                     tt[i].program, tt[i].wait);
     *diverged |= 1;
     reporter = 0;
+    return 1;
+}
+
+static void on_stall(int ltid, int kind, const char *text, int *diverged)
+{
+    struct ttask *t = by_ltid(ltid);
+
+    if (!t)
+        return;
+    t->stalled = kind == PG_REP_STALL;
+    t->blocked = kind == PG_REP_BLOCKED ? time(NULL) : 0;
+    snprintf(t->wait, sizeof t->wait, "%s", text);
+    check_stall(diverged);
 }
 
 static void on_report(int *diverged)
@@ -236,7 +249,8 @@ static void on_report(int *diverged)
 
     pvm_upkint(v, 2, 1);
     pvm_upkstr(text);
-    if (v[1] == PG_REP_STALL || v[1] == PG_REP_RESUMED) {
+    if (v[1] == PG_REP_STALL || v[1] == PG_REP_RESUMED ||
+        v[1] == PG_REP_BLOCKED) {
         on_stall(v[0], v[1], text, diverged);
         return;
     }
@@ -444,6 +458,8 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
             continue; /* a signal may also have cut the receive short */
         if (mid == 0) {
             stop_after_death(&quiet, &abnormal);
+            if (check_stall(&diverged)) /* blocked tasks count after a while */
+                kill_all();
             continue;
         }
         if (quiet >= 0)

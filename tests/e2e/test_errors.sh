@@ -104,6 +104,22 @@ PANGAEA_STALL=2 expect_fail "notice edited to an exit taken twice: stall reporte
     "ltid 1 \(.*plain_notify\) waits in pvm_recv for the notice \(tag 50\) that ltid $second ended" \
     "$PANGAEA" -replay -logdir "$dir/nt" "$PG_BUILD/tests/plain_notify"
 
+# A join edited to an instance nobody will free: that task waits to join,
+# the others in pvm_barrier (which cannot report a wait itself), the master
+# for the joiner's message.  pangaea must see they all wait, and say so.
+"$PANGAEA" -log -logdir "$dir/gq" "$PG_BUILD/tests/plain_query" 6 >/dev/null 2>&1
+last=$(grep -h 'group="plain_query" inst=' "$dir"/gq/ltid-*.comm.xml |
+       sed -E 's/.*inst="([0-9]+)" ltid="([0-9]+)".*/\1 \2/' | sort -n | tail -1 | cut -d' ' -f2)
+sed -i 's/group="plain_query" inst="[0-9]*"/group="plain_query" inst="50"/' "$dir/gq/ltid-$last.comm.xml"
+PANGAEA_STALL=2 expect_fail "join edited to an instance never free: stall reported" 3 \
+    "ltid $last \(.*plain_query\) waits in pvm_joingroup for instance 50 of group \"plain_query\"" \
+    "$PANGAEA" -replay -logdir "$dir/gq" "$PG_BUILD/tests/plain_query" 6
+if [ "$(grep -c 'waits in pvm_barrier("plain_query", 6)' "$EXPECT_ERR")" -eq 5 ]; then
+    pg_pass "the five tasks blocked in pvm_barrier are named as waiting there"
+else
+    pg_fail "the tasks in pvm_barrier are not named"; cat "$EXPECT_ERR"
+fi
+
 # The same edit where the sender simply ends: that message can never come.
 "$PANGAEA" -log -logdir "$dir/m1" master1 >/dev/null 2>&1
 sed -i '0,/<recv \(.*\) msgid="[0-9]*"/s//<recv \1 msgid="9999"/' "$dir/m1/ltid-1.comm.xml"
