@@ -212,6 +212,9 @@ void pg_replay_advance(void);
 /* Installs the matcher that accepts only the expected message while
  * `on`, and otherwise defers to the program's matcher or PVM's default. */
 void pg_match_expect(const pg_event *ev);
+/* Reads the event after the next one now, while a receive waits: the
+ * reading then costs no time on the way of the messages. */
+void pg_replay_prefetch(void);
 
 /* ---- notices (wrap_notify.c) -------------------------------------------- */
 /* What the message is, if it is a notice the program asked for, else 0. */

@@ -14,6 +14,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,9 +23,27 @@
 pg_matchfn pg_default_match, pg_app_match;
 int pg_app_recv;
 
+/* Events read ahead while a receive waits: a receive and the send that
+ * answers it, typically, so that neither is read on the messages' way. */
+#define AHEAD 2
+
+/* A comm event copied out of the reader, which reuses its memory on the
+ * next read: a ring of them lets events be read ahead. */
+struct slot {
+    pg_event ev;
+    char *text;      /* call, group, about */
+    size_t text_cap;
+    int *to;
+    size_t to_cap;
+};
+
 struct cursor {
     pg_logr *r;
-    pg_event ev;
+    pg_event ev;     /* exec: the next event, in the reader's memory */
+    struct slot slot[AHEAD + 1]; /* comm: the next event, then read ahead */
+    int cur;         /* comm: slot[cur] holds the next event */
+    int ahead;       /* comm: events read ahead, after slot[cur] */
+    int ahead_end;   /* comm: the last of those reached the end instead */
     int have;      /* ev holds the next event          */
     int done;      /* the log has no more events       */
     long seq;      /* events consumed                  */
@@ -69,30 +88,105 @@ void pg_replay_close(void)
     if (exec.r)
         pg_logr_close(exec.r);
     comm.r = exec.r = NULL;
+    for (int i = 0; i < AHEAD + 1; i++) {
+        free(comm.slot[i].text);
+        free(comm.slot[i].to);
+        comm.slot[i].text = NULL;
+        comm.slot[i].to = NULL;
+        comm.slot[i].text_cap = comm.slot[i].to_cap = 0;
+    }
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    *cap = need * 2;
+    p = realloc(p, *cap * size);
+    if (!p)
+        pg_fatal("out of memory");
+    return p;
+}
+
+/* Copies the strings and list of a comm event into the slot's memory. */
+static void keep(struct slot *s, const pg_event *ev)
+{
+    const char *strs[3] = { ev->call, ev->group, ev->about };
+    const char **dst[3] = { &s->ev.call, &s->ev.group, &s->ev.about };
+    size_t len[3], off = 0, i;
+
+    s->ev = *ev;
+    for (i = 0; i < 3; i++)
+        off += len[i] = strs[i] ? strlen(strs[i]) + 1 : 0;
+    s->text = grow(s->text, &s->text_cap, off ? off : 1, 1);
+    s->to = grow(s->to, &s->to_cap, ev->nto ? ev->nto : 1, sizeof *s->to);
+    if (ev->nto)
+        memcpy(s->to, ev->to, ev->nto * sizeof *s->to);
+    s->ev.to = s->to;
+    for (i = 0, off = 0; i < 3; off += len[i], i++)
+        *dst[i] = strs[i] ? memcpy(s->text + off, strs[i], len[i]) : NULL;
+}
+
+/* Reads the next event of a log: 1 with it in *ev, 0 at the end (of the
+ * events: <end> is no event to follow). */
+static int read_next(struct cursor *c, pg_event *ev)
+{
+    pg_err err;
+    int cc = pg_logr_next(c->r, ev, &err);
+
+    if (cc < 0 && pg_logr_cut(c->r))
+        c->cut = 1, cc = 0;   /* a crashed task: follow it up to there */
+    else if (cc < 0)
+        pg_fatal("%s", err.msg);
+    return cc == 1 && ev->kind != PG_EV_END;
 }
 
 /* The next event of a log, or NULL at its end. */
 static const pg_event *peek(struct cursor *c)
 {
-    pg_err err;
+    pg_event ev;
     int cc;
 
     if (c->have)
-        return &c->ev;
+        return c == &comm ? &c->slot[c->cur].ev : &c->ev;
     if (c->done || !c->r)
         return NULL;
-    cc = pg_logr_next(c->r, &c->ev, &err);
-    if (cc < 0 && pg_logr_cut(c->r))
-        c->cut = 1, cc = 0;   /* a crashed task: follow it up to there */
-    else if (cc < 0)
-        pg_fatal("%s", err.msg);
-    c->misses = cc == 1 ? c->ev.misses : 0;
-    if (cc == 0 || c->ev.kind == PG_EV_END) {
+    if (c == &comm && c->ahead) {
+        c->cur = (c->cur + 1) % (AHEAD + 1);
+        cc = --c->ahead > 0 || !c->ahead_end;
+        if (!cc)
+            c->ahead = 0;
+    } else if (c == &comm) {
+        if ((cc = read_next(c, &ev)))
+            keep(&c->slot[c->cur], &ev);
+    } else {
+        cc = read_next(c, &c->ev);
+    }
+    if (!cc) {
         c->done = 1;
+        c->misses = 0;
         return NULL;
     }
     c->have = 1;
-    return &c->ev;
+    c->misses = c == &comm ? c->slot[c->cur].ev.misses : c->ev.misses;
+    return c == &comm ? &c->slot[c->cur].ev : &c->ev;
+}
+
+void pg_replay_prefetch(void)
+{
+    pg_event ev;
+
+    if (!comm.have || comm.done || !comm.r)
+        return;
+    while (comm.ahead < AHEAD && !comm.ahead_end) {
+        if (!read_next(&comm, &ev)) {
+            comm.ahead_end = 1;
+            comm.ahead++;
+            return;
+        }
+        comm.ahead++;
+        keep(&comm.slot[(comm.cur + comm.ahead) % (AHEAD + 1)], &ev);
+    }
 }
 
 static void diverge(const char *what, const char *fmt, ...)

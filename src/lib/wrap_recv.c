@@ -112,6 +112,8 @@ static int replay_recv(const char *call, enum how how, int tid, int tag)
         return 0;
     ev = pg_replay_expect_recv(call, tid, tag);
     pg_match_expect(ev);
+    if (how != PROBE)
+        pg_replay_prefetch();
     mid = replay_wait(ev, how);
     pg_match_clear();
     if (mid > 0)
