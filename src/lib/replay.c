@@ -43,7 +43,6 @@ struct cursor {
     struct slot slot[AHEAD + 1]; /* comm: the next event, then read ahead */
     int cur;         /* comm: slot[cur] holds the next event */
     int ahead;       /* comm: events read ahead, after slot[cur] */
-    int ahead_end;   /* comm: the last of those reached the end instead */
     int have;      /* ev holds the next event          */
     int done;      /* the log has no more events       */
     long seq;      /* events consumed                  */
@@ -127,25 +126,30 @@ static void keep(struct slot *s, const pg_event *ev)
         *dst[i] = strs[i] ? memcpy(s->text + off, strs[i], len[i]) : NULL;
 }
 
-/* Reads the next event of a log: 1 with it in *ev, 0 at the end (of the
- * events: <end> is no event to follow). */
+/* Reads the next event of a log into *ev: 1, or 0 at the end of the events
+ * with *ev an <end> (the log's own, whose misses count, or one made up for
+ * a log that stops: cut short by a crash, the task is followed that far). */
 static int read_next(struct cursor *c, pg_event *ev)
 {
     pg_err err;
     int cc = pg_logr_next(c->r, ev, &err);
 
     if (cc < 0 && pg_logr_cut(c->r))
-        c->cut = 1, cc = 0;   /* a crashed task: follow it up to there */
+        c->cut = 1, cc = 0;
     else if (cc < 0)
         pg_fatal("%s", err.msg);
-    return cc == 1 && ev->kind != PG_EV_END;
+    if (cc == 0) {
+        memset(ev, 0, sizeof *ev);
+        ev->kind = PG_EV_END;
+    }
+    return ev->kind != PG_EV_END;
 }
 
-/* The next event of a log, or NULL at its end. */
+/* The next event of a log, or NULL at its end.  Failed polls recorded on
+ * the <end> still count (c->misses). */
 static const pg_event *peek(struct cursor *c)
 {
-    pg_event ev;
-    int cc;
+    const pg_event *ev;
 
     if (c->have)
         return c == &comm ? &c->slot[c->cur].ev : &c->ev;
@@ -153,39 +157,40 @@ static const pg_event *peek(struct cursor *c)
         return NULL;
     if (c == &comm && c->ahead) {
         c->cur = (c->cur + 1) % (AHEAD + 1);
-        cc = --c->ahead > 0 || !c->ahead_end;
-        if (!cc)
-            c->ahead = 0;
+        c->ahead--;
     } else if (c == &comm) {
-        if ((cc = read_next(c, &ev)))
-            keep(&c->slot[c->cur], &ev);
+        pg_event next;
+
+        read_next(c, &next);
+        keep(&c->slot[c->cur], &next);
     } else {
-        cc = read_next(c, &c->ev);
+        read_next(c, &c->ev);
     }
-    if (!cc) {
+    ev = c == &comm ? &c->slot[c->cur].ev : &c->ev;
+    c->misses = ev->misses;
+    if (ev->kind == PG_EV_END) {
         c->done = 1;
-        c->misses = 0;
         return NULL;
     }
     c->have = 1;
-    c->misses = c == &comm ? c->slot[c->cur].ev.misses : c->ev.misses;
-    return c == &comm ? &c->slot[c->cur].ev : &c->ev;
+    return ev;
 }
 
 void pg_replay_prefetch(void)
 {
+    struct slot *s;
     pg_event ev;
 
     if (!comm.have || comm.done || !comm.r)
         return;
-    while (comm.ahead < AHEAD && !comm.ahead_end) {
-        if (!read_next(&comm, &ev)) {
-            comm.ahead_end = 1;
-            comm.ahead++;
-            return;
-        }
+    while (comm.ahead < AHEAD) {
+        s = &comm.slot[(comm.cur + comm.ahead + 1) % (AHEAD + 1)];
+        if (comm.ahead > 0 && comm.slot[(comm.cur + comm.ahead) %
+                                        (AHEAD + 1)].ev.kind == PG_EV_END)
+            return; /* nothing after the end */
+        read_next(&comm, &ev);
+        keep(s, &ev);
         comm.ahead++;
-        keep(&comm.slot[(comm.cur + comm.ahead) % (AHEAD + 1)], &ev);
     }
 }
 
