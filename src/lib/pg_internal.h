@@ -196,6 +196,9 @@ const char *pg_host_of(int tid);
 /* ---- replay (replay.c) --------------------------------------------------- */
 int pg_replay_open(void);
 void pg_replay_close(void);
+/* The task ends with `status`: says so if the recording does not end here
+ * too (more events, another status). */
+void pg_replay_check_end(int status);
 /* Checks a send against the next recorded event; diverges if it differs. */
 void pg_replay_send(const char *call, int tag, int nto, const int *tids);
 /* The next recorded receive, checked against what the program asked for

@@ -48,6 +48,8 @@ struct cursor {
     long seq;      /* events consumed                  */
     int misses;    /* failed polls still to give before ev */
     int cut;       /* the log stops where its task died when recorded */
+    int end_status; /* the status its <end> records, if it has one */
+    int has_end;
     char path[4200];
 };
 
@@ -170,6 +172,8 @@ static const pg_event *peek(struct cursor *c)
     c->misses = ev->misses;
     if (ev->kind == PG_EV_END) {
         c->done = 1;
+        c->has_end = !c->cut;
+        c->end_status = ev->status;
         return NULL;
     }
     c->have = 1;
@@ -242,6 +246,34 @@ static const char *describe(const pg_event *ev, char *buf, int size)
         snprintf(buf, size, "%s of message %d from ltid %d tag %d", ev->call,
                  ev->msgid, ev->from, ev->tag);
     return buf;
+}
+
+/* At the task's end the recording must end too, with the same status:
+ * a program that now stops early (or ends otherwise) has diverged, even if
+ * no other task notices.  Reported, not fatal: the task is ending anyway. */
+void pg_replay_check_end(int status)
+{
+    const pg_event *ev;
+    char rec[256], msg[700];
+
+    if (!comm.r || !exec.r)
+        return;
+    ev = peek(&comm);
+    if (ev || comm.misses > 0)
+        describe(ev, rec, sizeof rec);
+    else if (peek(&exec))
+        snprintf(rec, sizeof rec, "a pvm_spawn of %s", exec.ev.program);
+    else if (comm.cut)
+        snprintf(rec, sizeof rec, "that the task died here");
+    else if (comm.has_end && comm.end_status != status)
+        snprintf(rec, sizeof rec, "that the task ended with status %d",
+                 comm.end_status);
+    else
+        return;
+    snprintf(msg, sizeof msg, "at event %ld: recorded %s; the program "
+             "ended with status %d", comm.seq + 1, rec, status);
+    pg_warn("replay diverged %s", msg);
+    pg_coord_report(PG_REP_DIVERGED, msg);
 }
 
 void pg_replay_unmatchable(const pg_event *ev, const char *why)

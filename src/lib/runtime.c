@@ -239,8 +239,11 @@ static void finish(int status)
     pg.depth++;
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
-    if (pg.mode == PANGAEA_REPLAY)
+    if (pg.mode == PANGAEA_REPLAY) {
+        if (pg.ltid != 0)
+            pg_replay_check_end(status);
         pg_replay_close();
+    }
     if (pg.ltid != 0)
         pg_coord_exit(status);
     pg_real.exit();

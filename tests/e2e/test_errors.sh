@@ -75,6 +75,21 @@ if grep -q 'tag="999"' "$dir/edited/ltid-2.comm.xml"; then
 else
     pg_fail "could not edit the log for the divergence test"
 fi
+# A program that now ends otherwise than recorded has diverged, even when
+# no other task notices: another exit status, or events left over.
+cp -r "$dir/logs" "$dir/status"
+sed -i 's/<end \(.*\) status="0"/<end \1 status="7"/' "$dir/status/ltid-2.comm.xml"
+expect_fail "edited exit status: the replay says the task ended otherwise" 3 \
+    "replay diverged in ltid 2 \(.*sor\) at event [0-9]+: recorded that the task ended with status 7; the program ended with status 0" \
+    "$PANGAEA" -replay -logdir "$dir/status" "$SOR" 4
+cp -r "$dir/logs" "$dir/more"
+k=$(sed -n 's/.*<end seq="\([0-9]*\)".*/\1/p' "$dir/more/ltid-3.comm.xml")
+sed -i "s|  <end seq=\"$k\"|  <recv seq=\"$k\" t=\"1.5\" call=\"pvm_recv\" from=\"1\" tag=\"5\" msgid=\"9999\" bytes=\"8\"/>\n  <end seq=\"$((k + 1))\"|" \
+    "$dir/more/ltid-3.comm.xml"
+expect_fail "a receive added at the end: the replay says the task ended before it" 3 \
+    "replay diverged in ltid 3 \(.*sor\) at event $k: recorded pvm_recv of message 9999 from ltid 1 tag 5; the program ended with status 0" \
+    "$PANGAEA" -replay -logdir "$dir/more" "$SOR" 4
+
 # A log that is not well-formed is refused before anything starts.
 cp -r "$dir/logs" "$dir/broken"
 printf '<send seq=' >>"$dir/broken/ltid-3.comm.xml"
