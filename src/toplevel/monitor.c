@@ -380,9 +380,14 @@ static void watch_losses(int coord)
 /* PVM notices a dead host only when packets to it go unanswered for about
  * three minutes, and it sends a host packets only when there is traffic or
  * its turn in the pvmds' keepalive round comes (a minute a host).  A signal
- * 0 for a task number on each host every few seconds is such traffic: the
- * host's pvmd drops it (no such task, or kill(pid, 0)), but the clock of
- * a silent host starts at once. */
+ * 0 for a task number on each host every few seconds is such traffic: our
+ * pvmd answers at once and passes it on, the host's pvmd drops it (no such
+ * task, or kill(pid, 0)), and the clock of a silent host starts at once.
+ * The tid must be a task's (host part, local part 1): libpvm refuses to
+ * signal anything else without sending a word.  pvm_config gives the host
+ * part alone here; the mask keeps it so if a daemon's tid came instead. */
+#define PG_TIDHOST 0x3ffc0000 /* the host part of a tid (PVM's TIDHOST) */
+
 static void poke_hosts(void)
 {
     static time_t last;
@@ -393,7 +398,7 @@ static void poke_hosts(void)
     last = time(NULL);
     for (i = 0; i < nwatched; i++)
         if (watched[i].hi_tid != here)
-            pvm_sendsig(watched[i].hi_tid | 1, 0);
+            pvm_sendsig((watched[i].hi_tid & PG_TIDHOST) | 1, 0);
 }
 
 static const char *host_name(int dtid)
