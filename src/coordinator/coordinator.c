@@ -22,6 +22,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "group_order.h"
 #include "pg_proto.h"
 
 struct task {
@@ -263,6 +264,7 @@ static void on_task_exit(void)
     struct task *t;
 
     pvm_upkint(&tid, 1, 1);
+    pg_go_task_ended(tid);
     t = find(PG_KEY_TID, tid);
     if (!t || t->ended)
         return;
@@ -331,6 +333,8 @@ int main(int argc, char **argv)
         case PG_TAG_EXIT: on_exit_report(); break;
         case PG_TAG_SIBLINGS: on_siblings(); break;
         case PG_TAG_TASKEXIT: on_task_exit(); break;
+        case PG_TAG_GTURN: pg_go_turn(src); break;
+        case PG_TAG_GDONE: pg_go_done(src); break;
         case PG_TAG_QUIT:
             if (src != top)
                 kill_tasks(); /* pangaea died: end its run */

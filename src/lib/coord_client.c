@@ -7,8 +7,10 @@
  * and the program's current receive buffer is put aside while we receive, so
  * the program never sees any of this.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pg_internal.h"
 
@@ -210,4 +212,50 @@ void pg_coord_report(int kind, const char *text)
     int v[2] = { pg.ltid, kind };
 
     ctl_send(pg.top, PG_TAG_REPORT, v, 2, text, NULL);
+}
+
+/* A turn among the joins and leaves of a group (the coordinator's
+ * group_order.c): the next one when recording (want -1), the recorded one
+ * in replay, which may take long: a wait past PANGAEA_STALL is reported. */
+int pg_coord_turn(const char *call, const char *group, int want)
+{
+    struct timeval slice;
+    struct timespec t0, t1;
+    int octx, orbuf, buf, order = -1, said = 0;
+    char msg[400];
+
+    ctl_send(pg.coord, PG_TAG_GTURN, &want, 1, group, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    octx = pvm_setcontext(pg.ctx);
+    orbuf = pvm_setrbuf(0);
+    for (;;) {
+        slice.tv_sec = 1;
+        slice.tv_usec = 0;
+        if ((buf = pg_real.trecv(pg.coord, PG_TAG_GTURN_R, &slice)) != 0)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (!said && t1.tv_sec - t0.tv_sec >= pg_stall_seconds()) {
+            snprintf(msg, sizeof msg, "waits in %s for turn %d of group "
+                     "\"%.100s\" (its joins and leaves)", call, want, group);
+            pg_warn("replay has waited %d s: %s", pg_stall_seconds(), msg);
+            pg_coord_report(PG_REP_STALL, msg);
+            said = 1;
+        }
+    }
+    if (buf > 0) {
+        pvm_upkint(&order, 1, 1);
+        pvm_freebuf(buf);
+    }
+    pvm_setrbuf(orbuf);
+    pvm_setcontext(octx);
+    if (buf < 0)
+        pg_fatal("the coordinator t%x does not answer", pg.coord);
+    if (said)
+        pg_coord_report(PG_REP_RESUMED, "");
+    return order;
+}
+
+void pg_coord_turn_done(const char *group)
+{
+    ctl_send(pg.coord, PG_TAG_GDONE, NULL, 0, group, NULL);
 }

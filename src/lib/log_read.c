@@ -274,13 +274,32 @@ static int read_gettid(pg_logr *r, pg_event *ev, int empty, pg_err *err)
         {"seq", PG_LX_SEQ, &ev->seq},     {"t", PG_LX_TIME, &ev->t},
         {"group", PG_LX_STR, &group},     {"inst", PG_LX_INT, &ev->inst},
         {"ltid", PG_LX_INT, &ev->from},
+        {"order", PG_LX_COUNT, &ev->order, 1},
         {"misses", PG_LX_COUNT, &ev->misses, 1},
     };
 
+    ev->order = -1;
     if (pg_lx_attrs(&r->x, "gettid", spec, NSPEC(spec), err) ||
         pg_lx_no_content(&r->x, "gettid", empty, err))
         return -1;
     ev->kind = PG_EV_GETTID;
+    ev->group = r->x.arena + group;
+    return 0;
+}
+
+static int read_leave(pg_logr *r, pg_event *ev, int empty, pg_err *err)
+{
+    size_t group;
+    const pg_lx_attr spec[] = {
+        {"seq", PG_LX_SEQ, &ev->seq},     {"t", PG_LX_TIME, &ev->t},
+        {"group", PG_LX_STR, &group},     {"order", PG_LX_COUNT, &ev->order},
+        {"misses", PG_LX_COUNT, &ev->misses, 1},
+    };
+
+    if (pg_lx_attrs(&r->x, "leave", spec, NSPEC(spec), err) ||
+        pg_lx_no_content(&r->x, "leave", empty, err))
+        return -1;
+    ev->kind = PG_EV_LEAVE;
     ev->group = r->x.arena + group;
     return 0;
 }
@@ -450,6 +469,8 @@ static int read_event(pg_logr *r, pg_event *ev, pg_err *err)
         rc = read_notice(r, ev, empty, err);
     else if (r->kind == PG_LOG_COMM && strcmp(name, "query") == 0)
         rc = read_query(r, ev, empty, err);
+    else if (r->kind == PG_LOG_COMM && strcmp(name, "leave") == 0)
+        rc = read_leave(r, ev, empty, err);
     else if (r->kind == PG_LOG_EXEC && strcmp(name, "spawn") == 0)
         rc = read_spawn(r, ev, empty, err);
     else

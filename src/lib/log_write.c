@@ -436,14 +436,38 @@ int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
     return put_line(w, &l, buf);
 }
 
-int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
-                   int ltid)
+static int write_gettid(pg_logw *w, double t, const char *group, int inst,
+                        int ltid, int order)
 {
     if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !group ||
         strlen(group) >= PG_LOG_MAX_STR)
         return -1;
     if (begin_event(w, "gettid", t) || put_str(w, "group", group) ||
-        put_long(w, "inst", inst) || put_long(w, "ltid", ltid))
+        put_long(w, "inst", inst) || put_long(w, "ltid", ltid) ||
+        (order >= 0 && put_long(w, "order", order)))
+        return -1;
+    return end_event(w);
+}
+
+int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
+                   int ltid)
+{
+    return write_gettid(w, t, group, inst, ltid, -1);
+}
+
+int pg_logw_join(pg_logw *w, double t, const char *group, int inst,
+                 int ltid, int order)
+{
+    return order < 0 ? -1 : write_gettid(w, t, group, inst, ltid, order);
+}
+
+int pg_logw_leave(pg_logw *w, double t, const char *group, int order)
+{
+    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !group ||
+        strlen(group) >= PG_LOG_MAX_STR || order < 0)
+        return -1;
+    if (begin_event(w, "leave", t) || put_str(w, "group", group) ||
+        put_long(w, "order", order))
         return -1;
     return end_event(w);
 }

@@ -20,8 +20,9 @@
  *   wrap_exit.c    pvm_exit
  *   wrap_notify.c  pvm_notify, and the notices it brings (task exits, hosts)
  *   wrap_query.c   pvm_pstat, pvm_mstat, pvm_gsize: answers that race
- *   wrap_group.c   pvm_joingroup, pvm_gettid, pvm_getinst, pvm_barrier, pvm_bcast,
- *                  pvm_reduce, pvm_gather, pvm_scatter (libgpvm3)
+ *   wrap_group.c   pvm_joingroup, pvm_lvgroup, pvm_gettid, pvm_getinst,
+ *                  pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather,
+ *                  pvm_scatter (libgpvm3)
  */
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
@@ -57,6 +58,7 @@ struct pg_real {
      * without groups need not load libgpvm3. */
     int (*joingroup)(char *);
     int (*barrier)(char *, int);
+    int (*lvgroup)(char *);
     int (*gettid)(char *, int);
     int (*getinst)(char *, int);
     int (*gsize)(char *);
@@ -175,6 +177,10 @@ void pg_coord_exit(int status);
 void pg_coord_group(const int *tids, int n);
 int pg_coord_siblings(int **tids);
 void pg_coord_report(int kind, const char *text);
+/* A turn among a group's joins and leaves: the next (want -1) or the
+ * recorded one; returns its number.  Then pg_coord_turn_done. */
+int pg_coord_turn(const char *call, const char *group, int want);
+void pg_coord_turn_done(const char *group);
 
 /* ---- recording (record.c) ------------------------------------------------ */
 int pg_record_open(void);
@@ -186,6 +192,8 @@ void pg_record_spawn(const char *program, char **argv, int flags,
                      const char *where, int count, int nchild,
                      const int *ltids, const int *tids);
 void pg_record_gettid(const char *group, int inst, int ltid);
+void pg_record_join(const char *group, int inst, int order);
+void pg_record_leave(const char *group, int order);
 void pg_record_notice(const char *call, int mid, pg_notice_what what,
                       int ltid);
 void pg_record_query(const char *call, const char *about, int value);
@@ -219,6 +227,9 @@ void pg_match_expect(const pg_event *ev);
  * reading then costs no time on the way of the messages. */
 void pg_replay_prefetch(void);
 
+/* Before the task ends: leaves, in its turn, every group it is still in. */
+void pg_group_leave_all(void);
+
 /* ---- notices (wrap_notify.c) -------------------------------------------- */
 /* What the message is, if it is a notice the program asked for, else 0. */
 pg_notice_what pg_notice_kind(int mid);
@@ -239,6 +250,9 @@ const pg_event *pg_replay_gettid(const char *call, const char *group,
 /* The value the recording's next event, a query `call` about `about`,
  * returned; diverges if the next event is not that question.  Moves on. */
 int pg_replay_query(const char *call, const char *about);
+/* The turn recorded for the program's pvm_lvgroup(group) (or its leave at
+ * its end), which must be the next event; diverges otherwise. */
+int pg_replay_leave(const char *group);
 /* The next recorded spawn, checked against the program's request. */
 const pg_event *pg_replay_spawn(const char *program, int count);
 

@@ -60,8 +60,9 @@ typedef enum {
                         `from` (pvm_gettid, pvm_getinst, pvm_joingroup) */
     PG_EV_NOTICE = 6, /* comm: a pvm_notify notice taken by a receive:
                         `what` happened (to ltid `from`, for an exit) */
-    PG_EV_QUERY = 7  /* comm: `call` (pvm_pstat, pvm_mstat, pvm_gsize)
+    PG_EV_QUERY = 7, /* comm: `call` (pvm_pstat, pvm_mstat, pvm_gsize)
                         about `about` returned `value` */
+    PG_EV_LEAVE = 8  /* comm: the task left `group`, its turn `order` */
 } pg_ev_kind;
 
 /* What a notice says (PvmTaskExit, PvmHostDelete, PvmHostAdd). */
@@ -99,6 +100,8 @@ typedef struct pg_event {
     int status;                /* END */
     const char *group;         /* GETTID: the group's name */
     int inst;                  /* GETTID: the instance number */
+    int order;                 /* GETTID of a join, LEAVE: the turn among
+                                  the group's joins and leaves; -1 if none */
     int misses;                /* SEND/RECV/END: polls (pvm_nrecv, pvm_probe,
                                   pvm_trecv) that found no message just
                                   before this event; 0 when absent */
@@ -153,6 +156,10 @@ int pg_logw_query(pg_logw *w, double t, const char *call, const char *about,
                   int value);
 /* 1 if `call` is one of the calls a <query> may name, else 0. */
 int pg_log_query_known(const char *call);
+/* A join (a <gettid> with its turn `order`), and a leave. */
+int pg_logw_join(pg_logw *w, double t, const char *group, int inst,
+                 int ltid, int order);
+int pg_logw_leave(pg_logw *w, double t, const char *group, int order);
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
                    int ltid);
 /* The next event written carries misses="n" (when n > 0). */

@@ -12,6 +12,9 @@
  *  task  -> coord  PG_TAG_SIBLINGS  n, n tids                (one pvm_spawn's children)
  *  task  -> coord  PG_TAG_WHOIS     PG_KEY_SIBS, own tid    -> PG_TAG_SIBS_R n, n tids
  *  task  -> coord  PG_TAG_EXIT      ltid, exit status, children announced
+ *  task  -> coord  PG_TAG_GTURN     turn wanted (-1: next), str group
+ *  coord -> task   PG_TAG_GTURN_R   turn number     (when it is that turn)
+ *  task  -> coord  PG_TAG_GDONE     str group       (the join or leave is done)
  *  task  -> top    PG_TAG_REPORT    ltid, kind (PG_REP_*), str text
  *  coord -> top    PG_TAG_STARTED   ltid, tid, str program, str host
  *  coord -> top    PG_TAG_ENDED     ltid, tid, status, ended normally (0/1)
@@ -38,7 +41,10 @@ enum {
     PG_TAG_SIBLINGS,
     PG_TAG_SIBS_R,
     PG_TAG_COORD_GONE, /* top's pvm_notify(PvmTaskExit) on the coordinator */
-    PG_TAG_HOST_GONE   /* top's pvm_notify(PvmHostDelete) */
+    PG_TAG_HOST_GONE,  /* top's pvm_notify(PvmHostDelete) */
+    PG_TAG_GTURN,
+    PG_TAG_GTURN_R,
+    PG_TAG_GDONE
 };
 
 enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };

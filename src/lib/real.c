@@ -62,6 +62,7 @@ void pg_real_load_group(void)
         return;
     *(void **)&pg_real.joingroup = find("pvm_joingroup");
     *(void **)&pg_real.barrier = find("pvm_barrier");
+    *(void **)&pg_real.lvgroup = find("pvm_lvgroup");
     *(void **)&pg_real.gettid = find("pvm_gettid");
     *(void **)&pg_real.getinst = find("pvm_getinst");
     *(void **)&pg_real.gsize = find("pvm_gsize");

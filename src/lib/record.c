@@ -105,6 +105,21 @@ void pg_record_query(const char *call, const char *about, int value)
           "communication");
 }
 
+void pg_record_join(const char *group, int inst, int order)
+{
+    flush_misses();
+    pg.events++;
+    check(pg_logw_join(pg.comm, pg_now(), group, inst, pg.ltid, order),
+          "communication");
+}
+
+void pg_record_leave(const char *group, int order)
+{
+    flush_misses();
+    pg.events++;
+    check(pg_logw_leave(pg.comm, pg_now(), group, order), "communication");
+}
+
 void pg_record_gettid(const char *group, int inst, int ltid)
 {
     flush_misses();

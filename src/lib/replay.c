@@ -228,6 +228,9 @@ static const char *describe(const pg_event *ev, char *buf, int size)
     else if (ev->kind == PG_EV_GETTID)
         snprintf(buf, size, "group lookup: instance %d of \"%s\" is ltid %d",
                  ev->inst, ev->group, ev->from);
+    else if (ev->kind == PG_EV_LEAVE)
+        snprintf(buf, size, "leaving group \"%.100s\" (turn %d)", ev->group,
+                 ev->order);
     else if (ev->kind == PG_EV_QUERY)
         snprintf(buf, size, "%s(%.100s) returning %d", ev->call, ev->about,
                  ev->value);
@@ -350,6 +353,22 @@ int pg_replay_query(const char *call, const char *about)
         return value;
     }
     snprintf(did, sizeof did, "called %s(%.200s)", call, about);
+    diverge(did, "%s", describe(ev, rec, sizeof rec));
+}
+
+int pg_replay_leave(const char *group)
+{
+    const pg_event *ev = peek(&comm);
+    char rec[256], did[256];
+
+    if (ev && !comm.misses && ev->kind == PG_EV_LEAVE &&
+        !strcmp(ev->group, group)) {
+        int order = ev->order;
+
+        pg_replay_advance();
+        return order;
+    }
+    snprintf(did, sizeof did, "left group \"%.100s\"", group);
     diverge(did, "%s", describe(ev, rec, sizeof rec));
 }
 

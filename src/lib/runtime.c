@@ -237,6 +237,8 @@ static void finish(int status)
     if (!pg.started && pg_start() < 0)
         return;
     pg.depth++;
+    if (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY)
+        pg_group_leave_all();
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
     if (pg.mode == PANGAEA_REPLAY) {

@@ -1,17 +1,21 @@
 /*
- * wrap_group.c - PVM groups (libgpvm3): pvm_joingroup, pvm_gettid,
- * pvm_getinst, pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather, pvm_scatter.
+ * wrap_group.c - PVM groups (libgpvm3): pvm_joingroup, pvm_lvgroup,
+ * pvm_gettid, pvm_getinst, pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather,
+ * pvm_scatter.
  *
  * Instance numbers are handed out in the order joins reach the group
  * server, so they differ from run to run.  Design:
  * - Every lookup the program makes (pvm_joingroup, pvm_gettid,
  *   pvm_getinst) is a <gettid> event: "instance I of group G is ltid L".
- *   In replay pvm_gettid returns the tid of the recorded ltid in this run,
- *   pvm_getinst the recorded instance, and pvm_joingroup waits until the
- *   server will hand out the recorded instance (the lower ones taken, that
- *   one free) before joining.  So real instance numbers come out as
- *   recorded, and libgpvm3's own uses of them (the root of a reduce, the
- *   slots of a gather or scatter) agree with what the program was told.
+ *   In replay pvm_gettid returns the tid of the recorded ltid in this run
+ *   and pvm_getinst the recorded instance.
+ * - Joins and leaves (pvm_lvgroup, and the leaves a task makes at its end
+ *   while a member) take turns per group, kept by the coordinator; the
+ *   turn is logged, and a replay joins and leaves in the recorded turns.
+ *   The server, which hands out the lowest free instance, then hands out
+ *   the recorded ones, and libgpvm3's own uses of them (the root of a
+ *   reduce, the slots of a gather or scatter) agree with what the program
+ *   was told.
  * - pvm_bcast is one send event naming the members it reached (sorted by
  *   ltid: the server's member order follows instances), with one message
  *   id; the real pvm_bcast sends it, and its inner pvm_mcast, made while
@@ -26,10 +30,11 @@
  * - pvm_barrier is no event, but in replay a task blocked in it tells
  *   pangaea so (PG_REP_BLOCKED), since it cannot say when it has waited
  *   long: a replay where every task waits must not hang silently.
- *   pvm_lvgroup, pvm_freezegroup are not wrapped: they only talk to the
- *   group server.
+ *   pvm_freezegroup is not wrapped: it only talks to the group server.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "pg_internal.h"
@@ -111,24 +116,19 @@ static double seconds(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Replay: joins when the recorded instance is the next one handed out, so
- * that the joins of all tasks reach the server in the recorded order.
- * Leaves (pvm_lvgroup, or a member's end) are not replayed: if one comes
- * earlier than when recorded, the instance may never be next, or the server
- * hands out another; a wait longer than PANGAEA_STALL seconds is reported
- * as a receive's is, and another instance ends the task. */
-static int replay_join(char *group)
+/* Replay of a recording without turns (made before they were logged):
+ * joins when the recorded instance is the next one handed out.  Leaves are
+ * not ordered then: if one comes earlier than when recorded, the instance
+ * may never be next (a wait past PANGAEA_STALL is reported) or the server
+ * hands out another (the task ends). */
+static int replay_join_unordered(char *group, const pg_event *ev)
 {
-    const pg_event *ev = pg_replay_gettid("pvm_joingroup", group, PG_ANY,
-                                          pg.ltid);
     struct timespec nap = { 0, 2000000 };
-    int want = ev->inst, inst, said = 0;
+    int want = ev->inst, said = 0;
     long seq = ev->seq;
     double start = seconds();
     char msg[512];
 
-    if (want < 0)
-        return want; /* it failed when recorded */
     while (!inst_is_next(group, want)) {
         nanosleep(&nap, NULL);
         if (!said && seconds() - start >= pg_stall_seconds()) {
@@ -142,12 +142,101 @@ static int replay_join(char *group)
     }
     if (said)
         pg_coord_report(PG_REP_RESUMED, "");
-    inst = pg_real.joingroup(group);
-    if (inst != want)
-        pg_fatal("pvm_joingroup(\"%s\") gave instance %d, recorded %d (a "
-                 "member left in another order than when recorded: leaves "
-                 "are not replayed)", group, inst, want);
+    return pg_real.joingroup(group);
+}
+
+/* Groups this task has joined and not left, in join order: it leaves them
+ * in its turn before it ends (pg_group_leave_all), rather than letting the
+ * server drop it at an instant nobody orders. */
+static char *joined[64];
+static int njoined;
+
+static void remember_join(const char *group)
+{
+    if (njoined < (int)(sizeof joined / sizeof joined[0]))
+        joined[njoined++] = strdup(group);
+}
+
+static void forget_join(const char *group)
+{
+    int i;
+
+    for (i = 0; i < njoined; i++)
+        if (!strcmp(joined[i], group)) {
+            free(joined[i]);
+            memmove(&joined[i], &joined[i + 1],
+                    (size_t)(--njoined - i) * sizeof joined[0]);
+            return;
+        }
+}
+
+/* Joins and leaves take turns (pg_coord_turn): the group server then sees
+ * them in the recorded order and hands out the recorded instances. */
+static int join(char *group)
+{
+    const pg_event *ev;
+    int inst, order, want;
+
+    if (pg.mode == PANGAEA_LOG) {
+        order = pg_coord_turn("pvm_joingroup", group, -1);
+        inst = pg_real.joingroup(group);
+        pg_record_join(group, inst, order);
+        pg_coord_turn_done(group);
+    } else {
+        ev = pg_replay_gettid("pvm_joingroup", group, PG_ANY, pg.ltid);
+        want = ev->inst;
+        if (want < 0)
+            return want; /* it failed when recorded */
+        if (ev->order < 0) {
+            inst = replay_join_unordered(group, ev);
+        } else {
+            pg_coord_turn("pvm_joingroup", group, ev->order);
+            inst = pg_real.joingroup(group);
+            pg_coord_turn_done(group);
+        }
+        if (inst != want)
+            pg_fatal("pvm_joingroup(\"%s\") gave instance %d, recorded %d",
+                     group, inst, want);
+    }
+    if (inst >= 0)
+        remember_join(group);
     return inst;
+}
+
+static int leave(char *group)
+{
+    int cc, order;
+
+    if (pg.mode == PANGAEA_LOG)
+        order = pg_coord_turn("pvm_lvgroup", group, -1);
+    else
+        order = pg_coord_turn("pvm_lvgroup", group, pg_replay_leave(group));
+    cc = pg_real.lvgroup(group);
+    if (pg.mode == PANGAEA_LOG)
+        pg_record_leave(group, order);
+    pg_coord_turn_done(group);
+    forget_join(group);
+    return cc;
+}
+
+int pvm_lvgroup(char *group)
+{
+    int cc;
+
+    pg_real_load_group();
+    if (pg.coll || !pg_app_call() || !group ||
+        (pg.mode != PANGAEA_LOG && pg.mode != PANGAEA_REPLAY))
+        return pg_real.lvgroup(group);
+    PG_ENTER();
+    cc = leave(group);
+    PG_LEAVE();
+    return cc;
+}
+
+void pg_group_leave_all(void)
+{
+    while (njoined > 0)
+        leave(joined[0]);
 }
 
 int pvm_barrier(char *group, int count)
@@ -176,13 +265,10 @@ int pvm_joingroup(char *group)
     if (!pg_app_call())
         return pg_real.joingroup(group);
     PG_ENTER();
-    if (pg.mode == PANGAEA_REPLAY) {
-        inst = replay_join(group);
-    } else {
+    if (pg.mode == PANGAEA_REPLAY || pg.mode == PANGAEA_LOG)
+        inst = join(group);
+    else
         inst = pg_real.joingroup(group);
-        if (pg.mode == PANGAEA_LOG)
-            pg_record_gettid(group, inst, pg.ltid);
-    }
     PG_LEAVE();
     return inst;
 }

@@ -219,10 +219,10 @@ static void read_log(struct top_run *run, int ti, pg_log_kind kind,
 static int take_comm(struct top_run *run, int ti, const pg_event *ev,
                      void *arg)
 {
-    /* A group lookup or a query is no message, and a notice comes from no
-     * task: the graph does not show them. */
+    /* Group lookups and leaves and queries are no messages, and a notice
+     * comes from no task: the graph does not show them. */
     if (ev->kind == PG_EV_GETTID || ev->kind == PG_EV_NOTICE ||
-        ev->kind == PG_EV_QUERY)
+        ev->kind == PG_EV_QUERY || ev->kind == PG_EV_LEAVE)
         return 0;
     return add_event(run, arg, ti, ev);
 }

@@ -119,18 +119,18 @@ PANGAEA_STALL=2 expect_fail "notice edited to an exit taken twice: stall reporte
     "ltid 1 \(.*plain_notify\) waits in pvm_recv for the notice \(tag 50\) that ltid $second ended" \
     "$PANGAEA" -replay -logdir "$dir/nt" "$PG_BUILD/tests/plain_notify"
 
-# A join edited to an instance nobody will free: that task waits to join,
-# the others in pvm_barrier (which cannot report a wait itself), the master
-# for the joiner's message.  pangaea must see they all wait, and say so.
-"$PANGAEA" -log -logdir "$dir/gq" "$PG_BUILD/tests/plain_query" 6 >/dev/null 2>&1
-last=$(grep -h 'group="plain_query" inst=' "$dir"/gq/ltid-*.comm.xml |
-       sed -E 's/.*inst="([0-9]+)" ltid="([0-9]+)".*/\1 \2/' | sort -n | tail -1 | cut -d' ' -f2)
-sed -i 's/group="plain_query" inst="[0-9]*"/group="plain_query" inst="50"/' "$dir/gq/ltid-$last.comm.xml"
-PANGAEA_STALL=2 expect_fail "join edited to an instance never free: stall reported" 3 \
-    "ltid $last \(.*plain_query\) waits in pvm_joingroup for instance 50 of group \"plain_query\"" \
-    "$PANGAEA" -replay -logdir "$dir/gq" "$PG_BUILD/tests/plain_query" 6
-if [ "$(grep -c 'waits in pvm_barrier("plain_query", 6)' "$EXPECT_ERR")" -eq 5 ]; then
-    pg_pass "the five tasks blocked in pvm_barrier are named as waiting there"
+# A join edited to a turn that never comes: that task waits to join, the
+# three others in pvm_barrier (which cannot report a wait itself).
+# pangaea must see they all wait, and say so.
+"$PANGAEA" -log -logdir "$dir/gq" "$PG_BUILD/tests/group_race" >/dev/null 2>&1
+last=$(grep -h 'group="race" inst="[0-9]*" ltid="[0-9]*" order=' "$dir"/gq/ltid-*.comm.xml |
+       sed -E 's/.*ltid="([0-9]+)" order="([0-9]+)".*/\2 \1/' | sort -n | tail -1 | cut -d' ' -f2)
+sed -i 's/\(group="race" inst="[0-9]*" ltid="[0-9]*"\) order="[0-9]*"/\1 order="50"/' "$dir/gq/ltid-$last.comm.xml"
+PANGAEA_STALL=2 expect_fail "join edited to a turn that never comes: stall reported" 3 \
+    "ltid $last \(.*group_race\) waits in pvm_joingroup for turn 50 of group \"race\"" \
+    "$PANGAEA" -replay -logdir "$dir/gq" "$PG_BUILD/tests/group_race"
+if [ "$(grep -c 'waits in pvm_barrier("race", 4)' "$EXPECT_ERR")" -eq 3 ]; then
+    pg_pass "the three tasks blocked in pvm_barrier are named as waiting there"
 else
     pg_fail "the tasks in pvm_barrier are not named"; cat "$EXPECT_ERR"
 fi

@@ -6,12 +6,13 @@
  *
  * Built against PVM and its group library alone (tests preload Pangaea).
  *
- * Design.  The master spawns K copies of itself ("-worker K I"); each waits
- * a random 0-3 ms (seeded by its pid), joins group "plain_query", sends the
- * master its instance, waits at a barrier for all K (Pangaea replays joins
- * in order, not leaves: no instance may be freed while others still join),
- * waits again, leaves (odd I with pvm_lvgroup, even I by ending) and exits.
- * The master prints the instances at the end, in worker order.  Meanwhile the master polls every 200 us: how many workers
+ * Design.  The master spawns K copies of itself ("-worker I"); each waits a
+ * random 0-3 ms (seeded by its pid), joins group "plain_query", sends the
+ * master its instance, waits again, leaves (odd I with pvm_lvgroup, even I
+ * by ending) and exits.  So leaves race with joins: the server hands out
+ * the lowest free instance, and which one a worker gets depends on who has
+ * left by then.  The master prints the instances at the end, in worker
+ * order.  Meanwhile the master polls every 200 us: how many workers
  * pvm_pstat says still run, what pvm_gsize says the group counts, and
  * whether pvm_mstat says its own host is up.  It prints each state that
  * differs from the one before ("running/members"), until no worker runs
@@ -30,15 +31,14 @@
 #define MAXW 16
 #define TAG_INST 7
 
-static int worker(int k, int me)
+static int worker(int me)
 {
     unsigned seed = (unsigned)getpid() * 2654435761u;
     int inst;
 
     usleep((useconds_t)(rand_r(&seed) % 3000));
     if ((inst = pvm_joingroup(GROUP)) < 0 || pvm_initsend(PvmDataDefault) < 0 ||
-        pvm_pkint(&inst, 1, 1) < 0 || pvm_send(pvm_parent(), TAG_INST) < 0 ||
-        pvm_barrier(GROUP, k) < 0)
+        pvm_pkint(&inst, 1, 1) < 0 || pvm_send(pvm_parent(), TAG_INST) < 0)
         return 1;
     usleep((useconds_t)(rand_r(&seed) % 3000));
     if (me % 2 && pvm_lvgroup(GROUP) < 0)
@@ -51,13 +51,12 @@ int main(int argc, char **argv)
 {
     int k = argc > 1 ? atoi(argv[1]) : 4, tids[MAXW], i, polls, nhost, narch;
     int running, members, before = -1, shown = 0;
-    char self[PATH_MAX], karg[16], iarg[16];
-    char *args[] = { "-worker", karg, iarg, NULL };
+    char self[PATH_MAX], iarg[16], *args[] = { "-worker", iarg, NULL };
     struct pvmhostinfo *hi;
     ssize_t n;
 
-    if (argc > 3 && !strcmp(argv[1], "-worker"))
-        return worker(atoi(argv[2]), atoi(argv[3]));
+    if (argc > 2 && !strcmp(argv[1], "-worker"))
+        return worker(atoi(argv[2]));
     if (k < 1 || k > MAXW) {
         fprintf(stderr, "usage: plain_query [K (1..%d)]\n", MAXW);
         return 2;
@@ -68,7 +67,6 @@ int main(int argc, char **argv)
     if (n <= 0)
         return 1;
     self[n] = 0;
-    snprintf(karg, sizeof karg, "%d", k);
     for (i = 0; i < k; i++) {
         snprintf(iarg, sizeof iarg, "%d", i + 1);
         if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tids[i]) != 1) {

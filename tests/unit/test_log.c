@@ -471,6 +471,38 @@ START_TEST(test_query_round_trips_and_validates)
 }
 END_TEST
 
+/* Joins carry their turn among the group's joins and leaves; leaves too. */
+START_TEST(test_join_and_leave_round_trip_with_their_turns)
+{
+    const char *path = tpath("j.comm.xml");
+    pg_event ev;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "p", "h", &err);
+    pg_logr *r;
+
+    ck_assert_int_eq(pg_logw_join(w, 1.5, "g", 2, 1, 0), 0);
+    ck_assert_int_eq(pg_logw_leave(w, 2.5, "g", 3), 0);
+    ck_assert_int_eq(pg_logw_gettid(w, 3.5, "g", 1, 4), 0);
+    ck_assert_int_eq(pg_logw_leave(w, 4.5, "g", -1), -1);
+    ck_assert_int_eq(pg_logw_join(w, 4.5, "g", 2, 1, -1), -1);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    ck_assert_msg(pg_log_validate(path, XSD, &err) == 0, "%s", err.msg);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_GETTID);
+    ck_assert_int_eq(ev.inst, 2);
+    ck_assert_int_eq(ev.order, 0);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_LEAVE);
+    ck_assert_str_eq(ev.group, "g");
+    ck_assert_int_eq(ev.order, 3);
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_GETTID);
+    ck_assert_int_eq(ev.order, -1); /* a lookup has no turn */
+    end_ok(r);
+}
+END_TEST
+
 /* A send is logged before the real call; when the call fails it is taken
  * back: the log reads as if it had never been written, misses included,
  * also when the file is read before it is closed (a crash after the undo). */
@@ -547,6 +579,7 @@ static Suite *log_suite(void)
     tcase_add_test(rt, test_undone_send_leaves_no_trace);
     tcase_add_test(rt, test_notice_round_trips_and_validates);
     tcase_add_test(rt, test_query_round_trips_and_validates);
+    tcase_add_test(rt, test_join_and_leave_round_trip_with_their_turns);
     tcase_add_test(sc, test_written_logs_validate_against_schema);
     tcase_add_test(sc, test_validating_300000_events_streams);
     tcase_add_test(sc, test_schema_rejects_wrong_root);

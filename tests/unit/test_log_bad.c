@@ -139,6 +139,10 @@ static const struct bad_case {
      "call=\"pvm_kill\": not pvm_pstat, pvm_mstat or pvm_gsize"},
     {PG_LOG_COMM, COMM_HEAD "  <query seq=\"1\" t=\"1\" call=\"pvm_pstat\" "
      "about=\"2\" value=\"zero\"/>\n</pangaea-comm>", "bad value=\"zero\""},
+    {PG_LOG_COMM, COMM_HEAD "  <leave seq=\"1\" t=\"1\" group=\"g\"/>\n"
+     "</pangaea-comm>", "lacks attribute order"},
+    {PG_LOG_COMM, COMM_HEAD "  <leave seq=\"1\" t=\"1\" group=\"g\" "
+     "order=\"-2\"/>\n</pangaea-comm>", "bad order=\"-2\""},
     {PG_LOG_COMM, COMM_HEAD RECV1 RECV1 "</pangaea-comm>", "seq 1 where 2"},
     {PG_LOG_COMM, COMM_HEAD RECV1 "  stray text\n</pangaea-comm>", "text"},
     {PG_LOG_COMM, COMM_HEAD "  <send seq=\"1\" t=\"1\" call=\"pvm_send\" "

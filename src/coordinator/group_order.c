@@ -1,0 +1,124 @@
+/*
+ * group_order.c - one order for the joins and leaves of each PVM group.
+ *
+ * The group server hands out the lowest free instance, so the instance a
+ * join gets depends on every join and leave before it, by any task.  Tasks
+ * cannot see that order; the coordinator makes one.  A task asks for its
+ * turn in group G before it joins or leaves and says when it is done; only
+ * one task at a time has a turn in G, and each turn has a number, 0, 1, ...
+ * When recording, turns go in the order asked, and the task logs its
+ * number.  In replay, a task asks for the number it logged, and gets the
+ * turn when every turn before it in G is done.  So the server sees the
+ * joins and leaves in the recorded order, and hands out the recorded
+ * instances.  A task that ends in its turn gives it up.
+ */
+#include <pvm3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "group_order.h"
+#include "pg_proto.h"
+
+struct order {
+    char name[256];
+    int next;       /* the number of the next turn */
+    int holder;     /* tid that has the turn, or 0 */
+};
+
+struct ask {
+    int tid, want;  /* want: a turn number, or -1 for the next */
+    char name[256];
+};
+
+static struct order *orders;
+static int norders, cap_orders;
+static struct ask *asks;
+static int nasks, cap_asks;
+
+static void *more(void *p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    *cap = need * 2 + 8;
+    p = realloc(p, (size_t)*cap * size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static struct order *order_of(const char *name)
+{
+    int i;
+
+    for (i = 0; i < norders; i++)
+        if (!strcmp(orders[i].name, name))
+            return &orders[i];
+    orders = more(orders, &cap_orders, norders + 1, sizeof *orders);
+    memset(&orders[norders], 0, sizeof *orders);
+    strncpy(orders[norders].name, name, sizeof orders[norders].name - 1);
+    return &orders[norders++];
+}
+
+/* Gives every turn that can be given now. */
+static void grant(void)
+{
+    struct order *o;
+    int i = 0;
+
+    while (i < nasks) {
+        o = order_of(asks[i].name);
+        if (o->holder || (asks[i].want >= 0 && asks[i].want != o->next)) {
+            i++;
+            continue;
+        }
+        o->holder = asks[i].tid;
+        pvm_initsend(PvmDataDefault);
+        pvm_pkint(&o->next, 1, 1);
+        pvm_send(asks[i].tid, PG_TAG_GTURN_R);
+        asks[i] = asks[--nasks];
+        i = 0; /* the order may matter: look again from the start */
+    }
+}
+
+void pg_go_turn(int src)
+{
+    struct ask a;
+
+    memset(&a, 0, sizeof a);
+    a.tid = src;
+    pvm_upkint(&a.want, 1, 1);
+    pvm_upkstr(a.name);
+    asks = more(asks, &cap_asks, nasks + 1, sizeof *asks);
+    asks[nasks++] = a;
+    grant();
+}
+
+static void end_turn(struct order *o)
+{
+    o->holder = 0;
+    o->next++;
+    grant();
+}
+
+void pg_go_done(int src)
+{
+    char name[256];
+    struct order *o;
+
+    pvm_upkstr(name);
+    o = order_of(name);
+    if (o->holder == src)
+        end_turn(o);
+}
+
+void pg_go_task_ended(int tid)
+{
+    int i;
+
+    for (i = 0; i < nasks; i++)
+        if (asks[i].tid == tid)
+            asks[i--] = asks[--nasks];
+    for (i = 0; i < norders; i++)
+        if (orders[i].holder == tid)
+            end_turn(&orders[i]);
+}
