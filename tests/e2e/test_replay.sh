@@ -25,7 +25,7 @@ pg_replay_case "plain_spmd (one pvm_spawn of 4, pvm_siblings ring)" \
     "$PG_BUILD/tests/plain_spmd" 4
 pg_replay_case "plain_notify (results and pvm_notify exit notices, any order)" \
     "$PG_BUILD/tests/plain_notify" 6
-pg_replay_case "plain_query (polls pvm_pstat, pvm_gsize, pvm_mstat)" \
+pg_replay_case "plain_query (polls pvm_pstat, pvm_gsize, pvm_mstat; joins race leaves)" \
     "$PG_BUILD/tests/plain_query" 6
 # Written by others: Debian's pvm-examples (master1 spawns slave1 by name,
 # which the pvmd finds through PVM_PATH).
