@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "pg_internal.h"
 
@@ -220,12 +219,12 @@ void pg_coord_report(int kind, const char *text)
 int pg_coord_turn(const char *call, const char *group, int want)
 {
     struct timeval slice;
-    struct timespec t0, t1;
-    int octx, orbuf, buf, order = -1, said = 0;
+    struct pg_wait wait;
+    int octx, orbuf, buf, order = -1;
     char msg[400];
 
     ctl_send(pg.coord, PG_TAG_GTURN, &want, 1, group, NULL);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pg_wait_start(&wait);
     octx = pvm_setcontext(pg.ctx);
     orbuf = pvm_setrbuf(0);
     for (;;) {
@@ -233,13 +232,10 @@ int pg_coord_turn(const char *call, const char *group, int want)
         slice.tv_usec = 0;
         if ((buf = pg_real.trecv(pg.coord, PG_TAG_GTURN_R, &slice)) != 0)
             break;
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        if (!said && t1.tv_sec - t0.tv_sec >= pg_stall_seconds()) {
+        if (pg_wait_overdue(&wait)) {
             snprintf(msg, sizeof msg, "waits in %s for turn %d of group "
                      "\"%.100s\" (its joins and leaves)", call, want, group);
-            pg_warn("replay has waited %d s: %s", pg_stall_seconds(), msg);
-            pg_coord_report(PG_REP_STALL, msg);
-            said = 1;
+            pg_wait_report(msg);
         }
     }
     if (buf > 0) {
@@ -250,8 +246,7 @@ int pg_coord_turn(const char *call, const char *group, int want)
     pvm_setcontext(octx);
     if (buf < 0)
         pg_fatal("the coordinator t%x does not answer", pg.coord);
-    if (said)
-        pg_coord_report(PG_REP_RESUMED, "");
+    pg_wait_end(&wait);
     return order;
 }
 

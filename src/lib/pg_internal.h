@@ -125,6 +125,20 @@ int pg_system_ctx(int ctx);
 const char *pg_basename(const char *path);
 /* PANGAEA_STALL: seconds a wait may last before it is reported (30). */
 int pg_stall_seconds(void);
+/* Seconds on a monotonic clock. */
+double pg_seconds(void);
+/* A replay wait that speaks up once it has lasted PANGAEA_STALL seconds:
+ * pg_wait_overdue is true that once, the caller then says what it waits
+ * for with pg_wait_report (a stall report to pangaea); pg_wait_end says the
+ * wait is over, if it was reported. */
+struct pg_wait {
+    double start;
+    int said;
+};
+void pg_wait_start(struct pg_wait *w);
+int pg_wait_overdue(struct pg_wait *w);
+void pg_wait_report(const char *what);
+void pg_wait_end(const struct pg_wait *w);
 /* Wall-clock time stamp of an event. */
 double pg_now(void);
 /* Prints "pangaea: ltid N (program): <message>" on stderr. */

@@ -277,6 +277,39 @@ int pg_stall_seconds(void)
     return v;
 }
 
+double pg_seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void pg_wait_start(struct pg_wait *w)
+{
+    w->start = pg_seconds();
+    w->said = 0;
+}
+
+int pg_wait_overdue(struct pg_wait *w)
+{
+    if (w->said || pg_seconds() - w->start < pg_stall_seconds())
+        return 0;
+    return w->said = 1;
+}
+
+void pg_wait_report(const char *what)
+{
+    pg_warn("replay has waited %d s: %s", pg_stall_seconds(), what);
+    pg_coord_report(PG_REP_STALL, what);
+}
+
+void pg_wait_end(const struct pg_wait *w)
+{
+    if (w->said)
+        pg_coord_report(PG_REP_RESUMED, "");
+}
+
 double pg_now(void)
 {
     struct timespec ts;

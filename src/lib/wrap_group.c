@@ -108,14 +108,6 @@ static int inst_is_next(char *group, int inst)
     return 1;
 }
 
-static double seconds(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Replay of a recording without turns (made before they were logged):
  * joins when the recorded instance is the next one handed out.  Leaves are
  * not ordered then: if one comes earlier than when recorded, the instance
@@ -124,24 +116,22 @@ static double seconds(void)
 static int replay_join_unordered(char *group, const pg_event *ev)
 {
     struct timespec nap = { 0, 2000000 };
-    int want = ev->inst, said = 0;
+    struct pg_wait wait;
+    int want = ev->inst;
     long seq = ev->seq;
-    double start = seconds();
     char msg[512];
 
+    pg_wait_start(&wait);
     while (!inst_is_next(group, want)) {
         nanosleep(&nap, NULL);
-        if (!said && seconds() - start >= pg_stall_seconds()) {
+        if (pg_wait_overdue(&wait)) {
             snprintf(msg, sizeof msg, "waits in pvm_joingroup for instance "
                      "%d of group \"%.100s\" (recorded event %ld)", want,
                      group, seq);
-            pg_warn("replay has waited %d s: %s", pg_stall_seconds(), msg);
-            pg_coord_report(PG_REP_STALL, msg);
-            said = 1;
+            pg_wait_report(msg);
         }
     }
-    if (said)
-        pg_coord_report(PG_REP_RESUMED, "");
+    pg_wait_end(&wait);
     return pg_real.joingroup(group);
 }
 

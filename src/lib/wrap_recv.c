@@ -31,14 +31,6 @@ static int real_call(enum how how, int tid, int tag, struct timeval *tmout)
     }
 }
 
-static double seconds(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* True when the sender of the expected message is gone: once its last
  * messages had time to arrive, the message can never come. */
 static int sender_gone(const pg_event *ev)
@@ -56,18 +48,19 @@ static int replay_wait(const pg_event *ev, enum how how)
 {
     struct timeval slice;
     struct timespec nap = { 0, 200000 };
-    double start = seconds(), gone_since = 0;
-    int limit = pg_stall_seconds(), said = 0, mid;
+    struct pg_wait wait;
+    double gone_since = 0;
     char msg[512];
+    int mid;
 
+    pg_wait_start(&wait);
     for (;;) {
         slice.tv_sec = 1;
         slice.tv_usec = 0;
         mid = how == PROBE ? pg_real.probe(-1, -1)
                            : pg_real.trecv(-1, -1, &slice);
         if (mid != 0) {
-            if (said)
-                pg_coord_report(PG_REP_RESUMED, "");
+            pg_wait_end(&wait);
             return mid;
         }
         if (how == PROBE)
@@ -75,11 +68,11 @@ static int replay_wait(const pg_event *ev, enum how how)
         else if (ev->kind == PG_EV_NOTICE)
             ; /* a daemon sends it: nobody to be gone */
         else if (gone_since == 0 && sender_gone(ev))
-            gone_since = seconds();
-        else if (gone_since > 0 && seconds() - gone_since > 5)
+            gone_since = pg_seconds();
+        else if (gone_since > 0 && pg_seconds() - gone_since > 5)
             pg_replay_unmatchable(ev, "waits for it, but that sender has "
                                       "ended without sending it");
-        if (!said && seconds() - start >= limit) {
+        if (pg_wait_overdue(&wait)) {
             if (ev->kind == PG_EV_NOTICE && ev->what == PG_NOTICE_EXIT)
                 snprintf(msg, sizeof msg, "waits in %s for the notice (tag "
                          "%d) that ltid %d ended (recorded event %ld)",
@@ -93,9 +86,7 @@ static int replay_wait(const pg_event *ev, enum how how)
                          "waits in %s for message %d from ltid %d (tag %d, "
                          "recorded event %ld)", ev->call, ev->msgid, ev->from,
                          ev->tag, ev->seq);
-            pg_warn("replay has waited %d s: %s", limit, msg);
-            pg_coord_report(PG_REP_STALL, msg);
-            said = 1;
+            pg_wait_report(msg);
         }
     }
 }
