@@ -22,7 +22,7 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "group_order.h"
+#include "coord.h"
 #include "pg_proto.h"
 
 struct task {
@@ -63,7 +63,7 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void *grow(void *p, int *cap, int need, size_t size)
+void *pg_co_grow(void *p, int *cap, int need, size_t size)
 {
     if (need <= *cap)
         return p;
@@ -156,7 +156,7 @@ static struct task *learn(int ltid, int tid)
     struct task *t = find(PG_KEY_LTID, ltid);
 
     if (!t) {
-        tasks = grow(tasks, &cap_tasks, ntasks + 1, sizeof *tasks);
+        tasks = pg_co_grow(tasks, &cap_tasks, ntasks + 1, sizeof *tasks);
         t = &tasks[ntasks++];
         memset(t, 0, sizeof *t);
         t->ltid = ltid;
@@ -207,7 +207,7 @@ static void on_whois(int src)
     /* A tid that is no task at all will never register. */
     if (answer(&p, v[0] == PG_KEY_TID && pvm_pstat(v[1]) != PvmOk))
         return;
-    pend = grow(pend, &cap_pend, npend + 1, sizeof *pend);
+    pend = pg_co_grow(pend, &cap_pend, npend + 1, sizeof *pend);
     pend[npend++] = p;
 }
 
@@ -215,7 +215,7 @@ static void on_siblings(void)
 {
     struct group *g;
 
-    groups = grow(groups, &cap_groups, ngroups + 1, sizeof *groups);
+    groups = pg_co_grow(groups, &cap_groups, ngroups + 1, sizeof *groups);
     g = &groups[ngroups++];
     pvm_upkint(&g->n, 1, 1);
     g->tids = malloc((g->n > 0 ? g->n : 1) * sizeof *g->tids);

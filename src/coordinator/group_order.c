@@ -13,10 +13,9 @@
  * instances.  A task that ends in its turn gives it up.
  */
 #include <pvm3.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "group_order.h"
+#include "coord.h"
 #include "pg_proto.h"
 
 struct order {
@@ -35,17 +34,6 @@ static int norders, cap_orders;
 static struct ask *asks;
 static int nasks, cap_asks;
 
-static void *more(void *p, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return p;
-    *cap = need * 2 + 8;
-    p = realloc(p, (size_t)*cap * size);
-    if (!p)
-        abort();
-    return p;
-}
-
 static struct order *order_of(const char *name)
 {
     int i;
@@ -53,7 +41,7 @@ static struct order *order_of(const char *name)
     for (i = 0; i < norders; i++)
         if (!strcmp(orders[i].name, name))
             return &orders[i];
-    orders = more(orders, &cap_orders, norders + 1, sizeof *orders);
+    orders = pg_co_grow(orders, &cap_orders, norders + 1, sizeof *orders);
     memset(&orders[norders], 0, sizeof *orders);
     strncpy(orders[norders].name, name, sizeof orders[norders].name - 1);
     return &orders[norders++];
@@ -88,7 +76,7 @@ void pg_go_turn(int src)
     a.tid = src;
     pvm_upkint(&a.want, 1, 1);
     pvm_upkstr(a.name);
-    asks = more(asks, &cap_asks, nasks + 1, sizeof *asks);
+    asks = pg_co_grow(asks, &cap_asks, nasks + 1, sizeof *asks);
     asks[nasks++] = a;
     grant();
 }
