@@ -69,6 +69,11 @@ $(B)/tests/%: tests/programs/%.c $(B)/libpangaea.so
 $(B)/tests/group_%: tests/programs/group_%.c $(B)/libpangaea.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B) -Wl,-rpath,$(abspath $(B)) -lpangaea -lgpvm3 $(PVMLIBS) -lm
+# Another binary of the same name (test_changed.sh: a replay must notice).
+test-programs: $(B)/tests/variant/plain_sized
+$(B)/tests/variant/plain_sized: tests/programs/plain_sized.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DPLAIN_SIZED_VARIANT -o $@ $< $(PVMLIBS) -lm
 # plain_query asks the group server too.
 $(B)/tests/plain_query: tests/programs/plain_query.c
 	@mkdir -p $(@D)

@@ -221,8 +221,13 @@ void pg_replay_close(void);
 /* The task ends with `status`: says so if the recording does not end here
  * too (more events, another status). */
 void pg_replay_check_end(int status);
-/* Checks a send against the next recorded event; diverges if it differs. */
-void pg_replay_send(const char *call, int tag, int nto, const int *tids);
+/* Checks a send (of `bytes` bytes) against the next recorded event;
+ * diverges if it differs. */
+void pg_replay_send(const char *call, int tag, int bytes, int nto,
+                    const int *tids);
+/* The message `mid` just taken for the recorded receive `ev`: diverges if
+ * its size differs from the recorded one. */
+void pg_replay_check_size(const pg_event *ev, int mid);
 /* The next recorded receive, checked against what the program asked for
  * (tid -1 or the recorded source, tag -1 or the recorded tag). */
 const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag);

@@ -50,9 +50,11 @@ enum {
 enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };
 /* STALL: a replay wait has lasted PANGAEA_STALL seconds; BLOCKED: the task
  * entered a call that cannot say so itself (pvm_barrier), counted as a
- * stall once that long; RESUMED ends either. */
+ * stall once that long; RESUMED ends either.  BADLOG: a replaying task
+ * found its recorded log unreadable (pangaea then exits 2, bad logs). */
 enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
-       PG_REP_RESUMED = 4, PG_REP_CRASH = 5, PG_REP_BLOCKED = 6 };
+       PG_REP_RESUMED = 4, PG_REP_CRASH = 5, PG_REP_BLOCKED = 6,
+       PG_REP_BADLOG = 7 };
 
 /* Exit statuses of a task that Pangaea ends itself. */
 #define PG_EXIT_DIVERGED 86

@@ -61,6 +61,15 @@ static struct {
     int tag;               /* tid that ended (0: any), for an exit */
 } want;
 
+/* The recording itself is unreadable (edited, truncated mid-event): that
+ * is bad input, not a failure of the run, and `pangaea` exits 2 for it. */
+static void bad_log(const char *msg) __attribute__((noreturn));
+static void bad_log(const char *msg)
+{
+    pg_warn("%s", msg);
+    pg_end_task(PG_REP_BADLOG, msg, PG_EXIT_FATAL);
+}
+
 static int open_cursor(struct cursor *c, pg_log_kind kind)
 {
     pg_log_header h;
@@ -68,10 +77,8 @@ static int open_cursor(struct cursor *c, pg_log_kind kind)
 
     pg_log_path(c->path, sizeof c->path, pg.logdir, pg.ltid, kind);
     c->r = pg_logr_open(c->path, kind, &h, &err);
-    if (!c->r) {
-        pg_warn("%s", err.msg);
-        return -1;
-    }
+    if (!c->r)
+        bad_log(err.msg);
     return 0;
 }
 
@@ -139,7 +146,7 @@ static int read_next(struct cursor *c, pg_event *ev)
     if (cc < 0 && pg_logr_cut(c->r))
         c->cut = 1, cc = 0;
     else if (cc < 0)
-        pg_fatal("%s", err.msg);
+        bad_log(err.msg);
     if (cc == 0) {
         memset(ev, 0, sizeof *ev);
         ev->kind = PG_EV_END;
@@ -286,7 +293,8 @@ void pg_replay_unmatchable(const pg_event *ev, const char *why)
     diverge(why, "%s", describe(ev, rec, sizeof rec));
 }
 
-void pg_replay_send(const char *call, int tag, int nto, const int *tids)
+void pg_replay_send(const char *call, int tag, int bytes, int nto,
+                    const int *tids)
 {
     const pg_event *ev = peek(&comm);
     char rec[256], did[512];
@@ -302,7 +310,25 @@ void pg_replay_send(const char *call, int tag, int nto, const int *tids)
                  tag);
         diverge(did, "%s", describe(ev, rec, sizeof rec));
     }
+    /* Same call, other data: the receiver would get another message. */
+    if (ev->bytes != bytes) {
+        snprintf(did, sizeof did, "sent it with %d bytes", bytes);
+        diverge(did, "%s of %d bytes (sender ltid %d)",
+                describe(ev, rec, sizeof rec), ev->bytes, pg.ltid);
+    }
     pg_replay_advance();
+}
+
+void pg_replay_check_size(const pg_event *ev, int mid)
+{
+    int bytes = -1, tag, src;
+    char rec[256], did[128];
+
+    if (ev->kind != PG_EV_RECV || pvm_bufinfo(mid, &bytes, &tag, &src) < 0 ||
+        bytes == ev->bytes)
+        return;
+    snprintf(did, sizeof did, "received it with %d bytes", bytes);
+    diverge(did, "%s of %d bytes", describe(ev, rec, sizeof rec), ev->bytes);
 }
 
 const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)

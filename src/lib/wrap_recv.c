@@ -108,6 +108,8 @@ static int replay_recv(const char *call, enum how how, int tid, int tag)
     mid = replay_wait(ev, how);
     pg_match_clear();
     if (mid > 0)
+        pg_replay_check_size(ev, mid);
+    if (mid > 0)
         pg_replay_advance();
     return mid;
 }

@@ -58,10 +58,10 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
     if (!mcast)
         to[0] = tids[0];
     selected = pg_selected(tag);
-    if (pg.mode == PANGAEA_REPLAY && selected)
-        pg_replay_send(call, tag, nto, to);
-    msgid = ++pg.next_msgid;
     pvm_bufinfo(pvm_getsbuf(), &bytes, NULL, NULL);
+    if (pg.mode == PANGAEA_REPLAY && selected)
+        pg_replay_send(call, tag, bytes, nto, to);
+    msgid = ++pg.next_msgid;
     if (pg.mode == PANGAEA_LOG && selected)
         pg_record_send(call, tag, msgid, bytes, nto, to);
     cc = pg_hdr_send(msgid, real_send, &d);

@@ -262,11 +262,12 @@ static void on_report(int *diverged)
         return;
     }
     fprintf(stderr, "pangaea: %s in ltid %d (%s) %s\n",
-            v[1] == PG_REP_DIVERGED ? "replay diverged" : "fatal error",
+            v[1] == PG_REP_DIVERGED ? "replay diverged"
+            : v[1] == PG_REP_BADLOG ? "bad log" : "fatal error",
             v[0], program_of(v[0]), text);
     if (reporter < 0)
         reporter = v[0];
-    *diverged |= v[1] == PG_REP_DIVERGED ? 1 : 2;
+    *diverged |= v[1] == PG_REP_DIVERGED ? 1 : v[1] == PG_REP_BADLOG ? 4 : 2;
 }
 
 static void kill_all(void)
@@ -308,6 +309,8 @@ static int exit_status(int abnormal, int diverged)
 {
     int i;
 
+    if (diverged & 4) /* an unreadable log may well be why others diverged */
+        return TOP_EXIT_USAGE;
     if (diverged & 1)
         return TOP_EXIT_DIVERGED;
     for (i = 0; i < ntt; i++)

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# test_changed.sh - replays of something other than what was recorded.
+#
+# A log edited so that the schema still accepts it but the reader does not
+# (a seq out of order, found only when the task gets there) is a bad log:
+# exit 2, naming the file and line.  A message of another size than
+# recorded, or another binary under the same name, is a divergence (exit
+# 3) that names what differs.  A program started through a wrapper script
+# that execs it is a task like any other.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PANGAEA=$PG_BUILD/pangaea
+SIZED=$PG_BUILD/tests/plain_sized
+
+# expect NAME STATUS PATTERN CMD...: CMD exits STATUS, stderr matches.
+expect() {
+    local name=$1 want=$2 pattern=$3 dir rc=0
+    shift 3
+    dir=$(pg_tmpdir)
+    EXPECT_ERR=$dir/err
+    EXPECT_OUT=$dir/out
+    timeout 90 "$@" >"$dir/out" 2>"$dir/err" || rc=$?
+    if [ "$rc" -eq "$want" ] && { [ -z "$pattern" ] || grep -Eq "$pattern" "$dir/err"; }; then
+        pg_pass "$name (exit $rc)"
+    else
+        pg_fail "$name: exit $rc (wanted $want), stderr:"; cat "$dir/err"
+    fi
+}
+
+pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
+dir=$(pg_tmpdir)
+
+# --- a log the reader refuses only mid-run: exit 2, not 4 -------------------
+"$PANGAEA" -log -logdir "$dir/sor" "$PG_BUILD/sor" 4 >/dev/null 2>&1
+cp -r "$dir/sor" "$dir/seq"
+sed -i 's/<send seq="3"/<send seq="33"/' "$dir/seq/ltid-2.comm.xml"
+if grep -q 'seq="33"' "$dir/seq/ltid-2.comm.xml"; then
+    expect "log edited mid-file (seq out of order): bad log, exit 2" 2 \
+        "bad log in ltid 2 .*ltid-2.comm.xml:[0-9]+: seq 33 where 3 was due" \
+        "$PANGAEA" -replay -logdir "$dir/seq" "$PG_BUILD/sor" 4
+else
+    pg_fail "could not edit ltid-2.comm.xml (no send with seq 3)"
+fi
+
+# --- messages of another size ----------------------------------------------
+export PVM_EXPORT=PLAIN_SIZED_N
+PLAIN_SIZED_N=4 "$PANGAEA" -log -logdir "$dir/sized" "$SIZED" >"$dir/sized.out" 2>&1
+PLAIN_SIZED_N=4 expect "replay with the recorded message sizes passes" 0 "" \
+    "$PANGAEA" -replay -logdir "$dir/sized" "$SIZED"
+PLAIN_SIZED_N=9 expect "message of another size: divergence naming event, sender, msgid and sizes" 3 \
+    "replay diverged in ltid [23] .* at event 1: recorded pvm_send to ltid 1 tag 7 \(message 1\) of [0-9]+ bytes \(sender ltid [23]\); the program sent it with [0-9]+ bytes" \
+    "$PANGAEA" -replay -logdir "$dir/sized" "$SIZED"
+# The receiver checks too: here the sender's own check is out of the
+# selection (-only ltid=1 records ltid 1's events only).
+PLAIN_SIZED_N=4 "$PANGAEA" -log -only ltid=1 -logdir "$dir/sized1" "$SIZED" >/dev/null 2>&1
+PLAIN_SIZED_N=9 expect "message of another size seen by the receiver" 3 \
+    "replay diverged in ltid 1 .* at event [12]: recorded pvm_recv of message 1 from ltid [23] tag 7 of [0-9]+ bytes; the program received it with [0-9]+ bytes" \
+    "$PANGAEA" -replay -logdir "$dir/sized1" "$SIZED"
+unset PVM_EXPORT
+
+pg_summary
