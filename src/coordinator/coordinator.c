@@ -16,6 +16,7 @@
  * send the whole group here and children ask for it.
  */
 #include <pvm3.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,8 +279,11 @@ static void kill_tasks(void)
     int i;
 
     for (i = 0; i < ntasks; i++)
-        if (!tasks[i].ended)
+        if (!tasks[i].ended) {
             pvm_kill(tasks[i].tid);
+            /* a stopped task takes the SIGTERM only once continued */
+            pvm_sendsig(tasks[i].tid, SIGCONT);
+        }
 }
 
 static int all_done(void)

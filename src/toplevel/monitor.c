@@ -8,11 +8,19 @@
  * waits too long).  Output is printed line by line behind the ltid of the
  * task that wrote it.  A divergence ends the run: the other tasks may be
  * waiting for messages that will never come.
+ *
+ * A replay also ends when it cannot go on: every task either waits for a
+ * recorded message (it said so after PANGAEA_STALL seconds) or does not
+ * progress, which pangaea sees in /proc for tasks on its own host: stopped
+ * (SIGSTOP, a debugger), or no CPU time used for PANGAEA_STALL seconds.
+ * Ending the run kills every task, stopped ones too (pvm_kill's SIGTERM
+ * waits in a stopped process until it is continued).
  */
 #include <limits.h>
 #include <pvm3.h>
 #include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -27,6 +35,13 @@ struct ttask {
     int stalled;        /* a replay wait it reported has not ended */
     time_t blocked;     /* since when in a call that cannot report, or 0 */
     int died;           /* it reported a crash (signal) */
+    int held;           /* stopped on purpose (a debugger's -stop, to come):
+                           it stops no stall from ending the run, nor is it
+                           ended for not progressing; 0 for now */
+    int pid;            /* on our host, from pvm_tasks; else 0 */
+    char state;         /* its /proc state when last looked at ('T' stopped) */
+    unsigned long long cpu; /* its CPU ticks then */
+    double still_since; /* since when its CPU time has not changed, or 0 */
     char wait[1100];    /* what it waits for */
     char program[256], host[128];
     char *line;         /* output not yet ended by a newline */
@@ -194,23 +209,107 @@ static struct ttask *by_ltid(int ltid)
     return NULL;
 }
 
-/* Every live task waits for a recorded message: none can come.  A task
- * blocked in a call that cannot report its wait counts once it has been
- * there PANGAEA_STALL seconds. */
+/* Looks at a task in /proc: its state and CPU ticks (utime + stime). */
+static int proc_sample(int pid, char *state, unsigned long long *cpu)
+{
+    char path[64], buf[1024], *p;
+    unsigned long long ut, st;
+    FILE *f;
+    size_t n;
+
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    if (!(f = fopen(path, "r")))
+        return -1;
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
+    if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+                     "%llu %llu", state, &ut, &st) != 3)
+        return -1;
+    *cpu = ut + st;
+    return 0;
+}
+
+/* Once a second in a replay: which tasks on our host progress.  pvm_tasks
+ * gives the pids of this host's tasks; a task on another host cannot be
+ * looked at and counts as progressing. */
+static void watch_progress(void)
+{
+    static double last;
+    struct pvmtaskinfo *ti;
+    double now = pg_seconds();
+    unsigned long long cpu;
+    int i, j, n;
+    char state;
+
+    if (pg.mode != PANGAEA_REPLAY || now - last < 1)
+        return;
+    last = now;
+    if (pvm_tasks(pvm_tidtohost(pvm_mytid()), &n, &ti) < 0)
+        return;
+    for (i = 0; i < ntt; i++) {
+        if (tt[i].ltid <= 0 || tt[i].ended)
+            continue;
+        for (j = 0; j < n && !tt[i].pid; j++)
+            if (ti[j].ti_tid == tt[i].tid)
+                tt[i].pid = ti[j].ti_pid;
+        if (!tt[i].pid || proc_sample(tt[i].pid, &state, &cpu) < 0)
+            continue;
+        if (!tt[i].still_since || cpu != tt[i].cpu)
+            tt[i].still_since = now;
+        tt[i].cpu = cpu;
+        tt[i].state = state;
+    }
+}
+
+/* A task that, as far as we can see, will do nothing by itself. */
+static int not_progressing(const struct ttask *t)
+{
+    return t->pid && t->still_since &&
+           (t->state == 'T' || t->state == 't' ||
+            pg_seconds() - t->still_since >= pg_stall_seconds());
+}
+
+/* A task waits for a recorded message (or is blocked where it cannot say
+ * so, for PANGAEA_STALL seconds). */
+static int waiting(const struct ttask *t)
+{
+    return t->stalled ||
+           (t->blocked && time(NULL) - t->blocked >= pg_stall_seconds());
+}
+
+/* Every live task waits for a recorded message, or does not progress, and
+ * one at least waits: none can come.  A task held on purpose keeps the run
+ * going. */
 static int all_stalled(void)
 {
-    int i, live = 0;
-    time_t now = time(NULL);
+    int i, live = 0, waits = 0;
 
     for (i = 0; i < ntt; i++) {
         if (tt[i].ltid <= 0 || tt[i].ended)
             continue;
         live++;
-        if (!tt[i].stalled &&
-            !(tt[i].blocked && now - tt[i].blocked >= pg_stall_seconds()))
+        if (tt[i].held)
+            return 0;
+        if (waiting(&tt[i]))
+            waits++;
+        else if (!not_progressing(&tt[i]))
             return 0;
     }
-    return live > 0;
+    return live > 0 && waits > 0;
+}
+
+static void say_idle(const struct ttask *t)
+{
+    if (t->state == 'T' || t->state == 't')
+        fprintf(stderr, "pangaea:   ltid %d (%s) is stopped (pid %d: "
+                "SIGSTOP or a debugger), so it does not progress\n",
+                t->ltid, t->program, t->pid);
+    else
+        fprintf(stderr, "pangaea:   ltid %d (%s) does not progress: no CPU "
+                "time used for %.0f s (pid %d, state %c)\n", t->ltid,
+                t->program, pg_seconds() - t->still_since, t->pid, t->state);
 }
 
 static int check_stall(int *diverged)
@@ -220,11 +319,13 @@ static int check_stall(int *diverged)
     if (reporter >= 0 || !all_stalled())
         return 0;
     fprintf(stderr, "pangaea: replay stalled: every task waits for a "
-                    "message that cannot come\n");
+                    "message that cannot come, or does not progress\n");
     for (i = 0; i < ntt; i++)
-        if (tt[i].ltid > 0 && !tt[i].ended)
+        if (tt[i].ltid > 0 && !tt[i].ended && waiting(&tt[i]))
             fprintf(stderr, "pangaea:   ltid %d (%s) %s\n", tt[i].ltid,
                     tt[i].program, tt[i].wait);
+        else if (tt[i].ltid > 0 && !tt[i].ended)
+            say_idle(&tt[i]);
     *diverged |= 1;
     reporter = 0;
     return 1;
@@ -270,13 +371,53 @@ static void on_report(int *diverged)
     *diverged |= v[1] == PG_REP_DIVERGED ? 1 : v[1] == PG_REP_BADLOG ? 4 : 2;
 }
 
+/* pvm_kill sends SIGTERM, which a stopped task keeps pending: SIGCONT
+ * lets it take it (checked on PVM 3.4.6).  A task that survives SIGTERM
+ * (it catches it) gets SIGKILL a few seconds later (kill_survivors). */
+static double killed_at;
+
 static void kill_all(void)
 {
     int i;
 
     for (i = 0; i < ntt; i++)
-        if (!tt[i].ended && tt[i].tid != coord_tid && tt[i].ltid > 0)
+        if (!tt[i].ended && tt[i].tid != coord_tid && tt[i].ltid > 0) {
             pvm_kill(tt[i].tid);
+            pvm_sendsig(tt[i].tid, SIGCONT);
+        }
+    if (!killed_at)
+        killed_at = pg_seconds();
+}
+
+static void kill_survivors(int force)
+{
+    int i;
+
+    if (!killed_at || (!force && pg_seconds() - killed_at < 3))
+        return;
+    for (i = 0; i < ntt; i++)
+        if (!tt[i].ended && tt[i].tid != coord_tid && tt[i].ltid > 0 &&
+            pg_real.pstat(tt[i].tid) == PvmOk)
+            pvm_sendsig(tt[i].tid, SIGKILL);
+    killed_at = -1e9; /* once */
+}
+
+/* Interrupted: nothing more is waited for, but no task may stay behind. */
+static void end_now(void)
+{
+    double until = pg_seconds() + 3;
+    int i, left;
+
+    kill_all();
+    do {
+        for (i = 0, left = 0; i < ntt; i++)
+            left |= !tt[i].ended && tt[i].tid != coord_tid &&
+                    tt[i].ltid > 0 && pg_real.pstat(tt[i].tid) == PvmOk;
+        if (left)
+            usleep(100000);
+    } while (left && pg_seconds() < until);
+    if (left)
+        kill_survivors(1);
 }
 
 /* After every task ended, its last output may still be on its way. */
@@ -453,7 +594,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
         if (interrupted) {
             fprintf(stderr, "pangaea: interrupted: stopping the run\n");
             reporter = 0;
-            kill_all();
+            end_now();
             pvm_kill(coord);
             pvm_setcontext(octx);
             return 128 + interrupted;
@@ -461,6 +602,8 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
         second.tv_sec = 1;
         second.tv_usec = 0;
         poke_hosts();
+        watch_progress();
+        kill_survivors(0);
         mid = pg_real.trecv(-1, -1, &second);
         if (interrupted)
             continue; /* a signal may also have cut the receive short */
