@@ -14,7 +14,7 @@ CPPFLAGS += -Iinclude -Isrc/lib $(XML_CFLAGS) \
             -DPG_LIBEXEC_DIR='"$(abspath build)"'
 B := build
 PVMLIBS := -lpvm3
-SYSLIBS := -ldl -lm
+SYSLIBS := -ldl -lm -lnettle
 
 LIB_SRC  := $(wildcard src/lib/*.c)
 LIB_OBJ  := $(LIB_SRC:src/lib/%.c=$(B)/lib/%.o)

@@ -105,28 +105,36 @@ static int check_header(pg_logr *r, pg_log_header *h, const size_t *s,
         return pg_lx_fail(x, err, "<header> has a bad ltid=\"%.40s\"",
                           x->arena + s[2]);
     const char *select = s[5] == (size_t)-1 ? "" : x->arena + s[5];
+    const char *exe = s[6] == (size_t)-1 ? "" : x->arena + s[6];
+    const char *sum = s[7] == (size_t)-1 ? "" : x->arena + s[7];
 
     if (strlen(program) >= sizeof h->program || strlen(host) >= sizeof h->host ||
-        strlen(select) >= sizeof h->select)
+        strlen(select) >= sizeof h->select || strlen(exe) >= sizeof h->exe)
         return pg_lx_fail(x, err, "<header> has a program or host name too "
                           "long");
+    if (*sum && (strlen(sum) != 64 || strspn(sum, "0123456789abcdef") != 64))
+        return pg_lx_fail(x, err, "<header> sha256=\"%.70s\" is not a "
+                          "SHA-256 in hex", sum);
     h->kind = r->kind;
     h->version = (int)version;
     h->ltid = (int)ltid;
     strcpy(h->program, program);
     strcpy(h->host, host);
     strcpy(h->select, select);
+    strcpy(h->exe, exe);
+    strcpy(h->sha256, sum);
     return 0;
 }
 
 static int read_header(pg_logr *r, pg_log_header *h, pg_err *err)
 {
     pg_lx *x = &r->x;
-    size_t s[6] = { 0, 0, 0, 0, 0, (size_t)-1 };
+    size_t s[8] = { 0, 0, 0, 0, 0, (size_t)-1, (size_t)-1, (size_t)-1 };
     const pg_lx_attr spec[] = {
         {"format", PG_LX_STR, &s[0]}, {"version", PG_LX_STR, &s[1]},
         {"ltid", PG_LX_STR, &s[2]},   {"program", PG_LX_STR, &s[3]},
         {"host", PG_LX_STR, &s[4]},   {"select", PG_LX_STR, &s[5], 1},
+        {"exe", PG_LX_STR, &s[6], 1}, {"sha256", PG_LX_STR, &s[7], 1},
     };
     int type = pg_lx_step_markup(x, err), empty;
 

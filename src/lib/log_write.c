@@ -218,14 +218,17 @@ void pg_logw_misses(pg_logw *w, int n)
 }
 
 static int write_header(pg_logw *w, int ltid, const char *program,
-                        const char *host, const char *select)
+                        const char *host, const char *select,
+                        const char *exe, const char *sha256)
 {
     if (wrote(w, xmlTextWriterStartDocument(w->xw, NULL, NULL, NULL)) ||
         start(w, root_name(w->kind)) || start(w, "header") ||
         put_str(w, "format", root_name(w->kind)) ||
         put_long(w, "version", PG_LOG_VERSION) || put_long(w, "ltid", ltid) ||
         put_str(w, "program", program) || put_str(w, "host", host) ||
-        (select && *select && put_str(w, "select", select)) || finish(w))
+        (select && *select && put_str(w, "select", select)) ||
+        (exe && *exe && put_str(w, "exe", exe)) ||
+        (sha256 && *sha256 && put_str(w, "sha256", sha256)) || finish(w))
         return -1;
     return pg_logw_flush(w); /* a task that dies at once still has a header */
 }
@@ -257,12 +260,27 @@ pg_logw *pg_logw_open_sel(const char *path, pg_log_kind kind, int ltid,
                           const char *program, const char *host,
                           const char *select, pg_err *err)
 {
+    return pg_logw_open_prog(path, kind, ltid, program, host, select, NULL,
+                             NULL, err);
+}
+
+pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
+                           const char *program, const char *host,
+                           const char *select, const char *exe,
+                           const char *sha256, pg_err *err)
+{
     xmlOutputBufferPtr out;
     pg_logw *w;
+    size_t budget = 0;
 
     if (check_open(path, kind, ltid, program, host, err) ||
         (select && strlen(select) >= sizeof ((pg_log_header *)0)->select &&
-         pg_err_set(err, "%s: selection too long", path)))
+         pg_err_set(err, "%s: selection too long", path)) ||
+        (exe && *exe &&
+         check_str(exe, sizeof ((pg_log_header *)0)->exe - 1, &budget) &&
+         pg_err_set(err, "%s: executable path unfit for the log", path)) ||
+        (sha256 && strlen(sha256) != 64 * (*sha256 != 0) &&
+         pg_err_set(err, "%s: bad SHA-256", path)))
         return NULL;
     w = calloc(1, sizeof *w);
     if (!w) {
@@ -285,7 +303,8 @@ pg_logw *pg_logw_open_sel(const char *path, pg_log_kind kind, int ltid,
         xmlTextWriterSetIndent(w->xw, 1);
         xmlTextWriterSetIndentString(w->xw, BAD_CAST "  ");
     }
-    if (w->broken || write_header(w, ltid, program, host, select)) {
+    if (w->broken ||
+        write_header(w, ltid, program, host, select, exe, sha256)) {
         pg_err_set(err, "%s: cannot write the log header", path);
         pg_logw_close(w);
         return NULL;

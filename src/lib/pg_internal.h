@@ -28,6 +28,7 @@
 #define PG_INTERNAL_H
 
 #include <pvm3.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pangaea.h"
@@ -212,6 +213,9 @@ void pg_record_notice(const char *call, int mid, pg_notice_what what,
                       int ltid);
 void pg_record_query(const char *call, const char *about, int value);
 void pg_record_close(int status);
+/* The path of this process's executable, and its SHA-256 in hex
+ * (progsum.c).  0, or -1 when it cannot be read. */
+int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);
 /* The name of the host a task runs on. */
 const char *pg_host_of(int tid);
 

@@ -16,13 +16,17 @@
 
 static pg_logw *open_log(pg_log_kind kind)
 {
-    char path[4200];
+    char path[4200], exe[1024] = "", sum[65] = "";
     pg_logw *w;
     pg_err err;
 
+    /* What a replay checks it runs again (not pangaea itself, ltid 0). */
+    if (kind == PG_LOG_EXEC && pg.ltid != 0 &&
+        pg_exe_sum(exe, sizeof exe, sum) < 0)
+        exe[0] = sum[0] = 0;
     pg_log_path(path, sizeof path, pg.logdir, pg.ltid, kind);
-    w = pg_logw_open_sel(path, kind, pg.ltid, pg.program, pg.host,
-                         pg.sel.text, &err);
+    w = pg_logw_open_prog(path, kind, pg.ltid, pg.program, pg.host,
+                          pg.sel.text, exe, sum, &err);
     if (!w)
         pg_warn("%s", err.msg);
     return w;

@@ -70,22 +70,47 @@ static void bad_log(const char *msg)
     pg_end_task(PG_REP_BADLOG, msg, PG_EXIT_FATAL);
 }
 
-static int open_cursor(struct cursor *c, pg_log_kind kind)
+static int open_cursor(struct cursor *c, pg_log_kind kind, pg_log_header *h)
 {
-    pg_log_header h;
     pg_err err;
 
     pg_log_path(c->path, sizeof c->path, pg.logdir, pg.ltid, kind);
-    c->r = pg_logr_open(c->path, kind, &h, &err);
+    c->r = pg_logr_open(c->path, kind, h, &err);
     if (!c->r)
         bad_log(err.msg);
     return 0;
 }
 
+/* The task runs the executable it ran when recorded, byte for byte: the
+ * same base name is not enough (a rebuilt program behaves otherwise).
+ * Checked by each task as it starts, since only the pvmd knows where it
+ * found a child's program; pangaea then exits 3, as for any divergence. */
+static void check_program(const pg_log_header *h)
+{
+    char exe[1024], sum[65], msg[1024]; /* pangaea takes 1100 at most */
+
+    if (pg.ltid == 0 || !h->sha256[0])
+        return; /* pangaea itself; or a log from before checksums */
+    if (pg_exe_sum(exe, sizeof exe, sum) < 0)
+        snprintf(sum, sizeof sum, "unreadable");
+    if (!strcmp(sum, h->sha256))
+        return;
+    snprintf(msg, sizeof msg, "at its start: recorded program %.300s with "
+             "SHA-256 %s; the task runs %.300s with SHA-256 %s (another build "
+             "or another program)", h->exe[0] ? h->exe : h->program,
+             h->sha256, exe, sum);
+    pg_warn("replay diverged %s", msg);
+    pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
+}
+
 int pg_replay_open(void)
 {
-    if (open_cursor(&comm, PG_LOG_COMM) < 0 || open_cursor(&exec, PG_LOG_EXEC) < 0)
+    pg_log_header h;
+
+    if (open_cursor(&comm, PG_LOG_COMM, &h) < 0 ||
+        open_cursor(&exec, PG_LOG_EXEC, &h) < 0)
         return -1;
+    check_program(&h);
     return 0;
 }
 

@@ -59,4 +59,33 @@ PLAIN_SIZED_N=9 expect "message of another size seen by the receiver" 3 \
     "$PANGAEA" -replay -logdir "$dir/sized1" "$SIZED"
 unset PVM_EXPORT
 
+# --- another binary under the same name ------------------------------------
+mkdir -p "$dir/bin"
+cp "$SIZED" "$dir/bin/plain_sized"
+"$PANGAEA" -log -logdir "$dir/bin-logs" "$dir/bin/plain_sized" >/dev/null 2>&1
+sum=$(sha256sum <"$SIZED" | cut -d' ' -f1)
+if grep -q "sha256=\"$sum\"" "$dir/bin-logs/ltid-1.exec.xml" &&
+   xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$dir"/bin-logs/ltid-*.xml 2>/dev/null; then
+    pg_pass "the execution log records the program's SHA-256 (schema-valid)"
+else
+    pg_fail "no sha256=\"$sum\" in ltid-1.exec.xml, or the logs fail the schema"
+fi
+expect "replay of the same binary passes" 0 "" \
+    "$PANGAEA" -replay -logdir "$dir/bin-logs" "$dir/bin/plain_sized"
+cp "$PG_BUILD/tests/variant/plain_sized" "$dir/bin/plain_sized"
+new=$(sha256sum <"$dir/bin/plain_sized" | cut -d' ' -f1)
+expect "another build under the same name: divergence naming ltid, path, both SHA-256" 3 \
+    "replay diverged in ltid 1 .* at its start: recorded program $dir/bin/plain_sized with SHA-256 $sum; the task runs $dir/bin/plain_sized with SHA-256 $new" \
+    "$PANGAEA" -replay -logdir "$dir/bin-logs" "$dir/bin/plain_sized"
+if grep -q "variant build" "$EXPECT_OUT"; then
+    pg_fail "the other build ran on after the divergence"; cat "$EXPECT_OUT"
+else
+    pg_pass "the other build was stopped before it did anything"
+fi
+# A log from before checksums (no exe, no sha256) still replays.
+cp "$SIZED" "$dir/bin/plain_sized"
+sed -i 's/ exe="[^"]*" sha256="[0-9a-f]*"//' "$dir"/bin-logs/ltid-*.exec.xml
+expect "a log without checksums still replays" 0 "" \
+    "$PANGAEA" -replay -logdir "$dir/bin-logs" "$dir/bin/plain_sized"
+
 pg_summary
