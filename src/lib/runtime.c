@@ -3,9 +3,13 @@
  *
  * `pangaea` tells a task everything through its environment (pg_proto.h):
  * the mode, its ltid, the log directory, the coordinator.  A constructor
- * reads it before main() and then clears PANGAEA_LTID, so that a task PVM
- * starts behind the program's back (the group server, say) inherits no ltid
- * and runs with Pangaea off.  The PVM side of start-up (enrolling,
+ * reads it before main() and then marks PANGAEA_LTID as taken by this
+ * process ("N@PID"), so that a task PVM starts behind the program's back
+ * (the group server, say) or a child the program forks inherits no ltid
+ * and runs with Pangaea off, while a program exec'd by a wrapper (a
+ * `#!/bin/sh` script ending in `exec prog`, `#!/usr/bin/env prog`: the
+ * constructor runs first in the interpreter) keeps the pid, hence the
+ * ltid: it is the PVM task, with the tid its parent was given.  The PVM side of start-up (enrolling,
  * registering, opening logs) waits for the first wrapped call, so a process
  * that never uses PVM is never enrolled by us.
  *
@@ -76,6 +80,31 @@ static void program_name(void)
 
 static void on_process_exit(int status, void *arg);
 
+/* PANGAEA_LTID: "N" as the spawning parent set it, or "N@PID" once a
+ * constructor took it, valid in that process only (across exec). */
+static int ltid_from_env(int *ltid)
+{
+    const char *s = getenv(PG_ENV_LTID);
+    char *end;
+    long v, pid;
+
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || end == s || v < 0 || v > 0x7fffffff)
+        return -1;
+    if (*end == '@') {
+        pid = strtol(end + 1, &end, 10);
+        if (pid != (long)getpid())
+            return -1;
+    }
+    if (*end)
+        return -1;
+    *ltid = (int)v;
+    return 0;
+}
+
 static int select_from_env(void)
 {
     pg_err err;
@@ -98,18 +127,21 @@ static int first_copy(void)
 
 __attribute__((constructor)) static void pg_construct(void)
 {
+    char mark[48];
+
     pg_real_load();
     pg.mode = first_copy() ? mode_from_env() : PANGAEA_OFF;
     if (pg.mode == PANGAEA_OFF)
         return;
-    if (env_int(PG_ENV_LTID, &pg.ltid) < 0 || env_int(PG_ENV_CTX, &pg.ctx) < 0
+    if (ltid_from_env(&pg.ltid) < 0 || env_int(PG_ENV_CTX, &pg.ctx) < 0
         || env_int(PG_ENV_COORD, &pg.coord) < 0
         || env_int(PG_ENV_TOP, &pg.top) < 0) {
         pg.mode = PANGAEA_OFF; /* started by PVM itself, not by a wrapped spawn */
         pg.ltid = -1;
         return;
     }
-    setenv(PG_ENV_LTID, "", 1);
+    snprintf(mark, sizeof mark, "%d@%ld", pg.ltid, (long)getpid());
+    setenv(PG_ENV_LTID, mark, 1);
     if (select_from_env() < 0)
         return;
     snprintf(pg.logdir, sizeof pg.logdir, "%s",

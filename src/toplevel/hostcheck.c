@@ -167,7 +167,23 @@ static int read_exec_log(const char *dir, int ltid, pg_err *err)
     return cc == 1 ? -1 : cc; /* 1: add_children refused */
 }
 
-/* Each log is of the program its parent spawned under that ltid. */
+/* True when `path` names a script (#!): a wrapper that may exec a program
+ * of another name, which then writes the log. */
+static int is_script(const char *path)
+{
+    char magic[2] = { 0, 0 };
+    FILE *f = strchr(path, '/') ? fopen(path, "rb") : NULL;
+
+    if (f) {
+        if (fread(magic, 1, 2, f) != 2)
+            magic[0] = 0;
+        fclose(f);
+    }
+    return magic[0] == '#' && magic[1] == '!';
+}
+
+/* Each log is of the program its parent spawned under that ltid (or of
+ * what a script spawned there runs). */
 static int check_programs(const char *dir, pg_err *err)
 {
     struct place *p;
@@ -175,7 +191,8 @@ static int check_programs(const char *dir, pg_err *err)
 
     for (i = 0; i < nlogs; i++) {
         p = place_of(logs[i].ltid);
-        if (p && strcmp(pg_basename(p->program), pg_basename(logs[i].program)))
+        if (p && strcmp(pg_basename(p->program), pg_basename(logs[i].program))
+            && !is_script(p->program))
             return pg_err_set(err, "%s/ltid-%d.exec.xml is a log of %s, but "
                               "ltid %d spawned ltid %d as %s "
                               "(ltid-%d.exec.xml): a log of another program",

@@ -174,6 +174,14 @@ static void on_ended(int *abnormal)
                     "ended after %s\n", t->ltid, t->program,
                     reporter ? "an error" : "the stall");
         *abnormal = 1;
+    } else if (!t->normal && !t->program[0]) {
+        /* It never registered (the coordinator's news of a start comes
+         * before its news of the end): Pangaea never ran in it. */
+        fprintf(stderr, "pangaea: ltid %d (t%x) ended without ever starting "
+                "Pangaea: killed at once, a program that never calls PVM, "
+                "or a script that ran the program as a child process "
+                "instead of exec'ing it\n", t->ltid, t->tid);
+        *abnormal = 1;
     } else if (!t->normal) {
         if (!t->died)
             fprintf(stderr, "pangaea: ltid %d (%s, t%x on %s) ended "

@@ -88,4 +88,27 @@ sed -i 's/ exe="[^"]*" sha256="[0-9a-f]*"//' "$dir"/bin-logs/ltid-*.exec.xml
 expect "a log without checksums still replays" 0 "" \
     "$PANGAEA" -replay -logdir "$dir/bin-logs" "$dir/bin/plain_sized"
 
+# --- a wrapper script that execs the program --------------------------------
+# The preloaded library loads first into the shell; the program it execs
+# keeps the pid, so it is the task (same tid), records and replays.
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$SIZED" >"$dir/bin/wrapper.sh"
+chmod +x "$dir/bin/wrapper.sh"
+expect "wrapper script that execs the program: recorded" 0 "" \
+    "$PANGAEA" -log -logdir "$dir/wrapped" "$dir/bin/wrapper.sh"
+cp "$EXPECT_OUT" "$dir/wrapped.out"
+expect "wrapper script that execs the program: replayed" 0 "" \
+    "$PANGAEA" -replay -logdir "$dir/wrapped" "$dir/bin/wrapper.sh"
+if [ "$(grep -c 'got [0-9]* bytes' "$EXPECT_OUT")" -eq 2 ] && cmp -s "$dir/wrapped.out" "$EXPECT_OUT"; then
+    pg_pass "wrapper script: the replay prints what the recording printed"
+else
+    pg_fail "wrapper script: replay output differs"; cat "$dir/wrapped.out" "$EXPECT_OUT"
+fi
+# A script that runs the program as a child: Pangaea never starts in the
+# task PVM knows, and pangaea says so (not "killed or crashed").
+printf '#!/bin/sh\n"%s" "$@"\n' "$SIZED" >"$dir/bin/runner.sh"
+chmod +x "$dir/bin/runner.sh"
+expect "script that runs the program as a child: said as such" 4 \
+    "ltid 1 \(t[0-9a-f]+\) ended without ever starting Pangaea: .*a script that ran the program as a child process" \
+    "$PANGAEA" -log -logdir "$dir/runner" "$dir/bin/runner.sh"
+
 pg_summary
