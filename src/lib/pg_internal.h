@@ -103,8 +103,14 @@ struct pg_state {
     pg_logw *exec;
     int coll;                /* a pvm_reduce/gather/scatter is in progress */
     int coll_tag;            /* ... with this message tag                  */
+    int pid;                 /* the process that set the runtime up         */
 };
 extern struct pg_state pg;
+
+/* True in a child made by fork() of a task: it shares the task's PVM
+ * socket and log mappings, so the runtime is off there and its exit paths
+ * do nothing. */
+int pg_forked_child(void);
 
 /* Starts the runtime if Pangaea is on and it has not started yet: enrols
  * in PVM, registers with the coordinator, opens logs.  Returns 0, or -1 when
