@@ -27,10 +27,14 @@
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
 
-#include <pvm3.h>
 #include <stdint.h>
 
+/* The library is compiled with -fvisibility=hidden: only the PVM calls it
+ * defines and pangaea.h's are its interface (libpangaea.map says which). */
+#pragma GCC visibility push(default)
+#include <pvm3.h>
 #include "pangaea.h"
+#pragma GCC visibility pop
 #include "pg_err.h"
 #include "pg_log.h"
 #include "pg_proto.h"
