@@ -26,9 +26,11 @@ COORD_OBJ := $(COORD_SRC:src/coordinator/%.c=$(B)/coordinator/%.o)
 all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
      $(B)/sor test-programs
 
+# Hidden by default, and a version script: the library exports only the PVM
+# calls it wraps and pangaea.h's (src/lib/libpangaea.map).
 $(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
 $(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/toplevel/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -38,8 +40,8 @@ $(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/libpangaea.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+$(B)/libpangaea.so: $(LIB_OBJ) src/lib/libpangaea.map
+	$(CC) -shared -Wl,--version-script=src/lib/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 $(B)/libpangaea.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
@@ -138,6 +140,17 @@ $(B)/tests/static_race: tests/programs/race.c tests/programs/plain_race.c $(B)/l
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 test-programs: $(B)/tests/static_race
+
+# The same racing program linked with a second copy of the shared library,
+# in another directory: `pangaea` preloads build/libpangaea.so into it, so
+# two copies run in one process (tests/e2e/test_symbols.sh).
+$(B)/alt/libpangaea.so: $(LIB_OBJ) src/lib/libpangaea.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,--version-script=src/lib/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+$(B)/tests/alt_race: tests/programs/race.c tests/programs/plain_race.c $(B)/alt/libpangaea.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B)/alt -Wl,-rpath,$(abspath $(B)/alt) -lpangaea $(PVMLIBS) -lm
+test-programs: $(B)/tests/alt_race
 
 # Fuzzing the log reader (tests/fuzz/; not part of `make check`, which only
 # replays tests/fuzz/corpus/ and regressions/ through replay_corpus, a plain

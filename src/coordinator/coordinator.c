@@ -79,6 +79,7 @@ void *pg_co_grow(void *p, int *cap, int need, size_t size)
     return p;
 }
 
+/* Pointers into tasks[] (find, learn) live only until the next learn(). */
 static struct task *find(int kind, int key)
 {
     int i;
@@ -152,6 +153,8 @@ static void resolve_pending(void)
     }
 }
 
+/* The task's entry, made if new.  May grow (move) the table: any struct
+ * task pointer taken before a learn() is stale after it. */
 static struct task *learn(int ltid, int tid)
 {
     struct task *t = find(PG_KEY_LTID, ltid);
@@ -186,10 +189,13 @@ static void on_register(void)
 static void on_announce(int src)
 {
     int v[2];
-    struct task *parent = find(PG_KEY_TID, src);
+    struct task *parent;
 
     pvm_upkint(v, 2, 1);
     learn(v[0], v[1]);
+    /* Looked up after learn(): learn() may grow the table, and a pointer
+     * taken before would point into freed memory. */
+    parent = find(PG_KEY_TID, src);
     if (parent)
         parent->announced_children++;
     resolve_pending();

@@ -34,6 +34,8 @@ static int norders, cap_orders;
 static struct ask *asks;
 static int nasks, cap_asks;
 
+/* The order of group `name`, made if new.  Making one may move orders[]:
+ * a pointer from here is good only until the next order_of() (grant()). */
 static struct order *order_of(const char *name)
 {
     int i;
@@ -85,7 +87,7 @@ static void end_turn(struct order *o)
 {
     o->holder = 0;
     o->next++;
-    grant();
+    grant(); /* may move orders[]: o is not used after this */
 }
 
 void pg_go_done(int src)

@@ -27,11 +27,15 @@
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
 
-#include <pvm3.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* The library is compiled with -fvisibility=hidden: only the PVM calls it
+ * defines and pangaea.h's are its interface (libpangaea.map says which). */
+#pragma GCC visibility push(default)
+#include <pvm3.h>
 #include "pangaea.h"
+#pragma GCC visibility pop
 #include "pg_err.h"
 #include "pg_log.h"
 #include "pg_proto.h"
@@ -104,8 +108,14 @@ struct pg_state {
     pg_logw *exec;
     int coll;                /* a pvm_reduce/gather/scatter is in progress */
     int coll_tag;            /* ... with this message tag                  */
+    int pid;                 /* the process that set the runtime up         */
 };
 extern struct pg_state pg;
+
+/* True in a child made by fork() of a task: it shares the task's PVM
+ * socket and log mappings, so the runtime is off there and its exit paths
+ * do nothing. */
+int pg_forked_child(void);
 
 /* Starts the runtime if Pangaea is on and it has not started yet: enrols
  * in PVM, registers with the coordinator, opens logs.  Returns 0, or -1 when

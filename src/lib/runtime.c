@@ -16,10 +16,19 @@
  * The end of a task is taken with on_exit(), which sees the exit status:
  * the program's pvm_exit() is deferred to then, so that the status can still
  * travel to the coordinator over PVM before the task leaves it.
+ *
+ * A child made by fork() inherits all of that: the on_exit handler, the
+ * crash handlers, the PVM socket and the shared mappings of the logs.  Were
+ * it to run them, it would write <end> into the parent's log and tell PVM
+ * and the coordinator that the task ended.  So the runtime turns itself off
+ * in the child (pthread_atfork), and every exit path also compares getpid()
+ * with the pid that set the runtime up (a child made by a raw clone() runs
+ * no atfork handler).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,6 +114,25 @@ static int ltid_from_env(int *ltid)
     return 0;
 }
 
+int pg_forked_child(void)
+{
+    return pg.pid != 0 && getpid() != pg.pid;
+}
+
+/* In a forked child: the task's PVM state and logs are the parent's. */
+static void on_fork_child(void)
+{
+    pg.mode = PANGAEA_OFF;
+    pg_match_clear();
+}
+
+/* Remembers which process the runtime belongs to. */
+static void note_owner(void)
+{
+    pg.pid = getpid();
+    pthread_atfork(NULL, NULL, on_fork_child);
+}
+
 static int select_from_env(void)
 {
     pg_err err;
@@ -142,6 +170,7 @@ __attribute__((constructor)) static void pg_construct(void)
     }
     snprintf(mark, sizeof mark, "%d@%ld", pg.ltid, (long)getpid());
     setenv(PG_ENV_LTID, mark, 1);
+    note_owner();
     if (select_from_env() < 0)
         return;
     snprintf(pg.logdir, sizeof pg.logdir, "%s",
@@ -160,6 +189,7 @@ void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir)
     pg.ctx = ctx;
     pg.coord = coord;
     pg.top = pvm_mytid();
+    note_owner();
     select_from_env();
     snprintf(pg.logdir, sizeof pg.logdir, "%s", logdir);
     program_name();
@@ -174,7 +204,7 @@ static void on_crash(int sig)
     static volatile sig_atomic_t once;
     char msg[128];
 
-    if (!once) {
+    if (!once && !pg_forked_child()) {
         once = 1;
         snprintf(msg, sizeof msg, "died of SIG%s after event %ld of its log",
                  sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", pg.events);
@@ -263,7 +293,7 @@ static void finish(int status)
 {
     static int finished;
 
-    if (finished || pg.mode == PANGAEA_OFF)
+    if (finished || pg.mode == PANGAEA_OFF || pg_forked_child())
         return;
     finished = 1;
     if (!pg.started && pg_start() < 0)
@@ -370,6 +400,8 @@ void pg_warn(const char *fmt, ...)
 
 void pg_end_task(int kind, const char *msg, int status)
 {
+    if (pg_forked_child())
+        _exit(status); /* the task's logs and PVM state are not ours */
     pg.depth++;
     if (pg.started && pg.ltid != 0)
         pg_coord_report(kind, msg);

@@ -31,7 +31,7 @@
 #include <pvm3.h>
 
 enum { TAG_SETUP = 1, TAG_REPORT = 2, TAG_DATA = 100 };
-#define MAXN 256
+#define MAXN 1024
 
 static int me, ntasks, nmsgs;
 static int tids[MAXN];
