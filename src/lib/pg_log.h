@@ -28,7 +28,7 @@
  *   <pangaea-exec>
  *     <header format="pangaea-exec" version="1" ltid="1" program="./sor" host="h"/>
  *     <spawn seq="1" t="..." program="./sor" flags="0" where="" count="3">
- *       <arg>4</arg> ...
+ *       <arg>4</arg> ...     (<arg enc="hex">0178</arg>: bytes XML cannot hold)
  *       <child ltid="2" host="h"/> ...
  *     </spawn>
  *     <end seq="2" t="..." status="0"/>
