@@ -536,6 +536,17 @@ static int write_arg(pg_logw *w, const char *s)
            finish(w);
 }
 
+int pg_logw_args_ok(char *const *argv)
+{
+    size_t budget = 0;
+    int argc;
+
+    for (argc = 0; argv && argv[argc]; argc++)
+        if (argc >= PG_LOG_MAX_LIST || check_arg(argv[argc], &budget))
+            return 0;
+    return 1;
+}
+
 /* Checks every string of a spawn against the limits; returns argc or -1. */
 static int check_spawn(const char *program, char *const *argv,
                        const char *where, int count, int nchild,
@@ -610,6 +621,11 @@ int pg_logw_flush(pg_logw *w)
         return -1;
     }
     return 0;
+}
+
+const char *pg_logw_why(const pg_logw *w)
+{
+    return w ? pg_sink_why(w->sink) : NULL;
 }
 
 int pg_logw_close(pg_logw *w)
