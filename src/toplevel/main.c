@@ -5,11 +5,15 @@
  *           program [args...]
  *
  * It checks everything it can before any task starts (options, the program,
- * for a replay the recorded logs), connects to a pvmd or starts a private
+ * the arguments, the log directory, which it locks for the whole run, for a
+ * replay the recorded logs) and before the last recording is moved to
+ * previous/ (logdir.c), connects to a pvmd or starts a private
  * one, spawns the coordinator, then the program's first task as ltid 1 (the
  * top-level task is ltid 0 and the ancestor of every task), and watches the
  * run (monitor.c).  Its own spawn goes through the runtime library like any
- * task's, so its execution log says where the first task ran.
+ * task's, so its execution log says where the first task ran.  A fatal
+ * error of its own (a log it cannot write) stops what it started, the
+ * private pvmd included (end_on_fatal).
  */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -2,6 +2,7 @@
  * top.h - the parts of the `pangaea` command.
  *   main.c     options, checks before anything starts, the run's sequence
  *   daemon.c   finding or starting the pvmd, and stopping what we started
+ *   logdir.c   the log directory: its lock, keeping the last good recording
  *   monitor.c  the run itself: task output, reports, ends, the exit status
  *   hostcheck.c  before a replay: the execution logs and their hosts
  *   move.c     -move, -move-host: moving tasks to other hosts in the logs
