@@ -331,19 +331,64 @@ static int read_end(pg_logr *r, pg_event *ev, int empty, pg_err *err)
 
 /* ---- exec events ----------------------------------------------------- */
 
+/* An <arg> may say enc="hex" (the writer's form for bytes XML cannot
+ * carry); 1 if it does, 0 if it has no attribute, -1 for anything else. */
+static int arg_encoding(pg_lx *x, pg_err *err)
+{
+    xmlChar *enc;
+    int hex;
+
+    if (xmlTextReaderHasAttributes(x->xr) != 1)
+        return 0;
+    enc = xmlTextReaderGetAttribute(x->xr, BAD_CAST "enc");
+    hex = enc && !strcmp((const char *)enc, "hex") &&
+          xmlTextReaderAttributeCount(x->xr) == 1;
+    xmlFree(enc);
+    return hex ? 1 : pg_lx_fail(x, err, "<arg> has attributes other than "
+                                "enc=\"hex\"");
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes the hex string at s in place: pairs of digits, no NUL byte. */
+static int unhex(pg_lx *x, char *s, pg_err *err)
+{
+    size_t i, n = strlen(s);
+    int hi, lo;
+
+    if (n % 2)
+        return pg_lx_fail(x, err, "<arg enc=\"hex\"> holds an odd number "
+                          "of digits");
+    for (i = 0; i < n / 2; i++) {
+        hi = hex_digit(s[2 * i]);
+        lo = hex_digit(s[2 * i + 1]);
+        if (hi < 0 || lo < 0 || (hi | lo) == 0)
+            return pg_lx_fail(x, err, "<arg enc=\"hex\"> holds other than "
+                              "hex digits of non-zero bytes");
+        s[i] = (char)(hi << 4 | lo);
+    }
+    s[n / 2] = 0;
+    return 0;
+}
+
 /* Reads the text of an <arg> into the arena; its offset goes to r->offs. */
 static int read_arg(pg_logr *r, pg_err *err)
 {
     pg_lx *x = &r->x;
     size_t *off = pg_lx_push(x, &r->offs, sizeof *off, err);
-    int type, empty = xmlTextReaderIsEmptyElement(x->xr);
+    int type, empty = xmlTextReaderIsEmptyElement(x->xr), hex;
     const char *text;
 
     if (!off)
         return -1;
     *off = x->used;
-    if (xmlTextReaderHasAttributes(x->xr) == 1)
-        return pg_lx_fail(x, err, "<arg> has attributes");
+    if ((hex = arg_encoding(x, err)) < 0)
+        return -1;
     while (!empty &&
            (type = pg_lx_step(x, err)) != XML_READER_TYPE_END_ELEMENT) {
         if (type != XML_READER_TYPE_TEXT && type != XML_READER_TYPE_CDATA &&
@@ -355,7 +400,9 @@ static int read_arg(pg_logr *r, pg_err *err)
         if (text && pg_lx_arena_add(x, *off, text, strlen(text), err))
             return -1;
     }
-    return pg_lx_arena_end(x, *off, err);
+    if (pg_lx_arena_end(x, *off, err))
+        return -1;
+    return hex ? unhex(x, x->arena + *off, err) : 0;
 }
 
 static int read_child(pg_logr *r, pg_err *err)

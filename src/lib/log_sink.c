@@ -8,7 +8,11 @@
  * are written, so they reach the file whatever happens to the process.
  *
  * Only a window of the file (1 MiB) is mapped at a time, moved on as the log
- * grows; the file is grown ahead of it with ftruncate.  Until the log is
+ * grows; the file is grown ahead of it with posix_fallocate, not ftruncate:
+ * a store into a page of a sparse file that the file system has no room
+ * for kills the task with SIGBUS, while space reserved beforehand makes a
+ * full disk an error value, said as "no space left on MOUNT while writing
+ * FILE", with every event before it still in the file.  Until the log is
  * closed its tail past the written bytes is zeros, which the reader takes as
  * the end of the data (a log cut short by a crash); each write stores its
  * first byte last, so that a death in the middle of one leaves that write
@@ -19,14 +23,18 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "log_sink.h"
 
 #define WINDOW (1024 * 1024) /* bytes mapped at a time */
+#define RESERVE (64 * 1024)  /* bytes the file grows by */
 
 struct pg_sink {
     int fd;
@@ -34,11 +42,69 @@ struct pg_sink {
     size_t off, len;
     size_t used;    /* bytes written */
     size_t size;    /* the file's length meanwhile (zeros past `used`) */
+    char path[4200];
+    char why[8500];  /* why the last write failed, "" if none did */
 };
 
+/* The mount point of the file system holding fd, from mountinfo (the last
+ * mount of that device wins, as it is the one on top). */
+static void mount_of(int fd, char *out, size_t size)
+{
+    char line[8192], mnt[4096];
+    unsigned maj, min;
+    struct stat st;
+    FILE *f;
+
+    snprintf(out, size, "its file system");
+    if (fstat(fd, &st) < 0 || !(f = fopen("/proc/self/mountinfo", "re")))
+        return;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%*d %*d %u:%u %*s %4095s", &maj, &min, mnt) == 3 &&
+            maj == major(st.st_dev) && min == minor(st.st_dev))
+            snprintf(out, size, "%s", mnt);
+    fclose(f);
+}
+
+/* Grows the file to `to` bytes with the blocks allocated.  A file system
+ * that cannot allocate ahead (EOPNOTSUPP, EINVAL) is grown sparse. */
+static int reserve(pg_sink *s, size_t to)
+{
+    int rc = posix_fallocate(s->fd, (off_t)s->size, (off_t)(to - s->size));
+    char mnt[4096];
+
+    if (rc == EOPNOTSUPP || rc == EINVAL)
+        rc = ftruncate(s->fd, (off_t)to) < 0 ? errno : 0;
+    if (rc == ENOSPC || rc == EDQUOT) {
+        mount_of(s->fd, mnt, sizeof mnt);
+        snprintf(s->why, sizeof s->why, "no space left on %s while writing "
+                 "%s%s", mnt, s->path, rc == EDQUOT ? " (disk quota)" : "");
+    } else if (rc)
+        snprintf(s->why, sizeof s->why, "cannot grow %s: %s", s->path,
+                 strerror(rc));
+    errno = rc;
+    return rc ? -1 : 0;
+}
+
+/* Makes the file hold `need` more bytes past `used`, in steps of RESERVE
+ * (a log of a few events takes little room; a syscall every 64 KiB is
+ * nothing).  The window may reach past the end of the file: nothing is
+ * stored there before this has made room. */
+static int make_room(pg_sink *s, size_t need)
+{
+    size_t to;
+
+    if (s->used + need <= s->size)
+        return 0;
+    to = (s->used + need + RESERVE - 1) / RESERVE * RESERVE;
+    if (reserve(s, to) < 0)
+        return -1;
+    s->size = to;
+    return 0;
+}
+
 /* Maps a window that starts at the page holding `used` and holds `need`
- * more bytes, growing the file first.  Only a window is mapped, so a task
- * writing a long log does not grow in memory. */
+ * more bytes.  Only a window is mapped, so a task writing a long log does
+ * not grow in memory. */
 static int move_window(pg_sink *s, size_t need)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE), off = s->used / page * page;
@@ -47,11 +113,6 @@ static int move_window(pg_sink *s, size_t need)
 
     while (len < s->used - off + need)
         len *= 2;
-    if (off + len > s->size) {
-        if (ftruncate(s->fd, (off_t)(off + len)) < 0)
-            return -1;
-        s->size = off + len;
-    }
     if (s->map && munmap(s->map, s->len) < 0)
         return -1;
     s->map = NULL;
@@ -72,9 +133,16 @@ pg_sink *pg_sink_open(const char *path, pg_err *err)
         pg_err_set(err, "%s: out of memory", path);
         return NULL;
     }
-    s->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (s->fd < 0 || move_window(s, 0) < 0) {
-        pg_err_set(err, "%s: %s", path, strerror(errno));
+    snprintf(s->path, sizeof s->path, "%s", path);
+    /* O_NOFOLLOW: a link planted where a log goes must not make us write
+     * (and truncate) whatever it points to. */
+    s->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+                 0644);
+    if (s->fd < 0 || make_room(s, 1) < 0 || move_window(s, 0) < 0) {
+        if (s->why[0])
+            pg_err_set(err, "%s", s->why);
+        else
+            pg_err_set(err, "%s: %s", path, strerror(errno));
         if (s->fd >= 0)
             close(s->fd);
         free(s);
@@ -104,11 +172,18 @@ int pg_sink_write(void *ctx, const char *buf, int len)
 
     if (len < 0)
         return -1;
+    if (make_room(s, (size_t)len) < 0)
+        return -1; /* the window and what it holds are as they were */
     if (s->used + (size_t)len > s->off + s->len && move_window(s, len) < 0)
         return -1;
     copy_first_byte_last(s->map + (s->used - s->off), buf, (size_t)len);
     s->used += len;
     return len;
+}
+
+const char *pg_sink_why(const pg_sink *s)
+{
+    return s && s->why[0] ? s->why : NULL;
 }
 
 size_t pg_sink_tell(const pg_sink *s)

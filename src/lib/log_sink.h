@@ -14,6 +14,9 @@ typedef struct pg_sink pg_sink;
 pg_sink *pg_sink_open(const char *path, pg_err *err);
 /* Appends len bytes; returns len, or -1 when the file cannot grow. */
 int pg_sink_write(void *sink, const char *buf, int len);
+/* Why the last write failed ("no space left on MOUNT while writing
+ * FILE", ...), or NULL when none did or the reason is unknown. */
+const char *pg_sink_why(const pg_sink *s);
 /* Cuts the file to what was written and closes it; 0 or -1. */
 int pg_sink_close(void *sink);
 

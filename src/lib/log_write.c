@@ -20,7 +20,9 @@
  * log whose structure lies.  Strings must be valid UTF-8 without control
  * characters other than tab, newline and carriage return: XML 1.0 cannot
  * carry the others, and libxml2 would otherwise write bytes the reader
- * rejects or silently re-encode invalid UTF-8.
+ * rejects or silently re-encode invalid UTF-8.  A program's arguments are
+ * data, any bytes a C string holds: one XML cannot carry is written as
+ * <arg enc="hex"> with its bytes in hex (so it may have half the length).
  */
 #include "pg_log.h"
 #include "log_sink.h"
@@ -509,6 +511,61 @@ int pg_logw_query(pg_logw *w, double t, const char *call, const char *about,
     return end_event(w);
 }
 
+/* 1 if the argument must go in hex: XML cannot carry it as it is. */
+static int arg_needs_hex(const char *s)
+{
+    size_t budget = 0;
+
+    return check_str(s, PG_LOG_MAX_STR, &budget) < 0;
+}
+
+/* An argument, as text or in hex; adds it to *budget as the reader will
+ * count it.  0, or -1 when it is too long even for that. */
+static int check_arg(const char *s, size_t *budget)
+{
+    size_t n;
+
+    if (!s)
+        return -1;
+    if (!arg_needs_hex(s))
+        return check_str(s, PG_LOG_MAX_STR, budget);
+    n = strlen(s);
+    if (2 * n > PG_LOG_MAX_STR)
+        return -1;
+    *budget += 2 * n + 1;
+    return *budget > PG_LOG_MAX_EVENT ? -1 : 0;
+}
+
+static int write_arg(pg_logw *w, const char *s)
+{
+    static const char digits[] = "0123456789abcdef";
+    char hex[2 * PG_LOG_MAX_STR + 1];
+    size_t i, n = strlen(s);
+
+    if (!arg_needs_hex(s))
+        return wrote(w, xmlTextWriterWriteElement(w->xw, BAD_CAST "arg",
+                                                  BAD_CAST s));
+    for (i = 0; i < n && i < PG_LOG_MAX_STR; i++) {
+        hex[2 * i] = digits[(unsigned char)s[i] >> 4];
+        hex[2 * i + 1] = digits[(unsigned char)s[i] & 15];
+    }
+    hex[2 * i] = 0;
+    return start(w, "arg") || put_str(w, "enc", "hex") ||
+           wrote(w, xmlTextWriterWriteString(w->xw, BAD_CAST hex)) ||
+           finish(w);
+}
+
+int pg_logw_args_ok(char *const *argv)
+{
+    size_t budget = 0;
+    int argc;
+
+    for (argc = 0; argv && argv[argc]; argc++)
+        if (argc >= PG_LOG_MAX_LIST || check_arg(argv[argc], &budget))
+            return 0;
+    return 1;
+}
+
 /* Checks every string of a spawn against the limits; returns argc or -1. */
 static int check_spawn(const char *program, char *const *argv,
                        const char *where, int count, int nchild,
@@ -524,7 +581,7 @@ static int check_spawn(const char *program, char *const *argv,
         return -1;
     for (; argv && argv[argc]; argc++)
         if (argc >= PG_LOG_MAX_LIST ||
-            check_str(argv[argc], PG_LOG_MAX_STR, &budget))
+            check_arg(argv[argc], &budget))
             return -1;
     for (i = 0; i < nchild; i++)
         if (check_str(child_host && child_host[i] ? child_host[i] : "",
@@ -552,8 +609,7 @@ int pg_logw_spawn(pg_logw *w, double t, const char *program,
         put_long(w, "count", count))
         return -1;
     for (i = 0; i < argc; i++)
-        if (wrote(w, xmlTextWriterWriteElement(w->xw, BAD_CAST "arg",
-                                               BAD_CAST argv[i])))
+        if (write_arg(w, argv[i]))
             return -1;
     for (i = 0; i < nchild; i++) {
         host = child_host && child_host[i] ? child_host[i] : "";
@@ -584,6 +640,11 @@ int pg_logw_flush(pg_logw *w)
         return -1;
     }
     return 0;
+}
+
+const char *pg_logw_why(const pg_logw *w)
+{
+    return w ? pg_sink_why(w->sink) : NULL;
 }
 
 int pg_logw_close(pg_logw *w)

@@ -161,6 +161,10 @@ void pg_end_task(int kind, const char *msg, int status)
 /* Reports a fatal problem to `pangaea` and ends this task with PG_EXIT_FATAL. */
 void pg_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
+/* In `pangaea` itself (ltid 0) a fatal problem must also stop what it
+ * started (coordinator, tasks, a private pvmd): pg_end_task calls this,
+ * after closing the logs, instead of leaving; it must not return. */
+extern void (*pg_top_end)(const char *msg);
 
 /* True when an event with this tag (-1: any) is logged or replayed in this
  * task now: not suspended, and within PANGAEA_ONLY. */
@@ -222,7 +226,9 @@ void pg_record_leave(const char *group, int order);
 void pg_record_notice(const char *call, int mid, pg_notice_what what,
                       int ltid);
 void pg_record_query(const char *call, const char *about, int value);
-void pg_record_close(int status);
+/* Ends and closes both logs; 0, or -1 when either could not be written
+ * whole. */
+int pg_record_close(int status);
 /* The path of this process's executable, and its SHA-256 in hex
  * (progsum.c).  0, or -1 when it cannot be read. */
 int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);

@@ -28,7 +28,7 @@
  *   <pangaea-exec>
  *     <header format="pangaea-exec" version="1" ltid="1" program="./sor" host="h"/>
  *     <spawn seq="1" t="..." program="./sor" flags="0" where="" count="3">
- *       <arg>4</arg> ...
+ *       <arg>4</arg> ...     (<arg enc="hex">0178</arg>: bytes XML cannot hold)
  *       <child ltid="2" host="h"/> ...
  *     </spawn>
  *     <end seq="2" t="..." status="0"/>
@@ -175,6 +175,12 @@ int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
 void pg_logw_misses(pg_logw *w, int n);
 /* Pushes what is buffered to the file. */
 int pg_logw_flush(pg_logw *w);
+/* 1 if a spawn event can hold these arguments (any bytes; within the
+ * limits: PG_LOG_MAX_STR bytes, half that for one that goes in hex). */
+int pg_logw_args_ok(char *const *argv);
+/* Why writing failed when the file could not grow ("no space left on
+ * MOUNT while writing FILE"), or NULL. */
+const char *pg_logw_why(const pg_logw *w);
 /* Closes the root element and the file; frees w.  Returns 0 or -1. */
 int pg_logw_close(pg_logw *w);
 

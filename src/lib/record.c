@@ -49,8 +49,14 @@ static void flush_misses(void)
 
 static void check(int cc, const char *what)
 {
-    if (cc < 0)
-        pg_fatal("cannot write the %s log in %s", what, pg.logdir);
+    const char *why;
+
+    if (cc >= 0)
+        return;
+    why = pg_logw_why(*what == 'e' ? pg.exec : pg.comm);
+    if (why)
+        pg_fatal("%s", why);
+    pg_fatal("cannot write the %s log in %s", what, pg.logdir);
 }
 
 void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
@@ -172,19 +178,25 @@ void pg_record_spawn(const char *program, char **argv, int flags,
     free(hosts);
 }
 
-void pg_record_close(int status)
+int pg_record_close(int status)
 {
     double t = pg_now();
+    int rc = 0;
 
     if (pg.comm) {
         flush_misses();
-        pg_logw_end(pg.comm, t, status);
-        pg_logw_close(pg.comm);
+        rc |= pg_logw_end(pg.comm, t, status);
+        if (rc && pg_logw_why(pg.comm))
+            pg_warn("%s", pg_logw_why(pg.comm));
+        rc |= pg_logw_close(pg.comm);
         pg.comm = NULL;
     }
     if (pg.exec) {
-        pg_logw_end(pg.exec, t, status);
-        pg_logw_close(pg.exec);
+        rc |= pg_logw_end(pg.exec, t, status);
+        if (rc && pg_logw_why(pg.exec))
+            pg_warn("%s", pg_logw_why(pg.exec));
+        rc |= pg_logw_close(pg.exec);
         pg.exec = NULL;
     }
+    return rc ? -1 : 0;
 }

@@ -398,11 +398,19 @@ void pg_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void (*pg_top_end)(const char *msg);
+
 void pg_end_task(int kind, const char *msg, int status)
 {
     if (pg_forked_child())
         _exit(status); /* the task's logs and PVM state are not ours */
     pg.depth++;
+    if (pg.ltid == 0 && pg_top_end) {
+        if (pg.mode == PANGAEA_LOG && pg.comm)
+            pg_record_close(status);
+        pg.mode = PANGAEA_OFF; /* our own end is not a task's end */
+        pg_top_end(msg);
+    }
     if (pg.started && pg.ltid != 0)
         pg_coord_report(kind, msg);
     if (pg.mode == PANGAEA_LOG && pg.comm)

@@ -5,11 +5,15 @@
  *           program [args...]
  *
  * It checks everything it can before any task starts (options, the program,
- * for a replay the recorded logs), connects to a pvmd or starts a private
+ * the arguments, the log directory, which it locks for the whole run, for a
+ * replay the recorded logs) and before the last recording is moved to
+ * previous/ (logdir.c), connects to a pvmd or starts a private
  * one, spawns the coordinator, then the program's first task as ltid 1 (the
  * top-level task is ltid 0 and the ancestor of every task), and watches the
  * run (monitor.c).  Its own spawn goes through the runtime library like any
- * task's, so its execution log says where the first task ran.
+ * task's, so its execution log says where the first task ran.  A fatal
+ * error of its own (a log it cannot write) stops what it started, the
+ * private pvmd included (end_on_fatal).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -26,14 +30,17 @@
 
 void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir);
 
+/* One usage text, for --help (stdout, exit 0) and for every usage error. */
+static const char usage_text[] =
+    "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
+    "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n"
+    "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
+    "[-logdir DIR]\n"
+    "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n";
+
 static void usage(const char *why)
 {
-    fprintf(stderr,
-            "pangaea: %s\n"
-            "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-            "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n"
-            "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
-            "[-logdir DIR]\n", why);
+    fprintf(stderr, "pangaea: %s\n%s", why, usage_text);
     exit(TOP_EXIT_USAGE);
 }
 
@@ -43,6 +50,14 @@ static void fail(int status, const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\n");
     exit(status);
+}
+
+/* A directory passes access(X_OK): only a regular file can be run. */
+static int runnable_file(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* A program named without '/' is looked up in PATH, as a shell would; the
@@ -55,17 +70,53 @@ static void resolve_program(const char *name, char *out)
         if (access(name, X_OK) < 0 || !realpath(name, out))
             fail(TOP_EXIT_USAGE, "cannot run the program %s: not found or "
                                  "not executable", name);
+        if (!runnable_file(out))
+            fail(TOP_EXIT_USAGE, "cannot run the program %s: it is a "
+                                 "directory or not a regular file", name);
         return;
     }
     path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
     for (dir = strtok_r(path, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
         snprintf(buf, sizeof buf, "%s/%s", dir, name);
-        if (access(buf, X_OK) == 0 && realpath(buf, out)) {
+        if (access(buf, X_OK) == 0 && runnable_file(buf) &&
+            realpath(buf, out)) {
             free(path);
             return;
         }
     }
     fail(TOP_EXIT_USAGE, "cannot find the program %s in PATH", name);
+}
+
+/* -log -replay says two things: refused rather than the last one taken. */
+static void set_mode(struct top_opts *o, pangaea_mode_t mode, const char *opt)
+{
+    static const char *names[] = { "", "-none", "-log", "-replay" };
+    char why[128];
+
+    if (o->mode != PANGAEA_OFF && o->mode != mode) {
+        snprintf(why, sizeof why, "conflicting modes %s and %s: give one",
+                 names[o->mode], opt);
+        usage(why);
+    }
+    o->mode = mode;
+}
+
+/* The log directory, absolute (tasks start in other directories). */
+static void logdir_path(struct top_opts *o, const char *logdir)
+{
+    int made = 0; /* why it could not be made, if it could not */
+
+    if (o->mode != PANGAEA_REPLAY && mkdir(logdir, 0777) < 0 &&
+        errno != EEXIST)
+        made = errno;
+    if (realpath(logdir, o->logdir))
+        return;
+    if (o->mode == PANGAEA_REPLAY && errno == ENOENT)
+        fail(TOP_EXIT_USAGE, "no recording to replay: the log directory %s "
+                             "does not exist", logdir);
+    fprintf(stderr, "pangaea: cannot use the log directory %s: %s\n",
+            logdir, strerror(made ? made : errno));
+    exit(TOP_EXIT_USAGE);
 }
 
 /* -only may be given several times: the selections add up. */
@@ -88,11 +139,11 @@ static void parse(int argc, char **argv, struct top_opts *o)
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-log"))
-            o->mode = PANGAEA_LOG;
+            set_mode(o, PANGAEA_LOG, argv[i]);
         else if (!strcmp(argv[i], "-replay"))
-            o->mode = PANGAEA_REPLAY;
+            set_mode(o, PANGAEA_REPLAY, argv[i]);
         else if (!strcmp(argv[i], "-none"))
-            o->mode = PANGAEA_NONE;
+            set_mode(o, PANGAEA_NONE, argv[i]);
         else if (!strcmp(argv[i], "-logdir") && i + 1 < argc)
             logdir = argv[++i];
         else if (!strcmp(argv[i], "-host") && i + 1 < argc)
@@ -103,8 +154,7 @@ static void parse(int argc, char **argv, struct top_opts *o)
             add_selection(o, argv[++i]);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
-            printf("usage: pangaea -log|-replay|-none [-logdir DIR] "
-                   "[-host HOST] [-coordhost HOST] program [args...]\n");
+            fputs(usage_text, stdout);
             exit(0);
         } else {
             char why[256];
@@ -119,90 +169,11 @@ static void parse(int argc, char **argv, struct top_opts *o)
         usage("missing program");
     resolve_program(argv[i], o->program);
     o->args = &argv[i + 1];
-    if (o->mode != PANGAEA_REPLAY)
-        mkdir(logdir, 0777);
-    if (!realpath(logdir, o->logdir))
-        fail(TOP_EXIT_USAGE, o->mode == PANGAEA_REPLAY
-                 ? "no recording to replay: the log directory %s does not exist"
-                 : "cannot use the log directory %s", logdir);
+    if (!pg_logw_args_ok(o->args))
+        usage("an argument is too long for the log (at most 4096 bytes, "
+              "2048 for one with bytes XML cannot hold)");
+    logdir_path(o, logdir);
 }
-
-/* A file of a recording: ltid-*.xml, or the page -display wrote. */
-static int recording_file(const char *name)
-{
-    size_t n = strlen(name);
-
-    return (!strncmp(name, "ltid-", 5) && n > 4 &&
-            !strcmp(name + n - 4, ".xml")) ||
-           !strcmp(name, "pangaea-graph.html");
-}
-
-/* Moves (to_dir) or removes (to_dir NULL) the recording files of dir;
- * returns how many there were.  Only those files are touched. */
-static int move_recording(const char *dir, const char *to_dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char from[PATH_MAX + 300], to[PATH_MAX + 600];
-    int n = 0;
-
-    if (!d)
-        return 0; /* no previous/ yet (clear_logs has opened dir itself) */
-    while ((e = readdir(d))) {
-        if (!recording_file(e->d_name))
-            continue;
-        snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
-        if (to_dir) {
-            snprintf(to, sizeof to, "%s/%s", to_dir, e->d_name);
-            if (rename(from, to) < 0)
-                fail(TOP_EXIT_USAGE, "cannot keep the previous recording: "
-                     "cannot move %s", from);
-        } else {
-            unlink(from);
-        }
-        n++;
-    }
-    closedir(d);
-    return n;
-}
-
-/* A new recording never overwrites the last one silently: the recording
- * files in the directory go to DIR/previous/ (replacing an older one there:
- * its recording files, then the directory, which must then be empty), so
- * that no log of a task this run lacks is mixed with the new ones. */
-static void clear_logs(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char prev[PATH_MAX + 16];
-    int any = 0, foreign = 0;
-
-    if (!d)
-        fail(TOP_EXIT_USAGE, "cannot open the log directory %s", dir);
-    while (!any && (e = readdir(d)))
-        any = recording_file(e->d_name);
-    closedir(d);
-    if (!any)
-        return;
-    snprintf(prev, sizeof prev, "%s/previous", dir);
-    if ((d = opendir(prev))) { /* check it all before removing anything */
-        while ((e = readdir(d)) && !foreign)
-            foreign = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-                      !recording_file(e->d_name);
-        closedir(d);
-    }
-    if (!foreign)
-        move_recording(prev, NULL);
-    if (foreign || (rmdir(prev) < 0 && errno != ENOENT))
-        fail(TOP_EXIT_USAGE, "cannot replace %s, where the previous recording "
-             "is kept: it holds other files (move them away)", prev);
-    if (mkdir(prev, 0777) < 0)
-        fail(TOP_EXIT_USAGE, "cannot create %s for the previous recording",
-             prev);
-    move_recording(dir, prev);
-    fprintf(stderr, "pangaea: the previous recording was kept in %s\n", prev);
-}
-
 
 /* A log that stops after complete events is a task that died when
  * recorded: the replay follows it up to there (and it should die there
@@ -328,11 +299,62 @@ static int start_coordinator(const struct top_opts *o, const char *dir, int ctx)
     return tid;
 }
 
+/* What this run started, for pg_top_end: a fatal error of our own (a log
+ * we cannot write) must stop it all, not leave a pvmd behind. */
+static struct {
+    int started, coord, ready;
+} run;
+
+static void end_on_fatal(const char *msg)
+{
+    (void)msg; /* pg_warn has said it */
+    if (run.ready) {
+        if (run.coord > 0)
+            pvm_kill(run.coord);
+        top_daemon_release(run.started);
+    }
+    exit(TOP_EXIT_FAILED);
+}
+
+/* Everything before a recording is checked before anything of the last
+ * one moves; then it moves (or goes, if it failed). */
+static void prepare_logs(struct top_opts *o)
+{
+    pg_err err;
+
+    if (o->mode == PANGAEA_NONE)
+        return;
+    if (top_logdir_lock(o->logdir, o->mode == PANGAEA_REPLAY, &err) < 0)
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
+    if (o->mode == PANGAEA_REPLAY) {
+        check_recording(o);
+        if (top_logdir_incomplete(o->logdir))
+            fprintf(stderr, "pangaea: the recording in %s did not end well "
+                    "(its logs may stop early): replaying what it holds\n",
+                    o->logdir);
+    } else if (top_logdir_begin(o->logdir, &err) < 0)
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
+}
+
+/* Closes our own logs; a recording is complete only when every log was
+ * written whole and the run was not cut short. */
+static int finish_recording(const struct top_opts *o, int status)
+{
+    if (pg_record_close(status) < 0) {
+        fprintf(stderr, "pangaea: the recording in %s is incomplete\n",
+                o->logdir);
+        return status ? status : TOP_EXIT_FAILED;
+    }
+    if (!top_run_broken)
+        top_logdir_complete(o->logdir);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     struct top_opts o;
     char dir[PATH_MAX];
-    int started, ctx, coord, tid, status;
+    int ctx, tid, status;
     pg_err err;
 
     if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
@@ -340,49 +362,48 @@ int main(int argc, char **argv)
     if (argc > 1 && top_is_postmortem(argv[1])) /* export.c: reads logs */
         return top_postmortem(argc, argv);
     parse(argc, argv, &o);
-    if (o.mode == PANGAEA_REPLAY)
-        check_recording(&o);
-    else if (o.mode == PANGAEA_LOG)
-        clear_logs(o.logdir);
     self_dir(dir, sizeof dir);
-    if (top_daemon_connect(&started, &err) < 0)
+    prepare_logs(&o);
+    pg_top_end = end_on_fatal;
+    if (top_daemon_connect(&run.started, &err) < 0)
         fail(TOP_EXIT_FAILED, "%s", err.msg);
+    run.ready = 1;
     /* The hosts need PVM; nothing may have started if one is missing. */
     if (o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
-        top_daemon_release(started);
+        top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
     }
     ctx = pvm_newcontext();
     pvm_setopt(PvmOutputTid, pvm_mytid());
     pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);
     pvm_setopt(PvmOutputContext, ctx);
-    coord = start_coordinator(&o, dir, ctx);
-    if (coord < 0) {
+    run.coord = start_coordinator(&o, dir, ctx);
+    if (run.coord < 0) {
         fprintf(stderr, "pangaea: cannot start the coordinator %s/pangaea-coord"
                         "%s%s (pvm_spawn: %d)\n", dir,
                 o.coordhost ? " on host " : "", o.coordhost ? o.coordhost : "",
-                coord);
-        top_daemon_release(started);
+                run.coord);
+        top_daemon_release(run.started);
         return o.coordhost ? TOP_EXIT_USAGE : TOP_EXIT_FAILED;
     }
-    task_env(&o, dir, ctx, coord);
-    pg_set_top(o.mode, ctx, coord, o.logdir);
+    task_env(&o, dir, ctx, run.coord);
+    pg_set_top(o.mode, ctx, run.coord, o.logdir);
     if (pvm_spawn(o.program, o.args, o.host ? PvmTaskHost : PvmTaskDefault,
                   (char *)(o.host ? o.host : ""), 1, &tid) != 1) {
         fprintf(stderr, "pangaea: cannot start %s%s%s (pvm_spawn: %d)\n",
                 o.program, o.host ? " on host " : "", o.host ? o.host : "", tid);
-        pvm_kill(coord);
+        pvm_kill(run.coord);
         pg_record_close(TOP_EXIT_USAGE);
         pg.mode = PANGAEA_OFF;
-        top_daemon_release(started);
+        top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
     }
-    status = top_monitor(&o, ctx, coord, tid);
+    status = top_monitor(&o, ctx, run.coord, tid);
     if (o.mode == PANGAEA_LOG)
-        pg_record_close(status);
+        status = finish_recording(&o, status);
     pg.mode = PANGAEA_OFF; /* our own end is not a task's end */
-    top_daemon_release(started);
+    top_daemon_release(run.started);
     if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
     return status;

@@ -50,6 +50,7 @@ struct ttask {
 
 static struct ttask *tt;
 static int ntt, cap_tt, coord_tid;
+int top_run_broken;
 static int reporter = -1; /* ltid whose report ended the run, or -1 */
 
 static struct ttask *by_tid(int tid)
@@ -462,6 +463,8 @@ static int exit_status(int abnormal, int diverged)
         return TOP_EXIT_USAGE;
     if (diverged & 1)
         return TOP_EXIT_DIVERGED;
+    if (diverged & 2) /* a task's fatal error (a full disk...), not its own */
+        return TOP_EXIT_FAILED;
     for (i = 0; i < ntt; i++)
         if (tt[i].ltid == 1 && tt[i].ended && tt[i].normal && tt[i].status)
             return tt[i].status;
@@ -581,6 +584,7 @@ static void on_loss(int tag, int *abnormal)
                     tt[i].program);
     reporter = 0;
     *abnormal = 1;
+    top_run_broken = 1;
     kill_all();
 }
 
@@ -605,6 +609,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
             end_now();
             pvm_kill(coord);
             pvm_setcontext(octx);
+            top_run_broken = 1;
             return 128 + interrupted;
         }
         second.tv_sec = 1;
@@ -625,6 +630,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
             quiet = 0;
         if (mid < 0) {
             fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %d)\n", mid);
+            top_run_broken = 1;
             return TOP_EXIT_FAILED;
         }
         pvm_bufinfo(mid, &len, &tag, &src);
@@ -651,5 +657,6 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     pvm_initsend(PvmDataDefault);
     pg_real.send(coord, PG_TAG_QUIT);
     pvm_setcontext(octx);
+    top_run_broken |= (diverged & 2) != 0;
     return exit_status(abnormal, diverged);
 }

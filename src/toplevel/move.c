@@ -17,7 +17,8 @@
  * header's host (where the task ran when recorded).  Every temporary file
  * is validated against the schema and read back before any of them
  * replaces its log, by rename(), so a failure leaves the recording as it
- * was.  Nothing here talks to PVM: whether the new host can be used is for
+ * was.  The log directory is locked meanwhile (logdir.c), as a run locks
+ * it.  Nothing here talks to PVM: whether the new host can be used is for
  * the replay to find out, on the virtual machine it runs on (hostcheck.c).
  */
 #define _GNU_SOURCE
@@ -297,6 +298,9 @@ int top_move(int argc, char **argv)
     int *ltids, n, i, cc;
 
     parse_move(argc, argv, &m);
+    /* A run recording or replaying there must not see its logs change. */
+    if (top_logdir_lock(m.dir, 0, &err) < 0)
+        move_fail(err.msg);
     ltids = exec_logs(m.dir, &n);
     if (n == 0)
         move_usage("no execution logs (ltid-N.exec.xml) in the log directory");

@@ -2,6 +2,7 @@
  * top.h - the parts of the `pangaea` command.
  *   main.c     options, checks before anything starts, the run's sequence
  *   daemon.c   finding or starting the pvmd, and stopping what we started
+ *   logdir.c   the log directory: its lock, keeping the last good recording
  *   monitor.c  the run itself: task output, reports, ends, the exit status
  *   hostcheck.c  before a replay: the execution logs and their hosts
  *   move.c     -move, -move-host: moving tasks to other hosts in the logs
@@ -39,6 +40,10 @@ void top_daemon_release(int started);
 /* Runs the program under the coordinator until every task has ended.
  * Returns pangaea's exit status. */
 int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid);
+/* Set by top_monitor when the run was cut short for a reason of
+ * Pangaea's (a task's fatal error, a lost coordinator or host, an
+ * interrupt): its recording is then not complete. */
+extern int top_run_broken;
 
 /* Replay on several hosts (hostcheck.c).  Before joining PVM: reads every
  * execution log through and checks it is of this recording and program.
@@ -50,6 +55,21 @@ int top_check_hosts(const struct top_opts *o, pg_err *err);
 /* Set when the replay's tasks run on several hosts: the monitor then says
  * on which host each task started, as the task itself reports it. */
 extern int top_multihost;
+
+/* The log directory (logdir.c).  top_logdir_lock takes the directory's
+ * lock for the rest of the process (refused, with the holder's pid, host
+ * and command line, when another pangaea holds it); readonly_ok: a
+ * directory nobody can write to is fine (a replay).  top_logdir_check
+ * checks, moving nothing, that a recording can begin; top_logdir_begin
+ * does it: the last recording goes to previous/ if it ended well, is
+ * removed if not, and the new one is marked incomplete until
+ * top_logdir_complete.  Each returns 0, or -1 and err. */
+int top_logdir_lock(const char *dir, int readonly_ok, pg_err *err);
+int top_logdir_check(const char *dir, pg_err *err);
+int top_logdir_begin(const char *dir, pg_err *err);
+void top_logdir_complete(const char *dir);
+/* 1 if the recording in dir did not end well (or is still being made). */
+int top_logdir_incomplete(const char *dir);
 
 /* `pangaea -move LTID HOST` and `-move-host FROM TO` (move.c). */
 int top_is_move(const char *arg);

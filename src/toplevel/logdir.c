@@ -1,0 +1,298 @@
+/*
+ * logdir.c - the log directory of a run: its lock, and keeping the last
+ * good recording.
+ *
+ * Design.  A run owns its log directory from start to end: `pangaea` takes
+ * an exclusive flock on LOGDIR/.pangaea.lock before it looks at anything
+ * else there, and holds it until it exits (the kernel lets go of it then,
+ * whatever the death).  The file says who holds it (pid, host, command
+ * line), so a second run, -move or -move-host is refused with the holder's
+ * name and touches nothing.  Creating the lock file is also the check that
+ * the directory is writable at all.
+ *
+ * A new recording moves the last one to LOGDIR/previous/, but only a
+ * recording that ended well: while a recording is made, the file
+ * LOGDIR/.pangaea-incomplete says so, and it is removed only when the run
+ * ended with every log written whole.  The logs of a failed recording (a
+ * full disk, a lost coordinator, an interrupt) are removed by the next
+ * recording instead, so previous/ keeps the last good one.  Everything that
+ * can be checked is checked before anything moves.
+ *
+ * Links are never followed: previous/ must be a real directory (a link
+ * there is refused), and files are moved and removed by name relative to
+ * directories opened with O_NOFOLLOW (renameat, unlinkat), so a link
+ * inside is moved or removed itself, never what it points to.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "top.h"
+
+#define LOCK_NAME ".pangaea.lock"
+#define INCOMPLETE_NAME ".pangaea-incomplete"
+
+/* ---- the lock ---------------------------------------------------------- */
+
+/* Who we are, for the lock file: "pid N on host H: command line". */
+static void describe_self(char *out, size_t size)
+{
+    char host[256] = "?", cmd[2048] = "";
+    FILE *f = fopen("/proc/self/cmdline", "re");
+    size_t n = 0, i;
+
+    gethostname(host, sizeof host - 1);
+    if (f) {
+        n = fread(cmd, 1, sizeof cmd - 1, f);
+        fclose(f);
+    }
+    for (i = 0; i + 1 < n; i++) /* arguments are NUL-separated */
+        if (cmd[i] == 0)
+            cmd[i] = ' ';
+    cmd[n] = 0;
+    snprintf(out, size, "pid %d on host %s: %s\n", (int)getpid(), host, cmd);
+}
+
+static int refuse_held(int fd, const char *dir, pg_err *err)
+{
+    char who[2400] = "";
+    ssize_t n = pread(fd, who, sizeof who - 1, 0);
+
+    who[n > 0 ? n : 0] = 0;
+    who[strcspn(who, "\n")] = 0;
+    close(fd);
+    return pg_err_set(err, "the log directory %s is in use by another "
+                      "pangaea (%s): wait for it to end, or use another "
+                      "-logdir", dir, who[0] ? who : "holder unknown");
+}
+
+int top_logdir_lock(const char *dir, int readonly_ok, pg_err *err)
+{
+    char path[PATH_MAX + 32], me[2400];
+    int fd;
+
+    snprintf(path, sizeof path, "%s/%s", dir, LOCK_NAME);
+    fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && readonly_ok && (errno == EROFS || errno == EACCES)) {
+        /* A replay only reads: a directory nobody can write to is fine,
+         * and nobody can be recording into it. */
+        fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT)
+            return 0;
+    }
+    if (fd < 0)
+        return pg_err_set(err, "cannot use the log directory %s: cannot "
+                          "create %s there: %s", dir, LOCK_NAME,
+                          strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+        return errno == EWOULDBLOCK
+                   ? refuse_held(fd, dir, err)
+                   : pg_err_set(err, "cannot lock the log directory %s "
+                                "(%s): %s", dir, path, strerror(errno));
+    /* Held until we exit: the fd is never closed (and not inherited). */
+    describe_self(me, sizeof me);
+    if (ftruncate(fd, 0) == 0 && pwrite(fd, me, strlen(me), 0) < 0)
+        (void)0; /* a full disk: the lock holds, only the name is missing */
+    return 0;
+}
+
+/* ---- the recording's files --------------------------------------------- */
+
+/* A file of a recording: ltid-*.xml, or the page -display wrote. */
+static int recording_file(const char *name)
+{
+    size_t n = strlen(name);
+
+    return (!strncmp(name, "ltid-", 5) && n > 4 &&
+            !strcmp(name + n - 4, ".xml")) ||
+           !strcmp(name, "pangaea-graph.html");
+}
+
+/* Opens a directory without following a link in its last component. */
+static DIR *open_dir(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+    if (fd >= 0 && !d)
+        close(fd);
+    return d;
+}
+
+/* Moves the recording files of `from` into `to` (or removes them, to
+ * NULL): by name, so a link is moved or removed, never followed.  Returns
+ * how many, or -1 and err. */
+static int move_files(const char *from, const char *to, pg_err *err)
+{
+    DIR *d = open_dir(from), *t = to ? open_dir(to) : NULL;
+    struct dirent *e;
+    int n = 0, rc;
+
+    if (!d || (to && !t)) {
+        rc = pg_err_set(err, "cannot open %s: %s", d ? to : from,
+                        strerror(errno));
+        goto out;
+    }
+    while ((e = readdir(d))) {
+        if (!recording_file(e->d_name))
+            continue;
+        rc = to ? renameat(dirfd(d), e->d_name, dirfd(t), e->d_name)
+                : unlinkat(dirfd(d), e->d_name, 0);
+        if (rc < 0) {
+            n = pg_err_set(err, "cannot %s %s/%s: %s", to ? "move" : "remove",
+                           from, e->d_name, strerror(errno));
+            break;
+        }
+        n++;
+    }
+    rc = n;
+out:
+    if (d)
+        closedir(d);
+    if (t)
+        closedir(t);
+    return rc;
+}
+
+/* Whether dir holds a file of a recording; -1 and err if it cannot be read. */
+static int holds_recording(const char *dir, pg_err *err)
+{
+    DIR *d = open_dir(dir);
+    struct dirent *e;
+    int any = 0;
+
+    if (!d)
+        return pg_err_set(err, "cannot read the log directory %s: %s", dir,
+                          strerror(errno));
+    while (!any && (e = readdir(d)))
+        any = recording_file(e->d_name);
+    closedir(d);
+    return any;
+}
+
+/* Whether path names anything (a link itself counts: lstat). */
+static int present(const char *path)
+{
+    struct stat st;
+
+    return lstat(path, &st) == 0;
+}
+
+int top_logdir_incomplete(const char *dir)
+{
+    char mark[PATH_MAX + 32];
+
+    snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
+    return present(mark);
+}
+
+/* previous/ may be missing, or a real directory holding recording files
+ * only; anything else is refused before anything moves. */
+static int check_previous(const char *prev, pg_err *err)
+{
+    struct stat st;
+    struct dirent *e;
+    DIR *d;
+    int foreign = 0;
+
+    if (lstat(prev, &st) < 0)
+        return errno == ENOENT ? 0 : pg_err_set(err, "cannot use %s: %s",
+                                                prev, strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return pg_err_set(err, "%s is a symbolic link: pangaea keeps the "
+                          "previous recording there and never follows a "
+                          "link (remove the link)", prev);
+    if (!S_ISDIR(st.st_mode))
+        return pg_err_set(err, "%s is not a directory: pangaea keeps the "
+                          "previous recording there (move it away)", prev);
+    if (!(d = open_dir(prev)))
+        return pg_err_set(err, "cannot read %s: %s", prev, strerror(errno));
+    while ((e = readdir(d)) && !foreign)
+        foreign = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+                  !recording_file(e->d_name);
+    closedir(d);
+    if (foreign)
+        return pg_err_set(err, "cannot replace %s, where the previous "
+                          "recording is kept: it holds other files (move "
+                          "them away)", prev);
+    return 0;
+}
+
+int top_logdir_check(const char *dir, pg_err *err)
+{
+    char prev[PATH_MAX + 16];
+
+    snprintf(prev, sizeof prev, "%s/previous", dir);
+    if (holds_recording(dir, err) < 0)
+        return -1;
+    return check_previous(prev, err);
+}
+
+/* A failed recording's logs go; previous/ keeps the last good one. */
+static int drop_failed(const char *dir, const char *prev, pg_err *err)
+{
+    if (move_files(dir, NULL, err) < 0)
+        return -1;
+    fprintf(stderr, "pangaea: removed the logs of the last recording in %s: "
+            "it did not end well%s\n", dir,
+            present(prev) ? "; the last good one stays in previous/" : "");
+    return 0;
+}
+
+/* The last good recording goes to previous/, replacing what was there. */
+static int keep_previous(const char *dir, const char *prev, pg_err *err)
+{
+    if (present(prev)) { /* check_previous made sure it is ours */
+        if (move_files(prev, NULL, err) < 0)
+            return -1;
+        if (rmdir(prev) < 0)
+            return pg_err_set(err, "cannot replace %s: %s", prev,
+                              strerror(errno));
+    }
+    if (mkdir(prev, 0777) < 0)
+        return pg_err_set(err, "cannot create %s for the previous recording: "
+                          "%s", prev, strerror(errno));
+    if (move_files(dir, prev, err) < 0)
+        return -1;
+    fprintf(stderr, "pangaea: the previous recording was kept in %s\n", prev);
+    return 0;
+}
+
+int top_logdir_begin(const char *dir, pg_err *err)
+{
+    char prev[PATH_MAX + 16], mark[PATH_MAX + 32];
+    int any, fd, rc = 0;
+
+    if (top_logdir_check(dir, err) < 0)
+        return -1;
+    snprintf(prev, sizeof prev, "%s/previous", dir);
+    snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
+    any = holds_recording(dir, err);
+    if (any > 0)
+        rc = top_logdir_incomplete(dir) ? drop_failed(dir, prev, err)
+                                        : keep_previous(dir, prev, err);
+    if (any < 0 || rc < 0)
+        return -1;
+    fd = open(mark, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return pg_err_set(err, "cannot use the log directory %s: cannot "
+                          "create %s: %s", dir, mark, strerror(errno));
+    close(fd);
+    return 0;
+}
+
+void top_logdir_complete(const char *dir)
+{
+    char mark[PATH_MAX + 32];
+
+    snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
+    unlink(mark);
+}
