@@ -60,7 +60,9 @@ hosts_run() {
         unshare --uts -- sh -c 'hostname "$0" && exec "$@"' "$h" "$@"
 }
 
-# Why this machine cannot run the harness, or nothing.
+# Why this machine cannot run the harness, or nothing.  The root check
+# asks `id -u`: test_harness.sh puts an `id` that says "not root" first in
+# PATH to see the tests skip, so that check must stay first and use id.
 hosts_cannot() {
     [ "$(id -u)" -eq 0 ] || { echo "not root"; return; }
     command -v ip >/dev/null || { echo "no ip (iproute2)"; return; }
