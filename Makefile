@@ -7,6 +7,10 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -fPIC
+# CI builds with `make check WERROR=1` (.ci/run): a warning fails the build.
+ifeq ($(WERROR),1)
+CFLAGS  += -Werror
+endif
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 CPPFLAGS += -Iinclude -Isrc/lib $(XML_CFLAGS) \
@@ -86,13 +90,27 @@ $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 
-# Unit tests (Check): tests/unit/test_*.c, each its own binary.
+# The unit tests and replay_corpus feed random, mutated and cut bytes to
+# the library: a test that only waits for a crash would miss a read past a
+# buffer or an overflow, so they are built with AddressSanitizer and UBSan
+# (any report ends the test with a failure), against a sanitized copy of
+# the library's objects in $(SAN_B)/; the library itself stays unsanitized.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_B     := $(B)/asan
+SAN_OBJ   := $(LIB_SRC:src/lib/%.c=$(SAN_B)/lib/%.o)
+$(SAN_B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(SAN_B)/libpangaea.a: $(SAN_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+# Unit tests (Check): tests/unit/test_*.c, each its own binary, sanitized.
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
-$(B)/unit/%: tests/unit/%.c $(B)/libpangaea.a
+$(B)/unit/%: tests/unit/%.c $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done
@@ -153,13 +171,14 @@ $(B)/tests/alt_race: tests/programs/race.c tests/programs/plain_race.c $(B)/alt/
 test-programs: $(B)/tests/alt_race
 
 # Fuzzing the log reader (tests/fuzz/; not part of `make check`, which only
-# replays tests/fuzz/corpus/ and regressions/ through replay_corpus, a plain
-# build of the same target).  `make fuzz FUZZ_TIME=300` runs longer.
+# replays tests/fuzz/corpus/ and regressions/ through replay_corpus, the same
+# target without libFuzzer, sanitized as the unit tests are).
+# `make fuzz FUZZ_TIME=300` runs longer.
 FUZZ_TIME ?= 60
 FUZZ_SRC  := $(wildcard src/lib/log_*.c) src/lib/err.c
-$(B)/fuzz/replay_corpus: tests/fuzz/replay_corpus.c tests/fuzz/fuzz_logr.c $(B)/libpangaea.a
+$(B)/fuzz/replay_corpus: tests/fuzz/replay_corpus.c tests/fuzz/fuzz_logr.c $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $(filter %.c,$^) $(SAN_B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 test-programs: $(B)/fuzz/replay_corpus
 $(B)/fuzz/fuzz_logr: tests/fuzz/fuzz_logr.c $(FUZZ_SRC) $(wildcard src/lib/*.h)
 	@mkdir -p $(@D)

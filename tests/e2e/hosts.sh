@@ -28,8 +28,10 @@
 #   processes we started live there), delete the namespaces (their links
 #   and the bridge go with them), then the /etc/netns files and temp dirs.
 # - Where the machine cannot do this (not root, no `ip netns`, no unshare),
-#   hosts_up says so and the test prints "skipped: needs root and network
-#   namespaces" and counts nothing as passed (hosts_skip).
+#   hosts_up returns 1 and the test ends with "e2e: skipped: needs root and
+#   network namespaces (why)", counted as skipped, never as passed
+#   (hosts_skip, pg_skip).  Anything else that goes wrong once the machine
+#   can do it (no bridge, a host that cannot be made) returns 2: a failure.
 #
 # Use:
 #   hosts_up hA hB hC || hosts_skip   # namespaces, daemons, one machine
@@ -58,7 +60,9 @@ hosts_run() {
         unshare --uts -- sh -c 'hostname "$0" && exec "$@"' "$h" "$@"
 }
 
-# Why this machine cannot run the harness, or nothing.
+# Why this machine cannot run the harness, or nothing.  The root check
+# asks `id -u`: test_harness.sh puts an `id` that says "not root" first in
+# PATH to see the tests skip, so that check must stay first and use id.
 hosts_cannot() {
     [ "$(id -u)" -eq 0 ] || { echo "not root"; return; }
     command -v ip >/dev/null || { echo "no ip (iproute2)"; return; }
@@ -71,11 +75,7 @@ hosts_cannot() {
     ip netns del "${HOSTS_PREFIX}probe" 2>/dev/null
 }
 
-hosts_skip() {
-    echo "skipped: needs root and network namespaces ($HOSTS_WHY)"
-    echo "e2e: 0 passed, 0 failed"
-    exit 0
-}
+hosts_skip() { pg_skip "needs root and network namespaces ($HOSTS_WHY)"; }
 
 # The files `ip netns exec` mounts over /etc for host $1.
 hosts_etc() {
@@ -150,20 +150,21 @@ hosts_add() {
 }
 
 # hosts_up H1 H2 ...: builds the hosts and a virtual machine of them all,
-# its master on H1.  Non-zero with HOSTS_WHY set when it cannot.
+# its master on H1.  With HOSTS_WHY set, 1 when this machine cannot (a
+# skip), 2 when it can but building failed.
 hosts_up() {
     local i=1 h
     HOSTS_WHY=$(hosts_cannot)
     [ -z "$HOSTS_WHY" ] || return 1
     HOSTS_NAMES=("$@")
-    HOSTS_DIR=$(mktemp -d "$PG_TMP_BASE/hosts.XXXXXX") || return 1
+    HOSTS_DIR=$(mktemp -d "$PG_TMP_BASE/hosts.XXXXXX") || { HOSTS_WHY="no temp dir"; return 2; }
     ip netns add "$(hosts_ns hub)" && HOSTS_MADE_NS+=("$(hosts_ns hub)") &&
         ip -n "$(hosts_ns hub)" link add br0 type bridge &&
-        ip -n "$(hosts_ns hub)" link set br0 up || { HOSTS_WHY="no bridge"; return 1; }
+        ip -n "$(hosts_ns hub)" link set br0 up || { HOSTS_WHY="no bridge"; return 2; }
     for h in "$@"; do
         mkdir -p "$HOSTS_DIR/$h/pvmtmp"
         hosts_etc "$h" && hosts_net "$i" "$h" ||
-            { HOSTS_WHY="cannot make host $h"; return 1; }
+            { HOSTS_WHY="cannot make host $h"; return 2; }
         i=$((i + 1))
     done
     hosts_rsh_script

@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # run_all.sh - runs every tests/e2e/test_*.sh and adds up their results.
 #
-# Each test prints its own closing line "e2e: N passed, M failed"; this
-# script sums those and closes with "N passed, M failed" alone on a line.
-# A test that exits non-zero without reporting a failure, or that prints
-# no closing line (it crashed or hung), counts as one failure.  Exits
-# non-zero if anything failed or no test ran at all.
+# Each test prints its own closing line "e2e: N passed, M failed", or
+# "e2e: skipped: REASON" when it cannot run on this machine (lib.sh,
+# pg_skip); this script sums those, names every skipped test with its
+# reason, and closes with "N passed, M failed, K skipped" alone on a line.
+# A skipped test is never counted as passed.  A test that exits non-zero
+# without reporting a failure, that prints no closing line (it crashed or
+# hung), or that reports "0 passed, 0 failed" (it checked nothing) counts as
+# one failure.  Exits non-zero if anything failed or nothing passed.
 #
 # Tests that spend minutes waiting on PVM rather than working (BACKGROUND:
 # test_hostloss.sh waits about 3 minutes for PVM to notice a dead host) are
 # started first and run alongside the others; their output is shown and
 # counted at the end.  Every test has its own pvmd, PVM_TMP and namespaces,
-# so they do not meet.  PG_TESTS="test_a.sh test_b.sh" runs only those.
+# so they do not meet.  PG_TESTS="test_a.sh test_b.sh" runs only those;
+# PG_E2E_DIR runs the tests of another directory (test_harness.sh does).
 set -u
-dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+dir=$(cd "${PG_E2E_DIR:-$(dirname "${BASH_SOURCE[0]}")}" && pwd) || exit 1
 BACKGROUND=" test_hostloss.sh "
 passed=0
 failed=0
+skipped=0
+skips=()
 ran=0
 work=$(mktemp -d) || exit 1
 bg_pids=()
@@ -35,16 +41,29 @@ trap 'exit 143' TERM
 count() {
     local name=$1 rc=$2 log=$3 line p f
     ran=$((ran + 1))
-    line=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    line=$(grep -E '^e2e: ([0-9]+ passed, [0-9]+ failed|skipped: .*)$' "$log" | tail -n 1)
     if [ -z "$line" ]; then
         echo "FAIL: $name printed no result line (exit $rc)"
         failed=$((failed + 1))
+        return
+    fi
+    if [[ $line == "e2e: skipped: "* ]]; then
+        if [ "$rc" -ne 0 ]; then
+            echo "FAIL: $name said it skipped, but exited $rc"
+            failed=$((failed + 1))
+        else
+            skipped=$((skipped + 1))
+            skips+=("$name: ${line#e2e: skipped: }")
+        fi
         return
     fi
     p=$(echo "$line" | sed -E 's/^e2e: ([0-9]+) passed, ([0-9]+) failed$/\1/')
     f=$(echo "$line" | sed -E 's/^e2e: ([0-9]+) passed, ([0-9]+) failed$/\2/')
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL: $name exited $rc"
+        f=1
+    elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+        echo "FAIL: $name checked nothing (0 passed, 0 failed): a test that cannot run must say skipped"
         f=1
     fi
     passed=$((passed + p))
@@ -81,5 +100,6 @@ done
 bg_pids=()
 
 [ "$ran" -gt 0 ] || echo "no end-to-end test found in $dir"
-echo "$passed passed, $failed failed"
+for s in "${skips[@]}"; do echo "SKIPPED: $s"; done
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$ran" -gt 0 ] && [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -47,7 +47,7 @@ fi
 # The receives the master printed, as "from msgid", against those logged.
 sed -nE 's/^\[1\] recv [0-9]+: worker ([0-9]+) msg ([0-9]+)$/\1 \2/p' "$dir/out" |
     while read -r w j; do echo "$((w + 1)) $j"; done >"$dir/printed"
-tr -d '\000' <"$logs/ltid-1.comm.xml" | grep -o '<recv [^>]*>' |
+pg_log_data "$logs/ltid-1.comm.xml" | grep -o '<recv [^>]*>' |
     sed -E 's/.* from="([0-9]+)".* msgid="([0-9]+)".*/\1 \2/' >"$dir/logged"
 if [ -s "$dir/printed" ] && cmp -s "$dir/printed" "$dir/logged"; then
     pg_pass "the crashed task's comm log holds all $(wc -l <"$dir/logged") receives it made, in order"

@@ -455,6 +455,7 @@ START_TEST(test_gettid_round_trips_and_validates)
     ck_assert_int_eq(ev.from, -19);
     ck_assert_int_eq(ev.misses, 3);
     end_ok(r);
+    pg_logr_close(r);
 }
 END_TEST
 
@@ -489,6 +490,7 @@ START_TEST(test_notice_round_trips_and_validates)
     ck_assert_int_eq(ev.from, -1);
     ck_assert_int_eq(ev.misses, 2);
     end_ok(r);
+    pg_logr_close(r);
 }
 END_TEST
 
@@ -519,6 +521,7 @@ START_TEST(test_query_round_trips_and_validates)
     ck_assert_int_eq(ev.value, 4);
     ck_assert_int_eq(ev.misses, 2);
     end_ok(r);
+    pg_logr_close(r);
 }
 END_TEST
 
@@ -551,6 +554,7 @@ START_TEST(test_join_and_leave_round_trip_with_their_turns)
     ck_assert_int_eq(ev.kind, PG_EV_GETTID);
     ck_assert_int_eq(ev.order, -1); /* a lookup has no turn */
     end_ok(r);
+    pg_logr_close(r);
 }
 END_TEST
 
@@ -587,6 +591,7 @@ START_TEST(test_undone_send_leaves_no_trace)
     ck_assert_int_eq(ev.nto, 1);
     ck_assert_int_eq(ev.misses, 4);
     end_ok(r);
+    pg_logr_close(r);
 }
 END_TEST
 
@@ -622,6 +627,7 @@ static Suite *log_suite(void)
           *wr = tcase_create("writer");
 
     tcase_set_timeout(rt, 120);
+    tcase_set_timeout(sc, 120); /* 300000 events, sanitized */
     tcase_add_test(rt, test_header_round_trips);
     tcase_add_test(rt, test_send_to_one_and_several_ltids_round_trips);
     tcase_add_test(rt, test_recv_and_end_round_trip);
