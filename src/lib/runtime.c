@@ -149,8 +149,14 @@ static int select_from_env(void)
 static int first_copy(void)
 {
     void *first = dlsym(RTLD_DEFAULT, "pangaea_mode");
+    Dl_info theirs, ours;
 
-    return !first || first == (void *)pangaea_mode;
+    /* `pangaea_mode` named here would itself go through the interposed
+     * symbol, so compare the object that defines the first one with the
+     * object that holds this copy's (hidden, never interposed) state. */
+    if (!first || !dladdr(first, &theirs) || !dladdr(&pg, &ours))
+        return 1;
+    return theirs.dli_fbase == ours.dli_fbase;
 }
 
 __attribute__((constructor)) static void pg_construct(void)
