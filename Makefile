@@ -26,15 +26,15 @@ COORD_OBJ := $(COORD_SRC:src/coordinator/%.c=$(B)/coordinator/%.o)
 all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
      $(B)/sor test-programs
 
-$(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
+$(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
-$(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/toplevel/*.h include/*.h)
+$(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 # display.c embeds the page template with .incbin (pangaea -display).
 $(B)/toplevel/display.o: src/toplevel/graph.html
-$(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h include/*.h)
+$(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 

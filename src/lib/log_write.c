@@ -24,6 +24,7 @@
  */
 #include "pg_log.h"
 #include "log_sink.h"
+#include "log_table.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -56,50 +57,14 @@ static const char *root_name(pg_log_kind kind)
 
 /* ---- input checks --------------------------------------------------- */
 
-/* Length of the UTF-8 sequence at p if it encodes a character XML 1.0 can
- * carry, else 0.  Rejects overlong forms, surrogates, U+FFFE and U+FFFF. */
-static size_t utf8_char(const unsigned char *p)
-{
-    unsigned c = p[0], cp;
-    size_t len, i;
-
-    if (c < 0x80)
-        return (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2, cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3, cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    for (i = 1; i < len; i++) { /* stops at a NUL: it is not 10xxxxxx */
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
-        cp == 0xFFFE || cp == 0xFFFF)
-        return 0;
-    return len;
-}
-
 /* Adds strlen(s) + 1 to *budget if s is a string the format can carry in
  * at most `max` bytes; -1 if not (or if the event grows over its limit). */
 static int check_str(const char *s, size_t max, size_t *budget)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = 0, len;
+    size_t n;
 
-    if (!s)
+    if (!s || (n = strlen(s)) > max || !pg_log_text_ok(s, n))
         return -1;
-    while (p[n]) {
-        len = utf8_char(p + n);
-        if (len == 0 || (n += len) > max)
-            return -1;
-    }
     *budget += n + 1;
     return *budget > PG_LOG_MAX_EVENT ? -1 : 0;
 }
@@ -470,12 +435,6 @@ int pg_logw_leave(pg_logw *w, double t, const char *group, int order)
         put_long(w, "order", order))
         return -1;
     return end_event(w);
-}
-
-int pg_log_query_known(const char *call)
-{
-    return call && (!strcmp(call, "pvm_pstat") || !strcmp(call, "pvm_mstat") ||
-                    !strcmp(call, "pvm_gsize"));
 }
 
 int pg_logw_query(pg_logw *w, double t, const char *call, const char *about,

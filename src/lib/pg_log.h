@@ -37,6 +37,8 @@
 #ifndef PG_LOG_H
 #define PG_LOG_H
 
+#include <stdio.h>
+
 #include "pg_err.h"
 
 #define PG_LOG_VERSION 1
@@ -51,18 +53,11 @@
 
 typedef enum { PG_LOG_COMM = 0, PG_LOG_EXEC = 1 } pg_log_kind;
 
+/* The kinds of event: one per row of pg_events.def, where each is
+ * described (its log, whether it is a message, its fields). */
 typedef enum {
-    PG_EV_SEND = 1,  /* comm: one message to one or several ltids      */
-    PG_EV_RECV = 2,  /* comm: one message taken by the program         */
-    PG_EV_SPAWN = 3, /* exec: one pvm_spawn call                       */
-    PG_EV_END = 4,   /* both: the task ended with `status`             */
-    PG_EV_GETTID = 5, /* comm: group instance `inst` of `group` is ltid
-                        `from` (pvm_gettid, pvm_getinst, pvm_joingroup) */
-    PG_EV_NOTICE = 6, /* comm: a pvm_notify notice taken by a receive:
-                        `what` happened (to ltid `from`, for an exit) */
-    PG_EV_QUERY = 7, /* comm: `call` (pvm_pstat, pvm_mstat, pvm_gsize)
-                        about `about` returned `value` */
-    PG_EV_LEAVE = 8  /* comm: the task left `group`, its turn `order` */
+#define PG_EVENT(kind, code, name, log, message) PG_EV_##kind = code,
+#include "pg_events.def"
 } pg_ev_kind;
 
 /* What a notice says (PvmTaskExit, PvmHostDelete, PvmHostAdd). */
@@ -192,6 +187,14 @@ int pg_log_check_cut(const char *path, pg_log_kind kind, long *events,
 /* Validates a whole log against the schema at xsd_path.  0, or -1 and err
  * naming file, line and column of the first violation. */
 int pg_log_validate(const char *path, const char *xsd_path, pg_err *err);
+
+/* A log as an XML document valid against the schema, whatever its format
+ * (what `pangaea -dump` prints): 0 when the log was read to its end or to
+ * where its task died (said in a comment), -1 and err when it is bad (the
+ * document then ends after the last good event). */
+int pg_log_dump(const char *path, pg_log_kind kind, FILE *out, pg_err *err);
+/* One event as an XML element, indented as in a log. */
+int pg_log_xml_event(FILE *out, const pg_event *ev);
 
 /* Writes into buf the file name of a task's log: <dir>/ltid-<N>.<kind>.xml */
 int pg_log_path(char *buf, int size, const char *dir, int ltid,

@@ -18,6 +18,8 @@
  */
 #include "runlog.h"
 
+#include "log_table.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -219,10 +221,11 @@ static void read_log(struct top_run *run, int ti, pg_log_kind kind,
 static int take_comm(struct top_run *run, int ti, const pg_event *ev,
                      void *arg)
 {
-    /* Group lookups and leaves and queries are no messages, and a notice
-     * comes from no task: the graph does not show them. */
-    if (ev->kind == PG_EV_GETTID || ev->kind == PG_EV_NOTICE ||
-        ev->kind == PG_EV_QUERY || ev->kind == PG_EV_LEAVE)
+    /* Only messages between tasks are drawn (pg_events.def says which
+     * kinds are): group lookups, leaves, queries and notices are not. */
+    const pg_evdesc *d = pg_ev_desc(ev->kind);
+
+    if (!d || !d->message)
         return 0;
     return add_event(run, arg, ti, ev);
 }
