@@ -17,15 +17,19 @@
  */
 #include "pg_log.h"
 
+#include <fcntl.h>
 #include <limits.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_bin.h"
 #include "log_table.h"
 #include "log_xml.h"
 
 struct pg_logr {
     pg_lx x;         /* first: the walk over the file */
+    pg_br *bin;      /* or a binary communication log (log_binr.c) */
     char *path;      /* x.path points here */
     pg_log_kind kind;
     long seq;        /* seq of the last event returned */
@@ -419,6 +423,19 @@ static int read_event(pg_logr *r, pg_event *ev, pg_err *err)
 
 /* ---- the API --------------------------------------------------------- */
 
+/* Communication logs are binary; an XML one (a -dump, an older recording)
+ * is read too: the first bytes say which. */
+static int is_binary(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), bin;
+
+    if (fd < 0)
+        return 0; /* the XML walk names the error */
+    bin = pg_br_is_binary(fd);
+    close(fd);
+    return bin;
+}
+
 pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
                       pg_log_header *hdr, pg_err *err)
 {
@@ -439,6 +456,16 @@ pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
         return NULL;
     }
     r->kind = kind;
+    if (is_binary(path)) {
+        if (kind != PG_LOG_COMM)
+            pg_err_set(err, "%s: the wrong kind of log: a binary "
+                       "communication log where an execution log was "
+                       "expected", path);
+        else if ((r->bin = pg_br_open(path, hdr, err)))
+            return r;
+        pg_logr_close(r);
+        return NULL;
+    }
     if (pg_lx_open(&r->x, r->path, err) == 0 && read_root(r, err) == 0 &&
         read_header(r, hdr ? hdr : &scratch, err) == 0)
         return r;
@@ -455,6 +482,8 @@ int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
         err = &scratch;
     if (!r || !ev)
         return pg_err_set(err, "pg_logr_next: no reader or event");
+    if (r->bin)
+        return pg_br_next(r->bin, ev, err);
     if (r->x.failed) {
         *err = r->x.fail;
         return -1;
@@ -494,6 +523,8 @@ int pg_log_check_cut(const char *path, pg_log_kind kind, long *events,
 
 int pg_logr_cut(const pg_logr *r)
 {
+    if (r && r->bin)
+        return pg_br_cut(r->bin);
     return r && r->cut;
 }
 
@@ -501,7 +532,10 @@ void pg_logr_close(pg_logr *r)
 {
     if (!r)
         return;
-    pg_lx_close(&r->x);
+    if (r->bin)
+        pg_br_close(r->bin);
+    else
+        pg_lx_close(&r->x);
     free(r->ltids.p);
     free(r->offs.p);
     free(r->ptrs.p);

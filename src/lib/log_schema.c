@@ -97,7 +97,7 @@ int pg_log_path(char *buf, int size, const char *dir, int ltid,
     if (!buf || size <= 0 || !dir || ltid < 0 ||
         (kind != PG_LOG_COMM && kind != PG_LOG_EXEC))
         return -1;
-    n = snprintf(buf, (size_t)size, "%s/ltid-%d.%s.xml", dir, ltid,
-                 kind == PG_LOG_EXEC ? "exec" : "comm");
+    n = snprintf(buf, (size_t)size, "%s/ltid-%d.%s", dir, ltid,
+                 kind == PG_LOG_EXEC ? "exec.xml" : "comm.pgc");
     return (n < 0 || n >= size) ? -1 : 0;
 }

@@ -1,11 +1,17 @@
 /*
- * pg_log.h - the per-task logs: XML written with libxml2's xmlTextWriter,
- * read back with its streaming xmlTextReader (memory does not grow with the
- * length of a log), validated against schema/pangaea-log.xsd.
+ * pg_log.h - the per-task logs, and the one interface the rest of Pangaea
+ * uses to write (pg_logw_*) and read (pg_logr_*) them.  The kinds of event
+ * and their fields are rows of pg_events.def.
  *
  * Every task has two logs in the log directory, named from its ltid only:
- *   ltid-<N>.exec.xml   its spawns (execution log)
- *   ltid-<N>.comm.xml   its sends and receives (communication log)
+ *   ltid-<N>.exec.xml   its spawns (execution log): XML, written with
+ *                       libxml2's xmlTextWriter, read with its streaming
+ *                       xmlTextReader, valid against schema/pangaea-log.xsd
+ *   ltid-<N>.comm.pgc   its sends and receives (communication log): binary,
+ *                       docs/comm-log-format.md; `pangaea -dump` prints it
+ *                       as the XML below, valid against the same schema
+ * (an XML communication log, e.g. a -dump, is read too).  Either is read
+ * in memory that does not grow with its length.
  * Each opens with a <header> element that states the format ("pangaea-exec"
  * or "pangaea-comm"), the format version, the ltid and the program; events
  * follow in the order the task made them, each with a 1-based seq and a
@@ -157,6 +163,9 @@ int pg_logw_join(pg_logw *w, double t, const char *group, int inst,
 int pg_logw_leave(pg_logw *w, double t, const char *group, int order);
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
                    int ltid);
+/* Any event, as the reader gives it back (its seq is ignored): what a
+ * tool that rewrites a log uses. */
+int pg_logw_event(pg_logw *w, const pg_event *ev);
 /* The next event written carries misses="n" (when n > 0). */
 void pg_logw_misses(pg_logw *w, int n);
 /* Pushes what is buffered to the file. */
@@ -196,7 +205,8 @@ int pg_log_dump(const char *path, pg_log_kind kind, FILE *out, pg_err *err);
 /* One event as an XML element, indented as in a log. */
 int pg_log_xml_event(FILE *out, const pg_event *ev);
 
-/* Writes into buf the file name of a task's log: <dir>/ltid-<N>.<kind>.xml */
+/* Writes into buf the file name of a task's log: <dir>/ltid-<N>.exec.xml
+ * or <dir>/ltid-<N>.comm.pgc. */
 int pg_log_path(char *buf, int size, const char *dir, int ltid,
                 pg_log_kind kind);
 

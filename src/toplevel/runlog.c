@@ -49,7 +49,7 @@ static int grow(void *p, int *cap, int n, size_t sz)
 
 /* ---- the directory ---------------------------------------------------- */
 
-/* ltid of "ltid-<N>.comm.xml" or "ltid-<N>.exec.xml", else -1. */
+/* ltid of "ltid-<N>.comm.pgc" or "ltid-<N>.exec.xml", else -1. */
 static int file_ltid(const char *name)
 {
     const char *p = name + 5;
@@ -60,7 +60,7 @@ static int file_ltid(const char *name)
     for (; *p >= '0' && *p <= '9'; p++)
         if ((n = n * 10 + (*p - '0')) > INT_MAX)
             return -1;
-    return strcmp(p, ".comm.xml") && strcmp(p, ".exec.xml") ? -1 : (int)n;
+    return strcmp(p, ".comm.pgc") && strcmp(p, ".exec.xml") ? -1 : (int)n;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -100,7 +100,7 @@ static int scan_dir(struct top_run *run, pg_err *err)
     if (!run->tasks)
         return pg_err_set(err, "out of memory");
     if (k == 0)
-        return pg_err_set(err, "no log in %s (no ltid-N.comm.xml or "
+        return pg_err_set(err, "no log in %s (no ltid-N.comm.pgc or "
                           "ltid-N.exec.xml): record a run first with "
                           "pangaea -log", run->dir);
     return 0;

@@ -58,6 +58,9 @@ int top_move(int argc, char **argv);
 /* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (export.c): read a
  * recording's logs only.  top_postmortem returns the exit status. */
 int top_is_postmortem(const char *arg);
+/* dump.c: -dump [LOGDIR] [LTID], the communication logs as XML. */
+int top_is_dump(const char *arg);
+int top_dump(int argc, char **argv);
 int top_postmortem(int argc, char **argv);
 
 #endif
