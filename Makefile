@@ -73,6 +73,11 @@ $(B)/tests/group_%: tests/programs/group_%.c $(B)/libpangaea.so
 $(B)/tests/plain_query: tests/programs/plain_query.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< -lgpvm3 $(PVMLIBS) -lm
+# comm_from_xml writes a binary comm log from a -dump (tests that edit logs).
+test-programs: $(B)/tests/comm_from_xml
+$(B)/tests/comm_from_xml: tests/tools/comm_from_xml.c $(B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 # gen_logs writes synthetic recordings with the log API (display tests).
 test-programs: $(B)/tests/gen_logs
 $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
