@@ -57,12 +57,15 @@ fi
 # moved selective recording would replay as a full one.
 host=$(grep -o '<child ltid="1" host="[^"]*"' "$PG_CASE_LOGS/ltid-0.exec.xml" |
        sed 's/.*host="//; s/"$//')
-if "$PG_BUILD/pangaea" -move 1 "$host" -logdir "$PG_CASE_LOGS" >"$dir/move" 2>&1 &&
+# (moved away and back: a move to the host it has already changes nothing)
+if "$PG_BUILD/pangaea" -move 1 elsewhere -logdir "$PG_CASE_LOGS" >"$dir/move" 2>&1 &&
+   grep -q 'select="tag=5"' "$PG_CASE_LOGS/ltid-0.exec.xml" &&
+   "$PG_BUILD/pangaea" -move 1 "$host" -logdir "$PG_CASE_LOGS" >>"$dir/move" 2>&1 &&
    grep -q 'select="tag=5"' "$PG_CASE_LOGS/ltid-0.exec.xml" &&
    "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$PG_BUILD/tests/select" \
        >/dev/null 2>"$dir/err3" &&
    grep -q "replaying with the selection the recording was made with: tag=5" "$dir/err3"; then
-    pg_pass "-move 1 $host keeps select=\"tag=5\" in ltid-0.exec.xml, and the replay follows it"
+    pg_pass "-move 1 elsewhere, then back to $host, keeps select=\"tag=5\" in ltid-0.exec.xml, and the replay follows it"
 else
     pg_fail "-move 1 $host lost the selection of ltid-0.exec.xml"
     cat "$dir/move" "$PG_CASE_LOGS/ltid-0.exec.xml" "$dir/err3"
