@@ -32,15 +32,15 @@ all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
 
 # Hidden by default, and a version script: the library exports only the PVM
 # calls it wraps and pangaea.h's (src/lib/libpangaea.map).
-$(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
+$(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
-$(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/toplevel/*.h include/*.h)
+$(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 # display.c embeds the page template with .incbin (pangaea -display).
 $(B)/toplevel/display.o: src/toplevel/graph.html
-$(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h include/*.h)
+$(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -84,6 +84,11 @@ $(B)/tests/variant/plain_sized: tests/programs/plain_sized.c
 $(B)/tests/plain_query: tests/programs/plain_query.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< -lgpvm3 $(PVMLIBS) -lm
+# comm_from_xml writes a binary comm log from a -dump (tests that edit logs).
+test-programs: $(B)/tests/comm_from_xml
+$(B)/tests/comm_from_xml: tests/tools/comm_from_xml.c $(B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 # gen_logs writes synthetic recordings with the log API (display tests).
 test-programs: $(B)/tests/gen_logs
 $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a

@@ -164,7 +164,7 @@ def main():
         "write_ns", modes=["raw"])
     row(S3b, "logio", "read one event back (pg_logr_next)", "ns", "read_ns",
         modes=["raw"])
-    row(S3b, "logio", "check one event against the schema (before replay)",
+    row(S3b, "logio", "check one event before replay (read through once)",
         "ns", "validate_ns", modes=["raw"])
     row(S3b, "logio", "bytes per event (send, recv alternating)", "B",
         "bytes", modes=["raw"])

@@ -20,8 +20,8 @@
 # bench/results/runs.txt, one line per run:
 #     id=ID mode=MODE rep=R wall=SECONDS [key=value ...]
 # with the program's BENCH fields, and for -log runs the size of the logs
-# (log_comm bytes of ltid-*.comm.xml, log_all bytes of all logs, events =
-# <send> + <recv> elements, recvs = <recv> elements), and for runs under
+# (log_comm bytes of ltid-*.comm.pgc, log_all bytes of all logs, events =
+# <send> + <recv> elements of `pangaea -dump`, recvs = <recv> elements), and for runs under
 # pangaea the peak memory of `pangaea` itself (top_kb, when /usr/bin/time
 # is there); pvmd_cpu is the CPU time (s) the pvmd used during the run.
 #
@@ -121,10 +121,12 @@ TIMEV=
 # Sizes of the logs in DIR: log_comm, log_all, events, recvs.
 log_stats() {
     local dir=$1 comm all ev rv
-    comm=$(cat "$dir"/ltid-*.comm.xml 2>/dev/null | wc -c)
-    all=$(cat "$dir"/ltid-*.xml 2>/dev/null | wc -c)
-    ev=$(cat "$dir"/ltid-*.comm.xml 2>/dev/null | grep -cE '^[[:space:]]*<(send|recv)[[:space:]>/]')
-    rv=$(cat "$dir"/ltid-*.comm.xml 2>/dev/null | grep -cE '^[[:space:]]*<recv[[:space:]>/]')
+    comm=$(cat "$dir"/ltid-*.comm.pgc 2>/dev/null | wc -c)
+    all=$(cat "$dir"/ltid-*.comm.pgc "$dir"/ltid-*.exec.xml 2>/dev/null | wc -c)
+    "$ROOT/build/pangaea" -dump "$dir" >"$dir.dump.xml" 2>/dev/null
+    ev=$(grep -cE '^[[:space:]]*<(send|recv)[[:space:]>/]' "$dir.dump.xml")
+    rv=$(grep -cE '^[[:space:]]*<recv[[:space:]>/]' "$dir.dump.xml")
+    rm -f "$dir.dump.xml"
     echo "log_comm=$comm log_all=$all events=$ev recvs=$rv"
 }
 

@@ -17,14 +17,19 @@
  */
 #include "pg_log.h"
 
+#include <fcntl.h>
 #include <limits.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_bin.h"
+#include "log_table.h"
 #include "log_xml.h"
 
 struct pg_logr {
     pg_lx x;         /* first: the walk over the file */
+    pg_br *bin;      /* or a binary communication log (log_binr.c) */
     char *path;      /* x.path points here */
     pg_log_kind kind;
     long seq;        /* seq of the last event returned */
@@ -176,20 +181,78 @@ static int read_to(pg_logr *r, pg_err *err)
     return pg_lx_no_content(&r->x, "to", empty, err);
 }
 
-static int read_send(pg_logr *r, pg_event *ev, int empty, pg_err *err)
+/* The attribute list of kind d, from the table: the common fields, then
+ * the kind's own (list fields are elements, read apart).  Strings land in
+ * offs[] as arena offsets until the arena stops moving; optional fields
+ * start out absent. */
+static int make_spec(const pg_evdesc *d, pg_event *ev, size_t *offs,
+                     pg_lx_attr *spec)
+{
+    static const pg_lx_type lx[] = {
+        [PG_FT_SEQ] = PG_LX_SEQ,   [PG_FT_TIME] = PG_LX_TIME,
+        [PG_FT_INT] = PG_LX_INT,   [PG_FT_COUNT] = PG_LX_COUNT,
+        [PG_FT_MSGID] = PG_LX_INT, [PG_FT_STR] = PG_LX_STR,
+        [PG_FT_CALL] = PG_LX_CALL, [PG_FT_QCALL] = PG_LX_STR,
+        [PG_FT_WHAT] = PG_LX_STR,
+    };
+    int nc, i, n = 0;
+    const pg_field *c = pg_ev_common(&nc), *f;
+
+    for (i = 0; i < nc + d->nfields; i++) {
+        f = i < nc ? &c[i] : &d->fields[i - nc];
+        if (f->type == PG_FT_TO || f->type == PG_FT_ARGS ||
+            f->type == PG_FT_CHILDREN)
+            continue;
+        if (f->optional)
+            *PG_FIELD_PTR(ev, f, int) = f->absent;
+        spec[n].name = f->name;
+        spec[n].type = lx[f->type];
+        spec[n].dst = spec[n].type == PG_LX_STR || spec[n].type == PG_LX_CALL
+                          ? (void *)&offs[i] : PG_FIELD_PTR(ev, f, void);
+        spec[n++].optional = f->optional;
+    }
+    return n;
+}
+
+/* Points the string fields of ev into the arena and checks the fields
+ * whose values come from a list. */
+static int link_strings(pg_logr *r, const pg_evdesc *d, pg_event *ev,
+                        const size_t *offs, pg_err *err)
+{
+    int nc, i, w;
+    const pg_field *f;
+    const char *s;
+
+    pg_ev_common(&nc);
+    for (i = 0; i < d->nfields; i++) {
+        f = &d->fields[i];
+        s = r->x.arena + offs[nc + i];
+        if (f->type == PG_FT_STR || f->type == PG_FT_CALL ||
+            f->type == PG_FT_QCALL)
+            *PG_FIELD_PTR(ev, f, const char *) = s;
+        if (f->type == PG_FT_QCALL && !pg_log_query_known(s))
+            return pg_lx_fail(&r->x, err, "<%s> %s=\"%.40s\": not "
+                              "pvm_pstat, pvm_mstat or pvm_gsize", d->name,
+                              f->name, s);
+        if (f->type != PG_FT_WHAT)
+            continue;
+        for (w = PG_NOTICE_EXIT; w <= PG_NOTICE_HOSTADD; w++)
+            if (!strcmp(s, pg_notice_name(w)))
+                break;
+        if (w > PG_NOTICE_HOSTADD)
+            return pg_lx_fail(&r->x, err, "<%s> %s=\"%.40s\": not exit, "
+                              "hostdelete or hostadd", d->name, f->name, s);
+        *PG_FIELD_PTR(ev, f, pg_notice_what) = (pg_notice_what)w;
+    }
+    return 0;
+}
+
+/* The <to> elements of a <send>. */
+static int read_tos(pg_logr *r, pg_event *ev, int empty, pg_err *err)
 {
     pg_lx *x = &r->x;
-    size_t call;
-    const pg_lx_attr spec[] = {
-        {"seq", PG_LX_SEQ, &ev->seq},     {"t", PG_LX_TIME, &ev->t},
-        {"call", PG_LX_CALL, &call},      {"tag", PG_LX_INT, &ev->tag},
-        {"msgid", PG_LX_INT, &ev->msgid}, {"bytes", PG_LX_COUNT, &ev->bytes},
-        {"misses", PG_LX_COUNT, &ev->misses, 1},
-    };
     int type;
 
-    if (pg_lx_attrs(x, "send", spec, NSPEC(spec), err))
-        return -1;
     while (!empty &&
            (type = pg_lx_step_markup(x, err)) != XML_READER_TYPE_END_ELEMENT) {
         if (type < 0)
@@ -199,133 +262,8 @@ static int read_send(pg_logr *r, pg_event *ev, int empty, pg_err *err)
         if (read_to(r, err))
             return -1;
     }
-    ev->kind = PG_EV_SEND;
-    ev->call = x->arena + call;
     ev->nto = (int)r->ltids.n;
     ev->to = r->ltids.p;
-    return 0;
-}
-
-static int read_recv(pg_logr *r, pg_event *ev, int empty, pg_err *err)
-{
-    size_t call;
-    const pg_lx_attr spec[] = {
-        {"seq", PG_LX_SEQ, &ev->seq},     {"t", PG_LX_TIME, &ev->t},
-        {"call", PG_LX_CALL, &call},      {"from", PG_LX_INT, &ev->from},
-        {"tag", PG_LX_INT, &ev->tag},     {"msgid", PG_LX_INT, &ev->msgid},
-        {"bytes", PG_LX_COUNT, &ev->bytes},
-        {"misses", PG_LX_COUNT, &ev->misses, 1},
-    };
-
-    if (pg_lx_attrs(&r->x, "recv", spec, NSPEC(spec), err) ||
-        pg_lx_no_content(&r->x, "recv", empty, err))
-        return -1;
-    ev->kind = PG_EV_RECV;
-    ev->call = r->x.arena + call;
-    return 0;
-}
-
-static int read_notice(pg_logr *r, pg_event *ev, int empty, pg_err *err)
-{
-    static const char *const names[] = { "exit", "hostdelete", "hostadd" };
-    size_t call, what;
-    const pg_lx_attr spec[] = {
-        {"seq", PG_LX_SEQ, &ev->seq},   {"t", PG_LX_TIME, &ev->t},
-        {"call", PG_LX_CALL, &call},    {"tag", PG_LX_INT, &ev->tag},
-        {"what", PG_LX_STR, &what},     {"ltid", PG_LX_INT, &ev->from},
-        {"bytes", PG_LX_COUNT, &ev->bytes},
-        {"misses", PG_LX_COUNT, &ev->misses, 1},
-    };
-    int i;
-
-    if (pg_lx_attrs(&r->x, "notice", spec, NSPEC(spec), err) ||
-        pg_lx_no_content(&r->x, "notice", empty, err))
-        return -1;
-    for (i = 0; i < 3 && strcmp(r->x.arena + what, names[i]); i++)
-        ;
-    if (i == 3)
-        return pg_lx_fail(&r->x, err, "<notice> what=\"%.40s\": not exit, "
-                          "hostdelete or hostadd", r->x.arena + what);
-    ev->kind = PG_EV_NOTICE;
-    ev->what = (pg_notice_what)(i + 1);
-    ev->call = r->x.arena + call;
-    return 0;
-}
-
-static int read_query(pg_logr *r, pg_event *ev, int empty, pg_err *err)
-{
-    size_t call, about;
-    const pg_lx_attr spec[] = {
-        {"seq", PG_LX_SEQ, &ev->seq},   {"t", PG_LX_TIME, &ev->t},
-        {"call", PG_LX_STR, &call},     {"about", PG_LX_STR, &about},
-        {"value", PG_LX_INT, &ev->value},
-        {"misses", PG_LX_COUNT, &ev->misses, 1},
-    };
-
-    if (pg_lx_attrs(&r->x, "query", spec, NSPEC(spec), err) ||
-        pg_lx_no_content(&r->x, "query", empty, err))
-        return -1;
-    if (!pg_log_query_known(r->x.arena + call))
-        return pg_lx_fail(&r->x, err, "<query> call=\"%.40s\": not "
-                          "pvm_pstat, pvm_mstat or pvm_gsize",
-                          r->x.arena + call);
-    ev->kind = PG_EV_QUERY;
-    ev->call = r->x.arena + call;
-    ev->about = r->x.arena + about;
-    return 0;
-}
-
-static int read_gettid(pg_logr *r, pg_event *ev, int empty, pg_err *err)
-{
-    size_t group;
-    const pg_lx_attr spec[] = {
-        {"seq", PG_LX_SEQ, &ev->seq},     {"t", PG_LX_TIME, &ev->t},
-        {"group", PG_LX_STR, &group},     {"inst", PG_LX_INT, &ev->inst},
-        {"ltid", PG_LX_INT, &ev->from},
-        {"order", PG_LX_COUNT, &ev->order, 1},
-        {"misses", PG_LX_COUNT, &ev->misses, 1},
-    };
-
-    ev->order = -1;
-    if (pg_lx_attrs(&r->x, "gettid", spec, NSPEC(spec), err) ||
-        pg_lx_no_content(&r->x, "gettid", empty, err))
-        return -1;
-    ev->kind = PG_EV_GETTID;
-    ev->group = r->x.arena + group;
-    return 0;
-}
-
-static int read_leave(pg_logr *r, pg_event *ev, int empty, pg_err *err)
-{
-    size_t group;
-    const pg_lx_attr spec[] = {
-        {"seq", PG_LX_SEQ, &ev->seq},     {"t", PG_LX_TIME, &ev->t},
-        {"group", PG_LX_STR, &group},     {"order", PG_LX_COUNT, &ev->order},
-        {"misses", PG_LX_COUNT, &ev->misses, 1},
-    };
-
-    if (pg_lx_attrs(&r->x, "leave", spec, NSPEC(spec), err) ||
-        pg_lx_no_content(&r->x, "leave", empty, err))
-        return -1;
-    ev->kind = PG_EV_LEAVE;
-    ev->group = r->x.arena + group;
-    return 0;
-}
-
-static int read_end(pg_logr *r, pg_event *ev, int empty, pg_err *err)
-{
-    const pg_lx_attr spec[] = {
-        {"seq", PG_LX_SEQ, &ev->seq},
-        {"t", PG_LX_TIME, &ev->t},
-        {"status", PG_LX_INT, &ev->status},
-        {"misses", PG_LX_COUNT, &ev->misses, 1},
-    };
-
-    if (pg_lx_attrs(&r->x, "end", spec, NSPEC(spec), err) ||
-        pg_lx_no_content(&r->x, "end", empty, err))
-        return -1;
-    ev->kind = PG_EV_END;
-    r->ended = 1;
     return 0;
 }
 
@@ -462,19 +400,13 @@ static int read_spawn_item(pg_logr *r, int type, int *argc, pg_err *err)
     return is_arg ? read_arg(r, err) : read_child(r, err);
 }
 
-static int read_spawn(pg_logr *r, pg_event *ev, int empty, pg_err *err)
+/* The <arg> and <child> elements of a <spawn>. */
+static int read_spawn_items(pg_logr *r, pg_event *ev, int empty,
+                            pg_err *err)
 {
     pg_lx *x = &r->x;
-    size_t program, where;
-    const pg_lx_attr spec[] = {
-        {"seq", PG_LX_SEQ, &ev->seq},     {"t", PG_LX_TIME, &ev->t},
-        {"program", PG_LX_STR, &program}, {"flags", PG_LX_INT, &ev->flags},
-        {"where", PG_LX_STR, &where},     {"count", PG_LX_COUNT, &ev->count},
-    };
     int type, argc = 0;
 
-    if (pg_lx_attrs(x, "spawn", spec, NSPEC(spec), err))
-        return -1;
     while (!empty &&
            (type = pg_lx_step_markup(x, err)) != XML_READER_TYPE_END_ELEMENT)
         if (type < 0 || read_spawn_item(r, type, &argc, err))
@@ -482,10 +414,26 @@ static int read_spawn(pg_logr *r, pg_event *ev, int empty, pg_err *err)
     if ((long)r->ltids.n > ev->count)
         return pg_lx_fail(x, err, "<spawn> with %zu <child> for count=\"%d\"",
                           r->ltids.n, ev->count);
-    ev->kind = PG_EV_SPAWN;
-    ev->program = x->arena + program;
-    ev->where = x->arena + where;
     return link_spawn(r, ev, argc, err);
+}
+
+/* One event: its attributes as the table lists them, then its elements. */
+static int read_fields(pg_logr *r, const pg_evdesc *d, pg_event *ev,
+                       int empty, pg_err *err)
+{
+    size_t offs[32];
+    pg_lx_attr spec[32];
+    int n = make_spec(d, ev, offs, spec);
+
+    if (pg_lx_attrs(&r->x, d->name, spec, n, err) ||
+        link_strings(r, d, ev, offs, err))
+        return -1;
+    ev->kind = d->kind;
+    if (d->kind == PG_EV_SEND)
+        return read_tos(r, ev, empty, err);
+    if (d->kind == PG_EV_SPAWN)
+        return read_spawn_items(r, ev, empty, err);
+    return pg_lx_no_content(&r->x, d->name, empty, err);
 }
 
 /* ---- the document ---------------------------------------------------- */
@@ -506,31 +454,19 @@ static int read_event(pg_logr *r, pg_event *ev, pg_err *err)
 {
     pg_lx *x = &r->x;
     const char *name = pg_lx_name(x);
+    const pg_evdesc *d;
     int empty = xmlTextReaderIsEmptyElement(x->xr), rc;
 
     if (r->ended)
         return pg_lx_fail(x, err, "<%.40s> after <end>", name);
     x->used = r->ltids.n = r->offs.n = 0;
     memset(ev, 0, sizeof *ev);
-    if (strcmp(name, "end") == 0)
-        rc = read_end(r, ev, empty, err);
-    else if (r->kind == PG_LOG_COMM && strcmp(name, "send") == 0)
-        rc = read_send(r, ev, empty, err);
-    else if (r->kind == PG_LOG_COMM && strcmp(name, "recv") == 0)
-        rc = read_recv(r, ev, empty, err);
-    else if (r->kind == PG_LOG_COMM && strcmp(name, "gettid") == 0)
-        rc = read_gettid(r, ev, empty, err);
-    else if (r->kind == PG_LOG_COMM && strcmp(name, "notice") == 0)
-        rc = read_notice(r, ev, empty, err);
-    else if (r->kind == PG_LOG_COMM && strcmp(name, "query") == 0)
-        rc = read_query(r, ev, empty, err);
-    else if (r->kind == PG_LOG_COMM && strcmp(name, "leave") == 0)
-        rc = read_leave(r, ev, empty, err);
-    else if (r->kind == PG_LOG_EXEC && strcmp(name, "spawn") == 0)
-        rc = read_spawn(r, ev, empty, err);
-    else
+    d = pg_ev_by_name(name, r->kind);
+    if (!d)
         return pg_lx_fail(x, err, "unknown element <%.40s> in a %s log", name,
                           r->kind == PG_LOG_EXEC ? "exec" : "comm");
+    rc = read_fields(r, d, ev, empty, err);
+    r->ended = d->kind == PG_EV_END;
     if (rc)
         return -1;
     if (ev->seq != r->seq + 1)
@@ -541,6 +477,19 @@ static int read_event(pg_logr *r, pg_event *ev, pg_err *err)
 }
 
 /* ---- the API --------------------------------------------------------- */
+
+/* Communication logs are binary; an XML one (a -dump, an older recording)
+ * is read too: the first bytes say which. */
+static int is_binary(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), bin;
+
+    if (fd < 0)
+        return 0; /* the XML walk names the error */
+    bin = pg_br_is_binary(fd);
+    close(fd);
+    return bin;
+}
 
 pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
                       pg_log_header *hdr, pg_err *err)
@@ -562,6 +511,16 @@ pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
         return NULL;
     }
     r->kind = kind;
+    if (is_binary(path)) {
+        if (kind != PG_LOG_COMM)
+            pg_err_set(err, "%s: the wrong kind of log: a binary "
+                       "communication log where an execution log was "
+                       "expected", path);
+        else if ((r->bin = pg_br_open(path, hdr, err)))
+            return r;
+        pg_logr_close(r);
+        return NULL;
+    }
     if (pg_lx_open(&r->x, r->path, err) == 0 && read_root(r, err) == 0 &&
         read_header(r, hdr ? hdr : &scratch, err) == 0)
         return r;
@@ -578,6 +537,8 @@ int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
         err = &scratch;
     if (!r || !ev)
         return pg_err_set(err, "pg_logr_next: no reader or event");
+    if (r->bin)
+        return pg_br_next(r->bin, ev, err);
     if (r->x.failed) {
         *err = r->x.fail;
         return -1;
@@ -617,6 +578,8 @@ int pg_log_check_cut(const char *path, pg_log_kind kind, long *events,
 
 int pg_logr_cut(const pg_logr *r)
 {
+    if (r && r->bin)
+        return pg_br_cut(r->bin);
     return r && r->cut;
 }
 
@@ -624,7 +587,10 @@ void pg_logr_close(pg_logr *r)
 {
     if (!r)
         return;
-    pg_lx_close(&r->x);
+    if (r->bin)
+        pg_br_close(r->bin);
+    else
+        pg_lx_close(&r->x);
     free(r->ltids.p);
     free(r->offs.p);
     free(r->ptrs.p);

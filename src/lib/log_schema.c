@@ -97,23 +97,7 @@ int pg_log_path(char *buf, int size, const char *dir, int ltid,
     if (!buf || size <= 0 || !dir || ltid < 0 ||
         (kind != PG_LOG_COMM && kind != PG_LOG_EXEC))
         return -1;
-    n = snprintf(buf, (size_t)size, "%s/ltid-%d.%s.xml", dir, ltid,
-                 kind == PG_LOG_EXEC ? "exec" : "comm");
+    n = snprintf(buf, (size_t)size, "%s/ltid-%d.%s", dir, ltid,
+                 kind == PG_LOG_EXEC ? "exec.xml" : "comm.pgc");
     return (n < 0 || n >= size) ? -1 : 0;
-}
-
-int pg_log_call_known(const char *call)
-{
-    static const char *const known[] = {
-        "pvm_send", "pvm_mcast", "pvm_psend", "pvm_bcast", "pvm_recv",
-        "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv",
-    };
-    size_t i;
-
-    if (!call || strncmp(call, "pvm_", 4) != 0)
-        return 0;
-    for (i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strcmp(call, known[i]) == 0)
-            return 1;
-    return 0;
 }

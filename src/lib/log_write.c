@@ -1,31 +1,33 @@
 /*
- * log_write.c - writes a task's log (see pg_log.h) with libxml2's
- * xmlTextWriter.
+ * log_write.c - writes a task's logs (see pg_log.h): the execution log as
+ * XML with libxml2's xmlTextWriter, the communication log in binary
+ * through log_binw.c.
  *
- * Design.  This runs on the hot path of every PVM send and receive, so:
+ * Design.  Sends and receives are on the hot path of every message, so a
+ * communication log is binary (docs/comm-log-format.md): the functions
+ * here only fill a pg_event and hand it to the encoder, which writes from
+ * the event table.  Execution logs are few events and people edit them
+ * (to move a task), so they stay XML:
  *  - one xmlTextWriter over an xmlOutputBuffer over a memory-mapped file
  *    (log_sink.c): libxml2 escapes, and every event is flushed into the
- *    mapping as soon as it is complete, which costs a memcpy and makes it
- *    survive any death of the process (SIGKILL included);
- *  - numbers are formatted into stack buffers and written as plain
- *    attributes, not with xmlTextWriterWriteFormatAttribute (which mallocs
- *    a string per call); nothing is synced to disk per event;
+ *    mapping as soon as it is complete, which survives any death of the
+ *    process (SIGKILL included);
  *  - numbers are formatted by hand, not with printf, so that a traced
  *    program that calls setlocale(LC_NUMERIC, ...) cannot turn the decimal
- *    point of a timestamp into a comma.  Timestamps read as "%.6f" would.
+ *    point of a timestamp into a comma.
  * Every argument of an event is checked before any of it is written, so a
- * refused event leaves the document well-formed and readable.  A write that
- * fails part-way may leave half an element behind; the writer then marks
- * itself broken and refuses everything after, rather than go on producing a
- * log whose structure lies.  Strings must be valid UTF-8 without control
- * characters other than tab, newline and carriage return: XML 1.0 cannot
- * carry the others, and libxml2 would otherwise write bytes the reader
- * rejects or silently re-encode invalid UTF-8.  A program's arguments are
- * data, any bytes a C string holds: one XML cannot carry is written as
+ * refused event leaves the log readable.  A write that fails part-way
+ * marks the writer broken: it refuses everything after, rather than go on
+ * producing a log whose structure lies.  Strings must be valid UTF-8
+ * without control characters other than tab, newline and carriage return:
+ * XML 1.0 cannot carry the others.  A program's arguments are data, any
+ * bytes a C string holds: one XML cannot carry is written as
  * <arg enc="hex"> with its bytes in hex (so it may have half the length).
  */
 #include "pg_log.h"
+#include "log_bin.h"
 #include "log_sink.h"
+#include "log_table.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -37,6 +39,7 @@
 #include <libxml/xmlwriter.h>
 
 struct pg_logw {
+    pg_bw *bin;  /* a communication log: binary (log_binw.c) */
     pg_sink *sink;
     xmlTextWriterPtr xw;
     pg_log_kind kind;
@@ -44,8 +47,7 @@ struct pg_logw {
     int ended;  /* <end> written: the reader rejects anything after it */
     int broken; /* a write failed: refuse everything from now on */
     int misses; /* for the next event */
-    struct {    /* before the last hand-written event: pg_logw_undo */
-        size_t at;
+    struct {    /* before the last comm event: pg_logw_undo */
         long seq;
         int misses;
     } undo;
@@ -58,50 +60,14 @@ static const char *root_name(pg_log_kind kind)
 
 /* ---- input checks --------------------------------------------------- */
 
-/* Length of the UTF-8 sequence at p if it encodes a character XML 1.0 can
- * carry, else 0.  Rejects overlong forms, surrogates, U+FFFE and U+FFFF. */
-static size_t utf8_char(const unsigned char *p)
-{
-    unsigned c = p[0], cp;
-    size_t len, i;
-
-    if (c < 0x80)
-        return (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2, cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3, cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    for (i = 1; i < len; i++) { /* stops at a NUL: it is not 10xxxxxx */
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
-        cp == 0xFFFE || cp == 0xFFFF)
-        return 0;
-    return len;
-}
-
 /* Adds strlen(s) + 1 to *budget if s is a string the format can carry in
  * at most `max` bytes; -1 if not (or if the event grows over its limit). */
 static int check_str(const char *s, size_t max, size_t *budget)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = 0, len;
+    size_t n;
 
-    if (!s)
+    if (!s || (n = strlen(s)) > max || !pg_log_text_ok(s, n))
         return -1;
-    while (p[n]) {
-        len = utf8_char(p + n);
-        if (len == 0 || (n += len) > max)
-            return -1;
-    }
     *budget += n + 1;
     return *budget > PG_LOG_MAX_EVENT ? -1 : 0;
 }
@@ -290,6 +256,14 @@ pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
         return NULL;
     }
     w->kind = kind;
+    if (kind == PG_LOG_COMM) {
+        w->bin = pg_bw_open(path, ltid, program, host, select, err);
+        if (!w->bin) {
+            free(w);
+            return NULL;
+        }
+        return w;
+    }
     w->sink = pg_sink_open(path, err);
     if (!w->sink) {
         free(w);
@@ -314,103 +288,36 @@ pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
     return w;
 }
 
-/* ---- the hot path: sends and receives, formatted by hand -------------- */
-/* Sends and receives are most of a log and are written on every message:
- * their attributes are numbers and a call name from a fixed list, which
- * need no escaping, so they are formatted here and copied into the sink
- * directly (libxml2's writer took about 1 us an event).  The text is what
- * the writer would produce, indentation included; the writer itself has
- * flushed all it had (every event ends flushed), so the two interleave. */
-struct line {
-    char *p, *end;
-};
-
-static void add(struct line *l, const char *s)
+/* ---- communication logs: binary, from the event table --------------- */
+/* Every comm event goes through put_comm to log_binw.c, which encodes it
+ * from its row of pg_events.def; the functions below only fill a pg_event
+ * from their arguments. */
+static int put_comm(pg_logw *w, pg_event *ev)
 {
-    size_t n = strlen(s);
-
-    if (n > (size_t)(l->end - l->p))
-        n = l->end - l->p;
-    memcpy(l->p, s, n);
-    l->p += n;
-}
-
-static void add_num(struct line *l, const char *name, long v)
-{
-    char buf[24];
-
-    add(l, name);
-    add(l, "=\"");
-    add(l, fmt_long(buf, v));
-    add(l, "\"");
-}
-
-/* "  <elem seq=.. [misses=..] t=.." as begin_event writes it. */
-static void add_begin(struct line *l, pg_logw *w, const char *elem, double t)
-{
-    char buf[48];
-
-    w->undo.at = pg_sink_tell(w->sink);
-    w->undo.seq = w->seq;
+    if (!usable(w, PG_LOG_COMM) || !w->bin)
+        return -1;
+    ev->misses = w->misses;
+    if (pg_bw_put(w->bin, ev) < 0)
+        return -1;
+    w->undo.seq = w->seq++;
     w->undo.misses = w->misses;
-
-    add(l, "  <");
-    add(l, elem);
-    add_num(l, " seq", ++w->seq);
-    if (w->misses > 0)
-        add_num(l, " misses", w->misses);
     w->misses = 0;
-    add(l, " t=\"");
-    add(l, fmt_time(buf, t));
-    add(l, "\" call=\"");
-}
-
-static int put_line(pg_logw *w, struct line *l, char *start)
-{
-    if (l->p == l->end) /* cannot happen with the sizes below: refuse */
-        return w->broken = 1, -1;
-    return wrote(w, pg_sink_write(w->sink, start, (int)(l->p - start)));
+    return 0;
 }
 
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to)
 {
-    char small[512], *buf;
-    size_t size;
-    struct line l;
-    int i, rc;
+    pg_event ev = { .kind = PG_EV_SEND, .t = t, .call = call, .tag = tag,
+                    .msgid = msgid, .bytes = bytes, .nto = nto, .to = to };
 
-    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !pg_log_call_known(call) ||
-        bytes < 0 || nto < 0 || nto > PG_LOG_MAX_LIST || (nto > 0 && !to))
-        return -1;
-    size = 256 + (size_t)nto * 32;
-    buf = size <= sizeof small ? small : malloc(size);
-    if (!buf)
-        return -1;
-    l.p = buf;
-    l.end = buf + size;
-    add_begin(&l, w, "send", t);
-    add(&l, call);
-    add_num(&l, "\" tag", tag);
-    add_num(&l, " msgid", msgid);
-    add_num(&l, " bytes", bytes);
-    add(&l, nto ? ">\n" : "/>\n");
-    for (i = 0; i < nto; i++) {
-        add_num(&l, "    <to ltid", to[i]);
-        add(&l, "/>\n");
-    }
-    if (nto)
-        add(&l, "  </send>\n");
-    rc = put_line(w, &l, buf);
-    if (buf != small)
-        free(buf);
-    return rc;
+    return put_comm(w, &ev);
 }
 
 void pg_logw_undo(pg_logw *w)
 {
-    assert(w && !w->broken && w->seq == w->undo.seq + 1);
-    pg_sink_rewind(w->sink, w->undo.at);
+    assert(w && !w->broken && w->bin && w->seq == w->undo.seq + 1);
+    pg_bw_undo(w->bin);
     w->seq = w->undo.seq;
     w->misses = w->undo.misses;
 }
@@ -418,97 +325,69 @@ void pg_logw_undo(pg_logw *w)
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
                  int msgid, int bytes)
 {
-    char buf[256];
-    struct line l = { buf, buf + sizeof buf };
+    pg_event ev = { .kind = PG_EV_RECV, .t = t, .call = call, .from = from,
+                    .tag = tag, .msgid = msgid, .bytes = bytes };
 
-    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !pg_log_call_known(call) ||
-        bytes < 0)
-        return -1;
-    add_begin(&l, w, "recv", t);
-    add(&l, call);
-    add_num(&l, "\" from", from);
-    add_num(&l, " tag", tag);
-    add_num(&l, " msgid", msgid);
-    add_num(&l, " bytes", bytes);
-    add(&l, "/>\n");
-    return put_line(w, &l, buf);
+    return put_comm(w, &ev);
 }
-
-static const char *const notice_names[] = { NULL, "exit", "hostdelete",
-                                             "hostadd" };
 
 int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
                    pg_notice_what what, int ltid, int bytes)
 {
-    char buf[256];
-    struct line l = { buf, buf + sizeof buf };
+    pg_event ev = { .kind = PG_EV_NOTICE, .t = t, .call = call, .tag = tag,
+                    .what = what, .from = ltid, .bytes = bytes };
 
-    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !pg_log_call_known(call) ||
-        what < PG_NOTICE_EXIT || what > PG_NOTICE_HOSTADD || bytes < 0)
-        return -1;
-    add_begin(&l, w, "notice", t);
-    add(&l, call);
-    add_num(&l, "\" tag", tag);
-    add(&l, " what=\"");
-    add(&l, notice_names[what]);
-    add_num(&l, "\" ltid", ltid);
-    add_num(&l, " bytes", bytes);
-    add(&l, "/>\n");
-    return put_line(w, &l, buf);
-}
-
-static int write_gettid(pg_logw *w, double t, const char *group, int inst,
-                        int ltid, int order)
-{
-    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !group ||
-        strlen(group) >= PG_LOG_MAX_STR)
-        return -1;
-    if (begin_event(w, "gettid", t) || put_str(w, "group", group) ||
-        put_long(w, "inst", inst) || put_long(w, "ltid", ltid) ||
-        (order >= 0 && put_long(w, "order", order)))
-        return -1;
-    return end_event(w);
+    return put_comm(w, &ev);
 }
 
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
                    int ltid)
 {
-    return write_gettid(w, t, group, inst, ltid, -1);
+    pg_event ev = { .kind = PG_EV_GETTID, .t = t, .group = group,
+                    .inst = inst, .from = ltid, .order = -1 };
+
+    return put_comm(w, &ev);
 }
 
 int pg_logw_join(pg_logw *w, double t, const char *group, int inst,
                  int ltid, int order)
 {
-    return order < 0 ? -1 : write_gettid(w, t, group, inst, ltid, order);
+    pg_event ev = { .kind = PG_EV_GETTID, .t = t, .group = group,
+                    .inst = inst, .from = ltid, .order = order };
+
+    return order < 0 ? -1 : put_comm(w, &ev);
 }
 
 int pg_logw_leave(pg_logw *w, double t, const char *group, int order)
 {
-    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !group ||
-        strlen(group) >= PG_LOG_MAX_STR || order < 0)
-        return -1;
-    if (begin_event(w, "leave", t) || put_str(w, "group", group) ||
-        put_long(w, "order", order))
-        return -1;
-    return end_event(w);
-}
+    pg_event ev = { .kind = PG_EV_LEAVE, .t = t, .group = group,
+                    .order = order };
 
-int pg_log_query_known(const char *call)
-{
-    return call && (!strcmp(call, "pvm_pstat") || !strcmp(call, "pvm_mstat") ||
-                    !strcmp(call, "pvm_gsize"));
+    return put_comm(w, &ev);
 }
 
 int pg_logw_query(pg_logw *w, double t, const char *call, const char *about,
                   int value)
 {
-    if (!usable(w, PG_LOG_COMM) || !time_ok(t) || !pg_log_query_known(call) ||
-        !about || strlen(about) >= PG_LOG_MAX_STR)
-        return -1;
-    if (begin_event(w, "query", t) || put_str(w, "call", call) ||
-        put_str(w, "about", about) || put_long(w, "value", value))
-        return -1;
-    return end_event(w);
+    pg_event ev = { .kind = PG_EV_QUERY, .t = t, .call = call,
+                    .about = about, .value = value };
+
+    return put_comm(w, &ev);
+}
+
+int pg_logw_event(pg_logw *w, const pg_event *ev)
+{
+    pg_event copy = *ev;
+
+    if (w && w->kind == PG_LOG_EXEC && ev->kind == PG_EV_SPAWN)
+        return pg_logw_spawn(w, ev->t, ev->program, ev->argv, ev->flags,
+                             ev->where, ev->count, ev->nchild, ev->child_ltid,
+                             ev->child_host);
+    if (ev->kind == PG_EV_END)
+        return pg_logw_misses(w, ev->misses), pg_logw_end(w, ev->t, ev->status);
+    if (w)
+        w->misses = ev->misses;
+    return put_comm(w, &copy);
 }
 
 /* 1 if the argument must go in hex: XML cannot carry it as it is. */
@@ -622,8 +501,16 @@ int pg_logw_spawn(pg_logw *w, double t, const char *program,
 
 int pg_logw_end(pg_logw *w, double t, int status)
 {
+    pg_event ev = { .kind = PG_EV_END, .t = t, .status = status };
+
     if (!w || !usable(w, w->kind) || !time_ok(t))
         return -1;
+    if (w->bin) {
+        if (put_comm(w, &ev) < 0)
+            return -1;
+        w->ended = 1;
+        return 0;
+    }
     if (begin_event(w, "end", t) || put_long(w, "status", status) ||
         end_event(w))
         return -1;
@@ -635,6 +522,8 @@ int pg_logw_flush(pg_logw *w)
 {
     if (!w || w->broken)
         return -1;
+    if (w->bin) /* every event is in the mapping when its call returns */
+        return 0;
     if (xmlTextWriterFlush(w->xw) < 0) {
         w->broken = 1;
         return -1;
@@ -653,6 +542,11 @@ int pg_logw_close(pg_logw *w)
 
     if (!w)
         return -1;
+    if (w->bin) {
+        rc = pg_bw_close(w->bin);
+        free(w);
+        return rc;
+    }
     if (!w->broken && xmlTextWriterEndDocument(w->xw) < 0)
         rc = -1;
     if (w->xw)

@@ -1,11 +1,17 @@
 /*
- * pg_log.h - the per-task logs: XML written with libxml2's xmlTextWriter,
- * read back with its streaming xmlTextReader (memory does not grow with the
- * length of a log), validated against schema/pangaea-log.xsd.
+ * pg_log.h - the per-task logs, and the one interface the rest of Pangaea
+ * uses to write (pg_logw_*) and read (pg_logr_*) them.  The kinds of event
+ * and their fields are rows of pg_events.def.
  *
  * Every task has two logs in the log directory, named from its ltid only:
- *   ltid-<N>.exec.xml   its spawns (execution log)
- *   ltid-<N>.comm.xml   its sends and receives (communication log)
+ *   ltid-<N>.exec.xml   its spawns (execution log): XML, written with
+ *                       libxml2's xmlTextWriter, read with its streaming
+ *                       xmlTextReader, valid against schema/pangaea-log.xsd
+ *   ltid-<N>.comm.pgc   its sends and receives (communication log): binary,
+ *                       docs/comm-log-format.md; `pangaea -dump` prints it
+ *                       as the XML below, valid against the same schema
+ * (an XML communication log, e.g. a -dump, is read too).  Either is read
+ * in memory that does not grow with its length.
  * Each opens with a <header> element that states the format ("pangaea-exec"
  * or "pangaea-comm"), the format version, the ltid and the program; events
  * follow in the order the task made them, each with a 1-based seq and a
@@ -37,6 +43,8 @@
 #ifndef PG_LOG_H
 #define PG_LOG_H
 
+#include <stdio.h>
+
 #include "pg_err.h"
 
 #define PG_LOG_VERSION 1
@@ -51,18 +59,11 @@
 
 typedef enum { PG_LOG_COMM = 0, PG_LOG_EXEC = 1 } pg_log_kind;
 
+/* The kinds of event: one per row of pg_events.def, where each is
+ * described (its log, whether it is a message, its fields). */
 typedef enum {
-    PG_EV_SEND = 1,  /* comm: one message to one or several ltids      */
-    PG_EV_RECV = 2,  /* comm: one message taken by the program         */
-    PG_EV_SPAWN = 3, /* exec: one pvm_spawn call                       */
-    PG_EV_END = 4,   /* both: the task ended with `status`             */
-    PG_EV_GETTID = 5, /* comm: group instance `inst` of `group` is ltid
-                        `from` (pvm_gettid, pvm_getinst, pvm_joingroup) */
-    PG_EV_NOTICE = 6, /* comm: a pvm_notify notice taken by a receive:
-                        `what` happened (to ltid `from`, for an exit) */
-    PG_EV_QUERY = 7, /* comm: `call` (pvm_pstat, pvm_mstat, pvm_gsize)
-                        about `about` returned `value` */
-    PG_EV_LEAVE = 8  /* comm: the task left `group`, its turn `order` */
+#define PG_EVENT(kind, code, name, log, message) PG_EV_##kind = code,
+#include "pg_events.def"
 } pg_ev_kind;
 
 /* What a notice says (PvmTaskExit, PvmHostDelete, PvmHostAdd). */
@@ -171,6 +172,9 @@ int pg_logw_join(pg_logw *w, double t, const char *group, int inst,
 int pg_logw_leave(pg_logw *w, double t, const char *group, int order);
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
                    int ltid);
+/* Any event, as the reader gives it back (its seq is ignored): what a
+ * tool that rewrites a log uses. */
+int pg_logw_event(pg_logw *w, const pg_event *ev);
 /* The next event written carries misses="n" (when n > 0). */
 void pg_logw_misses(pg_logw *w, int n);
 /* Pushes what is buffered to the file. */
@@ -208,7 +212,16 @@ int pg_log_check_cut(const char *path, pg_log_kind kind, long *events,
  * naming file, line and column of the first violation. */
 int pg_log_validate(const char *path, const char *xsd_path, pg_err *err);
 
-/* Writes into buf the file name of a task's log: <dir>/ltid-<N>.<kind>.xml */
+/* A log as an XML document valid against the schema, whatever its format
+ * (what `pangaea -dump` prints): 0 when the log was read to its end or to
+ * where its task died (said in a comment), -1 and err when it is bad (the
+ * document then ends after the last good event). */
+int pg_log_dump(const char *path, pg_log_kind kind, FILE *out, pg_err *err);
+/* One event as an XML element, indented as in a log. */
+int pg_log_xml_event(FILE *out, const pg_event *ev);
+
+/* Writes into buf the file name of a task's log: <dir>/ltid-<N>.exec.xml
+ * or <dir>/ltid-<N>.comm.pgc. */
 int pg_log_path(char *buf, int size, const char *dir, int ltid,
                 pg_log_kind kind);
 

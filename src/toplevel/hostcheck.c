@@ -342,7 +342,7 @@ static void print_host_logs(const char *host)
     fprintf(stderr, "pangaea:   %s:", host);
     for (i = 0; i < nplaces; i++)
         if (!strcmp(places[i].host, host))
-            fprintf(stderr, " ltid-%d.exec.xml ltid-%d.comm.xml",
+            fprintf(stderr, " ltid-%d.exec.xml ltid-%d.comm.pgc",
                     places[i].ltid, places[i].ltid);
     fprintf(stderr, "\n");
 }

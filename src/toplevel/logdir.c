@@ -106,13 +106,14 @@ int top_logdir_lock(const char *dir, int readonly_ok, pg_err *err)
 
 /* ---- the recording's files --------------------------------------------- */
 
-/* A file of a recording: ltid-*.xml, or the page -display wrote. */
-static int recording_file(const char *name)
+/* A file of a recording: ltid-*.xml, ltid-*.pgc, or the page -display
+ * wrote. */
+int top_recording_file(const char *name)
 {
     size_t n = strlen(name);
 
     return (!strncmp(name, "ltid-", 5) && n > 4 &&
-            !strcmp(name + n - 4, ".xml")) ||
+            (!strcmp(name + n - 4, ".xml") || !strcmp(name + n - 4, ".pgc"))) ||
            !strcmp(name, "pangaea-graph.html");
 }
 
@@ -142,7 +143,7 @@ static int move_files(const char *from, const char *to, pg_err *err)
         goto out;
     }
     while ((e = readdir(d))) {
-        if (!recording_file(e->d_name))
+        if (!top_recording_file(e->d_name))
             continue;
         rc = to ? renameat(dirfd(d), e->d_name, dirfd(t), e->d_name)
                 : unlinkat(dirfd(d), e->d_name, 0);
@@ -173,7 +174,7 @@ static int holds_recording(const char *dir, pg_err *err)
         return pg_err_set(err, "cannot read the log directory %s: %s", dir,
                           strerror(errno));
     while (!any && (e = readdir(d)))
-        any = recording_file(e->d_name);
+        any = top_recording_file(e->d_name);
     closedir(d);
     return any;
 }
@@ -217,7 +218,7 @@ static int check_previous(const char *prev, pg_err *err)
         return pg_err_set(err, "cannot read %s: %s", prev, strerror(errno));
     while ((e = readdir(d)) && !foreign)
         foreign = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-                  !recording_file(e->d_name);
+                  !top_recording_file(e->d_name);
     closedir(d);
     if (foreign)
         return pg_err_set(err, "cannot replace %s, where the previous "

@@ -36,7 +36,8 @@ static const char usage_text[] =
     "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n"
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
-    "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n";
+    "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
+    "       pangaea -dump [LOGDIR] [LTID]\n";
 
 static void usage(const char *why)
 {
@@ -175,25 +176,32 @@ static void parse(int argc, char **argv, struct top_opts *o)
     logdir_path(o, logdir);
 }
 
-/* A log that stops after complete events is a task that died when
- * recorded: the replay follows it up to there (and it should die there
- * again).  Anything else that fails validation is refused. */
-static int cut_short(const char *path, pg_err *err)
+/* One log of the recording, checked before a replay: an execution log
+ * against the schema (people edit them), a communication log by reading
+ * it through once (the reader checks every event, in constant memory; no
+ * schema pass).  A log that stops after complete events is a task that
+ * died when recorded: the replay follows it up to there. */
+static void check_log(const char *dir, const char *name, const char *xsd)
 {
-    pg_err cut;
+    char path[PATH_MAX + 300];
+    pg_err err;
     long n;
-    const char *name = strrchr(path, '/');
+    int comm = strstr(name, ".comm.") != NULL, rc;
 
-    if (pg_log_check_cut(path, strstr(path, ".exec.") ? PG_LOG_EXEC
-                                                      : PG_LOG_COMM,
-                         &n, &cut) != 1)
-        return 0;
-    if (strstr(path, ".comm."))
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!comm) {
+        if (pg_log_validate(path, xsd, &err) < 0 &&
+            pg_log_check_cut(path, PG_LOG_EXEC, &n, &err) != 1)
+            fail(TOP_EXIT_USAGE, "%s", err.msg);
+        return;
+    }
+    rc = pg_log_check_cut(path, PG_LOG_COMM, &n, &err);
+    if (rc < 0)
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
+    if (rc == 1)
         fprintf(stderr, "pangaea: %s stops after event %ld: that task died "
                 "there when recorded; the replay follows it that far\n",
-                name ? name + 1 : path, n);
-    (void)err;
-    return 1;
+                name, n);
 }
 
 /* Before a replay: every log is well-formed and valid, and the recording is
@@ -207,7 +215,6 @@ static void check_recording(struct top_opts *o)
     pg_logr *r;
     pg_err err;
     DIR *d;
-    int n;
 
     pg_log_path(path, sizeof path, o->logdir, 0, PG_LOG_EXEC);
     if (access(path, R_OK) < 0)
@@ -215,15 +222,9 @@ static void check_recording(struct top_opts *o)
                              "(record first with pangaea -log)", path);
     snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", PG_SCHEMA_DIR);
     d = opendir(o->logdir);
-    while (d && (e = readdir(d))) {
-        n = strlen(e->d_name);
-        if (strncmp(e->d_name, "ltid-", 5) || n < 5 ||
-            strcmp(e->d_name + n - 4, ".xml"))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", o->logdir, e->d_name);
-        if (pg_log_validate(path, xsd, &err) < 0 && !cut_short(path, &err))
-            fail(TOP_EXIT_USAGE, "%s", err.msg);
-    }
+    while (d && (e = readdir(d)))
+        if (top_recording_file(e->d_name) && strncmp(e->d_name, "pangaea-", 8))
+            check_log(o->logdir, e->d_name, xsd);
     if (d)
         closedir(d);
     pg_log_path(path, sizeof path, o->logdir, 0, PG_LOG_EXEC);
@@ -359,6 +360,8 @@ int main(int argc, char **argv)
 
     if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
         return top_move(argc, argv);
+    if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
+        return top_dump(argc, argv);
     if (argc > 1 && top_is_postmortem(argv[1])) /* export.c: reads logs */
         return top_postmortem(argc, argv);
     parse(argc, argv, &o);

@@ -18,6 +18,8 @@
  */
 #include "runlog.h"
 
+#include "log_table.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -47,7 +49,7 @@ static int grow(void *p, int *cap, int n, size_t sz)
 
 /* ---- the directory ---------------------------------------------------- */
 
-/* ltid of "ltid-<N>.comm.xml" or "ltid-<N>.exec.xml", else -1. */
+/* ltid of "ltid-<N>.comm.pgc" or "ltid-<N>.exec.xml", else -1. */
 static int file_ltid(const char *name)
 {
     const char *p = name + 5;
@@ -58,7 +60,7 @@ static int file_ltid(const char *name)
     for (; *p >= '0' && *p <= '9'; p++)
         if ((n = n * 10 + (*p - '0')) > INT_MAX)
             return -1;
-    return strcmp(p, ".comm.xml") && strcmp(p, ".exec.xml") ? -1 : (int)n;
+    return strcmp(p, ".comm.pgc") && strcmp(p, ".exec.xml") ? -1 : (int)n;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -98,7 +100,7 @@ static int scan_dir(struct top_run *run, pg_err *err)
     if (!run->tasks)
         return pg_err_set(err, "out of memory");
     if (k == 0)
-        return pg_err_set(err, "no log in %s (no ltid-N.comm.xml or "
+        return pg_err_set(err, "no log in %s (no ltid-N.comm.pgc or "
                           "ltid-N.exec.xml): record a run first with "
                           "pangaea -log", run->dir);
     return 0;
@@ -219,10 +221,11 @@ static void read_log(struct top_run *run, int ti, pg_log_kind kind,
 static int take_comm(struct top_run *run, int ti, const pg_event *ev,
                      void *arg)
 {
-    /* Group lookups and leaves and queries are no messages, and a notice
-     * comes from no task: the graph does not show them. */
-    if (ev->kind == PG_EV_GETTID || ev->kind == PG_EV_NOTICE ||
-        ev->kind == PG_EV_QUERY || ev->kind == PG_EV_LEAVE)
+    /* Only messages between tasks are drawn (pg_events.def says which
+     * kinds are): group lookups, leaves, queries and notices are not. */
+    const pg_evdesc *d = pg_ev_desc(ev->kind);
+
+    if (!d || !d->message)
         return 0;
     return add_event(run, arg, ti, ev);
 }

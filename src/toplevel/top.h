@@ -70,6 +70,9 @@ int top_logdir_begin(const char *dir, pg_err *err);
 void top_logdir_complete(const char *dir);
 /* 1 if the recording in dir did not end well (or is still being made). */
 int top_logdir_incomplete(const char *dir);
+/* 1 if `name` is a file of a recording: ltid-*.xml, ltid-*.pgc, or the page
+ * -display wrote. */
+int top_recording_file(const char *name);
 
 /* `pangaea -move LTID HOST` and `-move-host FROM TO` (move.c). */
 int top_is_move(const char *arg);
@@ -78,6 +81,9 @@ int top_move(int argc, char **argv);
 /* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (export.c): read a
  * recording's logs only.  top_postmortem returns the exit status. */
 int top_is_postmortem(const char *arg);
+/* dump.c: -dump [LOGDIR] [LTID], the communication logs as XML. */
+int top_is_dump(const char *arg);
+int top_dump(int argc, char **argv);
 int top_postmortem(int argc, char **argv);
 
 #endif

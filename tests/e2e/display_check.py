@@ -22,27 +22,36 @@ import json
 import os
 import re
 import sys
+import subprocess
 import xml.etree.ElementTree as ET
+
+PANGAEA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                       "build", "pangaea")
 
 
 def load(d):
     sends, recvs, ltids = {}, [], set()
     first_send, labels = {}, {}
-    for path in glob.glob(os.path.join(d, "ltid-*.xml")):
-        m = re.match(r"ltid-(\d+)\.(comm|exec)\.xml$", os.path.basename(path))
+    for path in glob.glob(os.path.join(d, "ltid-*")):
+        m = re.match(r"ltid-(\d+)\.(comm\.pgc|exec\.xml)$", os.path.basename(path))
         if not m:
             continue
         ltid = int(m.group(1))
         ltids.add(ltid)
         try:
-            root = ET.parse(path).getroot()
+            if m.group(2) == "comm.pgc":  # binary: read as pangaea -dump prints it
+                text = subprocess.run([PANGAEA, "-dump", d, str(ltid)],
+                                      capture_output=True).stdout
+                root = ET.fromstring(text)
+            else:
+                root = ET.parse(path).getroot()
         except ET.ParseError:
             continue  # a truncated log: the C side keeps its events, we don't
         h = root.find("header")
         if h is not None:
             labels.setdefault(ltid, "%s/%s/%d" % (
                 h.get("host"), h.get("program").rsplit("/", 1)[-1] or h.get("program"), ltid))
-        if m.group(2) != "comm":
+        if m.group(2) != "comm.pgc":
             continue
         for el in root:
             if el.tag == "send":

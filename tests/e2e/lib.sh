@@ -173,25 +173,38 @@ pg_repeat() {
                          sort -u | wc -l)
 }
 
-# pg_log_data LOG: the bytes of a log up to its first NUL.  A task's log is
-# a mapped file that ends in zeros until it is closed, and the event a task
-# was writing when it died lies past a zero (its first byte is stored last,
-# log_sink.c), half written: deleting the zeros instead (tr -d) would glue
-# that half event onto the log.  sed -z prints the first NUL-ended record
-# and its NUL, which tr then drops.
-pg_log_data() { LC_ALL=C sed -z q "$1" | tr -d '\000'; }
+
+# pg_comm_xml LOGDIR [LTID]: the communication logs of LOGDIR (or ltid
+# LTID's) as XML, as `pangaea -dump` prints them.
+pg_comm_xml() {
+    "$PG_BUILD/pangaea" -dump "$@"
+}
+
+# pg_comm_edit LOGDIR LTID SED-ARGS...: edits ltid LTID's communication log
+# as XML: dumped, changed by sed, written back in binary (comm_from_xml).
+pg_comm_edit() {
+    local dir=$1 ltid=$2 xml
+    shift 2
+    xml=$(mktemp) || return 1
+    "$PG_BUILD/pangaea" -dump "$dir" "$ltid" >"$xml" &&
+        sed "$@" "$xml" >"$xml.new" &&
+        "$PG_BUILD/tests/comm_from_xml" "$xml.new" "$dir/ltid-$ltid.comm.pgc"
+    local rc=$?
+    rm -f "$xml" "$xml.new"
+    return $rc
+}
 
 # pg_log_messages LOGDIR SENDS RECVS: every send destination in the comm
 # logs of LOGDIR goes to file SENDS and every receive to RECVS, one line
 # "sender msgid receiver" each.  A <recv call="pvm_probe"> saw a message
 # without taking it (the receive that takes it follows): not counted.  Logs
-# cut by a death are read up to the cut (pg_log_data).
+# cut by a death are read up to there (-dump reads them so).
 pg_log_messages() {
     local f me
     : >"$2"; : >"$3"
-    for f in "$1"/ltid-*.comm.xml; do
-        me=${f##*/ltid-}; me=${me%.comm.xml}
-        pg_log_data "$f" | awk -v me="$me" -v sends="$2" -v recvs="$3" '
+    for f in "$1"/ltid-*.comm.pgc; do
+        me=${f##*/ltid-}; me=${me%.comm.pgc}
+        pg_comm_xml "$1" "$me" | awk -v me="$me" -v sends="$2" -v recvs="$3" '
             function attr(name,  r) {
                 if (match($0, " " name "=\"[0-9]+\"")) {
                     r = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", r); return r

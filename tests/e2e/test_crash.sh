@@ -47,7 +47,7 @@ fi
 # The receives the master printed, as "from msgid", against those logged.
 sed -nE 's/^\[1\] recv [0-9]+: worker ([0-9]+) msg ([0-9]+)$/\1 \2/p' "$dir/out" |
     while read -r w j; do echo "$((w + 1)) $j"; done >"$dir/printed"
-pg_log_data "$logs/ltid-1.comm.xml" | grep -o '<recv [^>]*>' |
+pg_comm_xml "$logs" 1 | grep -o '<recv [^>]*>' |
     sed -E 's/.* from="([0-9]+)".* msgid="([0-9]+)".*/\1 \2/' >"$dir/logged"
 if [ -s "$dir/printed" ] && cmp -s "$dir/printed" "$dir/logged"; then
     pg_pass "the crashed task's comm log holds all $(wc -l <"$dir/logged") receives it made, in order"
@@ -56,7 +56,7 @@ else
     diff "$dir/printed" "$dir/logged" | head
 fi
 # The cut log still reads back through the library, up to the cut.
-if "$PG_BUILD/fuzz/replay_corpus" "$logs/ltid-1.comm.xml" >/dev/null 2>&1; then
+if "$PG_BUILD/fuzz/replay_corpus" "$logs/ltid-1.comm.pgc" >/dev/null 2>&1; then
     pg_pass "the cut comm log reads back through the log reader without a crash"
 else
     pg_fail "the log reader crashed on the cut comm log"

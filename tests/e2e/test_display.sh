@@ -29,8 +29,9 @@ jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"
 
 xml_count() { # xml_count DIR XPATH: summed over the comm logs
     local f n=0
-    for f in "$1"/ltid-*.comm.xml; do
-        n=$((n + $(xmllint --xpath "count($2)" "$f")))
+    for f in "$1"/ltid-*.comm.pgc; do
+        f=${f##*/ltid-}
+        n=$((n + $(pg_comm_xml "$1" "${f%.comm.pgc}" | xmllint --xpath "count($2)" -)))
     done
     echo "$n"
 }

@@ -67,8 +67,8 @@ expect_fail "replay of another program's recording" 2 "is of .*sor, not of .*rac
 
 # Edit the tag of the first send of ltid 2: its replay must diverge there.
 cp -r "$dir/logs" "$dir/edited"
-sed -i '0,/<send \(.*\) tag="[0-9]*"/s//<send \1 tag="999"/' "$dir/edited/ltid-2.comm.xml"
-if grep -q 'tag="999"' "$dir/edited/ltid-2.comm.xml"; then
+pg_comm_edit "$dir/edited" 2 '0,/<send \(.*\) tag="[0-9]*"/s//<send \1 tag="999"/'
+if pg_comm_xml "$dir/edited" 2 | grep -q 'tag="999"'; then
     expect_fail "edited communication log: replay diverges" 3 \
         "replay diverged in ltid 2 \(.*sor\) at event [0-9]+: recorded pvm_send to ltid [0-9]+ tag 999 .*the program called pvm_send to ltid [0-9]+ tag [0-9]+" \
         "$PANGAEA" -replay -logdir "$dir/edited" "$SOR" 4
@@ -78,28 +78,40 @@ fi
 # A program that now ends otherwise than recorded has diverged, even when
 # no other task notices: another exit status, or events left over.
 cp -r "$dir/logs" "$dir/status"
-sed -i 's/<end \(.*\) status="0"/<end \1 status="7"/' "$dir/status/ltid-2.comm.xml"
+pg_comm_edit "$dir/status" 2 's/<end \(.*\) status="0"/<end \1 status="7"/'
 expect_fail "edited exit status: the replay says the task ended otherwise" 3 \
     "replay diverged in ltid 2 \(.*sor\) at event [0-9]+: recorded that the task ended with status 7; the program ended with status 0" \
     "$PANGAEA" -replay -logdir "$dir/status" "$SOR" 4
 cp -r "$dir/logs" "$dir/more"
-k=$(sed -n 's/.*<end seq="\([0-9]*\)".*/\1/p' "$dir/more/ltid-3.comm.xml")
-sed -i "s|  <end seq=\"$k\"|  <recv seq=\"$k\" t=\"1.5\" call=\"pvm_recv\" from=\"1\" tag=\"5\" msgid=\"9999\" bytes=\"8\"/>\n  <end seq=\"$((k + 1))\"|" \
-    "$dir/more/ltid-3.comm.xml"
+k=$(pg_comm_xml "$dir/more" 3 | sed -n 's/.*<end seq="\([0-9]*\)".*/\1/p')
+pg_comm_edit "$dir/more" 3 "s|  <end seq=\"$k\"|  <recv seq=\"$k\" t=\"1.5\" call=\"pvm_recv\" from=\"1\" tag=\"5\" msgid=\"9999\" bytes=\"8\"/>\n  <end seq=\"$((k + 1))\"|"
 expect_fail "a receive added at the end: the replay says the task ended before it" 3 \
     "replay diverged in ltid 3 \(.*sor\) at event $k: recorded pvm_recv of message 9999 from ltid 1 tag 5; the program ended with status 0" \
     "$PANGAEA" -replay -logdir "$dir/more" "$SOR" 4
 
-# A log that is not well-formed is refused before anything starts.
+# A log that is not well-formed is refused before anything starts: bytes
+# after its end, a block whose CRC fails (one byte changed), an execution
+# log that is not XML.
 cp -r "$dir/logs" "$dir/broken"
-printf '<send seq=' >>"$dir/broken/ltid-3.comm.xml"
-expect_fail "malformed log is refused with file and line" 2 "ltid-3.comm.xml:[0-9]+" \
+printf '<send seq=' >>"$dir/broken/ltid-3.comm.pgc"
+expect_fail "comm log with bytes after its end is refused, naming file and byte" 2 \
+    "ltid-3.comm.pgc: byte offset [0-9]+: content after the end of the log" \
     "$PANGAEA" -replay -logdir "$dir/broken" "$SOR" 4
+cp -r "$dir/logs" "$dir/flipped"
+size=$(stat -c %s "$dir/flipped/ltid-2.comm.pgc")
+printf '\377' | dd of="$dir/flipped/ltid-2.comm.pgc" bs=1 seek=$((size - 7)) conv=notrunc 2>/dev/null
+expect_fail "comm log with a corrupt block is refused, naming file, offset and last good event" 2 \
+    "ltid-2.comm.pgc: byte offset [0-9]+: .*(CRC|corrupt).*the last good event is [0-9]+" \
+    "$PANGAEA" -replay -logdir "$dir/flipped" "$SOR" 4
+cp -r "$dir/logs" "$dir/badexec"
+printf '<spawn seq=' >>"$dir/badexec/ltid-1.exec.xml"
+expect_fail "malformed execution log is refused with file and line" 2 "ltid-1.exec.xml:[0-9]+" \
+    "$PANGAEA" -replay -logdir "$dir/badexec" "$SOR" 4
 
 # A receive edited to a message nobody sent: every task ends up waiting
 # (task 1 for it, the others for task 1); pangaea must say so and stop.
 cp -r "$dir/logs" "$dir/stall"
-sed -i '0,/<recv \(.*\) msgid="[0-9]*"/s//<recv \1 msgid="9999"/' "$dir/stall/ltid-1.comm.xml"
+pg_comm_edit "$dir/stall" 1 '0,/<recv \(.*\) msgid="[0-9]*"/s//<recv \1 msgid="9999"/'
 PANGAEA_STALL=2 expect_fail "replay where every task waits: stall reported" 3 \
     "replay stalled: every task waits.*" \
     "$PANGAEA" -replay -logdir "$dir/stall" "$SOR" 4
@@ -113,8 +125,8 @@ fi
 # another event already: the second time it waits for a notice that cannot
 # come, and the stall report says which.
 "$PANGAEA" -log -logdir "$dir/nt" "$PG_BUILD/tests/plain_notify" >/dev/null 2>&1
-second=$(grep -o 'what="exit" ltid="[0-9]*"' "$dir/nt/ltid-1.comm.xml" | sed -n 2p | grep -o '[0-9]*')
-sed -i "0,/what=\"exit\" ltid=\"[0-9]*\"/s//what=\"exit\" ltid=\"$second\"/" "$dir/nt/ltid-1.comm.xml"
+second=$(pg_comm_xml "$dir/nt" 1 | grep -o 'what="exit" ltid="[0-9]*"' | sed -n 2p | grep -o '[0-9]*')
+pg_comm_edit "$dir/nt" 1 "0,/what=\"exit\" ltid=\"[0-9]*\"/s//what=\"exit\" ltid=\"$second\"/"
 PANGAEA_STALL=2 expect_fail "notice edited to an exit taken twice: stall reported" 3 \
     "ltid 1 \(.*plain_notify\) waits in pvm_recv for the notice \(tag 50\) that ltid $second ended" \
     "$PANGAEA" -replay -logdir "$dir/nt" "$PG_BUILD/tests/plain_notify"
@@ -123,9 +135,9 @@ PANGAEA_STALL=2 expect_fail "notice edited to an exit taken twice: stall reporte
 # three others in pvm_barrier (which cannot report a wait itself).
 # pangaea must see they all wait, and say so.
 "$PANGAEA" -log -logdir "$dir/gq" "$PG_BUILD/tests/group_race" >/dev/null 2>&1
-last=$(grep -h 'group="race" inst="[0-9]*" ltid="[0-9]*" order=' "$dir"/gq/ltid-*.comm.xml |
+last=$(pg_comm_xml "$dir/gq" | grep -h 'group="race" inst="[0-9]*" ltid="[0-9]*" order=' |
        sed -E 's/.*ltid="([0-9]+)" order="([0-9]+)".*/\2 \1/' | sort -n | tail -1 | cut -d' ' -f2)
-sed -i 's/\(group="race" inst="[0-9]*" ltid="[0-9]*"\) order="[0-9]*"/\1 order="50"/' "$dir/gq/ltid-$last.comm.xml"
+pg_comm_edit "$dir/gq" "$last" 's/\(group="race" inst="[0-9]*" ltid="[0-9]*"\) order="[0-9]*"/\1 order="50"/'
 PANGAEA_STALL=2 expect_fail "join edited to a turn that never comes: stall reported" 3 \
     "ltid $last \(.*group_race\) waits in pvm_joingroup for turn 50 of group \"race\"" \
     "$PANGAEA" -replay -logdir "$dir/gq" "$PG_BUILD/tests/group_race"
@@ -137,16 +149,16 @@ fi
 
 # The same edit where the sender simply ends: that message can never come.
 "$PANGAEA" -log -logdir "$dir/m1" master1 >/dev/null 2>&1
-sed -i '0,/<recv \(.*\) msgid="[0-9]*"/s//<recv \1 msgid="9999"/' "$dir/m1/ltid-1.comm.xml"
+pg_comm_edit "$dir/m1" 1 '0,/<recv \(.*\) msgid="[0-9]*"/s//<recv \1 msgid="9999"/'
 expect_fail "replay waiting for a message its ended sender never sent" 3 \
     "ltid 1 .* at event [0-9]+: recorded pvm_recv of message 9999 .*sender has ended without sending it" \
     "$PANGAEA" -replay -logdir "$dir/m1" master1
 
 # A recording with a task's log missing is refused before anything starts.
 cp -r "$dir/logs" "$dir/missing"
-rm "$dir/missing/ltid-3.comm.xml"
+rm "$dir/missing/ltid-3.comm.pgc"
 expect_fail "missing task log is refused, nothing started" 2 \
-    "ltid-3.comm.xml is missing: ltid 3 was spawned" \
+    "ltid-3.comm.pgc is missing: ltid 3 was spawned" \
     "$PANGAEA" -replay -logdir "$dir/missing" "$SOR" 4
 
 # The coordinator killed mid-run (by its PID: the pangaea-coord child of our

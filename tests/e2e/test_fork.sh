@@ -36,9 +36,15 @@ else
     tail -3 "$dir/rec.err"
 fi
 
-nlogs=$(ls "$logs"/ltid-*.xml 2>/dev/null | wc -l)
+nlogs=$(ls "$logs"/ltid-*.exec.xml "$logs"/ltid-*.comm.pgc 2>/dev/null | wc -l)
+mkdir -p "$dir/xml"
+for f in "$logs"/ltid-*.comm.pgc; do
+    l=${f##*/ltid-}; l=${l%.comm.pgc}
+    pg_comm_xml "$logs" "$l" >"$dir/xml/ltid-$l.comm.xml"
+done
 if [ "$nlogs" -eq 10 ] &&
-   xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$logs"/ltid-*.xml >/dev/null 2>"$dir/xmllint.err"; then
+   xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$logs"/ltid-*.exec.xml \
+       "$dir"/xml/ltid-*.comm.xml >/dev/null 2>"$dir/xmllint.err"; then
     pg_pass "plain_fork: all $nlogs logs (ltid 0..4) are valid against the schema"
 else
     pg_fail "plain_fork: $nlogs logs (10 expected), or some invalid:"
@@ -46,9 +52,9 @@ else
 fi
 
 bad=
-for f in "$logs"/ltid-[1-9]*.comm.xml; do
+for f in "$dir"/xml/ltid-[1-9]*.comm.xml; do
     [ -e "$f" ] || { bad=" no logs"; break; }
-    ends=$(tr -d '\000' <"$f" | grep -o '<end [^>]*>')
+    ends=$(grep -o '<end [^>]*>' "$f")
     grep -q '<query' "$f" && bad="$bad ${f##*/}: a forked child's pvm_pstat logged;"
     [ "$(echo "$ends" | grep -c .)" -eq 1 ] && [[ $ends == *'status="0"'* ]] ||
         bad="$bad ${f##*/}: ${ends:-no <end>};"

@@ -14,7 +14,7 @@ pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 pg_replay_case "group_race (join order, gettid, bcast, barrier, reduce sum/max/min/product/user function, gather, scatter)" \
     "$PG_BUILD/tests/group_race"
 # The group server leaves no log of its own: it is not a Pangaea task.
-if ls "$PG_CASE_LOGS" | grep -qv '^ltid-[0-5]\.\(comm\|exec\)\.xml$'; then
+if ls "$PG_CASE_LOGS" | grep -qv '^ltid-[0-5]\.\(comm\.pgc\|exec\.xml\)$'; then
     pg_fail "group_race: unexpected logs: $(ls "$PG_CASE_LOGS" | tr '\n' ' ')"
 else
     pg_pass "group_race: logs only for ltids 0-4 (pvmgs stays out)"
@@ -27,7 +27,7 @@ d=$(pg_tmpdir)
 if timeout 60 "$PG_BUILD/pangaea" -log -logdir "$d/logs" tst >"$d/rec.out" 2>"$d/rec.err" &&
    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$d/logs" tst >"$d/rep.out" 2>"$d/rep.err" &&
    grep -q 'joined prognosis' "$d/rec.out" && cmp -s "$d/rec.out" "$d/rep.out" &&
-   grep -q '<gettid' "$d/logs/ltid-1.comm.xml"; then
+   pg_comm_xml "$d/logs" 1 | grep -q '<gettid'; then
     pg_pass "tst (pvm-examples, unmodified): replay prints the recorded output"
 else
     pg_fail "tst (pvm-examples): record/replay differ or failed"

@@ -4,12 +4,10 @@
 # good as the helpers it counts with.
 #
 # Design.  No pvmd is started and nothing here needs root.
-# (a) pg_log_messages on a hand-made log cut the way log_sink.c cuts one
-#     when its task dies mid-event: complete events, one zero where the
-#     half-written event's first byte was to go, the rest of that half
-#     event, then the zeros of the file's unwritten tail.  The half event
-#     must not be read (test_killed.sh once failed about once in 200 runs
-#     for that).
+# (a) gone: pg_log_messages once read XML logs with `tr -d '\000'`, which
+#     glued a killed task's half event into its log; it now reads them
+#     through `pangaea -dump`, the library's own reader, whose cut logs are
+#     tested in tests/unit/test_log_bin.c and tests/e2e/test_killed.sh.
 # (b) run_all.sh (PG_E2E_DIR) on made-up tests: one passes, one skips with
 #     pg_skip, one checks nothing ("0 passed, 0 failed"), one fails.  The
 #     skip is named and counted apart, never as passed; a test that checked
@@ -24,48 +22,6 @@ set -u
 
 E2E=$PG_ROOT/tests/e2e
 dir=$(pg_tmpdir)
-
-# --- (a) a log cut in the middle of an event ------------------------------
-
-mkdir -p "$dir/logs"
-# ltid 2 sends msgids 1 and 2 to ltid 3.
-cat >"$dir/logs/ltid-2.comm.xml" <<'EOF'
-<?xml version="1.0"?>
-<pangaea-comm>
-  <header format="pangaea-comm" version="1" ltid="2" program="p" host="h"/>
-  <send seq="1" t="1.000000" call="pvm_send" tag="1" msgid="1" bytes="8">
-    <to ltid="3"/>
-  </send>
-  <send seq="2" t="1.100000" call="pvm_send" tag="1" msgid="2" bytes="8">
-    <to ltid="3"/>
-  </send>
-</pangaea-comm>
-EOF
-# ltid 3 took msgid 1, sent one to ltid 2, and died writing the receive of
-# msgid 2: cut after 'msgid="', its leading newline not yet stored.
-{
-    printf '%s\n' '<?xml version="1.0"?>' '<pangaea-comm>' \
-        '  <header format="pangaea-comm" version="1" ltid="3" program="p" host="h"/>' \
-        '  <recv seq="1" t="1.050000" call="pvm_recv" from="2" tag="1" msgid="1" bytes="8"/>' \
-        '  <send seq="2" t="1.060000" call="pvm_send" tag="1" msgid="1" bytes="8">' \
-        '    <to ltid="2"/>'
-    printf '  </send>'
-    printf '\0  <recv seq="3" t="1.150000" call="pvm_recv" from="2" tag="1" msgid="'
-    head -c 4000 /dev/zero
-} >"$dir/logs/ltid-3.comm.xml"
-
-if [ "$(pg_log_data "$dir/logs/ltid-3.comm.xml" | tail -c 9)" = '  </send>' ]; then
-    pg_pass "pg_log_data reads a cut log up to its first zero"
-else
-    pg_fail "pg_log_data reads past the cut: $(pg_log_data "$dir/logs/ltid-3.comm.xml" | tail -n 1)"
-fi
-pg_log_messages "$dir/logs" "$dir/sends" "$dir/recvs"
-if [ "$(sort "$dir/sends" | tr '\n' ' ')" = "2 1 3 2 2 3 3 1 2 " ] &&
-   [ "$(tr '\n' ' ' <"$dir/recvs")" = "2 1 3 " ]; then
-    pg_pass "pg_log_messages leaves out the half event after the cut"
-else
-    pg_fail "pg_log_messages: sends '$(tr '\n' ' ' <"$dir/sends")', receives '$(tr '\n' ' ' <"$dir/recvs")' (wanted receives '2 1 3 ')"
-fi
 
 # --- (b) run_all.sh counts skips apart ------------------------------------
 

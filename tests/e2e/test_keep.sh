@@ -19,7 +19,7 @@ logs=$dir/logs
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 
 # sums DIR: the checksums of a recording's files, by name.
-sums() { (cd "$1" && sha256sum ltid-*.xml pangaea-graph.html 2>/dev/null); }
+sums() { (cd "$1" && sha256sum ltid-*.xml ltid-*.pgc pangaea-graph.html 2>/dev/null); }
 
 record() { timeout 60 "$PANGAEA" -log -logdir "$logs" "$RACE" "$@" >"$dir/out" 2>"$dir/err"; }
 
@@ -43,7 +43,7 @@ if record 2 5; then
         pg_fail "second recording: previous/ differs from the first recording"
         cat "$dir/err"; ls -l "$logs" "$logs/previous"
     fi
-    if [ ! -e "$logs/ltid-4.comm.xml" ] && [ ! -e "$logs/pangaea-graph.html" ]; then
+    if [ ! -e "$logs/ltid-4.comm.pgc" ] && [ ! -e "$logs/pangaea-graph.html" ]; then
         pg_pass "second recording: no file of the first left among the new logs"
     else
         pg_fail "second recording: files of the first left among the new logs"

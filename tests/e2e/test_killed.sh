@@ -35,7 +35,7 @@ run=$!
 victim=
 for i in $(seq 100); do
     victim=$(pgrep -P "$PG_PVMD_PID" -f "plain_load -task 2\$")
-    [ -n "$victim" ] && [ -s "$logs/ltid-3.comm.xml" ] && break
+    [ -n "$victim" ] && [ -s "$logs/ltid-3.comm.pgc" ] && break
     sleep 0.1
 done
 sleep 1
@@ -51,7 +51,7 @@ else
     pg_fail "victim '${victim}', pangaea exit $rc after $took s"; cat "$dir/rec.err"
 fi
 said=$(grep -Eo "ltid 3 \(.*plain_load, t[0-9a-f]+ on .*\) ended abnormally: it was killed or crashed" "$dir/rec.err")
-last=$(sed -nE 's/^pangaea:   its log .*ltid-3\.comm\.xml ends after event ([0-9]+), the last it completed$/\1/p' "$dir/rec.err")
+last=$(sed -nE 's/^pangaea:   its log .*ltid-3\.comm\.pgc ends after event ([0-9]+), the last it completed$/\1/p' "$dir/rec.err")
 if [ -n "$said" ] && [ -n "$last" ]; then
     pg_pass "pangaea names the task and its last event: $said; its log ends after event $last"
 else
@@ -97,7 +97,7 @@ done
 n=$(sed -nE 's/.*ltid 1 \(.*plain_crash\) died of SIGABRT after event ([0-9]+) of its log.*/\1/p' "$dir/ab.err" | head -1)
 "$PANGAEA" -tasks "$dir/abort$i" >"$dir/ab.tasks" 2>&1
 if [ "$rc" -ne 0 ] && [ -n "$n" ] &&
-   grep -q "ltid-1.comm.xml:2: stops after event $n without closing" "$dir/ab.tasks"; then
+   grep -q "ltid-1.comm.pgc: stops after event $n without closing" "$dir/ab.tasks"; then
     pg_pass "abort() in run $i: pangaea says ltid 1 died of SIGABRT after event $n, and its log ends there"
 else
     pg_fail "abort() run $i: exit $rc, event '${n}':"; cat "$dir/ab.err" "$dir/ab.tasks"

@@ -62,9 +62,11 @@ load_case() {
         pg_fail "$N tasks: replay failed or differs"; tail -5 "$dir/rep.err"; diff "$dir/rec.out" "$dir/rep.out" | head -5
     fi
 
-    nlogs=$(ls "$logs"/ltid-*.xml 2>/dev/null | wc -l)
+    nlogs=$(ls "$logs"/ltid-*.exec.xml "$logs"/ltid-*.comm.pgc 2>/dev/null | wc -l)
+    for l in $(seq 0 "$N"); do pg_comm_xml "$logs" "$l" >"$dir/comm-$l.xml"; done
     if [ "$nlogs" -eq $((2 * (N + 1))) ] &&
-       xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$logs"/ltid-*.xml 2>"$dir/xmllint.err"; then
+       xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$logs"/ltid-*.exec.xml \
+           "$dir"/comm-*.xml 2>"$dir/xmllint.err"; then
         pg_pass "all $nlogs logs (ltid 0..$N) are valid against the schema"
     else
         pg_fail "$N tasks: $nlogs logs, or some invalid:"; grep -v validates "$dir/xmllint.err" | head -5
@@ -90,7 +92,7 @@ load_case() {
     bad=
     for i in $(seq 0 $((N - 1))); do
         said=$(sed -nE "s/^\[1\] load: task $i received ([0-9]+),.*/\1/p" "$dir/rec.out")
-        logged=$(grep -cE '<recv .* tag="10[0-3]"' "$logs/ltid-$((i + 1)).comm.xml")
+        logged=$(grep -cE '<recv .* tag="10[0-3]"' "$dir/comm-$((i + 1)).xml")
         [ -n "$said" ] && [ "$said" -eq "$logged" ] || bad="$bad task $i (says ${said:-nothing}, log $logged)"
     done
     if [ -z "$bad" ]; then

@@ -191,7 +191,7 @@ printf '#!/bin/bash\ncd "%s"\nexec "%s" "$@"\n' "$s" "$ARGS" >"$s/wrap.sh"
 chmod +x "$s/wrap.sh"
 mkdir -p "$s/cwd"
 if (cd "$s/cwd" && timeout 60 "$PANGAEA" -log -logdir rel "$s/wrap.sh" x >/dev/null 2>&1) &&
-   [ -e "$s/cwd/rel/ltid-2.comm.xml" ] && [ ! -e "$s/rel" ] && [ ! -e "$s/logs" ]; then
+   [ -e "$s/cwd/rel/ltid-2.comm.pgc" ] && [ ! -e "$s/rel" ] && [ ! -e "$s/logs" ]; then
     pg_pass "a script task in another directory writes its logs into -logdir"
 else
     pg_fail "a script task's logs are not in -logdir"; ls -R "$s"

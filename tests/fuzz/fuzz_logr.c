@@ -5,7 +5,9 @@
  * in an anonymous memory file (memfd_create, no disk, nothing left behind)
  * and handed over as /proc/self/fd/N.  Per input: pg_logr_open +
  * pg_logr_next to the end (or the first error) as a communication log and
- * as an execution log, touching every string and array of every event so
+ * as an execution log (the first bytes choose the reader: the binary
+ * communication log of log_binr.c for the magic "PGCL", seeds
+ * tests/fuzz/corpus/NAME.comm.pgc, else the XML reader), touching every string and array of every event so
  * that AddressSanitizer sees a bad pointer or length; then
  * pg_log_validate against schema/pangaea-log.xsd.  Errors are the normal
  * outcome for most inputs: only a crash, a sanitizer report or a hang is a

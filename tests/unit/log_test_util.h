@@ -78,6 +78,39 @@ static inline char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* A log's XML, whatever its format: a binary communication log is dumped
+ * (pg_log_dump, what `pangaea -dump` prints) to path + ".dump.xml", whose
+ * name is returned; an XML log is its own. */
+static inline const char *as_xml(const char *path)
+{
+    static char out[8][600];
+    static int next;
+    char *buf = out[next++ % 8];
+    FILE *f;
+    pg_err err = {{0}};
+    char magic[4] = {0};
+
+    f = fopen(path, "rb");
+    if (!f || fread(magic, 1, 4, f) != 4 || memcmp(magic, "PGCL", 4)) {
+        if (f)
+            fclose(f);
+        return path;
+    }
+    fclose(f);
+    snprintf(buf, sizeof out[0], "%s.dump.xml", path);
+    f = fopen(buf, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_msg(pg_log_dump(path, PG_LOG_COMM, f, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(fclose(f), 0);
+    return buf;
+}
+
+/* Validates a log of either format against the schema. */
+static inline int log_validate(const char *path, const char *xsd, pg_err *err)
+{
+    return pg_log_validate(as_xml(path), xsd, err);
+}
+
 /* Reads a whole log: the last result (0 clean end, -1 error), the number
  * of events read before it, and the error message. */
 static inline int read_all(const char *path, pg_log_kind kind, long *nev, pg_err *err)

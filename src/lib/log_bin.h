@@ -1,0 +1,69 @@
+/*
+ * log_bin.h - private to the log module: the binary communication log
+ * (docs/comm-log-format.md): its constants, varints, CRC-32, the message
+ * id predictions, and the writer (log_binw.c) and reader (log_binr.c)
+ * that pg_logw_* and pg_logr_* hand communication logs to.
+ */
+#ifndef PG_LOG_BIN_H
+#define PG_LOG_BIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log_sink.h"
+#include "pg_log.h"
+
+#define PG_BIN_MAGIC "PGCL"       /* the first four bytes of the file */
+#define PG_BIN_BLOCK 4096         /* a block is sealed once it holds this */
+#define PG_BIN_SEAL 0x0F          /* a block's trailer; more may follow */
+#define PG_BIN_LAST 0x1F          /* the last trailer: the log was closed */
+#define PG_BIN_VARINT_MAX 10      /* bytes of the longest varint */
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32): crc of n more bytes. */
+uint32_t pg_crc32(uint32_t crc, const void *p, size_t n);
+
+/* Unsigned LEB128: writes v at p, returns the bytes written. */
+size_t pg_put_uv(unsigned char *p, uint64_t v);
+/* Reads one at p (before end) into *v: bytes read, or 0 when it is longer
+ * than PG_BIN_VARINT_MAX, overflows 64 bits or runs past end. */
+size_t pg_get_uv(const unsigned char *p, const unsigned char *end,
+                 uint64_t *v);
+static inline uint64_t pg_zig(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t pg_unzig(uint64_t u)
+{
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+/* The last message id seen per sender ltid (0 when none): what the next
+ * id of that sender is predicted from.  An open-addressed hash table. */
+typedef struct pg_idmap {
+    struct pg_idslot { int key, val, used; } *slot;
+    size_t n, cap;
+} pg_idmap;
+int pg_idmap_get(const pg_idmap *m, int key);
+int pg_idmap_set(pg_idmap *m, int key, int val); /* 0, or -1: no memory */
+void pg_idmap_free(pg_idmap *m);
+
+/* ---- the writer (log_binw.c) ---- */
+typedef struct pg_bw pg_bw;
+pg_bw *pg_bw_open(const char *path, int ltid, const char *program,
+                  const char *host, const char *select, pg_err *err);
+/* One event (its seq is ignored: derived); 0, or -1 when refused (nothing
+ * written) or a write failed (the writer then refuses everything). */
+int pg_bw_put(pg_bw *w, const pg_event *ev);
+void pg_bw_undo(pg_bw *w);         /* takes back the last event */
+int pg_bw_close(pg_bw *w);         /* seals the last block; 0 or -1 */
+
+/* ---- the reader (log_binr.c) ---- */
+typedef struct pg_br pg_br;
+/* 1 if the first bytes of the file at fd are a binary log's magic. */
+int pg_br_is_binary(int fd);
+pg_br *pg_br_open(const char *path, pg_log_header *hdr, pg_err *err);
+int pg_br_next(pg_br *r, pg_event *ev, pg_err *err);
+int pg_br_cut(const pg_br *r);
+void pg_br_close(pg_br *r);
+
+#endif

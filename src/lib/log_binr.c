@@ -1,0 +1,476 @@
+/*
+ * log_binr.c - reads a binary communication log (docs/comm-log-format.md)
+ * back one event at a time, from the event table.
+ *
+ * Design.  The file is mapped read-only (advised sequential, so pages
+ * behind the reader can go): decoding is pointer arithmetic, and what the
+ * reader allocates is bounded by the largest event, never by the log.
+ * No event of a block is returned before the block is known good: a first
+ * pass over the block decodes its events without keeping them, to find
+ * where it ends, and checks its CRC; the second pass returns them.  So a
+ * corrupt block is named (file, byte offset, the last good event) and
+ * everything before it has been read normally.  A block with no trailer,
+ * whose data stop at a zero byte or the end of the file, is the last one
+ * of a task that was killed or crashed (every event is written first byte
+ * last, and that byte is never zero): its events are returned, then
+ * "stops after event N" with pg_br_cut() true.  Every value is checked as
+ * it is decoded (ranges, lengths, UTF-8), so random bytes give an error,
+ * never a crash or unbounded memory.
+ */
+#include "log_bin.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log_table.h"
+
+#define ARENA (4 * PG_LOG_MAX_STR) /* strings of one event */
+
+struct pg_br {
+    char *path;
+    const unsigned char *map;
+    size_t size;
+    size_t pos;      /* the next byte to decode */
+    size_t block;    /* where the current block starts */
+    size_t end;      /* where its events end: its trailer, or the data end */
+    int scanned;     /* the current block was checked: `end` is known */
+    int open;        /* it has no trailer (its task died) */
+    int last;        /* its trailer says the log was closed */
+    long seq;        /* events returned */
+    int ended;       /* the <end> event was returned: nothing may follow */
+    int64_t last_us;
+    int last_sent;
+    pg_idmap last_from;
+    int done, cut, failed;
+    pg_err fail;
+    char arena[ARENA];
+    size_t used;
+    int *to;
+    size_t tocap;
+};
+
+/* What decoding leaves for apply(): the values stored as differences. */
+struct raw {
+    int64_t dt, dmsgid;
+};
+
+static int fail(pg_br *r, pg_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(pg_br *r, pg_err *err, const char *fmt, ...)
+{
+    char what[400];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    r->failed = 1;
+    pg_err_set(&r->fail, "%s: %s", r->path, what);
+    if (err)
+        *err = r->fail;
+    return -1;
+}
+
+/* ---- decoding one event ------------------------------------------------ */
+
+struct cur {
+    const unsigned char *p, *end;
+    const char *why; /* set when decoding fails */
+};
+
+static int get_uv(struct cur *c, uint64_t *v, const char *what)
+{
+    size_t n = pg_get_uv(c->p, c->end, v);
+
+    if (!n)
+        return c->why = what, -1;
+    c->p += n;
+    return 0;
+}
+
+/* An int field: signed (zigzag) or not, within [lo, INT_MAX]. */
+static int get_int(struct cur *c, int zig, long lo, int *out,
+                   const char *what)
+{
+    uint64_t u;
+    int64_t v;
+
+    if (get_uv(c, &u, what))
+        return -1;
+    if (!zig && u > INT_MAX)
+        return c->why = what, -1;
+    v = zig ? pg_unzig(u) : (int64_t)u;
+    if (v < lo || v > INT_MAX)
+        return c->why = what, -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int get_str(pg_br *r, struct cur *c, const char **out)
+{
+    uint64_t len;
+    char *s;
+
+    if (get_uv(c, &len, "a string's length"))
+        return -1;
+    if (len >= PG_LOG_MAX_STR || len > (uint64_t)(c->end - c->p) ||
+        r->used + len + 1 > ARENA)
+        return c->why = "a string longer than the limit or the file", -1;
+    if (!pg_log_text_ok((const char *)c->p, (size_t)len))
+        return c->why = "a string that is not UTF-8 text", -1;
+    s = r->arena + r->used;
+    memcpy(s, c->p, (size_t)len);
+    s[len] = 0;
+    r->used += (size_t)len + 1;
+    c->p += len;
+    *out = s;
+    return 0;
+}
+
+static int get_to(pg_br *r, struct cur *c, pg_event *ev)
+{
+    int n, i;
+
+    if (get_int(c, 0, 0, &n, "a count of destinations"))
+        return -1;
+    if (n > PG_LOG_MAX_LIST)
+        return c->why = "more destinations than the limit", -1;
+    if ((size_t)n > r->tocap) {
+        int *p = realloc(r->to, (size_t)n * sizeof *p);
+
+        if (!p)
+            return c->why = "out of memory", -1;
+        r->to = p;
+        r->tocap = (size_t)n;
+    }
+    for (i = 0; i < n; i++)
+        if (get_int(c, 1, INT_MIN, &r->to[i], "a destination ltid"))
+            return -1;
+    ev->nto = n;
+    ev->to = r->to;
+    return 0;
+}
+
+static int get_field(pg_br *r, struct cur *c, const pg_field *f, int code,
+                     pg_event *ev, struct raw *raw)
+{
+    int *v = PG_FIELD_PTR(ev, f, int);
+    uint64_t u;
+
+    switch (f->type) {
+    case PG_FT_INT:
+        return get_int(c, 1, INT_MIN, v, f->name);
+    case PG_FT_COUNT:
+        return get_int(c, f->optional, f->optional ? f->absent : 0, v,
+                       f->name);
+    case PG_FT_WHAT:
+        if (get_int(c, 0, 0, v, f->name) || !pg_notice_name(*v))
+            return c->why = "an unknown notice", -1;
+        return 0;
+    case PG_FT_MSGID:
+        if (get_uv(c, &u, f->name))
+            return -1;
+        raw->dmsgid = pg_unzig(u);
+        return 0;
+    case PG_FT_STR:
+        return get_str(r, c, PG_FIELD_PTR(ev, f, const char *));
+    case PG_FT_CALL:
+        if (code >= pg_n_msg_calls)
+            return c->why = "an unknown call code", -1;
+        ev->call = pg_msg_calls[code];
+        return 0;
+    case PG_FT_QCALL:
+        if (code >= pg_n_query_calls)
+            return c->why = "an unknown query code", -1;
+        ev->call = pg_query_calls[code];
+        return 0;
+    case PG_FT_TO:
+        return get_to(r, c, ev);
+    default:
+        return c->why = "a field no communication log has", -1;
+    }
+}
+
+static int has_call(const pg_evdesc *d)
+{
+    int i;
+
+    for (i = 0; i < d->nfields; i++)
+        if (d->fields[i].type == PG_FT_CALL || d->fields[i].type == PG_FT_QCALL)
+            return 1;
+    return 0;
+}
+
+/* Every field of ev as absent; field by field, since a memset of the
+ * whole struct (rep stos) cost more than the rest of decoding. */
+static void clear_event(pg_event *ev)
+{
+    ev->seq = 0, ev->t = 0, ev->call = NULL, ev->tag = 0, ev->msgid = 0;
+    ev->bytes = 0, ev->from = 0, ev->what = 0, ev->about = NULL;
+    ev->value = 0, ev->nto = 0, ev->to = NULL, ev->program = NULL;
+    ev->argc = 0, ev->argv = NULL, ev->flags = 0, ev->where = NULL;
+    ev->count = 0, ev->nchild = 0, ev->child_ltid = NULL;
+    ev->child_host = NULL, ev->status = 0, ev->group = NULL, ev->inst = 0;
+    ev->order = 0, ev->misses = 0;
+}
+
+/* Decodes the event at c->p into ev and raw, leaving c->p after it. */
+static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
+{
+    const pg_evdesc *d = pg_ev_desc(*c->p & 15);
+    int code = *c->p >> 4, i;
+    uint64_t u;
+
+    clear_event(ev);
+    r->used = 0;
+    if (!d || !(d->logs & PG_IN_COMM))
+        return c->why = "an unknown event kind", -1;
+    if (code && !has_call(d))
+        return c->why = "a call code on an event without a call", -1;
+    c->p++;
+    if (get_uv(c, &u, "the time"))
+        return -1;
+    raw->dt = pg_unzig(u >> 1);
+    if ((u & 1) && get_int(c, 0, 1, &ev->misses, "misses"))
+        return -1;
+    for (i = 0; i < d->nfields; i++) {
+        if (d->fields[i].optional)
+            *PG_FIELD_PTR(ev, &d->fields[i], int) = d->fields[i].absent;
+        if (get_field(r, c, &d->fields[i], code, ev, raw))
+            return -1;
+    }
+    ev->kind = d->kind;
+    return 0;
+}
+
+/* Turns the differences into values, now that the event is returned. */
+static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
+                 pg_err *err)
+{
+    int64_t us = r->last_us + raw->dt, id;
+
+    if (raw->dt > (int64_t)1e18 || raw->dt < -(int64_t)1e18 ||
+        us > (int64_t)1e18 || us < -(int64_t)1e18)
+        return fail(r, err, "byte offset %zu: a time out of range (the last "
+                    "good event is %ld)", r->pos, r->seq);
+    ev->t = (double)us / 1e6;
+    r->last_us = us;
+    if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) {
+        id = (ev->kind == PG_EV_SEND ? r->last_sent
+              : pg_idmap_get(&r->last_from, ev->from)) + 1 + raw->dmsgid;
+        if (id < INT_MIN || id > INT_MAX)
+            return fail(r, err, "byte offset %zu: a message id out of range "
+                        "(the last good event is %ld)", r->pos, r->seq);
+        ev->msgid = (int)id;
+        if (ev->kind == PG_EV_SEND)
+            r->last_sent = ev->msgid;
+        else if (pg_idmap_set(&r->last_from, ev->from, ev->msgid) < 0)
+            return fail(r, err, "out of memory");
+    }
+    if (r->ended)
+        return fail(r, err, "byte offset %zu: an event after the <end> "
+                    "event %ld", r->pos, r->seq);
+    r->ended = ev->kind == PG_EV_END;
+    ev->seq = ++r->seq;
+    return 0;
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+/* First pass over the block at r->block: where its events end, and
+ * whether its trailer and CRC are right.  Nothing is returned yet. */
+static int scan_block(pg_br *r, pg_err *err)
+{
+    struct cur c = { r->map + r->block, r->map + r->size, NULL };
+    pg_event ev;
+    struct raw raw;
+    long n = 0;
+
+    while (c.p < c.end && *c.p && *c.p != PG_BIN_SEAL &&
+           *c.p != PG_BIN_LAST) {
+        const unsigned char *at = c.p;
+
+        if (decode(r, &c, &ev, &raw))
+            return fail(r, err, "byte offset %zu: corrupt or torn event "
+                        "(%s) in the block at byte offset %zu; the last "
+                        "good event is %ld", (size_t)(at - r->map), c.why,
+                        r->block, r->seq);
+        n++;
+    }
+    r->end = (size_t)(c.p - r->map);
+    r->scanned = 1;
+    r->open = c.p == c.end || !*c.p;
+    if (r->open)
+        return 0;
+    if (c.end - c.p < 5 ||
+        le32(c.p + 1) != pg_crc32(0, r->map + r->block, r->end + 1 - r->block))
+        return fail(r, err, "byte offset %zu: the block there (events %ld to "
+                    "%ld) fails its CRC: corrupt; the last good event is %ld",
+                    r->block, r->seq + 1, r->seq + n, r->seq);
+    r->last = *c.p == PG_BIN_LAST;
+    return 0;
+}
+
+/* At the end of a block's events: the data stop (a death), the log ends
+ * (closed), or the next block starts. */
+static int next_block(pg_br *r, pg_err *err)
+{
+    size_t i;
+
+    if (r->open) {
+        r->cut = 1;
+        return fail(r, err, "stops after event %ld without closing: the task "
+                    "was killed or crashed, or the file was cut", r->seq);
+    }
+    r->pos = r->end + 5;
+    r->scanned = 0;
+    r->block = r->pos;
+    if (!r->last)
+        return 1;
+    for (i = r->pos; i < r->size; i++) /* zeros: closed but not yet cut */
+        if (r->map[i])
+            return fail(r, err, "byte offset %zu: content after the end of "
+                        "the log", i);
+    r->done = 1;
+    return 0;
+}
+
+int pg_br_next(pg_br *r, pg_event *ev, pg_err *err)
+{
+    struct cur c;
+    struct raw raw;
+    int rc;
+
+    if (r->failed) {
+        if (err)
+            *err = r->fail;
+        return -1;
+    }
+    while (!r->done && (!r->scanned || r->pos == r->end)) {
+        if (!r->scanned && scan_block(r, err))
+            return -1;
+        if (r->pos == r->end && (rc = next_block(r, err)) <= 0)
+            return rc;
+    }
+    if (r->done)
+        return 0;
+    c = (struct cur){ r->map + r->pos, r->map + r->end, NULL };
+    if (decode(r, &c, ev, &raw)) /* passed the first pass: cannot happen */
+        return fail(r, err, "byte offset %zu: %s", r->pos, c.why);
+    if (apply(r, ev, &raw, err))
+        return -1;
+    r->pos = (size_t)(c.p - r->map);
+    return 1;
+}
+
+/* ---- the header -------------------------------------------------------- */
+
+static int get_hstr(pg_br *r, struct cur *c, char *out, size_t size)
+{
+    const char *s;
+
+    r->used = 0;
+    if (get_str(r, c, &s))
+        return -1;
+    if (strlen(s) >= size)
+        return c->why = "a name too long", -1;
+    strcpy(out, s);
+    return 0;
+}
+
+static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
+{
+    struct cur c = { r->map + 4, r->map + r->size, NULL };
+    size_t n;
+
+    if (r->size < 5 || r->map[4] != PG_LOG_VERSION)
+        return fail(r, err, "written by log format version %d, this Pangaea "
+                    "reads version %d", r->size < 5 ? 0 : r->map[4],
+                    PG_LOG_VERSION);
+    c.p++;
+    memset(h, 0, sizeof *h);
+    if (get_int(&c, 0, 0, &h->ltid, "the ltid") ||
+        get_hstr(r, &c, h->program, sizeof h->program) ||
+        get_hstr(r, &c, h->host, sizeof h->host) ||
+        get_hstr(r, &c, h->select, sizeof h->select))
+        return fail(r, err, "a bad header (%s)", c.why);
+    n = (size_t)(c.p - r->map);
+    if (c.end - c.p < 4 || le32(c.p) != pg_crc32(0, r->map, n))
+        return fail(r, err, "a corrupt header (its CRC is wrong)");
+    h->kind = PG_LOG_COMM;
+    h->version = PG_LOG_VERSION;
+    r->pos = r->block = n + 4;
+    return 0;
+}
+
+/* ---- the API ----------------------------------------------------------- */
+
+int pg_br_is_binary(int fd)
+{
+    char magic[4];
+
+    return pread(fd, magic, 4, 0) == 4 && !memcmp(magic, PG_BIN_MAGIC, 4);
+}
+
+pg_br *pg_br_open(const char *path, pg_log_header *hdr, pg_err *err)
+{
+    pg_br *r = calloc(1, sizeof *r);
+    pg_log_header scratch;
+    struct stat st;
+    int fd;
+
+    if (!r || !(r->path = strdup(path))) {
+        free(r);
+        pg_err_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < 4 ||
+        (r->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+                       0)) == MAP_FAILED) {
+        r->map = NULL;
+        fail(r, err, "cannot read it");
+    } else {
+        r->size = (size_t)st.st_size;
+        madvise((void *)r->map, r->size, MADV_SEQUENTIAL);
+        read_header(r, hdr ? hdr : &scratch, err);
+    }
+    if (fd >= 0)
+        close(fd);
+    if (r->failed) {
+        pg_br_close(r);
+        return NULL;
+    }
+    return r;
+}
+
+int pg_br_cut(const pg_br *r)
+{
+    return r && r->cut;
+}
+
+void pg_br_close(pg_br *r)
+{
+    if (!r)
+        return;
+    if (r->map)
+        munmap((void *)r->map, r->size);
+    pg_idmap_free(&r->last_from);
+    free(r->to);
+    free(r->path);
+    free(r);
+}

@@ -1,0 +1,185 @@
+/*
+ * log_table.c - pg_events.def turned into data (see log_table.h).
+ *
+ * The rows become one array of fields, each tagged with its kind; since
+ * the .def lists a kind's fields together, a kind's fields are contiguous,
+ * and each description points at its run of them.  That pointer is set
+ * once (pthread_once), so finding a kind's fields is an index, not a
+ * search: the binary writer and reader do it on every event.
+ */
+#include "log_table.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#define REQ 0, 0
+#define OPT(v) 1, (v)
+
+#define PG_FIELD(kind, name, type, member, presence)                      \
+    { name, PG_FT_##type, offsetof(pg_event, member), presence },
+static const pg_field fields[] = {
+#include "pg_events.def"
+};
+
+#define PG_FIELD(kind, name, type, member, presence) PG_EV_##kind,
+static const pg_ev_kind field_kind[] = {
+#include "pg_events.def"
+};
+
+#define PG_COMMON(name, type, member, presence)                           \
+    { name, PG_FT_##type, offsetof(pg_event, member), presence },
+static const pg_field common[] = {
+#include "pg_events.def"
+};
+
+#define COMM PG_IN_COMM
+#define EXEC PG_IN_EXEC
+#define BOTH (PG_IN_COMM | PG_IN_EXEC)
+#define PG_EVENT(kind, code, name, log, message)                          \
+    { PG_EV_##kind, name, log, message, NULL, 0 },
+static pg_evdesc descs[] = {
+#include "pg_events.def"
+};
+
+#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static pg_evdesc *by_code[PG_EV_MAX];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void link_fields(void)
+{
+    int d, i;
+
+    for (d = 0; d < NELEM(descs); d++) {
+        for (i = 0; i < NELEM(fields); i++) {
+            if (field_kind[i] != descs[d].kind)
+                continue;
+            if (!descs[d].fields)
+                descs[d].fields = &fields[i];
+            descs[d].nfields++;
+        }
+        by_code[descs[d].kind] = &descs[d];
+    }
+}
+
+const pg_evdesc *pg_ev_desc(int k)
+{
+    pthread_once(&once, link_fields);
+    return k > 0 && k < PG_EV_MAX ? by_code[k] : NULL;
+}
+
+const pg_evdesc *pg_ev_all(int *n)
+{
+    pthread_once(&once, link_fields);
+    *n = NELEM(descs);
+    return descs;
+}
+
+const pg_evdesc *pg_ev_by_name(const char *name, pg_log_kind log)
+{
+    int d, in = log == PG_LOG_EXEC ? PG_IN_EXEC : PG_IN_COMM;
+
+    pthread_once(&once, link_fields);
+    for (d = 0; d < NELEM(descs); d++)
+        if ((descs[d].logs & in) && !strcmp(descs[d].name, name))
+            return &descs[d];
+    return NULL;
+}
+
+const pg_field *pg_ev_common(int *n)
+{
+    *n = NELEM(common);
+    return common;
+}
+
+int pg_field_present(const pg_field *f, const pg_event *ev)
+{
+    if (!f->optional)
+        return 1;
+    return *PG_FIELD_PTR(ev, f, const int) > f->absent;
+}
+
+const char *const pg_msg_calls[] = {
+    "pvm_send", "pvm_mcast", "pvm_psend", "pvm_bcast", "pvm_recv",
+    "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv",
+};
+const int pg_n_msg_calls = NELEM(pg_msg_calls);
+const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
+                                       "pvm_gsize" };
+const int pg_n_query_calls = NELEM(pg_query_calls);
+
+int pg_call_index(const char *const *list, int n, const char *call)
+{
+    int i;
+
+    if (!call)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (!strcmp(list[i], call))
+            return i;
+    return -1;
+}
+
+const char *pg_notice_name(int what)
+{
+    static const char *const names[] = { NULL, "exit", "hostdelete",
+                                         "hostadd" };
+
+    return what >= PG_NOTICE_EXIT && what <= PG_NOTICE_HOSTADD ? names[what]
+                                                               : NULL;
+}
+
+/* Length of the UTF-8 sequence at p (n bytes left) if it encodes a
+ * character XML 1.0 can carry, else 0.  Rejects overlong forms,
+ * surrogates, U+FFFE and U+FFFF. */
+static size_t utf8_char(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0], cp;
+    size_t len, i;
+
+    if (c < 0x80)
+        return (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, cp = c & 0x07;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    for (i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
+        cp == 0xFFFE || cp == 0xFFFF)
+        return 0;
+    return len;
+}
+
+int pg_log_text_ok(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, len;
+
+    while (i < n) {
+        if (!(len = utf8_char(p + i, n - i)))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+int pg_log_call_known(const char *call)
+{
+    return pg_call_index(pg_msg_calls, pg_n_msg_calls, call) >= 0;
+}
+
+int pg_log_query_known(const char *call)
+{
+    return pg_call_index(pg_query_calls, pg_n_query_calls, call) >= 0;
+}

@@ -1,0 +1,81 @@
+/*
+ * log_table.h - the event table (pg_events.def) as data, for the code that
+ * reads and writes logs generically: each kind's name, log and fields with
+ * their types and where they live in a pg_event.  Private to the log
+ * module, the `pangaea` command and the tests.
+ */
+#ifndef PG_LOG_TABLE_H
+#define PG_LOG_TABLE_H
+
+#include <stddef.h>
+
+#include "pg_log.h"
+
+/* What a field holds; the binary encoding of each is in
+ * docs/comm-log-format.md. */
+typedef enum {
+    PG_FT_SEQ,      /* long, >= 1 (XML only: derived in binary logs)      */
+    PG_FT_TIME,     /* double, seconds, microsecond resolution           */
+    PG_FT_INT,      /* int                                                */
+    PG_FT_COUNT,    /* int >= 0                                           */
+    PG_FT_MSGID,    /* int: a message id, predicted from its sender's last */
+    PG_FT_STR,      /* const char *                                       */
+    PG_FT_CALL,     /* const char *: one of pg_msg_calls                  */
+    PG_FT_QCALL,    /* const char *: one of pg_query_calls                */
+    PG_FT_WHAT,     /* pg_notice_what                                     */
+    PG_FT_TO,       /* nto, to: <to ltid=/> elements                      */
+    PG_FT_ARGS,     /* argc, argv: <arg> elements                         */
+    PG_FT_CHILDREN  /* nchild, child_ltid, child_host: <child/> elements  */
+} pg_ftype;
+
+typedef struct pg_field {
+    const char *name;
+    pg_ftype type;
+    size_t off;   /* offsetof(pg_event, member) */
+    int optional; /* may be absent */
+    int absent;   /* optional: absent when the member holds this or less */
+} pg_field;
+
+enum { PG_IN_COMM = 1, PG_IN_EXEC = 2 };
+
+typedef struct pg_evdesc {
+    pg_ev_kind kind;
+    const char *name;
+    int logs;              /* PG_IN_COMM | PG_IN_EXEC */
+    int message;           /* a message sent or taken */
+    const pg_field *fields; /* in the order they are written */
+    int nfields;
+} pg_evdesc;
+
+#define PG_EV_MAX 15 /* kind codes are 1..PG_EV_MAX-1 (a nibble, not 15) */
+
+/* The description of kind k, NULL if k is no kind. */
+const pg_evdesc *pg_ev_desc(int k);
+/* The kind called `name` that may be in a log of `log`, NULL if none. */
+const pg_evdesc *pg_ev_by_name(const char *name, pg_log_kind log);
+/* Every kind, in table order; *n gets their number. */
+const pg_evdesc *pg_ev_all(int *n);
+/* The fields every event has (seq, t, misses); *n gets their number. */
+const pg_field *pg_ev_common(int *n);
+
+/* Whether field f of ev is present (optional fields may be absent). */
+int pg_field_present(const pg_field *f, const pg_event *ev);
+/* Pointers to the member of ev that f describes. */
+#define PG_FIELD_PTR(ev, f, type) ((type *)((char *)(ev) + (f)->off))
+
+/* The calls a message event may name (pg_log_call_known) and a query may
+ * name; the binary format stores their index. */
+extern const char *const pg_msg_calls[];
+extern const int pg_n_msg_calls;
+extern const char *const pg_query_calls[];
+extern const int pg_n_query_calls;
+/* Index of call in list, or -1. */
+int pg_call_index(const char *const *list, int n, const char *call);
+/* "exit", "hostdelete", "hostadd" for PG_NOTICE_*; NULL otherwise. */
+const char *pg_notice_name(int what);
+
+/* 1 if the n bytes at s (no NUL among them) are UTF-8 that XML 1.0 can
+ * carry (no control characters but tab, newline and carriage return). */
+int pg_log_text_ok(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * dump.c - `pangaea -dump [LOGDIR] [LTID]`: the communication logs of a
+ * recording as XML, one document per task in ltid order (or the one task
+ * asked for), each valid against schema/pangaea-log.xsd.
+ *
+ * Design.  Communication logs are binary (docs/comm-log-format.md); this
+ * is how people and tools read them.  Each log is streamed through
+ * pg_log_dump (log_dump.c), which writes every event from the event
+ * table, so the dump knows every kind the reader does.  A log cut short by
+ * its task's death ends with a comment saying so and counts as read; a
+ * corrupt one is closed after its last good event, named on stderr, and
+ * makes the exit status 2, after the other logs are dumped.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_log.h"
+#include "top.h"
+
+#define DEFAULT_LOGDIR "logs" /* as -display and -tasks (export.c) */
+
+static int dump_usage(const char *why)
+{
+    fprintf(stderr, "pangaea: %s\nusage: pangaea -dump [LOGDIR] [LTID]\n"
+            "LOGDIR defaults to %s/\n", why, DEFAULT_LOGDIR);
+    return TOP_EXIT_USAGE;
+}
+
+/* N of "ltid-N.comm.pgc", else -1. */
+static int comm_ltid(const char *name)
+{
+    int ltid, end = 0;
+
+    if (sscanf(name, "ltid-%d.comm.pgc%n", &ltid, &end) != 1 || ltid < 0 ||
+        name[end] != '\0' || strncmp(name, "ltid-", 5))
+        return -1;
+    return ltid;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The ltids that have a communication log in dir, sorted; -1 on error. */
+static int list_ltids(const char *dir, int **out)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int *ids = NULL, *p, n = 0, ltid;
+
+    if (!d)
+        return -1;
+    while ((e = readdir(d)))
+        if ((ltid = comm_ltid(e->d_name)) >= 0) {
+            if (!(p = realloc(ids, (size_t)(n + 1) * sizeof *ids)))
+                break;
+            ids = p;
+            ids[n++] = ltid;
+        }
+    closedir(d);
+    qsort(ids, (size_t)n, sizeof *ids, cmp_int);
+    *out = ids;
+    return n;
+}
+
+static int dump_one(const char *dir, int ltid)
+{
+    char path[PATH_MAX + 64];
+    pg_err err;
+
+    pg_log_path(path, sizeof path, dir, ltid, PG_LOG_COMM);
+    if (pg_log_dump(path, PG_LOG_COMM, stdout, &err) < 0) {
+        fflush(stdout);
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        return TOP_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int top_is_dump(const char *arg)
+{
+    return !strcmp(arg, "-dump");
+}
+
+int top_dump(int argc, char **argv)
+{
+    const char *dir = argc > 2 ? argv[2] : DEFAULT_LOGDIR;
+    int *ids = NULL, n, i, rc = 0;
+    char *end;
+    long ltid;
+
+    if (argc > 4)
+        return dump_usage("too many arguments");
+    if (argc == 4) {
+        errno = 0;
+        ltid = strtol(argv[3], &end, 10);
+        if (errno || *end || end == argv[3] || ltid < 0 || ltid > INT_MAX)
+            return dump_usage("LTID must be a task's ltid (0, 1, 2...)");
+        rc = dump_one(dir, (int)ltid);
+        return fflush(stdout) ? TOP_EXIT_FAILED : rc;
+    }
+    n = list_ltids(dir, &ids);
+    if (n < 0) {
+        fprintf(stderr, "pangaea: cannot read the log directory %s: %s\n",
+                dir, strerror(errno));
+        return TOP_EXIT_USAGE;
+    }
+    if (n == 0)
+        fprintf(stderr, "pangaea: no communication log (ltid-N.comm.pgc) in "
+                "%s: record a run first with pangaea -log\n", dir);
+    for (i = 0; i < n; i++)
+        if (dump_one(dir, ids[i]))
+            rc = TOP_EXIT_USAGE;
+    free(ids);
+    if (fflush(stdout) != 0)
+        rc = TOP_EXIT_FAILED;
+    return n == 0 ? TOP_EXIT_USAGE : rc;
+}

@@ -1,0 +1,247 @@
+/*
+ * test_log_bin.c - the binary communication log (docs/comm-log-format.md)
+ * through the log API: every kind written and read back field by field,
+ * logs of many blocks, a log cut inside its last block (a task killed
+ * mid-write), a corrupt block named by file, byte offset and last good
+ * event with everything before it read, and random bytes.
+ */
+#define _XOPEN_SOURCE 700
+#include <math.h>
+
+#include "log_test_util.h"
+
+/* One event of every comm kind, some with misses, many times over so that
+ * the log spans blocks; returns the number of events written. */
+static long write_all_kinds(const char *path, int rounds, int close_it)
+{
+    static const int to[] = { 3, 4, 5 };
+    pg_err err;
+    pg_logw *w = pg_logw_open_sel(path, PG_LOG_COMM, 7, "./prog", "h\xc3\xa9",
+                                  "tag=5", &err);
+    long n = 0;
+    int i;
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    for (i = 0; i < rounds; i++) {
+        double t = 1.7e9 + i * 0.001;
+
+        ck_assert_int_eq(pg_logw_send(w, t, "pvm_mcast", i, i + 1, 80, 3, to), 0);
+        pg_logw_misses(w, i % 3);
+        ck_assert_int_eq(pg_logw_recv(w, t + 1e-6, "pvm_nrecv", 3, -i, i + 1,
+                                      8), 0);
+        ck_assert_int_eq(pg_logw_recv(w, t - 5e-6, "pvm_recv", 4, 9, 1000 - i,
+                                      0), 0); /* time and ids going back */
+        ck_assert_int_eq(pg_logw_notice(w, t, "pvm_recv", 50,
+                                        PG_NOTICE_HOSTADD, -1, 4), 0);
+        ck_assert_int_eq(pg_logw_query(w, t, "pvm_gsize", "grp<&>", i), 0);
+        ck_assert_int_eq(pg_logw_join(w, t, "g", 2, 9, i), 0);
+        ck_assert_int_eq(pg_logw_gettid(w, t, "g", 1, -33), 0);
+        ck_assert_int_eq(pg_logw_leave(w, t, "g", i + 1), 0);
+        n += 8;
+    }
+    if (close_it) {
+        ck_assert_int_eq(pg_logw_end(w, 1.8e9, 3), 0);
+        ck_assert_int_eq(pg_logw_close(w), 0);
+        return n + 1;
+    }
+    return n; /* left open, as by a task killed now: the test ends anyway */
+}
+
+/* Checks the events of write_all_kinds round i, kind k, as read back. */
+static void check_event(const pg_event *ev, long seq)
+{
+    int i = (int)((seq - 1) / 8), k = (int)((seq - 1) % 8);
+    double t = 1.7e9 + i * 0.001;
+
+    ck_assert_int_eq(ev->seq, seq);
+    switch (k) {
+    case 0:
+        ck_assert_int_eq(ev->kind, PG_EV_SEND);
+        ck_assert_str_eq(ev->call, "pvm_mcast");
+        ck_assert_int_eq(ev->tag, i);
+        ck_assert_int_eq(ev->msgid, i + 1);
+        ck_assert_int_eq(ev->nto, 3);
+        ck_assert_int_eq(ev->to[2], 5);
+        ck_assert(fabs(ev->t - t) < 1e-6);
+        break;
+    case 1:
+        ck_assert_int_eq(ev->kind, PG_EV_RECV);
+        ck_assert_str_eq(ev->call, "pvm_nrecv");
+        ck_assert_int_eq(ev->from, 3);
+        ck_assert_int_eq(ev->tag, -i);
+        ck_assert_int_eq(ev->msgid, i + 1);
+        ck_assert_int_eq(ev->misses, i % 3);
+        break;
+    case 2:
+        ck_assert_int_eq(ev->msgid, 1000 - i);
+        ck_assert_int_eq(ev->bytes, 0);
+        ck_assert(fabs(ev->t - (t - 5e-6)) < 1e-6);
+        break;
+    case 3:
+        ck_assert_int_eq(ev->kind, PG_EV_NOTICE);
+        ck_assert_int_eq(ev->what, PG_NOTICE_HOSTADD);
+        ck_assert_int_eq(ev->from, -1);
+        break;
+    case 4:
+        ck_assert_int_eq(ev->kind, PG_EV_QUERY);
+        ck_assert_str_eq(ev->call, "pvm_gsize");
+        ck_assert_str_eq(ev->about, "grp<&>");
+        ck_assert_int_eq(ev->value, i);
+        break;
+    case 5:
+        ck_assert_int_eq(ev->kind, PG_EV_GETTID);
+        ck_assert_int_eq(ev->order, i);
+        break;
+    case 6:
+        ck_assert_int_eq(ev->order, -1);
+        ck_assert_int_eq(ev->from, -33);
+        break;
+    default:
+        ck_assert_int_eq(ev->kind, PG_EV_LEAVE);
+        ck_assert_str_eq(ev->group, "g");
+        ck_assert_int_eq(ev->order, i + 1);
+    }
+}
+
+START_TEST(test_every_kind_round_trips_across_blocks)
+{
+    const char *path = tpath("all.comm.pgc");
+    long n = write_all_kinds(path, 2000, 1), seq = 0;
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r = open_ok(path, PG_LOG_COMM, &h);
+
+    ck_assert_int_eq(h.ltid, 7);
+    ck_assert_str_eq(h.host, "h\xc3\xa9");
+    ck_assert_str_eq(h.select, "tag=5");
+    while (seq + 1 < n) {
+        next_ok(r, &ev);
+        check_event(&ev, ++seq);
+    }
+    next_ok(r, &ev);
+    ck_assert_int_eq(ev.kind, PG_EV_END);
+    ck_assert_int_eq(ev.status, 3);
+    end_ok(r);
+    pg_logr_close(r);
+}
+END_TEST
+
+/* A log whose task died: every prefix of an open log that ends at a zero
+ * reads back its complete events, then says it was cut. */
+START_TEST(test_log_cut_inside_its_last_block_reads_to_the_last_event)
+{
+    const char *path = tpath("cut.comm.pgc");
+    size_t len, at;
+    char *all, *copy;
+    long n, want;
+    pg_err err;
+
+    want = write_all_kinds(path, 1000, 0); /* still open: zeros follow */
+    ck_assert_int_eq(pg_log_check_cut(path, PG_LOG_COMM, &n, &err), 1);
+    ck_assert_int_eq(n, want);
+    ck_assert_ptr_nonnull(strstr(err.msg, "stops after event"));
+    all = slurp(path, &len);
+    copy = malloc(len);
+    /* The last event, <leave group="g" order="1000">, is 08 00 01 67 E8 07.
+     * Killed while writing it, the task leaves all of it but its first
+     * byte, which the sink stores last: the log ends one event earlier. */
+    for (at = len - 1; at > 0 && all[at] == 0; at--)
+        ;
+    ck_assert_int_eq((unsigned char)all[at - 5], 0x08);
+    memcpy(copy, all, len);
+    copy[at - 5] = 0;
+    ck_assert_int_eq(pg_log_check_cut(write_bytes("torn.comm.pgc", copy, len),
+                                      PG_LOG_COMM, &n, &err), 1);
+    ck_assert_int_eq(n, want - 1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "torn.comm.pgc: stops after event"));
+    free(copy);
+    free(all);
+}
+END_TEST
+
+START_TEST(test_corrupt_block_is_named_and_what_precedes_it_is_read)
+{
+    const char *path = tpath("crc.comm.pgc");
+    size_t len;
+    char *all;
+    long n, total = write_all_kinds(path, 3000, 1);
+    pg_err err;
+
+    all = slurp(path, &len);
+    all[len / 2] ^= 0x40; /* one bit, in some block in the middle */
+    ck_assert_int_eq(pg_log_check_cut(write_bytes("flip.comm.pgc", all, len),
+                                      PG_LOG_COMM, &n, &err), -1);
+    ck_assert_msg(strstr(err.msg, "flip.comm.pgc: byte offset ") &&
+                  strstr(err.msg, "the last good event is"), "%s", err.msg);
+    ck_assert_int_gt(n, 0);
+    ck_assert_int_lt(n, total / 2 + 1);
+    {   /* the events read are those before the named block's */
+        char want[64];
+
+        snprintf(want, sizeof want, "the last good event is %ld", n);
+        ck_assert_msg(strstr(err.msg, want), "%s (read %ld)", err.msg, n);
+    }
+    free(all);
+}
+END_TEST
+
+START_TEST(test_random_bytes_after_the_magic_are_an_error_not_a_crash)
+{
+    unsigned char buf[600];
+    pg_err err;
+    long n;
+    int i, k;
+
+    srand(4242);
+    for (i = 0; i < 3000; i++) {
+        size_t len = 5 + (size_t)(rand() % 590);
+
+        memcpy(buf, "PGCL\1", 5);
+        for (k = 5; k < (int)len; k++)
+            buf[k] = (unsigned char)(rand() % 4 ? rand() % 16 : rand());
+        pg_log_check_cut(write_bytes("rnd.comm.pgc", buf, len), PG_LOG_COMM,
+                         &n, &err);
+    }
+}
+END_TEST
+
+START_TEST(test_sor_like_events_take_at_most_8_bytes)
+{
+    const char *path = tpath("size.comm.pgc");
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 2, "./sor", "h", &err);
+    int to = 1, i;
+    size_t len;
+
+    for (i = 0; i < 10000; i++) {
+        double t = 1.7e9 + i * 250e-6;
+
+        ck_assert_int_eq(pg_logw_send(w, t, "pvm_send", 5, i + 1, 80, 1, &to), 0);
+        ck_assert_int_eq(pg_logw_recv(w, t + 120e-6, "pvm_recv", 1, 5, i + 1,
+                                      80), 0);
+    }
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    free(slurp(path, &len));
+    ck_assert_msg(len <= 8 * 20000, "%zu bytes for 20000 events", len);
+}
+END_TEST
+
+static Suite *log_bin_suite(void)
+{
+    Suite *s = suite_create("binary comm log");
+    TCase *tc = tcase_create("binary");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_every_kind_round_trips_across_blocks);
+    tcase_add_test(tc, test_log_cut_inside_its_last_block_reads_to_the_last_event);
+    tcase_add_test(tc, test_corrupt_block_is_named_and_what_precedes_it_is_read);
+    tcase_add_test(tc, test_random_bytes_after_the_magic_are_an_error_not_a_crash);
+    tcase_add_test(tc, test_sor_like_events_take_at_most_8_bytes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(log_bin_suite());
+}
