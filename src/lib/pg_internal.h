@@ -212,7 +212,8 @@ int pg_coord_turn(const char *call, const char *group, int want);
 void pg_coord_turn_done(const char *group);
 
 /* ---- recording (record.c) ------------------------------------------------ */
-int pg_record_open(void);
+/* Opens both logs of the task; 0, or -1 and err saying why. */
+int pg_record_open(pg_err *err);
 void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
                     const int *tids);
 void pg_record_unsend(void); /* the send just logged failed */

@@ -14,28 +14,23 @@
 
 #include "pg_internal.h"
 
-static pg_logw *open_log(pg_log_kind kind)
+static pg_logw *open_log(pg_log_kind kind, pg_err *err)
 {
     char path[4200], exe[1024] = "", sum[65] = "";
-    pg_logw *w;
-    pg_err err;
 
     /* What a replay checks it runs again (not pangaea itself, ltid 0). */
     if (kind == PG_LOG_EXEC && pg.ltid != 0 &&
         pg_exe_sum(exe, sizeof exe, sum) < 0)
         exe[0] = sum[0] = 0;
     pg_log_path(path, sizeof path, pg.logdir, pg.ltid, kind);
-    w = pg_logw_open_prog(path, kind, pg.ltid, pg.program, pg.host,
-                          pg.sel.text, exe, sum, &err);
-    if (!w)
-        pg_warn("%s", err.msg);
-    return w;
+    return pg_logw_open_prog(path, kind, pg.ltid, pg.program, pg.host,
+                             pg.sel.text, exe, sum, err);
 }
 
-int pg_record_open(void)
+int pg_record_open(pg_err *err)
 {
-    pg.comm = open_log(PG_LOG_COMM);
-    pg.exec = pg.comm ? open_log(PG_LOG_EXEC) : NULL;
+    pg.comm = open_log(PG_LOG_COMM, err);
+    pg.exec = pg.comm ? open_log(PG_LOG_EXEC, err) : NULL;
     return pg.exec ? 0 : -1;
 }
 

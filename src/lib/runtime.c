@@ -239,6 +239,8 @@ static void catch_crashes(void)
 
 int pg_start(void)
 {
+    pg_err err;
+
     if (pg.mode == PANGAEA_OFF)
         return -1;
     if (pg.started)
@@ -252,8 +254,8 @@ int pg_start(void)
     pg_default_match = pg_real.recvf(pg_match);
     if (pg.ltid != 0 && pg_coord_register() < 0)
         pg_fatal("cannot register with the coordinator t%x", pg.coord);
-    if (pg.mode == PANGAEA_LOG && pg_record_open() < 0)
-        pg_fatal("cannot open the logs in %s", pg.logdir);
+    if (pg.mode == PANGAEA_LOG && pg_record_open(&err) < 0)
+        pg_fatal("cannot open the logs in %s: %s", pg.logdir, err.msg);
     if (pg.mode == PANGAEA_REPLAY && pg_replay_open() < 0)
         pg_fatal("cannot open the recorded logs in %s", pg.logdir);
     if (pg.ltid != 0)

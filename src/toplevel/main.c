@@ -184,14 +184,14 @@ static void parse(int argc, char **argv, struct top_opts *o)
 static void check_log(const char *dir, const char *name, const char *xsd)
 {
     char path[PATH_MAX + 300];
-    pg_err err;
+    pg_err err, cut;
     long n;
     int comm = strstr(name, ".comm.") != NULL, rc;
 
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!comm) {
+    if (!comm) { /* the schema's message says more than the reader's */
         if (pg_log_validate(path, xsd, &err) < 0 &&
-            pg_log_check_cut(path, PG_LOG_EXEC, &n, &err) != 1)
+            pg_log_check_cut(path, PG_LOG_EXEC, &n, &cut) != 1)
             fail(TOP_EXIT_USAGE, "%s", err.msg);
         return;
     }

@@ -103,11 +103,18 @@ fi
 "$PANGAEA" -tasks "$LOGS" >"$WORK/tasks.out" 2>&1
 trc=$?
 bad=
-for f in "$LOGS"/ltid-*.xml; do
+for f in "$LOGS"/ltid-*.exec.xml; do
     xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$f" >/dev/null 2>&1 && continue
     grep -qF "$f:2: stops after event" "$WORK/tasks.out" || bad="$bad ${f##*/}"
 done
-n=$(ls "$LOGS"/ltid-*.xml 2>/dev/null | wc -l)
+for f in "$LOGS"/ltid-*.comm.pgc; do
+    grep -F "$f" "$WORK/tasks.out" | grep -q "stops after event" && continue
+    l=${f##*/ltid-}; l=${l%.comm.pgc}
+    "$PANGAEA" -dump "$LOGS" "$l" 2>/dev/null |
+        xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" - >/dev/null 2>&1 ||
+        bad="$bad ${f##*/}"
+done
+n=$(ls "$LOGS"/ltid-*.exec.xml "$LOGS"/ltid-*.comm.pgc 2>/dev/null | wc -l)
 if [ "$trc" -eq 0 ] && [ "$n" -eq 10 ] && [ -z "$bad" ]; then
     pg_pass "the 10 logs are readable: $(grep -c 'stops after event' "$WORK/tasks.out") cut after their last event, the others valid against the schema"
 else
