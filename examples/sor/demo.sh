@@ -37,7 +37,8 @@ cat "$work/replay.out"
 echo
 if diff "$work/record.out" "$work/replay.out"; then
     echo "demo: the replay printed exactly what the recording printed"
-    echo "demo: the logs: $(echo logs/ltid-*.xml)"
+    echo "demo: the logs: $(echo logs/ltid-*.comm.pgc logs/ltid-*.exec.xml)"
+    echo "demo: read the communication logs as XML with: build/pangaea -dump logs"
 else
     echo "demo: the replay differs from the recording (diff above)" >&2
     exit 1
