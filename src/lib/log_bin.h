@@ -45,6 +45,9 @@ typedef struct pg_idmap {
 } pg_idmap;
 int pg_idmap_get(const pg_idmap *m, int key);
 int pg_idmap_set(pg_idmap *m, int key, int val); /* 0, or -1: no memory */
+/* Where key's value is kept (inserted as 0 when new; valid until the next
+ * insertion), NULL when out of memory. */
+int *pg_idmap_ref(pg_idmap *m, int key);
 void pg_idmap_free(pg_idmap *m);
 
 /* ---- the writer (log_binw.c) ---- */
@@ -54,6 +57,13 @@ pg_bw *pg_bw_open(const char *path, int ltid, const char *program,
 /* One event (its seq is ignored: derived); 0, or -1 when refused (nothing
  * written) or a write failed (the writer then refuses everything). */
 int pg_bw_put(pg_bw *w, const pg_event *ev);
+/* The same for the two kinds on every message, without a pg_event: code
+ * is pg_bw_call_code(call) (-1, refused, for an unknown call). */
+int pg_bw_call_code(const char *call);
+int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
+               int bytes, int nto, const int *to);
+int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
+               int msgid, int bytes);
 void pg_bw_undo(pg_bw *w);         /* takes back the last event */
 int pg_bw_close(pg_bw *w);         /* seals the last block; 0 or -1 */
 
