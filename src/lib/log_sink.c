@@ -42,6 +42,7 @@ struct pg_sink {
     size_t off, len;
     size_t used;    /* bytes written */
     size_t keep;    /* bytes from here on stay mapped (pg_sink_keep) */
+    size_t populated; /* the window's pages before this are pre-faulted */
     size_t size;    /* the file's length meanwhile (zeros past `used`) */
     char path[4200];
     char why[8500];  /* why the last write failed, "" if none did */
@@ -86,6 +87,26 @@ static int reserve(pg_sink *s, size_t to)
     return rc ? -1 : 0;
 }
 
+/* Pre-faults the window's pages that the file now holds, in one system
+ * call: a page fault per 4 KiB page of a growing log (with the kernel's
+ * read-ahead on the reserved blocks) cost more than encoding the events.
+ * A kernel without MADV_POPULATE_WRITE (before 5.14) faults them as they
+ * are written, as before. */
+static void populate(pg_sink *s)
+{
+#ifdef MADV_POPULATE_WRITE
+    size_t from = s->populated > s->off ? s->populated : s->off;
+    size_t to = s->size < s->off + s->len ? s->size : s->off + s->len;
+
+    if (!s->map || from >= to)
+        return;
+    madvise(s->map + (from - s->off), to - from, MADV_POPULATE_WRITE);
+    s->populated = to;
+#else
+    (void)s;
+#endif
+}
+
 /* Makes the file hold `need` more bytes past `used`, in steps of RESERVE
  * (a log of a few events takes little room; a syscall every 64 KiB is
  * nothing).  The window may reach past the end of the file: nothing is
@@ -100,6 +121,7 @@ static int make_room(pg_sink *s, size_t need)
     if (reserve(s, to) < 0)
         return -1;
     s->size = to;
+    populate(s);
     return 0;
 }
 
@@ -124,6 +146,8 @@ static int move_window(pg_sink *s, size_t need)
     s->map = map;
     s->off = off;
     s->len = len;
+    madvise(map, len, MADV_RANDOM); /* no read-ahead of unwritten blocks */
+    populate(s);
     return 0;
 }
 
