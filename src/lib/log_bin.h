@@ -14,6 +14,8 @@
 #include "pg_log.h"
 
 #define PG_BIN_MAGIC "PGCL"       /* the first four bytes of the file */
+#define PG_BIN_VERSION 2          /* written; 1 (no tag or size
+                                     prediction) is still read */
 #define PG_BIN_BLOCK 4096         /* a block is sealed once it holds this */
 #define PG_BIN_SEAL 0x0F          /* a block's trailer; more may follow */
 #define PG_BIN_LAST 0x1F          /* the last trailer: the log was closed */

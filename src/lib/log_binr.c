@@ -48,6 +48,8 @@ struct pg_br {
     int ended;       /* the <end> event was returned: nothing may follow */
     int64_t last_us;
     int last_sent;
+    int last_tag, last_bytes; /* of the last send or receive (version 2) */
+    int version;
     pg_idmap last_from;
     int done, cut, failed;
     pg_err fail;
@@ -59,7 +61,7 @@ struct pg_br {
 
 /* What decoding leaves for apply(): the values stored as differences. */
 struct raw {
-    int64_t dt, dmsgid;
+    int64_t dt, dmsgid, tag, bytes; /* tag and bytes: as stored */
 };
 
 static int fail(pg_br *r, pg_err *err, const char *fmt, ...)
@@ -249,12 +251,17 @@ static int decode_msg(struct cur *c, pg_event *ev, struct raw *raw)
         return -1;
     if (kind == PG_EV_RECV && get_int(c, 1, INT_MIN, &ev->from, "from"))
         return -1;
-    if (get_int(c, 1, INT_MIN, &ev->tag, "tag") ||
-        get_uv(c, &u, "msgid"))
+    if (get_uv(c, &u, "tag"))
+        return -1;
+    raw->tag = pg_unzig(u);
+    if (get_uv(c, &u, "msgid"))
         return -1;
     raw->dmsgid = pg_unzig(u);
-    if (get_int(c, 0, 0, &ev->bytes, "bytes"))
+    if (get_uv(c, &u, "bytes"))
         return -1;
+    raw->bytes = (int64_t)u; /* version 1: a count; 2: zigzag, apply() */
+    if (u > (uint64_t)INT64_MAX)
+        return c->why = "bytes", -1;
     ev->kind = kind;
     return 0;
 }
@@ -293,6 +300,23 @@ static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
     return 0;
 }
 
+/* A send's or receive's tag and size: version 2 stores them as
+ * differences from the last send's or receive's; 0 or -1 (out of range). */
+static int apply_tag_bytes(pg_br *r, pg_event *ev, const struct raw *raw)
+{
+    int64_t tag = raw->tag, bytes = raw->bytes;
+
+    if (r->version >= 2) {
+        tag += r->last_tag;
+        bytes = pg_unzig((uint64_t)raw->bytes) + r->last_bytes;
+    }
+    if (tag < INT_MIN || tag > INT_MAX || bytes < 0 || bytes > INT_MAX)
+        return -1;
+    ev->tag = r->last_tag = (int)tag;
+    ev->bytes = r->last_bytes = (int)bytes;
+    return 0;
+}
+
 /* Turns the differences into values, now that the event is returned. */
 static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
                  pg_err *err)
@@ -305,6 +329,10 @@ static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
                     "good event is %ld)", r->pos, r->seq);
     ev->t = (double)us / 1e6;
     r->last_us = us;
+    if ((ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) &&
+        apply_tag_bytes(r, ev, raw))
+        return fail(r, err, "byte offset %zu: a tag or size out of range "
+                    "(the last good event is %ld)", r->pos, r->seq);
     if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) {
         id = (ev->kind == PG_EV_SEND ? r->last_sent
               : pg_idmap_get(&r->last_from, ev->from)) + 1 + raw->dmsgid;
@@ -485,10 +513,11 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
     struct cur c = { r->map + 4, r->map + r->size, NULL };
     size_t n;
 
-    if (r->size < 5 || r->map[4] != PG_LOG_VERSION)
+    if (r->size < 5 || r->map[4] < 1 || r->map[4] > PG_BIN_VERSION)
         return fail(r, err, "written by log format version %d, this Pangaea "
-                    "reads version %d", r->size < 5 ? 0 : r->map[4],
-                    PG_LOG_VERSION);
+                    "reads versions 1 to %d", r->size < 5 ? 0 : r->map[4],
+                    PG_BIN_VERSION);
+    r->version = r->map[4];
     c.p++;
     memset(h, 0, sizeof *h);
     if (get_int(&c, 0, 0, &h->ltid, "the ltid") ||

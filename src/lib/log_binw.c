@@ -30,12 +30,13 @@ struct pg_bw {
     size_t block;      /* bytes in the open block */
     int64_t last_us;   /* time of the last event, microseconds */
     int last_sent;     /* message id of the last send */
+    int last_tag, last_bytes; /* of the last send or receive */
     pg_idmap last_from; /* message id of the last receive, per sender */
     int broken;        /* a write failed: refuse everything from now on */
     struct {           /* as before the last event: pg_bw_undo */
         size_t at, block;
         int64_t last_us;
-        int last_sent, kind, from, from_id;
+        int last_sent, kind, from, from_id, last_tag, last_bytes;
     } undo;
 };
 
@@ -220,6 +221,12 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     int64_t us;
     int rc;
 
+    if (d && ev->kind == PG_EV_SEND)
+        return pg_bw_send(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
+                          ev->tag, ev->msgid, ev->bytes, ev->nto, ev->to);
+    if (d && ev->kind == PG_EV_RECV)
+        return pg_bw_recv(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
+                          ev->from, ev->tag, ev->msgid, ev->bytes);
     if (!w || w->broken || !need)
         return -1;
     if (w->block >= PG_BIN_BLOCK && seal(w, PG_BIN_SEAL) < 0)
@@ -245,6 +252,8 @@ void pg_bw_undo(pg_bw *w)
     w->block = w->undo.block;
     w->last_us = w->undo.last_us;
     w->last_sent = w->undo.last_sent;
+    w->last_tag = w->undo.last_tag;
+    w->last_bytes = w->undo.last_bytes;
     if (w->undo.kind == PG_EV_RECV &&
         pg_idmap_set(&w->last_from, w->undo.from, w->undo.from_id) < 0)
         w->broken = 1;
@@ -311,13 +320,21 @@ static int put_event(pg_bw *w, const unsigned char *buf, size_t n)
 }
 
 /* remember_as for the hot kinds; a receive's sender is done by the caller
- * (one look-up in the table of ids). */
-static void remember_msg(pg_bw *w, int kind, int msgid, int64_t us)
+ * (one look-up in the table of ids).  A send's or receive's tag and size
+ * are stored as differences from the last send's or receive's: a
+ * program's tags and sizes repeat or step (SOR: 1000, 1001, 1002 ...;
+ * 4000 bytes each), so most take one byte. */
+static void remember_msg(pg_bw *w, int kind, int msgid, int tag, int bytes,
+                         int64_t us)
 {
     w->undo.last_us = w->last_us;
     w->undo.last_sent = w->last_sent;
+    w->undo.last_tag = w->last_tag;
+    w->undo.last_bytes = w->last_bytes;
     w->undo.kind = kind;
     w->last_us = us;
+    w->last_tag = tag;
+    w->last_bytes = bytes;
     if (kind == PG_EV_SEND)
         w->last_sent = msgid;
 }
@@ -339,15 +356,15 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
     p = put_head(w, buf, code << 4 | PG_EV_SEND, t, misses, &us);
     rc = -1;
     if (p) {
-        p = put_uv(p, pg_zig(tag));
+        p = put_uv(p, pg_zig((int64_t)tag - w->last_tag));
         p = put_uv(p, pg_zig((int64_t)msgid - ((int64_t)w->last_sent + 1)));
-        p = put_uv(p, (uint64_t)bytes);
+        p = put_uv(p, pg_zig((int64_t)bytes - w->last_bytes));
         p = put_uv(p, (uint64_t)nto);
         for (i = 0; i < nto; i++)
             p = put_uv(p, pg_zig(to[i]));
         rc = put_event(w, buf, (size_t)(p - buf));
         if (rc == 0)
-            remember_msg(w, PG_EV_SEND, msgid, us);
+            remember_msg(w, PG_EV_SEND, msgid, tag, bytes, us);
     }
     if (buf != small)
         free(buf);
@@ -369,12 +386,12 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     if (!(last = pg_idmap_ref(&w->last_from, from)))
         return w->broken = 1, -1; /* out of memory */
     p = put_uv(p, pg_zig(from));
-    p = put_uv(p, pg_zig(tag));
+    p = put_uv(p, pg_zig((int64_t)tag - w->last_tag));
     p = put_uv(p, pg_zig((int64_t)msgid - ((int64_t)*last + 1)));
-    p = put_uv(p, (uint64_t)bytes);
+    p = put_uv(p, pg_zig((int64_t)bytes - w->last_bytes));
     if (put_event(w, buf, (size_t)(p - buf)) < 0)
         return -1;
-    remember_msg(w, PG_EV_RECV, msgid, us);
+    remember_msg(w, PG_EV_RECV, msgid, tag, bytes, us);
     w->undo.from = from;
     w->undo.from_id = *last;
     *last = msgid;
@@ -402,7 +419,7 @@ static int write_header(pg_bw *w, int ltid, const char *program,
     int i;
 
     memcpy(buf, PG_BIN_MAGIC, 4);
-    buf[n++] = PG_LOG_VERSION;
+    buf[n++] = PG_BIN_VERSION;
     n += pg_put_uv(buf + n, (uint64_t)ltid);
     n += put_str(buf + n, program);
     n += put_str(buf + n, host);
