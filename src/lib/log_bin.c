@@ -2,22 +2,23 @@
  * log_bin.c - what the binary writer and reader share (see log_bin.h):
  * varints, CRC-32 and the table of message ids per sender.
  *
- * CRC-32 is computed here, byte by byte from a 256-entry table, rather
- * than with zlib's crc32: the library is preloaded into every PVM task,
- * and a checksum of a few bytes per event does not need zlib's wide
- * tables or another shared library in each task.  It is the same CRC
- * (IEEE 802.3, reflected, initial and final value 0xFFFFFFFF), so any
- * zlib can check a block.
+ * CRC-32 is computed here rather than with zlib's crc32: the library is
+ * preloaded into every PVM task, and a checksum of a few bytes per event
+ * does not need another shared library in each task (and zlib goes byte
+ * by byte on inputs this short anyway).  It is slicing-by-8: eight
+ * 256-entry tables, eight bytes per step, about a quarter of the
+ * instructions of one table lookup per byte; the tables are built once
+ * when the library is loaded.  It is the same CRC (IEEE 802.3, reflected,
+ * initial and final value 0xFFFFFFFF), so any zlib can check a block.
  */
 #include "log_bin.h"
 
-#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
-static uint32_t crc_table[256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+static uint32_t crc_table[8][256];
 
-static void crc_init(void)
+__attribute__((constructor)) static void crc_init(void)
 {
     uint32_t c;
     int i, k;
@@ -25,18 +26,31 @@ static void crc_init(void)
     for (i = 0; i < 256; i++) {
         for (c = (uint32_t)i, k = 0; k < 8; k++)
             c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        crc_table[i] = c;
+        crc_table[0][i] = c;
     }
+    for (i = 0; i < 256; i++)
+        for (c = crc_table[0][i], k = 1; k < 8; k++)
+            crc_table[k][i] = c = crc_table[0][c & 0xFF] ^ (c >> 8);
 }
 
 uint32_t pg_crc32(uint32_t crc, const void *p, size_t n)
 {
     const unsigned char *b = p;
+    uint64_t v;
 
-    pthread_once(&crc_once, crc_init);
     crc = ~crc;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; n >= 8; n -= 8, b += 8) {
+        memcpy(&v, b, 8);
+        v ^= crc;
+        crc = crc_table[7][v & 0xFF] ^ crc_table[6][(v >> 8) & 0xFF] ^
+              crc_table[5][(v >> 16) & 0xFF] ^ crc_table[4][(v >> 24) & 0xFF] ^
+              crc_table[3][(v >> 32) & 0xFF] ^ crc_table[2][(v >> 40) & 0xFF] ^
+              crc_table[1][(v >> 48) & 0xFF] ^ crc_table[0][v >> 56];
+    }
+#endif
     while (n--)
-        crc = crc_table[(crc ^ *b++) & 0xFF] ^ (crc >> 8);
+        crc = crc_table[0][(crc ^ *b++) & 0xFF] ^ (crc >> 8);
     return ~crc;
 }
 
@@ -120,6 +134,18 @@ int pg_idmap_set(pg_idmap *m, int key, int val)
     }
     m->slot[i].val = val;
     return 0;
+}
+
+int *pg_idmap_ref(pg_idmap *m, int key)
+{
+    size_t i;
+
+    if (m->cap) {
+        i = slot_of(m, key);
+        if (m->slot[i].used)
+            return &m->slot[i].val;
+    }
+    return pg_idmap_set(m, key, 0) < 0 ? NULL : &m->slot[slot_of(m, key)].val;
 }
 
 void pg_idmap_free(pg_idmap *m)

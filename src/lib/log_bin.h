@@ -14,6 +14,8 @@
 #include "pg_log.h"
 
 #define PG_BIN_MAGIC "PGCL"       /* the first four bytes of the file */
+#define PG_BIN_VERSION 2          /* written; 1 (no tag or size
+                                     prediction) is still read */
 #define PG_BIN_BLOCK 4096         /* a block is sealed once it holds this */
 #define PG_BIN_SEAL 0x0F          /* a block's trailer; more may follow */
 #define PG_BIN_LAST 0x1F          /* the last trailer: the log was closed */
@@ -45,6 +47,9 @@ typedef struct pg_idmap {
 } pg_idmap;
 int pg_idmap_get(const pg_idmap *m, int key);
 int pg_idmap_set(pg_idmap *m, int key, int val); /* 0, or -1: no memory */
+/* Where key's value is kept (inserted as 0 when new; valid until the next
+ * insertion), NULL when out of memory. */
+int *pg_idmap_ref(pg_idmap *m, int key);
 void pg_idmap_free(pg_idmap *m);
 
 /* ---- the writer (log_binw.c) ---- */
@@ -54,6 +59,13 @@ pg_bw *pg_bw_open(const char *path, int ltid, const char *program,
 /* One event (its seq is ignored: derived); 0, or -1 when refused (nothing
  * written) or a write failed (the writer then refuses everything). */
 int pg_bw_put(pg_bw *w, const pg_event *ev);
+/* The same for the two kinds on every message, without a pg_event: code
+ * is pg_bw_call_code(call) (-1, refused, for an unknown call). */
+int pg_bw_call_code(const char *call);
+int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
+               int bytes, int nto, const int *to);
+int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
+               int msgid, int bytes);
 void pg_bw_undo(pg_bw *w);         /* takes back the last event */
 int pg_bw_close(pg_bw *w);         /* seals the last block; 0 or -1 */
 

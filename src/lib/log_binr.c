@@ -6,8 +6,9 @@
  * behind the reader can go): decoding is pointer arithmetic, and what the
  * reader allocates is bounded by the largest event, never by the log.
  * No event of a block is returned before the block is known good: a first
- * pass over the block decodes its events without keeping them, to find
- * where it ends, and checks its CRC; the second pass returns them.  So a
+ * pass over the block finds where it ends (sends and receives by the
+ * lengths of their varints alone, the rare other kinds decoded) and checks
+ * its CRC; the second pass decodes and returns them.  So a
  * corrupt block is named (file, byte offset, the last good event) and
  * everything before it has been read normally.  A block with no trailer,
  * whose data stop at a zero byte or the end of the file, is the last one
@@ -47,6 +48,8 @@ struct pg_br {
     int ended;       /* the <end> event was returned: nothing may follow */
     int64_t last_us;
     int last_sent;
+    int last_tag, last_bytes; /* of the last send or receive (version 2) */
+    int version;
     pg_idmap last_from;
     int done, cut, failed;
     pg_err fail;
@@ -58,7 +61,7 @@ struct pg_br {
 
 /* What decoding leaves for apply(): the values stored as differences. */
 struct raw {
-    int64_t dt, dmsgid;
+    int64_t dt, dmsgid, tag, bytes; /* tag and bytes: as stored */
 };
 
 static int fail(pg_br *r, pg_err *err, const char *fmt, ...)
@@ -86,9 +89,15 @@ struct cur {
     const char *why; /* set when decoding fails */
 };
 
-static int get_uv(struct cur *c, uint64_t *v, const char *what)
+static inline int get_uv(struct cur *c, uint64_t *v, const char *what)
 {
-    size_t n = pg_get_uv(c->p, c->end, v);
+    size_t n;
+
+    if (c->p < c->end && *c->p < 0x80) { /* most are one byte */
+        *v = *c->p++;
+        return 0;
+    }
+    n = pg_get_uv(c->p, c->end, v);
 
     if (!n)
         return c->why = what, -1;
@@ -97,8 +106,8 @@ static int get_uv(struct cur *c, uint64_t *v, const char *what)
 }
 
 /* An int field: signed (zigzag) or not, within [lo, INT_MAX]. */
-static int get_int(struct cur *c, int zig, long lo, int *out,
-                   const char *what)
+static inline int get_int(struct cur *c, int zig, long lo, int *out,
+                          const char *what)
 {
     uint64_t u;
     int64_t v;
@@ -222,13 +231,53 @@ static void clear_event(pg_event *ev)
     ev->order = 0, ev->misses = 0;
 }
 
+/* The kinds on every message, decoded by compiled-in code rather than
+ * from the table, for speed: their fields in the order of pg_events.def
+ * (test_log_bin.c reads every field of both back). */
+static int decode_msg(struct cur *c, pg_event *ev, struct raw *raw)
+{
+    int kind = *c->p & 15, code = *c->p >> 4;
+    uint64_t u;
+
+    clear_event(ev);
+    if (code >= pg_n_msg_calls)
+        return c->why = "an unknown call code", -1;
+    ev->call = pg_msg_calls[code];
+    c->p++;
+    if (get_uv(c, &u, "the time"))
+        return -1;
+    raw->dt = pg_unzig(u >> 1);
+    if ((u & 1) && get_int(c, 0, 1, &ev->misses, "misses"))
+        return -1;
+    if (kind == PG_EV_RECV && get_int(c, 1, INT_MIN, &ev->from, "from"))
+        return -1;
+    if (get_uv(c, &u, "tag"))
+        return -1;
+    raw->tag = pg_unzig(u);
+    if (get_uv(c, &u, "msgid"))
+        return -1;
+    raw->dmsgid = pg_unzig(u);
+    if (get_uv(c, &u, "bytes"))
+        return -1;
+    raw->bytes = (int64_t)u; /* version 1: a count; 2: zigzag, apply() */
+    if (u > (uint64_t)INT64_MAX)
+        return c->why = "bytes", -1;
+    ev->kind = kind;
+    return 0;
+}
+
 /* Decodes the event at c->p into ev and raw, leaving c->p after it. */
 static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
 {
-    const pg_evdesc *d = pg_ev_desc(*c->p & 15);
+    const pg_evdesc *d;
     int code = *c->p >> 4, i;
     uint64_t u;
 
+    if ((*c->p & 15) == PG_EV_RECV)
+        return decode_msg(c, ev, raw);
+    if ((*c->p & 15) == PG_EV_SEND)
+        return decode_msg(c, ev, raw) || get_to(r, c, ev);
+    d = pg_ev_desc(*c->p & 15);
     clear_event(ev);
     r->used = 0;
     if (!d || !(d->logs & PG_IN_COMM))
@@ -251,6 +300,23 @@ static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
     return 0;
 }
 
+/* A send's or receive's tag and size: version 2 stores them as
+ * differences from the last send's or receive's; 0 or -1 (out of range). */
+static int apply_tag_bytes(pg_br *r, pg_event *ev, const struct raw *raw)
+{
+    int64_t tag = raw->tag, bytes = raw->bytes;
+
+    if (r->version >= 2) {
+        tag += r->last_tag;
+        bytes = pg_unzig((uint64_t)raw->bytes) + r->last_bytes;
+    }
+    if (tag < INT_MIN || tag > INT_MAX || bytes < 0 || bytes > INT_MAX)
+        return -1;
+    ev->tag = r->last_tag = (int)tag;
+    ev->bytes = r->last_bytes = (int)bytes;
+    return 0;
+}
+
 /* Turns the differences into values, now that the event is returned. */
 static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
                  pg_err *err)
@@ -263,6 +329,10 @@ static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
                     "good event is %ld)", r->pos, r->seq);
     ev->t = (double)us / 1e6;
     r->last_us = us;
+    if ((ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) &&
+        apply_tag_bytes(r, ev, raw))
+        return fail(r, err, "byte offset %zu: a tag or size out of range "
+                    "(the last good event is %ld)", r->pos, r->seq);
     if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) {
         id = (ev->kind == PG_EV_SEND ? r->last_sent
               : pg_idmap_get(&r->last_from, ev->from)) + 1 + raw->dmsgid;
@@ -291,20 +361,64 @@ static uint32_t le32(const unsigned char *p)
            (uint32_t)p[3] << 24;
 }
 
+/* Skips the varint at p: where the next value starts, or NULL when it is
+ * longer than a varint can be or runs past end. */
+static inline const unsigned char *skip_uv(const unsigned char *p,
+                                           const unsigned char *end)
+{
+    const unsigned char *stop = end - p > PG_BIN_VARINT_MAX
+                                ? p + PG_BIN_VARINT_MAX : end;
+
+    while (p < stop)
+        if (!(*p++ & 0x80))
+            return p;
+    return NULL;
+}
+
+/* Skips the send or receive at c->p: only the lengths of its values are
+ * looked at (the second pass decodes and checks them). */
+static int skip_msg(struct cur *c)
+{
+    const unsigned char *p = c->p + 1;
+    int kind = *c->p & 15, k;
+    uint64_t n;
+    size_t got;
+
+    if (p >= c->end)
+        return c->why = "the time", -1;
+    k = (*p & 1) + (kind == PG_EV_RECV ? 5 : 4); /* time [misses] fields */
+    while (k-- > 0 && p)
+        p = skip_uv(p, c->end);
+    if (p && kind == PG_EV_SEND) {
+        if (!(got = pg_get_uv(p, c->end, &n)) || n > PG_LOG_MAX_LIST)
+            return c->why = "a count of destinations", -1;
+        for (p += got; n-- > 0 && p;)
+            p = skip_uv(p, c->end);
+    }
+    if (!p)
+        return c->why = "a value longer than a varint or the file", -1;
+    c->p = p;
+    return 0;
+}
+
 /* First pass over the block at r->block: where its events end, and
- * whether its trailer and CRC are right.  Nothing is returned yet. */
+ * whether its trailer and CRC are right.  Nothing is returned yet.  Sends
+ * and receives are only skipped; the other kinds are decoded. */
 static int scan_block(pg_br *r, pg_err *err)
 {
     struct cur c = { r->map + r->block, r->map + r->size, NULL };
     pg_event ev;
     struct raw raw;
     long n = 0;
+    int k;
 
     while (c.p < c.end && *c.p && *c.p != PG_BIN_SEAL &&
            *c.p != PG_BIN_LAST) {
         const unsigned char *at = c.p;
 
-        if (decode(r, &c, &ev, &raw))
+        k = *c.p & 15;
+        if ((k == PG_EV_SEND || k == PG_EV_RECV) ? skip_msg(&c)
+                                                 : decode(r, &c, &ev, &raw))
             return fail(r, err, "byte offset %zu: corrupt or torn event "
                         "(%s) in the block at byte offset %zu; the last "
                         "good event is %ld", (size_t)(at - r->map), c.why,
@@ -369,8 +483,10 @@ int pg_br_next(pg_br *r, pg_event *ev, pg_err *err)
     if (r->done)
         return 0;
     c = (struct cur){ r->map + r->pos, r->map + r->end, NULL };
-    if (decode(r, &c, ev, &raw)) /* passed the first pass: cannot happen */
-        return fail(r, err, "byte offset %zu: %s", r->pos, c.why);
+    if (decode(r, &c, ev, &raw)) /* skipped in the first pass, not checked */
+        return fail(r, err, "byte offset %zu: corrupt event (%s) in the "
+                    "block at byte offset %zu; the last good event is %ld",
+                    r->pos, c.why, r->block, r->seq);
     if (apply(r, ev, &raw, err))
         return -1;
     r->pos = (size_t)(c.p - r->map);
@@ -397,10 +513,11 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
     struct cur c = { r->map + 4, r->map + r->size, NULL };
     size_t n;
 
-    if (r->size < 5 || r->map[4] != PG_LOG_VERSION)
+    if (r->size < 5 || r->map[4] < 1 || r->map[4] > PG_BIN_VERSION)
         return fail(r, err, "written by log format version %d, this Pangaea "
-                    "reads version %d", r->size < 5 ? 0 : r->map[4],
-                    PG_LOG_VERSION);
+                    "reads versions 1 to %d", r->size < 5 ? 0 : r->map[4],
+                    PG_BIN_VERSION);
+    r->version = r->map[4];
     c.p++;
     memset(h, 0, sizeof *h);
     if (get_int(&c, 0, 0, &h->ltid, "the ltid") ||

@@ -4,8 +4,9 @@
  *
  * Design.  This runs on every send and receive, so an event is encoded
  * into a stack buffer in one pass over its row of pg_events.def (varints,
- * no formatting), checksummed into its block's running CRC, and handed to
- * the memory-mapped sink in one write.  The sink stores the event's first
+ * no formatting; sends and receives by compiled-in code) and handed to
+ * the memory-mapped sink in one write; a block's CRC is taken when it is
+ * sealed.  The sink stores the event's first
  * byte last, and that byte is never zero, so a task killed at any instant
  * leaves either the whole event or a zero where it starts: the reader
  * then stops there, after the last complete event.  A block is sealed
@@ -25,17 +26,17 @@
 
 struct pg_bw {
     pg_sink *sink;
-    uint32_t crc;      /* of the open block so far */
+    size_t start;      /* where the open block starts in the file */
     size_t block;      /* bytes in the open block */
     int64_t last_us;   /* time of the last event, microseconds */
     int last_sent;     /* message id of the last send */
+    int last_tag, last_bytes; /* of the last send or receive */
     pg_idmap last_from; /* message id of the last receive, per sender */
     int broken;        /* a write failed: refuse everything from now on */
     struct {           /* as before the last event: pg_bw_undo */
         size_t at, block;
-        uint32_t crc;
         int64_t last_us;
-        int last_sent, from, from_id;
+        int last_sent, kind, from, from_id, last_tag, last_bytes;
     } undo;
 };
 
@@ -136,7 +137,7 @@ static size_t put_field(const pg_bw *w, unsigned char *p, const pg_field *f,
 /* The call's code, for the high nibble of the first byte. */
 static int call_code(const pg_event *ev)
 {
-    int c = pg_call_index(pg_msg_calls, pg_n_msg_calls, ev->call);
+    int c = pg_bw_call_code(ev->call);
 
     if (ev->kind == PG_EV_QUERY)
         c = pg_call_index(pg_query_calls, pg_n_query_calls, ev->call);
@@ -166,41 +167,50 @@ static int write_bytes(pg_bw *w, const unsigned char *p, size_t n)
         w->broken = 1;
         return -1;
     }
-    w->crc = pg_crc32(w->crc, p, n);
     w->block += n;
     return 0;
 }
 
 /* Ends the open block with `marker` and the CRC of its bytes, marker
- * included; the next block starts empty. */
+ * included; the next block starts empty.  The CRC is taken here, over the
+ * block as the file holds it (the sink keeps it mapped), in one pass of
+ * slicing-by-8, rather than a few bytes at a time per event. */
 static int seal(pg_bw *w, int marker)
 {
     unsigned char t[5] = { (unsigned char)marker };
-    uint32_t crc = pg_crc32(w->crc, t, 1);
+    uint32_t crc = pg_crc32(0, pg_sink_data(w->sink, w->start), w->block);
     int i;
 
+    crc = pg_crc32(crc, t, 1);
     for (i = 0; i < 4; i++)
         t[1 + i] = (unsigned char)(crc >> (8 * i));
     if (pg_sink_write(w->sink, (const char *)t, 5) != 5)
         return w->broken = 1, -1;
-    w->crc = 0;
     w->block = 0;
+    w->start = pg_sink_tell(w->sink);
+    pg_sink_keep(w->sink, w->start);
     return 0;
 }
 
 /* What replay predicts from is updated once the event is in the file. */
-static void remember(pg_bw *w, const pg_event *ev, int64_t us)
+static void remember_as(pg_bw *w, int kind, int from, int msgid, int64_t us)
 {
     w->undo.last_us = w->last_us;
     w->undo.last_sent = w->last_sent;
-    w->undo.from = ev->kind == PG_EV_RECV ? ev->from : 0;
-    w->undo.from_id = pg_idmap_get(&w->last_from, w->undo.from);
+    w->undo.from = kind == PG_EV_RECV ? from : 0;
+    w->undo.from_id = kind == PG_EV_RECV ? pg_idmap_get(&w->last_from, from)
+                                         : 0;
+    w->undo.kind = kind;
     w->last_us = us;
-    if (ev->kind == PG_EV_SEND)
-        w->last_sent = ev->msgid;
-    if (ev->kind == PG_EV_RECV &&
-        pg_idmap_set(&w->last_from, ev->from, ev->msgid) < 0)
+    if (kind == PG_EV_SEND)
+        w->last_sent = msgid;
+    if (kind == PG_EV_RECV && pg_idmap_set(&w->last_from, from, msgid) < 0)
         w->broken = 1; /* out of memory: later ids would be mispredicted */
+}
+
+static void remember(pg_bw *w, const pg_event *ev, int64_t us)
+{
+    remember_as(w, ev->kind, ev->from, ev->msgid, us);
 }
 
 int pg_bw_put(pg_bw *w, const pg_event *ev)
@@ -211,6 +221,12 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     int64_t us;
     int rc;
 
+    if (d && ev->kind == PG_EV_SEND)
+        return pg_bw_send(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
+                          ev->tag, ev->msgid, ev->bytes, ev->nto, ev->to);
+    if (d && ev->kind == PG_EV_RECV)
+        return pg_bw_recv(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
+                          ev->from, ev->tag, ev->msgid, ev->bytes);
     if (!w || w->broken || !need)
         return -1;
     if (w->block >= PG_BIN_BLOCK && seal(w, PG_BIN_SEAL) < 0)
@@ -221,7 +237,6 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     us = llround(ev->t * 1e6);
     n = encode(w, d, ev, buf, us);
     w->undo.at = pg_sink_tell(w->sink);
-    w->undo.crc = w->crc;
     w->undo.block = w->block;
     rc = write_bytes(w, buf, n);
     if (rc == 0)
@@ -234,12 +249,153 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
 void pg_bw_undo(pg_bw *w)
 {
     pg_sink_rewind(w->sink, w->undo.at);
-    w->crc = w->undo.crc;
     w->block = w->undo.block;
     w->last_us = w->undo.last_us;
     w->last_sent = w->undo.last_sent;
-    if (pg_idmap_set(&w->last_from, w->undo.from, w->undo.from_id) < 0)
+    w->last_tag = w->undo.last_tag;
+    w->last_bytes = w->undo.last_bytes;
+    if (w->undo.kind == PG_EV_RECV &&
+        pg_idmap_set(&w->last_from, w->undo.from, w->undo.from_id) < 0)
         w->broken = 1;
+}
+
+/* ---- the hot kinds: send and receive ---------------------------------- */
+/* Every send and receive of a recorded program comes here, so these two
+ * are encoded by compiled-in code rather than from the table (which the
+ * unit tests hold them to: the same bytes as pg_bw_put), without a
+ * pg_event to fill and clear, and the call named by the index of its
+ * pointer: the callers pass the table's own strings or literals the
+ * linker merged with them, so strcmp only runs for a stranger. */
+
+int pg_bw_call_code(const char *call)
+{
+    int i;
+
+    for (i = 0; i < pg_n_msg_calls; i++)
+        if (call == pg_msg_calls[i])
+            return i;
+    return pg_call_index(pg_msg_calls, pg_n_msg_calls, call);
+}
+
+static inline unsigned char *put_uv(unsigned char *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (unsigned char)v;
+    return p;
+}
+
+/* llround, inline: halves away from zero. */
+static inline int64_t round_us(double x)
+{
+    return x < 0 ? -(int64_t)(0.5 - x) : (int64_t)(x + 0.5);
+}
+
+/* The first byte and the time (and misses) of any event; NULL when the
+ * time or misses cannot be written. */
+static unsigned char *put_head(pg_bw *w, unsigned char *p, int first,
+                               double t, int misses, int64_t *us)
+{
+    if (!(fabs(t) < 1e12) || misses < 0) /* NaN fails too */
+        return NULL;
+    *us = round_us(t * 1e6);
+    *p++ = (unsigned char)first;
+    p = put_uv(p, pg_zig(*us - w->last_us) << 1 | (misses > 0));
+    if (misses > 0)
+        p = put_uv(p, (uint64_t)misses);
+    return p;
+}
+
+/* Writes the n bytes at buf as the next event (sealing the block first
+ * when it is full) and remembers it for prediction and undo. */
+static int put_event(pg_bw *w, const unsigned char *buf, size_t n)
+{
+    if (w->block >= PG_BIN_BLOCK && seal(w, PG_BIN_SEAL) < 0)
+        return -1;
+    w->undo.at = pg_sink_tell(w->sink);
+    w->undo.block = w->block;
+    return write_bytes(w, buf, n);
+}
+
+/* remember_as for the hot kinds; a receive's sender is done by the caller
+ * (one look-up in the table of ids).  A send's or receive's tag and size
+ * are stored as differences from the last send's or receive's: a
+ * program's tags and sizes repeat or step (SOR: 1000, 1001, 1002 ...;
+ * 4000 bytes each), so most take one byte. */
+static void remember_msg(pg_bw *w, int kind, int msgid, int tag, int bytes,
+                         int64_t us)
+{
+    w->undo.last_us = w->last_us;
+    w->undo.last_sent = w->last_sent;
+    w->undo.last_tag = w->last_tag;
+    w->undo.last_bytes = w->last_bytes;
+    w->undo.kind = kind;
+    w->last_us = us;
+    w->last_tag = tag;
+    w->last_bytes = bytes;
+    if (kind == PG_EV_SEND)
+        w->last_sent = msgid;
+}
+
+int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
+               int bytes, int nto, const int *to)
+{
+    unsigned char small[128], *buf, *p;
+    size_t need = 6 * PG_BIN_VARINT_MAX + (size_t)nto * PG_BIN_VARINT_MAX;
+    int64_t us;
+    int rc, i;
+
+    if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
+        nto < 0 || nto > PG_LOG_MAX_LIST || (nto && !to))
+        return -1;
+    buf = need <= sizeof small ? small : malloc(need);
+    if (!buf)
+        return -1;
+    p = put_head(w, buf, code << 4 | PG_EV_SEND, t, misses, &us);
+    rc = -1;
+    if (p) {
+        p = put_uv(p, pg_zig((int64_t)tag - w->last_tag));
+        p = put_uv(p, pg_zig((int64_t)msgid - ((int64_t)w->last_sent + 1)));
+        p = put_uv(p, pg_zig((int64_t)bytes - w->last_bytes));
+        p = put_uv(p, (uint64_t)nto);
+        for (i = 0; i < nto; i++)
+            p = put_uv(p, pg_zig(to[i]));
+        rc = put_event(w, buf, (size_t)(p - buf));
+        if (rc == 0)
+            remember_msg(w, PG_EV_SEND, msgid, tag, bytes, us);
+    }
+    if (buf != small)
+        free(buf);
+    return rc;
+}
+
+int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
+               int msgid, int bytes)
+{
+    unsigned char buf[8 * PG_BIN_VARINT_MAX], *p;
+    int64_t us;
+    int *last;
+
+    if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0)
+        return -1;
+    p = put_head(w, buf, code << 4 | PG_EV_RECV, t, misses, &us);
+    if (!p)
+        return -1;
+    if (!(last = pg_idmap_ref(&w->last_from, from)))
+        return w->broken = 1, -1; /* out of memory */
+    p = put_uv(p, pg_zig(from));
+    p = put_uv(p, pg_zig((int64_t)tag - w->last_tag));
+    p = put_uv(p, pg_zig((int64_t)msgid - ((int64_t)*last + 1)));
+    p = put_uv(p, pg_zig((int64_t)bytes - w->last_bytes));
+    if (put_event(w, buf, (size_t)(p - buf)) < 0)
+        return -1;
+    remember_msg(w, PG_EV_RECV, msgid, tag, bytes, us);
+    w->undo.from = from;
+    w->undo.from_id = *last;
+    *last = msgid;
+    return 0;
 }
 
 /* ---- opening and closing ---------------------------------------------- */
@@ -263,7 +419,7 @@ static int write_header(pg_bw *w, int ltid, const char *program,
     int i;
 
     memcpy(buf, PG_BIN_MAGIC, 4);
-    buf[n++] = PG_LOG_VERSION;
+    buf[n++] = PG_BIN_VERSION;
     n += pg_put_uv(buf + n, (uint64_t)ltid);
     n += put_str(buf + n, program);
     n += put_str(buf + n, host);
@@ -297,6 +453,8 @@ pg_bw *pg_bw_open(const char *path, int ltid, const char *program,
         free(w);
         return NULL;
     }
+    w->start = pg_sink_tell(w->sink);
+    pg_sink_keep(w->sink, w->start);
     return w;
 }
 

@@ -41,6 +41,8 @@ struct pg_sink {
     char *map;      /* the window: file bytes [off, off + len) */
     size_t off, len;
     size_t used;    /* bytes written */
+    size_t keep;    /* bytes from here on stay mapped (pg_sink_keep) */
+    size_t populated; /* the window's pages before this are pre-faulted */
     size_t size;    /* the file's length meanwhile (zeros past `used`) */
     char path[4200];
     char why[8500];  /* why the last write failed, "" if none did */
@@ -85,6 +87,26 @@ static int reserve(pg_sink *s, size_t to)
     return rc ? -1 : 0;
 }
 
+/* Pre-faults the window's pages that the file now holds, in one system
+ * call: a page fault per 4 KiB page of a growing log (with the kernel's
+ * read-ahead on the reserved blocks) cost more than encoding the events.
+ * A kernel without MADV_POPULATE_WRITE (before 5.14) faults them as they
+ * are written, as before. */
+static void populate(pg_sink *s)
+{
+#ifdef MADV_POPULATE_WRITE
+    size_t from = s->populated > s->off ? s->populated : s->off;
+    size_t to = s->size < s->off + s->len ? s->size : s->off + s->len;
+
+    if (!s->map || from >= to)
+        return;
+    madvise(s->map + (from - s->off), to - from, MADV_POPULATE_WRITE);
+    s->populated = to;
+#else
+    (void)s;
+#endif
+}
+
 /* Makes the file hold `need` more bytes past `used`, in steps of RESERVE
  * (a log of a few events takes little room; a syscall every 64 KiB is
  * nothing).  The window may reach past the end of the file: nothing is
@@ -99,6 +121,7 @@ static int make_room(pg_sink *s, size_t need)
     if (reserve(s, to) < 0)
         return -1;
     s->size = to;
+    populate(s);
     return 0;
 }
 
@@ -107,8 +130,9 @@ static int make_room(pg_sink *s, size_t need)
  * not grow in memory. */
 static int move_window(pg_sink *s, size_t need)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), off = s->used / page * page;
-    size_t len = WINDOW;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t from = s->keep < s->used ? s->keep : s->used;
+    size_t off = from / page * page, len = WINDOW;
     void *map;
 
     while (len < s->used - off + need)
@@ -122,6 +146,8 @@ static int move_window(pg_sink *s, size_t need)
     s->map = map;
     s->off = off;
     s->len = len;
+    madvise(map, len, MADV_RANDOM); /* no read-ahead of unwritten blocks */
+    populate(s);
     return 0;
 }
 
@@ -134,6 +160,7 @@ pg_sink *pg_sink_open(const char *path, pg_err *err)
         return NULL;
     }
     snprintf(s->path, sizeof s->path, "%s", path);
+    s->keep = (size_t)-1;
     /* O_NOFOLLOW: a link planted where a log goes must not make us write
      * (and truncate) whatever it points to. */
     s->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
@@ -166,6 +193,19 @@ static void copy_first_byte_last(char *dst, const char *src, size_t n)
     *(volatile char *)dst = src[0];
 }
 
+/* Small writes (an event) copied byte by byte, from the end: a call to
+ * memcpy costs more than the copy. */
+static void copy_small_first_byte_last(char *dst, const char *src, size_t n)
+{
+    size_t i;
+
+    assert(src[0] != 0);
+    for (i = n - 1; i > 0; i--)
+        dst[i] = src[i];
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    *(volatile char *)dst = src[0];
+}
+
 int pg_sink_write(void *ctx, const char *buf, int len)
 {
     pg_sink *s = ctx;
@@ -176,7 +216,11 @@ int pg_sink_write(void *ctx, const char *buf, int len)
         return -1; /* the window and what it holds are as they were */
     if (s->used + (size_t)len > s->off + s->len && move_window(s, len) < 0)
         return -1;
-    copy_first_byte_last(s->map + (s->used - s->off), buf, (size_t)len);
+    if (len > 0 && len <= 16)
+        copy_small_first_byte_last(s->map + (s->used - s->off), buf,
+                                   (size_t)len);
+    else
+        copy_first_byte_last(s->map + (s->used - s->off), buf, (size_t)len);
     s->used += len;
     return len;
 }
@@ -184,6 +228,17 @@ int pg_sink_write(void *ctx, const char *buf, int len)
 const char *pg_sink_why(const pg_sink *s)
 {
     return s && s->why[0] ? s->why : NULL;
+}
+
+void pg_sink_keep(pg_sink *s, size_t mark)
+{
+    s->keep = mark;
+}
+
+const unsigned char *pg_sink_data(const pg_sink *s, size_t mark)
+{
+    assert(mark >= s->off && mark <= s->used);
+    return (const unsigned char *)s->map + (mark - s->off);
 }
 
 size_t pg_sink_tell(const pg_sink *s)

@@ -26,4 +26,10 @@ int pg_sink_close(void *sink);
 size_t pg_sink_tell(const pg_sink *s);
 void pg_sink_rewind(pg_sink *s, size_t mark);
 
+/* Keeps the bytes from `mark` on mapped (the window starts no later than
+ * there, growing as needed) so that pg_sink_data can read them back: the
+ * binary writer checksums a whole block when it seals it. */
+void pg_sink_keep(pg_sink *s, size_t mark);
+const unsigned char *pg_sink_data(const pg_sink *s, size_t mark);
+
 #endif

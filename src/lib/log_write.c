@@ -289,15 +289,14 @@ pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
 }
 
 /* ---- communication logs: binary, from the event table --------------- */
-/* Every comm event goes through put_comm to log_binw.c, which encodes it
- * from its row of pg_events.def; the functions below only fill a pg_event
- * from their arguments. */
-static int put_comm(pg_logw *w, pg_event *ev)
+/* Every comm event goes to log_binw.c: sends and receives to its
+ * compiled-in encoders, the rest through put_comm, which encodes it from
+ * its row of pg_events.def; the functions below only fill a pg_event from
+ * their arguments. */
+/* After the binary writer took a comm event (rc 0) or refused it. */
+static int took_comm(pg_logw *w, int rc)
 {
-    if (!usable(w, PG_LOG_COMM) || !w->bin)
-        return -1;
-    ev->misses = w->misses;
-    if (pg_bw_put(w->bin, ev) < 0)
+    if (rc < 0)
         return -1;
     w->undo.seq = w->seq++;
     w->undo.misses = w->misses;
@@ -305,13 +304,21 @@ static int put_comm(pg_logw *w, pg_event *ev)
     return 0;
 }
 
+static int put_comm(pg_logw *w, pg_event *ev)
+{
+    if (!usable(w, PG_LOG_COMM) || !w->bin)
+        return -1;
+    ev->misses = w->misses;
+    return took_comm(w, pg_bw_put(w->bin, ev));
+}
+
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to)
 {
-    pg_event ev = { .kind = PG_EV_SEND, .t = t, .call = call, .tag = tag,
-                    .msgid = msgid, .bytes = bytes, .nto = nto, .to = to };
-
-    return put_comm(w, &ev);
+    if (!usable(w, PG_LOG_COMM) || !w->bin)
+        return -1;
+    return took_comm(w, pg_bw_send(w->bin, t, pg_bw_call_code(call),
+                                   w->misses, tag, msgid, bytes, nto, to));
 }
 
 void pg_logw_undo(pg_logw *w)
@@ -325,10 +332,10 @@ void pg_logw_undo(pg_logw *w)
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
                  int msgid, int bytes)
 {
-    pg_event ev = { .kind = PG_EV_RECV, .t = t, .call = call, .from = from,
-                    .tag = tag, .msgid = msgid, .bytes = bytes };
-
-    return put_comm(w, &ev);
+    if (!usable(w, PG_LOG_COMM) || !w->bin)
+        return -1;
+    return took_comm(w, pg_bw_recv(w->bin, t, pg_bw_call_code(call),
+                                   w->misses, from, tag, msgid, bytes));
 }
 
 int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
