@@ -172,6 +172,9 @@ int pg_selected(int tag);
 /* Parses a selection ("tag=5,7 ltid=2"); 0, or -1 and err. */
 int pg_select_parse(const char *text, struct pg_select *sel, pg_err *err);
 
+/* pvmproto.h's SYSCTX_DG: libgpvm3's context for group traffic. */
+#define SYSCTX_DG_CTX (0x7ffff - 3)
+
 /* Brackets a wrapped call: calls PVM makes inside it pass through. */
 #define PG_ENTER() (pg.depth++)
 #define PG_LEAVE() (pg.depth--)
@@ -270,6 +273,8 @@ void pg_replay_prefetch(void);
 void pg_group_leave_all(void);
 
 /* ---- notices (wrap_notify.c) -------------------------------------------- */
+/* Notices of `what` will come in context ctx with tag (pvm_notify). */
+void pg_notice_want(int ctx, int tag, pg_notice_what what);
 /* What the message is, if it is a notice the program asked for, else 0. */
 pg_notice_what pg_notice_kind(int mid);
 /* The first int of a queued notice's body: from the matcher only. */
