@@ -21,7 +21,7 @@
 #include "pg_log.h"
 #include "top.h"
 
-#define DEFAULT_LOGDIR "logs" /* as -display and -tasks (export.c) */
+#define DEFAULT_LOGDIR "logs" /* as -display and -tasks (postmortem.c) */
 
 static int dump_usage(const char *why)
 {

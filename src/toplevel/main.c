@@ -362,7 +362,7 @@ int main(int argc, char **argv)
         return top_move(argc, argv);
     if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
         return top_dump(argc, argv);
-    if (argc > 1 && top_is_postmortem(argv[1])) /* export.c: reads logs */
+    if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
         return top_postmortem(argc, argv);
     parse(argc, argv, &o);
     self_dir(dir, sizeof dir);

@@ -6,7 +6,8 @@
  *   monitor.c  the run itself: task output, reports, ends, the exit status
  *   hostcheck.c  before a replay: the execution logs and their hosts
  *   move.c     -move, -move-host: moving tasks to other hosts in the logs
- *   export.c   -display, -tasks, -export perfetto: a recorded run shown,
+ *   postmortem.c  -display, -tasks, -export perfetto: a recorded run shown
+ *              (tasks.c, perfetto.c, json.c),
  *              with runlog.c (loading, matching), lamport.c (logical
  *              order), display.c and graph.html (the event graph page)
  */
@@ -78,7 +79,7 @@ int top_recording_file(const char *name);
 int top_is_move(const char *arg);
 int top_move(int argc, char **argv);
 
-/* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (export.c): read a
+/* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (postmortem.c): read a
  * recording's logs only.  top_postmortem returns the exit status. */
 int top_is_postmortem(const char *arg);
 /* dump.c: -dump [LOGDIR] [LTID], the communication logs as XML. */
