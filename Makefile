@@ -31,7 +31,8 @@ all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
      $(B)/sor test-programs
 
 # Hidden by default, and a version script: the library exports only the PVM
-# calls it wraps and pangaea.h's (src/lib/libpangaea.map).
+# calls it wraps (src/lib/pg_calls.def) and pangaea.h's: the version script
+# $(B)/libpangaea.map is made from src/lib/libpangaea.map.in and that list.
 $(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
@@ -44,8 +45,11 @@ $(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h src/lib/*.def i
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/libpangaea.so: $(LIB_OBJ) src/lib/libpangaea.map
-	$(CC) -shared -Wl,--version-script=src/lib/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+$(B)/libpangaea.map: src/lib/libpangaea.map.in src/lib/pg_calls.def
+	@mkdir -p $(@D)
+	$(CC) -E -P -x c -Isrc/lib $< -o $@
+$(B)/libpangaea.so: $(LIB_OBJ) $(B)/libpangaea.map
+	$(CC) -shared -Wl,--version-script=$(B)/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 $(B)/libpangaea.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
@@ -167,9 +171,9 @@ test-programs: $(B)/tests/static_race
 # The same racing program linked with a second copy of the shared library,
 # in another directory: `pangaea` preloads build/libpangaea.so into it, so
 # two copies run in one process (tests/e2e/test_symbols.sh).
-$(B)/alt/libpangaea.so: $(LIB_OBJ) src/lib/libpangaea.map
+$(B)/alt/libpangaea.so: $(LIB_OBJ) $(B)/libpangaea.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,--version-script=src/lib/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) -shared -Wl,--version-script=$(B)/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 $(B)/tests/alt_race: tests/programs/race.c tests/programs/plain_race.c $(B)/alt/libpangaea.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B)/alt -Wl,-rpath,$(abspath $(B)/alt) -lpangaea $(PVMLIBS) -lm

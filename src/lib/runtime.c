@@ -154,10 +154,13 @@ static int first_copy(void)
     return theirs.dli_fbase == ours.dli_fbase;
 }
 
+static void end_task(int kind, const char *msg, int status);
+
 __attribute__((constructor)) static void pg_construct(void)
 {
     char mark[48];
 
+    pg_ender = end_task;
     pg_real_load();
     pg.mode = first_copy() ? mode_from_env() : PANGAEA_OFF;
     if (pg.mode == PANGAEA_OFF)
@@ -182,7 +185,6 @@ __attribute__((constructor)) static void pg_construct(void)
 }
 
 /* The top-level task is not spawned: it sets pg up itself before starting. */
-void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir);
 void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir)
 {
     pg.mode = mode;
@@ -289,8 +291,8 @@ static void finish(int status)
     if (!pg.started && pg_start() < 0)
         return;
     pg.depth++;
-    if (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY)
-        pg_group_leave_all();
+    if ((pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY) && pg_leave_groups)
+        pg_leave_groups();
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
     if (pg.mode == PANGAEA_REPLAY) {
@@ -310,6 +312,38 @@ static void on_process_exit(int status, void *arg)
     finish(status);
 }
 
+
+void (*pg_top_end)(const char *msg);
+
+/* pg_end_task's work (state.c hands it over through pg_ender): the report,
+ * the logs, leaving PVM.  The caller then _exits. */
+static void end_task(int kind, const char *msg, int status)
+{
+    pg.depth++;
+    if (pg.ltid == 0 && pg_top_end) {
+        if (pg.mode == PANGAEA_LOG && pg.comm)
+            pg_record_close(status);
+        pg.mode = PANGAEA_OFF; /* our own end is not a task's end */
+        pg_top_end(msg);
+    }
+    if (pg.started && pg.ltid != 0)
+        pg_coord_report(kind, msg);
+    if (pg.mode == PANGAEA_LOG && pg.comm)
+        pg_record_close(status);
+    if (pg.mode == PANGAEA_REPLAY)
+        pg_replay_close();
+    pg_match_clear();
+    /* Leaving PVM properly sends what is still queued, the report above
+     * included: a bare _exit could drop it when the daemon is slow. */
+    if (pg.started)
+        pg_real.exit();
+}
+
+/* `pangaea`'s own end is not a task's end: the runtime goes off. */
+void pg_top_off(void)
+{
+    pg.mode = PANGAEA_OFF;
+}
 
 /* ---- public API ---------------------------------------------------------- */
 int pangaea_init(void)

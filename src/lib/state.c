@@ -75,18 +75,6 @@ int pg_wait_overdue(struct pg_wait *w)
     return w->said = 1;
 }
 
-void pg_wait_report(const char *what)
-{
-    pg_warn("replay has waited %d s: %s", pg_stall_seconds(), what);
-    pg_coord_report(PG_REP_STALL, what);
-}
-
-void pg_wait_end(const struct pg_wait *w)
-{
-    if (w->said)
-        pg_coord_report(PG_REP_RESUMED, "");
-}
-
 double pg_now(void)
 {
     struct timespec ts;
@@ -113,30 +101,15 @@ void pg_warn(const char *fmt, ...)
     va_end(ap);
 }
 
-void (*pg_top_end)(const char *msg);
+void (*pg_ender)(int kind, const char *msg, int status);
+void (*pg_leave_groups)(void);
 
 void pg_end_task(int kind, const char *msg, int status)
 {
     if (pg_forked_child())
         _exit(status); /* the task's logs and PVM state are not ours */
-    pg.depth++;
-    if (pg.ltid == 0 && pg_top_end) {
-        if (pg.mode == PANGAEA_LOG && pg.comm)
-            pg_record_close(status);
-        pg.mode = PANGAEA_OFF; /* our own end is not a task's end */
-        pg_top_end(msg);
-    }
-    if (pg.started && pg.ltid != 0)
-        pg_coord_report(kind, msg);
-    if (pg.mode == PANGAEA_LOG && pg.comm)
-        pg_record_close(status);
-    if (pg.mode == PANGAEA_REPLAY)
-        pg_replay_close();
-    pg_match_clear();
-    /* Leaving PVM properly sends what is still queued, the report above
-     * included: a bare _exit could drop it when the daemon is slow. */
-    if (pg.started)
-        pg_real.exit();
+    if (pg_ender)
+        pg_ender(kind, msg, status);
     _exit(status);
 }
 

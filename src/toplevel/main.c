@@ -28,8 +28,6 @@
 #include "pg_internal.h"
 #include "top.h"
 
-void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir);
-
 /* One usage text, for --help (stdout, exit 0) and for every usage error. */
 static const char usage_text[] =
     "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
@@ -398,14 +396,14 @@ int main(int argc, char **argv)
                 o.program, o.host ? " on host " : "", o.host ? o.host : "", tid);
         pvm_kill(run.coord);
         pg_record_close(TOP_EXIT_USAGE);
-        pg.mode = PANGAEA_OFF;
+        pg_top_off();
         top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
     }
     status = top_monitor(&o, ctx, run.coord, tid);
     if (o.mode == PANGAEA_LOG)
         status = finish_recording(&o, status);
-    pg.mode = PANGAEA_OFF; /* our own end is not a task's end */
+    pg_top_off(); /* our own end is not a task's end */
     top_daemon_release(run.started);
     if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
