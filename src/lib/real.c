@@ -28,34 +28,29 @@ static void *find(const char *name)
     return f;
 }
 
-/* Finds the calls of pg_calls.def whose group column is `group`.  The
- * casts go through void * on purpose: dlsym returns object pointers. */
+/* Finds, once, the calls of pg_calls.def whose group column is `group`.
+ * The casts go through void * on purpose: dlsym returns object pointers. */
 static void load(int group)
 {
+    static int loaded[2];
+
+    if (loaded[group])
+        return;
 #define PG_CALL(name, ret, params, grp)                                        \
     if (grp == group)                                                          \
         *(void **)&pg_real.name = find("pvm_" #name);
 #include "pg_calls.def"
 #undef PG_CALL
+    loaded[group] = 1;
 }
 
 void pg_real_load(void)
 {
-    static int loaded;
-
-    if (loaded)
-        return;
     load(0);
-    loaded = 1;
 }
 
 /* Only a program that calls a group function has libgpvm3 loaded. */
 void pg_real_load_group(void)
 {
-    static int loaded;
-
-    if (loaded)
-        return;
     load(1);
-    loaded = 1;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 
 pg_matchfn pg_default_match, pg_app_match;
@@ -130,17 +131,6 @@ void pg_replay_close(void)
     }
 }
 
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return p;
-    *cap = need * 2;
-    p = realloc(p, *cap * size);
-    if (!p)
-        pg_fatal("out of memory");
-    return p;
-}
-
 /* Copies the strings and list of a comm event into the slot's memory. */
 static void keep(struct slot *s, const pg_event *ev)
 {
@@ -151,8 +141,9 @@ static void keep(struct slot *s, const pg_event *ev)
     s->ev = *ev;
     for (i = 0; i < 3; i++)
         off += len[i] = strs[i] ? strlen(strs[i]) + 1 : 0;
-    s->text = grow(s->text, &s->text_cap, off ? off : 1, 1);
-    s->to = grow(s->to, &s->to_cap, ev->nto ? ev->nto : 1, sizeof *s->to);
+    if (pg_grow(&s->text, &s->text_cap, off ? off : 1, 1) < 0 ||
+        pg_grow(&s->to, &s->to_cap, ev->nto ? ev->nto : 1, sizeof *s->to) < 0)
+        pg_fatal("out of memory");
     if (ev->nto)
         memcpy(s->to, ev->to, ev->nto * sizeof *s->to);
     s->ev.to = s->to;

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 #include "top.h"
 
@@ -53,19 +54,18 @@ struct header {         /* one execution log, as its header describes it */
 };
 
 static struct place *places;
-static int nplaces, cap_places;
+static int nplaces;
 static struct header *logs;
-static int nlogs, cap_logs;
+static int nlogs;
+static size_t cap_places, cap_logs;
 
-static void *grow(void *p, int *cap, size_t size)
+/* Room for element n of *pp: out of memory ends pangaea. */
+static void room(void *pp, size_t *cap, int n, size_t size)
 {
-    *cap = *cap ? *cap * 2 : 64;
-    p = realloc(p, *cap * size);
-    if (!p) {
+    if (pg_grow(pp, cap, (size_t)n + 1, size) < 0) {
         fprintf(stderr, "pangaea: out of memory\n");
         exit(TOP_EXIT_FAILED);
     }
-    return p;
 }
 
 static char *xstrdup(const char *s)
@@ -103,25 +103,13 @@ static int add_place(int ltid, int parent, const char *host,
                           "and in ltid-%d.exec.xml: the execution logs do "
                           "not belong to one recording", ltid, p->parent,
                           parent);
-    if (nplaces == cap_places)
-        places = grow(places, &cap_places, sizeof *places);
+    room(&places, &cap_places, nplaces, sizeof *places);
     p = &places[nplaces++];
     p->ltid = ltid;
     p->parent = parent;
     p->host = xstrdup(host);
     p->program = xstrdup(program);
     return 0;
-}
-
-/* N if name is "ltid-N.exec.xml", else -1. */
-static int exec_log_ltid(const char *name)
-{
-    int ltid, end = 0;
-
-    if (sscanf(name, "ltid-%d.exec.xml%n", &ltid, &end) == 1 &&
-        end > 0 && !name[end] && ltid >= 0)
-        return ltid;
-    return -1;
 }
 
 /* The children a spawn event of task `parent` started. */
@@ -154,8 +142,7 @@ static int read_exec_log(const char *dir, int ltid, pg_err *err)
         return pg_err_set(err, "%s: its header says ltid %d: a log of "
                           "another task or recording", path, h.ltid);
     }
-    if (nlogs == cap_logs)
-        logs = grow(logs, &cap_logs, sizeof *logs);
+    room(&logs, &cap_logs, nlogs, sizeof *logs);
     logs[nlogs].ltid = ltid;
     logs[nlogs++].program = xstrdup(h.program);
     while ((cc = pg_logr_next(r, &ev, err)) == 1 &&
@@ -250,7 +237,7 @@ int top_check_exec_logs(const struct top_opts *o, pg_err *err)
     if (!d)
         return pg_err_set(err, "cannot open the log directory %s", o->logdir);
     while (cc == 0 && (e = readdir(d)))
-        if ((ltid = exec_log_ltid(e->d_name)) >= 0)
+        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) >= 0)
             cc = read_exec_log(o->logdir, ltid, err);
     closedir(d);
     if (cc < 0 || check_programs(o->logdir, err) < 0 ||

@@ -26,6 +26,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 #include "top.h"
 
@@ -49,7 +50,8 @@ struct ttask {
 };
 
 static struct ttask *tt;
-static int ntt, cap_tt, coord_tid;
+static int ntt, coord_tid;
+static size_t cap_tt;
 int top_run_broken;
 static int reporter = -1; /* ltid whose report ended the run, or -1 */
 static const struct top_opts *opts; /* the run's options (top_monitor) */
@@ -61,13 +63,9 @@ static struct ttask *by_tid(int tid)
     for (i = 0; i < ntt; i++)
         if (tt[i].tid == tid)
             return &tt[i];
-    if (ntt == cap_tt) {
-        cap_tt = cap_tt ? cap_tt * 2 : 32;
-        tt = realloc(tt, cap_tt * sizeof *tt);
-        if (!tt) {
-            fprintf(stderr, "pangaea: out of memory\n");
-            exit(TOP_EXIT_FAILED);
-        }
+    if (pg_grow(&tt, &cap_tt, (size_t)ntt + 1, sizeof *tt) < 0) {
+        fprintf(stderr, "pangaea: out of memory\n");
+        exit(TOP_EXIT_FAILED);
     }
     memset(&tt[ntt], 0, sizeof *tt);
     tt[ntt].tid = tid;

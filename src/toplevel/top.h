@@ -71,7 +71,7 @@ int top_logdir_begin(const char *dir, pg_err *err);
 void top_logdir_complete(const char *dir);
 /* 1 if the recording in dir did not end well (or is still being made). */
 int top_logdir_incomplete(const char *dir);
-/* 1 if `name` is a file of a recording: ltid-*.xml, ltid-*.pgc, or the page
+/* 1 if `name` is a file of a recording: ltid-N.*.xml, ltid-N.*.pgc, or the page
  * -display wrote. */
 int top_recording_file(const char *name);
 
