@@ -15,6 +15,7 @@
  *   runtime.c      the top: start-up from the environment, exit, the public
  *                  API, and the wrappers' guard (pg_app_call)
  *   progsum.c      the program's executable and its checksum
+ *   grow.c         the growable array every list uses (pg_grow.h)
  *   notice.c       which messages are notices, read by the matcher
  *   header.c       the message header: sender ltid and message id
  *   coord_client.c requests to the coordinator (tid <-> ltid)
