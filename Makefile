@@ -1,6 +1,7 @@
 # Pangaea - record and replay for PVM programs.
 #   make          build the library, the `pangaea` command, the coordinator, the demo
-#   make check    unit tests (Check) and end-to-end tests on a private pvmd
+#   make check    the layers of the sources (tests/layers.sh), unit tests
+#                 (Check) and end-to-end tests on a private pvmd
 #   make demo     record and replay the SOR demo on a private pvmd
 #   make bench    benchmarks, Pangaea against raw PVM (not in check; BENCHMARKS.md)
 #   make fuzz     libFuzzer on the log reader for FUZZ_TIME seconds (not in check)
@@ -31,7 +32,8 @@ all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
      $(B)/sor test-programs
 
 # Hidden by default, and a version script: the library exports only the PVM
-# calls it wraps and pangaea.h's (src/lib/libpangaea.map).
+# calls it wraps (src/lib/pg_calls.def) and pangaea.h's: the version script
+# $(B)/libpangaea.map is made from src/lib/libpangaea.map.in and that list.
 $(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
@@ -44,8 +46,11 @@ $(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h src/lib/*.def i
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/libpangaea.so: $(LIB_OBJ) src/lib/libpangaea.map
-	$(CC) -shared -Wl,--version-script=src/lib/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+$(B)/libpangaea.map: src/lib/libpangaea.map.in src/lib/pg_calls.def
+	@mkdir -p $(@D)
+	$(CC) -E -P -x c -Isrc/lib $< -o $@
+$(B)/libpangaea.so: $(LIB_OBJ) $(B)/libpangaea.map
+	$(CC) -shared -Wl,--version-script=$(B)/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 $(B)/libpangaea.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
@@ -53,7 +58,7 @@ $(B)/libpangaea.a: $(LIB_OBJ)
 $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
 	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 # The coordinator is a plain PVM task; it shares only the protocol header.
-$(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o
+$(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o $(B)/lib/grow.o
 	$(CC) -o $@ $^ $(PVMLIBS)
 
 # The demo, built the instrumented way: pangaea.h and -lpangaea ahead of -lpvm3.
@@ -103,7 +108,7 @@ $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_B     := $(B)/asan
 SAN_OBJ   := $(LIB_SRC:src/lib/%.c=$(SAN_B)/lib/%.o)
-$(SAN_B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
+$(SAN_B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(SAN_B)/libpangaea.a: $(SAN_OBJ)
@@ -113,9 +118,18 @@ $(SAN_B)/libpangaea.a: $(SAN_OBJ)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
-$(B)/unit/%: tests/unit/%.c $(SAN_B)/libpangaea.a
+# They may test the command's parts too (test_lamport.c): its objects but
+# main.o, sanitized, in $(SAN_B)/libtop.a.
+SAN_TOP_OBJ := $(filter-out $(SAN_B)/toplevel/main.o,$(TOP_SRC:src/toplevel/%.c=$(SAN_B)/toplevel/%.o))
+$(SAN_B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h include/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(SAN_B)/toplevel/display.o: src/toplevel/graph.html
+$(SAN_B)/libtop.a: $(SAN_TOP_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc/toplevel $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done
@@ -123,7 +137,11 @@ unit: $(UNITS)
 e2e: all
 	@bash tests/e2e/run_all.sh
 
-check: all unit e2e
+# The files form layers without a cycle (tests/layers.sh reads the objects).
+layers: all
+	@bash tests/layers.sh
+
+check: all layers unit e2e
 
 demo: all
 	@bash examples/sor/demo.sh
@@ -152,7 +170,7 @@ bench: all bench-programs
 clean:
 	rm -rf $(B)
 
-.PHONY: all check unit e2e demo clean test-programs bench bench-programs
+.PHONY: all check layers unit e2e demo clean test-programs bench bench-programs
 
 # race.c is plain_race.c built the instrumented way.
 $(B)/tests/race: tests/programs/plain_race.c
@@ -167,9 +185,9 @@ test-programs: $(B)/tests/static_race
 # The same racing program linked with a second copy of the shared library,
 # in another directory: `pangaea` preloads build/libpangaea.so into it, so
 # two copies run in one process (tests/e2e/test_symbols.sh).
-$(B)/alt/libpangaea.so: $(LIB_OBJ) src/lib/libpangaea.map
+$(B)/alt/libpangaea.so: $(LIB_OBJ) $(B)/libpangaea.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,--version-script=src/lib/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) -shared -Wl,--version-script=$(B)/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 $(B)/tests/alt_race: tests/programs/race.c tests/programs/plain_race.c $(B)/alt/libpangaea.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -L$(B)/alt -Wl,-rpath,$(abspath $(B)/alt) -lpangaea $(PVMLIBS) -lm

@@ -7,9 +7,9 @@
 
 #include <stddef.h>
 
-/* p with room for `need` items of `size` bytes (*cap updated); exits the
+/* *pp with room for `need` items of `size` bytes (pg_grow); exits the
  * coordinator when memory runs out. */
-void *pg_co_grow(void *p, int *cap, int need, size_t size);
+void pg_co_grow(void *pp, size_t *cap, size_t need, size_t size);
 
 void pg_go_turn(int src);         /* PG_TAG_GTURN from task src */
 void pg_go_done(int src);         /* PG_TAG_GDONE from task src */

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "coord.h"
+#include "pg_grow.h"
 #include "pg_proto.h"
 
 struct task {
@@ -49,11 +50,14 @@ struct group {
 };
 
 static struct task *tasks;
-static int ntasks, cap_tasks;
+static int ntasks;
+static size_t cap_tasks;
 static struct group *groups;
-static int ngroups, cap_groups;
+static int ngroups;
+static size_t cap_groups;
 static struct pending *pend;
-static int npend, cap_pend;
+static int npend;
+static size_t cap_pend;
 static int top;
 
 static double now(void)
@@ -64,19 +68,12 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void *pg_co_grow(void *p, int *cap, int need, size_t size)
+void pg_co_grow(void *pp, size_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap)
-        return p;
-    *cap = *cap ? *cap * 2 : 64;
-    if (*cap < need)
-        *cap = need;
-    p = realloc(p, *cap * size);
-    if (!p) {
+    if (pg_grow(pp, cap, need, size) < 0) {
         fprintf(stderr, "pangaea-coord: out of memory\n");
         exit(1);
     }
-    return p;
 }
 
 /* Pointers into tasks[] (find, learn) live only until the next learn(). */
@@ -160,7 +157,7 @@ static struct task *learn(int ltid, int tid)
     struct task *t = find(PG_KEY_LTID, ltid);
 
     if (!t) {
-        tasks = pg_co_grow(tasks, &cap_tasks, ntasks + 1, sizeof *tasks);
+        pg_co_grow(&tasks, &cap_tasks, ntasks + 1, sizeof *tasks);
         t = &tasks[ntasks++];
         memset(t, 0, sizeof *t);
         t->ltid = ltid;
@@ -214,7 +211,7 @@ static void on_whois(int src)
     /* A tid that is no task at all will never register. */
     if (answer(&p, v[0] == PG_KEY_TID && pvm_pstat(v[1]) != PvmOk))
         return;
-    pend = pg_co_grow(pend, &cap_pend, npend + 1, sizeof *pend);
+    pg_co_grow(&pend, &cap_pend, npend + 1, sizeof *pend);
     pend[npend++] = p;
 }
 
@@ -222,7 +219,7 @@ static void on_siblings(void)
 {
     struct group *g;
 
-    groups = pg_co_grow(groups, &cap_groups, ngroups + 1, sizeof *groups);
+    pg_co_grow(&groups, &cap_groups, ngroups + 1, sizeof *groups);
     g = &groups[ngroups++];
     pvm_upkint(&g->n, 1, 1);
     g->tids = malloc((g->n > 0 ? g->n : 1) * sizeof *g->tids);

@@ -30,9 +30,11 @@ struct ask {
 };
 
 static struct order *orders;
-static int norders, cap_orders;
+static int norders;
+static size_t cap_orders;
 static struct ask *asks;
-static int nasks, cap_asks;
+static int nasks;
+static size_t cap_asks;
 
 /* The order of group `name`, made if new.  Making one may move orders[]:
  * a pointer from here is good only until the next order_of() (grant()). */
@@ -43,7 +45,7 @@ static struct order *order_of(const char *name)
     for (i = 0; i < norders; i++)
         if (!strcmp(orders[i].name, name))
             return &orders[i];
-    orders = pg_co_grow(orders, &cap_orders, norders + 1, sizeof *orders);
+    pg_co_grow(&orders, &cap_orders, norders + 1, sizeof *orders);
     memset(&orders[norders], 0, sizeof *orders);
     strncpy(orders[norders].name, name, sizeof orders[norders].name - 1);
     return &orders[norders++];
@@ -78,7 +80,7 @@ void pg_go_turn(int src)
     a.tid = src;
     pvm_upkint(&a.want, 1, 1);
     pvm_upkstr(a.name);
-    asks = pg_co_grow(asks, &cap_asks, nasks + 1, sizeof *asks);
+    pg_co_grow(&asks, &cap_asks, nasks + 1, sizeof *asks);
     asks[nasks++] = a;
     grant();
 }

@@ -254,3 +254,17 @@ void pg_coord_turn_done(const char *group)
 {
     ctl_send(pg.coord, PG_TAG_GDONE, NULL, 0, group, NULL);
 }
+
+/* A replay wait that lasted PANGAEA_STALL seconds (pg_wait_overdue) is
+ * reported to `pangaea`, and so is its end. */
+void pg_wait_report(const char *what)
+{
+    pg_warn("replay has waited %d s: %s", pg_stall_seconds(), what);
+    pg_coord_report(PG_REP_STALL, what);
+}
+
+void pg_wait_end(const struct pg_wait *w)
+{
+    if (w->said)
+        pg_coord_report(PG_REP_RESUMED, "");
+}

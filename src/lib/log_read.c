@@ -498,8 +498,7 @@ pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
     pg_err scratch_err;
     pg_logr *r;
 
-    if (!err)
-        err = &scratch_err;
+    err = pg_err_or(err, &scratch_err);
     if (!path || (kind != PG_LOG_COMM && kind != PG_LOG_EXEC)) {
         pg_err_set(err, "pg_logr_open: no path or bad kind");
         return NULL;
@@ -533,8 +532,7 @@ int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
     pg_err scratch;
     int type;
 
-    if (!err)
-        err = &scratch;
+    err = pg_err_or(err, &scratch);
     if (!r || !ev)
         return pg_err_set(err, "pg_logr_next: no reader or event");
     if (r->bin)

@@ -16,6 +16,7 @@
  */
 #include "pg_log.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,8 +75,7 @@ int pg_log_validate(const char *path, const char *xsd_path, pg_err *err)
     xmlSchemaPtr schema;
     int rc;
 
-    if (!err)
-        err = &scratch;
+    err = pg_err_or(err, &scratch);
     if (!path || !xsd_path)
         return pg_err_set(err, "pg_log_validate: no path");
     schema = load_schema(xsd_path, err);
@@ -100,4 +100,32 @@ int pg_log_path(char *buf, int size, const char *dir, int ltid,
     n = snprintf(buf, (size_t)size, "%s/ltid-%d.%s", dir, ltid,
                  kind == PG_LOG_EXEC ? "exec.xml" : "comm.pgc");
     return (n < 0 || n >= size) ? -1 : 0;
+}
+
+int pg_log_name_split(const char *name, const char **rest)
+{
+    const char *p = name + 5;
+    long n = 0;
+
+    if (strncmp(name, "ltid-", 5) || *p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((n = n * 10 + (*p - '0')) > INT_MAX)
+            return -1;
+    if (*p != '.')
+        return -1;
+    if (rest)
+        *rest = p + 1;
+    return (int)n;
+}
+
+int pg_log_name_ltid(const char *name, pg_log_kind kind)
+{
+    const char *rest;
+    int ltid = pg_log_name_split(name, &rest);
+
+    if (ltid < 0 || (kind != PG_LOG_COMM && kind != PG_LOG_EXEC))
+        return -1;
+    return strcmp(rest, kind == PG_LOG_EXEC ? "exec.xml" : "comm.pgc") ? -1
+                                                                       : ltid;
 }

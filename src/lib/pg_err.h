@@ -18,4 +18,11 @@ typedef struct pg_err {
 int pg_err_set(pg_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* err, or `scratch` when the caller passed none (NULL): for a function
+ * whose helpers fill the error they are given. */
+static inline pg_err *pg_err_or(pg_err *err, pg_err *scratch)
+{
+    return err ? err : scratch;
+}
+
 #endif

@@ -2,18 +2,27 @@
  * pg_internal.h - what the files of the runtime library share.
  *
  * The library defines the PVM calls under their own names.  Each wrapper
- * first asks pg_app_call() whether the call is the application's: a call
- * made while another wrapped call is in progress, or while Pangaea is off,
- * belongs to PVM itself and goes straight to the real function (pg_real).
+ * first asks (PG_PASS_UNLESS, with pg_app_call()) whether the call is the
+ * application's: a call made while another wrapped call is in progress, or
+ * while Pangaea is off, belongs to PVM itself and goes straight to the real function (pg_real).
  * Only application calls get headers, log events and replay matching.
  *
  * Where to look:
+ *   pg_calls.def   the wrapped PVM calls, one row each (see real.c)
  *   real.c         the real libpvm3 functions, found with dlsym(RTLD_NEXT)
- *   runtime.c      start-up from the environment, exit, the public API
+ *   state.c        the bottom: state `pg`, warnings, fatal ends, clocks, waits
+ *   select.c       PANGAEA_ONLY: which events are logged or replayed
+ *   runtime.c      the top: start-up from the environment, exit, the public
+ *                  API, and the wrappers' guard (pg_app_call)
+ *   progsum.c      the program's executable and its checksum
+ *   grow.c         the growable array every list uses (pg_grow.h)
+ *   notice.c       which messages are notices, read by the matcher
  *   header.c       the message header: sender ltid and message id
  *   coord_client.c requests to the coordinator (tid <-> ltid)
  *   record.c       writing events to the task's logs
  *   replay.c       the recorded events to follow, and matching messages
+ * and the wrappers of the PVM calls (pg_calls.def), each opening with
+ * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
  *   wrap_recv.c    pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf
  *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
@@ -31,7 +40,7 @@
 #include <stdint.h>
 
 /* The library is compiled with -fvisibility=hidden: only the PVM calls it
- * defines and pangaea.h's are its interface (libpangaea.map says which). */
+ * defines and pangaea.h's are its interface (libpangaea.map.in says which). */
 #pragma GCC visibility push(default)
 #include <pvm3.h>
 #include "pangaea.h"
@@ -42,36 +51,12 @@
 
 /* ---- the real PVM functions (real.c) ----------------------------------- */
 typedef int (*pg_matchfn)(int, int, int);
+/* One function pointer per row of pg_calls.def: pg_real.send is libpvm3's
+ * pvm_send.  Inside a wrapper, PVM is reached only through these. */
 struct pg_real {
-    int (*send)(int, int);
-    int (*mcast)(int *, int, int);
-    int (*psend)(int, int, void *, int, int);
-    int (*recv)(int, int);
-    int (*nrecv)(int, int);
-    int (*trecv)(int, int, struct timeval *);
-    int (*probe)(int, int);
-    int (*precv)(int, int, void *, int, int, int *, int *, int *);
-    pg_matchfn (*recvf)(pg_matchfn);
-    int (*spawn)(char *, char **, int, char *, int, int *);
-    int (*exit)(void);
-    int (*notify)(int, int, int, int *);
-    int (*pstat)(int);
-    int (*mstat)(char *);
-    int (*parent)(void);
-    int (*siblings)(int **);
-    /* libgpvm3's, found on first use (pg_real_load_group): a program
-     * without groups need not load libgpvm3. */
-    int (*joingroup)(char *);
-    int (*barrier)(char *, int);
-    int (*lvgroup)(char *);
-    int (*gettid)(char *, int);
-    int (*getinst)(char *, int);
-    int (*gsize)(char *);
-    int (*bcast)(char *, int);
-    int (*reduce)(void (*)(int *, void *, void *, int *, int *), void *,
-                  int, int, int, char *, int);
-    int (*gather)(void *, void *, int, int, int, char *, int);
-    int (*scatter)(void *, void *, int, int, int, char *, int);
+#define PG_CALL(name, ret, params, group) ret (*name) params;
+#include "pg_calls.def"
+#undef PG_CALL
 };
 extern struct pg_real pg_real;
 /* Resolves every real function; exits the process with a message if one is
@@ -79,7 +64,7 @@ extern struct pg_real pg_real;
 void pg_real_load(void);
 void pg_real_load_group(void);
 
-/* ---- runtime state (runtime.c) ------------------------------------------ */
+/* ---- the runtime's state, warnings, clocks, waits (state.c) ------------ */
 struct pg_state {
     pangaea_mode_t mode;     /* from PANGAEA_MODE; OFF when not under pangaea */
     int started;             /* pg_start() done                              */
@@ -90,7 +75,6 @@ struct pg_state {
     int coord;               /* coordinator tid                              */
     int top;                 /* tid of the `pangaea` task                    */
     int nspawned;            /* children this task has spawned (for ltids)   */
-    int exit_deferred;       /* the program called pvm_exit                  */
     int next_msgid;          /* message ids this task has used               */
     long events;             /* communication events logged or replayed  */
     int misses;              /* recording: polls that found nothing since the
@@ -116,18 +100,8 @@ extern struct pg_state pg;
  * socket and log mappings, so the runtime is off there and its exit paths
  * do nothing. */
 int pg_forked_child(void);
-
-/* Starts the runtime if Pangaea is on and it has not started yet: enrols
- * in PVM, registers with the coordinator, opens logs.  Returns 0, or -1 when
- * the runtime stays off. */
-int pg_start(void);
-/* True when the call being wrapped belongs to the application (not to PVM
- * itself, not with Pangaea off).  Starts the runtime on first use. */
-int pg_app_call(void);
-/* pg_app_call() for a send or receive with `tag`: inside a collective
- * (pvm_reduce, ...) its own messages with the collective's tag are the
- * application's too, although libgpvm3 sends them in a system context. */
-int pg_app_call_tag(int tag);
+/* pvmproto.h's SYSCTX_DG: libgpvm3's context for group traffic. */
+#define SYSCTX_DG_CTX (0x7ffff - 3)
 /* True when a message in context `ctx` may carry our header. */
 int pg_app_ctx(int ctx);
 /* True for the message contexts PVM keeps for itself (pvmproto.h). */
@@ -140,7 +114,6 @@ int pg_stall_seconds(void);
 double pg_seconds(void);
 /* A replay wait that speaks up once it has lasted PANGAEA_STALL seconds:
  * pg_wait_overdue is true that once, the caller then says what it waits
- * for with pg_wait_report (a stall report to pangaea); pg_wait_end says the
  * wait is over, if it was reported. */
 struct pg_wait {
     double start;
@@ -148,33 +121,76 @@ struct pg_wait {
 };
 void pg_wait_start(struct pg_wait *w);
 int pg_wait_overdue(struct pg_wait *w);
-void pg_wait_report(const char *what);
-void pg_wait_end(const struct pg_wait *w);
 /* Wall-clock time stamp of an event. */
 double pg_now(void);
 /* Prints "pangaea: ltid N (program): <message>" on stderr. */
 void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Ends this task: tells `pangaea` (report kind PG_REP_*, msg), closes the
- * logs, leaves PVM, exits with status. */
+ * logs, leaves PVM (all three through pg_ender), exits with status. */
 void pg_end_task(int kind, const char *msg, int status)
     __attribute__((noreturn));
 /* Reports a fatal problem to `pangaea` and ends this task with PG_EXIT_FATAL. */
 void pg_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
-/* In `pangaea` itself (ltid 0) a fatal problem must also stop what it
- * started (coordinator, tasks, a private pvmd): pg_end_task calls this,
- * after closing the logs, instead of leaving; it must not return. */
-extern void (*pg_top_end)(const char *msg);
+/* How the task ends, set by runtime.c at start-up: pg_end_task calls it
+ * before it _exits.  The bottom layer calls nothing above it. */
+extern void (*pg_ender)(int kind, const char *msg, int status);
+/* Set by wrap_group.c once the task joins a group: leaves them all, in
+ * their turns, at the task's end. */
+extern void (*pg_leave_groups)(void);
 
+/* ---- selection (select.c) ------------------------------------------------ */
 /* True when an event with this tag (-1: any) is logged or replayed in this
  * task now: not suspended, and within PANGAEA_ONLY. */
 int pg_selected(int tag);
 /* Parses a selection ("tag=5,7 ltid=2"); 0, or -1 and err. */
 int pg_select_parse(const char *text, struct pg_select *sel, pg_err *err);
 
+/* ---- start-up, exit, the public API, the wrappers' guard (runtime.c) ---- */
+/* Starts the runtime if Pangaea is on and it has not started yet: enrols
+ * in PVM, registers with the coordinator, opens logs.  Returns 0, or -1 when
+ * the runtime stays off. */
+int pg_start(void);
+/* True when the call being wrapped belongs to the application (not to PVM
+ * itself, not with Pangaea off).  Starts the runtime on first use. */
+int pg_app_call(void);
+/* pg_app_call() for a send or receive with `tag`: inside a collective
+ * (pvm_reduce, ...) its own messages with the collective's tag are the
+ * application's too, although libgpvm3 sends them in a system context. */
+int pg_app_call_tag(int tag);
+/* In `pangaea` itself (ltid 0) a fatal problem must also stop what it
+ * started (coordinator, tasks, a private pvmd): pg_end_task calls this,
+ * after closing the logs, instead of leaving; it must not return. */
+extern void (*pg_top_end)(const char *msg);
+/* `pangaea` itself (ltid 0) is not spawned: it sets the runtime up with
+ * its options; pg_top_off turns it off before pangaea's own end, which is
+ * not a task's end. */
+void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir);
+void pg_top_off(void);
+
+/* The guard every wrapper opens with.  Unless `app` holds (pg_app_call()
+ * or pg_app_call_tag(tag), with the wrapper's own conditions), the call is
+ * PVM's own, or made with Pangaea off: the wrapper returns `realcall`, the
+ * real function called with the program's arguments.  Otherwise it goes
+ * on, its work bracketed by PG_ENTER/PG_LEAVE so that calls PVM makes
+ * inside it pass this guard straight through. */
+#define PG_PASS_UNLESS(app, realcall)                                          \
+    do {                                                                       \
+        if (!(app))                                                            \
+            return realcall;                                                   \
+    } while (0)
 /* Brackets a wrapped call: calls PVM makes inside it pass through. */
 #define PG_ENTER() (pg.depth++)
 #define PG_LEAVE() (pg.depth--)
+/* A real call made as PVM's: the calls it makes pass through too. */
+#define PG_AS_PVM(realcall)                                                    \
+    ({                                                                         \
+        __typeof__(realcall) pg_as_pvm_;                                       \
+        PG_ENTER();                                                            \
+        pg_as_pvm_ = (realcall);                                               \
+        PG_LEAVE();                                                            \
+        pg_as_pvm_;                                                            \
+    })
 
 /* ---- the message header (header.c) -------------------------------------- */
 /* Sender ltid and message id of a message; they travel in PVM's message
@@ -210,6 +226,9 @@ void pg_coord_report(int kind, const char *text);
  * recorded one; returns its number.  Then pg_coord_turn_done. */
 int pg_coord_turn(const char *call, const char *group, int want);
 void pg_coord_turn_done(const char *group);
+/* Replay waits (state.c's pg_wait): the stall report, and its end. */
+void pg_wait_report(const char *what);
+void pg_wait_end(const struct pg_wait *w);
 
 /* ---- recording (record.c) ------------------------------------------------ */
 /* Opens both logs of the task; 0, or -1 and err saying why. */
@@ -230,9 +249,6 @@ void pg_record_query(const char *call, const char *about, int value);
 /* Ends and closes both logs; 0, or -1 when either could not be written
  * whole. */
 int pg_record_close(int status);
-/* The path of this process's executable, and its SHA-256 in hex
- * (progsum.c).  0, or -1 when it cannot be read. */
-int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);
 /* The name of the host a task runs on. */
 const char *pg_host_of(int tid);
 
@@ -266,17 +282,8 @@ void pg_match_expect(const pg_event *ev);
 /* Reads the event after the next one now, while a receive waits: the
  * reading then costs no time on the way of the messages. */
 void pg_replay_prefetch(void);
-
-/* Before the task ends: leaves, in its turn, every group it is still in. */
-void pg_group_leave_all(void);
-
-/* ---- notices (wrap_notify.c) -------------------------------------------- */
-/* What the message is, if it is a notice the program asked for, else 0. */
-pg_notice_what pg_notice_kind(int mid);
-/* The first int of a queued notice's body: from the matcher only. */
-int pg_notice_first(int mid);
-/* What the matcher read of mid (0 if nothing); forget: it was received. */
-int pg_notice_read(int mid, int forget);
+/* The matcher every receive goes through (installed at start-up with
+ * pvm_recvf); pg_match_clear forgets the expected message. */
 void pg_match_clear(void);
 int pg_match(int mid, int tid, int tag);
 extern pg_matchfn pg_default_match, pg_app_match;
@@ -296,13 +303,35 @@ int pg_replay_leave(const char *group);
 /* The next recorded spawn, checked against the program's request. */
 const pg_event *pg_replay_spawn(const char *program, int count);
 
+/* ---- the program's executable (progsum.c) ------------------------------ */
+/* The path of this process's executable, and its SHA-256 in hex
+ * 0, or -1 when it cannot be read. */
+int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);
+
+/* ---- notices (notice.c) ------------------------------------------------- */
+/* Notices of `what` will come in context ctx with tag (pvm_notify). */
+void pg_notice_want(int ctx, int tag, pg_notice_what what);
+/* What the message is, if it is a notice the program asked for, else 0. */
+pg_notice_what pg_notice_kind(int mid);
+/* The first int of a queued notice's body: from the matcher only. */
+int pg_notice_first(int mid);
+/* What the matcher read of mid (0 if nothing); forget: it was received. */
+int pg_notice_read(int mid, int forget);
+
+
 /* ---- sends (wrap_send.c) ------------------------------------------------ */
 /* pvm_bcast to group members `tids` (n of them, the sender excluded): one
  * send event with one message id, sent by the real pvm_bcast. */
 int pg_send_bcast(char *group, int *tids, int n, int tag);
+/* Bytes per item of a pvm_psend/pvm_precv data type, or -1. */
+int pg_type_size(int type);
 
 /* ---- ltids of children (wrap_spawn.c) ------------------------------------ */
 /* The ltid of the k-th (1-based) child of task `parent`, or -1. */
 int pg_child_ltid(int parent, int k);
+
+/* ---- groups (wrap_group.c) ---------------------------------------------- */
+/* Before the task ends: leaves, in its turn, every group it is still in. */
+void pg_group_leave_all(void);
 
 #endif

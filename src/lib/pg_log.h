@@ -224,6 +224,13 @@ int pg_log_xml_event(FILE *out, const pg_event *ev);
  * or <dir>/ltid-<N>.comm.pgc. */
 int pg_log_path(char *buf, int size, const char *dir, int ltid,
                 pg_log_kind kind);
+/* The other way: N of a file name "ltid-N.<rest>" (N in decimal digits,
+ * at most INT_MAX), *rest then pointing at <rest> (rest may be NULL); -1
+ * for any other name. */
+int pg_log_name_split(const char *name, const char **rest);
+/* N when `name` is the log of `kind` of task N, as pg_log_path names it
+ * (no directory); -1 otherwise. */
+int pg_log_name_ltid(const char *name, pg_log_kind kind);
 
 /* 1 if `call` is a PVM call name the format knows (the schema's list:
  * pvm_send, pvm_mcast, pvm_psend, pvm_bcast, pvm_recv, pvm_nrecv,

@@ -12,12 +12,14 @@
  * divergence: the task says which event, what was recorded and what
  * happened, tells `pangaea`, and ends.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 
 pg_matchfn pg_default_match, pg_app_match;
@@ -53,7 +55,26 @@ struct cursor {
     char path[4200];
 };
 
+/* What the cursor's flags promise each other (cursor_ok asserts it before
+ * every move, so a reading-ahead change that breaks one stops at once):
+ *  - have and done exclude each other: a held event is never the end;
+ *  - only comm reads ahead: 0 <= cur, ahead <= AHEAD, and exec keeps both 0;
+ *  - misses >= 0: failed polls still owed before the next event;
+ *  - has_end only once done, and never with cut: a log cut short has no
+ *    <end> of its own (end_status then says nothing);
+ *  - seq >= 0: events consumed. */
 static struct cursor comm, exec;
+
+static void cursor_ok(const struct cursor *c)
+{
+    assert(!(c->have && c->done));
+    assert(c->cur >= 0 && c->cur <= AHEAD && c->ahead >= 0 &&
+           c->ahead <= AHEAD);
+    assert(c == &comm || (c->cur == 0 && c->ahead == 0));
+    assert(c->misses >= 0);
+    assert(!c->has_end || (c->done && !c->cut));
+    assert(c->seq >= 0);
+}
 static struct {
     int on;
     int tid, msgid;  /* the recorded sender, as a tid of this run */
@@ -130,17 +151,6 @@ void pg_replay_close(void)
     }
 }
 
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return p;
-    *cap = need * 2;
-    p = realloc(p, *cap * size);
-    if (!p)
-        pg_fatal("out of memory");
-    return p;
-}
-
 /* Copies the strings and list of a comm event into the slot's memory. */
 static void keep(struct slot *s, const pg_event *ev)
 {
@@ -151,8 +161,9 @@ static void keep(struct slot *s, const pg_event *ev)
     s->ev = *ev;
     for (i = 0; i < 3; i++)
         off += len[i] = strs[i] ? strlen(strs[i]) + 1 : 0;
-    s->text = grow(s->text, &s->text_cap, off ? off : 1, 1);
-    s->to = grow(s->to, &s->to_cap, ev->nto ? ev->nto : 1, sizeof *s->to);
+    if (pg_grow(&s->text, &s->text_cap, off ? off : 1, 1) < 0 ||
+        pg_grow(&s->to, &s->to_cap, ev->nto ? ev->nto : 1, sizeof *s->to) < 0)
+        pg_fatal("out of memory");
     if (ev->nto)
         memcpy(s->to, ev->to, ev->nto * sizeof *s->to);
     s->ev.to = s->to;
@@ -185,6 +196,7 @@ static const pg_event *peek(struct cursor *c)
 {
     const pg_event *ev;
 
+    cursor_ok(c);
     if (c->have)
         return c == &comm ? &c->slot[c->cur].ev : &c->ev;
     if (c->done || !c->r)
@@ -437,6 +449,7 @@ void pg_replay_advance(void)
     comm.have = 0;
     comm.seq++;
     pg.events++;
+    cursor_ok(&comm);
 }
 
 /* ---- the matcher ------------------------------------------------------------ */

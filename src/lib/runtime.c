@@ -40,7 +40,6 @@
 
 #include "pg_internal.h"
 
-struct pg_state pg = { .ltid = -1 };
 
 static int env_int(const char *name, int *out)
 {
@@ -114,10 +113,6 @@ static int ltid_from_env(int *ltid)
     return 0;
 }
 
-int pg_forked_child(void)
-{
-    return pg.pid != 0 && getpid() != pg.pid;
-}
 
 /* In a forked child: the task's PVM state and logs are the parent's. */
 static void on_fork_child(void)
@@ -159,10 +154,13 @@ static int first_copy(void)
     return theirs.dli_fbase == ours.dli_fbase;
 }
 
+static void end_task(int kind, const char *msg, int status);
+
 __attribute__((constructor)) static void pg_construct(void)
 {
     char mark[48];
 
+    pg_ender = end_task;
     pg_real_load();
     pg.mode = first_copy() ? mode_from_env() : PANGAEA_OFF;
     if (pg.mode == PANGAEA_OFF)
@@ -187,7 +185,6 @@ __attribute__((constructor)) static void pg_construct(void)
 }
 
 /* The top-level task is not spawned: it sets pg up itself before starting. */
-void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir);
 void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir)
 {
     pg.mode = mode;
@@ -264,13 +261,6 @@ int pg_start(void)
     return 0;
 }
 
-/* pvmproto.h's SYSCTX_DG: libgpvm3's context for group traffic. */
-#define SYSCTX_DG_CTX (0x7ffff - 3)
-
-int pg_system_ctx(int ctx)
-{
-    return ctx <= 0x7ffff && ctx >= 0x7ffff - 9; /* SYSCTX_FIRST..LAST */
-}
 
 int pg_app_call(void)
 {
@@ -290,10 +280,6 @@ int pg_app_call_tag(int tag)
     return pg_app_call();
 }
 
-int pg_app_ctx(int ctx)
-{
-    return !pg_system_ctx(ctx) || (pg.coll && ctx == SYSCTX_DG_CTX);
-}
 
 /* Closing: logs first (they are the evidence), then the coordinator, then
  * the pvm_exit the program asked for. */
@@ -307,8 +293,8 @@ static void finish(int status)
     if (!pg.started && pg_start() < 0)
         return;
     pg.depth++;
-    if (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY)
-        pg_group_leave_all();
+    if ((pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY) && pg_leave_groups)
+        pg_leave_groups();
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
     if (pg.mode == PANGAEA_REPLAY) {
@@ -328,90 +314,13 @@ static void on_process_exit(int status, void *arg)
     finish(status);
 }
 
-const char *pg_basename(const char *path)
-{
-    const char *s = strrchr(path, '/');
-
-    return s ? s + 1 : path;
-}
-
-int pg_stall_seconds(void)
-{
-    static int v = -1;
-    const char *s;
-
-    if (v < 0) {
-        s = getenv(PG_ENV_STALL);
-        v = s && atoi(s) > 0 ? atoi(s) : 30;
-    }
-    return v;
-}
-
-double pg_seconds(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void pg_wait_start(struct pg_wait *w)
-{
-    w->start = pg_seconds();
-    w->said = 0;
-}
-
-int pg_wait_overdue(struct pg_wait *w)
-{
-    if (w->said || pg_seconds() - w->start < pg_stall_seconds())
-        return 0;
-    return w->said = 1;
-}
-
-void pg_wait_report(const char *what)
-{
-    pg_warn("replay has waited %d s: %s", pg_stall_seconds(), what);
-    pg_coord_report(PG_REP_STALL, what);
-}
-
-void pg_wait_end(const struct pg_wait *w)
-{
-    if (w->said)
-        pg_coord_report(PG_REP_RESUMED, "");
-}
-
-double pg_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void vwarn(const char *fmt, va_list ap)
-{
-    char buf[1024];
-
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    fprintf(stderr, "pangaea: ltid %d (%s): %s\n", pg.ltid, pg.program, buf);
-    fflush(stderr);
-}
-
-void pg_warn(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vwarn(fmt, ap);
-    va_end(ap);
-}
 
 void (*pg_top_end)(const char *msg);
 
-void pg_end_task(int kind, const char *msg, int status)
+/* pg_end_task's work (state.c hands it over through pg_ender): the report,
+ * the logs, leaving PVM.  The caller then _exits. */
+static void end_task(int kind, const char *msg, int status)
 {
-    if (pg_forked_child())
-        _exit(status); /* the task's logs and PVM state are not ours */
     pg.depth++;
     if (pg.ltid == 0 && pg_top_end) {
         if (pg.mode == PANGAEA_LOG && pg.comm)
@@ -430,19 +339,12 @@ void pg_end_task(int kind, const char *msg, int status)
      * included: a bare _exit could drop it when the daemon is slow. */
     if (pg.started)
         pg_real.exit();
-    _exit(status);
 }
 
-void pg_fatal(const char *fmt, ...)
+/* `pangaea`'s own end is not a task's end: the runtime goes off. */
+void pg_top_off(void)
 {
-    va_list ap;
-    char buf[1024];
-
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    pg_warn("%s", buf);
-    pg_end_task(PG_REP_FATAL, buf, PG_EXIT_FATAL);
+    pg.mode = PANGAEA_OFF;
 }
 
 /* ---- public API ---------------------------------------------------------- */

@@ -51,12 +51,9 @@ int pvm_gettid(char *group, int inst)
     int tid;
 
     pg_real_load_group();
-    if (pg.coll || !pg_app_call()) {
-        PG_ENTER(); /* the server's replies are PVM's, not the program's */
-        tid = pg_real.gettid(group, inst);
-        PG_LEAVE();
-        return tid;
-    }
+    /* The server's replies are PVM's, not the program's. */
+    PG_PASS_UNLESS(!pg.coll && pg_app_call(),
+                   PG_AS_PVM(pg_real.gettid(group, inst)));
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY) {
         ev = pg_replay_gettid("pvm_gettid", group, inst, PG_ANY);
@@ -75,12 +72,8 @@ int pvm_getinst(char *group, int tid)
     int inst, ltid;
 
     pg_real_load_group();
-    if (pg.coll || !pg_app_call()) {
-        PG_ENTER();
-        inst = pg_real.getinst(group, tid);
-        PG_LEAVE();
-        return inst;
-    }
+    PG_PASS_UNLESS(!pg.coll && pg_app_call(),
+                   PG_AS_PVM(pg_real.getinst(group, tid)));
     PG_ENTER();
     ltid = pg_ltid_of(tid);
     if (pg.mode == PANGAEA_REPLAY) {
@@ -143,6 +136,7 @@ static int njoined;
 
 static void remember_join(const char *group)
 {
+    pg_leave_groups = pg_group_leave_all; /* at the task's end */
     if (njoined < (int)(sizeof joined / sizeof joined[0]))
         joined[njoined++] = strdup(group);
 }
@@ -214,9 +208,9 @@ int pvm_lvgroup(char *group)
     int cc;
 
     pg_real_load_group();
-    if (pg.coll || !pg_app_call() || !group ||
-        (pg.mode != PANGAEA_LOG && pg.mode != PANGAEA_REPLAY))
-        return pg_real.lvgroup(group);
+    PG_PASS_UNLESS(!pg.coll && pg_app_call() && group &&
+                   (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
+                   pg_real.lvgroup(group));
     PG_ENTER();
     cc = leave(group);
     PG_LEAVE();
@@ -235,8 +229,8 @@ int pvm_barrier(char *group, int count)
     int cc;
 
     pg_real_load_group();
-    if (pg.mode != PANGAEA_REPLAY || pg.coll || !pg_app_call())
-        return pg_real.barrier(group, count);
+    PG_PASS_UNLESS(pg.mode == PANGAEA_REPLAY && !pg.coll && pg_app_call(),
+                   pg_real.barrier(group, count));
     PG_ENTER();
     snprintf(msg, sizeof msg, "waits in pvm_barrier(\"%.100s\", %d)",
              group ? group : "", count);
@@ -252,8 +246,7 @@ int pvm_joingroup(char *group)
     int inst;
 
     pg_real_load_group();
-    if (!pg_app_call())
-        return pg_real.joingroup(group);
+    PG_PASS_UNLESS(pg_app_call(), pg_real.joingroup(group));
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY || pg.mode == PANGAEA_LOG)
         inst = join(group);
@@ -292,8 +285,7 @@ int pvm_bcast(char *group, int tag)
     int tids[1024], n, cc;
 
     pg_real_load_group();
-    if (!pg_app_call())
-        return pg_real.bcast(group, tag);
+    PG_PASS_UNLESS(pg_app_call(), pg_real.bcast(group, tag));
     PG_ENTER();
     n = members(group, tids, 1024);
     cc = n < 0 ? pg_real.bcast(group, tag)
@@ -307,8 +299,7 @@ int pvm_bcast(char *group, int tag)
 #define COLLECTIVE(realcall)                                                   \
     int cc;                                                                    \
     pg_real_load_group();                                                      \
-    if (!pg_app_call())                                                        \
-        return realcall;                                                       \
+    PG_PASS_UNLESS(pg_app_call(), realcall);                                   \
     pg.coll++;                                                                 \
     pg.coll_tag = msgtag;                                                      \
     cc = realcall;                                                             \

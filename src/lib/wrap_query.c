@@ -21,8 +21,7 @@ static int ask(const char *call, const char *about, ask_fn real,
 {
     int value;
 
-    if (!pg_app_call() || !pg_selected(-1))
-        return real(arg);
+    PG_PASS_UNLESS(pg_app_call() && pg_selected(-1), real(arg));
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY) {
         value = pg_replay_query(call, about);
@@ -43,8 +42,7 @@ int pvm_pstat(int tid)
 {
     char about[16];
 
-    if (!pg_app_call())
-        return pg_real.pstat(tid);
+    PG_PASS_UNLESS(pg_app_call(), pg_real.pstat(tid));
     snprintf(about, sizeof about, "%d", pg_ltid_of(tid));
     return ask("pvm_pstat", about, real_pstat, &tid);
 }

@@ -159,8 +159,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
 
 #define RECV_WRAPPER(name, how, realexpr, tmout)                               \
     int cc;                                                                    \
-    if (!pg_app_call_tag(tag))                                                 \
-        return realexpr;                                                       \
+    PG_PASS_UNLESS(pg_app_call_tag(tag), realexpr);                            \
     PG_ENTER();                                                                \
     cc = recv_common(name, how, tid, tag, tmout);                              \
     PG_LEAVE();                                                                \
@@ -187,8 +186,6 @@ int pvm_probe(int tid, int tag)
     RECV_WRAPPER("pvm_probe", PROBE, pg_real.probe(tid, tag), NULL)
 }
 
-int pg_type_size(int type);
-
 /* PVM's pvm_precv receives into the caller's memory, copying raw bytes, and
  * leaves the current receive buffer alone; so does ours, on top of
  * recv_common. */
@@ -197,8 +194,8 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
 {
     int size = pg_type_size(type), old, mid, bytes, mtag, src, n;
 
-    if (!pg_app_call())
-        return pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen);
+    PG_PASS_UNLESS(pg_app_call(),
+                   pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen));
     if (size < 0)
         return PvmBadParam;
     PG_ENTER();

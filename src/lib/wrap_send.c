@@ -76,8 +76,7 @@ int pvm_send(int tid, int tag)
 {
     int cc;
 
-    if (!pg_app_call_tag(tag))
-        return pg_real.send(tid, tag);
+    PG_PASS_UNLESS(pg_app_call_tag(tag), pg_real.send(tid, tag));
     PG_ENTER();
     cc = send_common("pvm_send", &tid, 1, tag, 0, NULL);
     PG_LEAVE();
@@ -88,8 +87,7 @@ int pvm_mcast(int *tids, int n, int tag)
 {
     int cc;
 
-    if (!pg_app_call() || n <= 0)
-        return pg_real.mcast(tids, n, tag);
+    PG_PASS_UNLESS(pg_app_call() && n > 0, pg_real.mcast(tids, n, tag));
     PG_ENTER();
     cc = send_common("pvm_mcast", tids, n, tag, 1, NULL);
     PG_LEAVE();
@@ -101,8 +99,6 @@ int pg_send_bcast(char *group, int *tids, int n, int tag)
     return send_common("pvm_bcast", tids, n, tag, 1, group);
 }
 
-/* Bytes per item of a pvm_psend/pvm_precv data type, or -1. */
-int pg_type_size(int type);
 int pg_type_size(int type)
 {
     switch (type) {
@@ -128,8 +124,7 @@ int pvm_psend(int tid, int tag, void *data, int len, int type)
 {
     int size = pg_type_size(type), buf, old, cc;
 
-    if (!pg_app_call())
-        return pg_real.psend(tid, tag, data, len, type);
+    PG_PASS_UNLESS(pg_app_call(), pg_real.psend(tid, tag, data, len, type));
     if (size < 0 || len < 0)
         return PvmBadParam;
     PG_ENTER();

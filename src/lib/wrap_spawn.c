@@ -106,8 +106,8 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
 {
     int cc;
 
-    if (!pg_app_call() || count <= 0 || !tids)
-        return pg_real.spawn(task, argv, flag, where, count, tids);
+    PG_PASS_UNLESS(pg_app_call() && count > 0 && tids,
+                   pg_real.spawn(task, argv, flag, where, count, tids));
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY)
         cc = spawn_recorded(task, argv, flag, count, tids);
@@ -119,9 +119,8 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
 
 int pvm_parent(void)
 {
-    if (pg_app_call() && pg.ltid == 1)
-        return PvmNoParent;
-    return pg_real.parent();
+    PG_PASS_UNLESS(pg_app_call() && pg.ltid == 1, pg_real.parent());
+    return PvmNoParent;
 }
 
 int pvm_siblings(int **tids)
@@ -130,8 +129,7 @@ int pvm_siblings(int **tids)
 
     /* The first task was started alone, as from a shell: PVM's answer is
      * right for it. */
-    if (!pg_app_call() || pg.ltid <= 1)
-        return pg_real.siblings(tids);
+    PG_PASS_UNLESS(pg_app_call() && pg.ltid > 1, pg_real.siblings(tids));
     if (n < 0) {
         PG_ENTER();
         n = pg_coord_siblings(&group);

@@ -18,27 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pg_grow.h"
 #include "pg_log.h"
 #include "top.h"
 
-#define DEFAULT_LOGDIR "logs" /* as -display and -tasks (export.c) */
+#define DEFAULT_LOGDIR "logs" /* as -display and -tasks (postmortem.c) */
 
 static int dump_usage(const char *why)
 {
     fprintf(stderr, "pangaea: %s\nusage: pangaea -dump [LOGDIR] [LTID]\n"
             "LOGDIR defaults to %s/\n", why, DEFAULT_LOGDIR);
     return TOP_EXIT_USAGE;
-}
-
-/* N of "ltid-N.comm.pgc", else -1. */
-static int comm_ltid(const char *name)
-{
-    int ltid, end = 0;
-
-    if (sscanf(name, "ltid-%d.comm.pgc%n", &ltid, &end) != 1 || ltid < 0 ||
-        name[end] != '\0' || strncmp(name, "ltid-", 5))
-        return -1;
-    return ltid;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -53,15 +43,15 @@ static int list_ltids(const char *dir, int **out)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    int *ids = NULL, *p, n = 0, ltid;
+    int *ids = NULL, n = 0, ltid;
+    size_t cap = 0;
 
     if (!d)
         return -1;
     while ((e = readdir(d)))
-        if ((ltid = comm_ltid(e->d_name)) >= 0) {
-            if (!(p = realloc(ids, (size_t)(n + 1) * sizeof *ids)))
+        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_COMM)) >= 0) {
+            if (pg_grow(&ids, &cap, (size_t)n + 1, sizeof *ids) < 0)
                 break;
-            ids = p;
             ids[n++] = ltid;
         }
     closedir(d);

@@ -1,14 +1,18 @@
 /*
- * hostcheck.c - before a replay: every execution log read through, and
- * every host the recording puts a task on made sure of.
+ * hostcheck.c - every check before a replay: the recording's logs read
+ * through, it is of this program, and every host the recording puts a task
+ * on made sure of.
  *
  * Design.  Replay spawns each child on the host its parent's execution log
  * names (wrap_spawn.c), and a task that cannot start there ends the run
  * half-way, with other tasks already running.  So `pangaea` finds out
  * everything that would stop a task before it starts any, in two steps,
  * because they need different things:
- *  - top_check_exec_logs(), before joining PVM (nothing to start or halt
- *    yet if the logs are bad): reads every ltid-N.exec.xml with the
+ *  - top_check_recording(), before joining PVM (nothing to start or halt
+ *    yet if the logs are bad): validates every log (an execution log
+ *    against the schema, a communication log read through), checks the
+ *    recording spawned this program and takes its selection (-only), then
+ *    reads every ltid-N.exec.xml with the
  *    streaming reader, which also checks what the schema cannot (seq order,
  *    limits), and builds the placement table: each child ltid, the host it
  *    is to run on, the program it was spawned as and the log that says so.
@@ -34,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 #include "top.h"
 
@@ -53,19 +58,18 @@ struct header {         /* one execution log, as its header describes it */
 };
 
 static struct place *places;
-static int nplaces, cap_places;
+static int nplaces;
 static struct header *logs;
-static int nlogs, cap_logs;
+static int nlogs;
+static size_t cap_places, cap_logs;
 
-static void *grow(void *p, int *cap, size_t size)
+/* Room for element n of *pp: out of memory ends pangaea. */
+static void room(void *pp, size_t *cap, int n, size_t size)
 {
-    *cap = *cap ? *cap * 2 : 64;
-    p = realloc(p, *cap * size);
-    if (!p) {
+    if (pg_grow(pp, cap, (size_t)n + 1, size) < 0) {
         fprintf(stderr, "pangaea: out of memory\n");
         exit(TOP_EXIT_FAILED);
     }
-    return p;
 }
 
 static char *xstrdup(const char *s)
@@ -103,25 +107,13 @@ static int add_place(int ltid, int parent, const char *host,
                           "and in ltid-%d.exec.xml: the execution logs do "
                           "not belong to one recording", ltid, p->parent,
                           parent);
-    if (nplaces == cap_places)
-        places = grow(places, &cap_places, sizeof *places);
+    room(&places, &cap_places, nplaces, sizeof *places);
     p = &places[nplaces++];
     p->ltid = ltid;
     p->parent = parent;
     p->host = xstrdup(host);
     p->program = xstrdup(program);
     return 0;
-}
-
-/* N if name is "ltid-N.exec.xml", else -1. */
-static int exec_log_ltid(const char *name)
-{
-    int ltid, end = 0;
-
-    if (sscanf(name, "ltid-%d.exec.xml%n", &ltid, &end) == 1 &&
-        end > 0 && !name[end] && ltid >= 0)
-        return ltid;
-    return -1;
 }
 
 /* The children a spawn event of task `parent` started. */
@@ -154,8 +146,7 @@ static int read_exec_log(const char *dir, int ltid, pg_err *err)
         return pg_err_set(err, "%s: its header says ltid %d: a log of "
                           "another task or recording", path, h.ltid);
     }
-    if (nlogs == cap_logs)
-        logs = grow(logs, &cap_logs, sizeof *logs);
+    room(&logs, &cap_logs, nlogs, sizeof *logs);
     logs[nlogs].ltid = ltid;
     logs[nlogs++].program = xstrdup(h.program);
     while ((cc = pg_logr_next(r, &ev, err)) == 1 &&
@@ -241,7 +232,7 @@ static int check_first_host(const struct top_opts *o, pg_err *err)
                       p->host, o->host, o->host, o->logdir);
 }
 
-int top_check_exec_logs(const struct top_opts *o, pg_err *err)
+static int check_exec_logs(const struct top_opts *o, pg_err *err)
 {
     DIR *d = opendir(o->logdir);
     struct dirent *e;
@@ -250,7 +241,7 @@ int top_check_exec_logs(const struct top_opts *o, pg_err *err)
     if (!d)
         return pg_err_set(err, "cannot open the log directory %s", o->logdir);
     while (cc == 0 && (e = readdir(d)))
-        if ((ltid = exec_log_ltid(e->d_name)) >= 0)
+        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) >= 0)
             cc = read_exec_log(o->logdir, ltid, err);
     closedir(d);
     if (cc < 0 || check_programs(o->logdir, err) < 0 ||
@@ -258,6 +249,96 @@ int top_check_exec_logs(const struct top_opts *o, pg_err *err)
         return -1;
     qsort(places, nplaces, sizeof *places, by_ltid); /* messages in order */
     return check_first_host(o, err);
+}
+
+/* ---- the recording ---------------------------------------------------- */
+
+/* One log of the recording, checked before a replay: an execution log
+ * against the schema (people edit them), a communication log by reading
+ * it through once (the reader checks every event, in constant memory; no
+ * schema pass).  A log that stops after complete events is a task that
+ * died when recorded: the replay follows it up to there. */
+static int check_log(const char *dir, const char *name, const char *xsd,
+                     pg_err *err)
+{
+    char path[PATH_MAX + 300];
+    pg_err cut; /* the schema's message says more than the reader's */
+    long n;
+    int comm = strstr(name, ".comm.") != NULL, rc;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!comm)
+        return pg_log_validate(path, xsd, err) < 0 &&
+                       pg_log_check_cut(path, PG_LOG_EXEC, &n, &cut) != 1
+                   ? -1 : 0;
+    rc = pg_log_check_cut(path, PG_LOG_COMM, &n, err);
+    if (rc == 1)
+        fprintf(stderr, "pangaea: %s stops after event %ld: that task died "
+                "there when recorded; the replay follows it that far\n",
+                name, n);
+    return rc < 0 ? -1 : 0;
+}
+
+static int check_logs(const char *dir, pg_err *err)
+{
+    char xsd[PATH_MAX];
+    struct dirent *e;
+    DIR *d = opendir(dir);
+    int cc = 0;
+
+    snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", PG_SCHEMA_DIR);
+    while (cc == 0 && d && (e = readdir(d)))
+        if (top_recording_file(e->d_name) && strncmp(e->d_name, "pangaea-", 8))
+            cc = check_log(dir, e->d_name, xsd, err);
+    if (d)
+        closedir(d);
+    return cc;
+}
+
+/* The recording is of this program, and the replay takes its selection. */
+static int check_first_spawn(struct top_opts *o, pg_err *err)
+{
+    char path[PATH_MAX + 300];
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r;
+    int cc = 0;
+
+    pg_log_path(path, sizeof path, o->logdir, 0, PG_LOG_EXEC);
+    r = pg_logr_open(path, PG_LOG_EXEC, &h, err);
+    if (!r)
+        return -1;
+    if (pg_logr_next(r, &ev, err) != 1 || ev.kind != PG_EV_SPAWN)
+        cc = pg_err_set(err, "%s records no spawn of a program", path);
+    else if (strcmp(pg_basename(ev.program), pg_basename(o->program)))
+        cc = pg_err_set(err, "the recording in %s is of %s, not of %s",
+                        o->logdir, ev.program, o->program);
+    else if (o->only[0] && strcmp(o->only, h.select))
+        cc = pg_err_set(err, "-only \"%s\": a replay uses the selection "
+                        "its recording was made with (\"%s\")", o->only,
+                        h.select);
+    pg_logr_close(r);
+    if (cc < 0)
+        return -1;
+    /* A replay follows the selection of its recording, whatever it is. */
+    snprintf(o->only, sizeof o->only, "%s", h.select);
+    if (o->only[0])
+        fprintf(stderr, "pangaea: replaying with the selection the recording "
+                "was made with: %s\n", o->only);
+    return 0;
+}
+
+int top_check_recording(struct top_opts *o, pg_err *err)
+{
+    char path[PATH_MAX + 300];
+
+    pg_log_path(path, sizeof path, o->logdir, 0, PG_LOG_EXEC);
+    if (access(path, R_OK) < 0)
+        return pg_err_set(err, "no recording to replay: %s is missing "
+                          "(record first with pangaea -log)", path);
+    if (check_logs(o->logdir, err) < 0 || check_first_spawn(o, err) < 0)
+        return -1;
+    return check_exec_logs(o, err);
 }
 
 /* ---- the hosts ------------------------------------------------------- */

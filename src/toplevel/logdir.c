@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pg_log.h"
 #include "top.h"
 
 #define LOCK_NAME ".pangaea.lock"
@@ -106,13 +107,13 @@ int top_logdir_lock(const char *dir, int readonly_ok, pg_err *err)
 
 /* ---- the recording's files --------------------------------------------- */
 
-/* A file of a recording: ltid-*.xml, ltid-*.pgc, or the page -display
- * wrote. */
+/* A file of a recording: ltid-N.*.xml, ltid-N.*.pgc (pg_log_name_split),
+ * or the page -display wrote. */
 int top_recording_file(const char *name)
 {
     size_t n = strlen(name);
 
-    return (!strncmp(name, "ltid-", 5) && n > 4 &&
+    return (pg_log_name_split(name, NULL) >= 0 &&
             (!strcmp(name + n - 4, ".xml") || !strcmp(name + n - 4, ".pgc"))) ||
            !strcmp(name, "pangaea-graph.html");
 }

@@ -16,7 +16,6 @@
  * private pvmd included (end_on_fatal).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,8 +26,6 @@
 
 #include "pg_internal.h"
 #include "top.h"
-
-void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir);
 
 /* One usage text, for --help (stdout, exit 0) and for every usage error. */
 static const char usage_text[] =
@@ -176,83 +173,6 @@ static void parse(int argc, char **argv, struct top_opts *o)
     logdir_path(o, logdir);
 }
 
-/* One log of the recording, checked before a replay: an execution log
- * against the schema (people edit them), a communication log by reading
- * it through once (the reader checks every event, in constant memory; no
- * schema pass).  A log that stops after complete events is a task that
- * died when recorded: the replay follows it up to there. */
-static void check_log(const char *dir, const char *name, const char *xsd)
-{
-    char path[PATH_MAX + 300];
-    pg_err err, cut;
-    long n;
-    int comm = strstr(name, ".comm.") != NULL, rc;
-
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!comm) { /* the schema's message says more than the reader's */
-        if (pg_log_validate(path, xsd, &err) < 0 &&
-            pg_log_check_cut(path, PG_LOG_EXEC, &n, &cut) != 1)
-            fail(TOP_EXIT_USAGE, "%s", err.msg);
-        return;
-    }
-    rc = pg_log_check_cut(path, PG_LOG_COMM, &n, &err);
-    if (rc < 0)
-        fail(TOP_EXIT_USAGE, "%s", err.msg);
-    if (rc == 1)
-        fprintf(stderr, "pangaea: %s stops after event %ld: that task died "
-                "there when recorded; the replay follows it that far\n",
-                name, n);
-}
-
-/* Before a replay: every log is well-formed and valid, and the recording is
- * of this program. */
-static void check_recording(struct top_opts *o)
-{
-    char path[PATH_MAX + 300], xsd[PATH_MAX];
-    struct dirent *e;
-    pg_log_header h;
-    pg_event ev;
-    pg_logr *r;
-    pg_err err;
-    DIR *d;
-
-    pg_log_path(path, sizeof path, o->logdir, 0, PG_LOG_EXEC);
-    if (access(path, R_OK) < 0)
-        fail(TOP_EXIT_USAGE, "no recording to replay: %s is missing "
-                             "(record first with pangaea -log)", path);
-    snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", PG_SCHEMA_DIR);
-    d = opendir(o->logdir);
-    while (d && (e = readdir(d)))
-        if (top_recording_file(e->d_name) && strncmp(e->d_name, "pangaea-", 8))
-            check_log(o->logdir, e->d_name, xsd);
-    if (d)
-        closedir(d);
-    pg_log_path(path, sizeof path, o->logdir, 0, PG_LOG_EXEC);
-    r = pg_logr_open(path, PG_LOG_EXEC, &h, &err);
-    if (!r)
-        fail(TOP_EXIT_USAGE, "%s", err.msg);
-    if (pg_logr_next(r, &ev, &err) != 1 || ev.kind != PG_EV_SPAWN)
-        fail(TOP_EXIT_USAGE, "%s records no spawn of a program", path);
-    if (strcmp(pg_basename(ev.program), pg_basename(o->program))) {
-        fprintf(stderr, "pangaea: the recording in %s is of %s, not of %s\n",
-                o->logdir, ev.program, o->program);
-        exit(TOP_EXIT_USAGE);
-    }
-    /* A replay follows the selection of its recording, whatever it is. */
-    if (o->only[0] && strcmp(o->only, h.select)) {
-        fprintf(stderr, "pangaea: -only \"%s\": a replay uses the selection "
-                "its recording was made with (\"%s\")\n", o->only, h.select);
-        exit(TOP_EXIT_USAGE);
-    }
-    snprintf(o->only, sizeof o->only, "%s", h.select);
-    if (o->only[0])
-        fprintf(stderr, "pangaea: replaying with the selection the recording "
-                "was made with: %s\n", o->only);
-    pg_logr_close(r);
-    if (top_check_exec_logs(o, &err) < 0) /* hostcheck.c */
-        fail(TOP_EXIT_USAGE, "%s", err.msg);
-}
-
 static void self_dir(char *out, size_t size)
 {
     ssize_t n = readlink("/proc/self/exe", out, size - 1);
@@ -328,7 +248,8 @@ static void prepare_logs(struct top_opts *o)
     if (top_logdir_lock(o->logdir, o->mode == PANGAEA_REPLAY, &err) < 0)
         fail(TOP_EXIT_USAGE, "%s", err.msg);
     if (o->mode == PANGAEA_REPLAY) {
-        check_recording(o);
+        if (top_check_recording(o, &err) < 0) /* hostcheck.c */
+            fail(TOP_EXIT_USAGE, "%s", err.msg);
         if (top_logdir_incomplete(o->logdir))
             fprintf(stderr, "pangaea: the recording in %s did not end well "
                     "(its logs may stop early): replaying what it holds\n",
@@ -362,7 +283,7 @@ int main(int argc, char **argv)
         return top_move(argc, argv);
     if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
         return top_dump(argc, argv);
-    if (argc > 1 && top_is_postmortem(argv[1])) /* export.c: reads logs */
+    if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
         return top_postmortem(argc, argv);
     parse(argc, argv, &o);
     self_dir(dir, sizeof dir);
@@ -398,14 +319,14 @@ int main(int argc, char **argv)
                 o.program, o.host ? " on host " : "", o.host ? o.host : "", tid);
         pvm_kill(run.coord);
         pg_record_close(TOP_EXIT_USAGE);
-        pg.mode = PANGAEA_OFF;
+        pg_top_off();
         top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
     }
     status = top_monitor(&o, ctx, run.coord, tid);
     if (o.mode == PANGAEA_LOG)
         status = finish_recording(&o, status);
-    pg.mode = PANGAEA_OFF; /* our own end is not a task's end */
+    pg_top_off(); /* our own end is not a task's end */
     top_daemon_release(run.started);
     if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);

@@ -26,6 +26,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 #include "top.h"
 
@@ -49,9 +50,11 @@ struct ttask {
 };
 
 static struct ttask *tt;
-static int ntt, cap_tt, coord_tid;
+static int ntt, coord_tid;
+static size_t cap_tt;
 int top_run_broken;
 static int reporter = -1; /* ltid whose report ended the run, or -1 */
+static const struct top_opts *opts; /* the run's options (top_monitor) */
 
 static struct ttask *by_tid(int tid)
 {
@@ -60,13 +63,9 @@ static struct ttask *by_tid(int tid)
     for (i = 0; i < ntt; i++)
         if (tt[i].tid == tid)
             return &tt[i];
-    if (ntt == cap_tt) {
-        cap_tt = cap_tt ? cap_tt * 2 : 32;
-        tt = realloc(tt, cap_tt * sizeof *tt);
-        if (!tt) {
-            fprintf(stderr, "pangaea: out of memory\n");
-            exit(TOP_EXIT_FAILED);
-        }
+    if (pg_grow(&tt, &cap_tt, (size_t)ntt + 1, sizeof *tt) < 0) {
+        fprintf(stderr, "pangaea: out of memory\n");
+        exit(TOP_EXIT_FAILED);
     }
     memset(&tt[ntt], 0, sizeof *tt);
     tt[ntt].tid = tid;
@@ -150,9 +149,9 @@ static void say_last_event(int ltid)
     long n;
     pg_err err;
 
-    if (pg.mode != PANGAEA_LOG || ltid < 1)
+    if (opts->mode != PANGAEA_LOG || ltid < 1)
         return;
-    pg_log_path(path, sizeof path, pg.logdir, ltid, PG_LOG_COMM);
+    pg_log_path(path, sizeof path, opts->logdir, ltid, PG_LOG_COMM);
     if (pg_log_check_cut(path, PG_LOG_COMM, &n, &err) == 1)
         fprintf(stderr, "pangaea:   its log %s ends after event %ld, the "
                 "last it completed\n", path, n);
@@ -252,7 +251,7 @@ static void watch_progress(void)
     int i, j, n;
     char state;
 
-    if (pg.mode != PANGAEA_REPLAY || now - last < 1)
+    if (opts->mode != PANGAEA_REPLAY || now - last < 1)
         return;
     last = now;
     if (pvm_tasks(pvm_tidtohost(pvm_mytid()), &n, &ti) < 0)
@@ -593,7 +592,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     int mid, len, tag, src, abnormal = 0, diverged = 0, octx, quiet = 0;
     struct timeval second;
 
-    (void)o;
+    opts = o;
     coord_tid = coord;
     by_tid(coord);
     by_tid(first_tid)->ltid = 1;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 #include "top.h"
 
@@ -54,6 +55,7 @@ static struct change *changes;
 static int nchanges, found; /* found: tasks the move names, changed or not */
 static struct pending *pend;
 static int npend;
+static size_t cap_changes, cap_pend;
 
 static void move_usage(const char *why)
 {
@@ -72,12 +74,11 @@ static void move_fail(const char *msg)
     exit(TOP_EXIT_USAGE);
 }
 
-static void *more(void *p, int n, size_t size)
+/* Room for element n of *pp. */
+static void more(void *pp, size_t *cap, int n, size_t size)
 {
-    p = realloc(p, (n + 1) * size);
-    if (!p)
+    if (pg_grow(pp, cap, (size_t)n + 1, size) < 0)
         move_fail("out of memory");
-    return p;
 }
 
 static int host_name_ok(const char *h)
@@ -148,7 +149,7 @@ static const char **new_hosts(const struct move *m, int log,
         found++;
         if (!strcmp(h[i], m->to))
             continue;
-        changes = more(changes, nchanges, sizeof *changes);
+        more(&changes, &cap_changes, nchanges, sizeof *changes);
         changes[nchanges].log = log;
         changes[nchanges].ltid = ev->child_ltid[i];
         if (!(changes[nchanges++].from = strdup(h[i])))
@@ -236,17 +237,16 @@ static int *exec_logs(const char *dir, int *n)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    int *v = NULL, ltid, end;
+    int *v = NULL, ltid;
+    size_t cap = 0;
 
     *n = 0;
     if (!d)
         move_fail("cannot open the log directory");
     while ((e = readdir(d))) {
-        end = 0;
-        if (sscanf(e->d_name, "ltid-%d.exec.xml%n", &ltid, &end) != 1 ||
-            !end || e->d_name[end] || ltid < 0)
+        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) < 0)
             continue;
-        v = more(v, *n, sizeof *v);
+        more(&v, &cap, *n, sizeof *v);
         v[(*n)++] = ltid;
     }
     closedir(d);
@@ -306,7 +306,7 @@ int top_move(int argc, char **argv)
     if (n == 0)
         move_usage("no execution logs (ltid-N.exec.xml) in the log directory");
     for (i = 0; i < n; i++) {
-        pend = more(pend, npend, sizeof *pend);
+        more(&pend, &cap_pend, npend, sizeof *pend);
         cc = rewrite(&m, ltids[i], &pend[npend], &err);
         if (cc < 0)
             move_fail(err.msg);

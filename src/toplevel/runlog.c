@@ -19,6 +19,7 @@
 #include "runlog.h"
 
 #include "log_table.h"
+#include "pg_grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,41 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- growable arrays -------------------------------------------------- */
-
-/* Makes room for n+1 elements of size sz in *p (capacity *cap). */
-static int grow(void *p, int *cap, int n, size_t sz)
-{
-    void **pp = p, *q;
-    int c = *cap ? *cap : 64;
-
-    if (n < *cap)
-        return 0;
-    while (c <= n)
-        c *= 2;
-    q = realloc(*pp, (size_t)c * sz);
-    if (!q)
-        return -1;
-    *pp = q;
-    *cap = c;
-    return 0;
-}
-
 /* ---- the directory ---------------------------------------------------- */
-
-/* ltid of "ltid-<N>.comm.pgc" or "ltid-<N>.exec.xml", else -1. */
-static int file_ltid(const char *name)
-{
-    const char *p = name + 5;
-    long n = 0;
-
-    if (strncmp(name, "ltid-", 5) || *p < '0' || *p > '9')
-        return -1;
-    for (; *p >= '0' && *p <= '9'; p++)
-        if ((n = n * 10 + (*p - '0')) > INT_MAX)
-            return -1;
-    return strcmp(p, ".comm.pgc") && strcmp(p, ".exec.xml") ? -1 : (int)n;
-}
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -75,14 +42,16 @@ static int scan_dir(struct top_run *run, pg_err *err)
 {
     DIR *d = opendir(run->dir);
     struct dirent *e;
-    int *ids = NULL, n = 0, cap = 0, i, k = 0, ltid;
+    int *ids = NULL, n = 0, i, k = 0, ltid;
+    size_t cap = 0;
 
     if (!d)
         return pg_err_set(err, "cannot read the log directory %s: %s",
                           run->dir, strerror(errno));
     while ((e = readdir(d)))
-        if ((ltid = file_ltid(e->d_name)) >= 0) {
-            if (grow(&ids, &cap, n, sizeof *ids) < 0)
+        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_COMM)) >= 0 ||
+            (ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) >= 0) {
+            if (pg_grow(&ids, &cap, n + 1, sizeof *ids) < 0)
                 break;
             ids[n++] = ltid;
         }
@@ -153,7 +122,7 @@ static int intern_call(struct top_run *run, const char *call)
 }
 
 struct loader {
-    int evcap, tocap;
+    size_t evcap, tocap;
 };
 
 static int add_event(struct top_run *run, struct loader *ld, int task,
@@ -161,8 +130,9 @@ static int add_event(struct top_run *run, struct loader *ld, int task,
 {
     struct top_event *e;
 
-    if (grow(&run->ev, &ld->evcap, run->nev, sizeof *run->ev) < 0 ||
-        grow(&run->to, &ld->tocap, run->nto + pe->nto, sizeof *run->to) < 0)
+    if (pg_grow(&run->ev, &ld->evcap, run->nev + 1, sizeof *run->ev) < 0 ||
+        pg_grow(&run->to, &ld->tocap, run->nto + pe->nto + 1,
+                sizeof *run->to) < 0)
         return -1;
     e = &run->ev[run->nev++];
     memset(e, 0, sizeof *e);

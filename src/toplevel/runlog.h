@@ -91,7 +91,7 @@ const char *top_run_ending(const struct top_task *t, char *buf, int size);
  * HTML <script> need, and replacing invalid UTF-8 with U+FFFD. */
 void top_json_str(FILE *fp, const char *s);
 
-/* The post-mortem modes (export.c, display.c). */
+/* The post-mortem modes (postmortem.c, tasks.c, perfetto.c, display.c, json.c). */
 int top_tasks_print(const struct top_run *run, FILE *fp);
 int top_export_perfetto(const struct top_run *run, FILE *fp);
 int top_display_write(const struct top_run *run, const char *path,

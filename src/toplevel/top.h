@@ -4,9 +4,10 @@
  *   daemon.c   finding or starting the pvmd, and stopping what we started
  *   logdir.c   the log directory: its lock, keeping the last good recording
  *   monitor.c  the run itself: task output, reports, ends, the exit status
- *   hostcheck.c  before a replay: the execution logs and their hosts
+ *   hostcheck.c  every check before a replay: the logs, the program, hosts
  *   move.c     -move, -move-host: moving tasks to other hosts in the logs
- *   export.c   -display, -tasks, -export perfetto: a recorded run shown,
+ *   postmortem.c  -display, -tasks, -export perfetto: a recorded run shown
+ *              (tasks.c, perfetto.c, json.c),
  *              with runlog.c (loading, matching), lamport.c (logical
  *              order), display.c and graph.html (the event graph page)
  */
@@ -45,12 +46,13 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid);
  * interrupt): its recording is then not complete. */
 extern int top_run_broken;
 
-/* Replay on several hosts (hostcheck.c).  Before joining PVM: reads every
- * execution log through and checks it is of this recording and program.
- * After joining, before anything starts: every host a task is to run on
- * is in the virtual machine or is added; says where tasks read their logs.
+/* The checks before a replay (hostcheck.c).  Before joining PVM: every
+ * log of the recording is valid, it is of this program, o->only becomes
+ * its selection, every execution log agrees with the others.  After
+ * joining, before anything starts: every host a task is to run on is in
+ * the virtual machine or is added; says where tasks read their logs.
  * Each returns 0, or -1 and err. */
-int top_check_exec_logs(const struct top_opts *o, pg_err *err);
+int top_check_recording(struct top_opts *o, pg_err *err);
 int top_check_hosts(const struct top_opts *o, pg_err *err);
 /* Set when the replay's tasks run on several hosts: the monitor then says
  * on which host each task started, as the task itself reports it. */
@@ -70,7 +72,7 @@ int top_logdir_begin(const char *dir, pg_err *err);
 void top_logdir_complete(const char *dir);
 /* 1 if the recording in dir did not end well (or is still being made). */
 int top_logdir_incomplete(const char *dir);
-/* 1 if `name` is a file of a recording: ltid-*.xml, ltid-*.pgc, or the page
+/* 1 if `name` is a file of a recording: ltid-N.*.xml, ltid-N.*.pgc, or the page
  * -display wrote. */
 int top_recording_file(const char *name);
 
@@ -78,7 +80,7 @@ int top_recording_file(const char *name);
 int top_is_move(const char *arg);
 int top_move(int argc, char **argv);
 
-/* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (export.c): read a
+/* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (postmortem.c): read a
  * recording's logs only.  top_postmortem returns the exit status. */
 int top_is_postmortem(const char *arg);
 /* dump.c: -dump [LOGDIR] [LTID], the communication logs as XML. */

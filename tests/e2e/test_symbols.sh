@@ -2,7 +2,7 @@
 # test_symbols.sh - two copies of the runtime in one process stay apart.
 #
 # Design.  libpangaea.so must export only the PVM calls it wraps (those
-# real.c looks up with find("pvm_...")) and the calls of include/pangaea.h;
+# src/lib/pg_calls.def lists) and the calls of include/pangaea.h;
 # anything else it exports (pg, pg_real, ...) binds to the first copy
 # loaded when a process holds two, and the second copy then calls the
 # first for its "real" PVM call: pvm_spawn spun at 100% CPU for ever.
@@ -18,9 +18,10 @@ set -u
 dir=$(pg_tmpdir)
 LIB=$PG_BUILD/libpangaea.so
 
-# The allowed exports: real.c's wrapped PVM calls and pangaea.h's calls.
+# The allowed exports: the wrapped PVM calls (a row each in pg_calls.def,
+# which fills real.c's lookups and the version script) and pangaea.h's calls.
 {
-    grep -o 'find("pvm_[a-z]*")' "$PG_ROOT/src/lib/real.c" | sed 's/find("\(.*\)")/\1/'
+    sed -n 's/^PG_CALL(\([a-z]*\),.*/pvm_\1/p' "$PG_ROOT/src/lib/pg_calls.def"
     grep -oE '\bpangaea_[a-z_]+\(' "$PG_ROOT/include/pangaea.h" | tr -d '('
 } | sort -u >"$dir/allowed"
 nm -D --defined-only "$LIB" | awk '{print $3}' | sort -u >"$dir/exported"
@@ -30,6 +31,18 @@ if [ "$(wc -l <"$dir/allowed")" -gt 20 ] && [ -z "$extra" ] && [ -z "$missing" ]
     pg_pass "libpangaea.so exports exactly the $(wc -l <"$dir/allowed") wrapped PVM calls and pangaea.h calls"
 else
     pg_fail "libpangaea.so exports more or less than it should: extra: ${extra:0:400} missing: ${missing:-none}"
+fi
+
+# A wrapper without its row would be left out of libpangaea.so's exports
+# (and its real call never looked up): every pvm_ call the library defines
+# has a row.
+nm --defined-only "$PG_BUILD/libpangaea.a" 2>/dev/null | awk '$2 == "T" {print $3}' |
+    grep '^pvm_' | sort -u >"$dir/defined"
+unlisted=$(comm -23 "$dir/defined" "$dir/allowed" | tr '\n' ' ')
+if [ "$(wc -l <"$dir/defined")" -gt 20 ] && [ -z "$unlisted" ]; then
+    pg_pass "every PVM call the library defines ($(wc -l <"$dir/defined")) is a row of pg_calls.def"
+else
+    pg_fail "PVM calls defined without a row in pg_calls.def: ${unlisted:-none}"
 fi
 
 leaked=$(nm -D --defined-only "$PG_BUILD/tests/static_race" | awk '{print $3}' |

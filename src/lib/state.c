@@ -1,0 +1,126 @@
+/*
+ * state.c - the bottom of the runtime: its state, warnings, clocks, waits.
+ *
+ * Every file of the library reads the global `pg` and may warn or give up
+ * (pg_warn, pg_fatal); replay waits time themselves here.  This file calls
+ * no other file of the runtime above the log layer: how a task ends (its
+ * report, its logs, leaving PVM) belongs to the start-up and exit sequence
+ * in runtime.c, which hands it down as a function at start-up (pg_ender),
+ * so the files form layers without a cycle (tests/layers.sh checks).
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pg_internal.h"
+
+struct pg_state pg = { .ltid = -1 };
+
+int pg_forked_child(void)
+{
+    return pg.pid != 0 && getpid() != pg.pid;
+}
+
+int pg_system_ctx(int ctx)
+{
+    return ctx <= 0x7ffff && ctx >= 0x7ffff - 9; /* SYSCTX_FIRST..LAST */
+}
+
+int pg_app_ctx(int ctx)
+{
+    return !pg_system_ctx(ctx) || (pg.coll && ctx == SYSCTX_DG_CTX);
+}
+
+const char *pg_basename(const char *path)
+{
+    const char *s = strrchr(path, '/');
+
+    return s ? s + 1 : path;
+}
+
+int pg_stall_seconds(void)
+{
+    static int v = -1;
+    const char *s;
+
+    if (v < 0) {
+        s = getenv(PG_ENV_STALL);
+        v = s && atoi(s) > 0 ? atoi(s) : 30;
+    }
+    return v;
+}
+
+double pg_seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void pg_wait_start(struct pg_wait *w)
+{
+    w->start = pg_seconds();
+    w->said = 0;
+}
+
+int pg_wait_overdue(struct pg_wait *w)
+{
+    if (w->said || pg_seconds() - w->start < pg_stall_seconds())
+        return 0;
+    return w->said = 1;
+}
+
+double pg_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void vwarn(const char *fmt, va_list ap)
+{
+    char buf[1024];
+
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(stderr, "pangaea: ltid %d (%s): %s\n", pg.ltid, pg.program, buf);
+    fflush(stderr);
+}
+
+void pg_warn(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vwarn(fmt, ap);
+    va_end(ap);
+}
+
+void (*pg_ender)(int kind, const char *msg, int status);
+void (*pg_leave_groups)(void);
+
+void pg_end_task(int kind, const char *msg, int status)
+{
+    if (pg_forked_child())
+        _exit(status); /* the task's logs and PVM state are not ours */
+    if (pg_ender)
+        pg_ender(kind, msg, status);
+    _exit(status);
+}
+
+void pg_fatal(const char *fmt, ...)
+{
+    va_list ap;
+    char buf[1024];
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    pg_warn("%s", buf);
+    pg_end_task(PG_REP_FATAL, buf, PG_EXIT_FATAL);
+}

@@ -1,0 +1,82 @@
+/*
+ * postmortem.c - the post-mortem modes of `pangaea`: they read a recorded run
+ * (runlog.c) and never start PVM.
+ *
+ *   pangaea -display [LOGDIR]            the event graph, one HTML file
+ *   pangaea -tasks [LOGDIR]              every task and how it ended
+ *   pangaea -export perfetto [LOGDIR]    Chrome/Perfetto trace JSON
+ *
+ * Design.  main() hands argv here before its own parsing, so the record
+ * and replay options stay apart from these.  This file has the dispatch;
+ * the task table is tasks.c's, the trace perfetto.c's, the HTML
+ * display.c's, the JSON string writer json.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runlog.h"
+#include "top.h"
+
+#define DEFAULT_LOGDIR "logs"
+
+static int pm_usage(const char *why)
+{
+    fprintf(stderr, "pangaea: %s\n"
+            "usage: pangaea -display [LOGDIR]\n"
+            "       pangaea -tasks [LOGDIR]\n"
+            "       pangaea -export perfetto [LOGDIR] > trace.json\n"
+            "LOGDIR defaults to %s/\n", why, DEFAULT_LOGDIR);
+    return TOP_EXIT_USAGE;
+}
+
+static int pm_display(const struct top_run *run)
+{
+    char path[4300];
+    pg_err err;
+
+    snprintf(path, sizeof path, "%s/pangaea-graph.html", run->dir);
+    if (top_display_write(run, path, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        return TOP_EXIT_FAILED;
+    }
+    printf("%s\n", path);
+    return 0;
+}
+
+int top_is_postmortem(const char *arg)
+{
+    return !strcmp(arg, "-display") || !strcmp(arg, "-tasks") ||
+           !strcmp(arg, "-export");
+}
+
+int top_postmortem(int argc, char **argv)
+{
+    const char *mode = argv[1], *dir;
+    int first = 2, rc;
+    struct top_run run;
+    pg_err err;
+
+    if (!strcmp(mode, "-export")) {
+        if (argc < 3 || strcmp(argv[2], "perfetto"))
+            return pm_usage("-export knows one format: perfetto");
+        first = 3;
+    }
+    if (argc > first + 1)
+        return pm_usage("too many arguments");
+    dir = argc > first ? argv[first] : DEFAULT_LOGDIR;
+    if (top_run_load(&run, dir, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        return TOP_EXIT_USAGE;
+    }
+    if (!strcmp(mode, "-display"))
+        rc = pm_display(&run);
+    else if (!strcmp(mode, "-tasks"))
+        rc = top_tasks_print(&run, stdout) < 0 ? TOP_EXIT_FAILED : 0;
+    else
+        rc = top_export_perfetto(&run, stdout) < 0 ? TOP_EXIT_FAILED : 0;
+    if (fflush(stdout) != 0)
+        rc = TOP_EXIT_FAILED;
+    top_run_free(&run);
+    return rc;
+}
