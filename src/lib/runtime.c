@@ -1,5 +1,7 @@
 /*
- * runtime.c - start-up, exit, and the public API.
+ * runtime.c - the top of the runtime: start-up, exit, the public API, and
+ * the guard every wrapper opens with (pg_app_call).  Its bottom, the state
+ * and what every file calls (warnings, fatal ends, clocks), is state.c.
  *
  * `pangaea` tells a task everything through its environment (pg_proto.h):
  * the mode, its ltid, the log directory, the coordinator.  A constructor
@@ -313,7 +315,6 @@ static void on_process_exit(int status, void *arg)
     (void)arg;
     finish(status);
 }
-
 
 void (*pg_top_end)(const char *msg);
 

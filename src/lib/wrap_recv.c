@@ -228,8 +228,8 @@ pvm_recvf_result pvm_recvf(pg_matchfn match)
 {
     pg_matchfn prev;
 
-    if (pg.mode == PANGAEA_OFF)
-        return (pvm_recvf_result)(void *)pg_real.recvf(match);
+    PG_PASS_UNLESS(pg.mode != PANGAEA_OFF,
+                   (pvm_recvf_result)(void *)pg_real.recvf(match));
     pg_app_call(); /* our matcher is installed at start */
     prev = pg_app_match ? pg_app_match : pg_default_match;
     pg_app_match = !match || match == pg_default_match ? NULL : match;

@@ -83,21 +83,29 @@ static char *xstrdup(const char *s)
     return d;
 }
 
+static int by_ltid(const void *a, const void *b)
+{
+    const struct place *p = a, *q = b;
 
+    return (p->ltid > q->ltid) - (p->ltid < q->ltid);
+}
+
+/* The place of ltid, or NULL.  Places are kept in ltid order: every spawn
+ * of a large recording looks its children up, and messages then name
+ * tasks in order. */
 static struct place *place_of(int ltid)
 {
-    int i;
+    struct place key = { .ltid = ltid };
 
-    for (i = 0; i < nplaces; i++)
-        if (places[i].ltid == ltid)
-            return &places[i];
-    return NULL;
+    return nplaces ? bsearch(&key, places, nplaces, sizeof *places, by_ltid)
+                   : NULL;
 }
 
 static int add_place(int ltid, int parent, const char *host,
                      const char *program, pg_err *err)
 {
     struct place *p = place_of(ltid);
+    int i;
 
     if (p && p->parent == parent)
         return pg_err_set(err, "ltid %d is spawned twice in ltid-%d.exec.xml:"
@@ -108,7 +116,10 @@ static int add_place(int ltid, int parent, const char *host,
                           "not belong to one recording", ltid, p->parent,
                           parent);
     room(&places, &cap_places, nplaces, sizeof *places);
-    p = &places[nplaces++];
+    for (i = nplaces; i > 0 && places[i - 1].ltid > ltid; i--)
+        ;
+    memmove(&places[i + 1], &places[i], (nplaces++ - i) * sizeof *places);
+    p = &places[i];
     p->ltid = ltid;
     p->parent = parent;
     p->host = xstrdup(host);
@@ -212,13 +223,6 @@ static int check_logs_present(const char *dir, pg_err *err)
     return 0;
 }
 
-static int by_ltid(const void *a, const void *b)
-{
-    const struct place *p = a, *q = b;
-
-    return (p->ltid > q->ltid) - (p->ltid < q->ltid);
-}
-
 /* In a replay the recording says where ltid 1 runs; -host may only agree. */
 static int check_first_host(const struct top_opts *o, pg_err *err)
 {
@@ -247,7 +251,6 @@ static int check_exec_logs(const struct top_opts *o, pg_err *err)
     if (cc < 0 || check_programs(o->logdir, err) < 0 ||
         check_logs_present(o->logdir, err) < 0)
         return -1;
-    qsort(places, nplaces, sizeof *places, by_ltid); /* messages in order */
     return check_first_host(o, err);
 }
 
