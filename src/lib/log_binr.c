@@ -49,6 +49,7 @@ struct pg_br {
     int last_sent;
     pg_idmap last_from;
     int done, cut, failed;
+    int version;     /* of the log's format: fields added later are absent */
     pg_err fail;
     char arena[ARENA];
     size_t used;
@@ -219,14 +220,15 @@ static void clear_event(pg_event *ev)
     ev->argc = 0, ev->argv = NULL, ev->flags = 0, ev->where = NULL;
     ev->count = 0, ev->nchild = 0, ev->child_ltid = NULL;
     ev->child_host = NULL, ev->status = 0, ev->group = NULL, ev->inst = 0;
-    ev->order = 0, ev->misses = 0;
+    ev->order = 0, ev->misses = 0, ev->site = 0, ev->asked_from = -3;
+    ev->asked_tag = -2, ev->matcher = 0, ev->module = NULL, ev->offset = 0;
 }
 
 /* Decodes the event at c->p into ev and raw, leaving c->p after it. */
 static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
 {
     const pg_evdesc *d = pg_ev_desc(*c->p & 15);
-    int code = *c->p >> 4, i;
+    int code = *c->p >> 4, i, x;
     uint64_t u;
 
     clear_event(ev);
@@ -238,12 +240,15 @@ static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
     c->p++;
     if (get_uv(c, &u, "the time"))
         return -1;
-    raw->dt = pg_unzig(u >> 1);
+    x = r->version >= 2 && (u >> 1 & 1); /* version 2 fields follow */
+    raw->dt = pg_unzig(r->version >= 2 ? u >> 2 : u >> 1);
     if ((u & 1) && get_int(c, 0, 1, &ev->misses, "misses"))
         return -1;
     for (i = 0; i < d->nfields; i++) {
         if (d->fields[i].optional)
             *PG_FIELD_PTR(ev, &d->fields[i], int) = d->fields[i].absent;
+        if (d->fields[i].since >= 2 && !x)
+            continue; /* not written: absent */
         if (get_field(r, c, &d->fields[i], code, ev, raw))
             return -1;
     }
@@ -397,7 +402,8 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
     struct cur c = { r->map + 4, r->map + r->size, NULL };
     size_t n;
 
-    if (r->size < 5 || r->map[4] != PG_LOG_VERSION)
+    if (r->size < 5 || r->map[4] < PG_LOG_VERSION_MIN ||
+        r->map[4] > PG_LOG_VERSION)
         return fail(r, err, "written by log format version %d, this Pangaea "
                     "reads version %d", r->size < 5 ? 0 : r->map[4],
                     PG_LOG_VERSION);
@@ -412,7 +418,7 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
     if (c.end - c.p < 4 || le32(c.p) != pg_crc32(0, r->map, n))
         return fail(r, err, "a corrupt header (its CRC is wrong)");
     h->kind = PG_LOG_COMM;
-    h->version = PG_LOG_VERSION;
+    h->version = r->version = r->map[4];
     r->pos = r->block = n + 4;
     return 0;
 }

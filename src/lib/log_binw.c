@@ -143,18 +143,35 @@ static int call_code(const pg_event *ev)
     return c < 0 ? 0 : c;
 }
 
+/* 1 if one of the fields added in version 2 is present: only then are
+ * they written (the x bit of the time varint), so an event without a call
+ * site or asked filter costs what it did in version 1. */
+static int has_new(const pg_evdesc *d, const pg_event *ev)
+{
+    int i;
+
+    for (i = 0; i < d->nfields; i++)
+        if (d->fields[i].since >= 2 && pg_field_present(&d->fields[i], ev))
+            return 1;
+    return 0;
+}
+
 static size_t encode(const pg_bw *w, const pg_evdesc *d, const pg_event *ev,
                      unsigned char *p, int64_t us)
 {
     size_t n = 1;
     int i;
 
+    int x = has_new(d, ev);
+
     p[0] = (unsigned char)(call_code(ev) << 4 | d->kind);
-    n += pg_put_uv(p + n, pg_zig(us - w->last_us) << 1 | (ev->misses > 0));
+    n += pg_put_uv(p + n, pg_zig(us - w->last_us) << 2 | x << 1 |
+                              (ev->misses > 0));
     if (ev->misses > 0)
         n += pg_put_uv(p + n, (uint64_t)ev->misses);
     for (i = 0; i < d->nfields; i++)
-        n += put_field(w, p + n, &d->fields[i], ev);
+        if (x || d->fields[i].since < 2)
+            n += put_field(w, p + n, &d->fields[i], ev);
     return n;
 }
 

@@ -47,6 +47,9 @@ struct pg_logw {
     int ended;  /* <end> written: the reader rejects anything after it */
     int broken; /* a write failed: refuse everything from now on */
     int misses; /* for the next event */
+    struct {    /* for the next send, recv or notice: pg_logw_note */
+        int site, asked_from, asked_tag, matcher;
+    } note;
     struct {    /* before the last comm event: pg_logw_undo */
         long seq;
         int misses;
@@ -256,6 +259,7 @@ pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
         return NULL;
     }
     w->kind = kind;
+    pg_logw_note(w, 0, -3, -2, 0);
     if (kind == PG_LOG_COMM) {
         w->bin = pg_bw_open(path, ltid, program, host, select, err);
         if (!w->bin) {
@@ -305,13 +309,34 @@ static int put_comm(pg_logw *w, pg_event *ev)
     return 0;
 }
 
+void pg_logw_note(pg_logw *w, int site, int asked_from, int asked_tag,
+                  int matcher)
+{
+    if (w) {
+        w->note.site = site, w->note.asked_from = asked_from;
+        w->note.asked_tag = asked_tag, w->note.matcher = matcher;
+    }
+}
+
+/* put_comm for the events that take the note (pg_logw_note): it is used
+ * once, then absent again. */
+static int put_noted(pg_logw *w, pg_event *ev)
+{
+    if (w) {
+        ev->site = w->note.site, ev->asked_from = w->note.asked_from;
+        ev->asked_tag = w->note.asked_tag, ev->matcher = w->note.matcher;
+        pg_logw_note(w, 0, -3, -2, 0);
+    }
+    return put_comm(w, ev);
+}
+
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to)
 {
     pg_event ev = { .kind = PG_EV_SEND, .t = t, .call = call, .tag = tag,
                     .msgid = msgid, .bytes = bytes, .nto = nto, .to = to };
 
-    return put_comm(w, &ev);
+    return put_noted(w, &ev);
 }
 
 void pg_logw_undo(pg_logw *w)
@@ -328,7 +353,7 @@ int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
     pg_event ev = { .kind = PG_EV_RECV, .t = t, .call = call, .from = from,
                     .tag = tag, .msgid = msgid, .bytes = bytes };
 
-    return put_comm(w, &ev);
+    return put_noted(w, &ev);
 }
 
 int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
@@ -337,7 +362,7 @@ int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
     pg_event ev = { .kind = PG_EV_NOTICE, .t = t, .call = call, .tag = tag,
                     .what = what, .from = ltid, .bytes = bytes };
 
-    return put_comm(w, &ev);
+    return put_noted(w, &ev);
 }
 
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
@@ -371,6 +396,42 @@ int pg_logw_query(pg_logw *w, double t, const char *call, const char *about,
 {
     pg_event ev = { .kind = PG_EV_QUERY, .t = t, .call = call,
                     .about = about, .value = value };
+
+    return put_comm(w, &ev);
+}
+
+int pg_logw_site(pg_logw *w, double t, int id, const char *module,
+                 int offset)
+{
+    pg_event ev = { .kind = PG_EV_SITE, .t = t, .site = id, .module = module,
+                    .offset = offset };
+
+    return id < 1 ? -1 : put_comm(w, &ev);
+}
+
+int pg_logw_barrier(pg_logw *w, double t, const char *group, int count,
+                    int site)
+{
+    pg_event ev = { .kind = PG_EV_BARRIER, .t = t, .group = group,
+                    .count = count, .site = site };
+
+    return put_comm(w, &ev);
+}
+
+int pg_logw_route(pg_logw *w, double t, int value, int site)
+{
+    pg_event ev = { .kind = PG_EV_ROUTE, .t = t, .value = value,
+                    .site = site };
+
+    return put_comm(w, &ev);
+}
+
+int pg_logw_poll(pg_logw *w, double t, const char *call, int asked_from,
+                 int asked_tag, int matcher, int site)
+{
+    pg_event ev = { .kind = PG_EV_POLL, .t = t, .call = call,
+                    .asked_from = asked_from, .asked_tag = asked_tag,
+                    .matcher = matcher, .site = site };
 
     return put_comm(w, &ev);
 }

@@ -166,7 +166,14 @@ static void keep(struct slot *s, const pg_event *ev)
 static int read_next(struct cursor *c, pg_event *ev)
 {
     pg_err err;
-    int cc = pg_logr_next(c->r, ev, &err);
+    int cc;
+
+    /* The kinds only `pangaea -races` reads (call sites, barriers, routes,
+     * the filter of missed polls) are passed over. */
+    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 &&
+           (ev->kind == PG_EV_SITE || ev->kind == PG_EV_BARRIER ||
+            ev->kind == PG_EV_ROUTE || ev->kind == PG_EV_POLL))
+        ;
 
     if (cc < 0 && pg_logr_cut(c->r))
         c->cut = 1, cc = 0;
@@ -436,6 +443,8 @@ void pg_replay_advance(void)
 {
     comm.have = 0;
     comm.seq++;
+    if (comm.slot[comm.cur].ev.seq > comm.seq) /* events passed over */
+        comm.seq = comm.slot[comm.cur].ev.seq;
     pg.events++;
 }
 
