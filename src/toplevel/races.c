@@ -391,7 +391,7 @@ int rc_load(struct rc_run *run, const char *dir, pg_err *err)
     for (t = 0; t < run->ntasks; t++)
         read_exec(run, t);
     if (match(run) < 0 || link_turns(run) < 0 ||
-        rc_clocks_at(run, NULL, NULL, 0, NULL) < 0)
+        rc_clocks_at(run, NULL, NULL, 0, NULL, NULL) < 0)
         return pg_err_set(err, "out of memory"), -1;
     return 0;
 }

@@ -122,11 +122,12 @@ struct rc_race {
  * clocks.  0, or -1 and err (a log that is malformed: exit 2). */
 int rc_load(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
-/* Computes the clocks again, copying the clock of each event asked for
- * (want_task[i], want_pos[i]: sorted by task, then event) into
- * vcs + i*ntasks.  0, or -1 when out of memory. */
-int rc_clocks_at(struct rc_run *run, const int *want_task,
-                 const int *want_pos, int nwant, int *vcs);
+/* Computes the clocks (again), and for each race asked for (want_task[i],
+ * want_pos[i]: sorted by task, then event) sets first[i] to 1 when it
+ * happens after no race: none of task q's events from minpos[q] (its
+ * first race; 0: none) on.  0, or -1 when out of memory. */
+int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
+                 int nwant, const int *minpos, int *first);
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
 

@@ -36,7 +36,8 @@ struct sim {
     const int *want_task, *want_pos; /* rc_clocks_at: events to copy */
     int nwant;
     int *wcur;      /* per task: its next entry in want_* */
-    int *out;
+    const int *minpos; /* per task: its first race's event, 0 none */
+    int *out;       /* per event asked for: 1 if a first race */
 };
 
 /* A snapshot of task t's clock: the last one if nothing but its own
@@ -176,6 +177,20 @@ static void take_deps(struct rc_run *run, struct sim *s, int t,
     }
 }
 
+/* A race at event pos of task t, whose clock is v, is first when it has
+ * seen no race of any task (its own earlier ones included). */
+static int first_race(const int *minpos, int n, int t, int pos, const int *v)
+{
+    int q;
+
+    if (minpos[t] != pos)
+        return 0;
+    for (q = 0; q < n; q++)
+        if (q != t && minpos[q] && v[q] >= minpos[q])
+            return 0;
+    return 1;
+}
+
 /* Places the next event of task t (its dependencies met, or `force`). */
 static int place(struct rc_run *run, struct sim *s, int t, int force)
 {
@@ -206,7 +221,7 @@ static int place(struct rc_run *run, struct sim *s, int t, int force)
     while (s->wcur && s->wcur[t] < s->nwant && s->want_task[s->wcur[t]] == t &&
            s->want_pos[s->wcur[t]] <= k->cur) {
         if (s->want_pos[s->wcur[t]] == k->cur)
-            memcpy(s->out + (long)s->wcur[t] * n, v, n * sizeof *v);
+            s->out[s->wcur[t]] = first_race(s->minpos, n, t, k->cur, v);
         s->wcur[t]++;
     }
     for (c = 0; c < n; c++) /* children spawned here */
@@ -321,13 +336,13 @@ static int simulate(struct rc_run *run, struct sim *s)
 }
 
 int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
-                 int nwant, int *vcs)
+                 int nwant, const int *minpos, int *first)
 {
     struct sim s = { 0 };
     int t, i, rc;
 
     s.want_task = want_task, s.want_pos = want_pos, s.nwant = nwant;
-    s.out = vcs;
+    s.minpos = minpos, s.out = first;
     if (nwant > 0) {
         if (!(s.wcur = malloc(run->ntasks * sizeof *s.wcur)))
             return -1;

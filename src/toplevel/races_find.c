@@ -234,30 +234,20 @@ static int per_task(struct finder *f, int p)
 static int firsts(struct rc_run *run, struct rc_race *r, int n)
 {
     int T = run->ntasks, *wt = malloc((n + 1) * sizeof *wt),
-        *wp = malloc((n + 1) * sizeof *wp), *minpos = malloc(T * sizeof *minpos),
-        *vcs = malloc(((size_t)n * T + 1) * sizeof *vcs), i, q, rc = -1;
+        *wp = malloc((n + 1) * sizeof *wp), *minpos = calloc(T, sizeof *minpos),
+        *first = calloc(n + 1, sizeof *first), i, rc = -1;
 
-    if (!wt || !wp || !minpos || !vcs)
-        goto out;
-    for (q = 0; q < T; q++)
-        minpos[q] = 0;
-    for (i = 0; i < n; i++) {
-        wt[i] = r[i].task, wp[i] = r[i].pos;
-        if (!minpos[r[i].task])
-            minpos[r[i].task] = r[i].pos; /* races come in event order */
+    if (wt && wp && minpos && first) {
+        for (i = 0; i < n; i++) {
+            wt[i] = r[i].task, wp[i] = r[i].pos;
+            if (!minpos[r[i].task])
+                minpos[r[i].task] = r[i].pos; /* races come in event order */
+        }
+        rc = rc_clocks_at(run, wt, wp, n, minpos, first);
+        for (i = 0; rc == 0 && i < n; i++)
+            r[i].first = first[i];
     }
-    if (rc_clocks_at(run, wt, wp, n, vcs) < 0)
-        goto out;
-    for (i = 0; i < n; i++) {
-        r[i].first = minpos[r[i].task] == r[i].pos;
-        for (q = 0; q < T && r[i].first; q++)
-            if (q != r[i].task && minpos[q] &&
-                vcs[(size_t)i * T + q] >= minpos[q])
-                r[i].first = 0;
-    }
-    rc = 0;
-out:
-    free(wt), free(wp), free(minpos), free(vcs);
+    free(wt), free(wp), free(minpos), free(first);
     return rc;
 }
 

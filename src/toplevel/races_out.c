@@ -69,8 +69,10 @@ static void msg_text(const struct rc_run *run, int m, FILE *fp)
 
 /* ---- grouping -------------------------------------------------------------- */
 
+#define KEYMAX 68 /* site (object, offset), call, kind, up to 64 senders */
+
 struct entry {
-    char key[1200];
+    int key[KEYMAX], nkey;
     int first_race; /* index of its first race */
     int count, any_first;
 };
@@ -89,43 +91,91 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The site and the senders (taken and alternatives), as one string. */
-static void group_key(const struct rc_run *run, const struct rc_race *r,
-                      char *key, int size)
+/* The site (object and offset: the same in every task), the call, and
+ * the senders (taken and alternatives), as numbers; returns how many. */
+static int group_key(const struct rc_run *run, const struct rc_race *r,
+                     int *key)
 {
     const struct rc_ev *e = RC_EV(run, r->task, r->pos);
-    int ids[64], n = 0, i, len;
-    char site[600];
+    const struct rc_task *t = &run->tasks[r->task];
+    int *ids = key + 4, n = 0, i, k;
 
+    key[0] = e->site >= 1 && e->site <= t->nsites
+                 ? t->sites[e->site - 1].module : -1;
+    key[1] = key[0] >= 0 ? t->sites[e->site - 1].offset : r->task;
+    key[2] = e->call, key[3] = e->kind;
     if (r->took >= 0)
         ids[n++] = sender_of(run, r->took);
-    for (i = 0; i < r->nalts && n < 64; i++)
+    for (i = 0; i < r->nalts && n < KEYMAX - 4; i++)
         ids[n++] = sender_of(run, r->alts[i].msg);
     qsort(ids, n, sizeof *ids, cmp_int);
-    len = snprintf(key, size, "%s %s %d", rc_site_name(run, r->task, e->site,
-                                                       site, sizeof site),
-                   call_of(e), e->kind);
-    for (i = 0; i < n && len < size - 12; i++)
-        if (i == 0 || ids[i] != ids[i - 1])
-            len += snprintf(key + len, size - len, " %d", ids[i]);
+    for (i = k = 0; i < n; i++)
+        if (i == 0 || ids[i] != ids[k - 1])
+            ids[k++] = ids[i];
+    return 4 + k;
 }
 
+static unsigned long hash_key(const int *k, int n)
+{
+    unsigned long h = 1469598103934665603ul;
+    int i;
+
+    for (i = 0; i < n; i++)
+        h = (h ^ (unsigned)k[i]) * 1099511628211ul;
+    return h;
+}
+
+static int same_key(const struct entry *g, const int *key, int n)
+{
+    return g->nkey == n && !memcmp(g->key, key, n * sizeof *key);
+}
+
+/* Groups the races by key: one entry per site and sender set, found
+ * through a hash table (a loop may race a million times). */
 static int group(const struct rc_run *run, struct rc_race *r, int n,
                  struct entry **out)
 {
-    struct entry *g = malloc((n + 1) * sizeof *g);
-    char key[1200];
-    int ng = 0, i, j;
+    int cap = 64, ng = 0, hcap = 1024, *tab, i, j, h;
+    struct entry *g = malloc(cap * sizeof *g), *q;
+    int key[KEYMAX], nkey;
 
-    if (!g)
-        return -1;
+    tab = malloc(hcap * sizeof *tab);
+    if (!g || !tab)
+        return free(g), free(tab), -1;
+    memset(tab, -1, hcap * sizeof *tab);
     for (i = 0; i < n; i++) {
-        group_key(run, &r[i], key, sizeof key);
-        for (j = ng - 1; j >= 0 && strcmp(g[j].key, key); j--)
-            ; /* distinct sites are few; the last used is the likely one */
+        nkey = group_key(run, &r[i], key);
+        for (h = hash_key(key, nkey) & (hcap - 1); (j = tab[h]) >= 0 &&
+             !same_key(&g[j], key, nkey); h = (h + 1) & (hcap - 1))
+            ;
         if (j < 0) {
-            j = ng++;
-            snprintf(g[j].key, sizeof g[j].key, "%s", key);
+            if (ng + 1 >= cap) {
+                if (!(q = realloc(g, 2 * cap * sizeof *g)))
+                    return free(g), free(tab), -1;
+                g = q, cap *= 2;
+            }
+            if (2 * (ng + 1) > hcap) { /* rehash into twice the room */
+                int *nt = malloc(2 * hcap * sizeof *nt), k, m;
+
+                if (!nt)
+                    return free(g), free(tab), -1;
+                memset(nt, -1, 2 * hcap * sizeof *nt);
+                for (k = 0; k < ng; k++) {
+                    for (m = hash_key(g[k].key, g[k].nkey) & (2 * hcap - 1);
+                         nt[m] >= 0;
+                         m = (m + 1) & (2 * hcap - 1))
+                        ;
+                    nt[m] = k;
+                }
+                free(tab);
+                tab = nt, hcap *= 2;
+                for (h = hash_key(key, nkey) & (hcap - 1); tab[h] >= 0;
+                     h = (h + 1) & (hcap - 1))
+                    ;
+            }
+            tab[h] = j = ng++;
+            memcpy(g[j].key, key, nkey * sizeof *key);
+            g[j].nkey = nkey;
             g[j].first_race = i, g[j].count = 0, g[j].any_first = 0;
         }
         if (r[i].first && !r[g[j].first_race].first)
@@ -134,6 +184,7 @@ static int group(const struct rc_run *run, struct rc_race *r, int n,
         g[j].any_first |= r[i].first;
         r[i].group = j;
     }
+    free(tab);
     *out = g;
     return ng;
 }
