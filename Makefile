@@ -19,7 +19,6 @@ CPPFLAGS += -Iinclude -Isrc/lib $(XML_CFLAGS) \
 B := build
 PVMLIBS := -lpvm3
 SYSLIBS := -ldl -lm -lnettle
-TOPLIBS := -ldw -lelf   # pangaea -races: call sites to file:line (libdw)
 
 LIB_SRC  := $(wildcard src/lib/*.c)
 LIB_OBJ  := $(LIB_SRC:src/lib/%.c=$(B)/lib/%.o)
@@ -52,7 +51,7 @@ $(B)/libpangaea.a: $(LIB_OBJ)
 
 # The top-level task is itself a Pangaea task (ltid 0): it links the library.
 $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
-	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS) $(TOPLIBS)
+	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 # The coordinator is a plain PVM task; it shares only the protocol header.
 $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o
 	$(CC) -o $@ $^ $(PVMLIBS)

@@ -165,6 +165,18 @@ void pg_site_note(void)
     ask.from = -3, ask.tag = -2, ask.matcher = 0;
 }
 
+const char *pg_site_where(char *buf, int size)
+{
+    char path[PATH_MAX], name[600];
+    uintptr_t off;
+
+    if (!site_pc || locate(site_pc, path, sizeof path, &off) < 0)
+        return "";
+    snprintf(buf, size, " at %s", pg_site_name(path, (long)off, name,
+                                               sizeof name));
+    return buf;
+}
+
 int pg_site_current(void)
 {
     return site_id(site_pc);

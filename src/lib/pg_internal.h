@@ -195,6 +195,14 @@ void pg_site_poll(void);
 void pg_site_note(void);
 /* The current site's id (0: unknown), writing its <site> if new. */
 int pg_site_current(void);
+/* " at sor.c:212" for the program's current PVM call (file:line when its
+ * object has debug information and libdw is there, else function or
+ * object and offset), "" if unknown: what a divergence names. */
+const char *pg_site_where(char *buf, int size);
+/* An object and an offset from its start as "file.c:LINE", or
+ * "function+0xOFF (object)", or "object+0xOFF" (site_name.c). */
+const char *pg_site_name(const char *module, long offset, char *buf,
+                         int size);
 /* pvm_barrier(group, count) returned: logged when recording. */
 void pg_site_barrier(const char *group, int count);
 

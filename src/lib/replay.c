@@ -242,15 +242,15 @@ static void diverge(const char *what, const char *fmt, ...)
 
 static void diverge(const char *happened, const char *fmt, ...)
 {
-    char rec[512], msg[1024];
+    char rec[512], msg[1024], site[700];
     va_list ap;
 
     va_start(ap, fmt);
     vsnprintf(rec, sizeof rec, fmt, ap);
     va_end(ap);
     snprintf(msg, sizeof msg,
-             "at event %ld: recorded %s; the program %s",
-             comm.seq + 1, rec, happened);
+             "at event %ld: recorded %s; the program %s%s",
+             comm.seq + 1, rec, happened, pg_site_where(site, sizeof site));
     pg_warn("replay diverged %s", msg);
     pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }

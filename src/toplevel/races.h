@@ -10,7 +10,7 @@
  *   races_find.c  the potential matches of every receive and failed poll
  *   races_out.c   the report (text grouped by site and senders, or JSON),
  *                 and the `-races` command
- *   site_resolve.c  call sites (object + offset) to file:line with libdw
+ *   src/lib/site_name.c  call sites (object + offset) to file:line, libdw
  * The display (display.c) marks the races found here.
  */
 #ifndef TOP_RACES_H
@@ -140,9 +140,9 @@ void rc_races_free(struct rc_race *races, int n);
  * of task t; "" for site 0.  The buffer is the caller's. */
 const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
                          int size);
-/* site_resolve.c: the same for an object and an offset. */
-const char *top_site_resolve(const char *module, long offset, char *buf,
-                             int size);
+/* src/lib/site_name.c: the same for an object and an offset. */
+const char *pg_site_name(const char *module, long offset, char *buf,
+                         int size);
 
 /* `pangaea -races [-json] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
 int top_is_races(const char *arg);

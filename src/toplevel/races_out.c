@@ -32,7 +32,7 @@ const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
         snprintf(buf, size, "an unknown site");
         return buf;
     }
-    return top_site_resolve(run->text + k->sites[site - 1].module,
+    return pg_site_name(run->text + k->sites[site - 1].module,
                             k->sites[site - 1].offset, buf, size);
 }
 

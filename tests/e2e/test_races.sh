@@ -8,7 +8,7 @@
 # only one message can match), a failed poll, an exit notice racing with
 # the dying task's message, a receiver-side direct route marked "FIFO
 # broken", and the contributions of a pvm_reduce; call sites resolve to the
-# source line of the call.  Then the text report (grouping, first races)
+# source line of the call, in the report and in a replay's divergence.  Then the text report (grouping, first races)
 # and bad input (exit 2).  The expectations are checked by races_check.py.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -86,6 +86,21 @@ if [ -d "$dir/wild" ]; then
         pg_pass "text report: the first race first, then the later ones, and a summary"
     else
         pg_fail "text report of wild:"; cat "$dir/wild.txt"
+    fi
+fi
+
+# A replay that diverges names the call site of the program's call: the
+# recording of poll replayed by the program of notice (the master's first
+# receive meets the recorded failed polls; the worker sends another tag).
+if [ -d "$dir/poll" ]; then
+    rc=0
+    timeout 120 "$PANGAEA" -replay -logdir "$dir/poll" "$PG_BUILD/tests/plain_known" notice \
+        >"$dir/div.out" 2>&1 || rc=$?
+    if [ "$rc" -eq 3 ] &&
+       grep -q "the program called pvm_recv(.*) at plain_known.c:$recv_line" "$dir/div.out"; then
+        pg_pass "a divergence names the call site (plain_known.c:$recv_line)"
+    else
+        pg_fail "divergence without its call site: exit $rc"; grep -i diverg "$dir/div.out"
     fi
 fi
 
