@@ -116,6 +116,7 @@ static int site_id(void *pc)
     if (locate(pc, path, sizeof path, &off) < 0 || off > INT32_MAX ||
         pg_logw_site(pg.comm, pg_now(), nsites + 1, path, (int)off) < 0)
         return 0; /* unknown site: the event is logged without one */
+    pg.events++; /* events are counted as the log numbers them */
     tab[j].pc = pc;
     tab[j].id = ++nsites;
     return tab[j].id;
@@ -152,8 +153,9 @@ void pg_site_poll(void)
 {
     if (!miss.call || !pg.comm)
         return;
-    pg_logw_poll(pg.comm, pg_now(), miss.call, miss.from, miss.tag,
-                 miss.matcher, miss.site);
+    if (pg_logw_poll(pg.comm, pg_now(), miss.call, miss.from, miss.tag,
+                     miss.matcher, miss.site) == 0)
+        pg.events++;
     miss.call = NULL;
 }
 
@@ -192,6 +194,7 @@ void pg_site_barrier(const char *group, int count)
     id = site_id(site_pc);
     if (pg_logw_barrier(pg.comm, pg_now(), group ? group : "", count, id) < 0)
         pg_fatal("cannot write the communication log in %s", pg.logdir);
+    pg.events++;
 }
 
 /* The route is an event in a recording; a replay passes over it (the
@@ -210,6 +213,7 @@ int pvm_setopt(int what, int val)
         id = site_id(site_pc);
         if (pg_logw_route(pg.comm, pg_now(), val, id) < 0)
             pg_fatal("cannot write the communication log in %s", pg.logdir);
+        pg.events++;
     }
     PG_LEAVE();
     return cc;

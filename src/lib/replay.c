@@ -445,7 +445,7 @@ void pg_replay_advance(void)
     comm.seq++;
     if (comm.slot[comm.cur].ev.seq > comm.seq) /* events passed over */
         comm.seq = comm.slot[comm.cur].ev.seq;
-    pg.events++;
+    pg.events = comm.seq; /* as the log numbers its events */
 }
 
 /* ---- the matcher ------------------------------------------------------------ */
