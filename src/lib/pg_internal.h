@@ -59,6 +59,7 @@ struct pg_real {
     int (*mstat)(char *);
     int (*parent)(void);
     int (*siblings)(int **);
+    int (*setopt)(int, int);
     /* libgpvm3's, found on first use (pg_real_load_group): a program
      * without groups need not load libgpvm3. */
     int (*joingroup)(char *);
@@ -175,6 +176,35 @@ int pg_select_parse(const char *text, struct pg_select *sel, pg_err *err);
 /* Brackets a wrapped call: calls PVM makes inside it pass through. */
 #define PG_ENTER() (pg.depth++)
 #define PG_LEAVE() (pg.depth--)
+
+/* ---- call sites, for `pangaea -races` (callsite.c) ---------------------- */
+/* Notes the return address of the program's PVM call: in every wrapper,
+ * once it knows the call is the program's.  Inside a collective (pvm_reduce
+ * ...) the collective's own site stays. */
+#define PG_SITE()                                                                  do {                                                                               if (!pg.coll)                                                                      pg_site_enter(__builtin_return_address(0));                            } while (0)
+void pg_site_enter(void *pc);
+/* The receive being recorded asked for source tid and tag (matcher: 1
+ * through the program's pvm_recvf matcher). */
+void pg_site_ask(int tid, int tag, int matcher);
+/* A poll found nothing: its filter and site are kept for pg_site_poll. */
+void pg_site_missed(const char *call, int tid, int tag, int matcher);
+/* Writes the <poll> of the last miss (before the event that counts them). */
+void pg_site_poll(void);
+/* The next send, recv or notice written carries the current site and the
+ * asked filter (pg_logw_note). */
+void pg_site_note(void);
+/* The current site's id (0: unknown), writing its <site> if new. */
+int pg_site_current(void);
+/* " at sor.c:212" for the program's current PVM call (file:line when its
+ * object has debug information and libdw is there, else function or
+ * object and offset), "" if unknown: what a divergence names. */
+const char *pg_site_where(char *buf, int size);
+/* An object and an offset from its start as "file.c:LINE", or
+ * "function+0xOFF (object)", or "object+0xOFF" (site_name.c). */
+const char *pg_site_name(const char *module, long offset, char *buf,
+                         int size);
+/* pvm_barrier(group, count) returned: logged when recording. */
+void pg_site_barrier(const char *group, int count);
 
 /* ---- the message header (header.c) -------------------------------------- */
 /* Sender ltid and message id of a message; they travel in PVM's message

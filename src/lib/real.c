@@ -50,6 +50,7 @@ void pg_real_load(void)
     *(void **)&pg_real.mstat = find("pvm_mstat");
     *(void **)&pg_real.parent = find("pvm_parent");
     *(void **)&pg_real.siblings = find("pvm_siblings");
+    *(void **)&pg_real.setopt = find("pvm_setopt");
     loaded = 1;
 }
 

@@ -140,13 +140,16 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
         mid = real_call(how, tid, tag, tmout);
         pg_app_recv = 0;
         if (mid == 0 && how != BLOCK && pg.mode == PANGAEA_LOG &&
-            pg_selected(tag))
+            pg_selected(tag)) {
             pg.misses++;
+            pg_site_missed(call, tid, tag, pg_app_match != NULL);
+        }
     }
     if (mid <= 0)
         return mid;
     if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
         pg_selected(mi.tag)) {
+        pg_site_ask(tid, tag, pg_app_match != NULL);
         if (pg_hdr_take(mid, &h) == 1)
             pg_record_recv(call, mid, &h);
         else if ((what = pg_notice_kind(mid)) != 0)
@@ -161,6 +164,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     int cc;                                                                    \
     if (!pg_app_call_tag(tag))                                                 \
         return realexpr;                                                       \
+    PG_SITE();                                                                 \
     PG_ENTER();                                                                \
     cc = recv_common(name, how, tid, tag, tmout);                              \
     PG_LEAVE();                                                                \
@@ -201,6 +205,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         return pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen);
     if (size < 0)
         return PvmBadParam;
+    PG_SITE();
     PG_ENTER();
     old = pvm_setrbuf(0);
     mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);

@@ -78,6 +78,7 @@ int pvm_send(int tid, int tag)
 
     if (!pg_app_call_tag(tag))
         return pg_real.send(tid, tag);
+    PG_SITE();
     PG_ENTER();
     cc = send_common("pvm_send", &tid, 1, tag, 0, NULL);
     PG_LEAVE();
@@ -90,6 +91,7 @@ int pvm_mcast(int *tids, int n, int tag)
 
     if (!pg_app_call() || n <= 0)
         return pg_real.mcast(tids, n, tag);
+    PG_SITE();
     PG_ENTER();
     cc = send_common("pvm_mcast", tids, n, tag, 1, NULL);
     PG_LEAVE();
@@ -132,6 +134,7 @@ int pvm_psend(int tid, int tag, void *data, int len, int type)
         return pg_real.psend(tid, tag, data, len, type);
     if (size < 0 || len < 0)
         return PvmBadParam;
+    PG_SITE();
     PG_ENTER();
     buf = pvm_mkbuf(PvmDataRaw);
     old = pvm_setsbuf(buf);
