@@ -12,6 +12,7 @@ PACKAGES=(
     pvm pvm-dev libpvm3             # PVM 3.4: daemon, console, headers
     pvm-examples                    # PVM programs written by others
     libxml2-dev libxml2-utils       # the logs: libxml2, xmllint
+    libdw-dev                       # -races: call sites to file:line (elfutils)
     nettle-dev                      # SHA-256 of programs (replay checks)
     check                           # unit tests
     iproute2                        # tests: hosts in network namespaces

@@ -23,17 +23,20 @@ log_table log_bin log_sink
 log_xml log_binr log_binw
 log_read log_write log_schema
 log_dump
-real progsum state
+real progsum state site_name
 select coord_client notice
-header
+header callsite
 record replay
 runtime
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
-wrap_recv wrap_group
+wrap_recv wrap_group wrap_route
 '
 TOP_LAYERS='
-json logdir daemon dump lamport
-runlog hostcheck move
+json logdir daemon dump lamport races_clock
+runlog hostcheck move races
+races_find
+races_out
+display_races
 display tasks perfetto monitor
 postmortem
 main

@@ -14,9 +14,9 @@
 #include "pg_log.h"
 
 #define PG_BIN_MAGIC "PGCL"       /* the first four bytes of the file */
-#define PG_BIN_VERSION 2          /* written; 1 (no tag or size
-                                     prediction) is still read */
 #define PG_BIN_BLOCK 4096         /* a block is sealed once it holds this */
+#define PG_BIN_SEND_X 13          /* kinds: a send, a receive with the */
+#define PG_BIN_RECV_X 14          /* fields version 3 added (site ...) */
 #define PG_BIN_SEAL 0x0F          /* a block's trailer; more may follow */
 #define PG_BIN_LAST 0x1F          /* the last trailer: the log was closed */
 #define PG_BIN_VARINT_MAX 10      /* bytes of the longest varint */
@@ -62,10 +62,17 @@ int pg_bw_put(pg_bw *w, const pg_event *ev);
 /* The same for the two kinds on every message, without a pg_event: code
  * is pg_bw_call_code(call) (-1, refused, for an unknown call). */
 int pg_bw_call_code(const char *call);
+/* What version 3 adds to a send or receive (pg_logw_note): its call site
+ * (0: none) and, a receive's, the source and tag it asked for (-3, -2:
+ * unknown) and whether the program's matcher chose (pvm_recvf).  NULL:
+ * none of them. */
+typedef struct pg_bw_extra {
+    int site, asked_from, asked_tag, matcher;
+} pg_bw_extra;
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
-               int bytes, int nto, const int *to);
+               int bytes, int nto, const int *to, const pg_bw_extra *x);
 int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
-               int msgid, int bytes);
+               int msgid, int bytes, const pg_bw_extra *x);
 void pg_bw_undo(pg_bw *w);         /* takes back the last event */
 int pg_bw_close(pg_bw *w);         /* seals the last block; 0 or -1 */
 

@@ -49,7 +49,7 @@ struct pg_br {
     int64_t last_us;
     int last_sent;
     int last_tag, last_bytes; /* of the last send or receive (version 2) */
-    int version;
+    int version;     /* of the log's format: fields added later are absent */
     pg_idmap last_from;
     int done, cut, failed;
     pg_err fail;
@@ -228,26 +228,63 @@ static void clear_event(pg_event *ev)
     ev->argc = 0, ev->argv = NULL, ev->flags = 0, ev->where = NULL;
     ev->count = 0, ev->nchild = 0, ev->child_ltid = NULL;
     ev->child_host = NULL, ev->status = 0, ev->group = NULL, ev->inst = 0;
-    ev->order = 0, ev->misses = 0;
+    ev->order = 0, ev->misses = 0, ev->site = 0, ev->asked_from = -3;
+    ev->asked_tag = -2, ev->matcher = 0, ev->module = NULL, ev->offset = 0;
 }
 
-/* The kinds on every message, decoded by compiled-in code rather than
- * from the table, for speed: their fields in the order of pg_events.def
- * (test_log_bin.c reads every field of both back). */
-static int decode_msg(struct cur *c, pg_event *ev, struct raw *raw)
+/* The time varint after an event's first byte, and its misses: the low
+ * bit says misses follow, the rest is the time's difference. */
+static inline int get_head(struct cur *c, pg_event *ev, struct raw *raw)
 {
-    int kind = *c->p & 15, code = *c->p >> 4;
     uint64_t u;
 
-    clear_event(ev);
-    if (code >= pg_n_msg_calls)
-        return c->why = "an unknown call code", -1;
-    ev->call = pg_msg_calls[code];
     c->p++;
     if (get_uv(c, &u, "the time"))
         return -1;
     raw->dt = pg_unzig(u >> 1);
     if ((u & 1) && get_int(c, 0, 1, &ev->misses, "misses"))
+        return -1;
+    return 0;
+}
+
+/* 1 if the first byte k is a send or receive (of version 3's kinds, with
+ * its new fields, only in a log of version 3 or later). */
+static inline int is_msg(const pg_br *r, int k)
+{
+    k &= 15;
+    return k == PG_EV_SEND || k == PG_EV_RECV ||
+           (r->version >= 3 && (k == PG_BIN_SEND_X || k == PG_BIN_RECV_X));
+}
+
+/* Version 3's fields of a send (site) or receive (asked_from, asked_tag,
+ * matcher, site), in the order of pg_events.def, as the table path reads
+ * optional ones (zigzag, at least their `absent`). */
+static int get_extra(struct cur *c, pg_event *ev)
+{
+    if (ev->kind == PG_EV_RECV &&
+        (get_int(c, 1, INT_MIN, &ev->asked_from, "asked_from") ||
+         get_int(c, 1, INT_MIN, &ev->asked_tag, "asked_tag") ||
+         get_int(c, 1, 0, &ev->matcher, "matcher")))
+        return -1;
+    return get_int(c, 1, 0, &ev->site, "site");
+}
+
+/* The kinds on every message, decoded by compiled-in code rather than
+ * from the table, for speed: their fields in the order of pg_events.def
+ * (test_log_bin.c reads every field of both back). */
+static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
+                      struct raw *raw)
+{
+    int kind = *c->p & 15, code = *c->p >> 4, x = kind >= PG_BIN_SEND_X;
+    uint64_t u;
+
+    clear_event(ev);
+    if (x)
+        kind = kind == PG_BIN_SEND_X ? PG_EV_SEND : PG_EV_RECV;
+    if (code >= pg_n_msg_calls)
+        return c->why = "an unknown call code", -1;
+    ev->call = pg_msg_calls[code];
+    if (get_head(c, ev, raw))
         return -1;
     if (kind == PG_EV_RECV && get_int(c, 1, INT_MIN, &ev->from, "from"))
         return -1;
@@ -263,7 +300,9 @@ static int decode_msg(struct cur *c, pg_event *ev, struct raw *raw)
     if (u > (uint64_t)INT64_MAX)
         return c->why = "bytes", -1;
     ev->kind = kind;
-    return 0;
+    if (kind == PG_EV_SEND && get_to(r, c, ev))
+        return -1;
+    return x ? get_extra(c, ev) : 0;
 }
 
 /* Decodes the event at c->p into ev and raw, leaving c->p after it. */
@@ -271,12 +310,9 @@ static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
 {
     const pg_evdesc *d;
     int code = *c->p >> 4, i;
-    uint64_t u;
 
-    if ((*c->p & 15) == PG_EV_RECV)
-        return decode_msg(c, ev, raw);
-    if ((*c->p & 15) == PG_EV_SEND)
-        return decode_msg(c, ev, raw) || get_to(r, c, ev);
+    if (is_msg(r, *c->p))
+        return decode_msg(r, c, ev, raw);
     d = pg_ev_desc(*c->p & 15);
     clear_event(ev);
     r->used = 0;
@@ -284,15 +320,13 @@ static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
         return c->why = "an unknown event kind", -1;
     if (code && !has_call(d))
         return c->why = "a call code on an event without a call", -1;
-    c->p++;
-    if (get_uv(c, &u, "the time"))
-        return -1;
-    raw->dt = pg_unzig(u >> 1);
-    if ((u & 1) && get_int(c, 0, 1, &ev->misses, "misses"))
+    if (get_head(c, ev, raw))
         return -1;
     for (i = 0; i < d->nfields; i++) {
         if (d->fields[i].optional)
             *PG_FIELD_PTR(ev, &d->fields[i], int) = d->fields[i].absent;
+        if (d->fields[i].since > r->version)
+            continue; /* not in a log of this version: absent */
         if (get_field(r, c, &d->fields[i], code, ev, raw))
             return -1;
     }
@@ -376,23 +410,28 @@ static inline const unsigned char *skip_uv(const unsigned char *p,
 }
 
 /* Skips the send or receive at c->p: only the lengths of its values are
- * looked at (the second pass decodes and checks them). */
+ * looked at (the second pass decodes and checks them).  Version 3's kinds
+ * have their new fields last: 4 of a receive, a send's site after its
+ * list. */
 static int skip_msg(struct cur *c)
 {
     const unsigned char *p = c->p + 1;
-    int kind = *c->p & 15, k;
+    int kind = *c->p & 15, k, x = kind >= PG_BIN_SEND_X;
     uint64_t n;
     size_t got;
 
     if (p >= c->end)
         return c->why = "the time", -1;
-    k = (*p & 1) + (kind == PG_EV_RECV ? 5 : 4); /* time [misses] fields */
+    if (x)
+        kind = kind == PG_BIN_SEND_X ? PG_EV_SEND : PG_EV_RECV;
+    /* time [misses] fields */
+    k = (*p & 1) + (kind == PG_EV_RECV ? 5 + 4 * x : 4);
     while (k-- > 0 && p)
         p = skip_uv(p, c->end);
     if (p && kind == PG_EV_SEND) {
         if (!(got = pg_get_uv(p, c->end, &n)) || n > PG_LOG_MAX_LIST)
             return c->why = "a count of destinations", -1;
-        for (p += got; n-- > 0 && p;)
+        for (p += got, n += (uint64_t)x; n-- > 0 && p;)
             p = skip_uv(p, c->end);
     }
     if (!p)
@@ -410,15 +449,12 @@ static int scan_block(pg_br *r, pg_err *err)
     pg_event ev;
     struct raw raw;
     long n = 0;
-    int k;
 
     while (c.p < c.end && *c.p && *c.p != PG_BIN_SEAL &&
            *c.p != PG_BIN_LAST) {
         const unsigned char *at = c.p;
 
-        k = *c.p & 15;
-        if ((k == PG_EV_SEND || k == PG_EV_RECV) ? skip_msg(&c)
-                                                 : decode(r, &c, &ev, &raw))
+        if (is_msg(r, *c.p) ? skip_msg(&c) : decode(r, &c, &ev, &raw))
             return fail(r, err, "byte offset %zu: corrupt or torn event "
                         "(%s) in the block at byte offset %zu; the last "
                         "good event is %ld", (size_t)(at - r->map), c.why,
@@ -513,10 +549,11 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
     struct cur c = { r->map + 4, r->map + r->size, NULL };
     size_t n;
 
-    if (r->size < 5 || r->map[4] < 1 || r->map[4] > PG_BIN_VERSION)
+    if (r->size < 5 || r->map[4] < PG_LOG_VERSION_MIN ||
+        r->map[4] > PG_LOG_VERSION)
         return fail(r, err, "written by log format version %d, this Pangaea "
-                    "reads versions 1 to %d", r->size < 5 ? 0 : r->map[4],
-                    PG_BIN_VERSION);
+                    "reads versions %d to %d", r->size < 5 ? 0 : r->map[4],
+                    PG_LOG_VERSION_MIN, PG_LOG_VERSION);
     r->version = r->map[4];
     c.p++;
     memset(h, 0, sizeof *h);
@@ -529,7 +566,7 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
     if (c.end - c.p < 4 || le32(c.p) != pg_crc32(0, r->map, n))
         return fail(r, err, "a corrupt header (its CRC is wrong)");
     h->kind = PG_LOG_COMM;
-    h->version = PG_LOG_VERSION;
+    h->version = r->version = r->map[4];
     r->pos = r->block = n + 4;
     return 0;
 }

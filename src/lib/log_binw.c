@@ -144,6 +144,8 @@ static int call_code(const pg_event *ev)
     return c < 0 ? 0 : c;
 }
 
+/* Every field of the row is written, those version 3 added included:
+ * the kinds that come here are rare (sends and receives do not). */
 static size_t encode(const pg_bw *w, const pg_evdesc *d, const pg_event *ev,
                      unsigned char *p, int64_t us)
 {
@@ -221,12 +223,15 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     int64_t us;
     int rc;
 
+    const pg_bw_extra x = { ev->site, ev->asked_from, ev->asked_tag,
+                            ev->matcher };
+
     if (d && ev->kind == PG_EV_SEND)
         return pg_bw_send(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
-                          ev->tag, ev->msgid, ev->bytes, ev->nto, ev->to);
+                          ev->tag, ev->msgid, ev->bytes, ev->nto, ev->to, &x);
     if (d && ev->kind == PG_EV_RECV)
         return pg_bw_recv(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
-                          ev->from, ev->tag, ev->msgid, ev->bytes);
+                          ev->from, ev->tag, ev->msgid, ev->bytes, &x);
     if (!w || w->broken || !need)
         return -1;
     if (w->block >= PG_BIN_BLOCK && seal(w, PG_BIN_SEAL) < 0)
@@ -293,8 +298,8 @@ static inline int64_t round_us(double x)
     return x < 0 ? -(int64_t)(0.5 - x) : (int64_t)(x + 0.5);
 }
 
-/* The first byte and the time (and misses) of any event; NULL when the
- * time or misses cannot be written. */
+/* The first byte and the time (and misses) of a send or receive; NULL
+ * when the time or misses cannot be written. */
 static unsigned char *put_head(pg_bw *w, unsigned char *p, int first,
                                double t, int misses, int64_t *us)
 {
@@ -339,21 +344,40 @@ static void remember_msg(pg_bw *w, int kind, int msgid, int tag, int bytes,
         w->last_sent = msgid;
 }
 
+/* Version 3's fields of a send or receive (pg_events.def's NEW ones, in
+ * its order, zigzag as the table path writes optional ones): whether any
+ * is present (1: they are written, and the kind is PG_BIN_SEND_X or
+ * PG_BIN_RECV_X; 0: the plain kind, not a byte more than before), and
+ * whether they can be (-1: a site or matcher below its `absent`, which
+ * the reader would reject).  A flag in the kind rather than a bit of the
+ * time keeps the time's varint as short as in version 2. */
+static int extra_x(const pg_bw_extra *x, int kind)
+{
+    if (!x)
+        return 0;
+    if (x->site < 0 || (kind == PG_EV_RECV && x->matcher < 0))
+        return -1;
+    return x->site > 0 || (kind == PG_EV_RECV &&
+                           (x->asked_from > -3 || x->asked_tag > -2 ||
+                            x->matcher > 0));
+}
+
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
-               int bytes, int nto, const int *to)
+               int bytes, int nto, const int *to, const pg_bw_extra *x)
 {
     unsigned char small[128], *buf, *p;
-    size_t need = 6 * PG_BIN_VARINT_MAX + (size_t)nto * PG_BIN_VARINT_MAX;
+    size_t need = 7 * PG_BIN_VARINT_MAX + (size_t)nto * PG_BIN_VARINT_MAX;
     int64_t us;
-    int rc, i;
+    int rc, i, has = extra_x(x, PG_EV_SEND);
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
-        nto < 0 || nto > PG_LOG_MAX_LIST || (nto && !to))
+        nto < 0 || nto > PG_LOG_MAX_LIST || (nto && !to) || has < 0)
         return -1;
     buf = need <= sizeof small ? small : malloc(need);
     if (!buf)
         return -1;
-    p = put_head(w, buf, code << 4 | PG_EV_SEND, t, misses, &us);
+    p = put_head(w, buf, code << 4 | (has ? PG_BIN_SEND_X : PG_EV_SEND), t,
+                 misses, &us);
     rc = -1;
     if (p) {
         p = put_uv(p, pg_zig((int64_t)tag - w->last_tag));
@@ -362,6 +386,8 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
         p = put_uv(p, (uint64_t)nto);
         for (i = 0; i < nto; i++)
             p = put_uv(p, pg_zig(to[i]));
+        if (has)
+            p = put_uv(p, pg_zig(x->site));
         rc = put_event(w, buf, (size_t)(p - buf));
         if (rc == 0)
             remember_msg(w, PG_EV_SEND, msgid, tag, bytes, us);
@@ -372,15 +398,17 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
 }
 
 int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
-               int msgid, int bytes)
+               int msgid, int bytes, const pg_bw_extra *x)
 {
-    unsigned char buf[8 * PG_BIN_VARINT_MAX], *p;
+    unsigned char buf[12 * PG_BIN_VARINT_MAX], *p;
     int64_t us;
-    int *last;
+    int *last, has = extra_x(x, PG_EV_RECV);
 
-    if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0)
+    if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
+        has < 0)
         return -1;
-    p = put_head(w, buf, code << 4 | PG_EV_RECV, t, misses, &us);
+    p = put_head(w, buf, code << 4 | (has ? PG_BIN_RECV_X : PG_EV_RECV), t,
+                 misses, &us);
     if (!p)
         return -1;
     if (!(last = pg_idmap_ref(&w->last_from, from)))
@@ -389,6 +417,12 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     p = put_uv(p, pg_zig((int64_t)tag - w->last_tag));
     p = put_uv(p, pg_zig((int64_t)msgid - ((int64_t)*last + 1)));
     p = put_uv(p, pg_zig((int64_t)bytes - w->last_bytes));
+    if (has) {
+        p = put_uv(p, pg_zig(x->asked_from));
+        p = put_uv(p, pg_zig(x->asked_tag));
+        p = put_uv(p, pg_zig(x->matcher));
+        p = put_uv(p, pg_zig(x->site));
+    }
     if (put_event(w, buf, (size_t)(p - buf)) < 0)
         return -1;
     remember_msg(w, PG_EV_RECV, msgid, tag, bytes, us);
@@ -419,7 +453,7 @@ static int write_header(pg_bw *w, int ltid, const char *program,
     int i;
 
     memcpy(buf, PG_BIN_MAGIC, 4);
-    buf[n++] = PG_BIN_VERSION;
+    buf[n++] = PG_LOG_VERSION;
     n += pg_put_uv(buf + n, (uint64_t)ltid);
     n += put_str(buf + n, program);
     n += put_str(buf + n, host);

@@ -83,10 +83,11 @@ static int check_version(pg_logr *r, pg_err *err)
         return 0; /* missing: pg_lx_attrs says so */
     v = (const char *)xmlTextReaderConstValue(x->xr);
     xmlTextReaderMoveToElement(x->xr);
-    if (v && pg_lx_parse_long(v, &version) == 0 && version != PG_LOG_VERSION)
+    if (v && pg_lx_parse_long(v, &version) == 0 &&
+        (version < PG_LOG_VERSION_MIN || version > PG_LOG_VERSION))
         return pg_lx_fail(x, err, "written by log format version %ld, this "
-                          "Pangaea reads version %d", version,
-                          PG_LOG_VERSION);
+                          "Pangaea reads versions %d to %d", version,
+                          PG_LOG_VERSION_MIN, PG_LOG_VERSION);
     return 0;
 }
 
@@ -103,7 +104,7 @@ static int check_header(pg_logr *r, pg_log_header *h, const size_t *s,
         return pg_lx_fail(x, err, "format \"%.40s\" in a <%s>", format,
                           root_name(r->kind));
     if (pg_lx_parse_long(x->arena + s[1], &version) ||
-        version != PG_LOG_VERSION)
+        version < PG_LOG_VERSION_MIN || version > PG_LOG_VERSION)
         return pg_lx_fail(x, err, "bad version \"%.40s\"", x->arena + s[1]);
     if (pg_lx_parse_long(x->arena + s[2], &ltid) || ltid < 0 ||
         ltid > INT_MAX)

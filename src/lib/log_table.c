@@ -12,8 +12,9 @@
 #include <pthread.h>
 #include <string.h>
 
-#define REQ 0, 0
-#define OPT(v) 1, (v)
+#define REQ 0, 0, 1
+#define OPT(v) 1, (v), 1
+#define NEW(v) 1, (v), 3
 
 #define PG_FIELD(kind, name, type, member, presence)                      \
     { name, PG_FT_##type, offsetof(pg_event, member), presence },

@@ -34,6 +34,7 @@ typedef struct pg_field {
     size_t off;   /* offsetof(pg_event, member) */
     int optional; /* may be absent */
     int absent;   /* optional: absent when the member holds this or less */
+    int since;    /* the format version that added it (1 or 3) */
 } pg_field;
 
 enum { PG_IN_COMM = 1, PG_IN_EXEC = 2 };

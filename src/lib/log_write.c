@@ -47,6 +47,7 @@ struct pg_logw {
     int ended;  /* <end> written: the reader rejects anything after it */
     int broken; /* a write failed: refuse everything from now on */
     int misses; /* for the next event */
+    pg_bw_extra note; /* for the next send, recv or notice: pg_logw_note */
     struct {    /* before the last comm event: pg_logw_undo */
         long seq;
         int misses;
@@ -256,6 +257,7 @@ pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
         return NULL;
     }
     w->kind = kind;
+    pg_logw_note(w, 0, -3, -2, 0);
     if (kind == PG_LOG_COMM) {
         w->bin = pg_bw_open(path, ltid, program, host, select, err);
         if (!w->bin) {
@@ -290,7 +292,8 @@ pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
 
 /* ---- communication logs: binary, from the event table --------------- */
 /* Every comm event goes to log_binw.c: sends and receives to its
- * compiled-in encoders, the rest through put_comm, which encodes it from
+ * compiled-in encoders (with the note, pg_logw_note), the rest through
+ * put_comm, which encodes it from
  * its row of pg_events.def; the functions below only fill a pg_event from
  * their arguments. */
 /* After the binary writer took a comm event (rc 0) or refused it. */
@@ -312,13 +315,50 @@ static int put_comm(pg_logw *w, pg_event *ev)
     return took_comm(w, pg_bw_put(w->bin, ev));
 }
 
+void pg_logw_note(pg_logw *w, int site, int asked_from, int asked_tag,
+                  int matcher)
+{
+    if (w) {
+        w->note.site = site, w->note.asked_from = asked_from;
+        w->note.asked_tag = asked_tag, w->note.matcher = matcher;
+    }
+}
+
+/* The note (pg_logw_note) for the event being written: it is used once,
+ * then absent again, whether or not the event is taken. */
+static pg_bw_extra take_note(pg_logw *w)
+{
+    pg_bw_extra x = w->note;
+
+    pg_logw_note(w, 0, -3, -2, 0);
+    return x;
+}
+
+/* put_comm for a notice, which takes the note too. */
+static int put_noted(pg_logw *w, pg_event *ev)
+{
+    if (w) {
+        pg_bw_extra x = take_note(w);
+
+        ev->site = x.site, ev->asked_from = x.asked_from;
+        ev->asked_tag = x.asked_tag, ev->matcher = x.matcher;
+    }
+    return put_comm(w, ev);
+}
+
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to)
 {
+    pg_bw_extra x;
+
+    if (!w)
+        return -1;
+    x = take_note(w);
     if (!usable(w, PG_LOG_COMM) || !w->bin)
         return -1;
     return took_comm(w, pg_bw_send(w->bin, t, pg_bw_call_code(call),
-                                   w->misses, tag, msgid, bytes, nto, to));
+                                   w->misses, tag, msgid, bytes, nto, to,
+                                   &x));
 }
 
 void pg_logw_undo(pg_logw *w)
@@ -332,10 +372,15 @@ void pg_logw_undo(pg_logw *w)
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
                  int msgid, int bytes)
 {
+    pg_bw_extra x;
+
+    if (!w)
+        return -1;
+    x = take_note(w);
     if (!usable(w, PG_LOG_COMM) || !w->bin)
         return -1;
     return took_comm(w, pg_bw_recv(w->bin, t, pg_bw_call_code(call),
-                                   w->misses, from, tag, msgid, bytes));
+                                   w->misses, from, tag, msgid, bytes, &x));
 }
 
 int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
@@ -344,7 +389,7 @@ int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
     pg_event ev = { .kind = PG_EV_NOTICE, .t = t, .call = call, .tag = tag,
                     .what = what, .from = ltid, .bytes = bytes };
 
-    return put_comm(w, &ev);
+    return put_noted(w, &ev);
 }
 
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
@@ -378,6 +423,42 @@ int pg_logw_query(pg_logw *w, double t, const char *call, const char *about,
 {
     pg_event ev = { .kind = PG_EV_QUERY, .t = t, .call = call,
                     .about = about, .value = value };
+
+    return put_comm(w, &ev);
+}
+
+int pg_logw_site(pg_logw *w, double t, int id, const char *module,
+                 int offset)
+{
+    pg_event ev = { .kind = PG_EV_SITE, .t = t, .site = id, .module = module,
+                    .offset = offset };
+
+    return id < 1 ? -1 : put_comm(w, &ev);
+}
+
+int pg_logw_barrier(pg_logw *w, double t, const char *group, int count,
+                    int site)
+{
+    pg_event ev = { .kind = PG_EV_BARRIER, .t = t, .group = group,
+                    .count = count, .site = site };
+
+    return put_comm(w, &ev);
+}
+
+int pg_logw_route(pg_logw *w, double t, int value, int site)
+{
+    pg_event ev = { .kind = PG_EV_ROUTE, .t = t, .value = value,
+                    .site = site };
+
+    return put_comm(w, &ev);
+}
+
+int pg_logw_poll(pg_logw *w, double t, const char *call, int asked_from,
+                 int asked_tag, int matcher, int site)
+{
+    pg_event ev = { .kind = PG_EV_POLL, .t = t, .call = call,
+                    .asked_from = asked_from, .asked_tag = asked_tag,
+                    .matcher = matcher, .site = site };
 
     return put_comm(w, &ev);
 }

@@ -18,6 +18,8 @@
  *   grow.c         the growable array every list uses (pg_grow.h)
  *   notice.c       which messages are notices, read by the matcher
  *   header.c       the message header: sender ltid and message id
+ *   callsite.c     call sites, asked filters, polls, barriers, routes: the
+ *                  events `pangaea -races` needs (site_name.c: file:line)
  *   coord_client.c requests to the coordinator (tid <-> ltid)
  *   record.c       writing events to the task's logs
  *   replay.c       the recorded events to follow, and matching messages
@@ -32,6 +34,7 @@
  *   wrap_group.c   pvm_joingroup, pvm_lvgroup, pvm_gettid, pvm_getinst,
  *                  pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather,
  *                  pvm_scatter (libgpvm3)
+ *   wrap_route.c   pvm_setopt (PvmRoute is an event; the rest passes)
  */
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
@@ -191,6 +194,41 @@ void pg_top_off(void);
         PG_LEAVE();                                                            \
         pg_as_pvm_;                                                            \
     })
+
+/* ---- call sites, for `pangaea -races` (callsite.c) ---------------------- */
+/* Notes the return address of the program's PVM call: in every wrapper,
+ * once it knows the call is the program's.  Inside a collective (pvm_reduce
+ * ...) the collective's own site stays. */
+#define PG_SITE()                                                              \
+    do {                                                                       \
+        if (!pg.coll)                                                          \
+            pg_site_enter(__builtin_return_address(0));                        \
+    } while (0)
+void pg_site_enter(void *pc);
+/* Writes the <route> event of the program's pvm_setopt(PvmRoute, val). */
+void pg_site_route(int val);
+/* The receive being recorded asked for source tid and tag (matcher: 1
+ * through the program's pvm_recvf matcher). */
+void pg_site_ask(int tid, int tag, int matcher);
+/* A poll found nothing: its filter and site are kept for pg_site_poll. */
+void pg_site_missed(const char *call, int tid, int tag, int matcher);
+/* Writes the <poll> of the last miss (before the event that counts them). */
+void pg_site_poll(void);
+/* The next send, recv or notice written carries the current site and the
+ * asked filter (pg_logw_note). */
+void pg_site_note(void);
+/* The current site's id (0: unknown), writing its <site> if new. */
+int pg_site_current(void);
+/* " at sor.c:212" for the program's current PVM call (file:line when its
+ * object has debug information and libdw is there, else function or
+ * object and offset), "" if unknown: what a divergence names. */
+const char *pg_site_where(char *buf, int size);
+/* An object and an offset from its start as "file.c:LINE", or
+ * "function+0xOFF (object)", or "object+0xOFF" (site_name.c). */
+const char *pg_site_name(const char *module, long offset, char *buf,
+                         int size);
+/* pvm_barrier(group, count) returned: logged when recording. */
+void pg_site_barrier(const char *group, int count);
 
 /* ---- the message header (header.c) -------------------------------------- */
 /* Sender ltid and message id of a message; they travel in PVM's message

@@ -47,7 +47,12 @@
 
 #include "pg_err.h"
 
-#define PG_LOG_VERSION 1
+#define PG_LOG_VERSION 3 /* written, XML and binary alike.  2 (binary:
+                            a send's or receive's tag and size as
+                            differences) and 1 are read too; 3 adds call
+                            sites, asked filters, barrier, route, poll
+                            (pg_events.def, docs/comm-log-format.md) */
+#define PG_LOG_VERSION_MIN 1 /* the oldest version the readers take */
 
 /* Limits of the format.  The writer refuses an event beyond them and the
  * reader rejects one, so whatever is recorded can be read back, and a
@@ -103,6 +108,15 @@ typedef struct pg_event {
     int inst;                  /* GETTID: the instance number */
     int order;                 /* GETTID of a join, LEAVE: the turn among
                                   the group's joins and leaves; -1 if none */
+    int site;           /* SEND/RECV/NOTICE/BARRIER/ROUTE/POLL: call site
+                           (a SITE's id), 0 if unknown; SITE: its id */
+    int asked_from;     /* RECV/NOTICE/POLL: source asked for (ltid, -1
+                           any, -2 outside the run), -3 if unknown */
+    int asked_tag;      /* RECV/NOTICE/POLL: tag asked for (-1 any), -2 if
+                           unknown */
+    int matcher;        /* RECV/NOTICE/POLL: 1 through pvm_recvf's matcher */
+    const char *module; /* SITE: the object file (path as loaded) */
+    int offset;         /* SITE: return address minus the object's base */
     int misses;                /* SEND/RECV/END: polls (pvm_nrecv, pvm_probe,
                                   pvm_trecv) that found no message just
                                   before this event; 0 when absent */
@@ -172,6 +186,23 @@ int pg_logw_join(pg_logw *w, double t, const char *group, int inst,
 int pg_logw_leave(pg_logw *w, double t, const char *group, int order);
 int pg_logw_gettid(pg_logw *w, double t, const char *group, int inst,
                    int ltid);
+/* Version 3 (what `pangaea -races` needs).  The next send, recv or notice
+ * written carries this call site (0: none) and, a recv or notice, the
+ * source and tag the program asked for (-3, -2: unknown) and whether its
+ * own matcher chose (pvm_recvf); used once. */
+void pg_logw_note(pg_logw *w, int site, int asked_from, int asked_tag,
+                  int matcher);
+/* Call site `id` (>= 1) is `offset` bytes into the object `module`. */
+int pg_logw_site(pg_logw *w, double t, int id, const char *module,
+                 int offset);
+/* pvm_barrier(group, count) returned. */
+int pg_logw_barrier(pg_logw *w, double t, const char *group, int count,
+                    int site);
+/* pvm_setopt(PvmRoute, value). */
+int pg_logw_route(pg_logw *w, double t, int value, int site);
+/* The last poll that found nothing, before the event that counts them. */
+int pg_logw_poll(pg_logw *w, double t, const char *call, int asked_from,
+                 int asked_tag, int matcher, int site);
 /* Any event, as the reader gives it back (its seq is ignored): what a
  * tool that rewrites a log uses. */
 int pg_logw_event(pg_logw *w, const pg_event *ev);

@@ -38,6 +38,8 @@ int pg_record_open(pg_err *err)
  * on the next event, so a busy-wait loop costs one attribute, not a line. */
 static void flush_misses(void)
 {
+    if (pg.misses > 0)
+        pg_site_poll(); /* the filter of the last miss (callsite.c) */
     pg_logw_misses(pg.comm, pg.misses);
     pg.misses = 0;
 }
@@ -64,6 +66,7 @@ void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
         pg_fatal("out of memory");
     for (i = 0; i < nto; i++)
         to[i] = pg_ltid_of(tids[i]);
+    pg_site_note(); /* first: a new <site> must not take the misses */
     flush_misses();
     pg.events++;
     check(pg_logw_send(pg.comm, pg_now(), call, tag, msgid, bytes, nto, to),
@@ -83,6 +86,7 @@ void pg_record_recv(const char *call, int mid, const pg_hdr *h)
     int bytes = 0, tag = 0, src = 0;
 
     pvm_bufinfo(mid, &bytes, &tag, &src);
+    pg_site_note(); /* first: a new <site> must not take the misses */
     flush_misses();
     pg.events++;
     check(pg_logw_recv(pg.comm, pg_now(), call, h->ltid, tag, h->msgid,
@@ -96,6 +100,7 @@ void pg_record_notice(const char *call, int mid, pg_notice_what what,
     int bytes = 0, tag = 0, src = 0;
 
     pvm_bufinfo(mid, &bytes, &tag, &src);
+    pg_site_note(); /* first: a new <site> must not take the misses */
     flush_misses();
     pg.events++;
     check(pg_logw_notice(pg.comm, pg_now(), call, tag, what, ltid, bytes),

@@ -177,7 +177,14 @@ static void keep(struct slot *s, const pg_event *ev)
 static int read_next(struct cursor *c, pg_event *ev)
 {
     pg_err err;
-    int cc = pg_logr_next(c->r, ev, &err);
+    int cc;
+
+    /* The kinds only `pangaea -races` reads (call sites, barriers, routes,
+     * the filter of missed polls) are passed over. */
+    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 &&
+           (ev->kind == PG_EV_SITE || ev->kind == PG_EV_BARRIER ||
+            ev->kind == PG_EV_ROUTE || ev->kind == PG_EV_POLL))
+        ;
 
     if (cc < 0 && pg_logr_cut(c->r))
         c->cut = 1, cc = 0;
@@ -247,15 +254,15 @@ static void diverge(const char *what, const char *fmt, ...)
 
 static void diverge(const char *happened, const char *fmt, ...)
 {
-    char rec[512], msg[1024];
+    char rec[512], msg[1024], site[700];
     va_list ap;
 
     va_start(ap, fmt);
     vsnprintf(rec, sizeof rec, fmt, ap);
     va_end(ap);
     snprintf(msg, sizeof msg,
-             "at event %ld: recorded %s; the program %s",
-             comm.seq + 1, rec, happened);
+             "at event %ld: recorded %s; the program %s%s",
+             comm.seq + 1, rec, happened, pg_site_where(site, sizeof site));
     pg_warn("replay diverged %s", msg);
     pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }
@@ -448,7 +455,9 @@ void pg_replay_advance(void)
 {
     comm.have = 0;
     comm.seq++;
-    pg.events++;
+    if (comm.slot[comm.cur].ev.seq > comm.seq) /* events passed over */
+        comm.seq = comm.slot[comm.cur].ev.seq;
+    pg.events = comm.seq; /* as the log numbers its events */
     cursor_ok(&comm);
 }
 

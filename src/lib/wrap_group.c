@@ -229,6 +229,15 @@ int pvm_barrier(char *group, int count)
     int cc;
 
     pg_real_load_group();
+    if (!pg.coll && pg_app_call() && pg.mode == PANGAEA_LOG) {
+        PG_SITE(); /* an event for `pangaea -races` (callsite.c) */
+        PG_ENTER();
+        cc = pg_real.barrier(group, count);
+        if (cc >= 0)
+            pg_site_barrier(group, count);
+        PG_LEAVE();
+        return cc;
+    }
     PG_PASS_UNLESS(pg.mode == PANGAEA_REPLAY && !pg.coll && pg_app_call(),
                    pg_real.barrier(group, count));
     PG_ENTER();
@@ -286,6 +295,7 @@ int pvm_bcast(char *group, int tag)
 
     pg_real_load_group();
     PG_PASS_UNLESS(pg_app_call(), pg_real.bcast(group, tag));
+    PG_SITE();
     PG_ENTER();
     n = members(group, tids, 1024);
     cc = n < 0 ? pg_real.bcast(group, tag)
@@ -300,6 +310,7 @@ int pvm_bcast(char *group, int tag)
     int cc;                                                                    \
     pg_real_load_group();                                                      \
     PG_PASS_UNLESS(pg_app_call(), realcall);                                   \
+    PG_SITE();                                                                 \
     pg.coll++;                                                                 \
     pg.coll_tag = msgtag;                                                      \
     cc = realcall;                                                             \

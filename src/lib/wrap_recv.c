@@ -140,13 +140,16 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
         mid = real_call(how, tid, tag, tmout);
         pg_app_recv = 0;
         if (mid == 0 && how != BLOCK && pg.mode == PANGAEA_LOG &&
-            pg_selected(tag))
+            pg_selected(tag)) {
             pg.misses++;
+            pg_site_missed(call, tid, tag, pg_app_match != NULL);
+        }
     }
     if (mid <= 0)
         return mid;
     if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
         pg_selected(mi.tag)) {
+        pg_site_ask(tid, tag, pg_app_match != NULL);
         if (pg_hdr_take(mid, &h) == 1)
             pg_record_recv(call, mid, &h);
         else if ((what = pg_notice_kind(mid)) != 0)
@@ -160,6 +163,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
 #define RECV_WRAPPER(name, how, realexpr, tmout)                               \
     int cc;                                                                    \
     PG_PASS_UNLESS(pg_app_call_tag(tag), realexpr);                            \
+    PG_SITE();                                                                 \
     PG_ENTER();                                                                \
     cc = recv_common(name, how, tid, tag, tmout);                              \
     PG_LEAVE();                                                                \
@@ -198,6 +202,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
                    pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen));
     if (size < 0)
         return PvmBadParam;
+    PG_SITE();
     PG_ENTER();
     old = pvm_setrbuf(0);
     mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);

@@ -77,6 +77,7 @@ int pvm_send(int tid, int tag)
     int cc;
 
     PG_PASS_UNLESS(pg_app_call_tag(tag), pg_real.send(tid, tag));
+    PG_SITE();
     PG_ENTER();
     cc = send_common("pvm_send", &tid, 1, tag, 0, NULL);
     PG_LEAVE();
@@ -88,6 +89,7 @@ int pvm_mcast(int *tids, int n, int tag)
     int cc;
 
     PG_PASS_UNLESS(pg_app_call() && n > 0, pg_real.mcast(tids, n, tag));
+    PG_SITE();
     PG_ENTER();
     cc = send_common("pvm_mcast", tids, n, tag, 1, NULL);
     PG_LEAVE();
@@ -127,6 +129,7 @@ int pvm_psend(int tid, int tag, void *data, int len, int type)
     PG_PASS_UNLESS(pg_app_call(), pg_real.psend(tid, tag, data, len, type));
     if (size < 0 || len < 0)
         return PvmBadParam;
+    PG_SITE();
     PG_ENTER();
     buf = pvm_mkbuf(PvmDataRaw);
     old = pvm_setsbuf(buf);

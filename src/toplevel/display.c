@@ -101,6 +101,11 @@ static long long get_dlam(const struct top_run *run, int e)
     return run->ev[e].lam - (first_of_task(run, e) ? 0 : run->ev[e - 1].lam);
 }
 
+static long long get_dseq(const struct top_run *run, int e)
+{
+    return run->ev[e].seq - (first_of_task(run, e) ? 0 : run->ev[e - 1].seq);
+}
+
 static void write_tasks(FILE *fp, const struct top_run *run)
 {
     char end[64];
@@ -162,7 +167,9 @@ static void write_data(FILE *fp, const struct top_run *run)
     column(fp, run, "id", get_msgid);
     column(fp, run, "b", get_bytes);
     column(fp, run, "from", get_from);
+    column(fp, run, "sq", get_dseq); /* seq in the log, as deltas */
     write_links(fp, run);
+    top_display_races(fp, run); /* display_races.c: what -races found */
     fprintf(fp, "}\n");
 }
 

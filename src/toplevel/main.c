@@ -34,7 +34,8 @@ static const char usage_text[] =
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
-    "       pangaea -dump [LOGDIR] [LTID]\n";
+    "       pangaea -dump [LOGDIR] [LTID]\n"
+    "       pangaea -races [-json] [LOGDIR]\n";
 
 static void usage(const char *why)
 {
@@ -283,6 +284,8 @@ int main(int argc, char **argv)
         return top_move(argc, argv);
     if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
         return top_dump(argc, argv);
+    if (argc > 1 && top_is_races(argv[1])) /* races_out.c: from the logs */
+        return top_races(argc, argv);
     if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
         return top_postmortem(argc, argv);
     parse(argc, argv, &o);

@@ -70,9 +70,9 @@ static void trace_slice(const struct top_run *run, FILE *fp, int e,
             "\"dur\":1,\"cat\":\"%s\",\"name\":", pid, pid, ts,
             top_run_is_send(ev) ? "send" : "recv");
     top_json_str(fp, run->calls[ev->call]);
-    fprintf(fp, ",\"args\":{\"ltid\":%d,\"seq\":%d,\"t\":\"%.6f\","
+    fprintf(fp, ",\"args\":{\"ltid\":%d,\"seq\":%ld,\"t\":\"%.6f\","
             "\"tag\":%d,\"msgid\":%d,\"bytes\":%d", t->ltid,
-            e - t->first + 1, ev->t, ev->tag, ev->msgid, ev->bytes);
+            ev->seq, ev->t, ev->tag, ev->msgid, ev->bytes);
     if (top_run_is_send(ev)) {
         fprintf(fp, ",\"to\":[");
         for (i = 0; i < ev->nto; i++)

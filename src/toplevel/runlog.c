@@ -145,6 +145,7 @@ static int add_event(struct top_run *run, struct loader *ld, int task,
     e->from = pe->from;
     e->partner = -1;
     e->t = pe->t;
+    e->seq = pe->seq;
     if (pe->kind == PG_EV_SEND) {
         e->to = run->nto;
         e->nto = pe->nto;

@@ -17,8 +17,8 @@
 #include "pg_log.h"
 
 /* One send or receive.  Events of a task are contiguous in run->ev, in the
- * order the task made them (so an event's seq is its index in the task
- * plus one). */
+ * order the task made them; seq is the event's number in its log (other
+ * kinds of event, call sites say, come between). */
 struct top_event {
     int task;     /* index into run->tasks */
     int kind;     /* PG_EV_SEND or PG_EV_RECV */
@@ -30,6 +30,7 @@ struct top_event {
     int nmatch;   /* SEND: receives matched to it */
     int lam;      /* logical position: 1 + max(previous, partner send) */
     double t;     /* as recorded: seconds since the epoch */
+    long seq;     /* its number in the log, as -dump shows it */
 };
 
 struct top_task {
@@ -96,5 +97,7 @@ int top_tasks_print(const struct top_run *run, FILE *fp);
 int top_export_perfetto(const struct top_run *run, FILE *fp);
 int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err);
+/* The races of the run (races.h) as the page's "races" (display_races.c). */
+void top_display_races(FILE *fp, const struct top_run *run);
 
 #endif

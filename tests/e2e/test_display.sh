@@ -15,6 +15,10 @@
 #    was not logged, skewed clocks, a task with no end) checks the same,
 #    unmatched marks included; then 1,000 and 100,000 events measure the
 #    HTML's size and how long the page takes to become usable.
+# 5. Races: plain_known wild (tests/e2e/test_races.sh) has two racing
+#    receives with three alternatives in all; the page must mark both,
+#    draw the three dashed lines, and a click on the first receive must
+#    list its alternatives and call site as `pangaea -races -json` does.
 # PG_DISPLAY_SHOT=FILE keeps the SOR 4 screenshot.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -173,6 +177,28 @@ if "$PG_BUILD/tests/gen_logs" "$gen" 6 2000 300 >/dev/null; then
     check_tasks "generated" "$gen" 6
 else
     pg_fail "generated: gen_logs failed"
+fi
+
+# ---- 5: races ------------------------------------------------------------------
+rl=$dir/races
+if timeout 120 "$PANGAEA" -log -logdir "$rl" "$PG_BUILD/tests/plain_known" wild \
+        >"$dir/races.out" 2>&1; then
+    "$PANGAEA" -races -json "$rl" >"$dir/races.json"
+    html=$("$PANGAEA" -display "$rl")
+    seq=$(python3 -c 'import json,sys; print(min(x["seq"] for x in json.load(open(sys.argv[1]))["races"]))' "$dir/races.json")
+    if res=$($PAGE "$html" --mode logical --click 1 "$seq" 2>"$dir/page.err"); then
+        want=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["races"]
+r=[x for x in d if x["ltid"]==1 and x["seq"]==min(y["seq"] for y in d)][0]
+print("%d|%d|%s|%s" % (len(d), sum(len(x["alternatives"]) for x in d), r["site"],
+      ", ".join("ltid %d msg %d (tag %d)" % (a["ltid"], a["msgid"], a["tag"]) for a in r["alternatives"])))' "$dir/races.json")
+        got=$(jget "$res" '"%d|%d|%s|%s" % (d["graph"]["raceMarks"], d["full"]["logical"]["raceLines"],
+              d["details"].get("site", ""), d["details"].get("race", "").split("could have taken ", 1)[-1])')
+        expect "races: marks, dashed lines drawn, and the details of the first racing receive" "$got" "$want"
+    else
+        pg_fail "races: the browser could not show the page"; tail -5 "$dir/page.err"
+    fi
+else
+    pg_fail "races: recording plain_known wild failed"; cat "$dir/races.out"
 fi
 
 # The measurements: size of the page, time until usable (first full draw,

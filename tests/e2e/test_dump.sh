@@ -48,7 +48,7 @@ done
 
 # The whole directory: one document per task, in ltid order.
 logs=$dir/plain_variety
-order=$("$PANGAEA" -dump "$logs" | sed -nE 's/.*<header format="pangaea-comm" version="1" ltid="([0-9]+)".*/\1/p' | tr '\n' ' ')
+order=$("$PANGAEA" -dump "$logs" | sed -nE 's/.*<header format="pangaea-comm" version="[0-9]+" ltid="([0-9]+)".*/\1/p' | tr '\n' ' ')
 want=$(ls "$logs" | sed -nE 's/^ltid-([0-9]+)\.comm\.pgc$/\1/p' | sort -n | tr '\n' ' ')
 if [ -n "$want" ] && [ "$order" = "$want" ] &&
    [ "$("$PANGAEA" -dump "$logs" | grep -c '^<?xml')" -eq "$(echo $want | wc -w)" ]; then

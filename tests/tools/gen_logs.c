@@ -144,6 +144,7 @@ static int do_recv(pg_logw **w, struct inbox *b, int n, int k, double t)
     i = rnd(b->n);
     m = b->m[i];
     b->m[i] = b->m[--b->n];
+    pg_logw_note(w[k], 0, -1, -1, 0); /* receives from anyone (-races) */
     pg_logw_recv(w[k], t, rnd(4) ? "pvm_recv" : "pvm_nrecv", m.from, m.tag,
                  m.msgid, m.bytes);
     return 1;

@@ -212,10 +212,12 @@ START_TEST(test_random_bytes_after_the_magic_are_an_error_not_a_crash)
 END_TEST
 
 /* Sends and receives are encoded and decoded by compiled-in code, for
- * speed, with their tags, sizes and ids predicted (format version 2).
+ * speed, with their tags, sizes and ids predicted (format version 2) and,
+ * when noted (pg_logw_note), version 3's call site and asked filter.
  * pg_logw_send/recv and pg_logw_event must write the same bytes, and
  * every field must read back as written, for every call, sign, size
- * (jumps of more than INT_MAX included), miss count and id. */
+ * (jumps of more than INT_MAX included), miss count, id, site and
+ * filter, noted or not. */
 START_TEST(test_send_recv_round_trip_through_both_writers)
 {
     static pg_event want[3000];
@@ -252,7 +254,19 @@ START_TEST(test_send_recv_round_trip_through_both_writers)
         pg_event ev = { .kind = i % 2 ? PG_EV_RECV : PG_EV_SEND, .t = t,
                         .tag = tag, .msgid = id, .bytes = bytes,
                         .from = i % 9 - 4, .nto = nto, .to = to,
-                        .misses = i % 4 == 0 ? i : 0 };
+                        .misses = i % 4 == 0 ? i : 0, .asked_from = -3,
+                        .asked_tag = -2 };
+
+        if (i % 5 != 1) { /* most noted, as a recording does */
+            ev.site = i % 5 ? i % 200 : 0;
+            ev.asked_from = i % 6 - 3;
+            ev.asked_tag = i % 4 ? -1 : tag;
+            ev.matcher = i % 7 == 0;
+            pg_logw_note(a, ev.site, ev.asked_from, ev.asked_tag,
+                         ev.matcher);
+        }
+        if (ev.kind == PG_EV_SEND) /* a send asks for nothing */
+            ev.asked_from = -3, ev.asked_tag = -2, ev.matcher = 0;
 
         /* a copy of the name: not the table's pointer (the slow path) */
         snprintf(call, sizeof call, "%s", calls[i % 9]);
@@ -290,9 +304,13 @@ START_TEST(test_send_recv_round_trip_through_both_writers)
         ck_assert_int_eq(got.bytes, w->bytes);
         ck_assert_int_eq(got.misses, w->misses);
         ck_assert(fabs(got.t - w->t) < 1e-6);
-        if (w->kind == PG_EV_RECV)
+        ck_assert_int_eq(got.site, w->site);
+        if (w->kind == PG_EV_RECV) {
             ck_assert_int_eq(got.from, w->from);
-        else {
+            ck_assert_int_eq(got.asked_from, w->asked_from);
+            ck_assert_int_eq(got.asked_tag, w->asked_tag);
+            ck_assert_int_eq(got.matcher, w->matcher);
+        } else {
             ck_assert_int_eq(got.nto, w->nto);
             ck_assert(w->nto == 0 ||
                       !memcmp(got.to, w->to, w->nto * sizeof *w->to));
@@ -366,6 +384,63 @@ START_TEST(test_sor_pattern_takes_at_most_8_bytes_per_event)
 }
 END_TEST
 
+/* docs/comm-log-format.md's example, byte for byte: the page is the
+ * format (a reader is written from it alone), so the writer must produce
+ * what the page's rules give, computed by hand from them: a site event, a
+ * send with its site (kind 13) and a receive with its asked filter and
+ * site (kind 14); and the reader must give the fields back. */
+START_TEST(test_v3_bytes_are_those_of_the_format_page)
+{
+    static const unsigned char want[] =
+        "\x50\x47\x43\x4c\x03\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\xfe\x61\x87\x7a"                                 /* header */
+        "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site */
+        "\x0d\x00\x0a\x00\xa0\x01\x01\x02\x02"              /* send */
+        "\x4e\x28\x02\x04\x00\x8f\x01\x01\x0e\x00\x02"      /* recv */
+        "\x1f\x26\xba\x2c\x9d";                          /* trailer */
+    const char *path = tpath("page.comm.pgc");
+    int to = 1;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 2, "./p", "h", &err);
+    pg_logr *r;
+    pg_event ev;
+    size_t len;
+    char *got;
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logw_site(w, 1.0, 1, "/p", 160), 0);
+    pg_logw_note(w, 1, -3, -2, 0);
+    ck_assert_int_eq(pg_logw_send(w, 1.0, "pvm_send", 5, 1, 80, 1, &to), 0);
+    pg_logw_note(w, 1, -1, 7, 0);
+    ck_assert_int_eq(pg_logw_recv(w, 1.00001, "pvm_recv", 1, 7, 1, 8), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    got = slurp(path, &len);
+    ck_assert_uint_eq(len, sizeof want - 1);
+    ck_assert_int_eq(memcmp(got, want, len), 0);
+    free(got);
+    r = pg_logr_open(path, PG_LOG_COMM, NULL, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_SITE);
+    ck_assert_str_eq(ev.module, "/p");
+    ck_assert_int_eq(ev.offset, 160);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_SEND);
+    ck_assert_int_eq(ev.site, 1);
+    ck_assert_int_eq(ev.bytes, 80);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_RECV);
+    ck_assert_int_eq(ev.asked_from, -1);
+    ck_assert_int_eq(ev.asked_tag, 7);
+    ck_assert_int_eq(ev.matcher, 0);
+    ck_assert_int_eq(ev.site, 1);
+    ck_assert_int_eq(ev.tag, 7);
+    ck_assert_int_eq(ev.bytes, 8);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
+    pg_logr_close(r);
+}
+END_TEST
+
 static Suite *log_bin_suite(void)
 {
     Suite *s = suite_create("binary comm log");
@@ -378,6 +453,7 @@ static Suite *log_bin_suite(void)
     tcase_add_test(tc, test_random_bytes_after_the_magic_are_an_error_not_a_crash);
     tcase_add_test(tc, test_sor_like_events_take_at_most_8_bytes);
     tcase_add_test(tc, test_send_recv_round_trip_through_both_writers);
+    tcase_add_test(tc, test_v3_bytes_are_those_of_the_format_page);
     tcase_add_test(tc, test_sor_pattern_takes_at_most_8_bytes_per_event);
     suite_add_tcase(s, tc);
     return s;

@@ -1,0 +1,212 @@
+/*
+ * callsite.c - what `pangaea -races` needs beyond what replay needs: the
+ * call site of each event, the source and tag each receive asked for, the
+ * filter of polls that found nothing, pvm_barrier and pvm_setopt(PvmRoute)
+ * as events (format version 3, pg_events.def).
+ *
+ * Design.  Each wrapper the program calls notes its return address
+ * (PG_SITE(), pg_internal.h) once it knows the call is the program's; the
+ * record functions then ask pg_site_note() for the site's id.  A site is
+ * written to the log once, as a <site id= module= offset=> event before
+ * its first use, with the address made relative to the object it lies in
+ * (dladdr): programs may be position-independent, so only object+offset
+ * means something after the run, and `pangaea -races` resolves it to
+ * file:line from the object's debug information (site_resolve.c).  The
+ * table of sites is a small open-addressing hash on the address: a loop
+ * costs one lookup per event, no system call.
+ *
+ * Polls that find nothing are no events (their number rides on the next
+ * event, misses=); the filter of the last of them is kept here and written
+ * as one <poll> just before that event.  Earlier misses of the same run
+ * are taken as asking the same (a loop polls with one filter).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_internal.h"
+
+static void *site_pc; /* return address of the program's current call */
+
+struct site {
+    void *pc;
+    int id;
+};
+static struct site *tab;
+static int nsites, cap; /* cap: a power of two, or 0 */
+
+static struct {
+    int from, tag, matcher; /* -3, -2: not a receive */
+} ask = { -3, -2, 0 };
+
+static struct {
+    const char *call;
+    int from, tag, matcher, site;
+} miss;
+
+void pg_site_enter(void *pc)
+{
+    site_pc = pc;
+}
+
+/* The object pc lies in, and pc's offset into it; 0, or -1 if unknown. */
+static int locate(void *pc, char *path, size_t size, uintptr_t *off)
+{
+    struct link_map *lm = NULL;
+    Dl_info info;
+    ssize_t n;
+
+    if (!dladdr1(pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !info.dli_fbase)
+        return -1;
+    *off = (uintptr_t)pc - (uintptr_t)info.dli_fbase;
+    if (lm && lm->l_name && lm->l_name[0] == '/') {
+        snprintf(path, size, "%s", lm->l_name);
+        return 0;
+    }
+    /* The program itself: its link map has no name. */
+    n = readlink("/proc/self/exe", path, size - 1);
+    if (n <= 0)
+        return -1;
+    path[n] = 0;
+    return 0;
+}
+
+static int grow_table(void)
+{
+    struct site *old = tab;
+    int oldcap = cap, i, j;
+
+    cap = cap ? cap * 2 : 256;
+    tab = calloc(cap, sizeof *tab);
+    if (!tab)
+        pg_fatal("out of memory");
+    for (i = 0; i < oldcap; i++) {
+        if (!old[i].pc)
+            continue;
+        for (j = ((uintptr_t)old[i].pc >> 2) & (cap - 1); tab[j].pc;
+             j = (j + 1) & (cap - 1))
+            ;
+        tab[j] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+/* The id of the site at pc, writing its <site> the first time; 0 when
+ * unknown. */
+static int site_id(void *pc)
+{
+    char path[PATH_MAX];
+    uintptr_t off;
+    int j;
+
+    if (!pc || !pg.comm)
+        return 0;
+    if (2 * (nsites + 1) > cap)
+        grow_table();
+    for (j = ((uintptr_t)pc >> 2) & (cap - 1); tab[j].pc;
+         j = (j + 1) & (cap - 1))
+        if (tab[j].pc == pc)
+            return tab[j].id;
+    if (locate(pc, path, sizeof path, &off) < 0 || off > INT32_MAX ||
+        pg_logw_site(pg.comm, pg_now(), nsites + 1, path, (int)off) < 0)
+        return 0; /* unknown site: the event is logged without one */
+    pg.events++; /* events are counted as the log numbers them */
+    tab[j].pc = pc;
+    tab[j].id = ++nsites;
+    return tab[j].id;
+}
+
+/* A receive's source as an ltid: -1 any, -2 a tid outside the run. */
+static int source_ltid(int tid)
+{
+    int ltid;
+
+    if (tid == -1)
+        return -1;
+    ltid = tid > 0 ? pg_ltid_of(tid) : -1;
+    return ltid >= 0 ? ltid : -2;
+}
+
+void pg_site_ask(int tid, int tag, int matcher)
+{
+    ask.from = source_ltid(tid);
+    ask.tag = tag < 0 ? -1 : tag;
+    ask.matcher = matcher;
+}
+
+void pg_site_missed(const char *call, int tid, int tag, int matcher)
+{
+    miss.call = call;
+    miss.from = source_ltid(tid);
+    miss.tag = tag < 0 ? -1 : tag;
+    miss.matcher = matcher;
+    miss.site = site_id(site_pc);
+}
+
+void pg_site_poll(void)
+{
+    if (!miss.call || !pg.comm)
+        return;
+    if (pg_logw_poll(pg.comm, pg_now(), miss.call, miss.from, miss.tag,
+                     miss.matcher, miss.site) == 0)
+        pg.events++;
+    miss.call = NULL;
+}
+
+void pg_site_note(void)
+{
+    int id = site_id(site_pc);
+
+    pg_logw_note(pg.comm, id, ask.from, ask.tag, ask.matcher);
+    ask.from = -3, ask.tag = -2, ask.matcher = 0;
+}
+
+const char *pg_site_where(char *buf, int size)
+{
+    char path[PATH_MAX], name[600];
+    uintptr_t off;
+
+    if (!site_pc || locate(site_pc, path, sizeof path, &off) < 0)
+        return "";
+    snprintf(buf, size, " at %s", pg_site_name(path, (long)off, name,
+                                               sizeof name));
+    return buf;
+}
+
+int pg_site_current(void)
+{
+    return site_id(site_pc);
+}
+
+/* pvm_barrier returned: the event, when recording. */
+void pg_site_barrier(const char *group, int count)
+{
+    int id;
+
+    if (pg.mode != PANGAEA_LOG || !pg.comm || !pg_selected(-1))
+        return;
+    id = site_id(site_pc);
+    if (pg_logw_barrier(pg.comm, pg_now(), group ? group : "", count, id) < 0)
+        pg_fatal("cannot write the communication log in %s", pg.logdir);
+    pg.events++;
+}
+
+/* The route a pvm_setopt(PvmRoute, val) of the program set is an event in
+ * a recording (wrap_route.c); a replay passes over it. */
+void pg_site_route(int val)
+{
+    int id;
+
+    if (pg.mode != PANGAEA_LOG || !pg.comm || !pg_selected(-1))
+        return;
+    id = site_id(site_pc);
+    if (pg_logw_route(pg.comm, pg_now(), val, id) < 0)
+        pg_fatal("cannot write the communication log in %s", pg.logdir);
+    pg.events++;
+}

@@ -1,0 +1,410 @@
+/*
+ * races.c - a recording loaded for `pangaea -races` (races.h), and its
+ * happened-before relation as vector clocks computed offline.
+ *
+ * Design.  Every communication log is read once through pg_logr into flat
+ * arrays (an event is 40 bytes; strings are interned); each message gets
+ * one entry per destination, and a receive the index of the entry it took
+ * (a hash on sender, message id and destination).  Spawns come from the
+ * execution logs; since those are another file, a spawn is placed among
+ * the parent's communication events by its time stamp (one clock: the
+ * parent's).
+ *
+ * The clocks are races_clock.c's: memory is events (48 bytes), message
+ * entries (40 bytes a destination) and clock snapshots (4 bytes a task,
+ * one per run of sends between receives).
+ */
+#include "races.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log_table.h"
+#include "pg_log.h"
+
+/* ---- memory --------------------------------------------------------------- */
+
+static int grow(void *p, int *cap, int n, size_t sz)
+{
+    void **pp = p, *q;
+    int c = *cap ? *cap : 64;
+
+    if (n < *cap)
+        return 0;
+    while (c <= n)
+        c *= 2;
+    q = realloc(*pp, (size_t)c * sz);
+    if (!q)
+        return -1;
+    *pp = q;
+    *cap = c;
+    return 0;
+}
+
+/* Interns s; its offset into run->text, -1 when out of memory. */
+static int intern(struct rc_run *run, const char *s)
+{
+    int i = 0, len = (int)strlen(s) + 1;
+
+    while (i < run->ntext) { /* few distinct strings: modules, groups */
+        if (!strcmp(run->text + i, s))
+            return i;
+        i += (int)strlen(run->text + i) + 1;
+    }
+    if (grow(&run->text, &run->cap_text, run->ntext + len, 1) < 0)
+        return -1;
+    memcpy(run->text + run->ntext, s, len);
+    run->ntext += len;
+    return i;
+}
+
+/* ---- the directory ---------------------------------------------------------- */
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+static int scan(struct rc_run *run, pg_err *err)
+{
+    DIR *d = opendir(run->dir);
+    struct dirent *e;
+    int *ids = NULL, n = 0, cap = 0, i;
+    long v;
+    char *end;
+
+    if (!d)
+        return pg_err_set(err, "cannot read the log directory %s", run->dir),
+               -1;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, "ltid-", 5))
+            continue;
+        v = strtol(e->d_name + 5, &end, 10);
+        if (end == e->d_name + 5 || strcmp(end, ".comm.pgc") || v < 0 ||
+            v > INT_MAX || grow(&ids, &cap, n, sizeof *ids) < 0)
+            continue;
+        ids[n++] = (int)v;
+    }
+    closedir(d);
+    if (n == 0) {
+        free(ids);
+        return pg_err_set(err, "no communication log (ltid-N.comm.pgc) in %s:"
+                          " record a run first with pangaea -log", run->dir),
+               -1;
+    }
+    qsort(ids, n, sizeof *ids, cmp_int);
+    run->tasks = calloc(n, sizeof *run->tasks);
+    if (!run->tasks)
+        return free(ids), pg_err_set(err, "out of memory"), -1;
+    for (i = 0; i < n; i++) {
+        run->tasks[i].ltid = ids[i];
+        run->tasks[i].parent = -1;
+    }
+    run->ntasks = n;
+    free(ids);
+    return 0;
+}
+
+static int task_of(const struct rc_run *run, int ltid)
+{
+    int lo = 0, hi = run->ntasks - 1, mid;
+
+    while (lo <= hi) {
+        mid = (lo + hi) / 2;
+        if (run->tasks[mid].ltid == ltid)
+            return mid;
+        if (run->tasks[mid].ltid < ltid)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+static int add_site(struct rc_run *run, struct rc_task *t, const pg_event *ev)
+{
+    int cap = t->nsites, m;
+
+    if (ev->site != t->nsites + 1)
+        return 0; /* ids are 1, 2, 3...: another is no site of ours */
+    if ((m = intern(run, ev->module)) < 0 ||
+        grow(&t->sites, &cap, t->nsites, sizeof *t->sites) < 0)
+        return -1;
+    t->sites[t->nsites].module = m;
+    t->sites[t->nsites++].offset = ev->offset;
+    return 0;
+}
+
+/* The k-th barrier of a group: its instance, made on first sight. */
+static int barrier_of(struct rc_run *run, int group, int k)
+{
+    int i;
+
+    for (i = run->nbars - 1; i >= 0; i--) /* recent ones first */
+        if (run->bars[i].group == group && run->bars[i].k == k)
+            return i;
+    if (grow(&run->bars, &run->cap_bars, run->nbars, sizeof *run->bars) < 0)
+        return -1;
+    memset(&run->bars[run->nbars], 0, sizeof *run->bars);
+    run->bars[run->nbars].group = group;
+    run->bars[run->nbars].k = k;
+    return run->nbars++;
+}
+
+/* How many barriers on group task t made before: counted from its events. */
+static int barriers_before(const struct rc_run *run, const struct rc_task *t,
+                           int group, int upto)
+{
+    int i, k = 0;
+
+    for (i = t->first; i < upto; i++)
+        if (run->ev[i].kind == PG_EV_BARRIER &&
+            run->bars[run->ev[i].a].group == group)
+            k++;
+    return k;
+}
+
+static int take_event(struct rc_run *run, int ti, const pg_event *ev)
+{
+    struct rc_task *t = &run->tasks[ti];
+    struct rc_ev *e;
+    int i, g;
+
+    if (ev->kind == PG_EV_SITE)
+        return add_site(run, t, ev) < 0 ? -1 : 0;
+    if (grow(&run->ev, &run->cap_ev, run->nev, sizeof *run->ev) < 0)
+        return -1;
+    e = &run->ev[run->nev];
+    memset(e, 0, sizeof *e);
+    e->kind = (unsigned char)ev->kind;
+    e->call = ev->call ? (unsigned char)(pg_call_index(pg_msg_calls,
+                                                       pg_n_msg_calls,
+                                                       ev->call) & 0xff)
+                       : 0;
+    e->what = (unsigned char)ev->what;
+    e->matcher = (unsigned char)ev->matcher;
+    e->site = ev->site > 0 ? ev->site : 0;
+    e->tag = ev->tag, e->from = ev->from, e->msgid = ev->msgid;
+    e->afrom = ev->asked_from, e->atag = ev->asked_tag;
+    e->misses = ev->misses;
+    e->t = ev->t;
+    e->seq = (int)ev->seq;
+    e->a = -1;
+    if (ev->kind == PG_EV_SEND) {
+        e->a = run->nmsg;
+        e->nto = ev->nto;
+        if (grow(&run->msg, &run->cap_msg, run->nmsg + ev->nto,
+                 sizeof *run->msg) < 0)
+            return -1;
+        for (i = 0; i < ev->nto; i++) {
+            struct rc_msg *m = &run->msg[run->nmsg++];
+
+            m->src = ti, m->dst = task_of(run, ev->to[i]);
+            m->src_pos = run->nev - t->first + 1;
+            m->tag = ev->tag, m->msgid = ev->msgid, m->notice_of = -1;
+            m->snap = -1, m->taken_pos = 0, m->next = -1, m->vcd = 0;
+        }
+    } else if (ev->kind == PG_EV_ROUTE) {
+        e->a = ev->value;
+    } else if (ev->kind == PG_EV_BARRIER) {
+        if ((g = intern(run, ev->group)) < 0 ||
+            (e->a = barrier_of(run, g, barriers_before(run, t, g,
+                                                       run->nev))) < 0)
+            return -1;
+        run->bars[e->a].need++;
+    } else if ((ev->kind == PG_EV_GETTID && ev->order >= 0) ||
+               ev->kind == PG_EV_LEAVE) {
+        if (grow(&run->turns, &run->cap_turns, run->nturns,
+                 sizeof *run->turns) < 0 || (g = intern(run, ev->group)) < 0)
+            return -1;
+        e->a = run->nturns;
+        e->nto = ev->order; /* the turn, until the turns are linked */
+        e->msgid = g;
+        run->turns[run->nturns++] = (struct rc_turn){ ti, run->nev - t->first + 1,
+                                                      -1, -1 };
+    }
+    run->nev++;
+    t->n++;
+    return 0;
+}
+
+static int read_comm(struct rc_run *run, int ti, pg_err *err)
+{
+    struct rc_task *t = &run->tasks[ti];
+    char path[4300];
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r;
+    int rc;
+
+    pg_log_path(path, sizeof path, run->dir, t->ltid, PG_LOG_COMM);
+    t->first = run->nev;
+    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, err)))
+        return -1;
+    while ((rc = pg_logr_next(r, &ev, err)) == 1)
+        if (take_event(run, ti, &ev) < 0) {
+            pg_logr_close(r);
+            return pg_err_set(err, "out of memory"), -1;
+        }
+    if (rc < 0 && pg_logr_cut(r)) {
+        snprintf(t->note, sizeof t->note, "%.590s", err->msg);
+        rc = 0;
+    }
+    pg_logr_close(r);
+    return rc;
+}
+
+/* Spawns: each child's parent, and how many of the parent's communication
+ * events came before (by time: the exec log is another file). */
+static void read_exec(struct rc_run *run, int ti)
+{
+    struct rc_task *t = &run->tasks[ti];
+    char path[4300];
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r;
+    pg_err err;
+    int i, c, k;
+
+    pg_log_path(path, sizeof path, run->dir, t->ltid, PG_LOG_EXEC);
+    if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
+        return; /* no exec log: the children start unordered */
+    while (pg_logr_next(r, &ev, &err) == 1) {
+        if (ev.kind != PG_EV_SPAWN)
+            continue;
+        for (i = 0; i < ev.nchild; i++) {
+            if ((c = task_of(run, ev.child_ltid[i])) < 0)
+                continue;
+            k = 0;
+            while (k < t->n && run->ev[t->first + k].t <= ev.t)
+                k++;
+            run->tasks[c].parent = ti;
+            run->tasks[c].spawn_k = k;
+        }
+    }
+    pg_logr_close(r);
+}
+
+/* ---- matching ------------------------------------------------------------- */
+
+static uint64_t key_hash(int src, int dst, int msgid)
+{
+    uint64_t h = (uint64_t)(uint32_t)src * 0x9E3779B97F4A7C15ull;
+
+    h ^= (uint64_t)(uint32_t)dst * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t)(uint32_t)msgid * 0x165667B19E3779F9ull;
+    return h ^ (h >> 29);
+}
+
+/* Gives every receive the entry of the message it took, and notices an
+ * entry of their own.  The table holds indexes of run->msg. */
+static int match(struct rc_run *run)
+{
+    int cap = 1, *tab, i, t, pos, j, src, nsend = run->nmsg;
+    struct rc_ev *e;
+    struct rc_msg *m;
+
+    while (cap < 2 * nsend + 2)
+        cap *= 2;
+    if (!(tab = malloc(cap * sizeof *tab)))
+        return -1;
+    memset(tab, -1, cap * sizeof *tab);
+    for (i = 0; i < nsend; i++) {
+        m = &run->msg[i];
+        if (m->dst < 0)
+            continue;
+        for (j = key_hash(m->src, m->dst, m->msgid) & (cap - 1); tab[j] >= 0;
+             j = (j + 1) & (cap - 1))
+            ;
+        tab[j] = i;
+    }
+    for (t = 0; t < run->ntasks; t++)
+        for (pos = 1; pos <= run->tasks[t].n; pos++) {
+            e = RC_EV(run, t, pos);
+            if (e->kind == PG_EV_NOTICE) {
+                if (grow(&run->msg, &run->cap_msg, run->nmsg,
+                         sizeof *run->msg) < 0)
+                    return free(tab), -1;
+                e = RC_EV(run, t, pos);
+                e->a = run->nmsg;
+                run->msg[run->nmsg++] = (struct rc_msg){
+                    -1, t, 0, e->tag, 0,
+                    e->what == PG_NOTICE_EXIT ? task_of(run, e->from) : -1,
+                    0, -1, pos, -1 };
+                continue;
+            }
+            if (e->kind != PG_EV_RECV || (src = task_of(run, e->from)) < 0)
+                continue;
+            for (j = key_hash(src, t, e->msgid) & (cap - 1); tab[j] >= 0;
+                 j = (j + 1) & (cap - 1)) {
+                m = &run->msg[tab[j]];
+                if (m->src == src && m->dst == t && m->msgid == e->msgid) {
+                    e->a = tab[j];
+                    if (strcmp(pg_msg_calls[e->call], "pvm_probe") &&
+                        !m->taken_pos)
+                        m->taken_pos = pos;
+                    break;
+                }
+            }
+        }
+    free(tab);
+    return 0;
+}
+
+/* Each join or leave waits for the turn before it in its group. */
+static int link_turns(struct rc_run *run)
+{
+    int i, j, n = run->nturns;
+    struct rc_ev *a, *b;
+
+    for (i = 0; i < n; i++) {
+        a = RC_EV(run, run->turns[i].task, run->turns[i].pos);
+        for (j = 0; j < n; j++) { /* joins and leaves are few */
+            b = RC_EV(run, run->turns[j].task, run->turns[j].pos);
+            if (b->msgid == a->msgid && b->nto == a->nto - 1) {
+                run->turns[i].prev = j;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+int rc_load(struct rc_run *run, const char *dir, pg_err *err)
+{
+    int t;
+
+    memset(run, 0, sizeof *run);
+    snprintf(run->dir, sizeof run->dir, "%s", dir);
+    if (scan(run, err) < 0)
+        return -1;
+    for (t = 0; t < run->ntasks; t++)
+        if (read_comm(run, t, err) < 0)
+            return -1;
+    for (t = 0; t < run->ntasks; t++)
+        read_exec(run, t);
+    if (match(run) < 0 || link_turns(run) < 0 ||
+        rc_clocks_at(run, NULL, NULL, 0, NULL, NULL) < 0)
+        return pg_err_set(err, "out of memory"), -1;
+    return 0;
+}
+
+void rc_free(struct rc_run *run)
+{
+    int t;
+
+    for (t = 0; t < run->ntasks; t++)
+        free(run->tasks[t].sites);
+    for (t = 0; t < run->nbars; t++)
+        free(run->bars[t].vc);
+    free(run->tasks), free(run->ev), free(run->msg), free(run->turns);
+    free(run->bars), free(run->text), free(run->snaps);
+    memset(run, 0, sizeof *run);
+}

@@ -1,0 +1,155 @@
+/*
+ * races.h - `pangaea -races`: which receives of a recorded run could have
+ * taken another message, and which (issue 14).  From the logs alone.
+ *
+ *   races.c       loading a recording into flat arrays, and happened-before
+ *                 as vector clocks computed offline (nothing was added to
+ *                 messages): program order, send -> receive, spawn ->
+ *                 the child's first event, group joins and leaves in their
+ *                 recorded turns, barriers, a task's end -> its exit notice
+ *   races_find.c  the potential matches of every receive and failed poll
+ *   races_out.c   the report (text grouped by site and senders, or JSON),
+ *                 and the `-races` command
+ *   src/lib/site_name.c  call sites (object + offset) to file:line, libdw
+ * The display (display.c) marks the races found here.
+ */
+#ifndef TOP_RACES_H
+#define TOP_RACES_H
+
+#include <stdio.h>
+
+#include "pg_err.h"
+
+/* One event of a task's communication log, as the analysis needs it. */
+struct rc_ev {
+    unsigned char kind;  /* PG_EV_* */
+    unsigned char call;  /* index into pg_msg_calls (SEND/RECV/NOTICE/POLL) */
+    unsigned char what;  /* NOTICE */
+    unsigned char matcher;
+    int site;            /* the task's site id, 0: none */
+    int tag, from, msgid;
+    int afrom, atag;     /* asked for: -3/-2 unknown (logs of versions 1, 2) */
+    int a;               /* RECV/NOTICE: index of the message taken, -1;
+                            SEND: first message entry; BARRIER: instance;
+                            GETTID/LEAVE: index into turns; ROUTE: value */
+    int nto;             /* SEND: entries rc_run.msg[a .. a+nto-1] */
+    int misses;
+    int seq;             /* its number in the log (as -dump shows it) */
+    double t;            /* as recorded (spawns are placed by it) */
+};
+
+/* One message as delivered to one destination (a multicast is several),
+ * or a notice taken by a receive. */
+struct rc_msg {
+    int src, dst;      /* task indexes; src -1: a notice (from the daemon) */
+    int src_pos;       /* the send's event number in src (1-based) */
+    int tag, msgid;
+    int notice_of;     /* notice of an exit: the task that ended, -1 */
+    int vcd;           /* the send's vector clock at dst: events of dst that
+                          happen before the send */
+    int snap;          /* the send's clock (rc_run.snaps), -1 none yet */
+    int taken_pos;     /* event number in dst of the receive that took it
+                          (probes do not take), 0: never taken */
+    int next;          /* next message of the same src to the same dst */
+};
+
+struct rc_site {
+    int module;        /* offset into rc_run.text */
+    int offset;
+};
+
+struct rc_task {
+    int ltid;
+    int first, n;        /* events rc_run.ev[first .. first+n-1] */
+    int parent, spawn_k; /* spawner (task index, -1) and how many of its
+                            events came before the spawn */
+    int spawn_snap;      /* the spawner's clock then, -1 until taken */
+    int end_snap;        /* the clock at its last event, -1 until then */
+    struct rc_site *sites;
+    int nsites;
+    int cur;             /* events placed so far */
+    char note[600];      /* why its logs are incomplete, "" if they are not */
+};
+
+struct rc_turn {         /* one join or leave of a group, in turn order */
+    int task, pos, snap, prev; /* prev: the turn before (index), -1 */
+};
+
+struct rc_barrier {      /* the k-th pvm_barrier on a group */
+    int group, k;        /* group: offset into text */
+    int need, arrived;   /* participants (tasks with that barrier), so far */
+    int snap;            /* the join of their clocks once all arrived */
+    int *vc;
+};
+
+struct rc_run {
+    char dir[4096];
+    struct rc_task *tasks;
+    int ntasks;
+    struct rc_ev *ev;
+    int nev, cap_ev;
+    struct rc_msg *msg;
+    int nmsg, cap_msg;
+    struct rc_turn *turns;
+    int nturns, cap_turns;
+    struct rc_barrier *bars;
+    int nbars, cap_bars;
+    char *text;          /* interned strings: modules, groups */
+    int ntext, cap_text;
+    int *snaps;          /* vector clocks, ntasks ints each */
+    long nsnaps, cap_snaps;
+    int cycles;          /* dependencies broken (inconsistent logs) */
+    long receives;       /* receives and failed polls examined */
+};
+
+/* One race: a receive (or failed poll) and the messages it could take. */
+struct rc_alt {
+    int msg;             /* index into rc_run.msg */
+    int fifo_broken;     /* counted only because per-pair order is lost */
+};
+struct rc_race {
+    int task, pos;       /* the receive: task index, event number */
+    int took;            /* message it took, -1 (a failed poll) */
+    struct rc_alt *alts;
+    int nalts;
+    int first;           /* no other race happens before it */
+    int conservative;    /* judged without knowing the filter (pvm_recvf's
+                            matcher, or a log of version 1 or 2) */
+    int group;           /* report entry (races_out.c) */
+};
+
+/* Loads dir (its ltid-N.comm.pgc and ltid-N.exec.xml) and computes the
+ * clocks.  0, or -1 and err (a log that is malformed: exit 2). */
+int rc_load(struct rc_run *run, const char *dir, pg_err *err);
+void rc_free(struct rc_run *run);
+/* Computes the clocks (again), and for each race asked for (want_task[i],
+ * want_pos[i]: sorted by task, then event) sets first[i] to 1 when it
+ * happens after no race: none of task q's events from minpos[q] (its
+ * first race; 0: none) on.  0, or -1 when out of memory. */
+int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
+                 int nwant, const int *minpos, int *first);
+/* The event number pos of task t. */
+#define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
+
+/* Finds the races; *races gets a malloc'd array. Returns their number, -1
+ * when out of memory. */
+int rc_find(struct rc_run *run, struct rc_race **races);
+void rc_races_free(struct rc_race *races, int n);
+
+/* "file.c:LINE", else "function+0xOFF", else "object+0xOFF", for site id
+ * of task t; "" for site 0.  The buffer is the caller's. */
+const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
+                         int size);
+/* src/lib/site_name.c: the same for an object and an offset. */
+const char *pg_site_name(const char *module, long offset, char *buf,
+                         int size);
+
+/* `pangaea -races [-json] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
+int top_is_races(const char *arg);
+int top_races(int argc, char **argv);
+/* For the display: the races of a loaded directory; NULL when none or
+ * the logs cannot be analysed (the graph is drawn without). */
+int top_races_for_display(const char *dir, struct rc_run *run,
+                          struct rc_race **races);
+
+#endif

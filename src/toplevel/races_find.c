@@ -1,0 +1,283 @@
+/*
+ * races_find.c - which receives race (races.h), once the clocks are known.
+ *
+ * For a receive R, event number i of task p, asking for (source, tag), the
+ * potential matches are the messages addressed to p that match the filter,
+ * were not taken by an earlier receive of p, and whose send does not
+ * happen after R: the send had not seen event i of p (vcd < i).  Where PVM
+ * keeps per-pair order only each sender's earliest such message counts,
+ * since PVM would hand that one over first; a receiver that set
+ * PvmRouteDirect itself (a <route value="3"> before R) loses that order,
+ * and then every such message counts, the later ones marked "FIFO broken"
+ * (PVM-FACTS.md: inversions seen when the receiver switches).
+ * A receive or a poll that found a message races with two or more; a poll
+ * that found nothing (its <poll> event) with one or more.  Exit notices
+ * are messages from the daemon, "sent" at the end of the task that
+ * exited, each on its own (no order among them is assumed).  A receive
+ * through the program's own matcher (pvm_recvf), or from a log that does
+ * not say what it asked for (versions 1, 2), is judged conservatively: as if
+ * it took any source and tag, and marked so.  Probes take nothing: the
+ * receive after a probe can take another message than the one probed.
+ *
+ * Cost.  Messages to p are kept per sender in send order; a cursor per
+ * sender skips those taken already, so a receive costs one step per
+ * sender plus the messages it skips by tag: linear in practice.  A race
+ * is "first" when no other racing receive happens before it: the clocks
+ * of the racing receives are computed in a second pass (rc_clocks_at),
+ * then R is first when, for every task q, R has seen none of q's races.
+ */
+#include "races.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log_table.h"
+#include "pg_log.h"
+
+#define ROUTE_DIRECT 3 /* PvmRouteDirect */
+
+struct finder {
+    struct rc_run *run;
+    int *head;       /* ntasks x ntasks: first message from src to dst */
+    int *nhead;      /* per dst: its first notice */
+    int *cur;        /* per src: cursor over its messages to the task */
+    struct rc_alt *cand;
+    int ncand, cap;
+    struct rc_race *races;
+    int nraces, capr;
+};
+
+static int grow(void *p, int *cap, int n, size_t sz)
+{
+    void **pp = p, *q;
+    int c = *cap ? *cap : 16;
+
+    if (n < *cap)
+        return 0;
+    while (c <= n)
+        c *= 2;
+    if (!(q = realloc(*pp, (size_t)c * sz)))
+        return -1;
+    *pp = q;
+    *cap = c;
+    return 0;
+}
+
+/* Chains the messages of each (sender, destination) pair in send order,
+ * and the notices of each destination. */
+static int lists(struct finder *f)
+{
+    struct rc_run *run = f->run;
+    long n = run->ntasks, cells = n * n;
+    int *tail, i, c;
+
+    f->head = malloc(cells * sizeof *f->head);
+    tail = malloc(cells * sizeof *tail);
+    f->nhead = malloc(n * sizeof *f->nhead);
+    f->cur = malloc(n * sizeof *f->cur);
+    if (!f->head || !tail || !f->nhead || !f->cur)
+        return free(tail), -1;
+    memset(f->head, -1, cells * sizeof *f->head);
+    memset(f->nhead, -1, n * sizeof *f->nhead);
+    for (i = run->nmsg - 1; i >= 0; i--) { /* backwards: heads come out first */
+        struct rc_msg *m = &run->msg[i];
+
+        if (m->dst < 0)
+            continue;
+        if (m->src < 0) {
+            m->next = f->nhead[m->dst];
+            f->nhead[m->dst] = i;
+            continue;
+        }
+        c = (int)(m->dst * n + m->src);
+        m->next = f->head[c];
+        f->head[c] = i;
+    }
+    free(tail);
+    return 0;
+}
+
+static int add(struct finder *f, int msg, int fifo_broken)
+{
+    if (grow(&f->cand, &f->cap, f->ncand, sizeof *f->cand) < 0)
+        return -1;
+    f->cand[f->ncand].msg = msg;
+    f->cand[f->ncand++].fifo_broken = fifo_broken;
+    return 0;
+}
+
+/* The messages sender q could give receive `pos` of p. */
+static int from_sender(struct finder *f, int p, int q, int pos, int atag,
+                       int direct)
+{
+    const struct rc_msg *msg = f->run->msg;
+    int m, found = 0;
+
+    (void)p;
+    for (m = f->cur[q]; m >= 0 && msg[m].taken_pos && msg[m].taken_pos < pos;
+         m = msg[m].next)
+        ;
+    f->cur[q] = m; /* taken before: never again a match */
+    for (; m >= 0; m = msg[m].next) {
+        if (msg[m].taken_pos && msg[m].taken_pos < pos)
+            continue;
+        if (msg[m].vcd >= pos)
+            break; /* sent after R, and so is everything after it */
+        if (atag >= 0 && msg[m].tag != atag)
+            continue;
+        if (add(f, m, found && direct) < 0)
+            return -1;
+        found = 1;
+        if (!direct)
+            break;
+    }
+    return 0;
+}
+
+/* Exit and host notices p took: each a message of its own. */
+static int notices(struct finder *f, int p, int pos, int afrom, int atag)
+{
+    const struct rc_run *run = f->run;
+    const struct rc_msg *m;
+    const struct rc_task *x;
+    int i, vcd;
+
+    if (afrom != -1)
+        return 0; /* notices come from the daemon, not from a task */
+    for (i = f->nhead[p]; i >= 0; i = m->next) {
+        m = &run->msg[i];
+        if ((m->taken_pos && m->taken_pos < pos) ||
+            (atag >= 0 && m->tag != atag))
+            continue;
+        vcd = 0;
+        if (m->notice_of >= 0) {
+            x = &run->tasks[m->notice_of];
+            vcd = x->end_snap >= 0
+                      ? run->snaps[(long)x->end_snap * run->ntasks + p] : 0;
+        }
+        if (vcd < pos && add(f, i, 0) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int keep_race(struct finder *f, int p, int pos, int took, int cons)
+{
+    struct rc_race *r;
+    int i, n = 0;
+
+    if (grow(&f->races, &f->capr, f->nraces, sizeof *f->races) < 0)
+        return -1;
+    r = &f->races[f->nraces];
+    memset(r, 0, sizeof *r);
+    r->task = p, r->pos = pos, r->took = took, r->conservative = cons;
+    if (!(r->alts = malloc((f->ncand + 1) * sizeof *r->alts)))
+        return -1;
+    for (i = 0; i < f->ncand; i++)
+        if (f->cand[i].msg != took)
+            r->alts[n++] = f->cand[i];
+    r->nalts = n;
+    f->nraces++;
+    return 0;
+}
+
+/* Receive or poll `pos` of task p: a race or not. */
+static int examine(struct finder *f, int p, int pos, int direct)
+{
+    struct rc_run *run = f->run;
+    const struct rc_ev *e = RC_EV(run, p, pos);
+    int afrom = e->afrom, atag = e->atag, cons = 0, q, i, took, have = 0;
+
+    if (e->matcher || afrom <= -3 || atag <= -2) {
+        cons = 1; /* what it asked for is unknown: any source, any tag */
+        afrom = atag = -1;
+    }
+    f->ncand = 0;
+    for (q = 0; q < run->ntasks; q++)
+        if ((afrom == -1 || run->tasks[q].ltid == afrom) &&
+            f->head[(long)p * run->ntasks + q] >= 0 &&
+            from_sender(f, p, q, pos, atag, direct) < 0)
+            return -1;
+    if (notices(f, p, pos, afrom, atag) < 0)
+        return -1;
+    took = e->kind == PG_EV_POLL ? -1 : e->a;
+    for (i = 0; i < f->ncand; i++)
+        have += f->cand[i].msg == took;
+    if (took >= 0 && !have && add(f, took, 0) < 0)
+        return -1;
+    run->receives++;
+    if (f->ncand >= (e->kind == PG_EV_POLL ? 1 : 2))
+        return keep_race(f, p, pos, took, cons);
+    return 0;
+}
+
+static int per_task(struct finder *f, int p)
+{
+    struct rc_run *run = f->run;
+    const struct rc_ev *e;
+    int q, pos, direct = 0;
+
+    for (q = 0; q < run->ntasks; q++)
+        f->cur[q] = f->head[(long)p * run->ntasks + q];
+    for (pos = 1; pos <= run->tasks[p].n; pos++) {
+        e = RC_EV(run, p, pos);
+        if (e->kind == PG_EV_ROUTE)
+            direct = e->a == ROUTE_DIRECT;
+        else if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE ||
+                  e->kind == PG_EV_POLL) && examine(f, p, pos, direct) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Marks the races no other race happens before. */
+static int firsts(struct rc_run *run, struct rc_race *r, int n)
+{
+    int T = run->ntasks, *wt = malloc((n + 1) * sizeof *wt),
+        *wp = malloc((n + 1) * sizeof *wp), *minpos = calloc(T, sizeof *minpos),
+        *first = calloc(n + 1, sizeof *first), i, rc = -1;
+
+    if (wt && wp && minpos && first) {
+        for (i = 0; i < n; i++) {
+            wt[i] = r[i].task, wp[i] = r[i].pos;
+            if (!minpos[r[i].task])
+                minpos[r[i].task] = r[i].pos; /* races come in event order */
+        }
+        rc = rc_clocks_at(run, wt, wp, n, minpos, first);
+        for (i = 0; rc == 0 && i < n; i++)
+            r[i].first = first[i];
+    }
+    free(wt), free(wp), free(minpos), free(first);
+    return rc;
+}
+
+int rc_find(struct rc_run *run, struct rc_race **races)
+{
+    struct finder f = { run };
+    int p, rc = 0;
+
+    run->receives = 0;
+    if (lists(&f) < 0)
+        rc = -1;
+    for (p = 0; rc == 0 && p < run->ntasks; p++)
+        rc = per_task(&f, p);
+    if (rc == 0 && f.nraces > 0)
+        rc = firsts(run, f.races, f.nraces);
+    free(f.head), free(f.nhead), free(f.cur), free(f.cand);
+    if (rc < 0) {
+        rc_races_free(f.races, f.nraces);
+        *races = NULL;
+        return -1;
+    }
+    *races = f.races;
+    return f.nraces;
+}
+
+void rc_races_free(struct rc_race *races, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        free(races[i].alts);
+    free(races);
+}

@@ -1,0 +1,386 @@
+/*
+ * races_out.c - `pangaea -races [-json] [LOGDIR]`: the report of races.h.
+ *
+ * Exit status 0: no race; 1: races (a CI job can gate on it); 2: bad
+ * input (no logs, a malformed log), as the other commands.
+ *
+ * Design.  The text report is for a person: races are grouped by call
+ * site and sender set, so a race in a loop is one entry ("same at 49 more
+ * receives"), and the entries whose races are "first" (no other race
+ * happens before them) come first: the later ones may be artifacts of
+ * those.  Each entry shows its earliest receive.  The JSON report is for
+ * tools: every race, ungrouped, with the fields README.md lists.
+ */
+#include "races.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log_table.h"
+#include "pg_log.h"
+#include "runlog.h"
+#include "top.h"
+
+#define DEFAULT_LOGDIR "logs"
+
+const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
+                         int size)
+{
+    const struct rc_task *k = &run->tasks[t];
+
+    if (site < 1 || site > k->nsites) {
+        snprintf(buf, size, "an unknown site");
+        return buf;
+    }
+    return pg_site_name(run->text + k->sites[site - 1].module,
+                            k->sites[site - 1].offset, buf, size);
+}
+
+static const char *call_of(const struct rc_ev *e)
+{
+    return pg_msg_calls[e->call < pg_n_msg_calls ? e->call : 0];
+}
+
+static const char *source_text(int afrom, char *buf, int size)
+{
+    if (afrom == -1)
+        return "-1";
+    if (afrom == -2)
+        return "a task outside the run";
+    if (afrom <= -3)
+        return "?";
+    snprintf(buf, size, "ltid %d", afrom);
+    return buf;
+}
+
+/* "ltid 2 msg 5", "the exit notice of ltid 3", "a host notice". */
+static void msg_text(const struct rc_run *run, int m, FILE *fp)
+{
+    const struct rc_msg *x = &run->msg[m];
+
+    if (x->src >= 0)
+        fprintf(fp, "ltid %d msg %d", run->tasks[x->src].ltid, x->msgid);
+    else if (x->notice_of >= 0)
+        fprintf(fp, "the exit notice of ltid %d (tag %d)",
+                run->tasks[x->notice_of].ltid, x->tag);
+    else
+        fprintf(fp, "a notice of PVM's (tag %d)", x->tag);
+}
+
+/* ---- grouping -------------------------------------------------------------- */
+
+#define KEYMAX 68 /* site (object, offset), call, kind, up to 64 senders */
+
+struct entry {
+    int key[KEYMAX], nkey;
+    int first_race; /* index of its first race */
+    int count, any_first;
+};
+
+static int sender_of(const struct rc_run *run, int m)
+{
+    const struct rc_msg *x = &run->msg[m];
+
+    return x->src >= 0 ? run->tasks[x->src].ltid : -1 - (x->notice_of >= 0);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The site (object and offset: the same in every task), the call, and
+ * the senders (taken and alternatives), as numbers; returns how many. */
+static int group_key(const struct rc_run *run, const struct rc_race *r,
+                     int *key)
+{
+    const struct rc_ev *e = RC_EV(run, r->task, r->pos);
+    const struct rc_task *t = &run->tasks[r->task];
+    int *ids = key + 4, n = 0, i, k;
+
+    key[0] = e->site >= 1 && e->site <= t->nsites
+                 ? t->sites[e->site - 1].module : -1;
+    key[1] = key[0] >= 0 ? t->sites[e->site - 1].offset : r->task;
+    key[2] = e->call, key[3] = e->kind;
+    if (r->took >= 0)
+        ids[n++] = sender_of(run, r->took);
+    for (i = 0; i < r->nalts && n < KEYMAX - 4; i++)
+        ids[n++] = sender_of(run, r->alts[i].msg);
+    qsort(ids, n, sizeof *ids, cmp_int);
+    for (i = k = 0; i < n; i++)
+        if (i == 0 || ids[i] != ids[k - 1])
+            ids[k++] = ids[i];
+    return 4 + k;
+}
+
+static unsigned long hash_key(const int *k, int n)
+{
+    unsigned long h = 1469598103934665603ul;
+    int i;
+
+    for (i = 0; i < n; i++)
+        h = (h ^ (unsigned)k[i]) * 1099511628211ul;
+    return h;
+}
+
+static int same_key(const struct entry *g, const int *key, int n)
+{
+    return g->nkey == n && !memcmp(g->key, key, n * sizeof *key);
+}
+
+/* Groups the races by key: one entry per site and sender set, found
+ * through a hash table (a loop may race a million times). */
+static int group(const struct rc_run *run, struct rc_race *r, int n,
+                 struct entry **out)
+{
+    int cap = 64, ng = 0, hcap = 1024, *tab, i, j, h;
+    struct entry *g = malloc(cap * sizeof *g), *q;
+    int key[KEYMAX], nkey;
+
+    tab = malloc(hcap * sizeof *tab);
+    if (!g || !tab)
+        return free(g), free(tab), -1;
+    memset(tab, -1, hcap * sizeof *tab);
+    for (i = 0; i < n; i++) {
+        nkey = group_key(run, &r[i], key);
+        for (h = hash_key(key, nkey) & (hcap - 1); (j = tab[h]) >= 0 &&
+             !same_key(&g[j], key, nkey); h = (h + 1) & (hcap - 1))
+            ;
+        if (j < 0) {
+            if (ng + 1 >= cap) {
+                if (!(q = realloc(g, 2 * cap * sizeof *g)))
+                    return free(g), free(tab), -1;
+                g = q, cap *= 2;
+            }
+            if (2 * (ng + 1) > hcap) { /* rehash into twice the room */
+                int *nt = malloc(2 * hcap * sizeof *nt), k, m;
+
+                if (!nt)
+                    return free(g), free(tab), -1;
+                memset(nt, -1, 2 * hcap * sizeof *nt);
+                for (k = 0; k < ng; k++) {
+                    for (m = hash_key(g[k].key, g[k].nkey) & (2 * hcap - 1);
+                         nt[m] >= 0;
+                         m = (m + 1) & (2 * hcap - 1))
+                        ;
+                    nt[m] = k;
+                }
+                free(tab);
+                tab = nt, hcap *= 2;
+                for (h = hash_key(key, nkey) & (hcap - 1); tab[h] >= 0;
+                     h = (h + 1) & (hcap - 1))
+                    ;
+            }
+            tab[h] = j = ng++;
+            memcpy(g[j].key, key, nkey * sizeof *key);
+            g[j].nkey = nkey;
+            g[j].first_race = i, g[j].count = 0, g[j].any_first = 0;
+        }
+        if (r[i].first && !r[g[j].first_race].first)
+            g[j].first_race = i; /* show a first race if it has one */
+        g[j].count++;
+        g[j].any_first |= r[i].first;
+        r[i].group = j;
+    }
+    free(tab);
+    *out = g;
+    return ng;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+static void print_entry(const struct rc_run *run, const struct rc_race *r,
+                        const struct entry *g, int num, FILE *fp)
+{
+    const struct rc_ev *e = RC_EV(run, r->task, r->pos);
+    char site[600], src[64];
+    int i;
+
+    fprintf(fp, "R%d ltid %d event %d %s(%s, %d) at %s ", num,
+            run->tasks[r->task].ltid, e->seq, call_of(e),
+            source_text(e->afrom, src, sizeof src), e->atag,
+            rc_site_name(run, r->task, e->site, site, sizeof site));
+    if (r->took < 0) {
+        fprintf(fp, "found nothing");
+    } else {
+        fprintf(fp, "took ");
+        msg_text(run, r->took, fp);
+    }
+    fprintf(fp, ";\n   could have taken ");
+    for (i = 0; i < r->nalts; i++) {
+        fprintf(fp, "%s", i ? ", " : "");
+        msg_text(run, r->alts[i].msg, fp);
+        if (r->alts[i].fifo_broken)
+            fprintf(fp, " (FIFO broken)");
+    }
+    if (g->count > 1)
+        fprintf(fp, "   (same at %d more receive%s)", g->count - 1,
+                g->count > 2 ? "s" : "");
+    fprintf(fp, "\n");
+    if (r->conservative)
+        fprintf(fp, "   (%s: judged as if it took any source and tag)\n",
+                e->matcher ? "through the program's own matcher, pvm_recvf"
+                           : "the log does not say what it asked for");
+}
+
+static int print_text(const struct rc_run *run, struct rc_race *r, int n,
+                      FILE *fp)
+{
+    struct entry *g;
+    int ng = group(run, r, n, &g), i, pass, num = 0, nfirst = 0;
+
+    if (ng < 0)
+        return -1;
+    for (i = 0; i < n; i++)
+        nfirst += r[i].first;
+    for (pass = 1; pass >= 0; pass--) {
+        if (pass == 0 && num > 0 && num < ng)
+            fprintf(fp, "Later races (they may follow from those above):\n");
+        for (i = 0; i < ng; i++)
+            if (g[i].any_first == pass)
+                print_entry(run, &r[g[i].first_race], &g[i], ++num, fp);
+    }
+    if (n == 0)
+        fprintf(fp, "no race in %ld receives examined\n", run->receives);
+    else
+        fprintf(fp, "%d race%s (%d first) in %ld receives examined, %d "
+                "entr%s\n", n, n > 1 ? "s" : "", nfirst, run->receives, ng,
+                ng > 1 ? "ies" : "y");
+    free(g);
+    return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void json_msg(const struct rc_run *run, int m, FILE *fp, int with_tag)
+{
+    const struct rc_msg *x = &run->msg[m];
+
+    if (x->src >= 0)
+        fprintf(fp, "{\"ltid\": %d, \"msgid\": %d", run->tasks[x->src].ltid,
+                x->msgid);
+    else
+        fprintf(fp, "{\"ltid\": %d, \"msgid\": 0, \"notice\": \"%s\"",
+                x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
+                x->notice_of >= 0 ? "exit" : "host");
+    if (with_tag)
+        fprintf(fp, ", \"tag\": %d", x->tag);
+}
+
+static void print_json(const struct rc_run *run, const struct rc_race *r,
+                       int n, FILE *fp)
+{
+    const struct rc_ev *e;
+    char site[600];
+    int i, j;
+
+    fprintf(fp, "{\"receives\": %ld, \"races\": [", run->receives);
+    for (i = 0; i < n; i++) {
+        e = RC_EV(run, r[i].task, r[i].pos);
+        fprintf(fp, "%s\n  {\"ltid\": %d, \"seq\": %d, \"call\": \"%s\", "
+                "\"tag\": ", i ? "," : "", run->tasks[r[i].task].ltid, e->seq,
+                call_of(e));
+        if (r[i].took >= 0)
+            fprintf(fp, "%d", run->msg[r[i].took].tag);
+        else
+            fprintf(fp, "null");
+        fprintf(fp, ", \"site\": ");
+        top_json_str(fp, rc_site_name(run, r[i].task, e->site, site,
+                                      sizeof site));
+        fprintf(fp, ", \"asked\": {\"from\": %d, \"tag\": %d}, \"took\": ",
+                e->afrom, e->atag);
+        if (r[i].took >= 0) {
+            json_msg(run, r[i].took, fp, 0);
+            fprintf(fp, "}");
+        } else {
+            fprintf(fp, "null");
+        }
+        fprintf(fp, ", \"alternatives\": [");
+        for (j = 0; j < r[i].nalts; j++) {
+            fprintf(fp, "%s", j ? ", " : "");
+            json_msg(run, r[i].alts[j].msg, fp, 1);
+            fprintf(fp, "%s}", r[i].alts[j].fifo_broken
+                                   ? ", \"fifo_broken\": true" : "");
+        }
+        fprintf(fp, "], \"first\": %s, \"conservative\": %s}",
+                r[i].first ? "true" : "false",
+                r[i].conservative ? "true" : "false");
+    }
+    fprintf(fp, "%s]}\n", n ? "\n" : "");
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+int top_is_races(const char *arg)
+{
+    return !strcmp(arg, "-races");
+}
+
+static int races_usage(const char *why)
+{
+    fprintf(stderr, "pangaea: %s\nusage: pangaea -races [-json] [LOGDIR]\n",
+            why);
+    return TOP_EXIT_USAGE;
+}
+
+int top_races(int argc, char **argv)
+{
+    const char *dir = NULL;
+    struct rc_race *races;
+    struct rc_run run;
+    int json = 0, i, n, rc;
+    pg_err err;
+
+    for (i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-json"))
+            json = 1;
+        else if (argv[i][0] == '-' || dir)
+            return races_usage("-races takes -json and one log directory");
+        else
+            dir = argv[i];
+    }
+    if (rc_load(&run, dir ? dir : DEFAULT_LOGDIR, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        rc_free(&run);
+        return TOP_EXIT_USAGE;
+    }
+    for (i = 0; i < run.ntasks; i++)
+        if (run.tasks[i].note[0])
+            fprintf(stderr, "pangaea: ltid %d: %s (its events until then "
+                    "are analysed)\n", run.tasks[i].ltid, run.tasks[i].note);
+    if ((n = rc_find(&run, &races)) < 0) {
+        fprintf(stderr, "pangaea: out of memory analysing %s\n", run.dir);
+        rc_free(&run);
+        return TOP_EXIT_FAILED;
+    }
+    if (run.cycles)
+        fprintf(stderr, "pangaea: the logs of %s are inconsistent: %d "
+                "dependencies could not be met (logs of two runs?)\n",
+                run.dir, run.cycles);
+    rc = 0;
+    if (json)
+        print_json(&run, races, n, stdout);
+    else if (print_text(&run, races, n, stdout) < 0)
+        rc = TOP_EXIT_FAILED;
+    rc_races_free(races, n);
+    rc_free(&run);
+    if (fflush(stdout) != 0)
+        return TOP_EXIT_FAILED;
+    return rc ? rc : n > 0;
+}
+
+int top_races_for_display(const char *dir, struct rc_run *run,
+                          struct rc_race **races)
+{
+    pg_err err;
+    int n;
+
+    if (rc_load(run, dir, &err) < 0 || (n = rc_find(run, races)) < 0) {
+        rc_free(run);
+        *races = NULL;
+        return 0;
+    }
+    return n;
+}

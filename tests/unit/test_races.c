@@ -1,0 +1,312 @@
+/*
+ * test_races.c - the race analysis of `pangaea -races` (src/toplevel/
+ * races*.c) on hand-made logs: no pvmd, no program.  Each test writes the
+ * communication logs of a few tasks with the log writer, as the runtime
+ * would, loads the directory and checks the races found: which receives,
+ * what they took, their alternatives, first or not.
+ */
+#define _XOPEN_SOURCE 700
+#include <check.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_log.h"
+#include "races.h"
+
+static char dir[64];
+static pg_logw *w[8];
+static double now = 1.7e9;
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/pg_test_races.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    memset(w, 0, sizeof w);
+}
+
+static int rm_one(const char *p, const struct stat *s, int f, struct FTW *b)
+{
+    (void)s, (void)f, (void)b;
+    return remove(p);
+}
+
+static void teardown(void)
+{
+    nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static pg_logw *log_of(int ltid)
+{
+    char path[256];
+    pg_err err;
+
+    if (!w[ltid]) {
+        pg_log_path(path, sizeof path, dir, ltid, PG_LOG_COMM);
+        w[ltid] = pg_logw_open(path, PG_LOG_COMM, ltid, "p", "h", &err);
+        ck_assert_msg(w[ltid] != NULL, "%s", err.msg);
+    }
+    return w[ltid];
+}
+
+static void send1(int from, int to, int tag, int msgid)
+{
+    ck_assert_int_eq(pg_logw_send(log_of(from), now += 1e-3, "pvm_send", tag,
+                                  msgid, 4, 1, &to), 0);
+}
+
+/* A receive by `ltid` asking for (asked_from, asked_tag) that took message
+ * msgid of `from`. */
+static void recv1(int ltid, int asked_from, int asked_tag, int from, int tag,
+                  int msgid)
+{
+    pg_logw_note(log_of(ltid), 0, asked_from, asked_tag, 0);
+    ck_assert_int_eq(pg_logw_recv(log_of(ltid), now += 1e-3, "pvm_recv", from,
+                                  tag, msgid, 4), 0);
+}
+
+static void close_all(void)
+{
+    int i;
+
+    for (i = 0; i < 8; i++)
+        if (w[i]) {
+            ck_assert_int_eq(pg_logw_close(w[i]), 0);
+            w[i] = NULL;
+        }
+}
+
+static struct rc_run run;
+static struct rc_race *races;
+
+static int analyse(void)
+{
+    pg_err err;
+    int n;
+
+    close_all();
+    ck_assert_msg(rc_load(&run, dir, &err) == 0, "%s", err.msg);
+    n = rc_find(&run, &races);
+    ck_assert_int_ge(n, 0);
+    return n;
+}
+
+static void done(int n)
+{
+    rc_races_free(races, n);
+    rc_free(&run);
+}
+
+static int alt_ltid(int r, int i)
+{
+    return run.tasks[run.msg[races[r].alts[i].msg].src].ltid;
+}
+
+START_TEST(test_wildcard_races_named_source_does_not)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    send1(3, 1, 5, 1);
+    send1(2, 4, 5, 2);
+    send1(3, 4, 5, 2);
+    recv1(1, -1, 5, 3, 5, 1);
+    recv1(1, -1, 5, 2, 5, 1);
+    recv1(4, 3, 5, 3, 5, 2); /* named sources: never a race */
+    recv1(4, 2, 5, 2, 5, 2);
+    n = analyse();
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(run.tasks[races[0].task].ltid, 1);
+    ck_assert_int_eq(races[0].pos, 1);
+    ck_assert_int_eq(run.tasks[run.msg[races[0].took].src].ltid, 3);
+    ck_assert_int_eq(races[0].nalts, 1);
+    ck_assert_int_eq(alt_ltid(0, 0), 2);
+    ck_assert_int_eq(races[0].first, 1);
+    ck_assert_int_eq(run.receives, 4);
+    done(n);
+}
+END_TEST
+
+/* Task 3 sends only after it heard from task 1, which spoke after its
+ * first receive: that send happens after the receive, no alternative. */
+START_TEST(test_a_send_that_happens_after_the_receive_is_no_alternative)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    recv1(1, -1, -1, 2, 5, 1);
+    send1(1, 3, 6, 1);
+    recv1(3, -1, -1, 1, 6, 1);
+    send1(3, 1, 5, 1);
+    recv1(1, -1, -1, 3, 5, 1);
+    n = analyse();
+    ck_assert_int_eq(n, 0);
+    done(n);
+}
+END_TEST
+
+START_TEST(test_tag_filter_leaves_other_tags_out)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    send1(3, 1, 6, 1);
+    recv1(1, -1, 6, 3, 6, 1);
+    recv1(1, -1, 5, 2, 5, 1);
+    n = analyse();
+    ck_assert_int_eq(n, 0);
+    done(n);
+}
+END_TEST
+
+/* One sender, two messages: per-pair order makes it deterministic, unless
+ * the receiver routes direct. */
+START_TEST(test_fifo_per_pair_unless_the_receiver_routes_direct)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    send1(2, 1, 5, 2);
+    recv1(1, -1, 5, 2, 5, 1);
+    recv1(1, -1, 5, 2, 5, 2);
+    n = analyse();
+    ck_assert_int_eq(n, 0);
+    done(n);
+    teardown();
+    setup();
+    ck_assert_int_eq(pg_logw_route(log_of(1), now += 1e-3, 3, 0), 0);
+    send1(2, 1, 5, 1);
+    send1(2, 1, 5, 2);
+    recv1(1, -1, 5, 2, 5, 1);
+    recv1(1, -1, 5, 2, 5, 2);
+    n = analyse();
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(races[0].nalts, 1);
+    ck_assert_int_eq(races[0].alts[0].fifo_broken, 1);
+    ck_assert_int_eq(run.msg[races[0].alts[0].msg].msgid, 2);
+    done(n);
+}
+END_TEST
+
+/* A poll that found nothing races with one concurrent message; a barrier
+ * that the sender passed only after the poll orders it. */
+START_TEST(test_failed_poll_races_unless_a_barrier_orders_it)
+{
+    int n;
+
+    ck_assert_int_eq(pg_logw_poll(log_of(1), now += 1e-3, "pvm_nrecv", -1, -1,
+                                  0, 0), 0);
+    pg_logw_misses(log_of(1), 3);
+    recv1(1, -1, -1, 2, 5, 1);
+    send1(2, 1, 5, 1);
+    n = analyse();
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(races[0].took, -1);
+    ck_assert_int_eq(races[0].nalts, 1);
+    done(n);
+    teardown();
+    setup();
+    ck_assert_int_eq(pg_logw_poll(log_of(1), now += 1e-3, "pvm_nrecv", -1, -1,
+                                  0, 0), 0);
+    ck_assert_int_eq(pg_logw_barrier(log_of(1), now += 1e-3, "g", 2, 0), 0);
+    recv1(1, -1, -1, 2, 5, 1);
+    ck_assert_int_eq(pg_logw_barrier(log_of(2), now += 1e-3, "g", 2, 0), 0);
+    send1(2, 1, 5, 1);
+    n = analyse();
+    ck_assert_int_eq(n, 0);
+    done(n);
+}
+END_TEST
+
+/* Two races, the second after the first (task 4 hears of task 1's first
+ * race before racing): only the first is "first". */
+START_TEST(test_a_race_after_another_is_not_first)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    send1(3, 1, 5, 1);
+    recv1(1, -1, 5, 2, 5, 1);
+    recv1(1, -1, 5, 3, 5, 1);
+    send1(1, 4, 7, 1);
+    send1(5, 4, 7, 1);
+    recv1(4, -1, 7, 1, 7, 1);
+    recv1(4, -1, 7, 5, 7, 1);
+    n = analyse();
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(run.tasks[races[0].task].ltid, 1);
+    ck_assert_int_eq(races[0].first, 1);
+    ck_assert_int_eq(run.tasks[races[1].task].ltid, 4);
+    ck_assert_int_eq(races[1].first, 0);
+    done(n);
+}
+END_TEST
+
+/* The exit notice of task 2 races with task 2's last message. */
+START_TEST(test_exit_notice_races_with_the_last_message)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    recv1(1, -1, -1, 2, 5, 1);
+    pg_logw_note(log_of(1), 0, -1, -1, 0);
+    ck_assert_int_eq(pg_logw_notice(log_of(1), now += 1e-3, "pvm_recv", 99,
+                                    PG_NOTICE_EXIT, 2, 4), 0);
+    n = analyse();
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(races[0].pos, 1);
+    ck_assert_int_eq(races[0].nalts, 1);
+    ck_assert_int_eq(run.msg[races[0].alts[0].msg].src, -1);
+    ck_assert_int_eq(run.tasks[run.msg[races[0].alts[0].msg].notice_of].ltid,
+                     2);
+    done(n);
+}
+END_TEST
+
+/* A receive through the program's matcher: any message could do. */
+START_TEST(test_matcher_is_judged_conservatively)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    send1(3, 1, 6, 1);
+    pg_logw_note(log_of(1), 0, 2, 5, 1);
+    ck_assert_int_eq(pg_logw_recv(log_of(1), now += 1e-3, "pvm_recv", 2, 5, 1,
+                                  4), 0);
+    n = analyse();
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(races[0].conservative, 1);
+    done(n);
+}
+END_TEST
+
+static Suite *races_suite(void)
+{
+    Suite *s = suite_create("races");
+    TCase *tc = tcase_create("analysis");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_wildcard_races_named_source_does_not);
+    tcase_add_test(tc, test_a_send_that_happens_after_the_receive_is_no_alternative);
+    tcase_add_test(tc, test_tag_filter_leaves_other_tags_out);
+    tcase_add_test(tc, test_fifo_per_pair_unless_the_receiver_routes_direct);
+    tcase_add_test(tc, test_failed_poll_races_unless_a_barrier_orders_it);
+    tcase_add_test(tc, test_a_race_after_another_is_not_first);
+    tcase_add_test(tc, test_exit_notice_races_with_the_last_message);
+    tcase_add_test(tc, test_matcher_is_judged_conservatively);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(races_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
