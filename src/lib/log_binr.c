@@ -97,6 +97,11 @@ static inline int get_uv(struct cur *c, uint64_t *v, const char *what)
         *v = *c->p++;
         return 0;
     }
+    if (c->end - c->p >= 2 && c->p[1] < 0x80) { /* times: often two */
+        *v = (uint64_t)(c->p[0] & 0x7F) | (uint64_t)c->p[1] << 7;
+        c->p += 2;
+        return 0;
+    }
     n = pg_get_uv(c->p, c->end, v);
 
     if (!n)
@@ -334,16 +339,16 @@ static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
         return fail(r, err, "byte offset %zu: a tag or size out of range "
                     "(the last good event is %ld)", r->pos, r->seq);
     if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) {
-        id = (ev->kind == PG_EV_SEND ? r->last_sent
-              : pg_idmap_get(&r->last_from, ev->from)) + 1 + raw->dmsgid;
+        int *last = ev->kind == PG_EV_SEND
+                    ? &r->last_sent : pg_idmap_ref(&r->last_from, ev->from);
+
+        if (!last)
+            return fail(r, err, "out of memory");
+        id = (int64_t)*last + 1 + raw->dmsgid;
         if (id < INT_MIN || id > INT_MAX)
             return fail(r, err, "byte offset %zu: a message id out of range "
                         "(the last good event is %ld)", r->pos, r->seq);
-        ev->msgid = (int)id;
-        if (ev->kind == PG_EV_SEND)
-            r->last_sent = ev->msgid;
-        else if (pg_idmap_set(&r->last_from, ev->from, ev->msgid) < 0)
-            return fail(r, err, "out of memory");
+        ev->msgid = *last = (int)id;
     }
     if (r->ended)
         return fail(r, err, "byte offset %zu: an event after the <end> "
