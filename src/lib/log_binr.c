@@ -41,6 +41,7 @@ struct pg_br {
     size_t pos;      /* the next byte to decode */
     size_t block;    /* where the current block starts */
     size_t end;      /* where its events end: its trailer, or the data end */
+    size_t dropped;  /* pages before this were given back (drop_behind) */
     int scanned;     /* the current block was checked: `end` is known */
     int open;        /* it has no trailer (its task died) */
     int last;        /* its trailer says the log was closed */
@@ -444,6 +445,20 @@ static int scan_block(pg_br *r, pg_err *err)
     return 0;
 }
 
+/* Gives back the pages of the blocks already returned, every MiB: they
+ * are never read again, and a mapped file's pages count in the task's
+ * resident memory until unmapped, so a long replay would otherwise hold
+ * its whole log (1.9x the memory at 10^6 messages in `make bench`). */
+static void drop_behind(pg_br *r)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), to = r->block / page * page;
+
+    if (to - r->dropped < (1u << 20))
+        return;
+    madvise((char *)r->map + r->dropped, to - r->dropped, MADV_DONTNEED);
+    r->dropped = to;
+}
+
 /* At the end of a block's events: the data stop (a death), the log ends
  * (closed), or the next block starts. */
 static int next_block(pg_br *r, pg_err *err)
@@ -458,6 +473,7 @@ static int next_block(pg_br *r, pg_err *err)
     r->pos = r->end + 5;
     r->scanned = 0;
     r->block = r->pos;
+    drop_behind(r);
     if (!r->last)
         return 1;
     for (i = r->pos; i < r->size; i++) /* zeros: closed but not yet cut */
