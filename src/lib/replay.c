@@ -135,8 +135,11 @@ int pg_replay_open(void)
     return 0;
 }
 
+static void forget_all(void);
+
 void pg_replay_close(void)
 {
+    forget_all();
     if (comm.r)
         pg_logr_close(comm.r);
     if (exec.r)
@@ -502,31 +505,109 @@ static int app_match(int mid, int tid, int tag)
     return cc;
 }
 
+/* What the matcher learnt of a queued message, by mid: PVM calls it for
+ * every queued message at every receive, so a message that waits while
+ * others are taken would be looked at (pvm_getminfo) again and again.  A
+ * mid stays the same message while it is queued; it leaves the queue only
+ * by a receive whose matcher (this one) said yes, and only then can PVM
+ * free it and give its mid to another message: so an entry is forgotten
+ * whenever the matcher accepts its mid, whoever asked. */
+struct seen {
+    int src, wid, known; /* known: src and wid are this mid's */
+};
+static struct seen *seen;
+static int nseen;
+
+#define SEEN_MAX (1 << 20) /* mids past this are looked at every time */
+
+static struct seen *seen_of(int mid)
+{
+    int n = nseen ? nseen : 256;
+
+    if (mid <= 0 || mid >= SEEN_MAX)
+        return NULL;
+    if (mid >= nseen) {
+        struct seen *more;
+
+        while (n <= mid)
+            n *= 2;
+        more = realloc(seen, (size_t)n * sizeof *seen);
+        if (!more)
+            return NULL; /* no memo: look every time */
+        memset(more + nseen, 0, (size_t)(n - nseen) * sizeof *more);
+        seen = more;
+        nseen = n;
+    }
+    return &seen[mid];
+}
+
+static void forget_all(void)
+{
+    free(seen);
+    seen = NULL;
+    nseen = 0;
+}
+
+static void forget(int mid)
+{
+    if (mid > 0 && mid < nseen)
+        seen[mid].known = 0;
+}
+
+/* The sender and wait id of the message, looked at once per queued
+ * message: -1 if PVM does not know the mid or it is of another context
+ * (then it never matches the program's receives). */
+static int header_of(int mid, int *src, int *wid)
+{
+    struct seen *s = seen_of(mid);
+    struct pvmminfo mi;
+
+    if (s && s->known) {
+        *src = s->src, *wid = s->wid;
+        return 0;
+    }
+    if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pvm_getcontext())
+        return -1;
+    *src = mi.src, *wid = mi.wid;
+    if (s)
+        *s = (struct seen){ mi.src, mi.wid, 1 };
+    return 0;
+}
+
 int pg_match(int mid, int tid, int tag)
 {
     struct pvmminfo mi;
+    int src, wid, cc;
 
     if (!want.on) {
-        int cc = pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
-                                              : pg_default_match(mid, tid, tag);
+        cc = pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
+                                          : pg_default_match(mid, tid, tag);
 
         /* Recording an exit notice needs its body read before the receive
          * returns it (wrap_notify.c). */
         if (cc > 0 && pg.mode == PANGAEA_LOG &&
             pg_notice_kind(mid) == PG_NOTICE_EXIT)
             pg_notice_first(mid);
+        if (cc > 0)
+            forget(mid);
         return cc;
     }
-    if (want.notice)
-        return pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pvm_getcontext() &&
-               mi.tag == want.tag && pg_notice_kind(mid) == want.notice &&
-               (!want.tid || pg_notice_first(mid) == want.tid);
-    /* PVM runs this over its whole queue on every receive: one look at the
-     * message header does.  want.tid is a task's and want.msgid >= 1, so
-     * daemon messages and messages without a header (wait id 0) never
-     * match; the context check is PVM's own. */
-    return pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pvm_getcontext() &&
-           mi.src == want.tid && mi.wid == want.msgid;
+    if (want.notice) {
+        cc = pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pvm_getcontext() &&
+             mi.tag == want.tag && pg_notice_kind(mid) == want.notice &&
+             (!want.tid || pg_notice_first(mid) == want.tid);
+        if (cc)
+            forget(mid);
+        return cc;
+    }
+    /* want.tid is a task's and want.msgid >= 1, so daemon messages and
+     * messages without a header (wait id 0) never match; the context check
+     * is PVM's own. */
+    cc = header_of(mid, &src, &wid) == 0 && src == want.tid &&
+         wid == want.msgid;
+    if (cc)
+        forget(mid);
+    return cc;
 }
 
 /* ---- spawns ----------------------------------------------------------------- */

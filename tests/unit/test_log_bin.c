@@ -441,6 +441,52 @@ START_TEST(test_v3_bytes_are_those_of_the_format_page)
 }
 END_TEST
 
+/* Resident file pages of this process, kB (RssFile). */
+static long rss_file_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "RssFile:", 8))
+            kb = atol(line + 8);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* A replay reads its log to the end through a mapping of the whole file:
+ * the pages behind the reader must be given back, or a long log stays
+ * resident (a 10^6-message replay held 1.9x the memory of a short one). */
+START_TEST(test_reading_a_long_log_keeps_little_of_it_resident)
+{
+    const char *path = tpath("long.comm.pgc");
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 2, "./p", "h", &err);
+    pg_logr *r;
+    pg_event ev;
+    long i, before, after;
+    int to = 1;
+
+    for (i = 0; i < 1000000; i++)
+        ck_assert_int_eq(pg_logw_send(w, 1.7e9 + i * 1e-4, "pvm_send",
+                                      (int)i, (int)i + 1, 8, 1, &to), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    r = pg_logr_open(path, PG_LOG_COMM, NULL, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    before = rss_file_kb();
+    for (i = 0; pg_logr_next(r, &ev, &err) == 1; i++)
+        ;
+    after = rss_file_kb();
+    pg_logr_close(r);
+    ck_assert_int_eq(i, 1000000);
+    /* the log is about 7 MB; the reader may keep 1 MiB behind it */
+    ck_assert_msg(after - before < 3000, "%ld kB of the log resident",
+                  after - before);
+}
+END_TEST
+
 static Suite *log_bin_suite(void)
 {
     Suite *s = suite_create("binary comm log");
@@ -455,6 +501,7 @@ static Suite *log_bin_suite(void)
     tcase_add_test(tc, test_send_recv_round_trip_through_both_writers);
     tcase_add_test(tc, test_v3_bytes_are_those_of_the_format_page);
     tcase_add_test(tc, test_sor_pattern_takes_at_most_8_bytes_per_event);
+    tcase_add_test(tc, test_reading_a_long_log_keeps_little_of_it_resident);
     suite_add_tcase(s, tc);
     return s;
 }
