@@ -131,13 +131,6 @@ $(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isrc/toplevel $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 
-# The race analysis lives in the command (src/toplevel): its test takes
-# those sources too (not the report, which needs libdw).
-RACES_SRC := src/toplevel/races.c src/toplevel/races_clock.c src/toplevel/races_find.c
-$(B)/unit/test_races: tests/unit/test_races.c $(RACES_SRC) src/toplevel/races.h $(SAN_B)/libpangaea.a
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc/toplevel $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(RACES_SRC) $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
-
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done
 

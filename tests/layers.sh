@@ -32,8 +32,8 @@ wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route
 '
 TOP_LAYERS='
-json logdir daemon dump lamport races_clock
-runlog hostcheck move races
+json logdir daemon lamport races_clock
+runlog hostcheck move races dump
 races_find
 races_out
 display_races

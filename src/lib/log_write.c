@@ -346,15 +346,22 @@ static int put_noted(pg_logw *w, pg_event *ev)
     return put_comm(w, ev);
 }
 
+/* A send or a receive takes the note (site, asked filter) made for it,
+ * whether or not it can be written.  0, or -1 when w cannot take it. */
+static int begin_message(pg_logw *w, pg_bw_extra *x)
+{
+    if (!w)
+        return -1;
+    *x = take_note(w);
+    return usable(w, PG_LOG_COMM) && w->bin ? 0 : -1;
+}
+
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to)
 {
     pg_bw_extra x;
 
-    if (!w)
-        return -1;
-    x = take_note(w);
-    if (!usable(w, PG_LOG_COMM) || !w->bin)
+    if (begin_message(w, &x) < 0)
         return -1;
     return took_comm(w, pg_bw_send(w->bin, t, pg_bw_call_code(call),
                                    w->misses, tag, msgid, bytes, nto, to,
@@ -374,10 +381,7 @@ int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
 {
     pg_bw_extra x;
 
-    if (!w)
-        return -1;
-    x = take_note(w);
-    if (!usable(w, PG_LOG_COMM) || !w->bin)
+    if (begin_message(w, &x) < 0)
         return -1;
     return took_comm(w, pg_bw_recv(w->bin, t, pg_bw_call_code(call),
                                    w->misses, from, tag, msgid, bytes, &x));

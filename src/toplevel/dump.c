@@ -31,35 +31,6 @@ static int dump_usage(const char *why)
     return TOP_EXIT_USAGE;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* The ltids that have a communication log in dir, sorted; -1 on error. */
-static int list_ltids(const char *dir, int **out)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int *ids = NULL, n = 0, ltid;
-    size_t cap = 0;
-
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_COMM)) >= 0) {
-            if (pg_grow(&ids, &cap, (size_t)n + 1, sizeof *ids) < 0)
-                break;
-            ids[n++] = ltid;
-        }
-    closedir(d);
-    qsort(ids, (size_t)n, sizeof *ids, cmp_int);
-    *out = ids;
-    return n;
-}
-
 static int dump_one(const char *dir, int ltid)
 {
     char path[PATH_MAX + 64];
@@ -96,7 +67,7 @@ int top_dump(int argc, char **argv)
         rc = dump_one(dir, (int)ltid);
         return fflush(stdout) ? TOP_EXIT_FAILED : rc;
     }
-    n = list_ltids(dir, &ids);
+    n = top_log_ltids(dir, 0, &ids);
     if (n < 0) {
         fprintf(stderr, "pangaea: cannot read the log directory %s: %s\n",
                 dir, strerror(errno));

@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pg_grow.h"
 #include "pg_log.h"
 #include "top.h"
 
@@ -297,4 +298,61 @@ void top_logdir_complete(const char *dir)
 
     snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
     unlink(mark);
+}
+
+/* ---- the tasks of a recording ------------------------------------------ */
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+int top_log_ltids(const char *dir, int exec_too, int **out)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int *ids = NULL, n = 0, i, k = 0, ltid;
+    size_t cap = 0;
+
+    *out = NULL;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)))
+        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_COMM)) >= 0 ||
+            (exec_too && (ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) >= 0)) {
+            if (pg_grow(&ids, &cap, (size_t)n + 1, sizeof *ids) < 0) {
+                closedir(d);
+                free(ids);
+                return -1;
+            }
+            ids[n++] = ltid;
+        }
+    closedir(d);
+    if (n > 1)
+        qsort(ids, (size_t)n, sizeof *ids, cmp_int);
+    for (i = 0; i < n; i++) /* each once: a task has two logs */
+        if (i == 0 || ids[i] != ids[i - 1])
+            ids[k++] = ids[i];
+    *out = ids;
+    return k;
+}
+
+int top_find_ltid(const void *tasks, int n, size_t size, int ltid)
+{
+    const char *base = tasks;
+    int lo = 0, hi = n - 1, mid, here;
+
+    while (lo <= hi) {
+        mid = lo + (hi - lo) / 2;
+        memcpy(&here, base + (size_t)mid * size, sizeof here);
+        if (here == ltid)
+            return mid;
+        if (here < ltid)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
 }

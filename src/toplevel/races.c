@@ -19,30 +19,16 @@
 #include <dirent.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log_table.h"
+#include "pg_grow.h"
 #include "pg_log.h"
+#include "top.h"
 
 /* ---- memory --------------------------------------------------------------- */
-
-static int grow(void *p, int *cap, int n, size_t sz)
-{
-    void **pp = p, *q;
-    int c = *cap ? *cap : 64;
-
-    if (n < *cap)
-        return 0;
-    while (c <= n)
-        c *= 2;
-    q = realloc(*pp, (size_t)c * sz);
-    if (!q)
-        return -1;
-    *pp = q;
-    *cap = c;
-    return 0;
-}
 
 /* Interns s; its offset into run->text, -1 when out of memory. */
 static int intern(struct rc_run *run, const char *s)
@@ -54,7 +40,7 @@ static int intern(struct rc_run *run, const char *s)
             return i;
         i += (int)strlen(run->text + i) + 1;
     }
-    if (grow(&run->text, &run->cap_text, run->ntext + len, 1) < 0)
+    if (pg_grow(&run->text, &run->cap_text, (size_t)(run->ntext + len) + 1, 1) < 0)
         return -1;
     memcpy(run->text + run->ntext, s, len);
     run->ntext += len;
@@ -63,41 +49,19 @@ static int intern(struct rc_run *run, const char *s)
 
 /* ---- the directory ---------------------------------------------------------- */
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-
-    return (x > y) - (x < y);
-}
-
 static int scan(struct rc_run *run, pg_err *err)
 {
-    DIR *d = opendir(run->dir);
-    struct dirent *e;
-    int *ids = NULL, n = 0, cap = 0, i;
-    long v;
-    char *end;
+    int *ids, n = top_log_ltids(run->dir, 0, &ids), i;
 
-    if (!d)
+    if (n < 0)
         return pg_err_set(err, "cannot read the log directory %s", run->dir),
                -1;
-    while ((e = readdir(d))) {
-        if (strncmp(e->d_name, "ltid-", 5))
-            continue;
-        v = strtol(e->d_name + 5, &end, 10);
-        if (end == e->d_name + 5 || strcmp(end, ".comm.pgc") || v < 0 ||
-            v > INT_MAX || grow(&ids, &cap, n, sizeof *ids) < 0)
-            continue;
-        ids[n++] = (int)v;
-    }
-    closedir(d);
     if (n == 0) {
         free(ids);
         return pg_err_set(err, "no communication log (ltid-N.comm.pgc) in %s:"
                           " record a run first with pangaea -log", run->dir),
                -1;
     }
-    qsort(ids, n, sizeof *ids, cmp_int);
     run->tasks = calloc(n, sizeof *run->tasks);
     if (!run->tasks)
         return free(ids), pg_err_set(err, "out of memory"), -1;
@@ -110,32 +74,24 @@ static int scan(struct rc_run *run, pg_err *err)
     return 0;
 }
 
+_Static_assert(offsetof(struct rc_task, ltid) == 0, "top_find_ltid reads the ltid first");
+
 static int task_of(const struct rc_run *run, int ltid)
 {
-    int lo = 0, hi = run->ntasks - 1, mid;
-
-    while (lo <= hi) {
-        mid = (lo + hi) / 2;
-        if (run->tasks[mid].ltid == ltid)
-            return mid;
-        if (run->tasks[mid].ltid < ltid)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
+    return top_find_ltid(run->tasks, run->ntasks, sizeof *run->tasks, ltid);
 }
 
 /* ---- reading ---------------------------------------------------------------- */
 
 static int add_site(struct rc_run *run, struct rc_task *t, const pg_event *ev)
 {
-    int cap = t->nsites, m;
+    size_t cap = t->nsites;
+    int m;
 
     if (ev->site != t->nsites + 1)
         return 0; /* ids are 1, 2, 3...: another is no site of ours */
     if ((m = intern(run, ev->module)) < 0 ||
-        grow(&t->sites, &cap, t->nsites, sizeof *t->sites) < 0)
+        pg_grow(&t->sites, &cap, (size_t)(t->nsites) + 1, sizeof *t->sites) < 0)
         return -1;
     t->sites[t->nsites].module = m;
     t->sites[t->nsites++].offset = ev->offset;
@@ -150,7 +106,7 @@ static int barrier_of(struct rc_run *run, int group, int k)
     for (i = run->nbars - 1; i >= 0; i--) /* recent ones first */
         if (run->bars[i].group == group && run->bars[i].k == k)
             return i;
-    if (grow(&run->bars, &run->cap_bars, run->nbars, sizeof *run->bars) < 0)
+    if (pg_grow(&run->bars, &run->cap_bars, (size_t)(run->nbars) + 1, sizeof *run->bars) < 0)
         return -1;
     memset(&run->bars[run->nbars], 0, sizeof *run->bars);
     run->bars[run->nbars].group = group;
@@ -179,7 +135,7 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 
     if (ev->kind == PG_EV_SITE)
         return add_site(run, t, ev) < 0 ? -1 : 0;
-    if (grow(&run->ev, &run->cap_ev, run->nev, sizeof *run->ev) < 0)
+    if (pg_grow(&run->ev, &run->cap_ev, (size_t)(run->nev) + 1, sizeof *run->ev) < 0)
         return -1;
     e = &run->ev[run->nev];
     memset(e, 0, sizeof *e);
@@ -200,7 +156,7 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     if (ev->kind == PG_EV_SEND) {
         e->a = run->nmsg;
         e->nto = ev->nto;
-        if (grow(&run->msg, &run->cap_msg, run->nmsg + ev->nto,
+        if (pg_grow(&run->msg, &run->cap_msg, (size_t)(run->nmsg + ev->nto) + 1,
                  sizeof *run->msg) < 0)
             return -1;
         for (i = 0; i < ev->nto; i++) {
@@ -221,7 +177,7 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
         run->bars[e->a].need++;
     } else if ((ev->kind == PG_EV_GETTID && ev->order >= 0) ||
                ev->kind == PG_EV_LEAVE) {
-        if (grow(&run->turns, &run->cap_turns, run->nturns,
+        if (pg_grow(&run->turns, &run->cap_turns, (size_t)(run->nturns) + 1,
                  sizeof *run->turns) < 0 || (g = intern(run, ev->group)) < 0)
             return -1;
         e->a = run->nturns;
@@ -329,7 +285,7 @@ static int match(struct rc_run *run)
         for (pos = 1; pos <= run->tasks[t].n; pos++) {
             e = RC_EV(run, t, pos);
             if (e->kind == PG_EV_NOTICE) {
-                if (grow(&run->msg, &run->cap_msg, run->nmsg,
+                if (pg_grow(&run->msg, &run->cap_msg, (size_t)(run->nmsg) + 1,
                          sizeof *run->msg) < 0)
                     return free(tab), -1;
                 e = RC_EV(run, t, pos);

@@ -87,15 +87,20 @@ struct rc_run {
     struct rc_task *tasks;
     int ntasks;
     struct rc_ev *ev;
-    int nev, cap_ev;
+    int nev;
+    size_t cap_ev;
     struct rc_msg *msg;
-    int nmsg, cap_msg;
+    int nmsg;
+    size_t cap_msg;
     struct rc_turn *turns;
-    int nturns, cap_turns;
+    int nturns;
+    size_t cap_turns;
     struct rc_barrier *bars;
-    int nbars, cap_bars;
+    int nbars;
+    size_t cap_bars;
     char *text;          /* interned strings: modules, groups */
-    int ntext, cap_text;
+    int ntext;
+    size_t cap_text;
     int *snaps;          /* vector clocks, ntasks ints each */
     long nsnaps, cap_snaps;
     int cycles;          /* dependencies broken (inconsistent logs) */

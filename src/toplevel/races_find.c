@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "log_table.h"
+#include "pg_grow.h"
 #include "pg_log.h"
 
 #define ROUTE_DIRECT 3 /* PvmRouteDirect */
@@ -42,26 +43,12 @@ struct finder {
     int *nhead;      /* per dst: its first notice */
     int *cur;        /* per src: cursor over its messages to the task */
     struct rc_alt *cand;
-    int ncand, cap;
+    int ncand;
+    size_t cap;
     struct rc_race *races;
-    int nraces, capr;
+    int nraces;
+    size_t capr;
 };
-
-static int grow(void *p, int *cap, int n, size_t sz)
-{
-    void **pp = p, *q;
-    int c = *cap ? *cap : 16;
-
-    if (n < *cap)
-        return 0;
-    while (c <= n)
-        c *= 2;
-    if (!(q = realloc(*pp, (size_t)c * sz)))
-        return -1;
-    *pp = q;
-    *cap = c;
-    return 0;
-}
 
 /* Chains the messages of each (sender, destination) pair in send order,
  * and the notices of each destination. */
@@ -99,7 +86,7 @@ static int lists(struct finder *f)
 
 static int add(struct finder *f, int msg, int fifo_broken)
 {
-    if (grow(&f->cand, &f->cap, f->ncand, sizeof *f->cand) < 0)
+    if (pg_grow(&f->cand, &f->cap, (size_t)(f->ncand) + 1, sizeof *f->cand) < 0)
         return -1;
     f->cand[f->ncand].msg = msg;
     f->cand[f->ncand++].fifo_broken = fifo_broken;
@@ -166,7 +153,7 @@ static int keep_race(struct finder *f, int p, int pos, int took, int cons)
     struct rc_race *r;
     int i, n = 0;
 
-    if (grow(&f->races, &f->capr, f->nraces, sizeof *f->races) < 0)
+    if (pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1, sizeof *f->races) < 0)
         return -1;
     r = &f->races[f->nraces];
     memset(r, 0, sizeof *r);

@@ -17,6 +17,7 @@
  * The logical order is lamport.c's.
  */
 #include "runlog.h"
+#include "top.h"
 
 #include "log_table.h"
 #include "pg_grow.h"
@@ -25,70 +26,41 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- the directory ---------------------------------------------------- */
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-
-    return (x > y) - (x < y);
-}
-
 /* The tasks are the ltids that have a log, each once, in order. */
 static int scan_dir(struct top_run *run, pg_err *err)
 {
-    DIR *d = opendir(run->dir);
-    struct dirent *e;
-    int *ids = NULL, n = 0, i, k = 0, ltid;
-    size_t cap = 0;
+    int *ids, n = top_log_ltids(run->dir, 1, &ids), i;
 
-    if (!d)
+    if (n < 0)
         return pg_err_set(err, "cannot read the log directory %s: %s",
                           run->dir, strerror(errno));
-    while ((e = readdir(d)))
-        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_COMM)) >= 0 ||
-            (ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) >= 0) {
-            if (pg_grow(&ids, &cap, n + 1, sizeof *ids) < 0)
-                break;
-            ids[n++] = ltid;
-        }
-    closedir(d);
-    if (n > 1)
-        qsort(ids, n, sizeof *ids, cmp_int);
     run->tasks = calloc(n ? n : 1, sizeof *run->tasks);
-    for (i = 0; run->tasks && i < n; i++)
-        if (i == 0 || ids[i] != ids[i - 1]) {
-            run->tasks[k].ltid = ids[i];
-            run->tasks[k++].parent = -1;
-        }
+    for (i = 0; run->tasks && i < n; i++) {
+        run->tasks[i].ltid = ids[i];
+        run->tasks[i].parent = -1;
+    }
     free(ids);
-    run->ntasks = k;
+    run->ntasks = n;
     if (!run->tasks)
         return pg_err_set(err, "out of memory");
-    if (k == 0)
+    if (n == 0)
         return pg_err_set(err, "no log in %s (no ltid-N.comm.pgc or "
                           "ltid-N.exec.xml): record a run first with "
                           "pangaea -log", run->dir);
     return 0;
 }
 
+_Static_assert(offsetof(struct top_task, ltid) == 0, "top_find_ltid reads the ltid first");
+
 int top_run_task(const struct top_run *run, int ltid)
 {
-    int lo = 0, hi = run->ntasks - 1, mid;
-
-    while (lo <= hi) {
-        mid = lo + (hi - lo) / 2;
-        if (run->tasks[mid].ltid == ltid)
-            return mid;
-        if (run->tasks[mid].ltid < ltid)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
+    return top_find_ltid(run->tasks, run->ntasks, sizeof *run->tasks, ltid);
 }
 
 /* ---- reading the logs ------------------------------------------------- */

@@ -75,6 +75,13 @@ int top_logdir_incomplete(const char *dir);
 /* 1 if `name` is a file of a recording: ltid-N.*.xml, ltid-N.*.pgc, or the page
  * -display wrote. */
 int top_recording_file(const char *name);
+/* The ltids that have a communication log in dir (exec_too: or an
+ * execution log), each once, sorted, in *out (malloc'd).  The count, or -1
+ * (errno: the directory cannot be read, or out of memory). */
+int top_log_ltids(const char *dir, int exec_too, int **out);
+/* The index of ltid in tasks[n], structs of `size` bytes whose first
+ * member is an int ltid, sorted by it; -1 if it is not there. */
+int top_find_ltid(const void *tasks, int n, size_t size, int ltid);
 
 /* `pangaea -move LTID HOST` and `-move-host FROM TO` (move.c). */
 int top_is_move(const char *arg);
