@@ -9,6 +9,8 @@
 #define LOG_TEST_UTIL_H
 
 #include <check.h>
+
+#include "check_run.h"
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,17 +236,13 @@ static inline int rm_entry(const char *path, const struct stat *st, int flag,
  * Returns the exit status: 0 when every test passed. */
 static inline int run_suite(Suite *s)
 {
-    SRunner *sr;
     int failed;
 
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 2;
     }
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = ck_run(s);
     nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     return failed ? 1 : 0;
 }

@@ -9,6 +9,8 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+
+#include "check_run.h"
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,7 +203,6 @@ int main(void)
 {
     Suite *s = suite_create("lamport");
     TCase *tc = tcase_create("happened-before");
-    SRunner *sr;
     int failed;
 
     tcase_add_checked_fixture(tc, setup, teardown);
@@ -211,9 +212,6 @@ int main(void)
     tcase_add_test(tc, a_receive_without_its_send_follows_its_task_only);
     tcase_add_test(tc, a_cycle_in_corrupt_logs_is_broken_and_counted);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = ck_run(s);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -3,6 +3,8 @@
  * the writer is killed with SIGKILL before it closes the log.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +138,6 @@ int main(void)
 {
     Suite *s = suite_create("log crash");
     TCase *tc = tcase_create("kill");
-    SRunner *sr;
     int failed;
 
     if (!mkdtemp(dir))
@@ -148,10 +149,7 @@ int main(void)
     tcase_add_test(tc, a_kill_at_any_instant_leaves_only_whole_events);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = ck_run(s);
     unlink(path);
     rmdir(dir);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;

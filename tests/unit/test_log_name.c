@@ -4,6 +4,8 @@
  * find a recording's logs) read them back, and nothing else.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,16 +67,12 @@ int main(void)
 {
     Suite *s = suite_create("log_name");
     TCase *tc = tcase_create("names");
-    SRunner *sr;
     int failed;
 
     tcase_add_test(tc, a_built_name_reads_back_as_its_ltid_and_kind);
     tcase_add_test(tc, other_names_are_no_log);
     tcase_add_test(tc, a_split_name_gives_ltid_and_the_rest);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = ck_run(s);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -13,6 +13,8 @@
  * names.  So neither can gain or lose a field without the other.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <string.h>
 
 #include <libxml/parser.h>
@@ -263,7 +265,6 @@ int main(void)
 {
     Suite *s = suite_create("event table");
     TCase *tc = tcase_create("table vs schema");
-    SRunner *sr;
     int failed;
 
     doc = xmlReadFile(XSD, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
@@ -275,10 +276,7 @@ int main(void)
     tcase_add_test(tc, test_every_row_is_an_event_of_the_schema_for_its_logs);
     tcase_add_test(tc, test_a_field_missing_from_the_table_would_be_seen);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = ck_run(s);
     xmlFreeDoc(doc);
     return failed ? 1 : 0;
 }

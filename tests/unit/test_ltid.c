@@ -2,6 +2,8 @@
  * test_ltid.c - ltids are a function of the family tree only.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <limits.h>
 #include <stdlib.h>
 
@@ -62,7 +64,6 @@ int main(void)
 {
     Suite *s = suite_create("ltid");
     TCase *tc = tcase_create("assignment");
-    SRunner *sr;
     int failed;
 
     tcase_add_test(tc, first_task_is_ltid_1);
@@ -71,9 +72,6 @@ int main(void)
     tcase_add_test(tc, no_two_tasks_of_a_tree_share_an_ltid);
     tcase_add_test(tc, out_of_range_children_get_no_ltid);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = ck_run(s);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,6 +7,8 @@
  */
 #define _XOPEN_SOURCE 700
 #include <check.h>
+
+#include "check_run.h"
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,11 +304,5 @@ static Suite *races_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(races_suite());
-    int failed;
-
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return ck_run(races_suite()) ? 1 : 0;
 }

@@ -12,6 +12,8 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+
+#include "check_run.h"
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,7 +238,6 @@ int main(void)
 {
     Suite *s = suite_create("replay_match");
     TCase *tc = tcase_create("recorded events");
-    SRunner *sr;
     int failed;
 
     if (!mkdtemp(dir))
@@ -258,10 +259,7 @@ int main(void)
     tcase_add_test(tc, an_exit_notice_is_expected_by_tag_from_any_daemon);
     tcase_add_test(tc, reading_ahead_keeps_the_recorded_order);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = ck_run(s);
     nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

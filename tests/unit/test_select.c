@@ -5,6 +5,8 @@
  * suspension depth) by hand, as the constructor would from the environment.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,7 +125,6 @@ int main(void)
 {
     Suite *s = suite_create("select");
     TCase *tc = tcase_create("selection");
-    SRunner *sr;
     int failed;
 
     tcase_add_test(tc, tags_and_ltids_are_parsed_in_order);
@@ -134,9 +135,6 @@ int main(void)
     tcase_add_test(tc, only_the_named_tasks_log_anything);
     tcase_add_test(tc, suspended_regions_nest_and_select_nothing);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = ck_run(s);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
