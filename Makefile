@@ -14,9 +14,15 @@ CFLAGS  += -Werror
 endif
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+# Where `pangaea` finds the rest is found at run time, relative to its
+# executable (src/toplevel/paths.c); PG_SCHEMA_DIR is the source tree's
+# schema, for the unit tests and as the last resort.
+VERSION := 0.9.0
 CPPFLAGS += -Iinclude -Isrc/lib $(XML_CFLAGS) \
-            -DPG_SCHEMA_DIR='"$(abspath schema)"' \
-            -DPG_LIBEXEC_DIR='"$(abspath build)"'
+            -DPG_SCHEMA_DIR='"$(abspath schema)"' -DPG_VERSION='"$(VERSION)"'
+# -pack (src/toplevel/pack.c, unpack.c): tar + zstd through libarchive;
+# only the command links it, never the library preloaded into tasks.
+ARCHIVE_LIBS := $(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive)
 B := build
 PVMLIBS := -lpvm3
 SYSLIBS := -ldl -lm -lnettle
@@ -56,7 +62,7 @@ $(B)/libpangaea.a: $(LIB_OBJ)
 
 # The top-level task is itself a Pangaea task (ltid 0): it links the library.
 $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
-	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS)
 # The coordinator is a plain PVM task; it shares only the protocol header.
 $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o $(B)/lib/grow.o
 	$(CC) -o $@ $^ $(PVMLIBS)
@@ -129,7 +135,7 @@ $(SAN_B)/libtop.a: $(SAN_TOP_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc/toplevel $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) $(CPPFLAGS) -Isrc/toplevel $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS)
 
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done

@@ -24,6 +24,7 @@ log_xml log_binr log_binw
 log_read log_write log_schema
 log_dump
 real progsum state site_name
+progmap
 select coord_client notice
 header callsite
 record replay
@@ -32,8 +33,9 @@ wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route
 '
 TOP_LAYERS='
-json logdir daemon lamport races_clock
-runlog hostcheck move races dump
+paths json logdir daemon lamport races_clock
+runlog hostcheck move races dump pack
+unpack
 races_find
 races_out
 display_races

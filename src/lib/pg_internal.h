@@ -345,6 +345,14 @@ const pg_event *pg_replay_spawn(const char *program, int count);
 /* The path of this process's executable, and its SHA-256 in hex
  * 0, or -1 when it cannot be read. */
 int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);
+/* The SHA-256 of the file at path, in hex; 0, or -1. */
+int pg_file_sum(const char *path, char hex[65]);
+
+/* ---- programs of an unpacked pack (progmap.c) -------------------------- */
+/* The program to start as child `ltid` in a replay: the packed copy of the
+ * program the recording ran under that ltid when PANGAEA_PROGDIR is set
+ * (`pangaea -replay -pack`), else `task` itself.  buf holds the path. */
+const char *pg_progmap(int ltid, const char *task, char *buf, size_t size);
 
 /* ---- notices (notice.c) ------------------------------------------------- */
 /* Notices of `what` will come in context ctx with tag (pvm_notify). */

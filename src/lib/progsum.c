@@ -16,28 +16,42 @@
 
 #include "pg_internal.h"
 
-int pg_exe_sum(char *exe, size_t exe_size, char hex[65])
+/* The SHA-256 of the open file fd, in hex; 0, or -1 (a read failed). */
+static int fd_sum(int fd, char hex[65])
 {
     struct sha256_ctx ctx;
     uint8_t digest[SHA256_DIGEST_SIZE], buf[65536];
     ssize_t n;
-    int fd, i;
+    int i;
 
-    n = readlink("/proc/self/exe", exe, exe_size - 1);
-    if (n <= 0)
-        return -1;
-    exe[n] = 0;
-    fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
     sha256_init(&ctx);
     while ((n = read(fd, buf, sizeof buf)) > 0)
         sha256_update(&ctx, n, buf);
-    close(fd);
     if (n < 0)
         return -1;
     sha256_digest(&ctx, sizeof digest, digest);
     for (i = 0; i < SHA256_DIGEST_SIZE; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
     return 0;
+}
+
+int pg_file_sum(const char *path, char hex[65])
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), cc;
+
+    if (fd < 0)
+        return -1;
+    cc = fd_sum(fd, hex);
+    close(fd);
+    return cc;
+}
+
+int pg_exe_sum(char *exe, size_t exe_size, char hex[65])
+{
+    ssize_t n = readlink("/proc/self/exe", exe, exe_size - 1);
+
+    if (n <= 0)
+        return -1;
+    exe[n] = 0;
+    return pg_file_sum("/proc/self/exe", hex);
 }

@@ -60,7 +60,11 @@ static int spawn_recorded(char *task, char **argv, int flag, int count,
 
     flag = (flag & ~PvmTaskArch) | PvmTaskHost;
     for (i = 0; i < ev->nchild; i++) {
-        cc = spawn_one(task, argv, flag, (char *)ev->child_host[i],
+        char packed[PATH_MAX]; /* progmap.c: a replay from a pack */
+        const char *run = pg_progmap(ev->child_ltid[i], task, packed,
+                                     sizeof packed);
+
+        cc = spawn_one((char *)run, argv, flag, (char *)ev->child_host[i],
                        ev->child_ltid[i], &tids[i]);
         if (cc != 1)
             pg_fatal("replay cannot start ltid %d (%s) on host %s, where it "

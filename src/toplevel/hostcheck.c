@@ -289,7 +289,7 @@ static int check_logs(const char *dir, pg_err *err)
     DIR *d = opendir(dir);
     int cc = 0;
 
-    snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", PG_SCHEMA_DIR);
+    snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", top_schema_dir());
     while (cc == 0 && d && (e = readdir(d)))
         if (top_recording_file(e->d_name) && strncmp(e->d_name, "pangaea-", 8))
             cc = check_log(dir, e->d_name, xsd, err);

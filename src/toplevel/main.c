@@ -35,7 +35,11 @@ static const char usage_text[] =
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
     "       pangaea -dump [LOGDIR] [LTID]\n"
-    "       pangaea -races [-json] [LOGDIR]\n";
+    "       pangaea -races [-json] [LOGDIR]\n"
+    "       pangaea -pack [-logdir DIR]... -o FILE\n"
+    "       pangaea -replay -pack FILE [-logdir DIR] [-host HOST] "
+    "[-coordhost HOST] [args...]\n"
+    "       pangaea -help | --help | -version | --version\n";
 
 static void usage(const char *why)
 {
@@ -133,7 +137,8 @@ static void add_selection(struct top_opts *o, const char *sel)
 static void parse(int argc, char **argv, struct top_opts *o)
 {
     int i;
-    const char *logdir = "logs";
+    static const char default_logdir[] = "logs";
+    const char *logdir = default_logdir;
 
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -151,6 +156,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->coordhost = argv[++i];
         else if (!strcmp(argv[i], "-only") && i + 1 < argc)
             add_selection(o, argv[++i]);
+        else if (!strcmp(argv[i], "-pack") && i + 1 < argc)
+            o->pack = argv[++i]; /* unpack.c: replay from a pack */
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -164,6 +171,14 @@ static void parse(int argc, char **argv, struct top_opts *o)
     }
     if (o->mode == PANGAEA_OFF)
         usage("say what to do: -log, -replay or -none");
+    if (o->pack) { /* the program and the logs come from the pack */
+        if (o->mode != PANGAEA_REPLAY)
+            usage("-pack FILE goes with -replay (to make a pack: "
+                  "pangaea -pack -o FILE)");
+        o->args = &argv[i];
+        o->pack_dir = logdir == default_logdir ? NULL : logdir;
+        return;
+    }
     if (i >= argc)
         usage("missing program");
     resolve_program(argv[i], o->program);
@@ -174,14 +189,10 @@ static void parse(int argc, char **argv, struct top_opts *o)
     logdir_path(o, logdir);
 }
 
+/* Where the coordinator and the library are (paths.c). */
 static void self_dir(char *out, size_t size)
 {
-    ssize_t n = readlink("/proc/self/exe", out, size - 1);
-
-    if (n <= 0)
-        fail(TOP_EXIT_FAILED, "cannot find where %s is installed", "pangaea");
-    out[n] = 0;
-    *strrchr(out, '/') = 0;
+    snprintf(out, size, "%s", top_libexec_dir());
 }
 
 /* What every task of the run inherits (PVM_EXPORT carries it on). */
@@ -288,7 +299,14 @@ int main(int argc, char **argv)
         return top_races(argc, argv);
     if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
         return top_postmortem(argc, argv);
+    if (top_is_pack(argc, argv)) /* pack.c: a recording in one file */
+        return top_pack(argc, argv);
+    if (argc > 1 && (!strcmp(argv[1], "-version") ||
+                     !strcmp(argv[1], "--version")))
+        return top_version();
     parse(argc, argv, &o);
+    if (o.pack && top_unpack(&o, &err) < 0) /* unpack.c */
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
     pg_top_end = end_on_fatal;

@@ -216,7 +216,7 @@ static int check_written(const char *tmp, pg_err *err)
     pg_event ev;
     int cc;
 
-    snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", PG_SCHEMA_DIR);
+    snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", top_schema_dir());
     if (pg_log_validate(tmp, xsd, err) < 0)
         return -1;
     if (!(r = pg_logr_open(tmp, PG_LOG_EXEC, NULL, err)))

@@ -14,6 +14,8 @@
 #ifndef PG_TOP_H
 #define PG_TOP_H
 
+#include <stddef.h>
+
 #include "pangaea.h"
 #include "pg_err.h"
 
@@ -25,6 +27,8 @@ struct top_opts {
     char program[4096];     /* resolved path of the program           */
     char **args;            /* the program's own arguments, NULL-ended */
     char only[256];         /* -only: selective logging, "" for all    */
+    const char *pack;       /* -replay -pack FILE: replay from a pack  */
+    const char *pack_dir;   /* with -pack, -logdir: where it unpacks   */
 };
 
 /* Exit statuses of `pangaea` itself. */
@@ -97,5 +101,24 @@ int top_postmortem(int argc, char **argv);
 /* races_out.c: -races [-json] [LOGDIR] (races.h). */
 int top_is_races(const char *arg);
 int top_races(int argc, char **argv);
+
+/* Where the coordinator, the preloaded library and the schema are: beside
+ * the executable in the build tree, in ../lib/pangaea and ../share/pangaea
+ * when installed (paths.c). */
+const char *top_libexec_dir(void);
+const char *top_schema_dir(void);
+
+/* `pangaea -pack [-logdir DIR]... -o FILE` (pack.c), and `-version`. */
+int top_is_pack(int argc, char **argv);
+int top_pack(int argc, char **argv);
+int top_version(void);
+/* The machine an ELF file is built for ("x86_64"; "unknown": no ELF). */
+void top_elf_machine(const char *path, char *out, size_t size);
+/* -replay -pack FILE (unpack.c): checks the pack (checksums, the programs'
+ * architecture), unpacks it into a directory of its own (o->pack_dir, or
+ * beside the pack), and sets o->logdir, o->program and, when no argument
+ * was given, o->args to the recording's; PANGAEA_PROGDIR then makes the
+ * replay start the packed programs (progmap.c).  0, or -1 and err. */
+int top_unpack(struct top_opts *o, pg_err *err);
 
 #endif
