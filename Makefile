@@ -173,10 +173,51 @@ bench-programs: $(BENCH_BINS)
 bench: all bench-programs
 	@bash bench/run.sh $(BENCH_FLAGS)
 
+# make install PREFIX=/usr/local [DESTDIR=/stage] [LIBDIR=...]; make uninstall
+# (the same variables).  The layout is what src/toplevel/paths.c looks for
+# beside the installed `pangaea`: PREFIX/bin/pangaea, PREFIX/lib/pangaea/
+# (the coordinator and a link to the library it preloads into tasks),
+# PREFIX/share/pangaea/ (the schema); so bin, lib/pangaea and share stay
+# under PREFIX, while LIBDIR (the library, pangaea.pc) may be multiarch.
+PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
+PKGLIBDIR  = $(PREFIX)/lib/pangaea
+INCLUDEDIR = $(PREFIX)/include
+DATADIR    = $(PREFIX)/share/pangaea
+MANDIR     = $(PREFIX)/share/man
+INSTALLED  = $(PREFIX)/bin/pangaea $(PKGLIBDIR)/pangaea-coord \
+             $(PKGLIBDIR)/libpangaea.so $(LIBDIR)/libpangaea.so \
+             $(LIBDIR)/libpangaea.a $(INCLUDEDIR)/pangaea.h \
+             $(DATADIR)/pangaea-log.xsd $(LIBDIR)/pkgconfig/pangaea.pc \
+             $(MANDIR)/man1/pangaea.1 $(MANDIR)/man3/pangaea.3
+$(B)/pangaea.pc: pangaea.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+install: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord
+	rm -f $(B)/pangaea.pc && $(MAKE) --no-print-directory $(B)/pangaea.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PKGLIBDIR) \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 755 $(B)/pangaea $(DESTDIR)$(PREFIX)/bin/pangaea
+	install -m 755 $(B)/pangaea-coord $(DESTDIR)$(PKGLIBDIR)/pangaea-coord
+	install -m 755 $(B)/libpangaea.so $(DESTDIR)$(LIBDIR)/libpangaea.so
+	install -m 644 $(B)/libpangaea.a $(DESTDIR)$(LIBDIR)/libpangaea.a
+	ln -sfn $$(realpath -m --relative-to=$(PKGLIBDIR) $(LIBDIR)/libpangaea.so) \
+	    $(DESTDIR)$(PKGLIBDIR)/libpangaea.so
+	install -m 644 include/pangaea.h $(DESTDIR)$(INCLUDEDIR)/pangaea.h
+	install -m 644 schema/pangaea-log.xsd $(DESTDIR)$(DATADIR)/pangaea-log.xsd
+	install -m 644 $(B)/pangaea.pc $(DESTDIR)$(LIBDIR)/pkgconfig/pangaea.pc
+	install -m 644 man/pangaea.1 $(DESTDIR)$(MANDIR)/man1/pangaea.1
+	install -m 644 man/pangaea.3 $(DESTDIR)$(MANDIR)/man3/pangaea.3
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
+
 clean:
 	rm -rf $(B)
 
-.PHONY: all check layers unit e2e demo clean test-programs bench bench-programs
+.PHONY: all check layers unit e2e demo clean test-programs bench bench-programs \
+        install uninstall
 
 # race.c is plain_race.c built the instrumented way.
 $(B)/tests/race: tests/programs/plain_race.c

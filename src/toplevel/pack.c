@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pg_grow.h"
@@ -236,6 +236,7 @@ static int put_text(struct archive *a, const char *name, const char *text,
     archive_entry_set_filetype(e, AE_IFREG);
     archive_entry_set_perm(e, 0644);
     archive_entry_set_size(e, len);
+    archive_entry_set_mtime(e, time(NULL), 0);
     if (archive_write_header(a, e) != ARCHIVE_OK ||
         archive_write_data(a, text, len) != (ssize_t)len)
         cc = pg_err_set(err, "writing the pack: %s", archive_error_string(a));
