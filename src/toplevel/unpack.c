@@ -200,6 +200,8 @@ static int read_pack(struct pack *p, const char *into, pg_err *err)
     while (cc == 0 && into &&
            (rc = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
         name = archive_entry_pathname(e);
+        if (archive_entry_filetype(e) == AE_IFDIR && safe_name(name))
+            continue; /* tar's own directory entries: made as files come */
         if (!safe_name(name) || archive_entry_filetype(e) != AE_IFREG) {
             cc = pg_err_set(err, "%s: refused entry %s (only files under "
                             "recordings/ and programs/)", p->file, name);
@@ -236,7 +238,7 @@ static int same_manifest(const struct pack *p)
 
 static int save_manifest(const struct pack *p, const char *into, pg_err *err)
 {
-    char path[PATH_MAX + 16];
+    char path[2 * PATH_MAX];
     FILE *f;
 
     snprintf(path, sizeof path, "%s/MANIFEST", into);
@@ -324,8 +326,9 @@ static int first_task(struct top_opts *o, const char *progdir, pg_err *err)
     if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, err)))
         return -1;
     pg_logr_close(r);
-    snprintf(o->program, sizeof o->program, "%s/%s/%s", progdir, h.sha256,
-             pg_basename(h.exe));
+    if (snprintf(o->program, sizeof o->program, "%s/%s/%s", progdir,
+                 h.sha256, pg_basename(h.exe)) >= (int)sizeof o->program)
+        return pg_err_set(err, "%s: the path is too long", progdir);
     if (access(o->program, X_OK) < 0)
         return pg_err_set(err, "the pack holds no program for ltid 1 (%s)",
                           o->program);
@@ -354,7 +357,7 @@ static int first_task(struct top_opts *o, const char *progdir, pg_err *err)
 int top_unpack(struct top_opts *o, pg_err *err)
 {
     struct pack p = { .file = o->pack };
-    char path[PATH_MAX + 300], progdir[PATH_MAX];
+    char path[2 * PATH_MAX], progdir[2 * PATH_MAX];
 
     if (o->pack_dir)
         snprintf(p.dir, sizeof p.dir, "%s", o->pack_dir);
@@ -371,7 +374,7 @@ int top_unpack(struct top_opts *o, pg_err *err)
         return pg_err_set(err, "%s: the unpacked recording is missing",
                           p.dir);
     }
-    snprintf(progdir, sizeof progdir, "%s", path);
+    snprintf(progdir, sizeof progdir, "%.*s", PATH_MAX - 1, path);
     free(p.manifest);
     setenv(PG_ENV_PROGDIR, progdir, 1);
     if (first_task(o, progdir, err) < 0)
