@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
 # install-deps.sh - installs the Debian packages Pangaea builds and runs with.
 #
-# The one place the package list lives: examples/sor/demo.sh and .ci/run
-# both call this.  Installs only when something is missing (checked with
-# dpkg-query), so on a machine that has everything it needs no network and
-# no root.  Needs root (or sudo) otherwise; non-interactive.
+# The one place the package lists live, in two groups:
+#   install-deps.sh demo   what building Pangaea and running the demo need
+#                          (examples/sor/demo.sh)
+#   install-deps.sh test   that and what the tests need (.ci/run); the
+#                          default
+# Installs only when something is missing (checked with dpkg-query), so on
+# a machine that has everything it needs no network and no root.  Needs
+# root (or sudo) otherwise; non-interactive.
 set -euo pipefail
 
-PACKAGES=(
+DEMO=(
     build-essential pkg-config      # cc, make
     pvm pvm-dev libpvm3             # PVM 3.4: daemon, console, headers
-    pvm-examples                    # PVM programs written by others
-    libxml2-dev libxml2-utils       # the logs: libxml2, xmllint
+    libxml2-dev                     # the logs: libxml2
     libdw-dev                       # -races: call sites to file:line (elfutils)
     nettle-dev                      # SHA-256 of programs (replay checks)
+    libarchive-dev                  # -pack: tar + zstd archives (libarchive)
+)
+TEST=(
+    pvm-examples                    # PVM programs written by others
+    libxml2-utils                   # tests: xmllint
     check                           # unit tests
     iproute2                        # tests: hosts in network namespaces
     util-linux                      # tests: unshare (a host name per host)
     chromium chromium-driver        # tests: the event graph page (-display)
+    man-db                          # tests: the man pages render (man -l)
+    zstd                            # tests: packs opened with tar --zstd
 )
+
+case "${1:-test}" in
+    demo) PACKAGES=("${DEMO[@]}") ;;
+    test) PACKAGES=("${DEMO[@]}" "${TEST[@]}") ;;
+    *) echo "usage: install-deps.sh [demo|test]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh demo
 make all >/dev/null
 
 source tests/e2e/lib.sh         # pg_tmpdir, pg_pvmd_halt; its trap cleans up
