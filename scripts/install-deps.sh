@@ -28,6 +28,7 @@ TEST=(
     chromium chromium-driver        # tests: the event graph page (-display)
     man-db                          # tests: the man pages render (man -l)
     zstd                            # tests: packs opened with tar --zstd
+    dpkg-dev debhelper              # tests: debian/ builds a package
 )
 
 case "${1:-test}" in

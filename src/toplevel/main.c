@@ -3,6 +3,7 @@
  *
  *   pangaea -log|-replay|-none [-logdir DIR] [-host HOST] [-coordhost HOST]
  *           program [args...]
+ *   pangaea -replay -pack FILE [-logdir DIR] [args...]   (unpack.c)
  *
  * It checks everything it can before any task starts (options, the program,
  * the arguments, the log directory, which it locks for the whole run, for a
