@@ -70,6 +70,24 @@ sum=$(sha256sum <"$work/bin/plain_race" | cut -d' ' -f1)
 pack_case race "$work/bin/plain_race"
 pack_case master "$work/bin/master1" "$work/bin/slave1"
 
+# The second and third replays used the directory the first unpacked (so
+# -move on it holds); a program altered there is caught all the same.
+if grep -q "already unpacked in race.unpacked" "$work/elsewhere/race.3.err"; then
+    pg_pass "a replay of the same pack reuses its unpacked directory"
+else
+    pg_fail "the unpacked directory was not reused: $(cat "$work/elsewhere/race.3.err")"
+fi
+unpacked=$work/elsewhere/race.unpacked/programs/$sum/plain_race
+printf 'Z' >>"$unpacked"
+rc=0
+(cd "$work/elsewhere" && "$PANGAEA" -replay -pack ../race.pangaea >reuse.out 2>reuse.err) || rc=$?
+if [ $rc -eq 2 ] && grep -q "programs/$sum/plain_race was altered" "$work/elsewhere/reuse.err" &&
+   [ ! -s "$work/elsewhere/reuse.out" ]; then
+    pg_pass "a program altered in the unpacked directory: exit 2, named, nothing ran"
+else
+    pg_fail "altered unpacked program: exit $rc, $(cat "$work/elsewhere/reuse.err")"
+fi
+
 # --- what a pack holds -------------------------------------------------------
 list=$(tar --zstd -tf "$work/race.pangaea")
 manifest=$(tar --zstd -xOf "$work/race.pangaea" MANIFEST)
