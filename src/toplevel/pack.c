@@ -410,9 +410,16 @@ int top_pack(int argc, char **argv)
                        strerror(errno)), TOP_EXIT_USAGE;
     if (n == 0)
         name_recording(names, n++, dirs[0]);
-    for (i = 0; i < n; i++)
-        if (scan_exec_logs(dirs[i], &err) < 0)
+    for (i = 0; i < n; i++) {
+        /* Not while a run writes there; a recording cut short is packed
+         * as it is (a replay follows it as far as it goes), but said. */
+        if (top_logdir_lock(dirs[i], 1, &err) < 0 ||
+            scan_exec_logs(dirs[i], &err) < 0)
             return fprintf(stderr, "pangaea: %s\n", err.msg), TOP_EXIT_USAGE;
+        if (top_logdir_incomplete(dirs[i]))
+            fprintf(stderr, "pangaea: the recording in %s did not end well: "
+                    "packing what it holds\n", dirs[i]);
+    }
     snprintf(tmp, sizeof tmp, "%s.part", out); /* never half a pack at out */
     if (write_pack(tmp, dirs, names, n, &err) < 0 ||
         (rename(tmp, out) < 0 &&

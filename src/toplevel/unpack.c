@@ -179,8 +179,10 @@ static int read_pack(struct pack *p, const char *into, pg_err *err)
     archive_read_support_filter_all(a);
     archive_read_support_format_tar(a);
     if (archive_read_open_filename(a, p->file, 65536) != ARCHIVE_OK) {
-        cc = pg_err_set(err, "cannot read the pack %s: %s", p->file,
-                        archive_error_string(a));
+        cc = pg_err_set(err, "cannot read the pack %s: %s%s%s", p->file,
+                        archive_error_string(a),
+                        archive_errno(a) > 0 ? ": " : "",
+                        archive_errno(a) > 0 ? strerror(archive_errno(a)) : "");
         archive_read_free(a);
         return cc;
     }

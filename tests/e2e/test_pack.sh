@@ -110,6 +110,22 @@ else
     pg_fail "master1's pack: $(tar --zstd -tf "$work/master.pangaea" | grep '^programs/')"
 fi
 
+# Two recordings of one program (a recording and a branch of it) share it.
+cp "$PG_BUILD/tests/plain_race" "$work/bin/plain_race"
+for r in one two; do
+    (cd "$work/rec" && timeout 60 "$PANGAEA" -log -logdir "$r" "$work/bin/plain_race" >/dev/null 2>&1)
+done
+(cd "$work/rec" && "$PANGAEA" -pack -logdir one -logdir two -o "$work/two.pangaea" 2>/dev/null)
+list=$(tar --zstd -tf "$work/two.pangaea" 2>/dev/null)
+if [ "$(grep -c '^programs/' <<<"$list")" -eq 1 ] &&
+   grep -q '^recordings/one/ltid-1.exec.xml$' <<<"$list" &&
+   grep -q '^recordings/two/ltid-1.exec.xml$' <<<"$list"; then
+    pg_pass "a pack of two recordings holds both and their program once"
+else
+    pg_fail "a pack of two recordings: $(grep -c '^programs/' <<<"$list") programs; $(grep ltid-1.exec <<<"$list")"
+fi
+rm -f "$work/bin/plain_race"
+
 # --- an altered pack -----------------------------------------------------------
 x=$(pg_tmpdir)
 tar --zstd -C "$x" -xf "$work/race.pangaea"
