@@ -17,7 +17,9 @@ XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 # Where `pangaea` finds the rest is found at run time, relative to its
 # executable (src/toplevel/paths.c); PG_SCHEMA_DIR is the source tree's
 # schema, for the unit tests and as the last resort.
-VERSION := 0.9.0
+# The version is debian/changelog's (one place; man/ and -version agree:
+# tests/e2e/test_install.sh).
+VERSION := $(shell head -n 1 debian/changelog | cut -d'(' -f2 | cut -d')' -f1 | cut -d- -f1)
 CPPFLAGS += -Iinclude -Isrc/lib $(XML_CFLAGS) \
             -DPG_SCHEMA_DIR='"$(abspath schema)"' -DPG_VERSION='"$(VERSION)"'
 # -pack (src/toplevel/pack.c, unpack.c): tar + zstd through libarchive;

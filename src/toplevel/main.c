@@ -177,6 +177,9 @@ static void parse(int argc, char **argv, struct top_opts *o)
             usage("-pack FILE goes with -replay (to make a pack: "
                   "pangaea -pack -o FILE)");
         o->args = &argv[i];
+        if (!pg_logw_args_ok(o->args))
+            usage("an argument is too long for the log (at most 4096 bytes, "
+                  "2048 for one with bytes XML cannot hold)");
         o->pack_dir = logdir == default_logdir ? NULL : logdir;
         return;
     }

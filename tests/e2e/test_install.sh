@@ -41,6 +41,15 @@ for v in -version --version; do
     fi
 done
 
+# One version: the man pages' headers say the one -version prints.
+version=$("$BIN" --version | sed -n '1s/^pangaea //p')
+if [ -n "$version" ] && grep -q "^\.TH PANGAEA 1 .*\"pangaea $version\"" "$PG_ROOT/man/pangaea.1" &&
+   grep -q "^\.TH PANGAEA 3 .*\"pangaea $version\"" "$PG_ROOT/man/pangaea.3"; then
+    pg_pass "pangaea(1) and pangaea(3) are of version $version, as pangaea -version says"
+else
+    pg_fail "the man pages' version differs from pangaea -version ($version)"
+fi
+
 # The options the help names: -word or --word after a space, [ or |.
 options=$("$BIN" --help | grep -oE '(^|[][ |])--?[a-z][a-z-]*' |
           sed -E 's/^[][ |]//' | sort -u)
