@@ -113,6 +113,10 @@ pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 # coordinator, and validated the execution logs against the installed
 # schema (a missing schema is exit 2).
 PG_BUILD=$root/bin PG_RUNS=6 pg_replay_case "installed pangaea, pkg-config program" "$prog"
+# An unmodified binary is recorded only through the library the installed
+# pangaea preloads into its tasks (PREFIX/lib/pangaea/libpangaea.so).
+PG_BUILD=$root/bin PG_RUNS=4 pg_replay_case "installed pangaea, unmodified plain_race (preloaded)" \
+    "$PG_BUILD/tests/plain_race"
 # --- uninstall ----------------------------------------------------------------
 if make -s -C "$PG_ROOT" uninstall PREFIX=$prefix DESTDIR="$stage" >/dev/null 2>&1 &&
    [ -z "$(find "$stage" -type f -o -type l)" ]; then
