@@ -10,6 +10,10 @@
  *              (tasks.c, perfetto.c, json.c),
  *              with runlog.c (loading, matching), lamport.c (logical
  *              order), display.c and graph.html (the event graph page)
+ *   paths.c    where the coordinator, library and schema are (build tree
+ *              or installed), relative to the executable
+ *   pack.c     -pack: a recording and its programs in one file; -version
+ *   unpack.c   -replay -pack: checking and unpacking a pack to replay it
  */
 #ifndef PG_TOP_H
 #define PG_TOP_H
