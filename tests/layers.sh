@@ -24,7 +24,7 @@ log_xml log_binr log_binw
 log_read log_write log_schema
 log_dump
 real progsum state site_name
-select coord_client notice
+select coord_client notice whatif chaos
 header callsite
 record replay
 runtime

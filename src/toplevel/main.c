@@ -26,6 +26,7 @@
 
 #include "pg_internal.h"
 #include "top.h"
+#include "whatif.h"
 
 /* One usage text, for --help (stdout, exit 0) and for every usage error. */
 static const char usage_text[] =
@@ -35,7 +36,13 @@ static const char usage_text[] =
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
     "       pangaea -dump [LOGDIR] [LTID]\n"
-    "       pangaea -races [-json] [LOGDIR]\n";
+    "       pangaea -races [-json] [LOGDIR]\n"
+    "       pangaea -whatif LTID:SEQ=SENDER:MSGID [-logdir DIR] [-o NEWDIR] "
+    "program [args...]\n"
+    "       pangaea -explore [-runs N] [-depth K] [-until crash|output] "
+    "[-logdir DIR] program [args...]\n"
+    "       pangaea -chaos [-runs N] [-seed S] [-logdir DIR] "
+    "program [args...]\n";
 
 static void usage(const char *why)
 {
@@ -133,7 +140,8 @@ static void add_selection(struct top_opts *o, const char *sel)
 static void parse(int argc, char **argv, struct top_opts *o)
 {
     int i;
-    const char *logdir = "logs";
+    const char *logdir = "logs", *whatif = NULL;
+    static char newdir[4096];
 
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -151,6 +159,11 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->coordhost = argv[++i];
         else if (!strcmp(argv[i], "-only") && i + 1 < argc)
             add_selection(o, argv[++i]);
+        else if (!strcmp(argv[i], "-whatif") && i + 1 < argc) {
+            set_mode(o, PANGAEA_LOG, argv[i]); /* it records (whatif.c) */
+            whatif = argv[++i];
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            snprintf(newdir, sizeof newdir, "%s", argv[++i]);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -171,6 +184,12 @@ static void parse(int argc, char **argv, struct top_opts *o)
     if (!pg_logw_args_ok(o->args))
         usage("an argument is too long for the log (at most 4096 bytes, "
               "2048 for one with bytes XML cannot hold)");
+    if (whatif) /* logdir is the recording forked; newdir the new one */
+        top_whatif_parse(o, whatif, logdir, newdir, sizeof newdir);
+    if (newdir[0] && !whatif)
+        usage("-o goes with -whatif");
+    if (whatif)
+        logdir = newdir;
     logdir_path(o, logdir);
 }
 
@@ -288,6 +307,10 @@ int main(int argc, char **argv)
         return top_races(argc, argv);
     if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
         return top_postmortem(argc, argv);
+    if (argc > 1 && top_is_explore(argv[1])) /* explore.c: runs us again */
+        return top_explore(argc, argv);
+    if (argc > 1 && top_is_chaos(argv[1])) /* chaos.c: runs us again */
+        return top_chaos(argc, argv);
     parse(argc, argv, &o);
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
@@ -296,7 +319,8 @@ int main(int argc, char **argv)
         fail(TOP_EXIT_FAILED, "%s", err.msg);
     run.ready = 1;
     /* The hosts need PVM; nothing may have started if one is missing. */
-    if (o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) {
+    if ((o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) ||
+        (o.whatif && top_whatif_start(&o, &err) < 0)) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
@@ -331,6 +355,8 @@ int main(int argc, char **argv)
         status = finish_recording(&o, status);
     pg_top_off(); /* our own end is not a task's end */
     top_daemon_release(run.started);
+    if (o.whatif)
+        return top_whatif_done(&o, status);
     if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
     return status;

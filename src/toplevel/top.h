@@ -25,6 +25,7 @@ struct top_opts {
     char program[4096];     /* resolved path of the program           */
     char **args;            /* the program's own arguments, NULL-ended */
     char only[256];         /* -only: selective logging, "" for all    */
+    const char *whatif;     /* -whatif LTID:SEQ=SENDER:MSGID (whatif.c) */
 };
 
 /* Exit statuses of `pangaea` itself. */
