@@ -32,13 +32,13 @@ wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route
 '
 TOP_LAYERS='
-json logdir daemon lamport races_clock
+json logdir daemon lamport races_clock rerun
 runlog hostcheck move races dump
 races_find
-races_out
+races_out whatif
 display_races
 display tasks perfetto monitor
-postmortem
+postmortem explore chaos_runs
 main
 '
 

@@ -4,7 +4,8 @@
  * Design.  Rare message orders are found by making legal PVM behaviours
  * that free runs seldom show, only on the receiving side, in a recorded
  * run (so whatever a chaos run finds replays like any recording):
- *  - a random delay before a receive (more messages arrive meanwhile);
+ *  - a random delay before a receive (more messages arrive meanwhile),
+ *    up to 5, 50 or 250 ms depending on the run's seed;
  *  - a random choice among the messages already queued that the receive
  *    would accept: a first pass through PVM's queue (pvm_nrecv with our
  *    matcher saying no to everything) collects them, the receive then
@@ -23,7 +24,9 @@
 #include "pg_internal.h"
 
 #define CHAOS_MAX_QUEUED 256
-#define CHAOS_MAX_DELAY_NS 30000000L /* 30 ms */
+/* A run's delays are up to one of these (by its seed): short ones reorder
+ * messages already on their way, long ones let slow senders overtake. */
+static const long scales_ns[] = { 5000000L, 50000000L, 250000000L };
 
 enum phase { OFF, COLLECT, PICK };
 
@@ -33,6 +36,7 @@ static struct {
     enum phase phase;
     int mids[CHAOS_MAX_QUEUED], n;
     int pick;
+    long scale_ns;   /* this run's longest delay */
 } chaos;
 
 /* xorshift64*: small, and the same sequence on every host. */
@@ -59,6 +63,7 @@ int pg_chaos_load(void)
                   ((uint64_t)pg.ltid * 0xBF58476D1CE4E5B9ULL);
     if (!chaos.state)
         chaos.state = 1;
+    chaos.scale_ns = scales_ns[seed % 3];
     chaos.on = 1;
     return 1;
 }
@@ -67,23 +72,40 @@ static void random_delay(void)
 {
     struct timespec nap = { 0, 0 };
 
-    if (draw() % 2)
-        return;
-    nap.tv_nsec = (long)(draw() % (uint32_t)CHAOS_MAX_DELAY_NS);
+    if (draw() % 4 == 0)
+        return; /* three receives in four wait */
+    nap.tv_nsec = (long)(draw() % (uint32_t)chaos.scale_ns);
     nanosleep(&nap, NULL);
 }
 
-int pg_chaos_before(int poll, int tid, int tag)
+/* The queued messages the receive would accept, into chaos.mids.  One
+ * pvm_nrecv reads the socket once (its mroute), so the passes go on while
+ * they find more: what has arrived is all seen. */
+static void collect(int tid, int tag)
+{
+    int pass, before;
+
+    chaos.phase = COLLECT;
+    chaos.n = 0;
+    for (pass = 0; pass < 8; pass++) {
+        before = chaos.n;
+        pg_real.nrecv(tid, tag); /* the matcher takes nothing: it collects */
+        if (pass > 0 && chaos.n == before)
+            break;
+    }
+    chaos.phase = OFF;
+}
+
+int pg_chaos_before(int poll, int probe, int tid, int tag)
 {
     if (!chaos.on)
         return 0;
     random_delay();
     if (poll && draw() % 4 == 0)
         return 1; /* "not arrived yet" */
-    chaos.phase = COLLECT;
-    chaos.n = 0;
-    pg_real.nrecv(tid, tag); /* the matcher takes nothing: it collects */
-    chaos.phase = OFF;
+    if (probe)
+        return 0; /* a first pass would free the receive buffer */
+    collect(tid, tag);
     if (chaos.n > 1) {
         chaos.pick = chaos.mids[draw() % (uint32_t)chaos.n];
         chaos.phase = PICK;
@@ -98,10 +120,14 @@ void pg_chaos_after(void)
 
 int pg_chaos_match(int mid, int cc)
 {
+    int i;
+
     switch (chaos.phase) {
     case COLLECT:
-        if (cc > 0 && chaos.n < CHAOS_MAX_QUEUED)
-            chaos.mids[chaos.n++] = mid;
+        for (i = 0; cc > 0 && i < chaos.n && chaos.mids[i] != mid; i++)
+            ;
+        if (cc > 0 && i == chaos.n && chaos.n < CHAOS_MAX_QUEUED)
+            chaos.mids[chaos.n++] = mid; /* seen again in a later pass */
         return 0;
     case PICK:
         return cc > 0 && mid == chaos.pick;

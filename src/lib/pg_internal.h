@@ -314,8 +314,9 @@ const pg_event *pg_whatif_forced(const pg_event *ev);
 /* PANGAEA_CHAOS: 1 if this task perturbs its receives. */
 int pg_chaos_load(void);
 /* Before a recorded receive (poll: nrecv/probe): delays, draws one of the
- * queued messages that match; 1: let the poll find nothing. */
-int pg_chaos_before(int poll, int tid, int tag);
+ * queued messages that match (not for a probe); 1: let the poll find
+ * nothing. */
+int pg_chaos_before(int poll, int probe, int tid, int tag);
 void pg_chaos_after(void);
 /* The matcher's verdict cc on mid, as chaos wants it. */
 int pg_chaos_match(int mid, int cc);

@@ -76,7 +76,7 @@ int pg_whatif_load(void)
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
         if (!strncmp(line, "from ", 5))
-            snprintf(pg_whatif.from, sizeof pg_whatif.from, "%s", line + 5);
+            snprintf(pg_whatif.from, sizeof pg_whatif.from, "%.4095s", line + 5);
         else if (parse_line(line) < 0) {
             fclose(f);
             pg_fatal("the what-if plan %s has a bad line: %.200s", path, line);

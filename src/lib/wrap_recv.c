@@ -139,7 +139,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     } else {
         pg_app_recv = 1;
         mid = pg.mode == PANGAEA_LOG &&
-                      pg_chaos_before(how == POLL || how == PROBE, tid, tag)
+                      pg_chaos_before(how == POLL || how == PROBE,
+                                      how == PROBE, tid, tag)
                   ? 0 : real_call(how, tid, tag, tmout);
         pg_chaos_after();
         pg_app_recv = 0;
