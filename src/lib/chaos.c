@@ -5,7 +5,8 @@
  * that free runs seldom show, only on the receiving side, in a recorded
  * run (so whatever a chaos run finds replays like any recording):
  *  - a random delay before a receive (more messages arrive meanwhile),
- *    up to 5, 50 or 250 ms depending on the run's seed;
+ *    up to 5, 50 or 250 ms depending on the run's seed; a blocking
+ *    receive waits for a first message it would take before its delay;
  *  - a random choice among the messages already queued that the receive
  *    would accept: a first pass through PVM's queue (pvm_nrecv with our
  *    matcher saying no to everything) collects them, the receive then
@@ -96,14 +97,27 @@ static void collect(int tid, int tag)
     chaos.phase = OFF;
 }
 
-int pg_chaos_before(int poll, int probe, int tid, int tag)
+/* A blocking receive first waits for a message it would take, without
+ * taking it: the delay then runs from that arrival, which is when other
+ * messages can still overtake it. */
+static void wait_first(int tid, int tag)
+{
+    struct timespec nap = { 0, 500000L };
+
+    while (pg_real.probe(tid, tag) == 0)
+        nanosleep(&nap, NULL);
+}
+
+int pg_chaos_before(int how, int tid, int tag)
 {
     if (!chaos.on)
         return 0;
+    if (how == PG_CHAOS_BLOCK)
+        wait_first(tid, tag);
     random_delay();
-    if (poll && draw() % 4 == 0)
+    if ((how == PG_CHAOS_POLL || how == PG_CHAOS_PROBE) && draw() % 4 == 0)
         return 1; /* "not arrived yet" */
-    if (probe)
+    if (how == PG_CHAOS_PROBE)
         return 0; /* a first pass would free the receive buffer */
     collect(tid, tag);
     if (chaos.n > 1) {

@@ -313,10 +313,11 @@ int pg_whatif_follows(long seq);
 const pg_event *pg_whatif_forced(const pg_event *ev);
 /* PANGAEA_CHAOS: 1 if this task perturbs its receives. */
 int pg_chaos_load(void);
-/* Before a recorded receive (poll: nrecv/probe): delays, draws one of the
- * queued messages that match (not for a probe); 1: let the poll find
- * nothing. */
-int pg_chaos_before(int poll, int probe, int tid, int tag);
+/* Before a recorded receive of kind `how` (wrap_recv.c's order): delays,
+ * draws one of the queued messages that match (not for a probe); 1: let
+ * the poll find nothing. */
+enum { PG_CHAOS_BLOCK, PG_CHAOS_POLL, PG_CHAOS_TIMED, PG_CHAOS_PROBE };
+int pg_chaos_before(int how, int tid, int tag);
 void pg_chaos_after(void);
 /* The matcher's verdict cc on mid, as chaos wants it. */
 int pg_chaos_match(int mid, int cc);

@@ -19,7 +19,8 @@
 
 #include "pg_internal.h"
 
-enum how { BLOCK, POLL, TIMED, PROBE };
+enum how { BLOCK = PG_CHAOS_BLOCK, POLL = PG_CHAOS_POLL,
+           TIMED = PG_CHAOS_TIMED, PROBE = PG_CHAOS_PROBE };
 
 static int real_call(enum how how, int tid, int tag, struct timeval *tmout)
 {
@@ -139,8 +140,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     } else {
         pg_app_recv = 1;
         mid = pg.mode == PANGAEA_LOG &&
-                      pg_chaos_before(how == POLL || how == PROBE,
-                                      how == PROBE, tid, tag)
+                      pg_chaos_before((int)how, tid, tag)
                   ? 0 : real_call(how, tid, tag, tmout);
         pg_chaos_after();
         pg_app_recv = 0;

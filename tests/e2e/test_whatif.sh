@@ -134,9 +134,9 @@ done
 
 # --- -chaos -----------------------------------------------------------------
 # Free recorded runs never take the slow result first; chaos runs do, in
-# some of them (about one in ten when measured: the delays are drawn, and the
+# some of them (about one in six when measured: the delays are drawn, and the
 # workers' delays hold the slow result back too).
-N=80 FREE=20
+N=50 FREE=20
 free_crash=0
 for i in $(seq "$FREE"); do
     rc=0
