@@ -10,8 +10,8 @@
  * a child at depth k carries k forced choices (the earlier ones are in
  * its recording's prefix), and at most K.  Alternatives equal to one
  * already tried (same receiver ltid, call site, filter and sender) are
- * skipped, whatever run they come from; the message a receive took counts
- * as tried, since the run that took it was run.  A run fails when it ends
+ * skipped, whatever run they come from (so a loop that races the same
+ * way at every iteration costs one run per sender).  A run fails when it ends
  * otherwise than run 0 did with status 0 (a crash, an abnormal end, a
  * stall past -timeout), or with `-until output`, when its output differs
  * from run 0's; a what-if that left its recording before the forced
@@ -162,11 +162,6 @@ static void expand(struct explore *x, int p)
     }
     if ((n = rc_find(&run, &races)) < 0)
         n = 0;
-    for (i = 0; i < n; i++) /* what each receive took was run already */
-        if (races[i].took >= 0) {
-            key_of(&run, &races[i], races[i].took, key, sizeof key);
-            tried(x, key);
-        }
     for (pass = 0; pass < 2; pass++) /* first races first */
         for (i = 0; i < n; i++) {
             if (races[i].took < 0 || races[i].first != !pass)
