@@ -37,11 +37,12 @@ static const char usage_text[] =
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
     "       pangaea -dump [LOGDIR] [LTID]\n"
     "       pangaea -races [-json] [LOGDIR]\n"
-    "       pangaea -whatif LTID:SEQ=SENDER:MSGID [-logdir DIR] [-o NEWDIR] "
+    "       pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-logdir DIR] "
+    "[-o NEWDIR] "
     "program [args...]\n"
     "       pangaea -explore [-runs N] [-depth K] [-until crash|output] "
-    "[-logdir DIR] program [args...]\n"
-    "       pangaea -chaos [-runs N] [-seed S] [-logdir DIR] "
+    "[-timeout S] [-logdir DIR] program [args...]\n"
+    "       pangaea -chaos [-runs N] [-seed S] [-timeout S] [-logdir DIR] "
     "program [args...]\n";
 
 static void usage(const char *why)
@@ -161,7 +162,7 @@ static void parse(int argc, char **argv, struct top_opts *o)
             add_selection(o, argv[++i]);
         else if (!strcmp(argv[i], "-whatif") && i + 1 < argc) {
             set_mode(o, PANGAEA_LOG, argv[i]); /* it records (whatif.c) */
-            whatif = argv[++i];
+            whatif = top_whatif_add(argv[++i]); /* may be repeated */
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             snprintf(newdir, sizeof newdir, "%s", argv[++i]);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
@@ -185,7 +186,7 @@ static void parse(int argc, char **argv, struct top_opts *o)
         usage("an argument is too long for the log (at most 4096 bytes, "
               "2048 for one with bytes XML cannot hold)");
     if (whatif) /* logdir is the recording forked; newdir the new one */
-        top_whatif_parse(o, whatif, logdir, newdir, sizeof newdir);
+        top_whatif_parse(o, logdir, newdir, sizeof newdir);
     if (newdir[0] && !whatif)
         usage("-o goes with -whatif");
     if (whatif)

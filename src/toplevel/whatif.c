@@ -1,6 +1,6 @@
 /*
- * whatif.c - `pangaea -whatif LTID:SEQ=SENDER:MSGID [-o NEWDIR] -logdir DIR
- * prog args`: fork a recording at one racing receive (issue 16).
+ * whatif.c - `pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-o NEWDIR]
+ * -logdir DIR prog args`: fork a recording at racing receives (issue 16).
  *
  * Design.  The choice is checked against the race analysis of DIR
  * (races.h): the receive must be one `-races` reports, and the message
@@ -12,7 +12,9 @@
  * every receive that saw its message, a spawn to the child's events, a
  * task's end to the exit notices about it); a task's first event reached
  * is where it stops following its recording (program order makes the rest
- * of the task reached too).  Recordings with groups are refused: their
+ * of the task reached too).  Several choices fork at once when none
+ * depends on another (no forced receive, and no chosen message's send,
+ * follows another forced receive): the stops are the earliest of each.  Recordings with groups are refused: their
  * turns and barriers would need the coordinator's ordering in the prefix.
  * The plan goes to NEWDIR/whatif.plan (format: src/lib/whatif.c), named
  * to every task by PANGAEA_WHATIF; the tasks do the rest while the run is
@@ -31,10 +33,21 @@
 #include "top.h"
 #include "whatif.h"
 
+/* One forced receive: as given, then as found in the analysis. */
+struct choice {
+    const char *spec;
+    int ltid, sender, msgid;
+    long seq;
+    const struct rc_race *race;
+    int m;               /* the message chosen (rc_run.msg) */
+};
+
 static struct {
     char *plan;          /* the plan's text, once checked */
     char from[PATH_MAX];
-    char choice[256];    /* what is forced, for the messages */
+    char choice[1024];   /* what is forced, for the messages */
+    struct choice c[WHATIF_MAX];
+    int n;
 } wi;
 
 /* ---- what follows the forced receive ------------------------------------- */
@@ -207,23 +220,25 @@ static int find_alt(const struct rc_run *run, const struct rc_race *race,
            sender, msgid, list);
 }
 
-/* The plan's text, into wi.plan. */
-static void make_plan(const struct rc_run *run, const struct rc_race *race,
-                      int m, const int *min)
+/* The plan's text, into wi.plan: a force line per choice, a stop line
+ * per task. */
+static void make_plan(const struct rc_run *run, const int *min)
 {
-    const struct rc_msg *x = &run->msg[m];
-    size_t cap = 256 + (size_t)run->ntasks * 40 + strlen(run->dir), len;
-    int t, has0 = 0, followed = 0, total = 0;
+    size_t cap = 256 + (size_t)(run->ntasks + wi.n) * 64 + strlen(run->dir);
+    int t, j, has0 = 0, followed = 0, total = 0;
+    size_t len;
 
     if (!(wi.plan = malloc(cap)))
         refuse("out of memory");
-    len = snprintf(wi.plan, cap, "from %s\nforce %d %d %s %d %d %d\n",
-                   run->dir, run->tasks[race->task].ltid,
-                   RC_EV(run, race->task, race->pos)->seq,
-                   x->src >= 0 ? "recv" : "notice",
-                   x->src >= 0 ? run->tasks[x->src].ltid
-                               : run->tasks[x->notice_of].ltid,
-                   x->msgid, x->tag);
+    len = snprintf(wi.plan, cap, "from %s\n", run->dir);
+    for (j = 0; j < wi.n; j++) {
+        const struct rc_msg *x = &run->msg[wi.c[j].m];
+
+        len += snprintf(wi.plan + len, cap - len, "force %d %ld %s %d %d %d\n",
+                        wi.c[j].ltid, wi.c[j].seq,
+                        x->src >= 0 ? "recv" : "notice", wi.c[j].sender,
+                        x->msgid, x->tag);
+    }
     for (t = 0; t < run->ntasks; t++) {
         const struct rc_task *k = &run->tasks[t];
 
@@ -234,36 +249,107 @@ static void make_plan(const struct rc_run *run, const struct rc_race *race,
                         min[t] <= k->n ? RC_EV(run, t, min[t])->seq : -1);
     }
     if (!has0)
-        len += snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
-    fprintf(stderr, "pangaea: what-if: ltid %d event %d takes %s instead; "
-            "the run follows %s for the %d of its %d events that do not "
-            "depend on that receive, then runs freely\n",
-            run->tasks[race->task].ltid, RC_EV(run, race->task, race->pos)->seq,
-            wi.choice, run->dir, followed, total);
+        snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
+    for (j = 0; j < wi.n; j++)
+        fprintf(stderr, "pangaea: what-if: ltid %d event %ld takes %d:%d "
+                "instead\n", wi.c[j].ltid, wi.c[j].seq, wi.c[j].sender,
+                wi.c[j].msgid);
+    fprintf(stderr, "pangaea: what-if: the run follows %s for the %d of its "
+            "%d events that do not depend on %s, then runs freely\n",
+            run->dir, followed, total,
+            wi.n > 1 ? "those receives" : "that receive");
 }
 
 /* The default NEWDIR: beside DIR, named after the choice. */
-static void default_newdir(const char *from, int ltid, long seq, int sender,
-                           int msgid, char *out, size_t size)
+static void default_newdir(const char *from, char *out, size_t size)
 {
-    snprintf(out, size, "%s.whatif-%d.%ld-%d.%d", from, ltid, seq, sender,
-             msgid);
+    size_t len = snprintf(out, size, "%s.whatif", from);
+    int j;
+
+    for (j = 0; j < wi.n && len < size; j++)
+        len += snprintf(out + len, size - len, "%s%d.%ld-%d.%d",
+                        j ? "_" : "-", wi.c[j].ltid, wi.c[j].seq,
+                        wi.c[j].sender, wi.c[j].msgid);
 }
 
-void top_whatif_parse(struct top_opts *o, const char *spec, const char *from,
-                      char *newdir, size_t size)
+const char *top_whatif_add(const char *spec)
+{
+    if (wi.n >= WHATIF_MAX)
+        refuse("at most %d choices in one run", WHATIF_MAX);
+    wi.c[wi.n++].spec = spec;
+    return spec;
+}
+
+/* Choice j, checked against the races of run. */
+static void check_choice(const struct rc_run *run,
+                         const struct rc_race *races, int n, int j)
+{
+    struct choice *c = &wi.c[j];
+    size_t len = strlen(wi.choice);
+    char end;
+    int k;
+
+    if (sscanf(c->spec, "%d:%ld=%d:%d%c", &c->ltid, &c->seq, &c->sender,
+               &c->msgid, &end) != 4)
+        refuse("the choice \"%s\" is not LTID:SEQ=SENDER:MSGID (as "
+               "pangaea -races names receives and messages)", c->spec);
+    for (k = 0; k < j; k++)
+        if (wi.c[k].ltid == c->ltid)
+            refuse("two choices for ltid %d: a task's second forced receive "
+                   "would depend on its first (fork the what-if's recording "
+                   "instead, as -explore does)", c->ltid);
+    c->race = find_race(run, races, n, c->ltid, c->seq);
+    if (c->race->took < 0)
+        refuse("ltid %d event %ld is a poll that found nothing: only a "
+               "receive that took a message can be forced", c->ltid, c->seq);
+    c->m = find_alt(run, c->race, c->sender, c->msgid);
+    if (c->m == c->race->took)
+        refuse("ltid %d event %ld took %d:%d when recorded: choose another "
+               "of its alternatives", c->ltid, c->seq, c->sender, c->msgid);
+    snprintf(wi.choice + len, sizeof wi.choice - len, "%s%s", j ? ", " : "",
+             c->spec);
+}
+
+/* The stops: per task the earliest event any choice reaches; refuses
+ * choices that depend on each other. */
+static void plan_stops(struct rc_run *run, int *min)
+{
+    int *one = malloc((run->ntasks + 1) * sizeof *one), j, k, t;
+
+    if (!one)
+        refuse("out of memory");
+    for (t = 0; t < run->ntasks; t++)
+        min[t] = run->tasks[t].n + 1;
+    for (j = 0; j < wi.n; j++) {
+        if (reach_from(run, wi.c[j].race->task, wi.c[j].race->pos, one) < 0)
+            refuse("out of memory");
+        for (k = 0; k < wi.n; k++) {
+            const struct rc_msg *x = &run->msg[wi.c[k].m];
+
+            if (k != j && one[wi.c[k].race->task] <= wi.c[k].race->pos)
+                refuse("%s depends on %s (its receive follows that one): "
+                       "fork the what-if's recording instead, as -explore "
+                       "does", wi.c[k].spec, wi.c[j].spec);
+            if (k != j && x->src >= 0 && one[x->src] <= x->src_pos)
+                refuse("the message %s chooses is sent after %s's receive: "
+                       "fork the what-if's recording instead",
+                       wi.c[k].spec, wi.c[j].spec);
+        }
+        for (t = 0; t < run->ntasks; t++)
+            if (one[t] < min[t])
+                min[t] = one[t];
+    }
+    free(one);
+}
+
+void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
+                      size_t size)
 {
     struct rc_run run;
     struct rc_race *races = NULL;
-    const struct rc_race *race;
-    int ltid, sender, msgid, n, m, *min;
-    long seq;
-    char end;
+    int n, j, *min;
     pg_err err;
 
-    if (sscanf(spec, "%d:%ld=%d:%d%c", &ltid, &seq, &sender, &msgid, &end) != 4)
-        refuse("the choice \"%s\" is not LTID:SEQ=SENDER:MSGID (as "
-               "pangaea -races names receives and messages)", spec);
     if (!realpath(from, wi.from))
         refuse("no recording to fork: %s does not exist", from);
     if (rc_load(&run, wi.from, &err) < 0)
@@ -273,25 +359,18 @@ void top_whatif_parse(struct top_opts *o, const char *spec, const char *from,
                "runs do not follow those yet", wi.from);
     if ((n = rc_find(&run, &races)) < 0)
         refuse("out of memory");
-    race = find_race(&run, races, n, ltid, seq);
-    if (race->took < 0)
-        refuse("ltid %d event %ld is a poll that found nothing: only a "
-               "receive that took a message can be forced", ltid, seq);
-    m = find_alt(&run, race, sender, msgid);
-    snprintf(wi.choice, sizeof wi.choice, "%d:%d", sender, msgid);
-    if (m == race->took)
-        refuse("ltid %d event %ld took %s when recorded: choose another of "
-               "its alternatives", ltid, seq, wi.choice);
-    if (!(min = malloc((run.ntasks + 1) * sizeof *min)) ||
-        reach_from(&run, race->task, race->pos, min) < 0)
+    for (j = 0; j < wi.n; j++)
+        check_choice(&run, races, n, j);
+    if (!(min = malloc((run.ntasks + 1) * sizeof *min)))
         refuse("out of memory");
+    plan_stops(&run, min);
     if (!*newdir)
-        default_newdir(wi.from, ltid, seq, sender, msgid, newdir, size);
-    make_plan(&run, race, m, min);
+        default_newdir(wi.from, newdir, size);
+    make_plan(&run, min);
     free(min);
     rc_races_free(races, n);
     rc_free(&run);
-    o->whatif = spec;
+    o->whatif = wi.c[0].spec;
 }
 
 int top_whatif_start(struct top_opts *o, pg_err *err)

@@ -15,11 +15,15 @@
 
 #include "top.h"
 
-/* -whatif SPEC with -logdir FROM: checks the choice (exit 2 with the
+/* One -whatif SPEC more (several force several receives at once); returns
+ * spec.  Exits 2 past WHATIF_MAX. */
+#define WHATIF_MAX 16
+const char *top_whatif_add(const char *spec);
+/* The choices given, with -logdir FROM: checks each (exit 2 with the
  * alternatives when it is not one), computes the plan; fills newdir with
  * the default NEWDIR when it is "" and sets o->whatif. */
-void top_whatif_parse(struct top_opts *o, const char *spec, const char *from,
-                      char *newdir, size_t size);
+void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
+                      size_t size);
 /* Once the new log directory is ready and PVM joined: the old recording
  * and its hosts are checked, the plan written and named to the tasks.
  * 0, or -1 and err. */

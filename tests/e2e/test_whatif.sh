@@ -78,6 +78,15 @@ else
 fi
 
 rc=0
+"$PANGAEA" -whatif "1:$seq=$alt" -whatif "1:$((seq + 1))=2:1" -logdir base \
+    "$PROG" print >two.out 2>&1 || rc=$?
+if [ "$rc" -eq 2 ] && grep -q "two choices for ltid 1" two.out; then
+    pg_pass "two forced receives of one task are refused (exit 2): the second depends on the first"
+else
+    pg_fail "two choices for ltid 1: exit $rc, want 2"; cat two.out
+fi
+
+rc=0
 timeout 120 "$PANGAEA" -whatif "1:$seq=$alt" -logdir base -o wi "$PROG" print \
     >wi.out 2>&1 || rc=$?
 want_wi="took 2 then 1"
