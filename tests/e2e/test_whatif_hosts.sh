@@ -10,6 +10,8 @@
 # against the hosts the original recording names; the check can fail: the
 # recording really used three hosts.  The forced receive must have taken
 # the chosen message, and the what-if recording must name the same hosts.
+# plain_spread asks for those hosts itself, so a last check moves a task
+# in the recording: the what-if must follow the recording, not the program.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/hosts.sh"
@@ -92,6 +94,22 @@ for h in hA hB hC; do
 done
 [ -z "$bad" ] && pg_pass "the workers report hA, hB, hC from inside" ||
     { pg_fail "the workers' hosts"; cat "$WORK/wi.out"; }
+
+# The recorded host wins over the program's own choice: after moving hB's
+# tasks to hC in a copy of the recording, the what-if runs the worker the
+# program asks to start on hB (ltid 3) on hC, as a replay would.
+moved=$WORK/moved
+cp -r "$base" "$moved" && rm -f "$moved/.pangaea.lock"
+"$PANGAEA" -move-host hB hC -logdir "$moved" >"$WORK/move.out" 2>&1
+run wim hA "$PANGAEA" -whatif "1:$seq=$alt" -logdir "$moved" -o "$WORK/wim" "$SPREAD" hA hB hC
+if [ "$(cat "$WORK/wim.rc")" -eq 0 ] && [ "$(recorded_host "$base" 3)" = hB ] &&
+   [ "$(reported_host "$WORK/wim.err" 3)" = hC ] &&
+   grep -q "worker 2 runs on hC" "$WORK/wim.out"; then
+    pg_pass "after -move-host hB hC, the what-if starts ltid 3 on hC although the program asks for hB"
+else
+    pg_fail "what-if of a moved recording: exit $(cat "$WORK/wim.rc"), ltid 3 on $(reported_host "$WORK/wim.err" 3)"
+    cat "$WORK/move.out" "$WORK/wim.err" "$WORK/wim.out"
+fi
 
 [ "$PG_FAILED" -eq 0 ] || hosts_logs
 pg_summary
