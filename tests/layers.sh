@@ -25,7 +25,7 @@ log_read log_write log_schema
 log_dump
 real progsum state site_name
 progmap
-select coord_client notice
+select coord_client notice whatif chaos
 header callsite
 record replay
 runtime
@@ -33,14 +33,14 @@ wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route
 '
 TOP_LAYERS='
-paths json logdir daemon lamport races_clock
+paths json logdir daemon lamport races_clock rerun
 runlog hostcheck move races dump pack
 unpack
 races_find
-races_out
+races_out whatif
 display_races
 display tasks perfetto monitor
-postmortem
+postmortem explore chaos_runs
 main
 '
 

@@ -23,6 +23,8 @@
  *   coord_client.c requests to the coordinator (tid <-> ltid)
  *   record.c       writing events to the task's logs
  *   replay.c       the recorded events to follow, and matching messages
+ *   whatif.c       a what-if run's plan: which old events to follow
+ *   chaos.c        -chaos: random receive delays, picks and empty polls
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
@@ -290,6 +292,36 @@ int pg_record_close(int status);
 /* The name of the host a task runs on. */
 const char *pg_host_of(int tid);
 
+/* ---- what-if runs and chaos (whatif.c, chaos.c) -------------------------- */
+/* A what-if task (PANGAEA_WHATIF names the plan): records, and follows its
+ * old logs in `from` while pg_whatif_follows(next event's seq). */
+struct pg_whatif {
+    int on;              /* this task follows its old logs for a while    */
+    long stop;           /* its first event not followed, -1: none        */
+    int force;           /* this task has the forced receive: forced      */
+    pg_event forced;     /* seq, kind, from, msgid, tag of the choice     */
+    char from[4096];     /* the old recording                             */
+};
+extern struct pg_whatif pg_whatif;
+/* Reads the plan (if any): 1 if this task follows old logs. */
+int pg_whatif_load(void);
+/* Where the replay cursor reads: the old recording in a what-if. */
+const char *pg_whatif_dir(void);
+/* 1 if the recorded event numbered seq is still to be followed. */
+int pg_whatif_follows(long seq);
+/* The forced receive in place of the recorded event ev, else ev. */
+const pg_event *pg_whatif_forced(const pg_event *ev);
+/* PANGAEA_CHAOS: 1 if this task perturbs its receives. */
+int pg_chaos_load(void);
+/* Before a recorded receive of kind `how` (wrap_recv.c's order): delays,
+ * draws one of the queued messages that match (not for a probe); 1: let
+ * the poll find nothing. */
+enum { PG_CHAOS_BLOCK, PG_CHAOS_POLL, PG_CHAOS_TIMED, PG_CHAOS_PROBE };
+int pg_chaos_before(int how, int tid, int tag);
+void pg_chaos_after(void);
+/* The matcher's verdict cc on mid, as chaos wants it. */
+int pg_chaos_match(int mid, int cc);
+
 /* ---- replay (replay.c) --------------------------------------------------- */
 int pg_replay_open(void);
 void pg_replay_close(void);
@@ -340,6 +372,12 @@ int pg_replay_query(const char *call, const char *about);
 int pg_replay_leave(const char *group);
 /* The next recorded spawn, checked against the program's request. */
 const pg_event *pg_replay_spawn(const char *program, int count);
+/* A what-if task: 1 while its next recorded event is to be followed (a
+ * receive, send or query then goes the replay way, and is recorded); for a
+ * spawn, while the next recorded spawn is of that program and count (its
+ * children then start where they ran, with their recorded ltids). */
+int pg_replay_steers(void);
+int pg_replay_spawn_steers(const char *program, int count);
 
 /* ---- the program's executable (progsum.c) ------------------------------ */
 /* The path of this process's executable, and its SHA-256 in hex

@@ -70,8 +70,11 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
 #define PG_ENV_STALL "PANGAEA_STALL"    /* seconds before a waiting replay speaks */
 #define PG_ENV_ONLY "PANGAEA_ONLY"      /* selection: "tag=5,7 ltid=2"  */
 #define PG_ENV_PROGDIR "PANGAEA_PROGDIR" /* replay from a pack: its programs */
+#define PG_ENV_WHATIF "PANGAEA_WHATIF"  /* a what-if run's plan (whatif.c) */
+#define PG_ENV_CHAOS "PANGAEA_CHAOS"    /* -chaos: the run's seed (chaos.c) */
 #define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
-                    "PANGAEA_ONLY:PANGAEA_PROGDIR:PVM_EXPORT"
+                    "PANGAEA_ONLY:PANGAEA_PROGDIR:PANGAEA_WHATIF:PANGAEA_CHAOS:" \
+                    "PVM_EXPORT"
 
 #endif

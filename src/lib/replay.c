@@ -95,7 +95,7 @@ static int open_cursor(struct cursor *c, pg_log_kind kind, pg_log_header *h)
 {
     pg_err err;
 
-    pg_log_path(c->path, sizeof c->path, pg.logdir, pg.ltid, kind);
+    pg_log_path(c->path, sizeof c->path, pg_whatif_dir(), pg.ltid, kind);
     c->r = pg_logr_open(c->path, kind, h, &err);
     if (!c->r)
         bad_log(err.msg);
@@ -371,8 +371,8 @@ void pg_replay_check_size(const pg_event *ev, int mid)
     int bytes = -1, tag, src;
     char rec[256], did[128];
 
-    if (ev->kind != PG_EV_RECV || pvm_bufinfo(mid, &bytes, &tag, &src) < 0 ||
-        bytes == ev->bytes)
+    if (ev->kind != PG_EV_RECV || ev->bytes < 0 || /* a forced what-if */
+        pvm_bufinfo(mid, &bytes, &tag, &src) < 0 || bytes == ev->bytes)
         return;
     snprintf(did, sizeof did, "received it with %d bytes", bytes);
     diverge(did, "%s of %d bytes", describe(ev, rec, sizeof rec), ev->bytes);
@@ -380,7 +380,7 @@ void pg_replay_check_size(const pg_event *ev, int mid)
 
 const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = pg_whatif_forced(peek(&comm));
     char rec[256], did[256];
 
     if (ev && !comm.misses && ev->kind == PG_EV_RECV &&
@@ -460,7 +460,8 @@ void pg_replay_advance(void)
     comm.seq++;
     if (comm.slot[comm.cur].ev.seq > comm.seq) /* events passed over */
         comm.seq = comm.slot[comm.cur].ev.seq;
-    pg.events = comm.seq; /* as the log numbers its events */
+    if (pg.mode == PANGAEA_REPLAY) /* a what-if counts what it records */
+        pg.events = comm.seq; /* as the log numbers its events */
     cursor_ok(&comm);
 }
 
@@ -582,6 +583,7 @@ int pg_match(int mid, int tid, int tag)
     if (!want.on) {
         cc = pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
                                           : pg_default_match(mid, tid, tag);
+        cc = pg_chaos_match(mid, cc);
 
         /* Recording an exit notice needs its body read before the receive
          * returns it (wrap_notify.c). */
@@ -635,4 +637,26 @@ const pg_event *pg_replay_spawn(const char *program, int count)
     exec.have = 0;
     exec.seq++;
     return ev;
+}
+
+/* ---- what-if runs (whatif.c has the plan) ----------------------------------- */
+int pg_replay_steers(void)
+{
+    const pg_event *ev;
+
+    if (!pg_whatif.on || !comm.r)
+        return 0;
+    ev = peek(&comm);
+    return ev && pg_whatif_follows(ev->seq);
+}
+
+int pg_replay_spawn_steers(const char *program, int count)
+{
+    const pg_event *ev;
+
+    if (!pg_whatif.on || !exec.r)
+        return 0;
+    ev = peek(&exec);
+    return ev && ev->kind == PG_EV_SPAWN && same_program(ev->program, program)
+           && ev->count == count;
 }

@@ -255,6 +255,10 @@ int pg_start(void)
         pg_fatal("cannot register with the coordinator t%x", pg.coord);
     if (pg.mode == PANGAEA_LOG && pg_record_open(&err) < 0)
         pg_fatal("cannot open the logs in %s: %s", pg.logdir, err.msg);
+    if (pg.mode == PANGAEA_LOG && pg_whatif_load() && pg_replay_open() < 0)
+        pg_fatal("cannot open the recorded logs in %s", pg_whatif.from);
+    if (pg.mode == PANGAEA_LOG)
+        pg_chaos_load();
     if (pg.mode == PANGAEA_REPLAY && pg_replay_open() < 0)
         pg_fatal("cannot open the recorded logs in %s", pg.logdir);
     if (pg.ltid != 0)

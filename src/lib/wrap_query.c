@@ -23,13 +23,12 @@ static int ask(const char *call, const char *about, ask_fn real,
 
     PG_PASS_UNLESS(pg_app_call() && pg_selected(-1), real(arg));
     PG_ENTER();
-    if (pg.mode == PANGAEA_REPLAY) {
-        value = pg_replay_query(call, about);
-    } else {
+    if (pg.mode == PANGAEA_REPLAY || pg_replay_steers())
+        value = pg_replay_query(call, about); /* what-if: steers */
+    else
         value = real(arg);
-        if (pg.mode == PANGAEA_LOG)
-            pg_record_query(call, about, value);
-    }
+    if (pg.mode == PANGAEA_LOG)
+        pg_record_query(call, about, value);
     PG_LEAVE();
     return value;
 }

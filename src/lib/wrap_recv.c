@@ -19,7 +19,8 @@
 
 #include "pg_internal.h"
 
-enum how { BLOCK, POLL, TIMED, PROBE };
+enum how { BLOCK = PG_CHAOS_BLOCK, POLL = PG_CHAOS_POLL,
+           TIMED = PG_CHAOS_TIMED, PROBE = PG_CHAOS_PROBE };
 
 static int real_call(enum how how, int tid, int tag, struct timeval *tmout)
 {
@@ -133,17 +134,21 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     int mid;
     pg_hdr h;
 
-    if (pg.mode == PANGAEA_REPLAY && pg_selected(tag)) {
-        mid = replay_recv(call, how, tid, tag);
+    if ((pg.mode == PANGAEA_REPLAY || pg_replay_steers()) &&
+        pg_selected(tag)) {
+        mid = replay_recv(call, how, tid, tag); /* a what-if steers too */
     } else {
         pg_app_recv = 1;
-        mid = real_call(how, tid, tag, tmout);
+        mid = pg.mode == PANGAEA_LOG &&
+                      pg_chaos_before((int)how, tid, tag)
+                  ? 0 : real_call(how, tid, tag, tmout);
+        pg_chaos_after();
         pg_app_recv = 0;
-        if (mid == 0 && how != BLOCK && pg.mode == PANGAEA_LOG &&
-            pg_selected(tag)) {
-            pg.misses++;
-            pg_site_missed(call, tid, tag, pg_app_match != NULL);
-        }
+    }
+    if (mid == 0 && how != BLOCK && pg.mode == PANGAEA_LOG &&
+        pg_selected(tag)) {
+        pg.misses++;
+        pg_site_missed(call, tid, tag, pg_app_match != NULL);
     }
     if (mid <= 0)
         return mid;

@@ -59,8 +59,8 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
         to[0] = tids[0];
     selected = pg_selected(tag);
     pvm_bufinfo(pvm_getsbuf(), &bytes, NULL, NULL);
-    if (pg.mode == PANGAEA_REPLAY && selected)
-        pg_replay_send(call, tag, bytes, nto, to);
+    if ((pg.mode == PANGAEA_REPLAY || pg_replay_steers()) && selected)
+        pg_replay_send(call, tag, bytes, nto, to); /* what-if: steers */
     msgid = ++pg.next_msgid;
     if (pg.mode == PANGAEA_LOG && selected)
         pg_record_send(call, tag, msgid, bytes, nto, to);

@@ -52,8 +52,8 @@ static int spawn_one(char *task, char **argv, int flag, char *where,
     return cc;
 }
 
-static int spawn_recorded(char *task, char **argv, int flag, int count,
-                          int *tids)
+static int spawn_recorded(char *task, char **argv, int flag, char *where,
+                          int count, int *tids)
 {
     const pg_event *ev = pg_replay_spawn(task, count);
     int i, cc;
@@ -73,6 +73,9 @@ static int spawn_recorded(char *task, char **argv, int flag, int count,
         pg.nspawned++;
     }
     pg_coord_group(tids, ev->nchild);
+    if (pg.mode == PANGAEA_LOG) /* a what-if records what it follows */
+        pg_record_spawn(task, argv, flag, where, count, ev->nchild,
+                        ev->child_ltid, tids);
     for (; i < count; i++)
         tids[i] = PvmNoFile; /* failed when recorded too */
     return ev->nchild;
@@ -113,8 +116,8 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
     PG_PASS_UNLESS(pg_app_call() && count > 0 && tids,
                    pg_real.spawn(task, argv, flag, where, count, tids));
     PG_ENTER();
-    if (pg.mode == PANGAEA_REPLAY)
-        cc = spawn_recorded(task, argv, flag, count, tids);
+    if (pg.mode == PANGAEA_REPLAY || pg_replay_spawn_steers(task, count))
+        cc = spawn_recorded(task, argv, flag, where, count, tids);
     else
         cc = spawn_new(task, argv, flag, where, count, tids);
     PG_LEAVE();

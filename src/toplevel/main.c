@@ -27,6 +27,7 @@
 
 #include "pg_internal.h"
 #include "top.h"
+#include "whatif.h"
 
 /* One usage text, for --help (stdout, exit 0) and for every usage error. */
 static const char usage_text[] =
@@ -37,6 +38,13 @@ static const char usage_text[] =
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
     "       pangaea -dump [LOGDIR] [LTID]\n"
     "       pangaea -races [-json] [LOGDIR]\n"
+    "       pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-logdir DIR] "
+    "[-o NEWDIR] "
+    "program [args...]\n"
+    "       pangaea -explore [-runs N] [-depth K] [-until crash|output] "
+    "[-timeout S] [-logdir DIR] program [args...]\n"
+    "       pangaea -chaos [-runs N] [-seed S] [-timeout S] [-logdir DIR] "
+    "program [args...]\n"
     "       pangaea -pack [-logdir DIR]... -o FILE\n"
     "       pangaea -replay -pack FILE [-logdir DIR] [-host HOST] "
     "[-coordhost HOST] [args...]\n"
@@ -139,7 +147,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
 {
     int i;
     static const char default_logdir[] = "logs";
-    const char *logdir = default_logdir;
+    const char *logdir = default_logdir, *whatif = NULL;
+    static char newdir[4096];
 
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -159,6 +168,11 @@ static void parse(int argc, char **argv, struct top_opts *o)
             add_selection(o, argv[++i]);
         else if (!strcmp(argv[i], "-pack") && i + 1 < argc)
             o->pack = argv[++i]; /* unpack.c: replay from a pack */
+        else if (!strcmp(argv[i], "-whatif") && i + 1 < argc) {
+            set_mode(o, PANGAEA_LOG, argv[i]); /* it records (whatif.c) */
+            whatif = top_whatif_add(argv[++i]); /* may be repeated */
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            snprintf(newdir, sizeof newdir, "%s", argv[++i]);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -190,6 +204,12 @@ static void parse(int argc, char **argv, struct top_opts *o)
     if (!pg_logw_args_ok(o->args))
         usage("an argument is too long for the log (at most 4096 bytes, "
               "2048 for one with bytes XML cannot hold)");
+    if (whatif) /* logdir is the recording forked; newdir the new one */
+        top_whatif_parse(o, logdir, newdir, sizeof newdir);
+    if (newdir[0] && !whatif)
+        usage("-o goes with -whatif");
+    if (whatif)
+        logdir = newdir;
     logdir_path(o, logdir);
 }
 
@@ -308,6 +328,10 @@ int main(int argc, char **argv)
     if (argc > 1 && (!strcmp(argv[1], "-version") ||
                      !strcmp(argv[1], "--version")))
         return top_version();
+    if (argc > 1 && top_is_explore(argv[1])) /* explore.c: runs us again */
+        return top_explore(argc, argv);
+    if (argc > 1 && top_is_chaos(argv[1])) /* chaos.c: runs us again */
+        return top_chaos(argc, argv);
     parse(argc, argv, &o);
     if (o.pack && top_unpack(&o, &err) < 0) /* unpack.c */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
@@ -318,7 +342,8 @@ int main(int argc, char **argv)
         fail(TOP_EXIT_FAILED, "%s", err.msg);
     run.ready = 1;
     /* The hosts need PVM; nothing may have started if one is missing. */
-    if (o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) {
+    if ((o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) ||
+        (o.whatif && top_whatif_start(&o, &err) < 0)) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
@@ -353,6 +378,8 @@ int main(int argc, char **argv)
         status = finish_recording(&o, status);
     pg_top_off(); /* our own end is not a task's end */
     top_daemon_release(run.started);
+    if (o.whatif)
+        return top_whatif_done(&o, status);
     if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
     return status;

@@ -33,6 +33,7 @@ struct top_opts {
     char only[256];         /* -only: selective logging, "" for all    */
     const char *pack;       /* -replay -pack FILE: replay from a pack  */
     const char *pack_dir;   /* with -pack, -logdir: where it unpacks   */
+    const char *whatif;     /* -whatif LTID:SEQ=SENDER:MSGID (whatif.c) */
 };
 
 /* Exit statuses of `pangaea` itself. */

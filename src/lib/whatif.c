@@ -1,0 +1,117 @@
+/*
+ * whatif.c - a what-if run: follow a recording up to one receive, make
+ * that receive take another message, then run freely (issue 16).
+ *
+ * Design.  A what-if task records, as under -log, into the new directory;
+ * it also reads its old logs with replay.c's cursor, and "steers" while
+ * the next recorded event is one the plan says to follow: that event is
+ * replayed (a receive waits for its recorded message, a send is checked,
+ * a query answers as recorded) and recorded again.  `pangaea -whatif`
+ * (src/toplevel/whatif.c) computes the plan from the old recording:
+ * for each ltid, the number (seq) of its first event that causally follows
+ * the forced receive, so the prefix a task replays never depends on the
+ * forced choice; for the forced task, that receive itself, which takes the
+ * chosen message instead of the recorded one.  Past its stop a task is an
+ * ordinary recording task.  The plan is a small text file in the new log
+ * directory, named by PANGAEA_WHATIF (exported to every task), so it is
+ * also a record of what was forced:
+ *     from DIR
+ *     force LTID SEQ KIND FROM MSGID TAG   (KIND: recv, or notice)
+ *     stop LTID SEQ                        (-1: the whole log)
+ * A task the plan does not name (one that only exists past the fork) runs
+ * freely from its start.  This file owns the plan and the substitution;
+ * replay.c asks it whether an event is to be followed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_internal.h"
+
+struct pg_whatif pg_whatif;
+
+static int parse_line(const char *line)
+{
+    int ltid, kind = 0, from, msgid, tag;
+    long seq;
+    char k[16];
+
+    if (sscanf(line, "stop %d %ld", &ltid, &seq) == 2) {
+        if (ltid == pg.ltid)
+            pg_whatif.on = 1, pg_whatif.stop = seq;
+        return 0;
+    }
+    if (sscanf(line, "force %d %ld %15s %d %d %d", &ltid, &seq, k, &from,
+               &msgid, &tag) == 6) {
+        kind = !strcmp(k, "recv") ? PG_EV_RECV
+               : !strcmp(k, "notice") ? PG_EV_NOTICE : 0;
+        if (!kind)
+            return -1;
+        if (ltid == pg.ltid) {
+            memset(&pg_whatif.forced, 0, sizeof pg_whatif.forced);
+            pg_whatif.forced.kind = kind;
+            pg_whatif.forced.seq = seq;
+            pg_whatif.forced.from = from;
+            pg_whatif.forced.msgid = msgid;
+            pg_whatif.forced.tag = tag;
+            pg_whatif.forced.what = PG_NOTICE_EXIT;
+            pg_whatif.forced.bytes = -1; /* unknown: not checked */
+            pg_whatif.force = 1;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+int pg_whatif_load(void)
+{
+    const char *path = getenv(PG_ENV_WHATIF);
+    char line[4200];
+    FILE *f;
+
+    if (!path || !*path)
+        return 0;
+    if (!(f = fopen(path, "r")))
+        pg_fatal("cannot read the what-if plan %s", path);
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strncmp(line, "from ", 5))
+            snprintf(pg_whatif.from, sizeof pg_whatif.from, "%.4095s", line + 5);
+        else if (parse_line(line) < 0) {
+            fclose(f);
+            pg_fatal("the what-if plan %s has a bad line: %.200s", path, line);
+        }
+    }
+    fclose(f);
+    if (!pg_whatif.from[0])
+        pg_whatif.on = 0;
+    return pg_whatif.on;
+}
+
+const char *pg_whatif_dir(void)
+{
+    return pg_whatif.on ? pg_whatif.from : pg.logdir;
+}
+
+int pg_whatif_follows(long seq)
+{
+    if (!pg_whatif.on)
+        return 0;
+    if (pg_whatif.force && seq == pg_whatif.forced.seq)
+        return 1;
+    return pg_whatif.stop < 0 || seq < pg_whatif.stop;
+}
+
+const pg_event *pg_whatif_forced(const pg_event *ev)
+{
+    static pg_event copy;
+
+    if (!pg_whatif.on || !pg_whatif.force || !ev ||
+        ev->seq != pg_whatif.forced.seq)
+        return ev;
+    copy = pg_whatif.forced;
+    copy.misses = ev->misses;
+    copy.call = ev->call;
+    copy.t = ev->t;
+    return &copy;
+}

@@ -1,0 +1,228 @@
+/*
+ * rerun.c - running `pangaea` itself again, for -explore and -chaos.
+ *
+ * Design.  Each run of a driver is a whole `pangaea -log` or `-whatif`
+ * in a child process (fork, exec of /proc/self/exe): it gets its own PVM
+ * enrolment, coordinator, lock and log directory, and whatever goes wrong
+ * in it (a crash, a stall, a pvmd it had to start) is contained and
+ * cleaned up by the code every run already has.  The child's stdout (the
+ * tasks' output) and stderr go to files beside its recording; stdout is
+ * hashed (FNV-1a, 64 bits) to tell outputs apart.  A run that outlives
+ * its time limit gets SIGINT (pangaea then stops its run cleanly), and
+ * SIGKILL if it still has not ended 30 s later.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rerun.h"
+
+static void nap_ms(int ms)
+{
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+
+    nanosleep(&t, NULL);
+}
+
+/* Waits for pid up to ms milliseconds: 1 and *status when it ended. */
+static int wait_for(pid_t pid, int ms, int *status)
+{
+    int waited;
+
+    for (waited = 0; waited <= ms; waited += 50) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+
+        if (r == pid || (r < 0 && errno != EINTR))
+            return 1;
+        nap_ms(50);
+    }
+    return 0;
+}
+
+static void child(char *const argv[], const char *out, const char *err)
+{
+    int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+    if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+        _exit(127);
+    close(fo), close(fe);
+    execv("/proc/self/exe", argv);
+    _exit(127);
+}
+
+static void hash_file(const char *path, char hash[17])
+{
+    unsigned long long h = 1469598103934665603ULL;
+    FILE *f = fopen(path, "r");
+    int c;
+
+    if (f) {
+        while ((c = getc(f)) != EOF)
+            h = (h ^ (unsigned char)c) * 1099511628211ULL;
+        fclose(f);
+    }
+    snprintf(hash, 17, "%016llx", h);
+}
+
+int top_rerun(char *const argv[], const char *out, const char *err,
+              int limit_s, struct top_run *run)
+{
+    int status = 0;
+    pid_t pid;
+
+    memset(run, 0, sizeof *run);
+    fflush(stdout), fflush(stderr);
+    if ((pid = fork()) < 0)
+        return -1;
+    if (pid == 0)
+        child(argv, out, err);
+    if (!wait_for(pid, limit_s * 1000, &status)) {
+        run->timed_out = 1;
+        kill(pid, SIGINT);
+        if (!wait_for(pid, 30000, &status)) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+        }
+    }
+    run->status = WIFEXITED(status) ? WEXITSTATUS(status)
+                                    : 128 + WTERMSIG(status);
+    hash_file(out, run->hash);
+    return 0;
+}
+
+/* The first line of path that says how a run went wrong, or "". */
+void top_rerun_why(const char *path, char *buf, size_t size)
+{
+    static const char *keys[] = { "died of", "diverged", "stalled",
+                                  "ended abnormally", "fatal", NULL };
+    char line[1024];
+    FILE *f = fopen(path, "r");
+    int i;
+
+    buf[0] = 0;
+    if (!f)
+        return;
+    while (!buf[0] && fgets(line, sizeof line, f))
+        for (i = 0; keys[i]; i++)
+            if (strstr(line, keys[i])) {
+                line[strcspn(line, "\n")] = 0;
+                snprintf(buf, size, "%s", line);
+                break;
+            }
+    fclose(f);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+int top_rerun_remove(const char *dir)
+{
+    return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- the drivers' options ------------------------------------------------ */
+
+static void driver_usage(const char *what, const char *why)
+{
+    fprintf(stderr, "pangaea: %s: %s\nusage: pangaea -explore [-runs N] "
+            "[-depth K] [-until crash|output] [-timeout S] [-logdir DIR] "
+            "program [args...]\n       pangaea -chaos [-runs N] [-seed S] "
+            "[-timeout S] [-logdir DIR] program [args...]\n", what, why);
+    exit(2);
+}
+
+static int positive(const char *what, const char *opt, const char *s)
+{
+    char *end, why[128];
+    long v = strtol(s, &end, 10);
+
+    if (*end || end == s || v < 1 || v > 100000) {
+        snprintf(why, sizeof why, "%s wants a number from 1 to 100000, not "
+                 "\"%.40s\"", opt, s);
+        driver_usage(what, why);
+    }
+    return (int)v;
+}
+
+void top_driver_opts(int argc, char **argv, const char *what,
+                     struct top_driver *d)
+{
+    int i, chaos = !strcmp(what, "-chaos");
+    char why[256];
+
+    memset(d, 0, sizeof *d);
+    d->runs = 20, d->depth = 3, d->timeout = 120;
+    d->logdir = chaos ? "chaos" : "explore";
+    for (i = 2; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "-runs") && i + 1 < argc)
+            d->runs = positive(what, argv[i], argv[i + 1]), i++;
+        else if (!strcmp(argv[i], "-timeout") && i + 1 < argc)
+            d->timeout = positive(what, argv[i], argv[i + 1]), i++;
+        else if (!strcmp(argv[i], "-logdir") && i + 1 < argc)
+            d->logdir = argv[++i];
+        else if (!chaos && !strcmp(argv[i], "-depth") && i + 1 < argc)
+            d->depth = positive(what, argv[i], argv[i + 1]), i++;
+        else if (!chaos && !strcmp(argv[i], "-until") && i + 1 < argc &&
+                 (!strcmp(argv[i + 1], "crash") ||
+                  !strcmp(argv[i + 1], "output")))
+            d->until_output = !strcmp(argv[++i], "output");
+        else if (chaos && !strcmp(argv[i], "-seed") && i + 1 < argc) {
+            char *end;
+
+            d->seed = strtoll(argv[++i], &end, 10);
+            if (*end || d->seed < 0)
+                driver_usage(what, "-seed wants a number, 0 or more");
+            d->have_seed = 1;
+        } else {
+            snprintf(why, sizeof why, "unknown or incomplete option %s",
+                     argv[i]);
+            driver_usage(what, why);
+        }
+    }
+    if (i >= argc)
+        driver_usage(what, "missing program");
+    d->prog = &argv[i];
+}
+
+void top_driver_dir(const struct top_driver *d, const char *first)
+{
+    char path[4200];
+
+    if (mkdir(d->logdir, 0777) < 0 && errno != EEXIST) {
+        fprintf(stderr, "pangaea: cannot make %s: %s\n", d->logdir,
+                strerror(errno));
+        exit(2);
+    }
+    snprintf(path, sizeof path, "%s/%s", d->logdir, first);
+    if (access(path, F_OK) == 0) {
+        fprintf(stderr, "pangaea: %s holds the runs of an earlier %s: "
+                "remove it or give another -logdir\n", d->logdir,
+                first[0] == 'r' ? "-explore" : "-chaos");
+        exit(2);
+    }
+}
+
+void top_driver_replay_cmd(FILE *f, const struct top_driver *d,
+                           const char *dir)
+{
+    int i;
+
+    fprintf(f, "pangaea -replay -logdir %s", dir);
+    for (i = 0; d->prog[i]; i++)
+        fprintf(f, " %s", d->prog[i]);
+    fprintf(f, "\n");
+}

@@ -1,0 +1,410 @@
+/*
+ * whatif.c - `pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-o NEWDIR]
+ * -logdir DIR prog args`: fork a recording at racing receives (issue 16).
+ *
+ * Design.  The choice is checked against the race analysis of DIR
+ * (races.h): the receive must be one `-races` reports, and the message
+ * one of its alternatives; anything else is refused with exit 2 and the
+ * list.  Then the plan: the run must repeat every event that does not
+ * causally follow the forced receive, and nothing that does (those could
+ * depend on the choice).  Happened-before is followed forwards from the
+ * receive over the edges the analysis loaded (program order, a send to
+ * every receive that saw its message, a spawn to the child's events, a
+ * task's end to the exit notices about it); a task's first event reached
+ * is where it stops following its recording (program order makes the rest
+ * of the task reached too).  Several choices fork at once when none
+ * depends on another (no forced receive, and no chosen message's send,
+ * follows another forced receive): the stops are the earliest of each.  Recordings with groups are refused: their
+ * turns and barriers would need the coordinator's ordering in the prefix.
+ * The plan goes to NEWDIR/whatif.plan (format: src/lib/whatif.c), named
+ * to every task by PANGAEA_WHATIF; the tasks do the rest while the run is
+ * recorded into NEWDIR as under -log.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pg_internal.h"
+#include "races.h"
+#include "top.h"
+#include "whatif.h"
+
+/* One forced receive: as given, then as found in the analysis. */
+struct choice {
+    const char *spec;
+    int ltid, sender, msgid;
+    long seq;
+    const struct rc_race *race;
+    int m;               /* the message chosen (rc_run.msg) */
+};
+
+static struct {
+    char *plan;          /* the plan's text, once checked */
+    char from[PATH_MAX];
+    char choice[1024];   /* what is forced, for the messages */
+    struct choice c[WHATIF_MAX];
+    int n;
+} wi;
+
+/* ---- what follows the forced receive ------------------------------------- */
+
+struct reach {
+    struct rc_run *run;
+    int *min;            /* per task: first event reached, n+1: none */
+    int *head, *next;    /* per message: the receives that saw it (ev idx) */
+    int *task_of;        /* per event index: its task */
+    int *todo, ntodo;    /* tasks whose newly reached events are to scan */
+    int *scanned;        /* per task: events scanned from here on */
+};
+
+static void lower(struct reach *r, int t, int pos)
+{
+    if (pos >= r->min[t])
+        return;
+    if (r->min[t] == r->scanned[t])
+        r->todo[r->ntodo++] = t; /* not queued already */
+    r->min[t] = pos;
+}
+
+static void reach_msg(struct reach *r, int m)
+{
+    struct rc_run *run = r->run;
+    int g;
+
+    if (run->msg[m].dst >= 0 && run->msg[m].taken_pos > 0)
+        lower(r, run->msg[m].dst, run->msg[m].taken_pos);
+    for (g = r->head[m]; g >= 0; g = r->next[g])
+        lower(r, r->task_of[g], g - run->tasks[r->task_of[g]].first + 1);
+}
+
+/* Events [from, to) of task t were just reached: what they lead to. */
+static void scan(struct reach *r, int t, int from, int to)
+{
+    struct rc_run *run = r->run;
+    int pos, j, c;
+
+    for (pos = from; pos < to; pos++) {
+        const struct rc_ev *e = RC_EV(run, t, pos);
+
+        if (e->kind == PG_EV_SEND)
+            for (j = 0; j < e->nto; j++)
+                reach_msg(r, e->a + j);
+    }
+    for (c = 0; c < run->ntasks; c++)
+        if (run->tasks[c].parent == t && run->tasks[c].spawn_k >= from)
+            lower(r, c, 1);
+    if (to == run->tasks[t].n + 1) /* its end: the notices of its exit */
+        for (j = 0; j < run->nmsg; j++)
+            if (run->msg[j].notice_of == t)
+                reach_msg(r, j);
+}
+
+static int reach_from(struct rc_run *run, int tf, int pos, int *min)
+{
+    struct reach r = { run, min, NULL, NULL, NULL, NULL, 0, NULL };
+    int t, g, rc = -1;
+
+    r.head = malloc((run->nmsg + 1) * sizeof *r.head);
+    r.next = malloc((run->nev + 1) * sizeof *r.next);
+    r.task_of = malloc((run->nev + 1) * sizeof *r.task_of);
+    r.todo = malloc((run->ntasks + 1) * sizeof *r.todo);
+    r.scanned = malloc((run->ntasks + 1) * sizeof *r.scanned);
+    if (!r.head || !r.next || !r.task_of || !r.todo || !r.scanned)
+        goto out;
+    for (g = 0; g < run->nmsg; g++)
+        r.head[g] = -1;
+    for (t = 0; t < run->ntasks; t++) {
+        min[t] = r.scanned[t] = run->tasks[t].n + 1;
+        for (g = run->tasks[t].first; g < run->tasks[t].first +
+                                              run->tasks[t].n; g++) {
+            const struct rc_ev *e = &run->ev[g];
+
+            r.task_of[g] = t;
+            if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) &&
+                e->a >= 0) {
+                r.next[g] = r.head[e->a];
+                r.head[e->a] = g;
+            }
+        }
+    }
+    lower(&r, tf, pos);
+    while (r.ntodo > 0) {
+        t = r.todo[--r.ntodo];
+        g = r.scanned[t];
+        r.scanned[t] = min[t];
+        scan(&r, t, min[t], g);
+    }
+    rc = 0;
+out:
+    free(r.head), free(r.next), free(r.task_of), free(r.todo), free(r.scanned);
+    return rc;
+}
+
+/* ---- the choice ---------------------------------------------------------- */
+
+static void name_msg(const struct rc_run *run, int m, char *buf, size_t size)
+{
+    const struct rc_msg *x = &run->msg[m];
+
+    if (x->src >= 0)
+        snprintf(buf, size, "%d:%d", run->tasks[x->src].ltid, x->msgid);
+    else if (x->notice_of >= 0)
+        snprintf(buf, size, "%d:0 (the exit notice of ltid %d)",
+                 run->tasks[x->notice_of].ltid, run->tasks[x->notice_of].ltid);
+    else
+        snprintf(buf, size, "a host notice (cannot be chosen)");
+}
+
+static int msg_is(const struct rc_run *run, int m, int sender, int msgid)
+{
+    const struct rc_msg *x = &run->msg[m];
+
+    if (x->src >= 0)
+        return run->tasks[x->src].ltid == sender && x->msgid == msgid;
+    return x->notice_of >= 0 && msgid == 0 &&
+           run->tasks[x->notice_of].ltid == sender;
+}
+
+static void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+                                                         noreturn));
+static void refuse(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "pangaea: -whatif: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    exit(TOP_EXIT_USAGE);
+}
+
+/* The race at ltid:seq; refuses (exit 2) when there is none. */
+static const struct rc_race *find_race(const struct rc_run *run,
+                                       const struct rc_race *races, int n,
+                                       int ltid, long seq)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (run->tasks[races[i].task].ltid == ltid &&
+            RC_EV(run, races[i].task, races[i].pos)->seq == seq)
+            return &races[i];
+    refuse("ltid %d event %ld of %s is not a receive that could have taken "
+           "another message (pangaea -races %s lists those)", ltid,
+           seq, run->dir, run->dir);
+}
+
+static int find_alt(const struct rc_run *run, const struct rc_race *race,
+                    int sender, int msgid)
+{
+    char list[4096] = "", one[128];
+    size_t len = 0;
+    int i;
+
+    for (i = 0; i < race->nalts; i++)
+        if (msg_is(run, race->alts[i].msg, sender, msgid))
+            return race->alts[i].msg;
+    for (i = 0; i < race->nalts && len < sizeof list - 200; i++) {
+        name_msg(run, race->alts[i].msg, one, sizeof one);
+        len += snprintf(list + len, sizeof list - len, "\n    %s%s", one,
+                        race->alts[i].msg == race->took ? "  (taken)" : "");
+    }
+    refuse("ltid %d event %d cannot take %d:%d, which is not one of its "
+           "alternatives; choose one of (SENDER:MSGID):%s",
+           run->tasks[race->task].ltid, RC_EV(run, race->task, race->pos)->seq,
+           sender, msgid, list);
+}
+
+/* The plan's text, into wi.plan: a force line per choice, a stop line
+ * per task. */
+static void make_plan(const struct rc_run *run, const int *min)
+{
+    size_t cap = 256 + (size_t)(run->ntasks + wi.n) * 64 + strlen(run->dir);
+    int t, j, has0 = 0, followed = 0, total = 0;
+    size_t len;
+
+    if (!(wi.plan = malloc(cap)))
+        refuse("out of memory");
+    len = snprintf(wi.plan, cap, "from %s\n", run->dir);
+    for (j = 0; j < wi.n; j++) {
+        const struct rc_msg *x = &run->msg[wi.c[j].m];
+
+        len += snprintf(wi.plan + len, cap - len, "force %d %ld %s %d %d %d\n",
+                        wi.c[j].ltid, wi.c[j].seq,
+                        x->src >= 0 ? "recv" : "notice", wi.c[j].sender,
+                        x->msgid, x->tag);
+    }
+    for (t = 0; t < run->ntasks; t++) {
+        const struct rc_task *k = &run->tasks[t];
+
+        has0 |= k->ltid == 0;
+        followed += min[t] - 1;
+        total += k->n;
+        len += snprintf(wi.plan + len, cap - len, "stop %d %d\n", k->ltid,
+                        min[t] <= k->n ? RC_EV(run, t, min[t])->seq : -1);
+    }
+    if (!has0)
+        snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
+    for (j = 0; j < wi.n; j++)
+        fprintf(stderr, "pangaea: what-if: ltid %d event %ld takes %d:%d "
+                "instead\n", wi.c[j].ltid, wi.c[j].seq, wi.c[j].sender,
+                wi.c[j].msgid);
+    fprintf(stderr, "pangaea: what-if: the run follows %s for the %d of its "
+            "%d events that do not depend on %s, then runs freely\n",
+            run->dir, followed, total,
+            wi.n > 1 ? "those receives" : "that receive");
+}
+
+/* The default NEWDIR: beside DIR, named after the choice. */
+static void default_newdir(const char *from, char *out, size_t size)
+{
+    size_t len = snprintf(out, size, "%s.whatif", from);
+    int j;
+
+    for (j = 0; j < wi.n && len < size; j++)
+        len += snprintf(out + len, size - len, "%s%d.%ld-%d.%d",
+                        j ? "_" : "-", wi.c[j].ltid, wi.c[j].seq,
+                        wi.c[j].sender, wi.c[j].msgid);
+}
+
+const char *top_whatif_add(const char *spec)
+{
+    if (wi.n >= WHATIF_MAX)
+        refuse("at most %d choices in one run", WHATIF_MAX);
+    wi.c[wi.n++].spec = spec;
+    return spec;
+}
+
+/* Choice j, checked against the races of run. */
+static void check_choice(const struct rc_run *run,
+                         const struct rc_race *races, int n, int j)
+{
+    struct choice *c = &wi.c[j];
+    size_t len = strlen(wi.choice);
+    char end;
+    int k;
+
+    if (sscanf(c->spec, "%d:%ld=%d:%d%c", &c->ltid, &c->seq, &c->sender,
+               &c->msgid, &end) != 4)
+        refuse("the choice \"%s\" is not LTID:SEQ=SENDER:MSGID (as "
+               "pangaea -races names receives and messages)", c->spec);
+    for (k = 0; k < j; k++)
+        if (wi.c[k].ltid == c->ltid)
+            refuse("two choices for ltid %d: a task's second forced receive "
+                   "would depend on its first (fork the what-if's recording "
+                   "instead, as -explore does)", c->ltid);
+    c->race = find_race(run, races, n, c->ltid, c->seq);
+    if (c->race->took < 0)
+        refuse("ltid %d event %ld is a poll that found nothing: only a "
+               "receive that took a message can be forced", c->ltid, c->seq);
+    c->m = find_alt(run, c->race, c->sender, c->msgid);
+    if (c->m == c->race->took)
+        refuse("ltid %d event %ld took %d:%d when recorded: choose another "
+               "of its alternatives", c->ltid, c->seq, c->sender, c->msgid);
+    snprintf(wi.choice + len, sizeof wi.choice - len, "%s%s", j ? ", " : "",
+             c->spec);
+}
+
+/* The stops: per task the earliest event any choice reaches; refuses
+ * choices that depend on each other. */
+static void plan_stops(struct rc_run *run, int *min)
+{
+    int *one = malloc((run->ntasks + 1) * sizeof *one), j, k, t;
+
+    if (!one)
+        refuse("out of memory");
+    for (t = 0; t < run->ntasks; t++)
+        min[t] = run->tasks[t].n + 1;
+    for (j = 0; j < wi.n; j++) {
+        if (reach_from(run, wi.c[j].race->task, wi.c[j].race->pos, one) < 0)
+            refuse("out of memory");
+        for (k = 0; k < wi.n; k++) {
+            const struct rc_msg *x = &run->msg[wi.c[k].m];
+
+            if (k != j && one[wi.c[k].race->task] <= wi.c[k].race->pos)
+                refuse("%s depends on %s (its receive follows that one): "
+                       "fork the what-if's recording instead, as -explore "
+                       "does", wi.c[k].spec, wi.c[j].spec);
+            if (k != j && x->src >= 0 && one[x->src] <= x->src_pos)
+                refuse("the message %s chooses is sent after %s's receive: "
+                       "fork the what-if's recording instead",
+                       wi.c[k].spec, wi.c[j].spec);
+        }
+        for (t = 0; t < run->ntasks; t++)
+            if (one[t] < min[t])
+                min[t] = one[t];
+    }
+    free(one);
+}
+
+void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
+                      size_t size)
+{
+    struct rc_run run;
+    struct rc_race *races = NULL;
+    int n, j, *min;
+    pg_err err;
+
+    if (!realpath(from, wi.from))
+        refuse("no recording to fork: %s does not exist", from);
+    if (rc_load(&run, wi.from, &err) < 0)
+        refuse("%s", err.msg);
+    if (run.nturns > 0 || run.nbars > 0)
+        refuse("the recording in %s uses groups (joins, barriers): what-if "
+               "runs do not follow those yet", wi.from);
+    if ((n = rc_find(&run, &races)) < 0)
+        refuse("out of memory");
+    for (j = 0; j < wi.n; j++)
+        check_choice(&run, races, n, j);
+    if (!(min = malloc((run.ntasks + 1) * sizeof *min)))
+        refuse("out of memory");
+    plan_stops(&run, min);
+    if (!*newdir)
+        default_newdir(wi.from, newdir, size);
+    make_plan(&run, min);
+    free(min);
+    rc_races_free(races, n);
+    rc_free(&run);
+    o->whatif = wi.c[0].spec;
+}
+
+int top_whatif_start(struct top_opts *o, pg_err *err)
+{
+    struct top_opts old = *o;
+    char path[PATH_MAX + 32];
+    FILE *f;
+
+    snprintf(old.logdir, sizeof old.logdir, "%s", wi.from);
+    old.mode = PANGAEA_REPLAY;
+    if (!strcmp(wi.from, o->logdir))
+        return pg_err_set(err, "-whatif: the new recording cannot go into "
+                          "the recording it forks (%s): give -o NEWDIR",
+                          wi.from);
+    if (top_check_recording(&old, err) < 0 || top_check_hosts(&old, err) < 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/whatif.plan", o->logdir);
+    if (!(f = fopen(path, "w")) || fputs(wi.plan, f) < 0 || fclose(f) < 0)
+        return pg_err_set(err, "-whatif: cannot write %s", path);
+    setenv(PG_ENV_WHATIF, path, 1);
+    return 0;
+}
+
+int top_whatif_done(const struct top_opts *o, int status)
+{
+    fprintf(stderr, "pangaea: what-if run (%s forced) ended with status %d"
+            "%s; recorded in %s (replay: pangaea -replay -logdir %s %s)\n",
+            wi.choice, status,
+            status == 0 ? "" : status == TOP_EXIT_FAILED
+                                   ? " (a task failed or ended abnormally)"
+                                   : status == TOP_EXIT_DIVERGED
+                                         ? " (it left its recording before "
+                                           "the forced receive)"
+                                         : "",
+            o->logdir, o->logdir, o->program);
+    return status;
+}

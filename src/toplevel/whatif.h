@@ -1,0 +1,40 @@
+/*
+ * whatif.h - forcing the other order (issue 16): the parts of `pangaea`
+ * that make a racing receive take another message.
+ *   whatif.c   -whatif: checks the choice against -races, computes which
+ *              recorded events the run follows, writes the plan
+ *   rerun.c    running `pangaea` itself again (a child run, its output
+ *              hashed, a time limit), for the two drivers below
+ *   explore.c  -explore: one what-if per untried alternative, until one fails
+ *   chaos.c    -chaos: recorded runs with receive-side perturbation
+ */
+#ifndef PG_TOP_WHATIF_H
+#define PG_TOP_WHATIF_H
+
+#include <stddef.h>
+
+#include "top.h"
+
+/* One -whatif SPEC more (several force several receives at once); returns
+ * spec.  Exits 2 past WHATIF_MAX. */
+#define WHATIF_MAX 16
+const char *top_whatif_add(const char *spec);
+/* The choices given, with -logdir FROM: checks each (exit 2 with the
+ * alternatives when it is not one), computes the plan; fills newdir with
+ * the default NEWDIR when it is "" and sets o->whatif. */
+void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
+                      size_t size);
+/* Once the new log directory is ready and PVM joined: the old recording
+ * and its hosts are checked, the plan written and named to the tasks.
+ * 0, or -1 and err. */
+int top_whatif_start(struct top_opts *o, pg_err *err);
+/* Says how the what-if run ended and where it went; returns status. */
+int top_whatif_done(const struct top_opts *o, int status);
+
+/* -explore and -chaos: the drivers; each returns pangaea's exit status. */
+int top_is_explore(const char *arg);
+int top_explore(int argc, char **argv);
+int top_is_chaos(const char *arg);
+int top_chaos(int argc, char **argv);
+
+#endif
