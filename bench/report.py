@@ -234,6 +234,10 @@ def main():
 
     target("recording, 8 B round trip", pct("pp8", "log", "us"), 5, "%")
     target("replay, 8 B round trip", pct("pp8", "replay", "us"), 10, "%")
+    # issue 18: watching a recording (-log -live) costs a few percent
+    lv = ratio(med("pp8live", "live", "us"), med("pp8live", "log", "us"))
+    target("18: 8 B round trip, -log -live over -log",
+           None if lv is None else (lv - 1) * 100, 5, "%")
     target("recording, SOR demo (wall)", pct("sor", "log", "wall"), 2, "%")
     target("replay, SOR demo (wall)", pct("sor", "replay", "wall"), 3, "%")
     target("log bytes per event, SOR demo",

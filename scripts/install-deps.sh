@@ -18,6 +18,7 @@ PACKAGES=(
     iproute2                        # tests: hosts in network namespaces
     util-linux                      # tests: unshare (a host name per host)
     chromium chromium-driver        # tests: the event graph page (-display)
+    libmicrohttpd-dev               # -live: the HTTP server of the live view
 )
 
 missing=()

@@ -24,7 +24,7 @@ log_xml log_binr log_binw
 log_read log_write log_schema
 log_dump
 real progsum state site_name
-select coord_client notice
+select coord_client notice live_pos
 header callsite
 record replay
 runtime
@@ -37,6 +37,9 @@ runlog hostcheck move races dump
 races_find
 races_out
 display_races
+live_snap
+live_json
+live
 display tasks perfetto monitor
 postmortem
 main

@@ -25,12 +25,14 @@
 #include <unistd.h>
 
 #include "pg_internal.h"
+#include "live.h"
 #include "top.h"
 
 /* One usage text, for --help (stdout, exit 0) and for every usage error. */
 static const char usage_text[] =
     "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-    "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n"
+    "[-coordhost HOST] [-only tag=N,..|ltid=N,..]\n"
+    "               [-live [[ADDR:]PORT] [-live-wait]] program [args...]\n"
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
@@ -151,6 +153,10 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->coordhost = argv[++i];
         else if (!strcmp(argv[i], "-only") && i + 1 < argc)
             add_selection(o, argv[++i]);
+        else if (!strcmp(argv[i], "-live")) /* live.c */
+            i += (o->live = 1) && i + 1 < argc && top_live_arg(argv[i + 1], o);
+        else if (!strcmp(argv[i], "-live-wait"))
+            o->live_wait = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -164,6 +170,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
     }
     if (o->mode == PANGAEA_OFF)
         usage("say what to do: -log, -replay or -none");
+    if ((o->live || o->live_wait) && (o->mode == PANGAEA_NONE || !o->live))
+        usage("-live needs -log or -replay, and -live-wait needs -live");
     if (i >= argc)
         usage("missing program");
     resolve_program(argv[i], o->program);
@@ -301,6 +309,11 @@ int main(int argc, char **argv)
         top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
     }
+    if (top_live_start(&o, &err) < 0) { /* live.c: before any task */
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        top_daemon_release(run.started);
+        return TOP_EXIT_USAGE;
+    }
     ctx = pvm_newcontext();
     pvm_setopt(PvmOutputTid, pvm_mytid());
     pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);
@@ -333,5 +346,6 @@ int main(int argc, char **argv)
     top_daemon_release(run.started);
     if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
+    top_live_finish(); /* -live-wait: the page stays until the user is done */
     return status;
 }

@@ -25,6 +25,9 @@ struct top_opts {
     char program[4096];     /* resolved path of the program           */
     char **args;            /* the program's own arguments, NULL-ended */
     char only[256];         /* -only: selective logging, "" for all    */
+    int live, live_wait;    /* -live [[ADDR:]PORT], -live-wait (live.h) */
+    char live_addr[64];
+    int live_port;
 };
 
 /* Exit statuses of `pangaea` itself. */
