@@ -35,7 +35,7 @@ void pg_live_pos_open(void)
     void *map;
     int fd;
 
-    if (!dir || !*dir || pg.ltid <= 0 || pg_live)
+    if (!dir || !*dir || pg.ltid < 0 || pg_live)
         return;
     snprintf(path, sizeof path, "%s/ltid-%d.pos", dir, pg.ltid);
     fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

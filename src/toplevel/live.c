@@ -278,16 +278,20 @@ static void wait_for_user(void)
     }
 }
 
-void top_live_finish(void)
+void top_live_finish(int status)
 {
+    struct lv_task *t;
+
     if (!on)
         return;
-    lv_snap_stop(); /* one last scan: the page is complete */
     lv_snap_lock(); /* pangaea itself, ltid 0, is done too */
-    for (int i = 0; i < lv.ntasks; i++)
-        if (lv.tasks[i]->ltid == 0)
-            snprintf(lv.tasks[i]->state, sizeof lv.tasks[i]->state, "ended");
+    if ((t = lv_task(0))) {
+        snprintf(t->state, sizeof t->state, "ended");
+        t->status = status;
+        t->has_status = 1;
+    }
     lv_snap_unlock();
+    lv_snap_stop(); /* one last scan: the page is complete */
     if (wait_after)
         wait_for_user();
     MHD_stop_daemon(daemon_);
@@ -319,6 +323,13 @@ static int final_state(const struct lv_task *t)
            !strcmp(t->state, "failed");
 }
 
+/* A stalled task killed when the replay was ended stays "stalled": that is
+ * why it ended. */
+static int kept_at_end(const struct lv_task *t)
+{
+    return final_state(t) || !strcmp(t->state, "stalled");
+}
+
 void top_live_ended(int ltid, int normal, int status)
 {
     struct lv_task *t;
@@ -327,13 +338,11 @@ void top_live_ended(int ltid, int normal, int status)
         return;
     lv_snap_lock();
     if ((t = lv_task(ltid))) {
-        if (!final_state(t))
+        if (!kept_at_end(t))
             snprintf(t->state, sizeof t->state, "%s",
                      normal ? "ended" : "crashed");
         t->status = status;
         t->has_status = normal;
-        t->waiting = 0;
-        t->next_recv = -1;
     }
     lv_snap_unlock();
 }

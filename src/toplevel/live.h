@@ -30,9 +30,10 @@ int top_live_start(const struct top_opts *o, pg_err *err);
 void top_live_started(int ltid, const char *program, const char *host);
 void top_live_ended(int ltid, int normal, int status);
 void top_live_report(int ltid, int kind, const char *text);
-/* The run is over: a last complete snapshot; with -live-wait the page is
- * served until SIGINT/SIGTERM (or Enter on a terminal); then all stops. */
-void top_live_finish(void);
+/* The run is over, pangaea's status is `status`: a last complete snapshot;
+ * with -live-wait the page is served until SIGINT/SIGTERM (or Enter on a
+ * terminal); then all stops. */
+void top_live_finish(int status);
 
 /* ---- inside the live view ---------------------------------------------- */
 

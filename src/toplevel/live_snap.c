@@ -271,6 +271,15 @@ static void follow_replay(struct lv_task *t)
         append(&t->rec[k], t->rec_to + t->rec[k].to);
         t->shown++;
     }
+    /* Replay checks a task's end against its recorded <end> without
+     * consuming it: a task that ended by itself with the recorded status
+     * after every other recorded event made that one too. */
+    k = t->nrec - 1;
+    if (t->shown == k && t->rec[k].kind == PG_EV_END && t->has_status &&
+        !strcmp(t->state, "ended") && t->rec[k].tag == t->status) {
+        append(&t->rec[k], t->rec_to);
+        t->shown++;
+    }
     /* It waits for the first receive after what it consumed. */
     t->waiting = p->waiting;
     t->next_recv = -1;
@@ -284,12 +293,29 @@ static void follow_replay(struct lv_task *t)
 
 /* ---- the thread ---------------------------------------------------------- */
 
+/* A replaying task has a row once it has made its position file (or the
+ * monitor saw it start): the recording names every task from the first. */
+static int replay_started(int ltid)
+{
+    char path[4400];
+    int i, known = 0;
+
+    lv_snap_lock();
+    for (i = 0; i < lv.ntasks && !known; i++)
+        known = lv.tasks[i]->ltid == ltid;
+    lv_snap_unlock();
+    snprintf(path, sizeof path, "%s/ltid-%d.pos", posdir, ltid);
+    return known || access(path, F_OK) == 0;
+}
+
 static void scan_once(void)
 {
     int *ids, n = top_log_ltids(logdir, 0, &ids), i;
     struct lv_task *t;
 
     for (i = 0; i < n; i++) {
+        if (lv.mode == PANGAEA_REPLAY && !replay_started(ids[i]))
+            continue;
         lv_snap_lock();
         t = lv_task(ids[i]);
         lv_snap_unlock();

@@ -346,6 +346,6 @@ int main(int argc, char **argv)
     top_daemon_release(run.started);
     if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
-    top_live_finish(); /* -live-wait: the page stays until the user is done */
+    top_live_finish(status); /* -live-wait: the page stays until the user is done */
     return status;
 }

@@ -13,8 +13,10 @@
  * mid-run never depend on the machine's speed: while the workers wait at
  * gate 1 the run has made exactly 2 * (ROUNDS/3) sends and the first task
  * as many receives, and while they wait at gate 2 it cannot end.  The
- * gates are not messages, so a replay waits at them too (a replay whose
- * gate 2 never opens stalls where the test expects).
+ * gates are not messages, so a replay waits at them too.  A program that
+ * behaves otherwise in replay: with GATEDIR/stop present, a worker at gate
+ * 2 stops for good (pause(), no CPU time), so a replay of a run recorded
+ * without it stalls, the first task waiting for a message that cannot come.
  */
 #include <pvm3.h>
 #include <stdio.h>
@@ -39,6 +41,10 @@ static void gate(const char *dir, int n)
     snprintf(path, sizeof path, "%s/gate%d", dir, n);
     while (access(path, F_OK) != 0)
         nap_ms(50);
+    snprintf(path, sizeof path, "%s/stop", dir);
+    if (n == 2 && access(path, F_OK) == 0)
+        for (;;)
+            pause();
 }
 
 static void worker(int rounds, const char *dir)

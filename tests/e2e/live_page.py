@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""live_page.py - loads the page of `pangaea -live` in headless Chromium.
+
+    live_page.py URL [--min-events N] [--shot OUT.png]
+
+Prints one JSON object: what the page itself reports (window.pangaeaLive:
+its rows and their labels, the events and lines it holds, how many polls
+it made), its task table as the user sees it (per row: ltid, state, and
+the "waits for / note" cell, and the data-waits the page keeps), and how
+many resources it loaded (only /events.json may be fetched).  The page is
+read once it has polled at least twice and holds at least N events (--
+min-events; the test knows how many the held run has made).
+
+Design.  The WebDriver client of graph_page.py (chromedriver over HTTP,
+standard library only, clean-up by PID) is reused as it is.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from graph_page import Driver  # noqa: E402
+
+STATE = """
+const g = window.pangaeaLive;
+if (!g || !g.ready || g.polls() < 2 || g.events() < arguments[0]) return null;
+const rows = [];
+for (const tr of document.querySelectorAll('#tasks tbody tr'))
+  rows.push({ltid: +tr.dataset.ltid, state: tr.dataset.state,
+             text: tr.cells[5].textContent,
+             waits: tr.dataset.waits ? JSON.parse(tr.dataset.waits) : null});
+return {rows: g.rows(), rowLabels: g.rowLabels(), events: g.events(),
+        lines: g.lines(), polls: g.polls(), running: g.running(),
+        following: g.following(), drawn: g.drawn, table: rows,
+        summary: document.getElementById('summary').textContent,
+        fetched: performance.getEntriesByType('resource').map((r) => r.name)};
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("url")
+    ap.add_argument("--min-events", type=int, default=0)
+    ap.add_argument("--shot")
+    a = ap.parse_args()
+    d = Driver((1400, 900))
+    try:
+        d.call("POST", "/url", {"url": a.url})
+        out = None
+        t = time.time()
+        while out is None and time.time() - t < 120:
+            out = d.js(STATE, a.min_events)
+            if out is None:
+                time.sleep(0.1)
+        if out is None:
+            raise RuntimeError("the page never showed %d events" % a.min_events)
+        out["other_resources"] = [u for u in out.pop("fetched")
+                                  if "/events.json" not in u]
+        if a.shot:
+            with open(a.shot, "wb") as f:
+                import base64
+                f.write(base64.b64decode(d.call("GET", "/screenshot")))
+        print(json.dumps(out))
+    finally:
+        d.close()
+
+
+if __name__ == "__main__":
+    main()
