@@ -23,6 +23,8 @@
  *   coord_client.c requests to the coordinator (tid <-> ltid)
  *   record.c       writing events to the task's logs
  *   replay.c       the recorded events to follow, and matching messages
+ *   live_pos.c     a replaying task's position, for `pangaea -live`
+ *                  (its own header, live_pos.h, shared with pangaea)
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend

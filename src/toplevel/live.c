@@ -16,7 +16,7 @@
  * The monitor tells the live view what it learns anyway (a task started,
  * ended, reported a crash, a divergence, a wait): the hooks below only
  * note it in the snapshot.  In a replay a directory for the tasks'
- * position files is made under TMPDIR and named in PANGAEA_LIVE, which
+ * position files is made (make_posdir) and named in PANGAEA_LIVE, which
  * every task inherits; it is removed when pangaea ends.
  */
 #define _GNU_SOURCE
@@ -49,7 +49,7 @@ extern const char top_live_html[];
 
 static struct MHD_Daemon *daemon_;
 static int on, wait_after;
-static char url[128], posdir[4096];
+static char url[128], posdir[4200];
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -189,19 +189,25 @@ static void remove_posdir(void)
     posdir[0] = 0;
 }
 
-static int make_posdir(pg_err *err)
+/* In the log directory when it can be written to: every host of the run
+ * sees it there (the logs must be shared anyway); else under TMPDIR, seen
+ * only on this host.  A name of its own: a leftover is never a log. */
+static int make_posdir(const char *logdir, pg_err *err)
 {
     const char *tmp = getenv("TMPDIR");
 
-    snprintf(posdir, sizeof posdir, "%s/pangaea-live.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
+    snprintf(posdir, sizeof posdir, "%s/.pangaea-live.XXXXXX", logdir);
     if (!mkdtemp(posdir)) {
-        int e = errno;
+        snprintf(posdir, sizeof posdir, "%s/pangaea-live.XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(posdir)) {
+            int e = errno;
 
-        pg_err_set(err, "cannot make a directory for the live view in %s: "
-                   "%s", tmp && *tmp ? tmp : "/tmp", strerror(e));
-        posdir[0] = 0;
-        return -1;
+            posdir[0] = 0;
+            return pg_err_set(err, "cannot make a directory for the live "
+                              "view in %s or %s: %s", logdir,
+                              tmp && *tmp ? tmp : "/tmp", strerror(e));
+        }
     }
     setenv(PG_ENV_LIVE, posdir, 1);
     atexit(remove_posdir);
@@ -221,7 +227,7 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     sa.sin_port = htons((uint16_t)o->live_port);
     inet_pton(AF_INET, o->live_addr[0] ? o->live_addr : "127.0.0.1",
               &sa.sin_addr);
-    if (o->mode == PANGAEA_REPLAY && make_posdir(err) < 0)
+    if (o->mode == PANGAEA_REPLAY && make_posdir(o->logdir, err) < 0)
         return -1;
     if (lv_snap_start(o, posdir, err) < 0)
         return -1;

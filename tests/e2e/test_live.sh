@@ -15,6 +15,8 @@
 #    the first task waits, and the page says for which recorded message:
 #    its (2*(ROUNDS/3)+1)-th receive in the recording (pangaea -dump); the
 #    replay prints what the recording printed.
+#    Replay's position files (a directory in the log directory) are gone
+#    after each run.
 # 3. A stalled replay: with GATEDIR/stop a worker stops for good at gate 2
 #    (the program behaves otherwise than when recorded); pangaea reports
 #    the stall, and the page, kept by -live-wait, marks the first task
@@ -226,7 +228,7 @@ if PANGAEA_STALL=3 start_live stall -replay -live -live-wait -logdir "$LOGS" "$P
     rc=0; wait "$PID" || rc=$?
     expect "stall: exit status 3 (stalled)" "$rc" 3
 fi
-expect "no position directory left behind" "$(ls -d "${TMPDIR:-/tmp}"/pangaea-live.* 2>/dev/null | wc -l)" 0
+expect "no position directory left behind" "$(ls -d "$LOGS"/.pangaea-live.* 2>/dev/null | wc -l)" 0
 
 pg_pvm_stop
 pg_summary
