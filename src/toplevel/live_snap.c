@@ -134,7 +134,8 @@ static void append(const struct lv_event *e, const int *to)
         return; /* out of memory: the view stops growing, the run goes on */
     lv.ev[lv.nev] = *e;
     lv.ev[lv.nev].to = (int)lv.nto;
-    memcpy(lv.to + lv.nto, to, e->nto * sizeof *to);
+    if (e->nto)
+        memcpy(lv.to + lv.nto, to, e->nto * sizeof *to);
     lv.nto += e->nto;
     lv.nev++;
 }
@@ -268,7 +269,7 @@ static void follow_replay(struct lv_task *t)
     lv_snap_lock();
     t->started = 1;
     for (k = t->shown; k < t->nrec && t->rec[k].seq <= seq; k++) {
-        append(&t->rec[k], t->rec_to + t->rec[k].to);
+        append(&t->rec[k], t->rec[k].nto ? t->rec_to + t->rec[k].to : NULL);
         t->shown++;
     }
     /* Replay checks a task's end against its recorded <end> without
@@ -277,7 +278,7 @@ static void follow_replay(struct lv_task *t)
     k = t->nrec - 1;
     if (t->shown == k && t->rec[k].kind == PG_EV_END && t->has_status &&
         !strcmp(t->state, "ended") && t->rec[k].tag == t->status) {
-        append(&t->rec[k], t->rec_to);
+        append(&t->rec[k], NULL); /* an end: no destinations */
         t->shown++;
     }
     /* It waits for the first receive after what it consumed. */
