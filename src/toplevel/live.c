@@ -326,7 +326,7 @@ void top_live_started(int ltid, const char *program, const char *host)
 static int final_state(const struct lv_task *t)
 {
     return !strcmp(t->state, "crashed") || !strcmp(t->state, "diverged") ||
-           !strcmp(t->state, "failed");
+           !strcmp(t->state, "failed") || !strcmp(t->state, "stopped");
 }
 
 /* A stalled task killed when the replay was ended stays "stalled": that is
@@ -336,7 +336,7 @@ static int kept_at_end(const struct lv_task *t)
     return final_state(t) || !strcmp(t->state, "stalled");
 }
 
-void top_live_ended(int ltid, int normal, int status)
+void top_live_ended(int ltid, int normal, int status, int stopped)
 {
     struct lv_task *t;
 
@@ -346,7 +346,7 @@ void top_live_ended(int ltid, int normal, int status)
     if ((t = lv_task(ltid))) {
         if (!kept_at_end(t))
             snprintf(t->state, sizeof t->state, "%s",
-                     normal ? "ended" : "crashed");
+                     normal ? "ended" : stopped ? "stopped" : "crashed");
         t->status = status;
         t->has_status = normal;
     }

@@ -26,9 +26,11 @@ int top_live_arg(const char *arg, struct top_opts *o);
  * 0, or -1 and err (the address cannot be bound, say). */
 int top_live_start(const struct top_opts *o, pg_err *err);
 /* What the monitor learns of a task: it started; it ended (normal: by
- * itself, with status); a report (PG_REP_*) with its text. */
+ * itself, with status; stopped: killed by pangaea, which ended the run
+ * after another task's error or a stall); a report (PG_REP_*) with its
+ * text. */
 void top_live_started(int ltid, const char *program, const char *host);
-void top_live_ended(int ltid, int normal, int status);
+void top_live_ended(int ltid, int normal, int status, int stopped);
 void top_live_report(int ltid, int kind, const char *text);
 /* The run is over, pangaea's status is `status`: a last complete snapshot;
  * with -live-wait the page is served until SIGINT/SIGTERM (or Enter on a
@@ -58,7 +60,8 @@ struct lv_task {
     int ltid;
     char program[256], host[128];
     int started;          /* the monitor saw it start (or a log exists) */
-    char state[16];       /* running, ended, crashed, diverged, stalled, failed */
+    char state[16];       /* running, ended, crashed, stopped, diverged,
+                             stalled, failed */
     int status, has_status;
     char note[1100];      /* the last report, or why its log is unread */
     long shown;           /* its events in the snapshot */

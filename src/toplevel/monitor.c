@@ -170,7 +170,8 @@ static void on_ended(int *abnormal)
     t->ended = 1;
     t->status = v[2];
     t->normal = v[3];
-    top_live_ended(t->ltid, t->normal, t->status); /* -live */
+    top_live_ended(t->ltid, t->normal, t->status, /* -live */
+                   !t->normal && reporter >= 0 && t->ltid != reporter);
     if (!t->normal && reporter >= 0) {
         if (t->ltid != reporter)
             fprintf(stderr, "pangaea: ltid %d (%s) stopped: the run was "

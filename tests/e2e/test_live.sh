@@ -220,6 +220,8 @@ if PANGAEA_STALL=3 start_live stall -replay -live -live-wait -logdir "$LOGS" "$P
             else
                 pg_fail "stall page: ltid 1's row says '$T', want message $wm from ltid $wf (tag $wt"
             fi
+            expect "stall page: the workers were stopped by pangaea" \
+                "$(jget "$PAGE_RES" '" ".join(r["state"] for r in d["table"] if r["ltid"] > 1)')" "stopped stopped"
         fi
     else
         pg_fail "stall: the stalled replay did not end"; cat "$D/stall.err"
