@@ -25,6 +25,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,34 +215,47 @@ static int make_posdir(const char *logdir, pg_err *err)
     return 0;
 }
 
+/* The threads of the live view take no signal: Ctrl-C and the others go
+ * to the monitor's thread, which ends the run (monitor.c). */
+static void block_signals(sigset_t *old)
+{
+    sigset_t all;
+
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
 int top_live_start(const struct top_opts *o, pg_err *err)
 {
     struct sockaddr_in sa;
     const union MHD_DaemonInfo *info;
+    sigset_t old;
 
     unsetenv(PG_ENV_LIVE);
     if (!o->live)
         return 0;
+    lv.mode = o->mode; /* before the server can read it */
+    lv.running = 1;
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)o->live_port);
     inet_pton(AF_INET, o->live_addr[0] ? o->live_addr : "127.0.0.1",
               &sa.sin_addr);
-    if (o->mode == PANGAEA_REPLAY && make_posdir(o->logdir, err) < 0)
-        return -1;
-    if (lv_snap_start(o, posdir, err) < 0)
-        return -1;
+    block_signals(&old);
     daemon_ = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
                                MHD_USE_ERROR_LOG, (uint16_t)o->live_port,
                                NULL, NULL, dispatch, NULL,
                                MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                MHD_OPTION_END);
-    if (!daemon_) {
-        lv_snap_stop();
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!daemon_)
         return pg_err_set(err, "-live: cannot serve on %s:%d (in use, or "
                           "not an address of this host)",
                           o->live_addr[0] ? o->live_addr : "127.0.0.1",
                           o->live_port);
+    if (o->mode == PANGAEA_REPLAY && make_posdir(o->logdir, err) < 0) {
+        MHD_stop_daemon(daemon_);
+        return -1;
     }
     info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
     snprintf(url, sizeof url, "http://%s:%u/",
@@ -251,6 +265,19 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     on = 1;
     wait_after = o->live_wait;
     return 0;
+}
+
+int top_live_follow(const struct top_opts *o, pg_err *err)
+{
+    sigset_t old;
+    int rc;
+
+    if (!on)
+        return 0;
+    block_signals(&old);
+    rc = lv_snap_start(o, posdir, err);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }
 
 static volatile sig_atomic_t released;

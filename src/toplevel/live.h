@@ -21,10 +21,13 @@
 /* Parses -live's optional argument: "PORT" or "ADDR:PORT".  1 if arg is
  * one (it is then taken), 0 if not. */
 int top_live_arg(const char *arg, struct top_opts *o);
-/* Starts the snapshot thread and the server, says where; in a replay makes
- * the position directory and names it in PANGAEA_LIVE for the tasks.
- * 0, or -1 and err (the address cannot be bound, say). */
+/* Starts the server (before anything of the logs is touched: a port in
+ * use changes nothing) and says where; in a replay makes the position
+ * directory and names it in PANGAEA_LIVE for the tasks.  Then, once the
+ * log directory is ready, top_live_follow starts reading the run.  Each
+ * returns 0, or -1 and err (the address cannot be bound, say). */
 int top_live_start(const struct top_opts *o, pg_err *err);
+int top_live_follow(const struct top_opts *o, pg_err *err);
 /* What the monitor learns of a task: it started; it ended (normal: by
  * itself, with status; stopped: killed by pangaea, which ended the run
  * after another task's error or a stall); a report (PG_REP_*) with its

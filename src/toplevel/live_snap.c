@@ -369,8 +369,6 @@ int lv_snap_start(const struct top_opts *o, const char *pdir, pg_err *err)
 {
     int rc;
 
-    lv.mode = o->mode;
-    lv.running = 1;
     snprintf(logdir, sizeof logdir, "%s", o->logdir);
     snprintf(posdir, sizeof posdir, "%s", pdir ? pdir : "");
     rc = pthread_create(&thread, NULL, scanner, NULL);

@@ -297,6 +297,8 @@ int main(int argc, char **argv)
     if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
         return top_postmortem(argc, argv);
     parse(argc, argv, &o);
+    if (top_live_start(&o, &err) < 0) /* live.c: a port in use moves nothing */
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
     pg_top_end = end_on_fatal;
@@ -309,7 +311,7 @@ int main(int argc, char **argv)
         top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
     }
-    if (top_live_start(&o, &err) < 0) { /* live.c: before any task */
+    if (top_live_follow(&o, &err) < 0) { /* live.c: before any task */
         fprintf(stderr, "pangaea: %s\n", err.msg);
         top_daemon_release(run.started);
         return TOP_EXIT_USAGE;

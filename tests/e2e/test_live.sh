@@ -174,6 +174,19 @@ if start_live rec -log -live -live-wait -logdir "$LOGS" "$PROG" "$R" "$G"; then
     grep -v '^pangaea' "$D/rec.out" >"$D/rec.order"
 fi
 
+# ---- bad -live: refused before anything moves ---------------------------------
+rc=0; "$PANGAEA" -none -live "$PROG" "$R" "$G" >/dev/null 2>"$D/none.err" || rc=$?
+expect "-none -live is refused" "$rc:$(grep -c 'live needs -log or -replay' "$D/none.err")" "2:1"
+python3 -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(120)' >"$D/busy.port" &
+BUSY=$!
+wait_for 30 test -s "$D/busy.port"
+SUM=$(cat "$LOGS"/ltid-*.comm.pgc | md5sum)
+rc=0; "$PANGAEA" -log -live "$(cat "$D/busy.port")" -logdir "$LOGS" "$PROG" "$R" "$G" >/dev/null 2>"$D/busy.err" || rc=$?
+kill "$BUSY" 2>/dev/null; wait "$BUSY" 2>/dev/null
+expect "a port in use: exit 2, named" "$rc:$(grep -c "cannot serve on 127.0.0.1:$(cat "$D/busy.port")" "$D/busy.err")" "2:1"
+expect "a port in use: the last recording stays where it was" \
+    "$(cat "$LOGS"/ltid-*.comm.pgc | md5sum):$(ls -d "$LOGS/previous" 2>/dev/null | wc -l)" "$SUM:0"
+
 # ---- 2. replay ---------------------------------------------------------------
 rm -f "$G"/gate*
 REC_F=$F
