@@ -5,8 +5,10 @@
 # check "mid-run" is made while the run is held, never by timing luck.
 # 1. Recording: /events.json fetched at gate 1 and again after gate 1
 #    opened (the run is then held at gate 2): the count grows and stays
-#    below the final count; headless Chromium loads / at gate 2 and shows
-#    a row per task that has started (its execution log is written); after
+#    below the final count; headless Chromium loads / at gate 1 and shows
+#    a row per task that has started (its execution log is written), then
+#    opens gate 1 itself: the page gets the new events and, left at the
+#    newest, follows them (in the replay, scrolled away, it stays); after
 #    the run (-live-wait keeps the page) the count equals the events of the
 #    comm logs (pangaea -dump, xmllint), ?since=N gives the events from the
 #    N-th on, each once; only GET is answered (405 otherwise, 404 for
@@ -90,19 +92,22 @@ expect() {
     if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got '$2', want '$3'"; fi
 }
 
-# held_growth NAME: the count at gate 1, then after it opened (held at 2).
-held_growth() {
-    local name=$1
+# at_gate1 NAME: the count while the run is held at gate 1 (C1).
+at_gate1() {
     if ! wait_for 60 count_above 0; then
-        pg_fail "$name: no event reached /events.json"; return 1
+        pg_fail "$1: no event reached /events.json"; return 1
     fi
     C1=$(count)
-    touch "$G/gate1"
+}
+# after_gate1 NAME: once gate 1 is open, the count grows (C2; the run is
+# then held at gate 2).
+after_gate1() {
+    [ -e "$G/gate1" ] || touch "$G/gate1"
     if ! wait_for 60 count_above "$C1"; then
-        pg_fail "$name: the count stayed at $C1 after gate 1 opened"; return 1
+        pg_fail "$1: the count stayed at $C1 after gate 1 opened"; return 1
     fi
     C2=$(count)
-    pg_pass "$name: /events.json mid-run: $C1, then $C2"
+    pg_pass "$1: /events.json mid-run: $C1, then $C2"
 }
 
 # finish NAME WANT_STATUS: waits for the run's end (-live-wait keeps the
@@ -125,20 +130,34 @@ finish() {
     expect "$name: pangaea's exit status is the run's" "$rc" "$want"
 }
 
-# page NAME LOGDIR MIN: Chromium's view, with a row per started task.
+# page NAME LOGDIR MIN [live_page.py options]: Chromium's view, with a
+# row per started task.
 page() {
-    local res
-    if ! res=$($PAGE "$URL" --min-events "$3"); then
-        pg_fail "$1: the page did not load"; return 1
+    local res name=$1 logs=$2 min=$3
+    shift 3
+    if ! res=$($PAGE "$URL" --min-events "$min" "$@"); then
+        pg_fail "$name: the page did not load"; return 1
     fi
     PAGE_RES=$res
-    expect "$1: a row per started task" \
+    expect "$name: a row per started task" \
         "$(jget "$res" '" ".join(str(r["ltid"]) for r in d["table"]) + " "')" \
-        "$(started_ltids "$2")"
-    expect "$1: as many canvas rows" "$(jget "$res" 'd["rows"]')" \
+        "$(started_ltids "$logs")"
+    expect "$name: as many canvas rows" "$(jget "$res" 'd["rows"]')" \
         "$(jget "$res" 'len(d["table"])')"
-    expect "$1: nothing loaded but /events.json" \
+    expect "$name: nothing loaded but /events.json" \
         "$(jget "$res" 'len(d["other_resources"])')" 0
+}
+# The view after gate 1 opened under the page: it followed the newest
+# events (at the right end), or, scrolled away, it stayed at the start.
+follows() {
+    local a='d["after"]'
+    expect "$1: the page got the new events and follows them" \
+        "$(jget "$PAGE_RES" "$a[\"events\"] > d[\"events\"] and $a[\"following\"] and $a[\"maxLeft\"] > 0 and $a[\"scrollLeft\"] >= $a[\"maxLeft\"] - 30")" True
+}
+stays() {
+    local a='d["after"]'
+    expect "$1: scrolled away, the page got the new events and stayed" \
+        "$(jget "$PAGE_RES" "$a[\"events\"] > d[\"events\"] and not $a[\"following\"] and $a[\"maxLeft\"] > 0 and $a[\"scrollLeft\"] == 0")" True
 }
 
 command -v curl >/dev/null || { pg_skip "needs curl"; exit 0; }
@@ -151,8 +170,9 @@ LOGS=$D/logs
 
 # ---- 1. recording ----------------------------------------------------------
 if start_live rec -log -live -live-wait -logdir "$LOGS" "$PROG" "$R" "$G"; then
-    held_growth rec
-    page "rec mid-run" "$LOGS" "$C2"
+    at_gate1 rec
+    page "rec mid-run" "$LOGS" "$C1" --open-gate "$G/gate1" && follows "rec mid-run"
+    after_gate1 rec
     PORT=${URL##*:}; PORT=${PORT%/}
     if command -v ss >/dev/null; then
         expect "rec: listens on 127.0.0.1 only" \
@@ -198,8 +218,9 @@ if start_live rep -replay -live -live-wait -logdir "$LOGS" "$PROG" "$R" "$G"; th
     else
         pg_fail "rep: the first task never waited at gate 1"
     fi
-    held_growth rep
-    page "rep mid-run" "$LOGS" "$C2"
+    at_gate1 rep
+    page "rep mid-run" "$LOGS" "$C1" --open-gate "$G/gate1" --away && stays "rep mid-run"
+    after_gate1 rep
     touch "$G/gate2"
     finish rep 0
     expect "rep: the final count is the recording's" "$F" "$REC_F"
