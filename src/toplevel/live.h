@@ -69,11 +69,10 @@ struct lv_task {
     char note[1100];      /* the last report, or why its log is unread */
     long shown;           /* its events in the snapshot */
     /* -log: the events of its log read so far (== shown) */
-    /* -replay: its recorded events, and the position file */
+    /* -replay: its recorded events, and what its position file says */
     struct lv_event *rec;
     int *rec_to;
     long nrec, rec_loaded;
-    void *pos;            /* struct pg_live_pos *, mapped, or NULL */
     int waiting;          /* in a receive, as its position file says */
     long next_recv;       /* index in rec of what it waits for, or -1 */
 };

@@ -12,9 +12,10 @@
  * last scan's length, so the thread takes at most about 5% of one CPU
  * however long the logs grow.  Replaying, tasks write no log: each maps a
  * small position file (src/lib/live_pos.c) holding the recorded events it
- * consumed and whether it waits in a receive; the snapshot shows the
- * recorded events up to there (read once from the recording), and a task
- * that waits, the recorded receive it waits for.
+ * consumed and whether it waits in a receive (read afresh each scan); the
+ * snapshot shows the recorded events up to there (read once from the
+ * recording), and for a task that waits, the recorded receive it waits
+ * for.
  *
  * Events are appended in the order they are seen, never changed after, so
  * "the events after the N-th" (/events.json?since=N) is well defined.
@@ -28,7 +29,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -230,24 +230,22 @@ static int load_recording(struct lv_task *t)
     return 0;
 }
 
-static struct pg_live_pos *map_pos(int ltid)
+/* The task's position, read afresh each scan rather than mapped: a read
+ * sees what another host wrote as soon as the shared file system shows
+ * it (NFS checks a file again when it is opened).  0, or -1 when the task
+ * has not made its file yet. */
+static int read_pos(int ltid, struct pg_live_pos *p)
 {
     char path[4400];
-    struct pg_live_pos *p;
+    ssize_t n;
     int fd;
 
     snprintf(path, sizeof path, "%s/ltid-%d.pos", posdir, ltid);
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-        return NULL;
-    p = mmap(NULL, sizeof *p, PROT_READ, MAP_SHARED, fd, 0);
+        return -1;
+    n = pread(fd, p, sizeof *p, 0);
     close(fd);
-    if (p == MAP_FAILED)
-        return NULL;
-    if (__atomic_load_n(&p->magic, __ATOMIC_ACQUIRE) != PG_LIVE_MAGIC) {
-        munmap(p, sizeof *p);
-        return NULL; /* the task is still making it: next scan */
-    }
-    return p;
+    return n == (ssize_t)sizeof *p && p->magic == PG_LIVE_MAGIC ? 0 : -1;
 }
 
 static int is_wait(const struct lv_event *e)
@@ -257,15 +255,14 @@ static int is_wait(const struct lv_event *e)
 
 static void follow_replay(struct lv_task *t)
 {
-    struct pg_live_pos *p;
+    struct pg_live_pos pos;
     long seq, k;
 
     if (!t->rec_loaded && load_recording(t) < 0)
         return;
-    if (!t->pos && !(t->pos = map_pos(t->ltid)))
+    if (read_pos(t->ltid, &pos) < 0)
         return;
-    p = t->pos;
-    seq = (long)p->seq;
+    seq = (long)pos.seq;
     lv_snap_lock();
     t->started = 1;
     for (k = t->shown; k < t->nrec && t->rec[k].seq <= seq; k++) {
@@ -282,7 +279,7 @@ static void follow_replay(struct lv_task *t)
         t->shown++;
     }
     /* It waits for the first receive after what it consumed. */
-    t->waiting = p->waiting;
+    t->waiting = pos.waiting;
     t->next_recv = -1;
     for (k = t->shown; t->waiting && k < t->nrec; k++)
         if (is_wait(&t->rec[k])) {
