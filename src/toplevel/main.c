@@ -153,9 +153,10 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->coordhost = argv[++i];
         else if (!strcmp(argv[i], "-only") && i + 1 < argc)
             add_selection(o, argv[++i]);
-        else if (!strcmp(argv[i], "-live")) /* live.c */
-            i += (o->live = 1) && i + 1 < argc && top_live_arg(argv[i + 1], o);
-        else if (!strcmp(argv[i], "-live-wait"))
+        else if (!strcmp(argv[i], "-live")) { /* [ADDR:]PORT may follow */
+            o->live = 1;
+            i += i + 1 < argc && top_live_arg(argv[i + 1], o); /* live.c */
+        } else if (!strcmp(argv[i], "-live-wait"))
             o->live_wait = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
