@@ -176,9 +176,11 @@ static void read_growing(struct lv_task *t)
         if (!shown_kind(e.kind) || n++ < t->rec_loaded)
             continue;
         nto = 0;
-        if (copy_event(&e, t->ltid, &c, &to, &nto, &cap) < 0)
+        lv_snap_lock(); /* call names are shared */
+        if (copy_event(&e, t->ltid, &c, &to, &nto, &cap) < 0) {
+            lv_snap_unlock();
             break;
-        lv_snap_lock();
+        }
         append(&c, to);
         t->shown++;
         t->rec_loaded = n;
@@ -202,25 +204,33 @@ static int load_recording(struct lv_task *t)
     pg_log_header h;
     pg_event e;
     size_t cap = 0, cap_to = 0;
-    long nto = 0;
+    long nto = 0, n = 0;
+    struct lv_event *rec = NULL;
+    int *rec_to = NULL, rc;
     pg_err err;
     pg_logr *r;
-    int rc;
 
     pg_log_path(path, sizeof path, logdir, t->ltid, PG_LOG_COMM);
     if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
         return -1;
+    /* Into arrays of our own: the server reads t's under the lock. */
     while ((rc = pg_logr_next(r, &e, &err)) == 1) {
         if (!shown_kind(e.kind))
             continue;
-        if (pg_grow(&t->rec, &cap, (size_t)t->nrec + 1, sizeof *t->rec) < 0 ||
-            copy_event(&e, t->ltid, &t->rec[t->nrec], &t->rec_to, &nto,
-                       &cap_to) < 0)
+        if (pg_grow(&rec, &cap, (size_t)n + 1, sizeof *rec) < 0)
             break;
-        t->nrec++;
+        lv_snap_lock(); /* call names are shared */
+        rc = copy_event(&e, t->ltid, &rec[n], &rec_to, &nto, &cap_to);
+        lv_snap_unlock();
+        if (rc < 0)
+            break;
+        n++;
     }
     pg_logr_close(r);
     lv_snap_lock();
+    t->rec = rec;
+    t->rec_to = rec_to;
+    t->nrec = n;
     if (!t->program[0])
         snprintf(t->program, sizeof t->program, "%s", pg_basename(h.program));
     if (!t->host[0])
