@@ -35,6 +35,28 @@ R=12
 
 jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
+# stop_pangaea: Ctrl-C to the pangaea of PID, as a user would: a run
+# still going needs a second one under -live-wait (the first ends the run,
+# the second lets the page go); KILL only if it ignores both.  Sets RC.
+stop_pangaea() {
+    local k i
+    RC=0
+    [ -n "${PID:-}" ] || return 0
+    for k in INT INT KILL; do
+        kill -"$k" "$PID" 2>/dev/null || break
+        for i in $(seq 150); do
+            kill -0 "$PID" 2>/dev/null || break 2
+            sleep 0.1
+        done
+    done
+    wait "$PID" || RC=$?
+    PID=
+}
+# No pangaea of ours outlives the test, whatever fails.
+trap 'stop_pangaea; pg_cleanup' EXIT
+trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 130' INT
+trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 143' TERM
+
 # start_live NAME ARGS...: pangaea ARGS in the background; PID and URL.
 start_live() {
     local name=$1 i
@@ -113,7 +135,7 @@ after_gate1() {
 # finish NAME WANT_STATUS: waits for the run's end (-live-wait keeps the
 # page), checks the final count against C1 < C2 < final, then lets go.
 finish() {
-    local name=$1 want=$2 rc=0
+    local name=$1 want=$2
     if ! wait_for 120 said "$name" "the run is over"; then
         pg_fail "$name: the run did not end"; cat "$D/$name.err"
     fi
@@ -125,9 +147,8 @@ finish() {
         pg_fail "$name: counts $C1, $C2, final $F"
     fi
     expect "$name: the run is over on the page" "$(jget "$FINAL" 'd["running"]')" False
-    kill -INT "$PID"
-    wait "$PID" || rc=$?
-    expect "$name: pangaea's exit status is the run's" "$rc" "$want"
+    stop_pangaea
+    expect "$name: pangaea's exit status is the run's" "$RC" "$want"
 }
 
 # page NAME LOGDIR MIN [live_page.py options]: Chromium's view, with a
@@ -260,9 +281,8 @@ if PANGAEA_STALL=3 start_live stall -replay -live -live-wait -logdir "$LOGS" "$P
     else
         pg_fail "stall: the stalled replay did not end"; cat "$D/stall.err"
     fi
-    kill -INT "$PID" 2>/dev/null
-    rc=0; wait "$PID" || rc=$?
-    expect "stall: exit status 3 (stalled)" "$rc" 3
+    stop_pangaea
+    expect "stall: exit status 3 (stalled)" "$RC" 3
 fi
 expect "no position directory left behind" "$(ls -d "$LOGS"/.pangaea-live.* 2>/dev/null | wc -l)" 0
 
