@@ -24,6 +24,8 @@
 #    the stall, and the page, kept by -live-wait, marks the first task
 #    stalled and names the recorded message it waits for, the
 #    (2*(2*ROUNDS/3)+1)-th receive of its recording.
+# 4. A replay that diverges (more rounds than recorded): the tasks pangaea
+#    names as diverged are marked so on /events.json, with their reports.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -283,6 +285,27 @@ if PANGAEA_STALL=3 start_live stall -replay -live -live-wait -logdir "$LOGS" "$P
     fi
     stop_pangaea
     expect "stall: exit status 3 (stalled)" "$RC" 3
+fi
+# ---- 4. a replay that diverges ---------------------------------------------------
+# Replayed with more rounds than recorded, a worker sends a message the
+# recording does not have: each task pangaea names as diverged is marked
+# so, with its report as the note.
+rm -f "$G"/gate* "$G/stop" && touch "$G/gate1" "$G/gate2"
+if start_live div -replay -live -live-wait -logdir "$LOGS" "$PROG" $((R + 3)) "$G"; then
+    if wait_for 120 said div "the run is over"; then
+        J=$(events)
+        named=$(sed -n 's/^pangaea: replay diverged in ltid \([0-9]*\) .*/\1/p' "$D/div.err" | sort -n | tr '\n' ' ')
+        marked=$(jget "$J" '" ".join(str(t["ltid"]) for t in d["tasks"] if t["state"] == "diverged" and t["note"]) + " "')
+        if [ -n "$named" ] && [ "$named" = "$marked" ]; then
+            pg_pass "div: the tasks pangaea names as diverged are marked so ($named)"
+        else
+            pg_fail "div: pangaea names '$named' diverged, the live view marks '$marked'"; cat "$D/div.err"
+        fi
+    else
+        pg_fail "div: the diverging replay did not end"; cat "$D/div.err"
+    fi
+    stop_pangaea
+    expect "div: exit status 3 (diverged)" "$RC" 3
 fi
 expect "no position directory left behind" "$(ls -d "$LOGS"/.pangaea-live.* 2>/dev/null | wc -l)" 0
 
