@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -267,6 +268,37 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     return 0;
 }
 
+/* A position directory a pangaea killed outright left in the log
+ * directory: removed once we hold the directory's lock (so nobody else
+ * uses it), and only if it holds nothing but position files. */
+static void remove_stale(const char *logdir)
+{
+    char sub[4400], path[4700];
+    struct dirent *d, *f;
+    DIR *dir, *in;
+    const char *ours = strrchr(posdir, '/');
+
+    if (!(dir = opendir(logdir)))
+        return;
+    while ((d = readdir(dir))) {
+        if (strncmp(d->d_name, ".pangaea-live.", 14) ||
+            (ours && !strcmp(d->d_name, ours + 1)))
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", logdir, d->d_name);
+        if (!(in = opendir(sub)))
+            continue;
+        while ((f = readdir(in)))
+            if (!strncmp(f->d_name, "ltid-", 5) &&
+                strstr(f->d_name, ".pos")) {
+                snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
+                unlink(path);
+            }
+        closedir(in);
+        rmdir(sub);
+    }
+    closedir(dir);
+}
+
 int top_live_follow(const struct top_opts *o, pg_err *err)
 {
     sigset_t old;
@@ -274,6 +306,8 @@ int top_live_follow(const struct top_opts *o, pg_err *err)
 
     if (!on)
         return 0;
+    if (o->mode == PANGAEA_REPLAY)
+        remove_stale(o->logdir);
     block_signals(&old);
     rc = lv_snap_start(o, posdir, err);
     pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -18,7 +18,7 @@
 #    its (2*(ROUNDS/3)+1)-th receive in the recording (pangaea -dump); the
 #    replay prints what the recording printed.
 #    Replay's position files (a directory in the log directory) are gone
-#    after each run.
+#    after each run, and so is one a killed pangaea left.
 # 3. A stalled replay: with GATEDIR/stop a worker stops for good at gate 2
 #    (the program behaves otherwise than when recorded); pangaea reports
 #    the stall, and the page, kept by -live-wait, marks the first task
@@ -233,6 +233,9 @@ expect "a port in use: the last recording stays where it was" \
 # ---- 2. replay ---------------------------------------------------------------
 rm -f "$G"/gate*
 REC_F=$F
+# What a pangaea killed outright (SIGKILL) would leave: the next replay
+# under -live removes it.
+mkdir "$LOGS/.pangaea-live.stale" && : >"$LOGS/.pangaea-live.stale/ltid-1.pos"
 if start_live rep -replay -live -live-wait -logdir "$LOGS" "$PROG" "$R" "$G"; then
     if wait_for 60 waiting; then
         expect "rep: at gate 1 the first task waits for its recorded receive $((2 * (R / 3) + 1))" \
