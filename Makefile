@@ -28,6 +28,8 @@ ARCHIVE_LIBS := $(shell pkg-config --libs libarchive 2>/dev/null || echo -larchi
 B := build
 PVMLIBS := -lpvm3
 SYSLIBS := -ldl -lm -lnettle
+# -live serves the run's event graph over HTTP (src/toplevel/live*.c).
+MHD_LIBS := -lmicrohttpd -pthread
 
 LIB_SRC  := $(wildcard src/lib/*.c)
 LIB_OBJ  := $(LIB_SRC:src/lib/%.c=$(B)/lib/%.o)
@@ -50,6 +52,7 @@ $(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/top
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 # display.c embeds the page template with .incbin (pangaea -display).
 $(B)/toplevel/display.o: src/toplevel/graph.html
+$(B)/toplevel/live.o: src/toplevel/live.html
 $(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -64,7 +67,7 @@ $(B)/libpangaea.a: $(LIB_OBJ)
 
 # The top-level task is itself a Pangaea task (ltid 0): it links the library.
 $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
-	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
 # The coordinator is a plain PVM task; it shares only the protocol header.
 $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o $(B)/lib/grow.o
 	$(CC) -o $@ $^ $(PVMLIBS)
@@ -133,11 +136,12 @@ $(SAN_B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(SAN_B)/toplevel/display.o: src/toplevel/graph.html
+$(SAN_B)/toplevel/live.o: src/toplevel/live.html
 $(SAN_B)/libtop.a: $(SAN_TOP_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc/toplevel $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS)
+	$(CC) $(CPPFLAGS) -Isrc/toplevel $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
 
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done

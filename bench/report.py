@@ -6,7 +6,7 @@
 Reads RESULTS_DIR/runs.txt (one line per run: key=value fields, see
 run.sh) and machine.txt; prints the table of medians and ratios to raw PVM
 on stdout and writes RESULTS_DIR/latest.csv, latest.md (the same table in
-Markdown, with the targets of issues 8 and 13 checked) and growth.svg (the growth
+Markdown, with the targets of issues 8, 13 and 18 checked) and growth.svg (the growth
 curves).  Standard library only.
 """
 import math
@@ -202,7 +202,7 @@ def main():
     reproduced = "%d of %d replays printed what their recording printed" % (
         same.count("1"), len([s for s in same if s is not None]))
 
-    # ---- targets (issues 8 and 13) ------------------------------------------------
+    # ---- targets (issues 8, 13 and 18) ------------------------------------------------
     def med(id_, mode, field, name=None, fn=None):
         return d.median(id_, mode, field, name=name, fn=fn)
 
@@ -234,6 +234,10 @@ def main():
 
     target("recording, 8 B round trip", pct("pp8", "log", "us"), 5, "%")
     target("replay, 8 B round trip", pct("pp8", "replay", "us"), 10, "%")
+    # issue 18: watching a recording (-log -live) costs a few percent
+    lv = ratio(med("pp8live", "live", "us"), med("pp8live", "log", "us"))
+    target("18: 8 B round trip, -log -live over -log",
+           None if lv is None else (lv - 1) * 100, 5, "%")
     target("recording, SOR demo (wall)", pct("sor", "log", "wall"), 2, "%")
     target("replay, SOR demo (wall)", pct("sor", "replay", "wall"), 3, "%")
     target("log bytes per event, SOR demo",
@@ -322,7 +326,7 @@ def main():
     lines.append("")
     lines.append(reproduced)
     lines.append("")
-    lines.append("targets (issues 8 and 13)")
+    lines.append("targets (issues 8, 13 and 18)")
     for what, shown, lim, verdict in targets:
         lines.append("  %-66s %9s  %-9s %s" % (what[:66], shown, lim,
                                                 verdict))

@@ -34,7 +34,9 @@
 # software's costs rather than the hypervisor's wake-up latency.
 #
 # --quick: one repetition, small sizes, results in bench/results/quick/: a
-# smoke test of the whole chain.
+# smoke test of the whole chain.  --only ID runs that benchmark alone and
+# prints its runs (no report): e.g. --only pp8live, `-log -live` (the live
+# view, issue 18) against `-log` on the 8 B round trip, interleaved.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B="$ROOT/build"
@@ -43,12 +45,14 @@ REPS=7        # per-call benchmarks and SOR
 GREPS=3       # growth points
 QUICK=0
 IDLE=0
+ONLY=
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) QUICK=1 ;;
     --idle) IDLE=1 ;;
     --reps) REPS=$2; shift ;;
-    *) echo "usage: bench/run.sh [--quick] [--idle] [--reps N]" >&2; exit 2 ;;
+    --only) ONLY=$2; shift ;;
+    *) echo "usage: bench/run.sh [--quick] [--idle] [--reps N] [--only ID]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -68,6 +72,7 @@ if [ "$QUICK" = 1 ]; then
     GROWTH_T="2 8" GROWTH_T_M=2000 GROWTH_M="1000 10000" GROWTH_BIG=
 fi
 
+[ -n "$ONLY" ] && OUT="$OUT/only-$ONLY" # never overwrites a full run's
 PROGS="pingpong mcast poll spawn stream sor logio"
 for f in pangaea pangaea-coord libpangaea.so $(printf 'bench/%s ' $PROGS); do
     [ -e "$B/$f" ] || { echo "bench: $B/$f missing: run make bench" >&2; exit 1; }
@@ -136,7 +141,9 @@ pvmd_ticks() { awk '{ print $14 + $15 }' "/proc/$PG_PVMD_PID/stat" 2>/dev/null |
 # run ID MODE REP PROGRAM ARGS...: one run; appends its line to $RUNS.
 run() {
     local id=$1 mode=$2 rep=$3 out err t0 t1 rc=0 fields line extra= k0 k1
+    local how="-$mode"
     shift 3
+    [ "$mode" = live ] && how="-log -live" # a recording, watched
     out="$WORK/$id.$mode.out"
     err="$WORK/$id.$mode.err"
     mkdir -p "$WORK/logs/$id"
@@ -146,10 +153,10 @@ run() {
         timeout 600 "$@" >"$out" 2>"$err" 9>&- || rc=$?
     elif [ -n "$TIMEV" ]; then
         timeout 600 "$TIMEV" -f 'top_kb=%M' -o "$WORK/time.txt" \
-            "$BIN/pangaea" "-$mode" -logdir "$WORK/logs/$id" "$@" \
+            "$BIN/pangaea" $how -logdir "$WORK/logs/$id" "$@" \
             >"$out" 2>"$err" 9>&- || rc=$?
     else
-        timeout 600 "$BIN/pangaea" "-$mode" -logdir "$WORK/logs/$id" "$@" \
+        timeout 600 "$BIN/pangaea" $how -logdir "$WORK/logs/$id" "$@" \
             >"$out" 2>"$err" 9>&- || rc=$?
     fi
     t1=$EPOCHREALTIME
@@ -190,6 +197,7 @@ run() {
 bench() {
     local id=$1 reps=$2 modes=$3 r m
     shift 3
+    [ -n "$ONLY" ] && [ "$ONLY" != "$id" ] && return 0
     printf 'bench: %-14s' "$id" >&2
     for r in $(seq "$reps"); do
         for m in $modes; do
@@ -203,6 +211,7 @@ bench() {
 ALL="raw none log replay"
 GROW="raw log replay"
 bench pp8     "$REPS" "$ALL" "$BIN/pingpong" 8 "$PP8_N"
+bench pp8live "$REPS" "log live" "$BIN/pingpong" 8 "$PP8_N"
 bench pp64k   "$REPS" "$ALL" "$BIN/pingpong" 65536 "$PP64_N"
 bench mcast3  "$REPS" "$ALL" "$BIN/mcast" 3 "$MCAST_N"
 bench poll    "$REPS" "$ALL" "$BIN/poll" "$POLL_N"
@@ -230,5 +239,10 @@ T_END=$EPOCHREALTIME
 } >>"$OUT/machine.txt"
 
 pg_pvm_stop
+if [ -n "$ONLY" ]; then # one benchmark: its runs, no report
+    cat "$RUNS"
+    [ "$FAILED" -eq 0 ]
+    exit
+fi
 python3 "$ROOT/bench/report.py" "$OUT" || FAILED=$((FAILED + 1))
 [ "$FAILED" -eq 0 ]

@@ -18,6 +18,7 @@ DEMO=(
     libdw-dev                       # -races: call sites to file:line (elfutils)
     nettle-dev                      # SHA-256 of programs (replay checks)
     libarchive-dev                  # -pack: tar + zstd archives (libarchive)
+    libmicrohttpd-dev               # -live: the HTTP server of the live view
 )
 TEST=(
     pvm-examples                    # PVM programs written by others

@@ -25,7 +25,7 @@ log_read log_write log_schema
 log_dump
 real progsum state site_name
 progmap
-select coord_client notice whatif chaos
+select coord_client notice whatif chaos live_pos
 header callsite
 record replay
 runtime
@@ -39,6 +39,9 @@ unpack
 races_find
 races_out whatif
 display_races
+live_snap
+live_json
+live
 display tasks perfetto monitor
 postmortem explore chaos_runs
 main

@@ -25,6 +25,8 @@
  *   replay.c       the recorded events to follow, and matching messages
  *   whatif.c       a what-if run's plan: which old events to follow
  *   chaos.c        -chaos: random receive delays, picks and empty polls
+ *   live_pos.c     a replaying task's position, for `pangaea -live`
+ *                  (its own header, live_pos.h, shared with pangaea)
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend

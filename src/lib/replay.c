@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "live_pos.h"
 #include "pg_grow.h"
 #include "pg_internal.h"
 
@@ -132,6 +133,7 @@ int pg_replay_open(void)
         open_cursor(&exec, PG_LOG_EXEC, &h) < 0)
         return -1;
     check_program(&h);
+    pg_live_pos_open(); /* -live: publishes how far this task got */
     return 0;
 }
 
@@ -462,6 +464,7 @@ void pg_replay_advance(void)
         comm.seq = comm.slot[comm.cur].ev.seq;
     if (pg.mode == PANGAEA_REPLAY) /* a what-if counts what it records */
         pg.events = comm.seq; /* as the log numbers its events */
+    pg_live_seq(comm.seq);
     cursor_ok(&comm);
 }
 

@@ -17,6 +17,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "live_pos.h"
 #include "pg_internal.h"
 
 enum how { BLOCK = PG_CHAOS_BLOCK, POLL = PG_CHAOS_POLL,
@@ -55,12 +56,14 @@ static int replay_wait(const pg_event *ev, enum how how)
     int mid;
 
     pg_wait_start(&wait);
+    pg_live_waiting(1); /* -live shows what it waits for */
     for (;;) {
         slice.tv_sec = 1;
         slice.tv_usec = 0;
         mid = how == PROBE ? pg_real.probe(-1, -1)
                            : pg_real.trecv(-1, -1, &slice);
         if (mid != 0) {
+            pg_live_waiting(0);
             pg_wait_end(&wait);
             return mid;
         }

@@ -26,13 +26,15 @@
 #include <unistd.h>
 
 #include "pg_internal.h"
+#include "live.h"
 #include "top.h"
 #include "whatif.h"
 
 /* One usage text, for --help (stdout, exit 0) and for every usage error. */
 static const char usage_text[] =
     "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-    "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n"
+    "[-coordhost HOST] [-only tag=N,..|ltid=N,..]\n"
+    "               [-live [[ADDR:]PORT] [-live-wait]] program [args...]\n"
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
@@ -173,6 +175,11 @@ static void parse(int argc, char **argv, struct top_opts *o)
             whatif = top_whatif_add(argv[++i]); /* may be repeated */
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             snprintf(newdir, sizeof newdir, "%s", argv[++i]);
+        else if (!strcmp(argv[i], "-live")) { /* [ADDR:]PORT may follow */
+            o->live = 1;
+            i += i + 1 < argc && top_live_arg(argv[i + 1], o); /* live.c */
+        } else if (!strcmp(argv[i], "-live-wait"))
+            o->live_wait = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -186,6 +193,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
     }
     if (o->mode == PANGAEA_OFF)
         usage("say what to do: -log, -replay or -none");
+    if ((o->live || o->live_wait) && (o->mode == PANGAEA_NONE || !o->live))
+        usage("-live needs -log or -replay, and -live-wait needs -live");
     if (o->pack) { /* the program and the logs come from the pack */
         if (o->mode != PANGAEA_REPLAY)
             usage("-pack FILE goes with -replay (to make a pack: "
@@ -335,6 +344,8 @@ int main(int argc, char **argv)
     parse(argc, argv, &o);
     if (o.pack && top_unpack(&o, &err) < 0) /* unpack.c */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
+    if (top_live_start(&o, &err) < 0) /* live.c: a port in use moves nothing */
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
     pg_top_end = end_on_fatal;
@@ -344,6 +355,11 @@ int main(int argc, char **argv)
     /* The hosts need PVM; nothing may have started if one is missing. */
     if ((o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) ||
         (o.whatif && top_whatif_start(&o, &err) < 0)) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        top_daemon_release(run.started);
+        return TOP_EXIT_USAGE;
+    }
+    if (top_live_follow(&o, &err) < 0) { /* live.c: before any task */
         fprintf(stderr, "pangaea: %s\n", err.msg);
         top_daemon_release(run.started);
         return TOP_EXIT_USAGE;
@@ -379,8 +395,9 @@ int main(int argc, char **argv)
     pg_top_off(); /* our own end is not a task's end */
     top_daemon_release(run.started);
     if (o.whatif)
-        return top_whatif_done(&o, status);
-    if (o.mode == PANGAEA_LOG && status == 0)
+        status = top_whatif_done(&o, status);
+    else if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
+    top_live_finish(status); /* -live-wait: the page stays until the user is done */
     return status;
 }

@@ -28,6 +28,7 @@
 
 #include "pg_grow.h"
 #include "pg_internal.h"
+#include "live.h"
 #include "top.h"
 
 struct ttask {
@@ -134,6 +135,7 @@ static void on_started(void)
     t->ltid = v[0];
     pvm_upkstr(t->program);
     pvm_upkstr(t->host);
+    top_live_started(t->ltid, t->program, t->host); /* -live */
     if (top_multihost) /* the host the task itself reports: gethostname() */
         fprintf(stderr, "pangaea: ltid %d (%s) started on %s\n", t->ltid,
                 t->program, t->host);
@@ -168,6 +170,8 @@ static void on_ended(int *abnormal)
     t->ended = 1;
     t->status = v[2];
     t->normal = v[3];
+    top_live_ended(t->ltid, t->normal, t->status, /* -live */
+                   !t->normal && reporter >= 0 && t->ltid != reporter);
     if (!t->normal && reporter >= 0) {
         if (t->ltid != reporter)
             fprintf(stderr, "pangaea: ltid %d (%s) stopped: the run was "
@@ -358,6 +362,7 @@ static void on_report(int *diverged)
 
     pvm_upkint(v, 2, 1);
     pvm_upkstr(text);
+    top_live_report(v[0], v[1], text); /* -live */
     if (v[1] == PG_REP_STALL || v[1] == PG_REP_RESUMED ||
         v[1] == PG_REP_BLOCKED) {
         on_stall(v[0], v[1], text, diverged);

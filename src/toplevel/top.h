@@ -4,6 +4,7 @@
  *   daemon.c   finding or starting the pvmd, and stopping what we started
  *   logdir.c   the log directory: its lock, keeping the last good recording
  *   monitor.c  the run itself: task output, reports, ends, the exit status
+ *   live.c     -live: the run's event graph served while it goes on (live.h)
  *   hostcheck.c  every check before a replay: the logs, the program, hosts
  *   move.c     -move, -move-host: moving tasks to other hosts in the logs
  *   postmortem.c  -display, -tasks, -export perfetto: a recorded run shown
@@ -34,6 +35,9 @@ struct top_opts {
     const char *pack;       /* -replay -pack FILE: replay from a pack  */
     const char *pack_dir;   /* with -pack, -logdir: where it unpacks   */
     const char *whatif;     /* -whatif LTID:SEQ=SENDER:MSGID (whatif.c) */
+    int live, live_wait;    /* -live [[ADDR:]PORT], -live-wait (live.h) */
+    char live_addr[64];
+    int live_port;
 };
 
 /* Exit statuses of `pangaea` itself. */

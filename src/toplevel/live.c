@@ -1,0 +1,435 @@
+/*
+ * live.c - `pangaea -log|-replay -live [[ADDR:]PORT] [-live-wait]`: serves
+ * the run's event graph over HTTP while the run goes on.
+ *
+ * Design.  libmicrohttpd (Debian's libmicrohttpd) does HTTP, in a thread
+ * of its own (MHD_USE_INTERNAL_POLLING_THREAD), so the monitor's loop and
+ * the program are never held up by a browser; it binds 127.0.0.1 unless
+ * the user names an address.  Requests are dispatched through one table of
+ * routes (method, path, handler): a path exists for some methods, and any
+ * other method gets 405 with an Allow header.  Today every route is a GET
+ * that only reads the snapshot (live_snap.c); the control endpoints of a
+ * debugger (POST, say) are rows to add there.  The page (live.html) is
+ * embedded at build time like -display's, so the command needs no file at
+ * run time and the page no network but this server.
+ *
+ * The monitor tells the live view what it learns anyway (a task started,
+ * ended, reported a crash, a divergence, a wait): the hooks below only
+ * note it in the snapshot.  In a replay a directory for the tasks'
+ * position files is made (make_posdir) and named in PANGAEA_LIVE, which
+ * every task inherits; it is removed when pangaea ends.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live.h"
+#include "live_pos.h"
+#include "pg_internal.h"
+
+__asm__(".pushsection .rodata\n"
+        ".global top_live_html\n"
+        ".type top_live_html, @object\n"
+        "top_live_html:\n"
+        ".incbin \"src/toplevel/live.html\"\n"
+        ".byte 0\n"
+        ".size top_live_html, . - top_live_html\n"
+        ".popsection\n");
+extern const char top_live_html[];
+
+#define MAX_EVENTS 20000 /* per /events.json answer; "more" says if cut */
+
+static struct MHD_Daemon *daemon_;
+static int on, wait_after;
+static char url[128], posdir[4200];
+
+/* ---- options ------------------------------------------------------------ */
+
+int top_live_arg(const char *arg, struct top_opts *o)
+{
+    const char *colon = strrchr(arg, ':');
+    const char *port = colon ? colon + 1 : arg;
+    struct in_addr a;
+    char addr[64];
+    char *end;
+    long p;
+
+    if (!*port)
+        return 0;
+    p = strtol(port, &end, 10);
+    if (*end || p < 0 || p > 65535)
+        return 0;
+    if (colon) {
+        snprintf(addr, sizeof addr, "%.*s", (int)(colon - arg), arg);
+        if (!strcmp(addr, "localhost"))
+            snprintf(addr, sizeof addr, "127.0.0.1");
+        if (inet_pton(AF_INET, addr, &a) != 1)
+            return 0;
+        snprintf(o->live_addr, sizeof o->live_addr, "%s", addr);
+    }
+    o->live_port = (int)p;
+    return 1;
+}
+
+/* ---- answers ------------------------------------------------------------ */
+
+static enum MHD_Result answer(struct MHD_Connection *c, unsigned code,
+                              const char *type, char *body, size_t len,
+                              enum MHD_ResponseMemoryMode mem)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, mem);
+    enum MHD_Result rc;
+
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET");
+    rc = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+static enum MHD_Result text(struct MHD_Connection *c, unsigned code,
+                            const char *msg)
+{
+    return answer(c, code, "text/plain; charset=utf-8", (char *)msg,
+                  strlen(msg), MHD_RESPMEM_PERSISTENT);
+}
+
+static enum MHD_Result serve_page(struct MHD_Connection *c)
+{
+    return answer(c, MHD_HTTP_OK, "text/html; charset=utf-8",
+                  (char *)top_live_html, strlen(top_live_html),
+                  MHD_RESPMEM_PERSISTENT);
+}
+
+static enum MHD_Result serve_events(struct MHD_Connection *c)
+{
+    const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+                                                "since");
+    long since = 0;
+    char *buf = NULL, *end;
+    size_t len = 0;
+    FILE *fp;
+
+    if (s) {
+        since = strtol(s, &end, 10);
+        if (*end || end == s || since < 0)
+            return text(c, MHD_HTTP_BAD_REQUEST,
+                        "since must be a count of events, 0 or more\n");
+    }
+    if (!(fp = open_memstream(&buf, &len)))
+        return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    lv_snap_lock();
+    lv_json_write(fp, since, MAX_EVENTS);
+    lv_snap_unlock();
+    if (fclose(fp) != 0) {
+        free(buf);
+        return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    }
+    return answer(c, MHD_HTTP_OK, "application/json", buf, len,
+                  MHD_RESPMEM_MUST_FREE);
+}
+
+/* Every route: a method and a path.  A debugger's controls are rows. */
+static const struct route {
+    const char *method, *path;
+    enum MHD_Result (*serve)(struct MHD_Connection *c);
+} routes[] = {
+    { "GET", "/", serve_page },
+    { "GET", "/events.json", serve_events },
+};
+
+static enum MHD_Result dispatch(void *cls, struct MHD_Connection *c,
+                                const char *path, const char *method,
+                                const char *version, const char *upload,
+                                size_t *upload_size, void **state)
+{
+    size_t i;
+
+    (void)cls, (void)version, (void)upload, (void)upload_size, (void)state;
+    for (i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        if (!strcmp(routes[i].path, path) && !strcmp(routes[i].method, method))
+            return routes[i].serve(c);
+    /* A path that exists, or not: only GET is served at all. */
+    if (strcmp(method, "GET"))
+        return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+                    "the live view only answers GET\n");
+    return text(c, MHD_HTTP_NOT_FOUND,
+                "no such page: the live view has / and /events.json\n");
+}
+
+/* ---- start and end ------------------------------------------------------ */
+
+static void remove_posdir(void)
+{
+    char path[4400];
+    int i;
+
+    if (!posdir[0])
+        return;
+    lv_snap_lock(); /* the ltids are the tasks the snapshot knows */
+    for (i = 0; i < lv.ntasks; i++) {
+        snprintf(path, sizeof path, "%s/ltid-%d.pos", posdir,
+                 lv.tasks[i]->ltid);
+        unlink(path);
+    }
+    lv_snap_unlock();
+    rmdir(posdir);
+    posdir[0] = 0;
+}
+
+/* In the log directory when it can be written to: every host of the run
+ * sees it there (the logs must be shared anyway); else under TMPDIR, seen
+ * only on this host.  A name of its own: a leftover is never a log. */
+static int make_posdir(const char *logdir, pg_err *err)
+{
+    const char *tmp = getenv("TMPDIR");
+
+    snprintf(posdir, sizeof posdir, "%s/.pangaea-live.XXXXXX", logdir);
+    if (!mkdtemp(posdir)) {
+        snprintf(posdir, sizeof posdir, "%s/pangaea-live.XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(posdir)) {
+            int e = errno;
+
+            posdir[0] = 0;
+            return pg_err_set(err, "cannot make a directory for the live "
+                              "view in %s or %s: %s", logdir,
+                              tmp && *tmp ? tmp : "/tmp", strerror(e));
+        }
+    }
+    setenv(PG_ENV_LIVE, posdir, 1);
+    atexit(remove_posdir);
+    return 0;
+}
+
+/* The threads of the live view take no signal: Ctrl-C and the others go
+ * to the monitor's thread, which ends the run (monitor.c). */
+static void block_signals(sigset_t *old)
+{
+    sigset_t all;
+
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+int top_live_start(const struct top_opts *o, pg_err *err)
+{
+    struct sockaddr_in sa;
+    const union MHD_DaemonInfo *info;
+    sigset_t old;
+
+    unsetenv(PG_ENV_LIVE);
+    if (!o->live)
+        return 0;
+    lv.mode = o->mode; /* before the server can read it */
+    lv.running = 1;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)o->live_port);
+    inet_pton(AF_INET, o->live_addr[0] ? o->live_addr : "127.0.0.1",
+              &sa.sin_addr);
+    block_signals(&old);
+    daemon_ = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+                               MHD_USE_ERROR_LOG, (uint16_t)o->live_port,
+                               NULL, NULL, dispatch, NULL,
+                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                               MHD_OPTION_END);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!daemon_)
+        return pg_err_set(err, "-live: cannot serve on %s:%d (in use, or "
+                          "not an address of this host)",
+                          o->live_addr[0] ? o->live_addr : "127.0.0.1",
+                          o->live_port);
+    if (o->mode == PANGAEA_REPLAY && make_posdir(o->logdir, err) < 0) {
+        MHD_stop_daemon(daemon_);
+        return -1;
+    }
+    info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
+    snprintf(url, sizeof url, "http://%s:%u/",
+             o->live_addr[0] ? o->live_addr : "127.0.0.1",
+             info ? info->port : (unsigned)o->live_port);
+    fprintf(stderr, "pangaea: live view at %s\n", url);
+    on = 1;
+    wait_after = o->live_wait;
+    return 0;
+}
+
+/* A position directory a pangaea killed outright left in the log
+ * directory: removed once we hold the directory's lock (so nobody else
+ * uses it), and only if it holds nothing but position files. */
+static void remove_stale(const char *logdir)
+{
+    char sub[4400], path[4700];
+    struct dirent *d, *f;
+    DIR *dir, *in;
+    const char *ours = strrchr(posdir, '/');
+
+    if (!(dir = opendir(logdir)))
+        return;
+    while ((d = readdir(dir))) {
+        if (strncmp(d->d_name, ".pangaea-live.", 14) ||
+            (ours && !strcmp(d->d_name, ours + 1)))
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", logdir, d->d_name);
+        if (!(in = opendir(sub)))
+            continue;
+        while ((f = readdir(in)))
+            if (!strncmp(f->d_name, "ltid-", 5) &&
+                strstr(f->d_name, ".pos")) {
+                snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
+                unlink(path);
+            }
+        closedir(in);
+        rmdir(sub);
+    }
+    closedir(dir);
+}
+
+int top_live_follow(const struct top_opts *o, pg_err *err)
+{
+    sigset_t old;
+    int rc;
+
+    if (!on)
+        return 0;
+    if (o->mode == PANGAEA_REPLAY)
+        remove_stale(o->logdir);
+    block_signals(&old);
+    rc = lv_snap_start(o, posdir, err);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+static volatile sig_atomic_t released;
+
+static void on_release(int sig)
+{
+    (void)sig;
+    released = 1;
+}
+
+/* -live-wait: the complete page stays until Ctrl-C, a SIGTERM, or Enter
+ * when pangaea reads a terminal. */
+static void wait_for_user(void)
+{
+    struct sigaction sa;
+    struct pollfd in = { .fd = 0, .events = POLLIN };
+    int tty = isatty(0);
+    char line[256];
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_release;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    fprintf(stderr, "pangaea: the run is over; the live view stays at %s "
+            "until %s\n", url, tty ? "Enter or Ctrl-C" : "Ctrl-C or SIGTERM");
+    while (!released) {
+        if (poll(&in, tty ? 1 : 0, 500) > 0 && tty) {
+            if (!fgets(line, sizeof line, stdin) || line[0])
+                break;
+        }
+    }
+}
+
+void top_live_finish(int status)
+{
+    struct lv_task *t;
+
+    if (!on)
+        return;
+    lv_snap_lock(); /* pangaea itself, ltid 0, is done too */
+    if ((t = lv_task(0))) {
+        snprintf(t->state, sizeof t->state, "ended");
+        t->status = status;
+        t->has_status = 1;
+    }
+    lv_snap_unlock();
+    lv_snap_stop(); /* one last scan: the page is complete */
+    if (wait_after)
+        wait_for_user();
+    MHD_stop_daemon(daemon_);
+    daemon_ = NULL;
+    remove_posdir();
+    on = 0;
+}
+
+/* ---- what the monitor learns -------------------------------------------- */
+
+void top_live_started(int ltid, const char *program, const char *host)
+{
+    struct lv_task *t;
+
+    if (!on)
+        return;
+    lv_snap_lock();
+    if ((t = lv_task(ltid))) {
+        t->started = 1;
+        snprintf(t->program, sizeof t->program, "%s", pg_basename(program));
+        snprintf(t->host, sizeof t->host, "%s", host);
+    }
+    lv_snap_unlock();
+}
+
+static int final_state(const struct lv_task *t)
+{
+    return !strcmp(t->state, "crashed") || !strcmp(t->state, "diverged") ||
+           !strcmp(t->state, "failed") || !strcmp(t->state, "stopped");
+}
+
+/* A stalled task killed when the replay was ended stays "stalled": that is
+ * why it ended. */
+static int kept_at_end(const struct lv_task *t)
+{
+    return final_state(t) || !strcmp(t->state, "stalled");
+}
+
+void top_live_ended(int ltid, int normal, int status, int stopped)
+{
+    struct lv_task *t;
+
+    if (!on)
+        return;
+    lv_snap_lock();
+    if ((t = lv_task(ltid))) {
+        if (!kept_at_end(t))
+            snprintf(t->state, sizeof t->state, "%s",
+                     normal ? "ended" : stopped ? "stopped" : "crashed");
+        t->status = status;
+        t->has_status = normal;
+    }
+    lv_snap_unlock();
+}
+
+void top_live_report(int ltid, int kind, const char *text)
+{
+    static const char *states[] = {
+        [PG_REP_DIVERGED] = "diverged", [PG_REP_FATAL] = "failed",
+        [PG_REP_STALL] = "stalled", [PG_REP_RESUMED] = "running",
+        [PG_REP_CRASH] = "crashed", [PG_REP_BLOCKED] = "stalled",
+        [PG_REP_BADLOG] = "failed",
+    };
+    struct lv_task *t;
+
+    if (!on || kind < 1 || kind > PG_REP_BADLOG)
+        return;
+    lv_snap_lock();
+    if ((t = lv_task(ltid)) && !final_state(t)) {
+        snprintf(t->state, sizeof t->state, "%s", states[kind]);
+        snprintf(t->note, sizeof t->note, "%s", text);
+    }
+    lv_snap_unlock();
+}

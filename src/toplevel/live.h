@@ -1,0 +1,102 @@
+/*
+ * live.h - `pangaea -log|-replay -live [[ADDR:]PORT]`: the run's event
+ * graph served over HTTP while it goes on.
+ *   live.c       options, the HTTP server (libmicrohttpd), its routes
+ *   live_snap.c  the snapshot: tasks and events read from what the tasks
+ *                write (growing comm logs; in replay, the recording and
+ *                each task's position file, src/lib/live_pos.h)
+ *   live_json.c  the snapshot as /events.json
+ *   live.html    the page served at /
+ */
+#ifndef TOP_LIVE_H
+#define TOP_LIVE_H
+
+#include <stdio.h>
+
+#include "pg_err.h"
+#include "top.h"
+
+/* ---- the run's side: called from main.c and monitor.c ------------------ */
+
+/* Parses -live's optional argument: "PORT" or "ADDR:PORT".  1 if arg is
+ * one (it is then taken), 0 if not. */
+int top_live_arg(const char *arg, struct top_opts *o);
+/* Starts the server (before anything of the logs is touched: a port in
+ * use changes nothing) and says where; in a replay makes the position
+ * directory and names it in PANGAEA_LIVE for the tasks.  Then, once the
+ * log directory is ready, top_live_follow starts reading the run.  Each
+ * returns 0, or -1 and err (the address cannot be bound, say). */
+int top_live_start(const struct top_opts *o, pg_err *err);
+int top_live_follow(const struct top_opts *o, pg_err *err);
+/* What the monitor learns of a task: it started; it ended (normal: by
+ * itself, with status; stopped: killed by pangaea, which ended the run
+ * after another task's error or a stall); a report (PG_REP_*) with its
+ * text. */
+void top_live_started(int ltid, const char *program, const char *host);
+void top_live_ended(int ltid, int normal, int status, int stopped);
+void top_live_report(int ltid, int kind, const char *text);
+/* The run is over, pangaea's status is `status`: a last complete snapshot;
+ * with -live-wait the page is served until SIGINT/SIGTERM (or Enter on a
+ * terminal); then all stops. */
+void top_live_finish(int status);
+
+/* ---- inside the live view ---------------------------------------------- */
+
+int lv_snap_start(const struct top_opts *o, const char *posdir, pg_err *err);
+void lv_snap_stop(void);      /* a last scan, then the thread ends */
+void lv_snap_lock(void);
+void lv_snap_unlock(void);
+/* Writes the snapshot as JSON: the tasks, and at most `max` events from
+ * the since-th on (under the lock). */
+void lv_json_write(FILE *fp, long since, long max);
+
+/* The snapshot, read under lv_snap_lock. */
+struct lv_event {
+    int ltid, kind, call; /* call: index into lv.calls, -1 none */
+    int tag, msgid, bytes, from;
+    int nto, to;          /* SEND: lv.to[to .. to+nto-1] */
+    long seq;
+    double t;
+};
+
+struct lv_task {
+    int ltid;
+    char program[256], host[128];
+    int started;          /* the monitor saw it start (or a log exists) */
+    char state[16];       /* running, ended, crashed, stopped, diverged,
+                             stalled, failed */
+    int status, has_status;
+    char note[1100];      /* the last report, or why its log is unread */
+    long shown;           /* its events in the snapshot */
+    /* -log: the events of its log read so far (== shown) */
+    /* -replay: its recorded events, and what its position file says */
+    struct lv_event *rec;
+    int *rec_to;
+    long nrec, rec_loaded;
+    int waiting;          /* in a receive, as its position file says */
+    long next_recv;       /* index in rec of what it waits for, or -1 */
+};
+
+struct lv_state {
+    int mode;             /* PANGAEA_LOG or PANGAEA_REPLAY */
+    int running;          /* 0 once the run is over */
+    struct lv_task **tasks; /* in ltid order, each allocated alone */
+    int ntasks;
+    size_t cap_tasks;
+    struct lv_event *ev;  /* in the order they were seen */
+    long nev;
+    size_t cap_ev;
+    int *to;
+    long nto;
+    size_t cap_to;
+    const char *calls[32];
+    int ncalls;
+    long scans;
+};
+extern struct lv_state lv;
+
+/* The task of ltid, added in order if new (under the lock); NULL when out
+ * of memory. */
+struct lv_task *lv_task(int ltid);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * live_json.c - the live view's snapshot as JSON: what /events.json
+ * serves, to the page and to any other tool (the README documents it).
+ *
+ * Design.  One object: the run ("mode", "running", "count" of events so
+ * far), the tasks (each with its state and, in a replay, the recorded
+ * message a waiting task waits for), and the events after the since-th,
+ * at most `max` of them ("more": true when there are others: ask again
+ * with since = since + their number).  Events keep the order they were
+ * seen in, so a client that asks with since = the count it has gets each
+ * event once.  Written under the snapshot's lock, into memory (live.c
+ * hands it to the HTTP library).
+ */
+#include <stdio.h>
+
+#include "live.h"
+#include "log_table.h"
+#include "runlog.h"
+
+static const char *kind_name(int kind)
+{
+    const pg_evdesc *d = pg_ev_desc(kind);
+
+    return d ? d->name : "?";
+}
+
+static const char *call_name(int call)
+{
+    return call >= 0 && call < lv.ncalls ? lv.calls[call] : "";
+}
+
+/* What a waiting task waits for, from its recorded receive. */
+static void write_waits(FILE *fp, const struct lv_task *t)
+{
+    const struct lv_event *e;
+
+    if (t->next_recv < 0 || t->next_recv >= t->nrec) {
+        fputs("null", fp);
+        return;
+    }
+    e = &t->rec[t->next_recv];
+    fprintf(fp, "{\"kind\":\"%s\",\"call\":", kind_name(e->kind));
+    top_json_str(fp, call_name(e->call));
+    fprintf(fp, ",\"from\":%d,\"msgid\":%d,\"tag\":%d,\"seq\":%ld}", e->from,
+            e->kind == PG_EV_RECV ? e->msgid : 0, e->tag, e->seq);
+}
+
+static void write_task(FILE *fp, const struct lv_task *t)
+{
+    fprintf(fp, "{\"ltid\":%d,\"program\":", t->ltid);
+    top_json_str(fp, t->program);
+    fputs(",\"host\":", fp);
+    top_json_str(fp, t->host);
+    fputs(",\"state\":", fp);
+    top_json_str(fp, t->state);
+    if (t->has_status)
+        fprintf(fp, ",\"status\":%d", t->status);
+    else
+        fputs(",\"status\":null", fp);
+    fputs(",\"note\":", fp);
+    top_json_str(fp, t->note);
+    fprintf(fp, ",\"events\":%ld", t->shown);
+    if (lv.mode == PANGAEA_REPLAY)
+        fprintf(fp, ",\"recorded\":%ld,\"waiting\":%s", t->nrec,
+                t->waiting ? "true" : "false");
+    fputs(",\"waits\":", fp);
+    write_waits(fp, t);
+    putc('}', fp);
+}
+
+static void write_event(FILE *fp, long i, const struct lv_event *e)
+{
+    int k;
+
+    fprintf(fp, "{\"i\":%ld,\"ltid\":%d,\"seq\":%ld,\"kind\":\"%s\","
+            "\"t\":%.6f", i, e->ltid, e->seq, kind_name(e->kind), e->t);
+    if (e->call >= 0) {
+        fputs(",\"call\":", fp);
+        top_json_str(fp, call_name(e->call));
+    }
+    if (e->kind == PG_EV_SEND || e->kind == PG_EV_RECV ||
+        e->kind == PG_EV_NOTICE)
+        fprintf(fp, ",\"tag\":%d,\"bytes\":%d", e->tag, e->bytes);
+    if (e->kind == PG_EV_SEND || e->kind == PG_EV_RECV)
+        fprintf(fp, ",\"msgid\":%d", e->msgid);
+    if (e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE)
+        fprintf(fp, ",\"from\":%d", e->from);
+    if (e->kind == PG_EV_SEND) {
+        fputs(",\"to\":[", fp);
+        for (k = 0; k < e->nto; k++)
+            fprintf(fp, k ? ",%d" : "%d", lv.to[e->to + k]);
+        putc(']', fp);
+    }
+    if (e->kind == PG_EV_END)
+        fprintf(fp, ",\"status\":%d", e->tag);
+    putc('}', fp);
+}
+
+void lv_json_write(FILE *fp, long since, long max)
+{
+    long i, end;
+    int k;
+
+    if (since < 0)
+        since = 0;
+    if (since > lv.nev)
+        since = lv.nev;
+    end = max > 0 && lv.nev - since > max ? since + max : lv.nev;
+    fprintf(fp, "{\"v\":1,\"mode\":\"%s\",\"running\":%s,\"count\":%ld,"
+            "\"since\":%ld,\"more\":%s,\n\"tasks\":[",
+            lv.mode == PANGAEA_REPLAY ? "replay" : "log",
+            lv.running ? "true" : "false", lv.nev, since,
+            end < lv.nev ? "true" : "false");
+    for (k = 0; k < lv.ntasks; k++) {
+        if (k)
+            fputs(",\n", fp);
+        write_task(fp, lv.tasks[k]);
+    }
+    fputs("],\n\"events\":[", fp);
+    for (i = since; i < end; i++) {
+        if (i > since)
+            fputs(",\n", fp);
+        write_event(fp, i, &lv.ev[i]);
+    }
+    fputs("]}\n", fp);
+}

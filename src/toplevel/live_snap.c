@@ -1,0 +1,402 @@
+/*
+ * live_snap.c - the live view's snapshot of a run: its tasks and the
+ * events seen so far, kept up to date by a thread of its own.
+ *
+ * Design.  Nothing is added to the program's messages: the thread reads
+ * what the tasks write anyway.  Recording, each task's comm log grows in
+ * the log directory, every event written first byte last, so the reader
+ * of log_binr.c stops cleanly at the first event not yet complete (it
+ * reads as a log cut short).  Each scan reopens a task's log and takes the
+ * events past those already seen; reading is sequential and cheap (a few
+ * bytes an event), and the pause between scans is at least 20 times the
+ * last scan's length, so the thread takes at most about 5% of one CPU
+ * however long the logs grow.  Replaying, tasks write no log: each maps a
+ * small position file (src/lib/live_pos.c) holding the recorded events it
+ * consumed and whether it waits in a receive (read afresh each scan); the
+ * snapshot shows the recorded events up to there (read once from the
+ * recording), and for a task that waits, the recorded receive it waits
+ * for.
+ *
+ * Events are appended in the order they are seen, never changed after, so
+ * "the events after the N-th" (/events.json?since=N) is well defined.
+ * Tasks' states (ended, crashed, diverged, stalled) come from the monitor
+ * (live.c), from the messages it gets anyway.  Everything shared is under
+ * one mutex; the HTTP thread only reads under it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live.h"
+#include "live_pos.h"
+#include "log_table.h"
+#include "pg_grow.h"
+#include "pg_internal.h"
+
+struct lv_state lv;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_t thread;
+static int stopping, have_thread;
+static char logdir[4096], posdir[4200];
+
+void lv_snap_lock(void)
+{
+    pthread_mutex_lock(&mu);
+}
+
+void lv_snap_unlock(void)
+{
+    pthread_mutex_unlock(&mu);
+}
+
+/* Tasks are allocated one by one, so a pointer to one stays good while
+ * the monitor adds others; the array of pointers is in ltid order. */
+struct lv_task *lv_task(int ltid)
+{
+    int lo = 0, hi = lv.ntasks, i;
+    struct lv_task *t;
+
+    while (lo < hi) {
+        i = (lo + hi) / 2;
+        if (lv.tasks[i]->ltid < ltid)
+            lo = i + 1;
+        else
+            hi = i;
+    }
+    if (lo < lv.ntasks && lv.tasks[lo]->ltid == ltid)
+        return lv.tasks[lo];
+    if (pg_grow(&lv.tasks, &lv.cap_tasks, (size_t)lv.ntasks + 1,
+                sizeof *lv.tasks) < 0 || !(t = calloc(1, sizeof *t)))
+        return NULL;
+    memmove(&lv.tasks[lo + 1], &lv.tasks[lo],
+            (lv.ntasks - lo) * sizeof *lv.tasks);
+    lv.tasks[lo] = t;
+    t->ltid = ltid;
+    t->next_recv = -1;
+    snprintf(t->state, sizeof t->state, "running");
+    lv.ntasks++;
+    return t;
+}
+
+static int call_index(const char *call)
+{
+    int i;
+
+    if (!call || !*call)
+        return -1;
+    for (i = 0; i < lv.ncalls; i++)
+        if (!strcmp(lv.calls[i], call))
+            return i;
+    if (lv.ncalls == (int)(sizeof lv.calls / sizeof lv.calls[0]))
+        return -1;
+    lv.calls[lv.ncalls] = strdup(call);
+    return lv.calls[lv.ncalls] ? lv.ncalls++ : -1;
+}
+
+/* An event of the log, copied (the reader reuses its memory); its
+ * destinations go to *to.  0, or -1 when out of memory. */
+static int copy_event(const pg_event *e, int ltid, struct lv_event *out,
+                      int **to, long *nto, size_t *cap)
+{
+    memset(out, 0, sizeof *out);
+    out->ltid = ltid;
+    out->kind = e->kind;
+    out->call = call_index(e->call);
+    out->tag = e->kind == PG_EV_END ? e->status : e->tag; /* live_json.c */
+    out->msgid = e->msgid;
+    out->bytes = e->bytes;
+    out->from = e->from;
+    out->seq = e->seq;
+    out->t = e->t;
+    out->to = (int)*nto;
+    out->nto = e->kind == PG_EV_SEND ? e->nto : 0;
+    if (out->nto && pg_grow(to, cap, (size_t)(*nto + out->nto), sizeof **to) < 0)
+        return -1;
+    if (out->nto)
+        memcpy(*to + *nto, e->to, out->nto * sizeof **to);
+    *nto += out->nto;
+    return 0;
+}
+
+/* Appends a copy of one event (its destinations from `to`). */
+static void append(const struct lv_event *e, const int *to)
+{
+    if (pg_grow(&lv.ev, &lv.cap_ev, (size_t)lv.nev + 1, sizeof *lv.ev) < 0 ||
+        (e->nto && pg_grow(&lv.to, &lv.cap_to, (size_t)(lv.nto + e->nto),
+                           sizeof *lv.to) < 0))
+        return; /* out of memory: the view stops growing, the run goes on */
+    lv.ev[lv.nev] = *e;
+    lv.ev[lv.nev].to = (int)lv.nto;
+    if (e->nto)
+        memcpy(lv.to + lv.nto, to, e->nto * sizeof *to);
+    lv.nto += e->nto;
+    lv.nev++;
+}
+
+/* Sites and polls are the race analysis's bookkeeping, not events a
+ * viewer wants. */
+static int shown_kind(int kind)
+{
+    return kind != PG_EV_SITE && kind != PG_EV_POLL;
+}
+
+/* ---- recording: the growing logs --------------------------------------- */
+
+static void read_growing(struct lv_task *t)
+{
+    char path[4400];
+    pg_log_header h;
+    pg_event e;
+    struct lv_event c;
+    int *to = NULL, rc;
+    long n = 0, nto;
+    size_t cap = 0;
+    pg_err err;
+    pg_logr *r;
+
+    pg_log_path(path, sizeof path, logdir, t->ltid, PG_LOG_COMM);
+    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+    if (!r)
+        return; /* not written yet: its header comes first */
+    lv_snap_lock();
+    if (!t->program[0])
+        snprintf(t->program, sizeof t->program, "%s", pg_basename(h.program));
+    if (!t->host[0])
+        snprintf(t->host, sizeof t->host, "%.127s", h.host);
+    t->started = 1;
+    lv_snap_unlock();
+    while ((rc = pg_logr_next(r, &e, &err)) == 1) {
+        if (!shown_kind(e.kind) || n++ < t->rec_loaded)
+            continue;
+        nto = 0;
+        lv_snap_lock(); /* call names are shared */
+        if (copy_event(&e, t->ltid, &c, &to, &nto, &cap) < 0) {
+            lv_snap_unlock();
+            break;
+        }
+        append(&c, to);
+        t->shown++;
+        t->rec_loaded = n;
+        lv_snap_unlock();
+    }
+    if (rc < 0 && !pg_logr_cut(r)) {
+        lv_snap_lock();
+        snprintf(t->note, sizeof t->note, "%s", err.msg);
+        lv_snap_unlock();
+    }
+    pg_logr_close(r);
+    free(to);
+}
+
+/* ---- replay: the recording and the tasks' positions --------------------- */
+
+/* The task's recorded events, read once; 0, or -1 (noted). */
+static int load_recording(struct lv_task *t)
+{
+    char path[4400];
+    pg_log_header h;
+    pg_event e;
+    size_t cap = 0, cap_to = 0;
+    long nto = 0, n = 0;
+    struct lv_event *rec = NULL;
+    int *rec_to = NULL, rc;
+    pg_err err;
+    pg_logr *r;
+
+    pg_log_path(path, sizeof path, logdir, t->ltid, PG_LOG_COMM);
+    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+        return -1;
+    /* Into arrays of our own: the server reads t's under the lock. */
+    while ((rc = pg_logr_next(r, &e, &err)) == 1) {
+        if (!shown_kind(e.kind))
+            continue;
+        if (pg_grow(&rec, &cap, (size_t)n + 1, sizeof *rec) < 0)
+            break;
+        lv_snap_lock(); /* call names are shared */
+        rc = copy_event(&e, t->ltid, &rec[n], &rec_to, &nto, &cap_to);
+        lv_snap_unlock();
+        if (rc < 0)
+            break;
+        n++;
+    }
+    pg_logr_close(r);
+    lv_snap_lock();
+    t->rec = rec;
+    t->rec_to = rec_to;
+    t->nrec = n;
+    if (!t->program[0])
+        snprintf(t->program, sizeof t->program, "%s", pg_basename(h.program));
+    if (!t->host[0])
+        snprintf(t->host, sizeof t->host, "%.127s", h.host);
+    lv_snap_unlock();
+    t->rec_loaded = 1;
+    return 0;
+}
+
+/* The task's position, read afresh each scan rather than mapped: a read
+ * sees what another host wrote as soon as the shared file system shows
+ * it (NFS checks a file again when it is opened).  0, or -1 when the task
+ * has not made its file yet. */
+static int read_pos(int ltid, struct pg_live_pos *p)
+{
+    char path[4400];
+    ssize_t n;
+    int fd;
+
+    snprintf(path, sizeof path, "%s/ltid-%d.pos", posdir, ltid);
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return -1;
+    n = pread(fd, p, sizeof *p, 0);
+    close(fd);
+    return n == (ssize_t)sizeof *p && p->magic == PG_LIVE_MAGIC ? 0 : -1;
+}
+
+static int is_wait(const struct lv_event *e)
+{
+    return e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE;
+}
+
+static void follow_replay(struct lv_task *t)
+{
+    struct pg_live_pos pos;
+    long seq, k;
+
+    if (!t->rec_loaded && load_recording(t) < 0)
+        return;
+    if (read_pos(t->ltid, &pos) < 0)
+        return;
+    seq = (long)pos.seq;
+    lv_snap_lock();
+    t->started = 1;
+    for (k = t->shown; k < t->nrec && t->rec[k].seq <= seq; k++) {
+        append(&t->rec[k], t->rec[k].nto ? t->rec_to + t->rec[k].to : NULL);
+        t->shown++;
+    }
+    /* Replay checks a task's end against its recorded <end> without
+     * consuming it: a task that ended by itself with the recorded status
+     * after every other recorded event made that one too. */
+    k = t->nrec - 1;
+    if (t->shown == k && t->rec[k].kind == PG_EV_END && t->has_status &&
+        !strcmp(t->state, "ended") && t->rec[k].tag == t->status) {
+        append(&t->rec[k], NULL); /* an end: no destinations */
+        t->shown++;
+    }
+    /* It waits for the first receive after what it consumed. */
+    t->waiting = pos.waiting;
+    t->next_recv = -1;
+    for (k = t->shown; t->waiting && k < t->nrec; k++)
+        if (is_wait(&t->rec[k])) {
+            t->next_recv = k;
+            break;
+        }
+    lv_snap_unlock();
+}
+
+/* ---- the thread ---------------------------------------------------------- */
+
+/* A replaying task has a row once it has made its position file (or the
+ * monitor saw it start): the recording names every task from the first. */
+static int replay_started(int ltid)
+{
+    char path[4400];
+    int i, known = 0;
+
+    lv_snap_lock();
+    for (i = 0; i < lv.ntasks && !known; i++)
+        known = lv.tasks[i]->ltid == ltid;
+    lv_snap_unlock();
+    snprintf(path, sizeof path, "%s/ltid-%d.pos", posdir, ltid);
+    return known || access(path, F_OK) == 0;
+}
+
+static void scan_once(void)
+{
+    int *ids, n = top_log_ltids(logdir, 0, &ids), i;
+    struct lv_task *t;
+
+    for (i = 0; i < n; i++) {
+        if (lv.mode == PANGAEA_REPLAY && !replay_started(ids[i]))
+            continue;
+        lv_snap_lock();
+        t = lv_task(ids[i]);
+        lv_snap_unlock();
+        if (!t)
+            break;
+        if (lv.mode == PANGAEA_REPLAY)
+            follow_replay(t);
+        else
+            read_growing(t);
+    }
+    if (n > 0)
+        free(ids);
+    lv_snap_lock();
+    lv.scans++;
+    lv_snap_unlock();
+}
+
+static void *scanner(void *arg)
+{
+    struct timespec until;
+    double t0, took, pause;
+
+    (void)arg;
+    for (;;) {
+        t0 = pg_seconds();
+        scan_once();
+        took = pg_seconds() - t0;
+        pause = took * 20 > 0.2 ? took * 20 : 0.2;
+        pthread_mutex_lock(&mu);
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += (time_t)pause;
+        until.tv_nsec += (long)((pause - (time_t)pause) * 1e9);
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        if (!stopping)
+            pthread_cond_timedwait(&wake, &mu, &until);
+        if (stopping) {
+            pthread_mutex_unlock(&mu);
+            break;
+        }
+        pthread_mutex_unlock(&mu);
+    }
+    scan_once(); /* the run is over: everything it wrote */
+    return NULL;
+}
+
+int lv_snap_start(const struct top_opts *o, const char *pdir, pg_err *err)
+{
+    int rc;
+
+    snprintf(logdir, sizeof logdir, "%s", o->logdir);
+    snprintf(posdir, sizeof posdir, "%s", pdir ? pdir : "");
+    rc = pthread_create(&thread, NULL, scanner, NULL);
+    if (rc)
+        return pg_err_set(err, "cannot start the live view's thread: %s",
+                          strerror(rc));
+    have_thread = 1;
+    return 0;
+}
+
+void lv_snap_stop(void)
+{
+    if (!have_thread)
+        return;
+    pthread_mutex_lock(&mu);
+    stopping = 1;
+    pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&mu);
+    pthread_join(thread, NULL);
+    have_thread = 0;
+    lv_snap_lock();
+    lv.running = 0;
+    lv_snap_unlock();
+}

@@ -1,0 +1,157 @@
+/*
+ * test_live.c - the live view's parts that need no pvmd: -live's argument,
+ * the snapshot of a comm log that grows while it is read (live_snap.c),
+ * and /events.json's paging (live_json.c).
+ *
+ * The log is written by the library's own writer, event by event, as a
+ * task would; the snapshot's thread reads it as pangaea -live does.  Each
+ * wait is for the thread's scans (counted), bounded, never a sleep.
+ */
+#include <check.h>
+
+#include "check_run.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live.h"
+#include "pg_internal.h"
+
+START_TEST(live_argument_is_a_port_or_an_address_and_port)
+{
+    struct top_opts o;
+
+    memset(&o, 0, sizeof o);
+    ck_assert_int_eq(top_live_arg("8080", &o), 1);
+    ck_assert_int_eq(o.live_port, 8080);
+    ck_assert_str_eq(o.live_addr, "");
+    ck_assert_int_eq(top_live_arg("0.0.0.0:81", &o), 1);
+    ck_assert_str_eq(o.live_addr, "0.0.0.0");
+    ck_assert_int_eq(o.live_port, 81);
+    ck_assert_int_eq(top_live_arg("localhost:0", &o), 1);
+    ck_assert_str_eq(o.live_addr, "127.0.0.1");
+    /* Not an argument of -live: the program, say. */
+    ck_assert_int_eq(top_live_arg("./prog", &o), 0);
+    ck_assert_int_eq(top_live_arg("prog", &o), 0);
+    ck_assert_int_eq(top_live_arg("70000", &o), 0);
+    ck_assert_int_eq(top_live_arg("1.2.3:80", &o), 0);
+    ck_assert_int_eq(top_live_arg("host:", &o), 0);
+    ck_assert_int_eq(top_live_arg("", &o), 0);
+}
+END_TEST
+
+static long scans(void)
+{
+    long n;
+
+    lv_snap_lock();
+    n = lv.scans;
+    lv_snap_unlock();
+    return n;
+}
+
+/* Until the thread has scanned `more` more times (at most 30 s). */
+static void wait_scans(int more)
+{
+    long want = scans() + more;
+    struct timespec nap = { 0, 20000000 };
+    int i;
+
+    for (i = 0; i < 1500 && scans() < want; i++)
+        nanosleep(&nap, NULL);
+    ck_assert_int_ge(scans(), want);
+}
+
+static char *json(long since, long max)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    ck_assert_ptr_nonnull(fp);
+    lv_snap_lock();
+    lv_json_write(fp, since, max);
+    lv_snap_unlock();
+    fclose(fp);
+    return buf;
+}
+
+START_TEST(a_growing_log_is_read_event_by_event_each_once)
+{
+    char dir[] = "/tmp/pg_test_live.XXXXXX", path[4400], *j;
+    struct top_opts o;
+    int to = 2, i;
+    pg_logw *w;
+    pg_err err;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    pg_log_path(path, sizeof path, dir, 1, PG_LOG_COMM);
+    w = pg_logw_open(path, PG_LOG_COMM, 1, "/bin/prog", "hostA", &err);
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    for (i = 1; i <= 3; i++)
+        ck_assert_int_eq(pg_logw_send(w, 1000.0 + i, "pvm_send", 5, i, 8, 1,
+                                      &to), 0);
+    memset(&o, 0, sizeof o);
+    o.mode = PANGAEA_LOG;
+    snprintf(o.logdir, sizeof o.logdir, "%s", dir);
+    ck_assert_int_eq(lv_snap_start(&o, NULL, &err), 0);
+    wait_scans(2);
+    lv_snap_lock();
+    ck_assert_int_eq(lv.nev, 3);
+    ck_assert_int_eq(lv.ntasks, 1);
+    ck_assert_str_eq(lv.tasks[0]->program, "prog");
+    ck_assert_str_eq(lv.tasks[0]->host, "hostA");
+    lv_snap_unlock();
+    /* The task goes on: only the new events are added. */
+    ck_assert_int_eq(pg_logw_recv(w, 1004.0, "pvm_recv", 2, 6, 1, 4), 0);
+    ck_assert_int_eq(pg_logw_recv(w, 1005.0, "pvm_recv", 2, 6, 2, 4), 0);
+    wait_scans(2);
+    lv_snap_lock();
+    ck_assert_int_eq(lv.nev, 5);
+    for (i = 0; i < 5; i++) {
+        ck_assert_int_eq(lv.ev[i].seq, i + 1);
+        ck_assert_int_eq(lv.ev[i].kind, i < 3 ? PG_EV_SEND : PG_EV_RECV);
+    }
+    ck_assert_int_eq(lv.tasks[0]->shown, 5);
+    lv_snap_unlock();
+    /* /events.json: from the 4th event, one an answer. */
+    j = json(3, 1);
+    ck_assert_ptr_nonnull(strstr(j, "\"count\":5"));
+    ck_assert_ptr_nonnull(strstr(j, "\"since\":3"));
+    ck_assert_ptr_nonnull(strstr(j, "\"more\":true"));
+    ck_assert_ptr_nonnull(strstr(j, "{\"i\":3,\"ltid\":1,\"seq\":4,\"kind\":\"recv\""));
+    ck_assert_ptr_null(strstr(j, "\"i\":4"));
+    ck_assert_ptr_nonnull(strstr(j, "\"from\":2"));
+    free(j);
+    j = json(99, 0); /* past the end: nothing, but the count */
+    ck_assert_ptr_nonnull(strstr(j, "\"count\":5"));
+    ck_assert_ptr_nonnull(strstr(j, "\"events\":[]"));
+    ck_assert_ptr_nonnull(strstr(j, "\"more\":false"));
+    free(j);
+    ck_assert_int_eq(pg_logw_end(w, 1006.0, 7), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    lv_snap_stop(); /* its last scan reads the log's end */
+    lv_snap_lock();
+    ck_assert_int_eq(lv.nev, 6);
+    ck_assert_int_eq(lv.ev[5].kind, PG_EV_END);
+    ck_assert_int_eq(lv.ev[5].tag, 7); /* an end's status */
+    ck_assert_int_eq(lv.running, 0);
+    lv_snap_unlock();
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("live");
+    TCase *tc = tcase_create("live");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, live_argument_is_a_port_or_an_address_and_port);
+    tcase_add_test(tc, a_growing_log_is_read_event_by_event_each_once);
+    suite_add_tcase(s, tc);
+    return ck_run(s) ? 1 : 0;
+}
