@@ -29,7 +29,7 @@ COORD_SRC := $(wildcard src/coordinator/*.c)
 COORD_OBJ := $(COORD_SRC:src/coordinator/%.c=$(B)/coordinator/%.o)
 
 all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
-     $(B)/sor test-programs
+     $(B)/pangaea-debugger $(B)/sor test-programs
 
 # Hidden by default, and a version script: the library exports only the PVM
 # calls it wraps (src/lib/pg_calls.def) and pangaea.h's: the version script
@@ -60,6 +60,11 @@ $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
 # The coordinator is a plain PVM task; it shares only the protocol header.
 $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o $(B)/lib/grow.o
 	$(CC) -o $@ $^ $(PVMLIBS)
+
+# PVM_DEBUGGER for `pangaea -replay -debug` (src/toplevel/debug.c).
+$(B)/pangaea-debugger: src/toplevel/pangaea-debugger.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
 
 # The demo, built the instrumented way: pangaea.h and -lpangaea ahead of -lpvm3.
 $(B)/sor: examples/sor/sor.c include/pangaea.h $(B)/libpangaea.so

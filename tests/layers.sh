@@ -26,13 +26,14 @@ log_dump
 real progsum state site_name
 select coord_client notice
 header callsite
+stop
 record replay
 runtime
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route
 '
 TOP_LAYERS='
-json logdir daemon lamport races_clock
+json logdir daemon lamport races_clock debug
 runlog hostcheck move races dump
 races_find
 races_out

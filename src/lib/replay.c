@@ -132,6 +132,7 @@ int pg_replay_open(void)
         open_cursor(&exec, PG_LOG_EXEC, &h) < 0)
         return -1;
     check_program(&h);
+    pg_stop_init(); /* -stop, -debug: stop.c */
     return 0;
 }
 
@@ -461,6 +462,11 @@ void pg_replay_advance(void)
     if (comm.slot[comm.cur].ev.seq > comm.seq) /* events passed over */
         comm.seq = comm.slot[comm.cur].ev.seq;
     pg.events = comm.seq; /* as the log numbers its events */
+    if (comm.seq >= pg_stop_next) { /* -stop, -debug: stop.c */
+        char d[256];
+
+        pg_stop_event(comm.seq, describe(&comm.slot[comm.cur].ev, d, sizeof d));
+    }
     cursor_ok(&comm);
 }
 

@@ -34,6 +34,8 @@ static const char usage_text[] =
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
+    "       pangaea -replay [-stop LTID:EVENT]... [-debug LTID[:EVENT]] "
+    "[options] program [args...]\n"
     "       pangaea -dump [LOGDIR] [LTID]\n"
     "       pangaea -races [-json] [LOGDIR]\n";
 
@@ -132,8 +134,9 @@ static void add_selection(struct top_opts *o, const char *sel)
 
 static void parse(int argc, char **argv, struct top_opts *o)
 {
-    int i;
+    int i, k;
     const char *logdir = "logs";
+    char dwhy[512];
 
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -151,6 +154,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->coordhost = argv[++i];
         else if (!strcmp(argv[i], "-only") && i + 1 < argc)
             add_selection(o, argv[++i]);
+        else if ((k = top_debug_opt(argc, argv, &i, dwhy, sizeof dwhy)))
+            k < 0 ? usage(dwhy) : (void)0; /* -stop, -debug: debug.c */
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -164,6 +169,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
     }
     if (o->mode == PANGAEA_OFF)
         usage("say what to do: -log, -replay or -none");
+    if (top_debug_misuse(o->mode))
+        usage(top_debug_misuse(o->mode));
     if (i >= argc)
         usage("missing program");
     resolve_program(argv[i], o->program);
@@ -292,9 +299,16 @@ int main(int argc, char **argv)
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
     pg_top_end = end_on_fatal;
+    top_debug_env(dir); /* before a pvmd of ours starts: PVM_DEBUGGER */
     if (top_daemon_connect(&run.started, &err) < 0)
         fail(TOP_EXIT_FAILED, "%s", err.msg);
     run.ready = 1;
+    if (top_debug_pvmd(run.started, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        top_daemon_release(run.started);
+        return TOP_EXIT_USAGE;
+    }
+    top_debug_say();
     /* The hosts need PVM; nothing may have started if one is missing. */
     if (o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
