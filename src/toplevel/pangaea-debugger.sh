@@ -16,9 +16,11 @@
 # window reads.  LD_PRELOAD (libpangaea) is kept away from gdb and tmux and
 # given to the program only (`set environment`); the library's constructor
 # already ran in this shell and claimed the ltid for this pid ("N@PID"),
-# so the claim is undone for the program.  The program's stdin, stdout and
-# stderr are this script's (`set inferior-tty`): its output reaches pangaea
-# as always.  With :EVENT gdb stops at pg_stop_here (stop.c), called when
+# so the claim is undone for the program (bash, which gdb starts it with,
+# claims it again and execs the program in the same process: the runtime
+# keeps the ltid across that exec).  The program's stdin, stdout and stderr
+# are this script's (redirections on gdb's `run`, through /proc): its
+# output reaches pangaea as always, gdb's stays in the window.  With :EVENT gdb stops at pg_stop_here (stop.c), called when
 # the task has completed that recorded event, in the program's frame.
 set -u
 prog=$1
@@ -33,15 +35,17 @@ case ${PANGAEA_DEBUG:-} in *:*) event=${PANGAEA_DEBUG#*:} ;; esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-debug.XXXXXX") || exit 1
 chan=pangaea-debug-$$
-tty=/proc/$$/fd/1
+io="</proc/$$/fd/0 >/proc/$$/fd/1 2>/proc/$$/fd/2"
+args=
+[ $# -gt 0 ] && args=$(printf ' %q' "$@")
 
 export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env"
 {
     echo "set pagination off"
     echo "set confirm off"
-    echo "set startup-with-shell off"
+    echo "set startup-with-shell on"
     echo "set environment LD_PRELOAD $preload"
-    echo "set inferior-tty $tty"
+    echo "set args$args $io"
     echo "python"
     echo "def pangaea_up():"
     echo "    f = gdb.newest_frame()"
@@ -68,9 +72,7 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
 } >"$work/gdbinit"
 {
     echo ". '$work/env'"
-    printf 'gdb -q -x %q --args %q' "$work/gdbinit" "$prog"
-    printf ' %q' "$@"
-    echo
+    printf 'SHELL=/bin/bash gdb -q -x %q %q\n' "$work/gdbinit" "$prog"
     echo "tmux wait-for -S $chan"
 } >"$work/run"
 
