@@ -256,6 +256,17 @@ void pg_replay_prefetch(void)
 static void diverge(const char *what, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
+/* The number of the event a divergence is at, as the log (and -dump,
+ * and -stop) numbers it: call-site and poll events passed over before it
+ * count too. */
+static long next_seq(void)
+{
+    const pg_event *ev = &comm.slot[comm.cur].ev;
+
+    return comm.have && ev->kind != PG_EV_END && ev->seq > comm.seq
+               ? ev->seq : comm.seq + 1;
+}
+
 static void diverge(const char *happened, const char *fmt, ...)
 {
     char rec[512], msg[1024], site[700];
@@ -266,7 +277,7 @@ static void diverge(const char *happened, const char *fmt, ...)
     va_end(ap);
     snprintf(msg, sizeof msg,
              "at event %ld: recorded %s; the program %s%s",
-             comm.seq + 1, rec, happened, pg_site_where(site, sizeof site));
+             next_seq(), rec, happened, pg_site_where(site, sizeof site));
     pg_warn("replay diverged %s", msg);
     pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }
@@ -329,7 +340,7 @@ void pg_replay_check_end(int status)
     else
         return;
     snprintf(msg, sizeof msg, "at event %ld: recorded %s; the program "
-             "ended with status %d", comm.seq + 1, rec, status);
+             "ended with status %d", next_seq(), rec, status);
     pg_warn("replay diverged %s", msg);
     pg_coord_report(PG_REP_DIVERGED, msg);
 }

@@ -86,6 +86,7 @@ session:*)
     sock=${where#session:}
     tmux -S "$sock" new-session -d -s "pangaea" -n "$title" "bash '$work/run'" || exit 1
     tmux -S "$sock" wait-for "$chan"
+    rm -f "$sock" # gdb is over, and with it the session
     ;;
 *)
     echo "pangaea-debugger: PANGAEA_TMUX is not set: run under pangaea -debug" >&2
