@@ -98,7 +98,7 @@ __attribute__((noinline)) void pg_stop_here(int ltid, long event)
 
 void pg_stop_now(void)
 {
-    char line[1400], site[700];
+    char line[1024], site[700]; /* pangaea takes 1100 at most */
     int pid = (int)getpid();
 
     pg_stop_armed = 0;
