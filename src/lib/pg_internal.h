@@ -207,6 +207,8 @@ void pg_stop_init(void);
  * arms the stop. */
 extern long pg_stop_next;
 void pg_stop_event(long seq, const char *described);
+/* The task ends at event last: says which stop events it never reached. */
+void pg_stop_unreached(long last);
 /* The ltid `pangaea -debug` starts under gdb, or -1. */
 int pg_debug_ltid(void);
 

@@ -327,6 +327,7 @@ void pg_replay_check_end(int status)
 
     if (!comm.r || !exec.r)
         return;
+    pg_stop_unreached(comm.seq); /* -stop past the task's last event */
     ev = peek(&comm);
     if (ev || comm.misses > 0)
         describe(ev, rec, sizeof rec);

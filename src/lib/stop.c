@@ -90,6 +90,14 @@ void pg_stop_event(long seq, const char *described)
     pg_stop_next = next < ntargets ? targets[next] : 0x7fffffffffffffffL;
 }
 
+void pg_stop_unreached(long last)
+{
+    for (; next < ntargets; next++)
+        pg_warn("-stop %d:%ld: the task ended at event %ld without reaching "
+                "it (pangaea -dump shows its events)", pg.ltid,
+                targets[next], last);
+}
+
 /* gdb's breakpoint under -debug: the task is at the recorded event. */
 __attribute__((noinline)) void pg_stop_here(int ltid, long event)
 {

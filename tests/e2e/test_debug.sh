@@ -168,6 +168,44 @@ if [ -x "$PG_BUILD/tests/plain_crash" ]; then
 fi
 cleanup_tmux
 
+# --- call sites in -dump: file:line with -g, function+offset without -------------
+if pg_comm_xml "$logs" 1 | grep -Eq '^  <!-- site 1: plain_race\.c:[0-9]+ -->$'; then
+    pg_pass "-dump names call sites as plain_race.c:LINE"
+else
+    pg_fail "-dump names no call site:"; pg_comm_xml "$logs" 1 | head -6
+fi
+cp "$RACE" "$dir/race_nodebug" && strip -g "$dir/race_nodebug"
+timeout 60 "$PANGAEA" -log -logdir "$dir/nodebug" "$dir/race_nodebug" 2 3 >/dev/null 2>&1
+if pg_comm_xml "$dir/nodebug" 1 | grep -Eq '^  <!-- site 1: [a-z_]+\+0x[0-9a-f]+ \(race_nodebug\) -->$'; then
+    pg_pass "-dump of a binary without debug information names sites as function+0xOFF"
+else
+    pg_fail "-dump without debug information:"; pg_comm_xml "$dir/nodebug" 1 | grep -m3 -- '<!--'
+fi
+
+# --- -stop past the task's last event: said, and the replay is unharmed -----------
+timeout 60 "$PANGAEA" -replay -stop 1:999999 -logdir "$logs" "$RACE" >"$dir/far.out" 2>"$dir/far.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "stop 1:999999: the task ended at event [0-9]* without reaching it" "$dir/far.out" &&
+   [ "$(grep -vc 'without reaching it' "$dir/far.out")" -eq "$(wc -l <"$dir/rec.out")" ]; then
+    pg_pass "-stop past the last event: said so; the replay ends as recorded"
+else
+    pg_fail "-stop past the last event: exit $rc"; cat "$dir/far.out" "$dir/far.err"
+fi
+
+# --- a stall report names the waiting call's site ------------------------------------
+# ltid 1's receive N edited to wait for a message nobody sends: it waits
+# past the stall limit, and says so.
+cp -r "$logs" "$dir/stall"
+pg_comm_edit "$dir/stall" 1 "/<recv seq=\"$N\"/s/ msgid=\"[0-9]*\"/ msgid=\"9999\"/"
+PANGAEA_STALL=2 timeout 60 "$PANGAEA" -replay -logdir "$dir/stall" "$RACE" >"$dir/stall.out" 2>"$dir/stall.err"
+rc=$?
+if [ "$rc" -eq 3 ] &&
+   grep -Eq "ltid 1 .*replay has waited 2 s: waits in pvm_[a-z]+ for message 9999 from ltid [0-9]+ \(tag [0-9]+, recorded event $N\) at plain_race\.c:[0-9]+" "$dir/stall.err"; then
+    pg_pass "stall report names the waiting call's site (plain_race.c:LINE)"
+else
+    pg_fail "stall report: exit $rc"; cat "$dir/stall.err"
+fi
+
 # --- a divergence names file:line -----------------------------------------------
 # ltid 2's first send, recorded with another tag: the replay of it diverges.
 first=$(pg_comm_xml "$logs" 2 | grep -m1 '<send ' | sed 's/.* seq="\([0-9]*\)".*/\1/')
