@@ -96,7 +96,7 @@ fi
 # --- -debug 1:N in a tmux window -----------------------------------------------
 $TM -f /dev/null new-session -d -x 220 -y 50 -s dbg
 $TM send-keys -t dbg:0 "PANGAEA_STALL=2 timeout 120 $PANGAEA -replay -debug 1:$N -logdir $logs $RACE >$dir/dbg.out 2>$dir/dbg.err; echo pangaea-exit-\$? >$dir/dbg.rc" Enter
-pane() { $TM capture-pane -p -J -S -100 -t "$1" 2>/dev/null; }
+pane() { $TM capture-pane -p -t "$1" 2>/dev/null | grep -v '^$'; } # the screen
 at=
 for i in $(seq 600); do
     at=$(pane dbg:1 | grep -E "ltid 1 is at recorded event $N ")
@@ -152,16 +152,19 @@ if [ -x "$PG_BUILD/tests/plain_crash" ]; then
             break
     done
     $TM send-keys -t dbg:0 "timeout 120 $PANGAEA -replay -debug 1 -logdir $clogs $PG_BUILD/tests/plain_crash >$dir/crash.out 2>$dir/crash.err; echo pangaea-exit-\$? >$dir/crash.rc" Enter
-    seen=
+    seen= w=
     for i in $(seq 600); do
-        w=$($TM list-windows -t dbg -F '#{window_index}' | tail -1)
-        [ "$w" != 0 ] && pane "dbg:$w" | grep -q "received signal SIG" && seen=1 && break
+        w=$($TM list-windows -t dbg -F '#{window_index} #{window_name}' | awk '$2 == "ltid" && $3 == "1" && NF == 3 {print $1}' | tail -1)
+        [ -n "$w" ] && pane "dbg:$w" | grep -q "received signal SIG" && seen=1 && break
         sleep 0.1
     done
     if [ -n "$seen" ] && pane "dbg:$w" | grep -Eq "plain_crash\.c:[0-9]+"; then
         pg_pass "-debug 1 of a program that crashed when recorded: gdb stops at the crash in plain_crash.c"
     else
-        pg_fail "-debug 1 of plain_crash: no crash shown in gdb"; [ -n "${w:-}" ] && pane "dbg:$w" | tail -15; cat "$dir/crash.err"
+        pg_fail "-debug 1 of plain_crash (recorded run $i: $(grep -c crashing "$dir/crec.out") crash): no crash shown in gdb, window '$w' of:"
+        $TM list-windows -t dbg; [ -n "$w" ] && pane "dbg:$w" | tail -15
+        ps -eo pid,ppid,stat,cmd | grep -E "gdb|pangaea-debugger|plain_crash" | grep -v grep
+        cat "$dir/crash.err" "$dir/crash.out"
     fi
     [ -n "${w:-}" ] && $TM send-keys -t "dbg:$w" "kill" Enter "quit" Enter
     wait_for "$dir/crash.rc" 60 "pangaea-exit-"
@@ -173,6 +176,17 @@ if pg_comm_xml "$logs" 1 | grep -Eq '^  <!-- site 1: plain_race\.c:[0-9]+ -->$';
     pg_pass "-dump names call sites as plain_race.c:LINE"
 else
     pg_fail "-dump names no call site:"; pg_comm_xml "$logs" 1 | head -6
+fi
+if "$PANGAEA" -tasks "$logs" | grep -Eq '^ +last message: event [0-9]+, pvm_[a-z]+ at plain_race\.c:[0-9]+$'; then
+    pg_pass "-tasks names each task's last call site (plain_race.c:LINE)"
+else
+    pg_fail "-tasks names no call site:"; "$PANGAEA" -tasks "$logs"
+fi
+page=$("$PANGAEA" -display "$logs" 2>/dev/null | tail -1)
+if [ -f "$page" ] && grep -Eq '"sites":\["plain_race\.c:[0-9]+"' "$page" && grep -q '"call sites"' "$page"; then
+    pg_pass "-display: the event graph's details carry call sites (plain_race.c:LINE)"
+else
+    pg_fail "-display: no call sites in the page data ($page)"
 fi
 cp "$RACE" "$dir/race_nodebug" && strip -g "$dir/race_nodebug"
 timeout 60 "$PANGAEA" -log -logdir "$dir/nodebug" "$dir/race_nodebug" 2 3 >/dev/null 2>&1
