@@ -112,8 +112,8 @@ void pg_stop_now(void)
     pg_stop_armed = 0;
     if (debugged) {
         snprintf(line, sizeof line, "is at event %ld: %s%s, on host %s, pid "
-                 "%d, stopped in gdb (pg_stop_here): step out with `finish`, "
-                 "go on with `continue`", armed_at, what,
+                 "%d: stopped in gdb (at pg_stop_here, shown in the program's "
+                 "frame); the run goes on with `continue`", armed_at, what,
                  pg_site_where(site, sizeof site), pg.host, pid);
         pg_coord_report(PG_REP_HELD, line);
         pg_stop_here(pg.ltid, armed_at);
