@@ -14,6 +14,7 @@ PACKAGES=(
     libxml2-dev libxml2-utils       # the logs: libxml2, xmllint
     libdw-dev                       # -races: call sites to file:line (elfutils)
     nettle-dev                      # SHA-256 of programs (replay checks)
+    gdb tmux                        # -replay -debug: gdb in a tmux window
     check                           # unit tests
     iproute2                        # tests: hosts in network namespaces
     util-linux                      # tests: unshare (a host name per host)
