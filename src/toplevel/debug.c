@@ -86,12 +86,37 @@ int top_debug_opt(int argc, char **argv, int *i, char *why, size_t size)
     return 1;
 }
 
-const char *top_debug_misuse(pangaea_mode_t mode)
+/* 1 if the recording in logdir has a communication log of ltid. */
+static int recorded(const char *logdir, long ltid)
 {
+    char path[PATH_MAX + 64];
+
+    pg_log_path(path, sizeof path, logdir, (int)ltid, PG_LOG_COMM);
+    return access(path, F_OK) == 0;
+}
+
+const char *top_debug_misuse(pangaea_mode_t mode, const char *logdir)
+{
+    static char why[PATH_MAX + 128];
+    const char *s;
+    long l;
+
     if ((stops[0] || debug_ltid >= 0) && mode != PANGAEA_REPLAY)
         return "-stop and -debug stop a task at a recorded event: they go "
                "with -replay";
-    return NULL;
+    if (!logdir) /* not known yet: the mode alone */
+        return NULL;
+    if (debug_ltid >= 0 && !recorded(logdir, debug_ltid))
+        l = debug_ltid;
+    else
+        for (l = -1, s = stops; *s && l < 0; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
+            if (!recorded(logdir, atol(s)))
+                l = atol(s);
+    if (l < 0)
+        return NULL;
+    snprintf(why, sizeof why, "-stop/-debug: the recording in %s has no ltid "
+             "%ld (pangaea -tasks %s lists its tasks)", logdir, l, logdir);
+    return why;
 }
 
 int top_debug_held(int ltid)

@@ -169,8 +169,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
     }
     if (o->mode == PANGAEA_OFF)
         usage("say what to do: -log, -replay or -none");
-    if (top_debug_misuse(o->mode))
-        usage(top_debug_misuse(o->mode));
+    if (top_debug_misuse(o->mode, NULL)) /* -stop, -debug: debug.c */
+        usage(top_debug_misuse(o->mode, NULL));
     if (i >= argc)
         usage("missing program");
     resolve_program(argv[i], o->program);
@@ -179,6 +179,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
         usage("an argument is too long for the log (at most 4096 bytes, "
               "2048 for one with bytes XML cannot hold)");
     logdir_path(o, logdir);
+    if (top_debug_misuse(o->mode, o->logdir))
+        usage(top_debug_misuse(o->mode, o->logdir));
 }
 
 static void self_dir(char *out, size_t size)

@@ -171,6 +171,22 @@ if [ -x "$PG_BUILD/tests/plain_crash" ]; then
 fi
 cleanup_tmux
 
+# --- bad -stop/-debug: refused with exit 2 before anything starts ----------------
+bad() { # bad NAME PATTERN ARGS...
+    local name=$1 pat=$2 rc=0
+    shift 2
+    timeout 30 "$PANGAEA" "$@" >"$dir/bad.out" 2>&1 || rc=$?
+    if [ "$rc" -eq 2 ] && grep -Eq -e "$pat" "$dir/bad.out" && [ ! -e "$dir/nolog" ]; then
+        pg_pass "refused (exit 2): $name"
+    else
+        pg_fail "$name: exit $rc"; cat "$dir/bad.out"
+    fi
+}
+bad "-stop with -log" "go with -replay" -log -stop 1:3 -logdir "$dir/nolog" "$RACE"
+bad "-stop without an event" "-stop 1: give LTID:EVENT" -replay -stop 1 -logdir "$logs" "$RACE"
+bad "-stop of an ltid the recording lacks" "has no ltid 77" -replay -stop 77:3 -logdir "$logs" "$RACE"
+bad "-debug twice" "-debug given twice" -replay -debug 1 -debug 2 -logdir "$logs" "$RACE"
+
 # --- call sites in -dump: file:line with -g, function+offset without -------------
 if pg_comm_xml "$logs" 1 | grep -Eq '^  <!-- site 1: plain_race\.c:[0-9]+ -->$'; then
     pg_pass "-dump names call sites as plain_race.c:LINE"
