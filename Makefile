@@ -61,6 +61,13 @@ $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
 $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o $(B)/lib/grow.o
 	$(CC) -o $@ $^ $(PVMLIBS)
 
+# A Fortran PVM program built with -g (libfpvm3's bindings): test_debug
+# checks that its call sites name its Fortran lines.
+test-programs: $(B)/tests/fortran_self
+$(B)/tests/fortran_self: tests/programs/fortran_self.f
+	@mkdir -p $(@D)
+	gfortran -g -O0 -I/usr/include -o $@ $< -lfpvm3 $(PVMLIBS)
+
 # PVM_DEBUGGER for `pangaea -replay -debug` (src/toplevel/debug.c).
 $(B)/pangaea-debugger: src/toplevel/pangaea-debugger.sh
 	@mkdir -p $(@D)

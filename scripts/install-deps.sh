@@ -15,6 +15,7 @@ PACKAGES=(
     libdw-dev                       # -races: call sites to file:line (elfutils)
     nettle-dev                      # SHA-256 of programs (replay checks)
     gdb tmux                        # -replay -debug: gdb in a tmux window
+    gfortran                        # tests: a Fortran PVM program's call sites
     check                           # unit tests
     iproute2                        # tests: hosts in network namespaces
     util-linux                      # tests: unshare (a host name per host)

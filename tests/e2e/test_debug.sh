@@ -212,6 +212,20 @@ else
     pg_fail "-dump without debug information:"; pg_comm_xml "$dir/nodebug" 1 | grep -m3 -- '<!--'
 fi
 
+# A Fortran program calls PVM through libfpvm3's bindings: its sites are
+# the Fortran lines that call them (fortran_self.f: pvmfsend on line 12,
+# pvmfrecv on 13, as the source says).
+FSELF=$PG_BUILD/tests/fortran_self
+src=$PG_ROOT/tests/programs/fortran_self.f
+timeout 60 "$PANGAEA" -log -logdir "$dir/fortran" "$FSELF" >"$dir/f.out" 2>"$dir/f.err"
+want=$(grep -n 'call pvmf\(send\|recv\)' "$src" | cut -d: -f1 | sed 's/^/fortran_self.f:/' | tr '\n' ' ')
+got=$(pg_comm_xml "$dir/fortran" 1 | sed -n 's/^  <!-- site [0-9]*: \(.*\) -->$/\1/p' | tr '\n' ' ')
+if [ -n "$want" ] && [ "$got" = "$want" ]; then
+    pg_pass "Fortran program: call sites are its Fortran lines ($got), not libfpvm3's bindings"
+else
+    pg_fail "Fortran program: sites '$got', wanted '$want'"; cat "$dir/f.err"
+fi
+
 # --- -stop past the task's last event: said, and the replay is unharmed -----------
 timeout 60 "$PANGAEA" -replay -stop 1:999999 -logdir "$logs" "$RACE" >"$dir/far.out" 2>"$dir/far.err"
 rc=$?
