@@ -517,8 +517,8 @@ static void catch_interrupts(void)
 
 static void stop_after_death(int *quiet, int *abnormal)
 {
-    if (!*abnormal || ++*quiet < pg_stall_seconds())
-        return;
+    if (!*abnormal || any_held() || ++*quiet < pg_stall_seconds())
+        return; /* a task held on purpose (-stop, -debug) may yet go on */
     fprintf(stderr, "pangaea: a task died and nothing has happened for %d s: "
             "stopping the others\n", *quiet);
     reporter = 0;
