@@ -8,12 +8,16 @@
 #   -ex bt` finds main on the stack; SIGCONT lets the replay end with
 #   exactly the recorded output.  Unrecorded runs differ first, so an equal
 #   output means something.
+#   Two -stops in two tasks each stop once and go on with SIGCONT.
+# - Bad -stop/-debug options are refused (exit 2) before anything starts.
 # - -debug 1:N inside tmux (a private server, -L, killed at the end): gdb's
 #   window shows the task at recorded event N in plain_race.c; `continue`
 #   ends the replay with the recorded output.  The same outside tmux: gdb
 #   in a tmux session of its own whose socket pangaea names.
 # - -debug 1 of a program that crashed when recorded: gdb shows the crash.
-# - A divergence report names the program's call site as file:line.
+# - Call sites are named: a divergence and a stall report, -dump, -tasks
+#   and the event graph's data say file:line (function+offset without -g);
+#   a Fortran program's sites are its Fortran lines.
 # N is the seq of a receive in ltid 1's log, as -dump shows it.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -91,6 +95,30 @@ if [ "$rc" -eq 0 ] && cmp -s "$dir/rec.out" "$dir/stop.out"; then
     pg_pass "-stop: after SIGCONT the replay ends with exactly the recorded output"
 else
     pg_fail "-stop: exit $rc; output differs:"; diff "$dir/rec.out" "$dir/stop.out" | head; cat "$dir/stop.err"
+fi
+
+# --- two -stops, in two tasks: each stops once, each goes on with SIGCONT ------
+M=$(pg_comm_xml "$logs" 2 | grep '<send ' | sed -n '2s/.* seq="\([0-9]*\)".*/\1/p')
+PANGAEA_STALL=2 timeout 120 "$PANGAEA" -replay -stop "1:$N" -stop "2:$M" -logdir "$logs" "$RACE" \
+    >"$dir/two.out" 2>"$dir/two.err" &
+runner=$!
+ok=1
+for l in 2 1; do # ltid 1's event N needs ltid 2's later messages
+    if wait_for "$dir/two.err" 60 "ltid $l \(.*\) stopped after event"; then
+        sleep 3 # past the stall limit, while the other task waits for it
+        p=$(grep -E "ltid $l \(.*\) stopped after event" "$dir/two.err" | grep -Eo 'gdb -p [0-9]+' | awk '{print $3}')
+        kill -CONT "$p"
+    else
+        ok=
+    fi
+done
+rc=0; wait "$runner" || rc=$?
+if [ -n "$ok" ] && [ "$rc" -eq 0 ] && cmp -s "$dir/rec.out" "$dir/two.out" &&
+   [ "$(grep -c 'stopped after event' "$dir/two.err")" -eq 2 ] &&
+   grep -q "ltid 2 .* stopped after event $M:" "$dir/two.err" && ! grep -Eq "stalled|has waited" "$dir/two.err"; then
+    pg_pass "-stop 1:$N -stop 2:$M: each task stops once, no stall meanwhile, the replay ends as recorded"
+else
+    pg_fail "two -stops: exit $rc"; cat "$dir/two.err"; diff "$dir/rec.out" "$dir/two.out" | head -5
 fi
 
 # --- -debug 1:N in a tmux window -----------------------------------------------
