@@ -38,8 +38,10 @@ TOP_OBJ  := $(TOP_SRC:src/toplevel/%.c=$(B)/toplevel/%.o)
 COORD_SRC := $(wildcard src/coordinator/*.c)
 COORD_OBJ := $(COORD_SRC:src/coordinator/%.c=$(B)/coordinator/%.o)
 
+# The test programs (one of them Fortran: gfortran) are built for the
+# tests, not by `make` alone, so the demo needs no test-only package.
 all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
-     $(B)/sor test-programs
+     $(B)/pangaea-debugger $(B)/sor
 
 # Hidden by default, and a version script: the library exports only the PVM
 # calls it wraps (src/lib/pg_calls.def) and pangaea.h's: the version script
@@ -71,6 +73,18 @@ $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
 # The coordinator is a plain PVM task; it shares only the protocol header.
 $(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o $(B)/lib/grow.o
 	$(CC) -o $@ $^ $(PVMLIBS)
+
+# A Fortran PVM program built with -g (libfpvm3's bindings): test_debug
+# checks that its call sites name its Fortran lines.
+test-programs: $(B)/tests/fortran_self
+$(B)/tests/fortran_self: tests/programs/fortran_self.f
+	@mkdir -p $(@D)
+	gfortran -g -O0 -I/usr/include -o $@ $< -lfpvm3 $(PVMLIBS)
+
+# PVM_DEBUGGER for `pangaea -replay -debug` (src/toplevel/debug.c).
+$(B)/pangaea-debugger: src/toplevel/pangaea-debugger.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
 
 # The demo, built the instrumented way: pangaea.h and -lpangaea ahead of -lpvm3.
 $(B)/sor: examples/sor/sor.c include/pangaea.h $(B)/libpangaea.so
@@ -146,14 +160,14 @@ $(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done
 
-e2e: all
+e2e: all test-programs
 	@bash tests/e2e/run_all.sh
 
 # The files form layers without a cycle (tests/layers.sh reads the objects).
 layers: all
 	@bash tests/layers.sh
 
-check: all layers unit e2e
+check: all test-programs layers unit e2e
 
 demo: all
 	@bash examples/sor/demo.sh

@@ -23,6 +23,8 @@ DEMO=(
 TEST=(
     pvm-examples                    # PVM programs written by others
     libxml2-utils                   # tests: xmllint
+    gdb tmux                        # -replay -debug: gdb in a tmux window
+    gfortran                        # tests: a Fortran PVM program's call sites
     check                           # unit tests
     iproute2                        # tests: hosts in network namespaces
     util-linux                      # tests: unshare (a host name per host)

@@ -27,13 +27,14 @@ real progsum state site_name
 progmap
 select coord_client notice whatif chaos live_pos
 header callsite
+stop
 record replay
 runtime
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route
 '
 TOP_LAYERS='
-paths json logdir daemon lamport races_clock rerun
+paths json logdir daemon lamport races_clock rerun debug
 runlog hostcheck move races dump pack
 unpack
 races_find

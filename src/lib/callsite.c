@@ -15,6 +15,14 @@
  * table of sites is a small open-addressing hash on the address: a loop
  * costs one lookup per event, no system call.
  *
+ * A Fortran program calls PVM through libfpvm3's bindings (pvmfsend_
+ * ...), so the return address is in the binding, the same for every call
+ * of it.  In a Fortran program (libgfortran is loaded) each new address is
+ * classified once, by its symbol (site_name.c); for one inside a binding
+ * the site is the binding's own return address, found by unwinding
+ * (glibc's backtrace) at each call: a few microseconds, Fortran only.  A
+ * stripped binary names no binding, and keeps the binding's address.
+ *
  * Polls that find nothing are no events (their number rides on the next
  * event, misses=); the filter of the last of them is kept here and written
  * as one <poll> just before that event.  Earlier misses of the same run
@@ -22,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <limits.h>
 #include <link.h>
 #include <stdint.h>
@@ -35,10 +44,11 @@ static void *site_pc; /* return address of the program's current call */
 
 struct site {
     void *pc;
-    int id;
+    int id;      /* 0: not written yet (a Fortran address classified) */
+    int binding; /* a Fortran binding's address: the site is its caller */
 };
 static struct site *tab;
-static int nsites, cap; /* cap: a power of two, or 0 */
+static int nsites, used, cap; /* cap: a power of two, or 0 */
 
 static struct {
     int from, tag, matcher; /* -3, -2: not a receive */
@@ -97,29 +107,85 @@ static int grow_table(void)
     return 0;
 }
 
+/* pc's entry in the table, or the free slot where it goes. */
+static struct site *find(void *pc)
+{
+    int j;
+
+    if (2 * (used + 1) > cap)
+        grow_table();
+    for (j = ((uintptr_t)pc >> 2) & (cap - 1); tab[j].pc;
+         j = (j + 1) & (cap - 1))
+        if (tab[j].pc == pc)
+            break;
+    return &tab[j];
+}
+
+static int fortran_program(void)
+{
+    static int v = -1;
+
+    if (v < 0)
+        v = dlsym(RTLD_DEFAULT, "_gfortran_set_args") != NULL;
+    return v;
+}
+
+/* The return address of the frame that called the one returning to pc. */
+static void *caller_of(void *pc)
+{
+    void *buf[24];
+    int n = backtrace(buf, 24), k;
+
+    for (k = 0; k < n - 1; k++)
+        if (buf[k] == pc)
+            return buf[k + 1];
+    return pc;
+}
+
+/* pc, or for a return into a Fortran binding (pvmfsend_...) the address
+ * in the Fortran code that called the binding. */
+static void *program_pc(void *pc)
+{
+    char path[PATH_MAX], name[600];
+    struct site *s;
+    uintptr_t off;
+
+    if (!pc || !fortran_program())
+        return pc;
+    s = find(pc);
+    if (!s->pc) { /* classified once, by its symbol */
+        s->pc = pc;
+        used++;
+        s->binding = locate(pc, path, sizeof path, &off) == 0 &&
+                     !strncmp(pg_site_name(path, (long)off, name,
+                                           sizeof name), "pvmf", 4) &&
+                     strchr(name, '+');
+    }
+    return s->binding ? caller_of(pc) : pc;
+}
+
 /* The id of the site at pc, writing its <site> the first time; 0 when
  * unknown. */
 static int site_id(void *pc)
 {
     char path[PATH_MAX];
+    struct site *s;
     uintptr_t off;
-    int j;
 
     if (!pc || !pg.comm)
         return 0;
-    if (2 * (nsites + 1) > cap)
-        grow_table();
-    for (j = ((uintptr_t)pc >> 2) & (cap - 1); tab[j].pc;
-         j = (j + 1) & (cap - 1))
-        if (tab[j].pc == pc)
-            return tab[j].id;
+    pc = program_pc(pc);
+    s = find(pc);
+    if (s->pc && s->id)
+        return s->id;
     if (locate(pc, path, sizeof path, &off) < 0 || off > INT32_MAX ||
         pg_logw_site(pg.comm, pg_now(), nsites + 1, path, (int)off) < 0)
         return 0; /* unknown site: the event is logged without one */
     pg.events++; /* events are counted as the log numbers them */
-    tab[j].pc = pc;
-    tab[j].id = ++nsites;
-    return tab[j].id;
+    used += !s->pc;
+    s->pc = pc;
+    s->id = ++nsites;
+    return s->id;
 }
 
 /* A receive's source as an ltid: -1 any, -2 a tid outside the run. */
@@ -172,7 +238,7 @@ const char *pg_site_where(char *buf, int size)
     char path[PATH_MAX], name[600];
     uintptr_t off;
 
-    if (!site_pc || locate(site_pc, path, sizeof path, &off) < 0)
+    if (!site_pc || locate(program_pc(site_pc), path, sizeof path, &off) < 0)
         return "";
     snprintf(buf, size, " at %s", pg_site_name(path, (long)off, name,
                                                sizeof name));

@@ -256,10 +256,10 @@ void pg_coord_turn_done(const char *group)
 }
 
 /* A replay wait that lasted PANGAEA_STALL seconds (pg_wait_overdue) is
- * reported to `pangaea`, and so is its end. */
+ * reported to `pangaea`, and so is its end.  pangaea says so, unless a
+ * task is stopped on purpose (-stop, -debug): the wait is then expected. */
 void pg_wait_report(const char *what)
 {
-    pg_warn("replay has waited %d s: %s", pg_stall_seconds(), what);
     pg_coord_report(PG_REP_STALL, what);
 }
 

@@ -128,6 +128,24 @@ int pg_log_xml_event(FILE *out, const pg_event *ev)
     return fprintf(out, "  </%s>\n", d->name) < 0 ? -1 : 0;
 }
 
+const char *(*pg_log_dump_site)(const char *module, long offset, char *buf,
+                                int size);
+
+/* "<!-- site N: file.c:LINE -->" after a <site>, when asked for. */
+static void put_site_name(FILE *out, const pg_event *ev)
+{
+    char name[600], *p;
+
+    if (ev->kind != PG_EV_SITE || !pg_log_dump_site || !ev->module)
+        return;
+    pg_log_dump_site(ev->module, ev->offset, name, sizeof name);
+    for (p = name; (p = strstr(p, "--")); ) /* no "--" in a comment */
+        p[1] = '_';
+    fprintf(out, "  <!-- site %d: ", ev->site);
+    put_escaped(out, name);
+    fputs(" -->\n", out);
+}
+
 int pg_log_dump(const char *path, pg_log_kind kind, FILE *out, pg_err *err)
 {
     const char *root = kind == PG_LOG_EXEC ? "pangaea-exec" : "pangaea-comm";
@@ -146,8 +164,10 @@ int pg_log_dump(const char *path, pg_log_kind kind, FILE *out, pg_err *err)
     if (h.select[0])
         put_str(out, "select", h.select);
     fputs("/>\n", out);
-    while ((rc = pg_logr_next(r, &ev, err)) == 1)
+    while ((rc = pg_logr_next(r, &ev, err)) == 1) {
         pg_log_xml_event(out, &ev);
+        put_site_name(out, &ev);
+    }
     if (rc < 0 && pg_logr_cut(r)) {
         fputs("  <!-- ", out);
         put_escaped(out, err->msg);

@@ -188,7 +188,8 @@ void pg_top_off(void);
     } while (0)
 /* Brackets a wrapped call: calls PVM makes inside it pass through. */
 #define PG_ENTER() (pg.depth++)
-#define PG_LEAVE() (pg.depth--)
+#define PG_LEAVE()                                                             \
+    ((--pg.depth == 0 && pg_stop_armed) ? pg_stop_now() : (void)0)
 /* A real call made as PVM's: the calls it makes pass through too. */
 #define PG_AS_PVM(realcall)                                                    \
     ({                                                                         \
@@ -198,6 +199,22 @@ void pg_top_off(void);
         PG_LEAVE();                                                            \
         pg_as_pvm_;                                                            \
     })
+
+/* ---- stopping at a recorded event, for a debugger (stop.c) ------------- */
+/* Set when a -stop/-debug event was completed: the task stops as the
+ * program's wrapped call returns (PG_LEAVE at depth 0, pg_stop_now). */
+extern int pg_stop_armed;
+void pg_stop_now(void);
+/* Reads this task's stop events (replay start). */
+void pg_stop_init(void);
+/* Replay completed (or passed over) event seq >= pg_stop_next, described:
+ * arms the stop. */
+extern long pg_stop_next;
+void pg_stop_event(long seq, const char *described);
+/* The task ends at event last: says which stop events it never reached. */
+void pg_stop_unreached(long last);
+/* The ltid `pangaea -debug` starts under gdb, or -1. */
+int pg_debug_ltid(void);
 
 /* ---- call sites, for `pangaea -races` (callsite.c) ---------------------- */
 /* Notes the return address of the program's PVM call: in every wrapper,

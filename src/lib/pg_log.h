@@ -248,6 +248,11 @@ int pg_log_validate(const char *path, const char *xsd_path, pg_err *err);
  * where its task died (said in a comment), -1 and err when it is bad (the
  * document then ends after the last good event). */
 int pg_log_dump(const char *path, pg_log_kind kind, FILE *out, pg_err *err);
+/* When set (`pangaea -dump`: site_name.c's pg_site_name), each <site> of a
+ * dump is followed by a comment naming it: file:line, else function+offset
+ * (a comment: the document stays what the schema and comm_from_xml take). */
+extern const char *(*pg_log_dump_site)(const char *module, long offset,
+                                       char *buf, int size);
 /* One event as an XML element, indented as in a log. */
 int pg_log_xml_event(FILE *out, const pg_event *ev);
 

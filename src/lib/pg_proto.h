@@ -54,7 +54,9 @@ enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };
  * found its recorded log unreadable (pangaea then exits 2, bad logs). */
 enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
        PG_REP_RESUMED = 4, PG_REP_CRASH = 5, PG_REP_BLOCKED = 6,
-       PG_REP_BADLOG = 7 };
+       PG_REP_BADLOG = 7, PG_REP_HELD = 8, PG_REP_RELEASED = 9 };
+/* HELD: the task stops on purpose (-stop, -debug: stop.c), text says how
+ * to go on; RELEASED: it goes on.  Never a stall while held. */
 
 /* Exit statuses of a task that Pangaea ends itself. */
 #define PG_EXIT_DIVERGED 86
@@ -72,9 +74,13 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
 #define PG_ENV_PROGDIR "PANGAEA_PROGDIR" /* replay from a pack: its programs */
 #define PG_ENV_WHATIF "PANGAEA_WHATIF"  /* a what-if run's plan (whatif.c) */
 #define PG_ENV_CHAOS "PANGAEA_CHAOS"    /* -chaos: the run's seed (chaos.c) */
+#define PG_ENV_STOP "PANGAEA_STOP"    /* -stop: "L:E,L:E" (stop.c)      */
+#define PG_ENV_DEBUG "PANGAEA_DEBUG"  /* -debug: "L" or "L:E"           */
+#define PG_ENV_TMUX "PANGAEA_TMUX"    /* -debug: pangaea's $TMUX, or "" */
 #define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
-                    "PANGAEA_ONLY:PANGAEA_PROGDIR:PANGAEA_WHATIF:PANGAEA_CHAOS:PANGAEA_LIVE:" \
+                    "PANGAEA_ONLY:PANGAEA_PROGDIR:PANGAEA_WHATIF:PANGAEA_CHAOS:" \
+                    "PANGAEA_LIVE:PANGAEA_STOP:PANGAEA_DEBUG:PANGAEA_TMUX:" \
                     "PVM_EXPORT"
 
 #endif

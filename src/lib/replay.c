@@ -134,6 +134,7 @@ int pg_replay_open(void)
         return -1;
     check_program(&h);
     pg_live_pos_open(); /* -live: publishes how far this task got */
+    pg_stop_init(); /* -stop, -debug: stop.c */
     return 0;
 }
 
@@ -257,6 +258,17 @@ void pg_replay_prefetch(void)
 static void diverge(const char *what, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
+/* The number of the event a divergence is at, as the log (and -dump,
+ * and -stop) numbers it: call-site and poll events passed over before it
+ * count too. */
+static long next_seq(void)
+{
+    const pg_event *ev = &comm.slot[comm.cur].ev;
+
+    return comm.have && ev->kind != PG_EV_END && ev->seq > comm.seq
+               ? ev->seq : comm.seq + 1;
+}
+
 static void diverge(const char *happened, const char *fmt, ...)
 {
     char rec[512], msg[1024], site[700];
@@ -267,7 +279,7 @@ static void diverge(const char *happened, const char *fmt, ...)
     va_end(ap);
     snprintf(msg, sizeof msg,
              "at event %ld: recorded %s; the program %s%s",
-             comm.seq + 1, rec, happened, pg_site_where(site, sizeof site));
+             next_seq(), rec, happened, pg_site_where(site, sizeof site));
     pg_warn("replay diverged %s", msg);
     pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }
@@ -317,6 +329,7 @@ void pg_replay_check_end(int status)
 
     if (!comm.r || !exec.r)
         return;
+    pg_stop_unreached(comm.seq); /* -stop past the task's last event */
     ev = peek(&comm);
     if (ev || comm.misses > 0)
         describe(ev, rec, sizeof rec);
@@ -330,7 +343,7 @@ void pg_replay_check_end(int status)
     else
         return;
     snprintf(msg, sizeof msg, "at event %ld: recorded %s; the program "
-             "ended with status %d", comm.seq + 1, rec, status);
+             "ended with status %d", next_seq(), rec, status);
     pg_warn("replay diverged %s", msg);
     pg_coord_report(PG_REP_DIVERGED, msg);
 }
@@ -465,6 +478,11 @@ void pg_replay_advance(void)
     if (pg.mode == PANGAEA_REPLAY) /* a what-if counts what it records */
         pg.events = comm.seq; /* as the log numbers its events */
     pg_live_seq(comm.seq);
+    if (comm.seq >= pg_stop_next) { /* -stop, -debug: stop.c */
+        char d[256];
+
+        pg_stop_event(comm.seq, describe(&comm.slot[comm.cur].ev, d, sizeof d));
+    }
     cursor_ok(&comm);
 }
 

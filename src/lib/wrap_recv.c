@@ -14,6 +14,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/time.h>
 #include <time.h>
 
@@ -52,7 +53,8 @@ static int replay_wait(const pg_event *ev, enum how how)
     struct timespec nap = { 0, 200000 };
     struct pg_wait wait;
     double gone_since = 0;
-    char msg[512];
+    char msg[1024], site[700]; /* pangaea takes 1100 at most */
+    size_t n;
     int mid;
 
     pg_wait_start(&wait);
@@ -90,6 +92,9 @@ static int replay_wait(const pg_event *ev, enum how how)
                          "waits in %s for message %d from ltid %d (tag %d, "
                          "recorded event %ld)", ev->call, ev->msgid, ev->from,
                          ev->tag, ev->seq);
+            n = strlen(msg); /* the program's call waiting: its site */
+            snprintf(msg + n, sizeof msg - n, "%s",
+                     pg_site_where(site, sizeof site));
             pg_wait_report(msg);
         }
     }

@@ -45,6 +45,8 @@ static int spawn_one(char *task, char **argv, int flag, char *where,
 
     snprintf(v, sizeof v, "%d", ltid);
     setenv(PG_ENV_LTID, v, 1);
+    if (ltid == pg_debug_ltid()) /* -debug: the pvmd runs $PVM_DEBUGGER */
+        flag |= PvmTaskDebug;
     cc = pg_real.spawn(task, argv, flag, where, 1, tid);
     setenv(PG_ENV_LTID, "", 1);
     if (cc == 1)

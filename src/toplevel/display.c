@@ -101,6 +101,11 @@ static long long get_dlam(const struct top_run *run, int e)
     return run->ev[e].lam - (first_of_task(run, e) ? 0 : run->ev[e - 1].lam);
 }
 
+static long long get_site(const struct top_run *run, int e)
+{
+    return run->ev[e].site;
+}
+
 static long long get_dseq(const struct top_run *run, int e)
 {
     return run->ev[e].seq - (first_of_task(run, e) ? 0 : run->ev[e - 1].seq);
@@ -168,6 +173,14 @@ static void write_data(FILE *fp, const struct top_run *run)
     column(fp, run, "b", get_bytes);
     column(fp, run, "from", get_from);
     column(fp, run, "sq", get_dseq); /* seq in the log, as deltas */
+    column(fp, run, "site", get_site); /* into "sites", -1: none */
+    fprintf(fp, ",\n\"sites\":[");
+    for (i = 0; i < run->nsites; i++) {
+        if (i)
+            putc(',', fp);
+        top_json_str(fp, run->sites[i]);
+    }
+    putc(']', fp);
     write_links(fp, run);
     top_display_races(fp, run); /* display_races.c: what -races found */
     fprintf(fp, "}\n");

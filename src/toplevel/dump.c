@@ -20,6 +20,7 @@
 
 #include "pg_grow.h"
 #include "pg_log.h"
+#include "races.h"
 #include "top.h"
 
 #define DEFAULT_LOGDIR "logs" /* as -display and -tasks (postmortem.c) */
@@ -37,6 +38,7 @@ static int dump_one(const char *dir, int ltid)
     pg_err err;
 
     pg_log_path(path, sizeof path, dir, ltid, PG_LOG_COMM);
+    pg_log_dump_site = pg_site_name; /* file:line of each call site */
     if (pg_log_dump(path, PG_LOG_COMM, stdout, &err) < 0) {
         fflush(stdout);
         fprintf(stderr, "pangaea: %s\n", err.msg);

@@ -38,6 +38,8 @@ static const char usage_text[] =
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
+    "       pangaea -replay [-stop LTID:EVENT]... [-debug LTID[:EVENT]] "
+    "[options] program [args...]\n"
     "       pangaea -dump [LOGDIR] [LTID]\n"
     "       pangaea -races [-json] [LOGDIR]\n"
     "       pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-logdir DIR] "
@@ -147,10 +149,11 @@ static void add_selection(struct top_opts *o, const char *sel)
 
 static void parse(int argc, char **argv, struct top_opts *o)
 {
-    int i;
+    int i, k;
     static const char default_logdir[] = "logs";
     const char *logdir = default_logdir, *whatif = NULL;
     static char newdir[4096];
+    char dwhy[512];
 
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -180,6 +183,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             i += i + 1 < argc && top_live_arg(argv[i + 1], o); /* live.c */
         } else if (!strcmp(argv[i], "-live-wait"))
             o->live_wait = 1;
+        else if ((k = top_debug_opt(argc, argv, &i, dwhy, sizeof dwhy)))
+            k < 0 ? usage(dwhy) : (void)0; /* -stop, -debug: debug.c */
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -195,6 +200,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
         usage("say what to do: -log, -replay or -none");
     if ((o->live || o->live_wait) && (o->mode == PANGAEA_NONE || !o->live))
         usage("-live needs -log or -replay, and -live-wait needs -live");
+    if (top_debug_misuse(o->mode, NULL)) /* -stop, -debug: debug.c */
+        usage(top_debug_misuse(o->mode, NULL));
     if (o->pack) { /* the program and the logs come from the pack */
         if (o->mode != PANGAEA_REPLAY)
             usage("-pack FILE goes with -replay (to make a pack: "
@@ -220,6 +227,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
     if (whatif)
         logdir = newdir;
     logdir_path(o, logdir);
+    if (top_debug_misuse(o->mode, o->logdir))
+        usage(top_debug_misuse(o->mode, o->logdir));
 }
 
 /* Where the coordinator and the library are (paths.c). */
@@ -349,9 +358,16 @@ int main(int argc, char **argv)
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
     pg_top_end = end_on_fatal;
+    top_debug_env(dir); /* before a pvmd of ours starts: PVM_DEBUGGER */
     if (top_daemon_connect(&run.started, &err) < 0)
         fail(TOP_EXIT_FAILED, "%s", err.msg);
     run.ready = 1;
+    if (top_debug_pvmd(run.started, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        top_daemon_release(run.started);
+        return TOP_EXIT_USAGE;
+    }
+    top_debug_say();
     /* The hosts need PVM; nothing may have started if one is missing. */
     if ((o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) ||
         (o.whatif && top_whatif_start(&o, &err) < 0)) {

@@ -37,9 +37,9 @@ struct ttask {
     int stalled;        /* a replay wait it reported has not ended */
     time_t blocked;     /* since when in a call that cannot report, or 0 */
     int died;           /* it reported a crash (signal) */
-    int held;           /* stopped on purpose (a debugger's -stop, to come):
-                           it stops no stall from ending the run, nor is it
-                           ended for not progressing; 0 for now */
+    int held;           /* stopped on purpose (-stop, -debug: debug.c): it
+                           stops no stall from ending the run, nor is it
+                           ended for not progressing */
     int pid;            /* on our host, from pvm_tasks; else 0 */
     char state;         /* its /proc state when last looked at ('T' stopped) */
     unsigned long long cpu; /* its CPU ticks then */
@@ -133,6 +133,7 @@ static void on_started(void)
     pvm_upkint(v, 2, 1);
     t = by_tid(v[1]);
     t->ltid = v[0];
+    t->held |= top_debug_held(t->ltid); /* -debug: held throughout */
     pvm_upkstr(t->program);
     pvm_upkstr(t->host);
     top_live_started(t->ltid, t->program, t->host); /* -live */
@@ -343,12 +344,25 @@ static int check_stall(int *diverged)
     return 1;
 }
 
+static int any_held(void)
+{
+    int i;
+
+    for (i = 0; i < ntt; i++)
+        if (tt[i].held && !tt[i].ended)
+            return 1;
+    return 0;
+}
+
 static void on_stall(int ltid, int kind, const char *text, int *diverged)
 {
     struct ttask *t = by_ltid(ltid);
 
     if (!t)
         return;
+    if (kind == PG_REP_STALL && !any_held()) /* else the wait is expected */
+        fprintf(stderr, "pangaea: ltid %d (%s): replay has waited %d s: "
+                "%s\n", ltid, t->program, pg_stall_seconds(), text);
     t->stalled = kind == PG_REP_STALL;
     t->blocked = kind == PG_REP_BLOCKED ? time(NULL) : 0;
     snprintf(t->wait, sizeof t->wait, "%s", text);
@@ -366,6 +380,16 @@ static void on_report(int *diverged)
     if (v[1] == PG_REP_STALL || v[1] == PG_REP_RESUMED ||
         v[1] == PG_REP_BLOCKED) {
         on_stall(v[0], v[1], text, diverged);
+        return;
+    }
+    if (v[1] == PG_REP_HELD || v[1] == PG_REP_RELEASED) { /* stop.c */
+        if (by_ltid(v[0]))
+            by_ltid(v[0])->held = v[1] == PG_REP_HELD || top_debug_held(v[0]);
+        if (v[1] == PG_REP_HELD)
+            fprintf(stderr, "pangaea: ltid %d (%s) %s\n", v[0],
+                    program_of(v[0]), text);
+        for (int i = 0; i < ntt && v[1] == PG_REP_RELEASED; i++)
+            tt[i].still_since = 0, tt[i].state = 0; /* progress anew */
         return;
     }
     if (v[1] == PG_REP_CRASH) {
@@ -498,8 +522,8 @@ static void catch_interrupts(void)
 
 static void stop_after_death(int *quiet, int *abnormal)
 {
-    if (!*abnormal || ++*quiet < pg_stall_seconds())
-        return;
+    if (!*abnormal || any_held() || ++*quiet < pg_stall_seconds())
+        return; /* a task held on purpose (-stop, -debug) may yet go on */
     fprintf(stderr, "pangaea: a task died and nothing has happened for %d s: "
             "stopping the others\n", *quiet);
     reporter = 0;

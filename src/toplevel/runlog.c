@@ -16,6 +16,7 @@
  *
  * The logical order is lamport.c's.
  */
+#include "races.h" /* pg_site_name */
 #include "runlog.h"
 #include "top.h"
 
@@ -95,7 +96,35 @@ static int intern_call(struct top_run *run, const char *call)
 
 struct loader {
     size_t evcap, tocap;
+    int *site;           /* this task's site ids (1, 2...) -> run->sites */
+    size_t sitecap;
+    int nsite;
+    size_t namecap;
 };
+
+/* A <site> of the task being read: named once (site_name.c, libdw), the
+ * name kept once per run, so events of any task can point at it. */
+static int take_site(struct top_run *run, struct loader *ld,
+                     const pg_event *pe)
+{
+    char name[600];
+    int i;
+
+    if (pe->site != ld->nsite + 1 || !pe->module)
+        return 0; /* ids go 1, 2, 3...: another is no site of ours */
+    pg_site_name(pe->module, pe->offset, name, sizeof name);
+    for (i = 0; i < run->nsites && strcmp(run->sites[i], name); i++)
+        ;
+    if (pg_grow(&ld->site, &ld->sitecap, (size_t)ld->nsite + 1,
+                sizeof *ld->site) < 0 ||
+        (i == run->nsites &&
+         (pg_grow(&run->sites, &ld->namecap, (size_t)run->nsites + 1,
+                  sizeof *run->sites) < 0 ||
+          !(run->sites[run->nsites++] = strdup(name)))))
+        return -1;
+    ld->site[ld->nsite++] = i;
+    return 0;
+}
 
 static int add_event(struct top_run *run, struct loader *ld, int task,
                      const pg_event *pe)
@@ -118,6 +147,8 @@ static int add_event(struct top_run *run, struct loader *ld, int task,
     e->partner = -1;
     e->t = pe->t;
     e->seq = pe->seq;
+    e->site = pe->site >= 1 && pe->site <= ld->nsite ? ld->site[pe->site - 1]
+                                                     : -1;
     if (pe->kind == PG_EV_SEND) {
         e->to = run->nto;
         e->nto = pe->nto;
@@ -168,6 +199,8 @@ static int take_comm(struct top_run *run, int ti, const pg_event *ev,
      * kinds are): group lookups, leaves, queries and notices are not. */
     const pg_evdesc *d = pg_ev_desc(ev->kind);
 
+    if (ev->kind == PG_EV_SITE)
+        return take_site(run, arg, ev);
     if (!d || !d->message)
         return 0;
     return add_event(run, arg, ti, ev);
@@ -191,6 +224,7 @@ static void read_task(struct top_run *run, struct loader *ld, int ti)
 
     read_log(run, ti, PG_LOG_EXEC, take_spawn, NULL);
     t->first = run->nev;
+    ld->nsite = 0; /* site ids are the task's own */
     read_log(run, ti, PG_LOG_COMM, take_comm, ld);
     t->nev = run->nev - t->first;
     for (i = t->first; i < run->nev; i++) {
@@ -342,6 +376,7 @@ int top_run_load(struct top_run *run, const char *dir, pg_err *err)
         run->nsends += run->tasks[i].nsend;
         run->nrecvs += run->tasks[i].nrecv;
     }
+    free(ld.site);
     for (i = 0; i < run->nev; i++)
         if (i == 0 || run->ev[i].t < run->tmin)
             run->tmin = run->ev[i].t;
@@ -356,6 +391,9 @@ void top_run_free(struct top_run *run)
 
     for (i = 0; i < run->ncalls; i++)
         free((char *)run->calls[i]);
+    for (i = 0; i < run->nsites; i++)
+        free(run->sites[i]);
+    free(run->sites);
     free(run->tasks);
     free(run->ev);
     free(run->to);

@@ -31,6 +31,7 @@ struct top_event {
     int lam;      /* logical position: 1 + max(previous, partner send) */
     double t;     /* as recorded: seconds since the epoch */
     long seq;     /* its number in the log, as -dump shows it */
+    int site;     /* index into run->sites (its call site), or -1 */
 };
 
 struct top_task {
@@ -66,6 +67,9 @@ struct top_run {
     int unmatched_recvs;     /* receives whose send is not in the logs */
     int cycles;              /* receives whose order had to be broken */
     double tmin;             /* earliest event time (0 when no event) */
+    char **sites;            /* call sites, named ("file.c:LINE"...), each
+                                once: site_name.c, when loaded */
+    int nsites;
 };
 
 /* Loads every ltid-N.{comm,exec}.xml of dir, matches and orders.  A log

@@ -19,6 +19,16 @@ static const char *tty_safe(const char *s, char *buf, size_t size)
     return buf;
 }
 
+static void print_last(FILE *fp, const struct top_run *run,
+                       const struct top_event *e, char *buf, size_t size)
+{
+    fprintf(fp, "       last message: event %ld, %s", e->seq,
+            run->calls[e->call]);
+    if (e->site >= 0)
+        fprintf(fp, " at %s", tty_safe(run->sites[e->site], buf, size));
+    fputc('\n', fp);
+}
+
 int top_tasks_print(const struct top_run *run, FILE *fp)
 {
     char end[64], parent[16], host[256], prog[1024];
@@ -41,6 +51,9 @@ int top_tasks_print(const struct top_run *run, FILE *fp)
         if (t->note[0])
             fprintf(fp, "       note: %s\n",
                     tty_safe(t->note, prog, sizeof prog));
+        if (t->nev > 0) /* where it last sent or received */
+            print_last(fp, run, &run->ev[t->first + t->nev - 1], prog,
+                       sizeof prog);
     }
     fprintf(fp, "%d tasks, %d sends, %d receives, %d messages matched, "
             "%d send destinations and %d receives unmatched\n", run->ntasks,

@@ -40,6 +40,22 @@ struct top_opts {
     int live_port;
 };
 
+/* Debugging a replay (debug.c): -stop LTID:EVENT, -debug LTID[:EVENT].
+ * top_debug_opt takes argv[*i] if it is one (1; -1 and why if malformed;
+ * 0: not ours); top_debug_misuse: why the options do not fit the mode
+ * or the recording in logdir (an ltid it lacks; NULL: not yet known), or
+ * NULL; top_debug_env: the tasks' environment for them (dir: where
+ * pangaea-debugger is), before a pvmd starts; top_debug_pvmd: -1 and err
+ * if -debug cannot work with the pvmd (started: pangaea started it);
+ * top_debug_say: where gdb will be; top_debug_held: the -debug ltid, held
+ * (never stalled) throughout. */
+int top_debug_opt(int argc, char **argv, int *i, char *why, size_t size);
+const char *top_debug_misuse(pangaea_mode_t mode, const char *logdir);
+void top_debug_env(const char *dir);
+int top_debug_pvmd(int started, pg_err *err);
+void top_debug_say(void);
+int top_debug_held(int ltid);
+
 /* Exit statuses of `pangaea` itself. */
 #define TOP_EXIT_USAGE 2    /* bad option, missing program, bad logs */
 #define TOP_EXIT_DIVERGED 3 /* a replay diverged                     */

@@ -65,7 +65,7 @@ PLAIN_SIZED_N=4 "$PANGAEA" -log -logdir "$dir/sized" "$SIZED" >"$dir/sized.out" 
 PLAIN_SIZED_N=4 expect "replay with the recorded message sizes passes" 0 "" \
     "$PANGAEA" -replay -logdir "$dir/sized" "$SIZED"
 PLAIN_SIZED_N=9 expect "message of another size: divergence naming event, sender, msgid and sizes" 3 \
-    "replay diverged in ltid [23] .* at event 1: recorded pvm_send to ltid 1 tag 7 \(message 1\) of [0-9]+ bytes \(sender ltid [23]\); the program sent it with [0-9]+ bytes" \
+    "replay diverged in ltid [23] .* at event 2: recorded pvm_send to ltid 1 tag 7 \(message 1\) of [0-9]+ bytes \(sender ltid [23]\); the program sent it with [0-9]+ bytes" \
     "$PANGAEA" -replay -logdir "$dir/sized" "$SIZED"
 # The receiver checks too: here the sender's own check is out of the
 # selection (-only ltid=1 records ltid 1's events only).

@@ -1,0 +1,129 @@
+/*
+ * stop.c - stopping a replaying task at a recorded event, for a debugger
+ * (`pangaea -replay -stop LTID:EVENT`, `-debug LTID[:EVENT]`).
+ *
+ * What it owns.  The events at which this task is to stop (PANGAEA_STOP,
+ * "L:E,L:E..." for every task of the run; PANGAEA_DEBUG, "L" or "L:E", the
+ * one task started under gdb), and the stop itself.
+ *
+ * Design.  The replay numbers events as the log does (pg_replay_advance);
+ * when it completes event E or passes over it (call-site and poll events
+ * are not replayed), replay.c arms the stop with a description of that
+ * event.  The stop happens when the program's wrapped call returns
+ * (PG_LEAVE at depth 0, pg_internal.h): "just after completing" means the
+ * message is really sent or received and the program is about to go on,
+ * so a debugger attached then sees the program's own frame calling PVM.
+ *
+ * Before stopping, the task tells `pangaea` (a PG_REP_HELD report, in
+ * Pangaea's own message context: nothing is added to the program's
+ * messages): pangaea prints the one line saying how to go on, and counts
+ * neither this task nor those waiting for it as stalled until the task
+ * says it goes on (PG_REP_RELEASED).  A task under -debug calls
+ * pg_stop_here() instead of SIGSTOP: gdb has a breakpoint there.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_internal.h"
+
+int pg_stop_armed;
+long pg_stop_next = 0x7fffffffffffffffL; /* the next stop event, if any */
+
+static long targets[64]; /* this task's stop events, ascending */
+static int ntargets, next;
+static int debugged = -1; /* 1: this task runs under gdb (-debug) */
+static char what[600];    /* the event armed, described */
+static long armed_at;
+
+/* Adds event e if the item "L:E" names this task. */
+static void add_target(const char *item, int ltid)
+{
+    char *end;
+    long l = strtol(item, &end, 10), e;
+    int i;
+
+    if (end == item || *end != ':' || l != ltid)
+        return;
+    e = strtol(end + 1, &end, 10);
+    if (e < 1 || (*end && *end != ',') ||
+        ntargets == (int)(sizeof targets / sizeof targets[0]))
+        return;
+    for (i = ntargets++; i > 0 && targets[i - 1] > e; i--)
+        targets[i] = targets[i - 1];
+    targets[i] = e;
+}
+
+int pg_debug_ltid(void)
+{
+    const char *s = getenv(PG_ENV_DEBUG);
+
+    return s && *s ? atoi(s) : -1;
+}
+
+void pg_stop_init(void)
+{
+    const char *s = getenv(PG_ENV_STOP), *d = getenv(PG_ENV_DEBUG);
+
+    debugged = pg_debug_ltid() == pg.ltid && pg.ltid > 0;
+    for (; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
+        add_target(s, pg.ltid);
+    if (debugged && d && strchr(d, ':'))
+        add_target(d, pg.ltid);
+    if (ntargets)
+        pg_stop_next = targets[0];
+}
+
+void pg_stop_event(long seq, const char *described)
+{
+    while (next < ntargets && targets[next] <= seq) {
+        next++;
+        pg_stop_armed = 1;
+    }
+    if (pg_stop_armed) {
+        armed_at = seq;
+        snprintf(what, sizeof what, "%s", described);
+    }
+    pg_stop_next = next < ntargets ? targets[next] : 0x7fffffffffffffffL;
+}
+
+void pg_stop_unreached(long last)
+{
+    for (; next < ntargets; next++)
+        pg_warn("-stop %d:%ld: the task ended at event %ld without reaching "
+                "it (pangaea -dump shows its events)", pg.ltid,
+                targets[next], last);
+}
+
+/* gdb's breakpoint under -debug: the task is at the recorded event. */
+__attribute__((noinline)) void pg_stop_here(int ltid, long event)
+{
+    __asm__ volatile("" ::"r"(ltid), "r"(event) : "memory");
+}
+
+void pg_stop_now(void)
+{
+    char line[1024], site[700]; /* pangaea takes 1100 at most */
+    int pid = (int)getpid();
+
+    pg_stop_armed = 0;
+    if (debugged) {
+        snprintf(line, sizeof line, "is at event %ld: %s%s, on host %s, pid "
+                 "%d: stopped in gdb (at pg_stop_here, shown in the program's "
+                 "frame); the run goes on with `continue`", armed_at, what,
+                 pg_site_where(site, sizeof site), pg.host, pid);
+        pg_coord_report(PG_REP_HELD, line);
+        pg_stop_here(pg.ltid, armed_at);
+        return; /* still held: -debug holds the task throughout */
+    }
+    snprintf(line, sizeof line, "stopped after event %ld: %s%s, on host %s, "
+             "pid %d: attach with gdb -p %d; the run goes on when the task "
+             "gets SIGCONT (or gdb continues and detaches)", armed_at, what,
+             pg_site_where(site, sizeof site), pg.host, pid, pid);
+    pg_coord_report(PG_REP_HELD, line);
+    raise(SIGSTOP);
+    pg_coord_report(PG_REP_RELEASED, "");
+}

@@ -1,0 +1,223 @@
+/*
+ * debug.c - the top-level side of debugging a replay: the options
+ * `-stop LTID:EVENT` (any number) and `-debug LTID[:EVENT]` (one), what
+ * they tell the tasks, and the pvmd they need.
+ *
+ * Design.  The tasks learn their stop events from the environment every
+ * task inherits (PANGAEA_STOP, PANGAEA_DEBUG: PVM_EXPORT carries them) and
+ * stop themselves (src/lib/stop.c); the monitor counts a task held while it
+ * says so, and the -debug task throughout (top_debug_held), so no stall is
+ * reported for it or for the tasks waiting for it.  -debug goes through
+ * PVM's own hook: the spawn of that ltid asks for PvmTaskDebug, and the
+ * pvmd then runs $PVM_DEBUGGER from ITS environment, which must be our
+ * pangaea-debugger script.  A pvmd pangaea starts inherits it from us; a
+ * pvmd already running is looked at in /proc (its pid is in its socket's
+ * name, pvmtmpPID.N) and refused, with how to fix it, when it lacks it.
+ * gdb goes to a new window of the user's tmux session when pangaea runs
+ * inside tmux, else to a detached tmux session of its own whose socket
+ * pangaea names.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_internal.h"
+#include "top.h"
+
+static char stops[1024];    /* "L:E,L:E" */
+static int debug_ltid = -1; /* -debug's ltid */
+static char debug_arg[64];  /* "L" or "L:E" */
+static char hook[PATH_MAX + 32];
+
+/* "L:E" (event required) or "L[:E]": 0 and the numbers, or -1. */
+static int parse_point(const char *s, int need_event, long *l, long *e)
+{
+    char *end;
+
+    *e = 0;
+    *l = strtol(s, &end, 10);
+    if (end == s || *l < 1 || *l > 0x7fffffff)
+        return -1;
+    if (!*end)
+        return need_event ? -1 : 0;
+    if (*end != ':')
+        return -1;
+    s = end + 1;
+    *e = strtol(s, &end, 10);
+    return end == s || *end || *e < 1 ? -1 : 0;
+}
+
+int top_debug_opt(int argc, char **argv, int *i, char *why, size_t size)
+{
+    size_t n = strlen(stops);
+    long l, e;
+
+    if (strcmp(argv[*i], "-stop") && strcmp(argv[*i], "-debug"))
+        return 0;
+    if (*i + 1 >= argc) {
+        snprintf(why, size, "%s needs LTID%s", argv[*i],
+                 argv[*i][1] == 's' ? ":EVENT" : "[:EVENT]");
+        return -1;
+    }
+    (*i)++;
+    if (parse_point(argv[*i], argv[*i - 1][1] == 's', &l, &e) < 0) {
+        snprintf(why, size, "%s %s: give LTID%s (positive numbers: the ltid "
+                 "and the event number that -dump and divergence messages "
+                 "show)", argv[*i - 1], argv[*i],
+                 argv[*i - 1][1] == 's' ? ":EVENT" : "[:EVENT]");
+        return -1;
+    }
+    if (argv[*i - 1][1] == 'd') {
+        if (debug_ltid >= 0) {
+            snprintf(why, size, "-debug given twice: one task runs under gdb");
+            return -1;
+        }
+        debug_ltid = (int)l;
+        snprintf(debug_arg, sizeof debug_arg, "%s", argv[*i]);
+    } else if (n + strlen(argv[*i]) + 2 > sizeof stops) {
+        snprintf(why, size, "too many -stop options");
+        return -1;
+    } else {
+        snprintf(stops + n, sizeof stops - n, "%s%s", n ? "," : "", argv[*i]);
+    }
+    return 1;
+}
+
+/* 1 if the recording in logdir has a communication log of ltid. */
+static int recorded(const char *logdir, long ltid)
+{
+    char path[PATH_MAX + 64];
+
+    pg_log_path(path, sizeof path, logdir, (int)ltid, PG_LOG_COMM);
+    return access(path, F_OK) == 0;
+}
+
+const char *top_debug_misuse(pangaea_mode_t mode, const char *logdir)
+{
+    static char why[PATH_MAX + 128];
+    const char *s;
+    long l;
+
+    if ((stops[0] || debug_ltid >= 0) && mode != PANGAEA_REPLAY)
+        return "-stop and -debug stop a task at a recorded event: they go "
+               "with -replay";
+    if (!logdir) /* not known yet: the mode alone */
+        return NULL;
+    if (debug_ltid >= 0 && !recorded(logdir, debug_ltid))
+        l = debug_ltid;
+    else
+        for (l = -1, s = stops; *s && l < 0; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
+            if (!recorded(logdir, atol(s)))
+                l = atol(s);
+    if (l < 0)
+        return NULL;
+    snprintf(why, sizeof why, "-stop/-debug: the recording in %s has no ltid "
+             "%ld (pangaea -tasks %s lists its tasks)", logdir, l, logdir);
+    return why;
+}
+
+int top_debug_held(int ltid)
+{
+    return ltid > 0 && ltid == debug_ltid;
+}
+
+/* Where gdb goes: "window:$TMUX" or "session:SOCKET". */
+static void tmux_place(char *out, size_t size)
+{
+    const char *t = getenv("TMUX");
+
+    if (t && *t)
+        snprintf(out, size, "window:%s", t);
+    else
+        snprintf(out, size, "session:%s/pangaea-debug-%d-%d.sock",
+                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                 (int)getuid(), (int)getpid());
+}
+
+void top_debug_env(const char *dir)
+{
+    char place[PATH_MAX + 64];
+
+    setenv(PG_ENV_STOP, stops, 1);
+    setenv(PG_ENV_DEBUG, debug_arg, 1);
+    place[0] = 0;
+    if (debug_ltid >= 0) {
+        snprintf(hook, sizeof hook, "%s/pangaea-debugger", dir);
+        setenv("PVM_DEBUGGER", hook, 1); /* for a pvmd we start */
+        tmux_place(place, sizeof place);
+    }
+    setenv(PG_ENV_TMUX, place, 1);
+}
+
+/* The pid of the pvmd of PVM_TMP, from its socket's name; -1 if unknown. */
+static int pvmd_pid(void)
+{
+    const char *dir = getenv("PVM_TMP") ? getenv("PVM_TMP") : "/tmp";
+    char path[PATH_MAX], line[PATH_MAX], *p;
+    FILE *f;
+    int pid = -1;
+
+    snprintf(path, sizeof path, "%s/pvmd.%d", dir, (int)getuid());
+    if (!(f = fopen(path, "r")))
+        return -1;
+    if (fgets(line, sizeof line, f) && (p = strstr(line, "pvmtmp")))
+        pid = atoi(p + 6);
+    fclose(f);
+    return pid > 0 ? pid : -1;
+}
+
+/* 1 if process pid's environment has name=value. */
+static int env_has(int pid, const char *name, const char *value)
+{
+    char path[64], *buf = NULL, *p;
+    size_t cap = 0, n;
+    FILE *f;
+    int found = 0;
+
+    snprintf(path, sizeof path, "/proc/%d/environ", pid);
+    if (!(f = fopen(path, "r")))
+        return 0;
+    while ((n = getdelim(&buf, &cap, 0, f)) != (size_t)-1 && !found) {
+        p = buf;
+        found = !strncmp(p, name, strlen(name)) && p[strlen(name)] == '=' &&
+                !strcmp(p + strlen(name) + 1, value);
+    }
+    free(buf);
+    fclose(f);
+    return found;
+}
+
+int top_debug_pvmd(int started, pg_err *err)
+{
+    int pid;
+
+    if (debug_ltid < 0 || started)
+        return 0;
+    pid = pvmd_pid();
+    if (pid > 0 && env_has(pid, "PVM_DEBUGGER", hook))
+        return 0;
+    return pg_err_set(err, "-debug: the pvmd already running (pid %d) was "
+                      "not started with PVM_DEBUGGER=%s, and PVM starts a "
+                      "task under a debugger only through that variable of "
+                      "the pvmd's environment. Halt it (echo halt | pvm) so "
+                      "that pangaea starts a pvmd of its own, or start it as "
+                      "PVM_DEBUGGER=%s pvmd", pid, hook, hook);
+}
+
+void top_debug_say(void)
+{
+    const char *t = getenv(PG_ENV_TMUX);
+
+    if (debug_ltid < 0 || !t)
+        return;
+    if (!strncmp(t, "window:", 7))
+        fprintf(stderr, "pangaea: ltid %d runs under gdb in a new window of "
+                "this tmux session\n", debug_ltid);
+    else
+        fprintf(stderr, "pangaea: ltid %d runs under gdb in a tmux session "
+                "of its own, on the host it runs on: tmux -S %s attach\n",
+                debug_ltid, t + 8);
+}

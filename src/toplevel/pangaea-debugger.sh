@@ -1,0 +1,96 @@
+#!/bin/bash
+# pangaea-debugger - PVM's debugger hook for `pangaea -replay -debug LTID[:EVENT]`.
+#
+# The pvmd runs `$PVM_DEBUGGER program args...` instead of the program for
+# a task spawned with PvmTaskDebug (wrap_spawn.c sets it for the -debug
+# ltid; pangaea gives a pvmd it starts PVM_DEBUGGER=this script).  This
+# script is then the process the pvmd knows as the task: it must live until
+# the task is over, so it waits for gdb to end.
+#
+# Design.  gdb runs in a tmux window: a new window of the user's tmux
+# session when pangaea runs inside tmux (PANGAEA_TMUX="window:$TMUX"), else
+# a detached tmux session of its own (PANGAEA_TMUX="session:SOCKET"), which
+# pangaea says how to attach to.  A tmux window starts with the tmux
+# server's environment, not ours, so the task's environment (the pvmd's
+# PVMEPID and friends, PVM_EXPORT's variables) is written to a file the
+# window reads.  LD_PRELOAD (libpangaea) is kept away from gdb and tmux and
+# given to the program only (`set environment`); the library's constructor
+# already ran in this shell and claimed the ltid for this pid ("N@PID"),
+# so the claim is undone for the program (bash, which gdb starts it with,
+# claims it again and execs the program in the same process: the runtime
+# keeps the ltid across that exec).  The program's stdin, stdout and stderr
+# are this script's (redirections on gdb's `run`, through /proc): its
+# output reaches pangaea as always, gdb's stays in the window.  With :EVENT gdb stops at pg_stop_here (stop.c), called when
+# the task has completed that recorded event, in the program's frame.
+set -u
+prog=$1
+shift
+export PANGAEA_LTID=${PANGAEA_LTID%@*}
+preload=${LD_PRELOAD:-}
+unset LD_PRELOAD
+ltid=$PANGAEA_LTID
+where=${PANGAEA_TMUX:-}
+event=
+case ${PANGAEA_DEBUG:-} in *:*) event=${PANGAEA_DEBUG#*:} ;; esac
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-debug.XXXXXX") || exit 1
+chan=pangaea-debug-$$
+io="</proc/$$/fd/0 >/proc/$$/fd/1 2>/proc/$$/fd/2"
+args=
+[ $# -gt 0 ] && args=$(printf ' %q' "$@")
+
+export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env"
+{
+    echo "set pagination off"
+    echo "set confirm off"
+    echo "set startup-with-shell on"
+    echo "set environment LD_PRELOAD $preload"
+    echo "set args$args $io"
+    echo "python"
+    echo "def pangaea_up():"
+    echo "    f = gdb.newest_frame()"
+    echo "    while f is not None:"
+    echo "        sal = f.find_sal()"
+    echo "        name = sal.symtab.filename if sal.symtab else ''"
+    echo "        lib = gdb.solib_name(f.pc()) or ''"
+    echo "        if 'libpangaea' not in lib and 'src/lib/' not in name:"
+    echo "            f.select()"
+    echo "            return"
+    echo "        f = f.older()"
+    echo "end"
+    if [ -n "$event" ]; then
+        echo "set breakpoint pending on"
+        echo "break pg_stop_here"
+        echo "commands"
+        echo "silent"
+        echo "printf \"pangaea: ltid %d is at recorded event %ld (continue: the replay goes on)\\n\", ltid, event"
+        echo "python pangaea_up()"
+        echo "frame"
+        echo "end"
+    fi
+    echo "run"
+} >"$work/gdbinit"
+{
+    echo ". '$work/env'"
+    printf 'SHELL=/bin/bash gdb -q -x %q %q\n' "$work/gdbinit" "$prog"
+    echo "tmux wait-for -S $chan"
+} >"$work/run"
+
+title="ltid $ltid${event:+ @$event}"
+case $where in
+window:*)
+    TMUX=${where#window:} tmux new-window -n "$title" "bash '$work/run'" || exit 1
+    TMUX=${where#window:} tmux wait-for "$chan"
+    ;;
+session:*)
+    sock=${where#session:}
+    tmux -S "$sock" new-session -d -s "pangaea" -n "$title" "bash '$work/run'" || exit 1
+    tmux -S "$sock" wait-for "$chan"
+    rm -f "$sock" # gdb is over, and with it the session
+    ;;
+*)
+    echo "pangaea-debugger: PANGAEA_TMUX is not set: run under pangaea -debug" >&2
+    exit 1
+    ;;
+esac
+rm -rf "$work"
