@@ -24,10 +24,11 @@ log_xml log_binr log_binw
 log_read log_write log_schema
 log_dump
 real progsum state site_name
-select coord_client notice
+select coord_client notice datafile
 header callsite
 record replay
 runtime
+outside
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route
 '

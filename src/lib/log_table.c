@@ -105,8 +105,10 @@ const char *const pg_msg_calls[] = {
     "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv",
 };
 const int pg_n_msg_calls = NELEM(pg_msg_calls);
+/* 3 to 5 came with issue 19: answers with contents in the data file */
 const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
-                                       "pvm_gsize" };
+                                       "pvm_gsize", "pvm_recvinfo",
+                                       "pvm_tasks", "pvm_config" };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 
 int pg_call_index(const char *const *list, int n, const char *call)

@@ -23,6 +23,8 @@
  *   coord_client.c requests to the coordinator (tid <-> ltid)
  *   record.c       writing events to the task's logs
  *   replay.c       the recorded events to follow, and matching messages
+ *   datafile.c     ltid-N.data.pgc: contents a replay must give back
+ *   outside.c      messages from tasks outside the run, pvm_recvinfo
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
@@ -254,6 +256,11 @@ void pg_coord_announce(int child_ltid, int child_tid);
 /* The ltid of the task with PVM tid `tid`, asking the coordinator once. */
 int pg_ltid_of(int tid);
 int pg_tid_of(int ltid);
+/* The ltid of a peer, or PG_LTID_OUTSIDE for a task outside the run (a
+ * server started by hand, a task of another `pangaea` run): the answer,
+ * negative ones too, is asked once and kept. */
+#define PG_LTID_OUTSIDE (-2)
+int pg_peer_ltid(int tid);
 void pg_ltid_remember(int tid, int ltid);
 void pg_coord_exit(int status);
 /* The children of one pvm_spawn call (the parent says; children ask). */
@@ -356,6 +363,28 @@ int pg_notice_first(int mid);
 /* What the matcher read of mid (0 if nothing); forget: it was received. */
 int pg_notice_read(int mid, int forget);
 
+
+/* ---- the data file: contents the comm log refers to (datafile.c) ---- */
+/* Recording: appends a record of `type` ('M' a message, 'T' a task table,
+ * 'C' a host table); a write error ends the task. */
+void pg_data_put(char type, const void *bytes, size_t n);
+/* Replay: the next record, which must be of `type` (malloc'ed, *n bytes);
+ * a missing or bad one ends the task as a bad log. */
+void *pg_data_get(char type, size_t *n);
+void pg_data_close(void);
+
+/* ---- messages from outside the run, mailboxes (outside.c) -------------- */
+/* True when mid is an application message from a task outside the run. */
+int pg_outside_msg(int mid);
+/* Recording: logs the receive of outside message mid, contents and all. */
+void pg_outside_record(const char *call, int mid);
+/* Replay of the recorded receive ev of an outside message: builds it
+ * again from the data file; take: it becomes the receive buffer (else a
+ * probe's).  Returns its buffer id. */
+int pg_outside_replay(const pg_event *ev, int take);
+/* Replay: tids without those outside the run (*kept: tids itself when
+ * none is, else a malloc'ed copy); returns how many are kept. */
+int pg_outside_drop(int *tids, int n, int **kept);
 
 /* ---- sends (wrap_send.c) ------------------------------------------------ */
 /* pvm_bcast to group members `tids` (n of them, the sender excluded): one

@@ -102,6 +102,8 @@ static int replay_recv(const char *call, enum how how, int tid, int tag)
     if (how != BLOCK && pg_replay_poll_missed())
         return 0;
     ev = pg_replay_expect_recv(call, tid, tag);
+    if (ev->kind == PG_EV_RECV && ev->from == PG_LTID_OUTSIDE)
+        return pg_outside_replay(ev, how != PROBE);
     pg_match_expect(ev);
     if (how != PROBE)
         pg_replay_prefetch();
@@ -150,10 +152,12 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
         pg_selected(mi.tag)) {
         pg_site_ask(tid, tag, pg_app_match != NULL);
-        if (pg_hdr_take(mid, &h) == 1)
+        if (pg_hdr_take(mid, &h) == 1 && h.ltid >= 0)
             pg_record_recv(call, mid, &h);
         else if ((what = pg_notice_kind(mid)) != 0)
             record_notice(call, mid, what);
+        else if (pg_outside_msg(mid))
+            pg_outside_record(call, mid);
     }
     if (how != PROBE)
         pg_notice_read(mid, 1);
