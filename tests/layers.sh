@@ -24,13 +24,13 @@ log_xml log_binr log_binw
 log_read log_write log_schema
 log_dump
 real progsum state site_name
-select coord_client notice datafile
+select coord_client notice datafile timelog
 header callsite
 record replay
 runtime
 outside
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
-wrap_recv wrap_group wrap_route
+wrap_recv wrap_group wrap_route wrap_time
 '
 TOP_LAYERS='
 json logdir daemon lamport races_clock

@@ -25,6 +25,8 @@
  *   replay.c       the recorded events to follow, and matching messages
  *   datafile.c     ltid-N.data.pgc: contents a replay must give back
  *   outside.c      messages from tasks outside the run, pvm_recvinfo
+ *   timelog.c      ltid-N.time.pgc: what clocks and getpid returned
+ *   wrap_time.c    gettimeofday, time, clock_gettime, getpid (PG_LIBC rows)
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
@@ -43,6 +45,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <time.h>
 
 /* The library is compiled with -fvisibility=hidden: only the PVM calls it
  * defines and pangaea.h's are its interface (libpangaea.map.in says which). */
@@ -60,6 +65,7 @@ typedef int (*pg_matchfn)(int, int, int);
  * pvm_send.  Inside a wrapper, PVM is reached only through these. */
 struct pg_real {
 #define PG_CALL(name, ret, params, group) ret (*name) params;
+#define PG_LIBC(name, ret, params) ret (*name) params;
 #include "pg_calls.def"
 #undef PG_CALL
 };
@@ -372,6 +378,20 @@ void pg_data_put(char type, const void *bytes, size_t n);
  * a missing or bad one ends the task as a bad log. */
 void *pg_data_get(char type, size_t *n);
 void pg_data_close(void);
+
+/* ---- clocks and pids the program saw (timelog.c, wrap_time.c) -------- */
+enum { PG_TIME_TOD = 1, PG_TIME_TIME = 2, PG_TIME_CLOCK = 3,
+       PG_TIME_PID = 4 };
+#define PG_TIME_CLOCKS 16    /* slots of "previous second": clock ids 0-13, */
+#define PG_TIME_PID_SLOT 15  /* gettimeofday and time use 0 (REALTIME)      */
+/* Recording: one value the program got (code, clock slot, seconds or pid,
+ * and micro- or nanoseconds). */
+void pg_time_put(int code, int clock, int64_t sec, int64_t sub);
+/* Replay: the next recorded value, 1; 0 when there is none (no time file,
+ * its end); a value of another call diverges. */
+int pg_time_get(int code, int clock, int64_t *sec, int64_t *sub);
+/* Writes what is buffered and closes (at the task's end). */
+void pg_time_close(void);
 
 /* ---- messages from outside the run, mailboxes (outside.c) -------------- */
 /* True when mid is an application message from a task outside the run. */

@@ -30,7 +30,8 @@
 /* One usage text, for --help (stdout, exit 0) and for every usage error. */
 static const char usage_text[] =
     "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-    "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n"
+    "[-coordhost HOST] [-only tag=N,..|ltid=N,..] [-notime] program "
+    "[args...]\n"
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
@@ -151,6 +152,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->coordhost = argv[++i];
         else if (!strcmp(argv[i], "-only") && i + 1 < argc)
             add_selection(o, argv[++i]);
+        else if (!strcmp(argv[i], "-notime")) /* clocks, pids: wrap_time.c */
+            setenv(PG_ENV_TIME, "0", 1);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
