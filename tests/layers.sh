@@ -30,7 +30,7 @@ record replay
 runtime
 outside
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
-wrap_recv wrap_group wrap_route wrap_time
+wrap_recv wrap_group wrap_route wrap_time wrap_tasks
 '
 TOP_LAYERS='
 json logdir daemon lamport races_clock

@@ -230,6 +230,11 @@ static void on_whois(int src)
     p.kind = v[0];
     p.key = v[1];
     p.deadline = now() + 10.0;
+    if (p.kind == PG_KEY_TID_NOW) {
+        p.kind = PG_KEY_TID;
+        answer(&p, 1);
+        return;
+    }
     /* A tid that is no task at all will never register. */
     if (answer(&p, v[0] == PG_KEY_TID &&
                        (pvm_pstat(v[1]) != PvmOk || outside_run(v[1]))))

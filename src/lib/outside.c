@@ -170,7 +170,7 @@ int pvm_recvinfo(char *name, int index, int flags)
     char about[300];
     int cc, src;
 
-    PG_PASS_UNLESS(pg_app_call() && pg_selected(-1),
+    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
                    pg_real.recvinfo(name, index, flags));
     PG_ENTER();
     snprintf(about, sizeof about, "%.256s#%d", name ? name : "", index);

@@ -27,6 +27,7 @@
  *   outside.c      messages from tasks outside the run, pvm_recvinfo
  *   timelog.c      ltid-N.time.pgc: what clocks and getpid returned
  *   wrap_time.c    gettimeofday, time, clock_gettime, getpid (PG_LIBC rows)
+ *   wrap_tasks.c   pvm_tasks, pvm_config: without our tasks, and recorded
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
@@ -267,6 +268,9 @@ int pg_tid_of(int ltid);
  * negative ones too, is asked once and kept. */
 #define PG_LTID_OUTSIDE (-2)
 int pg_peer_ltid(int tid);
+/* The ltid of tid if the coordinator knows it now, else -1 (not kept):
+ * never waits for a task to register. */
+int pg_ltid_now(int tid);
 void pg_ltid_remember(int tid, int ltid);
 void pg_coord_exit(int status);
 /* The children of one pvm_spawn call (the parent says; children ask). */

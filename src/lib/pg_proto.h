@@ -47,7 +47,9 @@ enum {
     PG_TAG_GDONE
 };
 
-enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };
+/* PG_KEY_TID_NOW: as PG_KEY_TID, answered at once (-1 when not known yet;
+ * pvm_tasks asks so about every task listed, the group server too) */
+enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3, PG_KEY_TID_NOW = 4 };
 /* STALL: a replay wait has lasted PANGAEA_STALL seconds; BLOCKED: the task
  * entered a call that cannot say so itself (pvm_barrier), counted as a
  * stall once that long; RESUMED ends either.  BADLOG: a replaying task

@@ -146,7 +146,7 @@ const char *pg_host_of(int tid)
     struct pvmhostinfo *hi;
     int nhost, narch, i, dtid = pvm_tidtohost(tid);
 
-    if (dtid < 0 || pvm_config(&nhost, &narch, &hi) < 0)
+    if (dtid < 0 || pg_real.config(&nhost, &narch, &hi) < 0)
         return "?";
     for (i = 0; i < nhost; i++)
         if (hi[i].hi_tid == dtid) {
