@@ -29,6 +29,7 @@ header callsite
 record replay
 runtime
 outside
+wrap_mhf
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route wrap_time wrap_tasks
 '

@@ -134,14 +134,14 @@ int pg_outside_replay(const pg_event *ev, int take)
     mid = take_message(&src);
     count++;
     pg_replay_check_size(ev, mid);
-    if (take) {
+    if (take == 1) {
         /* as a receive does: the old receive buffer goes */
         old = pvm_setrbuf(mid);
         if (old > 0)
             pvm_freebuf(old);
-    } else {
+    } else if (take == 0) {
         probed = mid;
-    }
+    } /* 2: a handler's, which frees it */
     pg_replay_advance();
     return mid;
 }

@@ -28,6 +28,7 @@
  *   timelog.c      ltid-N.time.pgc: what clocks and getpid returned
  *   wrap_time.c    gettimeofday, time, clock_gettime, getpid (PG_LIBC rows)
  *   wrap_tasks.c   pvm_tasks, pvm_config: without our tasks, and recorded
+ *   wrap_mhf.c     pvm_addmhf, pvm_delmhf: handlers' messages are receives
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
@@ -326,6 +327,8 @@ const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag);
 /* For a poll (pvm_nrecv, pvm_probe, pvm_trecv): 1 when the recording had a
  * poll that found no message here (the poll must then find none). */
 int pg_replay_poll_missed(void);
+/* The next recorded comm event, or NULL (the end, or polls owed first). */
+const pg_event *pg_replay_next(void);
 /* Ends the replay: the expected receive `ev` can never happen (why). */
 void pg_replay_unmatchable(const pg_event *ev, const char *why)
     __attribute__((noreturn));
@@ -403,12 +406,22 @@ int pg_outside_msg(int mid);
 /* Recording: logs the receive of outside message mid, contents and all. */
 void pg_outside_record(const char *call, int mid);
 /* Replay of the recorded receive ev of an outside message: builds it
- * again from the data file; take: it becomes the receive buffer (else a
- * probe's).  Returns its buffer id. */
+ * again from the data file; take 1: it becomes the receive buffer, 0: a
+ * probe's (freed later), 2: a message handler's (it frees it).  Returns
+ * its buffer id. */
 int pg_outside_replay(const pg_event *ev, int take);
 /* Replay: tids without those outside the run (*kept: tids itself when
  * none is, else a malloc'ed copy); returns how many are kept. */
 int pg_outside_drop(int *tids, int n, int **kept);
+
+/* ---- message handlers (wrap_mhf.c) -------------------------------------- */
+/* At the start and end of every wrapped send and receive: recording, runs
+ * (and logs) the handlers whose messages came meanwhile; replay, runs those
+ * the recording says come next, waiting for their messages. */
+void pg_mhf_sync(void);
+/* True when the program has handlers: a blocking receive then waits in
+ * slices, running them between (pg_mhf_sync), as PVM would while blocked. */
+int pg_mhf_installed(void);
 
 /* ---- sends (wrap_send.c) ------------------------------------------------ */
 /* pvm_bcast to group members `tids` (n of them, the sender excluded): one

@@ -445,6 +445,13 @@ int pg_replay_leave(const char *group)
     diverge(did, "%s", describe(ev, rec, sizeof rec));
 }
 
+const pg_event *pg_replay_next(void)
+{
+    const pg_event *ev = peek(&comm);
+
+    return comm.misses ? NULL : ev;
+}
+
 int pg_replay_poll_missed(void)
 {
     peek(&comm);

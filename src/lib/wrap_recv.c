@@ -21,8 +21,26 @@
 
 enum how { BLOCK, POLL, TIMED, PROBE };
 
+/* A blocking receive while the program has message handlers: in slices,
+ * the handlers' messages handed over between (wrap_mhf.c). */
+static int sliced_recv(int tid, int tag)
+{
+    struct timeval slice;
+    int mid;
+
+    for (;;) {
+        slice.tv_sec = 0;
+        slice.tv_usec = 10000;
+        if ((mid = pg_real.trecv(tid, tag, &slice)) != 0)
+            return mid;
+        pg_mhf_sync();
+    }
+}
+
 static int real_call(enum how how, int tid, int tag, struct timeval *tmout)
 {
+    if (how == BLOCK && pg_mhf_installed())
+        return sliced_recv(tid, tag);
     switch (how) {
     case BLOCK: return pg_real.recv(tid, tag);
     case POLL: return pg_real.nrecv(tid, tag);
@@ -169,7 +187,9 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     PG_PASS_UNLESS(pg_app_call_tag(tag), realexpr);                            \
     PG_SITE();                                                                 \
     PG_ENTER();                                                                \
+    pg_mhf_sync();                                                             \
     cc = recv_common(name, how, tid, tag, tmout);                              \
+    pg_mhf_sync();                                                             \
     PG_LEAVE();                                                                \
     return cc;
 
@@ -208,6 +228,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         return PvmBadParam;
     PG_SITE();
     PG_ENTER();
+    pg_mhf_sync();
     old = pvm_setrbuf(0);
     mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
     if (mid > 0) {
@@ -223,6 +244,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         pvm_freebuf(mid);
     }
     pvm_setrbuf(old);
+    pg_mhf_sync();
     PG_LEAVE();
     return mid < 0 ? mid : 0;
 }

@@ -56,6 +56,7 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
 
     if (!to)
         pg_fatal("out of memory");
+    pg_mhf_sync(); /* handlers due first (wrap_mhf.c) */
     nto = mcast ? reached(tids, n, to) : 1;
     if (!mcast)
         to[0] = tids[0];
@@ -77,6 +78,7 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
         pg_record_unsend();
     if (to != small)
         free(to);
+    pg_mhf_sync();
     return cc;
 }
 
