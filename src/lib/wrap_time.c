@@ -109,9 +109,11 @@ static void need_real(void)
  * replayed. */
 static int counts(const void *pc)
 {
+    /* A forked child has Pangaea off (runtime.c's atfork handler); asking
+     * the kernel for the pid here would cost a system call a call. */
     need_real();
     return pg.mode != PANGAEA_OFF && time_on() && pg.depth == 0 &&
-           !pg_forked_child() && app_site(pc);
+           app_site(pc);
 }
 
 /* libc declares the pointers nonnull; a program may pass NULL all the
