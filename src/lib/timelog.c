@@ -14,7 +14,8 @@
  *
  * Records collect in a buffer written out when full and when the task
  * ends (pg_time_close); a task killed in between loses its last values,
- * and its replay reads the real clock from there on (said once).
+ * and its replay reads the real clock from there on (said once).  Until
+ * the process is a PVM task they stay in memory (room()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +34,7 @@
 
 static int fd = -1, failed;
 static unsigned char *buf;
-static size_t used, size, pos;   /* recording: used; replay: size, pos */
+static size_t used, size, pos;   /* recording: used of size; replay: size, pos */
 static long nrec;
 static int64_t last_sec[PG_TIME_CLOCKS];
 static char path[4200];
@@ -59,28 +60,46 @@ static void flush(void)
     used = 0;
 }
 
-static int open_write(void)
+/* The records wait in memory until the process is a PVM task (its
+ * runtime started): a script's interpreter reads clocks too before it
+ * execs the program, and those calls are not the program's (exec drops
+ * them with the memory).  Then the file is made and they go there. */
+static void open_write(void)
 {
     name_file();
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0 || !(buf = malloc(BUF))) {
+    if (fd < 0) {
         failed = 1;
         pg_fatal("cannot create %s: %s", path, strerror(errno));
     }
-    memcpy(buf, MAGIC, 4);
-    buf[4] = VERSION, buf[5] = buf[6] = buf[7] = 0;
-    used = HEAD;
-    return 0;
+}
+
+static void room(size_t need)
+{
+    if (!buf) {
+        if (!(buf = malloc(size = BUF)))
+            pg_fatal("out of memory");
+        memcpy(buf, MAGIC, 4);
+        buf[4] = VERSION, buf[5] = buf[6] = buf[7] = 0;
+        used = HEAD;
+    }
+    if (fd < 0 && pg.started)
+        open_write();
+    if (used + need <= size)
+        return;
+    if (fd >= 0)
+        flush();
+    else if (!(buf = realloc(buf, size *= 2)))
+        pg_fatal("out of memory");
 }
 
 void pg_time_put(int code, int clock, int64_t sec, int64_t sub)
 {
     unsigned char *p;
 
-    if (failed || (fd < 0 && open_write() < 0))
+    if (failed)
         return;
-    if (used + 1 + 3 * PG_BIN_VARINT_MAX > BUF)
-        flush();
+    room(1 + 3 * PG_BIN_VARINT_MAX);
     p = buf + used;
     *p++ = (unsigned char)code;
     if (code == PG_TIME_CLOCK)
@@ -135,6 +154,12 @@ int pg_time_get(int code, int clock, int64_t *sec, int64_t *sub)
         failed = 1;
     if (failed || pos >= size)
         return 0;
+    if (buf[pos] != code && !pg.started) {
+        /* Not a PVM task yet: a script's interpreter, say, whose calls
+         * were never recorded; it reads the real clocks. */
+        failed = 1;
+        return 0;
+    }
     if (buf[pos] != code) {
         snprintf(msg, sizeof msg, "at time value %ld: recorded a call of "
                  "kind %d, the program made one of kind %d (%s)", nrec + 1,
@@ -170,8 +195,11 @@ bad:
 
 void pg_time_close(void)
 {
-    if (fd >= 0 && pg.mode == PANGAEA_LOG && !failed)
+    if (pg.mode == PANGAEA_LOG && !failed && buf && used > HEAD) {
+        if (fd < 0)
+            open_write();
         flush();
+    }
     if (fd >= 0)
         close(fd);
     fd = -1;

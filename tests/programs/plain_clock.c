@@ -63,6 +63,9 @@ int main(int argc, char **argv)
     char gs[16], *args[3] = { "-worker", gs, NULL };
     struct timespec ts;
 
+    /* before any PVM call: the runtime is not started yet */
+    long started = (long)time(NULL);
+
     if (argc > 1 && !strcmp(argv[1], "-worker"))
         return worker(atoi(argv[2]));
     if (w < 1 || w > MAXW || g < 1)
@@ -92,8 +95,9 @@ int main(int argc, char **argv)
     for (j = 0; j < w; j++)
         printf("worker %d: pid %d sum %d\n", j, pids[j], sums[j]);
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    printf("master: pid %d time %ld monotonic %ld.%09ld\n", (int)getpid(),
-           (long)time(NULL), (long)ts.tv_sec, ts.tv_nsec);
+    printf("master: pid %d started %ld time %ld monotonic %ld.%09ld\n",
+           (int)getpid(), started, (long)time(NULL), (long)ts.tv_sec,
+           ts.tv_nsec);
     pvm_exit();
     return 0;
 }
