@@ -45,8 +45,8 @@ else
     pg_fail "recording the client failed"; cat "$dir/a.err"
 fi
 secs=$(cat "$dir/a.secs")
-if awk -v s="$secs" 'BEGIN {exit !(s < 5)}'; then
-    pg_pass "recording $N round trips with the outside server took ${secs} s (< 5 s; 10 s a message before)"
+if awk -v s="$secs" 'BEGIN {exit !(s < 2)}'; then
+    pg_pass "recording $N round trips with the outside server took ${secs} s (< 2 s; 10 s a message before)"
 else
     pg_fail "recording $N round trips took ${secs} s: unknown tids are not answered at once"
 fi
@@ -82,4 +82,38 @@ for i in 1 2 3; do
         head -5 "$dir/r$i.err"
     fi
 done
+# Written by others (pvm-examples): task0 is a server found through a
+# mailbox in a context of its own, task1 its client, task_end tells it to
+# end.  The clients are recorded with task0 running outside, and replayed
+# with it gone.  They print their own tid and context, which PVM hands
+# out anew each run (not replayed): masked before comparing.
+mask() { grep -v '^pangaea' "$1" | sed -E 's/t4[0-9a-f]{4}//g; s/context [0-9]+/context N/g'; }
+if command -v task0 >/dev/null && command -v task1 >/dev/null; then
+    task0 svc >"$dir/task0.out" 2>&1 &
+    tpid=$!
+    for i in $(seq 100); do grep -q 'mailbox' "$dir/task0.out" 2>/dev/null && break; sleep 0.1; done
+    rc1=0 rc2=0
+    timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/t1" task1 svc >"$dir/t1.rec" 2>&1 || rc1=$?
+    timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/te" task_end svc 0 >"$dir/te.rec" 2>&1 || rc2=$?
+    pg_wait_gone "$tpid" 100 || kill "$tpid" 2>/dev/null
+    wait "$tpid" 2>/dev/null
+    if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q 'welcome to my server' "$dir/t1.rec" &&
+       grep -q 'END' "$dir/task0.out"; then
+        pg_pass "task1 and task_end (pvm-examples) record against task0 outside the run"
+    else
+        pg_fail "task1/task_end recording: exit $rc1 $rc2"; cat "$dir/t1.rec" "$dir/te.rec" | head -20
+    fi
+    for t in t1:task1 te:task_end; do
+        id=${t%%:*} prog=${t#*:} rc=0
+        set -- svc; [ "$prog" = task_end ] && set -- svc 0
+        timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$dir/$id" "$prog" "$@" >"$dir/$id.rep" 2>&1 || rc=$?
+        if [ $rc -eq 0 ] && diff <(mask "$dir/$id.rec") <(mask "$dir/$id.rep") >/dev/null; then
+            pg_pass "$prog replays without task0, printing what it recorded (tids, contexts aside)"
+        else
+            pg_fail "$prog replay without task0: exit $rc"; diff <(mask "$dir/$id.rec") <(mask "$dir/$id.rep") | head -5
+        fi
+    done
+else
+    pg_fail "pvm-examples' task0/task1 are not installed (scripts/install-deps.sh)"
+fi
 pg_summary
