@@ -113,6 +113,9 @@ def main():
     row(S1, "mcast3", "pvm_mcast to 3 tasks + 3 answers", "us", "us")
     row(S1, "poll", "pvm_nrecv poll, no message", "us", "us", name="nrecv")
     row(S1, "poll", "pvm_probe poll, no message", "us", "us", name="probe")
+    for call in ("gettimeofday", "time", "clock_gettime", "getpid"):
+        row(S1, "clock", call + " (recorded, replayed: wrap_time.c)", "us",
+            "us", name=call)
     row(S1, "spawn", "pvm_spawn of 1 task", "us", "us")
     S2 = "whole program (wall)"
     sor = machine.get("sor", "4 4000 500").split()

@@ -60,20 +60,20 @@ done
 # Sizes: each timed section well under a second or two (SOR: a few
 # seconds), so that the whole of `make bench` stays under 10 minutes on a
 # 2-core machine.  One point of growth (10^6 messages) runs once.
-PP8_N=10000 PP64_N=1500 MCAST_N=5000 POLL_N=200000 SPAWN_N=16
+PP8_N=10000 PP64_N=1500 MCAST_N=5000 POLL_N=200000 SPAWN_N=16 CLOCK_N=1000000
 SOR_ARGS="4 4000 500" LOGIO_N=200000
 GROWTH_T="2 4 8 16 32 64" GROWTH_T_M=20000
 GROWTH_M="1000 10000 100000" GROWTH_BIG=1000000 GROWTH_M_T=4
 if [ "$QUICK" = 1 ]; then
     OUT="$OUT/quick"      # never overwrites the figures of a full run
     REPS=1 GREPS=1
-    PP8_N=1000 PP64_N=200 MCAST_N=500 POLL_N=20000 SPAWN_N=4
+    PP8_N=1000 PP64_N=200 MCAST_N=500 POLL_N=20000 SPAWN_N=4 CLOCK_N=100000
     SOR_ARGS="4 200 200" LOGIO_N=20000
     GROWTH_T="2 8" GROWTH_T_M=2000 GROWTH_M="1000 10000" GROWTH_BIG=
 fi
 
 [ -n "$ONLY" ] && OUT="$OUT/only-$ONLY" # never overwrites a full run's
-PROGS="pingpong mcast poll spawn stream sor logio"
+PROGS="pingpong mcast poll spawn stream sor logio clock"
 for f in pangaea pangaea-coord libpangaea.so $(printf 'bench/%s ' $PROGS); do
     [ -e "$B/$f" ] || { echo "bench: $B/$f missing: run make bench" >&2; exit 1; }
 done
@@ -215,6 +215,8 @@ bench pp8live "$REPS" "log live" "$BIN/pingpong" 8 "$PP8_N"
 bench pp64k   "$REPS" "$ALL" "$BIN/pingpong" 65536 "$PP64_N"
 bench mcast3  "$REPS" "$ALL" "$BIN/mcast" 3 "$MCAST_N"
 bench poll    "$REPS" "$ALL" "$BIN/poll" "$POLL_N"
+# Clock and pid calls, recorded and replayed (src/lib/wrap_time.c).
+bench clock   "$REPS" "$ALL" "$BIN/clock" "$CLOCK_N"
 bench spawn   "$REPS" "$ALL" "$BIN/spawn" "$SPAWN_N"
 bench empty   "$REPS" "$ALL" "$BIN/poll" 1
 # shellcheck disable=SC2086

@@ -23,6 +23,7 @@ DEMO=(
 TEST=(
     pvm-examples                    # PVM programs written by others
     libxml2-utils                   # tests: xmllint
+    netpipe-pvm                     # tests: NPpvm counts the machine's tasks
     gdb tmux                        # -replay -debug: gdb in a tmux window
     gfortran                        # tests: a Fortran PVM program's call sites
     check                           # unit tests

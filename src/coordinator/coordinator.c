@@ -198,6 +198,28 @@ static void on_announce(int src)
     resolve_pending();
 }
 
+/* True when `tid` is a running task that is not of this run: its chain of
+ * parents never reaches `pangaea` or a task the coordinator knows (a server
+ * started by hand, a task of another `pangaea` run).  Such a tid will never
+ * register, so it is answered "unknown" at once instead of after the
+ * deadline (outside.c records its messages with their contents). */
+static int outside_run(int tid)
+{
+    struct pvmtaskinfo *ti;
+    int n, hops;
+
+    for (hops = 0; hops < 64; hops++) {
+        if (tid == top || tid == pvm_mytid() || find(PG_KEY_TID, tid))
+            return 0;
+        if (pvm_tasks(tid, &n, &ti) < 0 || n < 1)
+            return hops > 0; /* gone: a parent gone is no task of ours */
+        if (ti[0].ti_ptid <= 0)
+            return 1; /* started by hand, not by a task of the run */
+        tid = ti[0].ti_ptid;
+    }
+    return 1;
+}
+
 static void on_whois(int src)
 {
     int v[2];
@@ -208,8 +230,14 @@ static void on_whois(int src)
     p.kind = v[0];
     p.key = v[1];
     p.deadline = now() + 10.0;
+    if (p.kind == PG_KEY_TID_NOW) {
+        p.kind = PG_KEY_TID;
+        answer(&p, 1);
+        return;
+    }
     /* A tid that is no task at all will never register. */
-    if (answer(&p, v[0] == PG_KEY_TID && pvm_pstat(v[1]) != PvmOk))
+    if (answer(&p, v[0] == PG_KEY_TID &&
+                       (pvm_pstat(v[1]) != PvmOk || outside_run(v[1]))))
         return;
     pg_co_grow(&pend, &cap_pend, npend + 1, sizeof *pend);
     pend[npend++] = p;

@@ -145,6 +145,8 @@ static int whois(int kind, int key, int *tid, int *ltid)
     *ltid = r[1];
     if (*ltid >= 0 && *tid > 0)
         pg_ltid_remember(*tid, *ltid);
+    else if (kind == PG_KEY_TID) /* not TID_NOW: it may come later */
+        imap_put(&by_tid, key, -1); /* outside the run: asked once only */
     return 0;
 }
 
@@ -156,6 +158,23 @@ int pg_ltid_of(int tid)
         return ltid;
     whois(PG_KEY_TID, tid, &t, &ltid);
     return ltid;
+}
+
+int pg_ltid_now(int tid)
+{
+    int ltid, t;
+
+    if (imap_get(&by_tid, tid, &ltid))
+        return ltid;
+    whois(PG_KEY_TID_NOW, tid, &t, &ltid);
+    return ltid;
+}
+
+int pg_peer_ltid(int tid)
+{
+    int ltid = pg_ltid_of(tid);
+
+    return ltid >= 0 ? ltid : PG_LTID_OUTSIDE;
 }
 
 int pg_tid_of(int ltid)

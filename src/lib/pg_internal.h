@@ -27,6 +27,12 @@
  *   chaos.c        -chaos: random receive delays, picks and empty polls
  *   live_pos.c     a replaying task's position, for `pangaea -live`
  *                  (its own header, live_pos.h, shared with pangaea)
+ *   datafile.c     ltid-N.data.pgc: contents a replay must give back
+ *   outside.c      messages from tasks outside the run, pvm_recvinfo
+ *   timelog.c      ltid-N.time.pgc: what clocks and getpid returned
+ *   wrap_time.c    gettimeofday, time, clock_gettime, getpid (PG_LIBC rows)
+ *   wrap_tasks.c   pvm_tasks, pvm_config: without our tasks, and recorded
+ *   wrap_mhf.c     pvm_addmhf, pvm_delmhf: handlers' messages are receives
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
@@ -45,6 +51,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <time.h>
 
 /* The library is compiled with -fvisibility=hidden: only the PVM calls it
  * defines and pangaea.h's are its interface (libpangaea.map.in says which). */
@@ -62,6 +71,7 @@ typedef int (*pg_matchfn)(int, int, int);
  * pvm_send.  Inside a wrapper, PVM is reached only through these. */
 struct pg_real {
 #define PG_CALL(name, ret, params, group) ret (*name) params;
+#define PG_LIBC(name, ret, params) ret (*name) params;
 #include "pg_calls.def"
 #undef PG_CALL
 };
@@ -275,6 +285,14 @@ void pg_coord_announce(int child_ltid, int child_tid);
 /* The ltid of the task with PVM tid `tid`, asking the coordinator once. */
 int pg_ltid_of(int tid);
 int pg_tid_of(int ltid);
+/* The ltid of a peer, or PG_LTID_OUTSIDE for a task outside the run (a
+ * server started by hand, a task of another `pangaea` run): the answer,
+ * negative ones too, is asked once and kept. */
+#define PG_LTID_OUTSIDE (-2)
+int pg_peer_ltid(int tid);
+/* The ltid of tid if the coordinator knows it now, else -1 (not kept):
+ * never waits for a task to register. */
+int pg_ltid_now(int tid);
 void pg_ltid_remember(int tid, int ltid);
 void pg_coord_exit(int status);
 /* The children of one pvm_spawn call (the parent says; children ask). */
@@ -360,6 +378,8 @@ const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag);
 /* For a poll (pvm_nrecv, pvm_probe, pvm_trecv): 1 when the recording had a
  * poll that found no message here (the poll must then find none). */
 int pg_replay_poll_missed(void);
+/* The next recorded comm event, or NULL (the end, or polls owed first). */
+const pg_event *pg_replay_next(void);
 /* Ends the replay: the expected receive `ev` can never happen (why). */
 void pg_replay_unmatchable(const pg_event *ev, const char *why)
     __attribute__((noreturn));
@@ -421,6 +441,52 @@ int pg_notice_first(int mid);
 /* What the matcher read of mid (0 if nothing); forget: it was received. */
 int pg_notice_read(int mid, int forget);
 
+
+/* ---- the data file: contents the comm log refers to (datafile.c) ---- */
+/* Recording: appends a record of `type` ('M' a message, 'T' a task table,
+ * 'C' a host table); a write error ends the task. */
+void pg_data_put(char type, const void *bytes, size_t n);
+/* Replay: the next record, which must be of `type` (malloc'ed, *n bytes);
+ * a missing or bad one ends the task as a bad log. */
+void *pg_data_get(char type, size_t *n);
+void pg_data_close(void);
+
+/* ---- clocks and pids the program saw (timelog.c, wrap_time.c) -------- */
+enum { PG_TIME_TOD = 1, PG_TIME_TIME = 2, PG_TIME_CLOCK = 3,
+       PG_TIME_PID = 4 };
+#define PG_TIME_CLOCKS 16    /* slots of "previous second": clock ids 0-13, */
+#define PG_TIME_PID_SLOT 15  /* gettimeofday and time use 0 (REALTIME)      */
+/* Recording: one value the program got (code, clock slot, seconds or pid,
+ * and micro- or nanoseconds). */
+void pg_time_put(int code, int clock, int64_t sec, int64_t sub);
+/* Replay: the next recorded value, 1; 0 when there is none (no time file,
+ * its end); a value of another call diverges. */
+int pg_time_get(int code, int clock, int64_t *sec, int64_t *sub);
+/* Writes what is buffered and closes (at the task's end). */
+void pg_time_close(void);
+
+/* ---- messages from outside the run, mailboxes (outside.c) -------------- */
+/* True when mid is an application message from a task outside the run. */
+int pg_outside_msg(int mid);
+/* Recording: logs the receive of outside message mid, contents and all. */
+void pg_outside_record(const char *call, int mid);
+/* Replay of the recorded receive ev of an outside message: builds it
+ * again from the data file; take 1: it becomes the receive buffer, 0: a
+ * probe's (freed later), 2: a message handler's (it frees it).  Returns
+ * its buffer id. */
+int pg_outside_replay(const pg_event *ev, int take);
+/* Replay: tids without those outside the run (*kept: tids itself when
+ * none is, else a malloc'ed copy); returns how many are kept. */
+int pg_outside_drop(int *tids, int n, int **kept);
+
+/* ---- message handlers (wrap_mhf.c) -------------------------------------- */
+/* At the start and end of every wrapped send and receive: recording, runs
+ * (and logs) the handlers whose messages came meanwhile; replay, runs those
+ * the recording says come next, waiting for their messages. */
+void pg_mhf_sync(void);
+/* True when the program has handlers: a blocking receive then waits in
+ * slices, running them between (pg_mhf_sync), as PVM would while blocked. */
+int pg_mhf_installed(void);
 
 /* ---- sends (wrap_send.c) ------------------------------------------------ */
 /* pvm_bcast to group members `tids` (n of them, the sender excluded): one

@@ -47,7 +47,9 @@ enum {
     PG_TAG_GDONE
 };
 
-enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };
+/* PG_KEY_TID_NOW: as PG_KEY_TID, answered at once (-1 when not known yet;
+ * pvm_tasks asks so about every task listed, the group server too) */
+enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3, PG_KEY_TID_NOW = 4 };
 /* STALL: a replay wait has lasted PANGAEA_STALL seconds; BLOCKED: the task
  * entered a call that cannot say so itself (pvm_barrier), counted as a
  * stall once that long; RESUMED ends either.  BADLOG: a replaying task
@@ -71,6 +73,7 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
 #define PG_ENV_TOP "PANGAEA_TOP"
 #define PG_ENV_STALL "PANGAEA_STALL"    /* seconds before a waiting replay speaks */
 #define PG_ENV_ONLY "PANGAEA_ONLY"      /* selection: "tag=5,7 ltid=2"  */
+#define PG_ENV_TIME "PANGAEA_TIME"      /* "0": clocks, pids not recorded */
 #define PG_ENV_PROGDIR "PANGAEA_PROGDIR" /* replay from a pack: its programs */
 #define PG_ENV_WHATIF "PANGAEA_WHATIF"  /* a what-if run's plan (whatif.c) */
 #define PG_ENV_CHAOS "PANGAEA_CHAOS"    /* -chaos: the run's seed (chaos.c) */
@@ -80,7 +83,7 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
 #define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
                     "PANGAEA_ONLY:PANGAEA_PROGDIR:PANGAEA_WHATIF:PANGAEA_CHAOS:" \
-                    "PANGAEA_LIVE:PANGAEA_STOP:PANGAEA_DEBUG:PANGAEA_TMUX:" \
+                    "PANGAEA_LIVE:PANGAEA_STOP:PANGAEA_DEBUG:PANGAEA_TMUX:PANGAEA_TIME:" \
                     "PVM_EXPORT"
 
 #endif

@@ -39,6 +39,9 @@ static void load(int group)
 #define PG_CALL(name, ret, params, grp)                                        \
     if (grp == group)                                                          \
         *(void **)&pg_real.name = find("pvm_" #name);
+#define PG_LIBC(name, ret, params)                                             \
+    if (group == 0)                                                            \
+        *(void **)&pg_real.name = find(#name);
 #include "pg_calls.def"
 #undef PG_CALL
     loaded[group] = 1;

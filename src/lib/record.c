@@ -65,7 +65,7 @@ void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
     if (!to)
         pg_fatal("out of memory");
     for (i = 0; i < nto; i++)
-        to[i] = pg_ltid_of(tids[i]);
+        to[i] = pg_peer_ltid(tids[i]);
     pg_site_note(); /* first: a new <site> must not take the misses */
     flush_misses();
     pg.events++;
@@ -146,7 +146,7 @@ const char *pg_host_of(int tid)
     struct pvmhostinfo *hi;
     int nhost, narch, i, dtid = pvm_tidtohost(tid);
 
-    if (dtid < 0 || pvm_config(&nhost, &narch, &hi) < 0)
+    if (dtid < 0 || pg_real.config(&nhost, &narch, &hi) < 0)
         return "?";
     for (i = 0; i < nhost; i++)
         if (hi[i].hi_tid == dtid) {

@@ -365,10 +365,10 @@ void pg_replay_send(const char *call, int tag, int bytes, int nto,
     ok = ev && !comm.misses && ev->kind == PG_EV_SEND && ev->tag == tag &&
          ev->nto == nto;
     for (i = 0; ok && i < nto; i++)
-        ok = ev->to[i] == pg_ltid_of(tids[i]);
+        ok = ev->to[i] == pg_peer_ltid(tids[i]);
     if (!ok) {
         snprintf(did, sizeof did, "called %s to ltid %d%s tag %d", call,
-                 nto ? pg_ltid_of(tids[0]) : -1, nto > 1 ? " and others" : "",
+                 nto ? pg_peer_ltid(tids[0]) : -1, nto > 1 ? " and others" : "",
                  tag);
         diverge(did, "%s", describe(ev, rec, sizeof rec));
     }
@@ -400,7 +400,7 @@ const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
 
     if (ev && !comm.misses && ev->kind == PG_EV_RECV &&
         (tag == -1 || tag == ev->tag) &&
-        (tid == -1 || pg_ltid_of(tid) == ev->from))
+        (tid == -1 || pg_peer_ltid(tid) == ev->from))
         return ev;
     /* A notice comes from a daemon: asked for by tag, or by a daemon's tid */
     if (ev && !comm.misses && ev->kind == PG_EV_NOTICE &&
@@ -458,6 +458,13 @@ int pg_replay_leave(const char *group)
     }
     snprintf(did, sizeof did, "left group \"%.100s\"", group);
     diverge(did, "%s", describe(ev, rec, sizeof rec));
+}
+
+const pg_event *pg_replay_next(void)
+{
+    const pg_event *ev = peek(&comm);
+
+    return comm.misses ? NULL : ev;
 }
 
 int pg_replay_poll_missed(void)

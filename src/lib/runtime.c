@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,7 +107,7 @@ static int ltid_from_env(int *ltid)
         return -1;
     if (*end == '@') {
         pid = strtol(end + 1, &end, 10);
-        if (pid != (long)getpid())
+        if (pid != syscall(SYS_getpid))
             return -1;
     }
     if (*end)
@@ -126,7 +127,7 @@ static void on_fork_child(void)
 /* Remembers which process the runtime belongs to. */
 static void note_owner(void)
 {
-    pg.pid = getpid();
+    pg.pid = (int)syscall(SYS_getpid); /* never a replayed one */
     pthread_atfork(NULL, NULL, on_fork_child);
 }
 
@@ -174,7 +175,7 @@ __attribute__((constructor)) static void pg_construct(void)
         pg.ltid = -1;
         return;
     }
-    snprintf(mark, sizeof mark, "%d@%ld", pg.ltid, (long)getpid());
+    snprintf(mark, sizeof mark, "%d@%ld", pg.ltid, syscall(SYS_getpid));
     setenv(PG_ENV_LTID, mark, 1);
     note_owner();
     if (select_from_env() < 0)
@@ -303,6 +304,7 @@ static void finish(int status)
         pg_leave_groups();
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
+    pg_time_close();
     if (pg.mode == PANGAEA_REPLAY) {
         if (pg.ltid != 0)
             pg_replay_check_end(status);
@@ -337,6 +339,7 @@ static void end_task(int kind, const char *msg, int status)
         pg_coord_report(kind, msg);
     if (pg.mode == PANGAEA_LOG && pg.comm)
         pg_record_close(status);
+    pg_time_close();
     if (pg.mode == PANGAEA_REPLAY)
         pg_replay_close();
     pg_match_clear();

@@ -9,11 +9,13 @@
  * so the files form layers without a cycle (tests/layers.sh checks).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pg_internal.h"
@@ -22,7 +24,8 @@ struct pg_state pg = { .ltid = -1 };
 
 int pg_forked_child(void)
 {
-    return pg.pid != 0 && getpid() != pg.pid;
+    /* the kernel's pid, never a replayed one (wrap_time.c) */
+    return pg.pid != 0 && (int)syscall(SYS_getpid) != pg.pid;
 }
 
 int pg_system_ctx(int ctx)
@@ -54,11 +57,24 @@ int pg_stall_seconds(void)
     return v;
 }
 
+/* libc's clock_gettime, not the one wrap_time.c gives the program: the
+ * runtime's own time stamps are never recorded or replayed. */
+static int clock_now(clockid_t clk, struct timespec *ts)
+{
+    static int (*real)(clockid_t, struct timespec *);
+
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "clock_gettime");
+    if (!real)
+        return (int)syscall(SYS_clock_gettime, clk, ts);
+    return real(clk, ts);
+}
+
 double pg_seconds(void)
 {
     struct timespec ts;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_now(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -79,7 +95,7 @@ double pg_now(void)
 {
     struct timespec ts;
 
-    clock_gettime(CLOCK_REALTIME, &ts);
+    clock_now(CLOCK_REALTIME, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 

@@ -24,8 +24,26 @@
 enum how { BLOCK = PG_CHAOS_BLOCK, POLL = PG_CHAOS_POLL,
            TIMED = PG_CHAOS_TIMED, PROBE = PG_CHAOS_PROBE };
 
+/* A blocking receive while the program has message handlers: in slices,
+ * the handlers' messages handed over between (wrap_mhf.c). */
+static int sliced_recv(int tid, int tag)
+{
+    struct timeval slice;
+    int mid;
+
+    for (;;) {
+        slice.tv_sec = 0;
+        slice.tv_usec = 10000;
+        if ((mid = pg_real.trecv(tid, tag, &slice)) != 0)
+            return mid;
+        pg_mhf_sync();
+    }
+}
+
 static int real_call(enum how how, int tid, int tag, struct timeval *tmout)
 {
+    if (how == BLOCK && pg_mhf_installed())
+        return sliced_recv(tid, tag);
     switch (how) {
     case BLOCK: return pg_real.recv(tid, tag);
     case POLL: return pg_real.nrecv(tid, tag);
@@ -111,6 +129,8 @@ static int replay_recv(const char *call, enum how how, int tid, int tag)
     if (how != BLOCK && pg_replay_poll_missed())
         return 0;
     ev = pg_replay_expect_recv(call, tid, tag);
+    if (ev->kind == PG_EV_RECV && ev->from == PG_LTID_OUTSIDE)
+        return pg_outside_replay(ev, how != PROBE);
     pg_match_expect(ev);
     if (how != PROBE)
         pg_replay_prefetch();
@@ -163,10 +183,12 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
         pg_selected(mi.tag)) {
         pg_site_ask(tid, tag, pg_app_match != NULL);
-        if (pg_hdr_take(mid, &h) == 1)
+        if (pg_hdr_take(mid, &h) == 1 && h.ltid >= 0)
             pg_record_recv(call, mid, &h);
         else if ((what = pg_notice_kind(mid)) != 0)
             record_notice(call, mid, what);
+        else if (pg_outside_msg(mid))
+            pg_outside_record(call, mid);
     }
     if (how != PROBE)
         pg_notice_read(mid, 1);
@@ -178,7 +200,9 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     PG_PASS_UNLESS(pg_app_call_tag(tag), realexpr);                            \
     PG_SITE();                                                                 \
     PG_ENTER();                                                                \
+    pg_mhf_sync();                                                             \
     cc = recv_common(name, how, tid, tag, tmout);                              \
+    pg_mhf_sync();                                                             \
     PG_LEAVE();                                                                \
     return cc;
 
@@ -217,6 +241,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         return PvmBadParam;
     PG_SITE();
     PG_ENTER();
+    pg_mhf_sync();
     old = pvm_setrbuf(0);
     mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
     if (mid > 0) {
@@ -232,6 +257,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         pvm_freebuf(mid);
     }
     pvm_setrbuf(old);
+    pg_mhf_sync();
     PG_LEAVE();
     return mid < 0 ? mid : 0;
 }

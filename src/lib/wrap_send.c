@@ -5,6 +5,8 @@
  * mark the message with the next message id (header.c), log it (recording;
  * before the real call, see record.c), send it with the real call.  A multicast is one message: one id, one event,
  * naming every ltid it reached (PVM skips duplicates and the sender).
+ * In replay a send to a task outside the run is checked but not made
+ * (outside.c): that task's answers come from the log.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,7 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
 
     if (!to)
         pg_fatal("out of memory");
+    pg_mhf_sync(); /* handlers due first (wrap_mhf.c) */
     nto = mcast ? reached(tids, n, to) : 1;
     if (!mcast)
         to[0] = tids[0];
@@ -64,11 +67,18 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
     msgid = ++pg.next_msgid;
     if (pg.mode == PANGAEA_LOG && selected)
         pg_record_send(call, tag, msgid, bytes, nto, to);
-    cc = pg_hdr_send(msgid, real_send, &d);
+    if (pg.mode == PANGAEA_REPLAY && selected && !group &&
+        (d.n = pg_outside_drop(tids, n, &d.tids)) == 0)
+        cc = 0; /* only to tasks outside the run: checked, not sent */
+    else
+        cc = pg_hdr_send(msgid, real_send, &d);
+    if (d.tids != tids)
+        free(d.tids);
     if (cc < 0 && pg.mode == PANGAEA_LOG && selected)
         pg_record_unsend();
     if (to != small)
         free(to);
+    pg_mhf_sync();
     return cc;
 }
 

@@ -291,7 +291,8 @@ static int check_logs(const char *dir, pg_err *err)
 
     snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", top_schema_dir());
     while (cc == 0 && d && (e = readdir(d)))
-        if (top_recording_file(e->d_name) && strncmp(e->d_name, "pangaea-", 8))
+        if (pg_log_name_ltid(e->d_name, PG_LOG_COMM) >= 0 ||
+            pg_log_name_ltid(e->d_name, PG_LOG_EXEC) >= 0) /* not data files */
             cc = check_log(dir, e->d_name, xsd, err);
     if (d)
         closedir(d);

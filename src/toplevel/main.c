@@ -34,7 +34,7 @@
 static const char usage_text[] =
     "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
     "[-coordhost HOST] [-only tag=N,..|ltid=N,..]\n"
-    "               [-live [[ADDR:]PORT] [-live-wait]] program [args...]\n"
+    "               [-live [[ADDR:]PORT] [-live-wait]] [-notime] program [args...]\n"
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
@@ -185,6 +185,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->live_wait = 1;
         else if ((k = top_debug_opt(argc, argv, &i, dwhy, sizeof dwhy)))
             k < 0 ? usage(dwhy) : (void)0; /* -stop, -debug: debug.c */
+        else if (!strcmp(argv[i], "-notime")) /* clocks, pids: wrap_time.c */
+            setenv(PG_ENV_TIME, "0", 1);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);

@@ -136,7 +136,8 @@ static const struct bad_case {
      "lacks attribute what"},
     {PG_LOG_COMM, COMM_HEAD "  <query seq=\"1\" t=\"1\" call=\"pvm_kill\" "
      "about=\"2\" value=\"0\"/>\n</pangaea-comm>",
-     "call=\"pvm_kill\": not pvm_pstat, pvm_mstat or pvm_gsize"},
+     "call=\"pvm_kill\": not pvm_pstat, pvm_mstat, pvm_gsize, pvm_recvinfo, "
+     "pvm_tasks or pvm_config"},
     {PG_LOG_COMM, COMM_HEAD "  <query seq=\"1\" t=\"1\" call=\"pvm_pstat\" "
      "about=\"2\" value=\"zero\"/>\n</pangaea-comm>", "bad value=\"zero\""},
     {PG_LOG_COMM, COMM_HEAD "  <leave seq=\"1\" t=\"1\" group=\"g\"/>\n"

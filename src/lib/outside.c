@@ -1,0 +1,191 @@
+/*
+ * outside.c - messages from tasks outside the run, and mailbox entries.
+ *
+ * A task under `pangaea` may talk to one that is not: a server started by
+ * hand, a task of another `pangaea` run.  Such a message carries no
+ * Pangaea header, and in replay its sender may not even exist, so its
+ * order alone cannot be replayed: its contents are recorded.  The receive
+ * is an ordinary <recv> event from ltid -2 (PG_LTID_OUTSIDE) whose message
+ * id counts these messages (1, 2, ...); the message itself (source tid,
+ * tag, context, encoding, body bytes) is the next 'M' record of the data
+ * file (datafile.c).  A replay builds the same message from that record
+ * (pvm_mkbuf in its encoding, the body with pvm_pkbyte, source, tag and
+ * context with pvm_setminfo) and hands it to the program as the receive's
+ * result: nothing comes from PVM, and the outside task need not exist.
+ * Packing the received bytes again gives back the very message: XDR data
+ * are bytes with 4-byte padding already in the body, raw data are bytes.
+ *
+ * A mailbox entry (pvm_recvinfo: how a client finds a server) is the same:
+ * a <query call="pvm_recvinfo"> with the entry as an 'M' record.
+ *
+ * Sends to an outside task are logged to ltid -2 (record.c), checked in
+ * replay like any send, and not sent (wrap_send.c): the task that would
+ * answer is not part of the replay; its answers come from the log.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_internal.h"
+
+#define ENC_XDR 0x10000000 /* pvm_getminfo's enc of PvmDataDefault data */
+
+struct mhead {
+    int32_t src, tag, ctx, enc;
+};
+
+static int count; /* outside messages recorded or replayed */
+static int probed; /* replay: the buffer a pvm_probe returned, to free */
+
+int pg_outside_msg(int mid)
+{
+    struct pvmminfo mi;
+
+    if (mid <= 0 || pvm_getminfo(mid, &mi) < 0)
+        return 0;
+    if ((mi.src & 0x80000000) != 0 || mi.src <= 0 || !pg_app_ctx(mi.ctx) ||
+        mi.ctx == pg.ctx)
+        return 0; /* a daemon's, PVM's or ours */
+    return pg_ltid_of(mi.src) < 0;
+}
+
+/* The bytes of message mid's body, without moving the program's unpack
+ * position in it: read from a second buffer that shares its fragments. */
+static char *body_of(int mid, struct mhead *h, int *len)
+{
+    struct pvmminfo mi;
+    int copy, osb, orb, tag, src;
+    char *bytes;
+
+    if (pvm_getminfo(mid, &mi) < 0 || pvm_bufinfo(mid, len, &tag, &src) < 0)
+        pg_fatal("cannot read message %d from outside the run", mid);
+    *h = (struct mhead){ src, tag, mi.ctx, mi.enc };
+    if (!(bytes = malloc(*len > 0 ? *len : 1)))
+        pg_fatal("out of memory");
+    copy = pvm_mkbuf(mi.enc == ENC_XDR ? PvmDataDefault : PvmDataRaw);
+    osb = pvm_setsbuf(copy);
+    pvm_pkmesgbody(mid);
+    pvm_setsbuf(osb);
+    orb = pvm_setrbuf(copy);
+    if (*len > 0 && pvm_upkbyte(bytes, *len, 1) < 0)
+        pg_fatal("cannot read the body of message %d from t%x", mid, src);
+    pvm_setrbuf(orb);
+    pvm_freebuf(copy);
+    return bytes;
+}
+
+static void put_message(int mid)
+{
+    struct mhead h;
+    int len;
+    char *body = body_of(mid, &h, &len), *rec;
+
+    if (!(rec = malloc(sizeof h + len)))
+        pg_fatal("out of memory");
+    memcpy(rec, &h, sizeof h);
+    memcpy(rec + sizeof h, body, len);
+    pg_data_put('M', rec, sizeof h + len);
+    free(rec);
+    free(body);
+}
+
+void pg_outside_record(const char *call, int mid)
+{
+    pg_hdr h = { PG_LTID_OUTSIDE, ++count };
+
+    put_message(mid);
+    pg_record_recv(call, mid, &h);
+}
+
+/* The next recorded message, built again: a buffer that is not current. */
+static int take_message(int *src)
+{
+    struct mhead h;
+    struct pvmminfo mi;
+    size_t n;
+    char *rec = pg_data_get('M', &n);
+    int buf, osb;
+
+    if (n < sizeof h)
+        pg_fatal("a recorded outside message of %zu bytes (too short)", n);
+    memcpy(&h, rec, sizeof h);
+    buf = pvm_mkbuf(h.enc == ENC_XDR ? PvmDataDefault : PvmDataRaw);
+    osb = pvm_setsbuf(buf);
+    if (n > sizeof h)
+        pvm_pkbyte(rec + sizeof h, (int)(n - sizeof h), 1);
+    pvm_setsbuf(osb);
+    free(rec);
+    if (pvm_getminfo(buf, &mi) < 0)
+        pg_fatal("cannot build the recorded outside message");
+    mi.src = h.src, mi.tag = h.tag, mi.ctx = h.ctx, mi.enc = h.enc;
+    mi.wid = 0;
+    pvm_setminfo(buf, &mi);
+    *src = h.src;
+    return buf;
+}
+
+int pg_outside_replay(const pg_event *ev, int take)
+{
+    int mid, src, old;
+
+    if (probed > 0)
+        pvm_freebuf(probed);
+    probed = 0;
+    mid = take_message(&src);
+    count++;
+    pg_replay_check_size(ev, mid);
+    if (take == 1) {
+        /* as a receive does: the old receive buffer goes */
+        old = pvm_setrbuf(mid);
+        if (old > 0)
+            pvm_freebuf(old);
+    } else if (take == 0) {
+        probed = mid;
+    } /* 2: a handler's, which frees it */
+    pg_replay_advance();
+    return mid;
+}
+
+int pg_outside_drop(int *tids, int n, int **kept)
+{
+    int i, k = 0;
+
+    *kept = tids;
+    for (i = 0; i < n; i++)
+        if (pg_peer_ltid(tids[i]) == PG_LTID_OUTSIDE)
+            break;
+    if (i == n)
+        return n; /* the usual case: nothing to drop, nothing copied */
+    if (!(*kept = malloc(n * sizeof **kept)))
+        pg_fatal("out of memory");
+    for (i = 0; i < n; i++)
+        if (pg_peer_ltid(tids[i]) != PG_LTID_OUTSIDE)
+            (*kept)[k++] = tids[i];
+    return k;
+}
+
+/* ---- pvm_recvinfo ----------------------------------------------------- */
+int pvm_recvinfo(char *name, int index, int flags)
+{
+    char about[300];
+    int cc, src;
+
+    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
+                   pg_real.recvinfo(name, index, flags));
+    PG_ENTER();
+    snprintf(about, sizeof about, "%.256s#%d", name ? name : "", index);
+    if (pg.mode == PANGAEA_REPLAY) {
+        cc = pg_replay_query("pvm_recvinfo", about);
+        if (cc > 0)
+            cc = take_message(&src);
+    } else {
+        cc = pg_real.recvinfo(name, index, flags);
+        if (pg.mode == PANGAEA_LOG) {
+            if (cc > 0)
+                put_message(cc);
+            pg_record_query("pvm_recvinfo", about, cc > 0 ? 1 : cc);
+        }
+    }
+    PG_LEAVE();
+    return cc;
+}

@@ -1,0 +1,251 @@
+/*
+ * wrap_mhf.c - pvm_addmhf, pvm_delmhf: messages taken by message handlers
+ * are receives too.
+ *
+ * PVM calls a handler from inside whatever PVM call reads the message off
+ * its socket, at an instant that depends on timing; the handler takes the
+ * message (and frees it), so no receive of the program ever sees it, and
+ * in a recording the message had no receiver.  So the library installs
+ * its own handler (`trampoline`) for each of the program's, and:
+ *  - the trampoline only notes the message (reading its header could ask
+ *    the coordinator, a PVM receive inside PVM's own reading);
+ *  - at the start and the end of every wrapped send and receive
+ *    (pg_mhf_sync), the noted messages are handed to the program's
+ *    handlers, in arrival order, each logged first as a <recv
+ *    call="pvm_addmhf"> (from a task outside the run: with its contents,
+ *    outside.c); the handler runs as program code, so its own sends are
+ *    the program's.  A handler therefore runs a little later than PVM
+ *    would have run it, never in the middle of another PVM call;
+ *  - in replay the trampoline only notes messages; at those same points,
+ *    when the recording's next event is a handler's receive, the library
+ *    waits for that message (by sender ltid and message id, pumping PVM
+ *    with pvm_probe) and runs the handler with it, so handlers run at the
+ *    recorded points with the recorded messages.
+ * With Pangaea on but not recording or replaying (-none), the program's
+ * handler is called directly.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_grow.h"
+#include "pg_internal.h"
+
+typedef int (*handler_fn)(int);
+
+struct handler {
+    int id;          /* PVM's handler id, -1 when deleted */
+    int src, tag, ctx;
+    handler_fn fn;
+};
+
+struct noted {
+    int mid, src, wid;
+};
+
+static struct handler *handlers;
+static size_t nhandlers, cap_handlers;
+static struct noted *noted;
+static size_t nnoted, cap_noted;
+static int running; /* a handler of the program is running */
+
+/* The program's handler for a message, as PVM matched it. */
+static struct handler *handler_of(int mid)
+{
+    struct pvmminfo mi;
+    size_t i;
+
+    if (pvm_getminfo(mid, &mi) < 0)
+        return NULL;
+    for (i = 0; i < nhandlers; i++)
+        if (handlers[i].id >= 0 &&
+            (handlers[i].src == -1 || handlers[i].src == mi.src) &&
+            (handlers[i].tag == -1 || handlers[i].tag == mi.tag) &&
+            handlers[i].ctx == mi.ctx)
+            return &handlers[i];
+    return NULL;
+}
+
+/* Runs the program's handler as program code (its calls are its own). */
+static void call_handler(struct handler *h, int mid)
+{
+    int depth = pg.depth;
+
+    running = 1;
+    pg.depth = 0;
+    h->fn(mid);
+    pg.depth = depth;
+    running = 0;
+}
+
+/* PVM frees a handler's message once the handler returns: the message is
+ * kept as a copy (sharing its fragments), with the same source, tag,
+ * context, wait id and encoding, ready to unpack from its start. */
+static int copy_of(int mid, struct pvmminfo *mi)
+{
+    int copy, osb;
+
+    copy = pvm_mkbuf(mi->enc == 0x10000000 ? PvmDataDefault : PvmDataRaw);
+    osb = pvm_setsbuf(copy);
+    pvm_pkmesgbody(mid);
+    pvm_setsbuf(osb);
+    if (copy > 0) {
+        struct pvmminfo ci;
+
+        pvm_getminfo(copy, &ci);
+        ci.src = mi->src, ci.tag = mi->tag, ci.ctx = mi->ctx;
+        ci.wid = mi->wid, ci.enc = mi->enc;
+        pvm_setminfo(copy, &ci);
+    }
+    return copy;
+}
+
+static int trampoline(int mid)
+{
+    struct handler *h = handler_of(mid);
+    struct pvmminfo mi;
+
+    if (!h)
+        return 0; /* deleted meanwhile: PVM would not have called it */
+    if (pg.mode != PANGAEA_LOG && pg.mode != PANGAEA_REPLAY) {
+        call_handler(h, mid);
+        return 0;
+    }
+    pvm_getminfo(mid, &mi);
+    if (pg_grow(&noted, &cap_noted, nnoted + 1, sizeof *noted) < 0)
+        pg_fatal("out of memory");
+    noted[nnoted++] = (struct noted){ copy_of(mid, &mi), mi.src, mi.wid };
+    return 0;
+}
+
+/* Recording: hands the noted messages over, logging each first. */
+static void record_noted(void)
+{
+    struct handler *h;
+    struct noted n;
+    pg_hdr hd;
+
+    while (nnoted > 0) {
+        n = noted[0];
+        memmove(noted, noted + 1, --nnoted * sizeof *noted);
+        if (!(h = handler_of(n.mid)))
+            continue;
+        if (pg_selected(-1) && pg_hdr_take(n.mid, &hd) == 1 && hd.ltid >= 0)
+            pg_record_recv("pvm_addmhf", n.mid, &hd);
+        else if (pg_selected(-1) && pg_outside_msg(n.mid))
+            pg_outside_record("pvm_addmhf", n.mid);
+        call_handler(h, n.mid);
+    }
+}
+
+/* Replay: the noted message from `tid` with message id `msgid`, waiting
+ * for it to come (PVM calls the trampoline when it reads it). */
+static int wait_noted(const pg_event *ev, int tid)
+{
+    struct timeval slice;
+    struct pg_wait wait;
+    char msg[300];
+    size_t i;
+    int mid;
+
+    /* A receive frees the current receive buffer: the program's last
+     * message, which it may not have read yet.  Put it aside meanwhile. */
+    int rbuf = pvm_setrbuf(0);
+
+    pg_wait_start(&wait);
+    for (;;) {
+        for (i = 0; i < nnoted; i++)
+            if (noted[i].src == tid && noted[i].wid == ev->msgid) {
+                mid = noted[i].mid;
+                memmove(noted + i, noted + i + 1,
+                        (--nnoted - i) * sizeof *noted);
+                pg_wait_end(&wait);
+                pvm_setrbuf(rbuf);
+                return mid;
+            }
+        /* Waits for input (a tag nobody sends): PVM reads what comes, and
+         * calls the trampoline for handlers' messages.  (A pvm_probe does
+         * not wait, and did not always hand them over.) */
+        slice.tv_sec = 0;
+        slice.tv_usec = 10000;
+        pg_real.trecv(pg.tid, 0x7fffffff, &slice);
+        if (pg_wait_overdue(&wait)) {
+            snprintf(msg, sizeof msg, "waits for message %d from ltid %d "
+                     "for a message handler (tag %d, recorded event %ld)",
+                     ev->msgid, ev->from, ev->tag, ev->seq);
+            pg_wait_report(msg);
+        }
+    }
+}
+
+/* Replay: runs the handlers the recording has next. */
+static void replay_due(void)
+{
+    const pg_event *ev;
+    struct handler *h;
+    int mid, tid;
+
+    while ((ev = pg_replay_next()) && ev->kind == PG_EV_RECV &&
+           !strcmp(ev->call, "pvm_addmhf")) {
+        if (ev->from == PG_LTID_OUTSIDE) {
+            mid = pg_outside_replay(ev, 2);
+        } else {
+            if ((tid = pg_tid_of(ev->from)) <= 0)
+                pg_replay_unmatchable(ev, "waits for it, but that sender "
+                                          "never ran in this replay");
+            mid = wait_noted(ev, tid);
+            pg_replay_check_size(ev, mid);
+            pg_replay_advance();
+        }
+        if (!(h = handler_of(mid)))
+            pg_replay_unmatchable(ev, "took it by a message handler the "
+                                      "program has not installed");
+        call_handler(h, mid);
+    }
+}
+
+int pg_mhf_installed(void)
+{
+    return nhandlers > 0 && !running;
+}
+
+void pg_mhf_sync(void)
+{
+    if (running || !nhandlers)
+        return;
+    if (pg.mode == PANGAEA_LOG)
+        record_noted();
+    else if (pg.mode == PANGAEA_REPLAY)
+        replay_due();
+}
+
+int pvm_addmhf(int src, int tag, int ctx, handler_fn fn)
+{
+    int id;
+
+    /* libpvm3 installs its own handlers (direct routes, in its system
+     * context) while it enrols: asked first, before pg_app_call() can
+     * enrol us in the middle of that. */
+    PG_PASS_UNLESS(!pg_system_ctx(ctx) && fn && pg_app_call(),
+                   pg_real.addmhf(src, tag, ctx, fn));
+    PG_ENTER();
+    id = pg_real.addmhf(src, tag, ctx, trampoline);
+    if (id >= 0) {
+        if (pg_grow(&handlers, &cap_handlers, nhandlers + 1,
+                    sizeof *handlers) < 0)
+            pg_fatal("out of memory");
+        handlers[nhandlers++] = (struct handler){ id, src, tag, ctx, fn };
+    }
+    PG_LEAVE();
+    return id;
+}
+
+int pvm_delmhf(int id)
+{
+    size_t i;
+
+    for (i = 0; i < nhandlers; i++) /* only ids we gave out */
+        if (handlers[i].id == id)
+            handlers[i].id = -1;
+    return pg_real.delmhf(id);
+}
