@@ -24,7 +24,7 @@ log_xml log_binr log_binw
 log_read log_write log_schema
 log_dump
 real progsum state site_name
-select coord_client notice
+select coord_client notice task_env
 header callsite
 record replay
 runtime
@@ -32,7 +32,7 @@ wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route
 '
 TOP_LAYERS='
-json logdir daemon lamport races_clock
+json logdir daemon lamport races_clock runenv stdin_fwd
 runlog hostcheck move races dump
 races_find
 races_out

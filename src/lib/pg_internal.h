@@ -15,6 +15,7 @@
  *   runtime.c      the top: start-up from the environment, exit, the public
  *                  API, and the wrappers' guard (pg_app_call)
  *   progsum.c      the program's executable and its checksum
+ *   task_env.c     a task's working directory and (ltid 1) stdin, before main()
  *   grow.c         the growable array every list uses (pg_grow.h)
  *   notice.c       which messages are notices, read by the matcher
  *   header.c       the message header: sender ltid and message id
@@ -345,6 +346,11 @@ const pg_event *pg_replay_spawn(const char *program, int count);
 /* The path of this process's executable, and its SHA-256 in hex
  * 0, or -1 when it cannot be read. */
 int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);
+
+/* ---- where a task starts (task_env.c) --------------------------------- */
+/* Changes to PANGAEA_CWD; ltid 1 also takes PANGAEA_STDIN as fd 0.  Once,
+ * in the process that takes the ltid from its parent. */
+void pg_task_env(int ltid);
 
 /* ---- notices (notice.c) ------------------------------------------------- */
 /* Notices of `what` will come in context ctx with tag (pvm_notify). */

@@ -69,8 +69,10 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
 #define PG_ENV_TOP "PANGAEA_TOP"
 #define PG_ENV_STALL "PANGAEA_STALL"    /* seconds before a waiting replay speaks */
 #define PG_ENV_ONLY "PANGAEA_ONLY"      /* selection: "tag=5,7 ltid=2"  */
+#define PG_ENV_CWD "PANGAEA_CWD"        /* where tasks start (runenv.c) */
+#define PG_ENV_STDIN "PANGAEA_STDIN"    /* ltid 1's stdin (stdin_fwd.c) */
 #define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
-                    "PANGAEA_ONLY:PVM_EXPORT"
+                    "PANGAEA_ONLY:PANGAEA_CWD:PANGAEA_STDIN:PVM_EXPORT"
 
 #endif

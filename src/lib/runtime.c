@@ -161,6 +161,7 @@ static void end_task(int kind, const char *msg, int status);
 __attribute__((constructor)) static void pg_construct(void)
 {
     char mark[48];
+    int taken;
 
     pg_ender = end_task;
     pg_real_load();
@@ -174,8 +175,11 @@ __attribute__((constructor)) static void pg_construct(void)
         pg.ltid = -1;
         return;
     }
+    taken = strchr(getenv(PG_ENV_LTID), '@') != NULL; /* after an exec */
     snprintf(mark, sizeof mark, "%d@%ld", pg.ltid, (long)getpid());
     setenv(PG_ENV_LTID, mark, 1);
+    if (!taken)
+        pg_task_env(pg.ltid); /* task_env.c: directory, stdin */
     note_owner();
     if (select_from_env() < 0)
         return;
