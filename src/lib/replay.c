@@ -404,7 +404,9 @@ const pg_event *pg_replay_gettid(const char *call, const char *group,
 
     if (ev && !comm.misses && ev->kind == PG_EV_GETTID &&
         !strcmp(ev->group, group) && (inst == PG_ANY || inst == ev->inst) &&
-        (ltid == PG_ANY || ltid == ev->from)) {
+        (ltid == PG_ANY || ltid == ev->from ||
+         (ev->inst < 0 && ev->from == ev->inst))) { /* older logs' failed
+                                                      pvm_getinst */
         pg_replay_advance();
         return ev; /* still valid: the next peek has not happened yet */
     }
