@@ -67,7 +67,7 @@ static void copy_stdin(int logfd)
     ssize_t n;
     int out, to_task = 1;
 
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_IGN);
     if (getppid() == 1)
         _exit(0);
@@ -199,7 +199,7 @@ void top_stdin_end(void)
     int status;
 
     if (fwd.helper > 0) {
-        kill(fwd.helper, SIGTERM);
+        kill(fwd.helper, SIGKILL); /* stopped (SIGTTIN) or not */
         waitpid(fwd.helper, &status, 0);
         fwd.helper = 0;
     }
