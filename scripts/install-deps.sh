@@ -11,6 +11,7 @@ PACKAGES=(
     build-essential pkg-config      # cc, make
     pvm pvm-dev libpvm3             # PVM 3.4: daemon, console, headers
     pvm-examples                    # PVM programs written by others
+    slsh slang-pvm                  # tests: PVM tasks that are scripts (#!/usr/bin/env slsh)
     libxml2-dev libxml2-utils       # the logs: libxml2, xmllint
     libdw-dev                       # -races: call sites to file:line (elfutils)
     nettle-dev                      # SHA-256 of programs (replay checks)

@@ -346,6 +346,11 @@ const pg_event *pg_replay_spawn(const char *program, int count);
 /* The path of this process's executable, and its SHA-256 in hex
  * 0, or -1 when it cannot be read. */
 int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);
+/* In the process PVM started: notes whether it runs a script (#!), which
+ * is then the task's program, also after the interpreter execs another.
+ * pg_task_script: that script's absolute path, or NULL. */
+void pg_note_script(void);
+const char *pg_task_script(void);
 
 /* ---- where a task starts (task_env.c) --------------------------------- */
 /* Changes to PANGAEA_CWD; ltid 1 also takes PANGAEA_STDIN as fd 0.  Once,

@@ -71,6 +71,8 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
 #define PG_ENV_ONLY "PANGAEA_ONLY"      /* selection: "tag=5,7 ltid=2"  */
 #define PG_ENV_CWD "PANGAEA_CWD"        /* where tasks start (runenv.c) */
 #define PG_ENV_STDIN "PANGAEA_STDIN"    /* ltid 1's stdin (stdin_fwd.c) */
+#define PG_ENV_SCRIPT "PANGAEA_SCRIPT"  /* a task's script (progsum.c); not
+                                           exported to children */
 #define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
                     "PANGAEA_ONLY:PANGAEA_CWD:PANGAEA_STDIN:PVM_EXPORT"

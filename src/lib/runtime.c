@@ -84,6 +84,8 @@ static void program_name(void)
         fclose(f);
     }
     pg.program[n] = 0; /* the first NUL ends argv[0] */
+    if (pg_task_script()) /* progsum.c: the task is the script it ran */
+        snprintf(pg.program, sizeof pg.program, "%s", pg_task_script());
     if (!pg.program[0])
         strcpy(pg.program, "?");
 }
@@ -178,8 +180,10 @@ __attribute__((constructor)) static void pg_construct(void)
     taken = strchr(getenv(PG_ENV_LTID), '@') != NULL; /* after an exec */
     snprintf(mark, sizeof mark, "%d@%ld", pg.ltid, (long)getpid());
     setenv(PG_ENV_LTID, mark, 1);
-    if (!taken)
+    if (!taken) {
+        pg_note_script();     /* progsum.c: a script is the program */
         pg_task_env(pg.ltid); /* task_env.c: directory, stdin */
+    }
     note_owner();
     if (select_from_env() < 0)
         return;
