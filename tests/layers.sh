@@ -25,11 +25,11 @@ log_read log_write log_schema
 log_dump
 real progsum state site_name
 select coord_client notice task_env
-header callsite
+header callsite killed
 record replay
 runtime
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
-wrap_recv wrap_group wrap_route
+wrap_recv wrap_group wrap_route wrap_kill
 '
 TOP_LAYERS='
 json logdir daemon lamport races_clock runenv stdin_fwd

@@ -106,7 +106,7 @@ const char *const pg_msg_calls[] = {
 };
 const int pg_n_msg_calls = NELEM(pg_msg_calls);
 const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
-                                       "pvm_gsize" };
+                                       "pvm_gsize", "pvm_kill" };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 
 int pg_call_index(const char *const *list, int n, const char *call)

@@ -36,6 +36,7 @@
  *                  pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather,
  *                  pvm_scatter (libgpvm3)
  *   wrap_route.c   pvm_setopt (PvmRoute is an event; the rest passes)
+ *   wrap_kill.c    pvm_kill (an event; killed.c: the victim in replay)
  */
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
@@ -252,6 +253,8 @@ int pg_hdr_take(int mid, pg_hdr *h);
 /* ---- ltid <-> tid (coord_client.c) -------------------------------------- */
 int pg_coord_register(void);
 void pg_coord_announce(int child_ltid, int child_tid);
+/* The program is about to pvm_kill task `ltid` (wrap_kill.c). */
+void pg_coord_killing(int ltid);
 /* The ltid of the task with PVM tid `tid`, asking the coordinator once. */
 int pg_ltid_of(int tid);
 int pg_tid_of(int ltid);
@@ -351,6 +354,12 @@ int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);
  * pg_task_script: that script's absolute path, or NULL. */
 void pg_note_script(void);
 const char *pg_task_script(void);
+
+/* ---- a task the program killed when recorded (killed.c) ---------------- */
+/* In replay, at the end of a log cut by death: if another task's log
+ * holds a pvm_kill of this one, waits to be killed (never returns);
+ * otherwise returns (a divergence).  happened: what the program did. */
+void pg_await_recorded_kill(const char *happened);
 
 /* ---- where a task starts (task_env.c) --------------------------------- */
 /* Changes to PANGAEA_CWD; ltid 1 also takes PANGAEA_STDIN as fd 0.  Once,

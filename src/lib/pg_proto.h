@@ -17,7 +17,9 @@
  *  task  -> coord  PG_TAG_GDONE     str group       (the join or leave is done)
  *  task  -> top    PG_TAG_REPORT    ltid, kind (PG_REP_*), str text
  *  coord -> top    PG_TAG_STARTED   ltid, tid, str program, str host
- *  coord -> top    PG_TAG_ENDED     ltid, tid, status, ended normally (0/1)
+ *  task  -> coord  PG_TAG_KILLING   victim ltid       (just before its pvm_kill)
+ *  coord -> top    PG_TAG_ENDED     ltid, tid, status, ended normally (0/1;
+ *                                   2: killed by the program's pvm_kill)
  *  coord -> top    PG_TAG_ALLDONE   (no body): every task has ended
  *  top   -> coord  PG_TAG_QUIT      (no body)
  *  pvmd  -> top    PG_TAG_OUTPUT    tasks' stdout/stderr (PvmOutputCode)
@@ -44,7 +46,8 @@ enum {
     PG_TAG_HOST_GONE,  /* top's pvm_notify(PvmHostDelete) */
     PG_TAG_GTURN,
     PG_TAG_GTURN_R,
-    PG_TAG_GDONE
+    PG_TAG_GDONE,
+    PG_TAG_KILLING
 };
 
 enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3 };

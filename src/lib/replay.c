@@ -260,6 +260,9 @@ static void diverge(const char *happened, const char *fmt, ...)
     char rec[512], msg[1024], site[700];
     va_list ap;
 
+    /* killed.c: the task died here because the program killed it */
+    if (!comm.misses && comm.cut && !peek(&comm))
+        pg_await_recorded_kill(happened);
     va_start(ap, fmt);
     vsnprintf(rec, sizeof rec, fmt, ap);
     va_end(ap);
