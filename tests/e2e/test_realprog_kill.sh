@@ -28,17 +28,17 @@ if [ "$(grep -c 'was killed by the program (pvm_kill)' "$dir/rec.err")" -eq 3 ] 
 else
     pg_fail "recording's report of the killed children:"; cat "$dir/rec.err"
 fi
-times=()
+times=() bad=0
 for i in $(seq 5); do
     s=$(date +%s.%N)
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$PROG" 3 >/dev/null 2>&1
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$PROG" 3 >/dev/null 2>&1 || bad=$((bad + 1))
     times+=("$(echo "$(date +%s.%N) - $s" | bc)")
 done
 median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
-if [ "$(echo "$median < 2.0" | bc)" = 1 ]; then
+if [ "$bad" -eq 0 ] && [ "$(echo "$median < 2.0" | bc)" = 1 ]; then
     pg_pass "no wait for reports that cannot come: median replay ${median} s (times: ${times[*]})"
 else
-    pg_fail "replays take ${median} s (median), the 2 s grace for a killed task's report: ${times[*]}"
+    pg_fail "$bad of 5 timed replays failed; median ${median} s (2 s: the grace for a killed task's report): ${times[*]}"
 fi
 
 pg_pvm_stop
