@@ -12,9 +12,9 @@
 # (b) Streaming: stdin is a FIFO the test writes "5" into and keeps open;
 # the task must echo "got 5" while stdin is still open (no waiting for end
 # of file), then the test sends 0 and closes.
-# (c) Debian's pvm-examples trsg (reads two numbers with scanf) and
-# gexample (reads two with scanf, spawns itself) get their input, and
-# replay it with no stdin.
+# (c) Debian's pvm-examples trsg (reads two numbers with scanf), frsg (the
+# same in Fortran, `read *`) and gexample (reads two with scanf, spawns
+# itself) get their input, and replay it with no stdin.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -87,17 +87,18 @@ else
 fi
 
 # --- (c) Debian's pvm-examples --------------------------------------------
-for prog in trsg gexample; do
+for prog in trsg frsg gexample; do
     command -v "$prog" >/dev/null || { pg_fail "$prog not installed (pvm-examples)"; continue; }
     case $prog in
         trsg) printf '4\n3\n' >ex.txt; want='nprocs = 4, count = 3' ;;
+        frsg) printf '4\n3\n' >ex.txt; want='first  *12  integers is  *650' ;;
         gexample) printf '12\n3\n' >ex.txt; want='The 1-Norm is 78' ;;
     esac
     rc=0
     timeout 60 "$PANGAEA" -log -logdir "$dir/$prog" "$prog" <ex.txt >ex.out 2>ex.err || rc=$?
     rrc=0
     timeout 60 "$PANGAEA" -replay -logdir "$dir/$prog" "$prog" </dev/null >exr.out 2>exr.err || rrc=$?
-    if [ -n "$want" ] && grep -q "$want" ex.out && [ "$rc" = "$rrc" ] && cmp -s ex.out exr.out; then
+    if [ -n "$want" ] && grep -Eq "$want" ex.out && [ "$rc" = "$rrc" ] && cmp -s ex.out exr.out; then
         pg_pass "$prog reads its input ('$want') and replays it with no stdin (exit $rc both)"
     else
         pg_fail "$prog: record exit $rc, replay exit $rrc, wanted '$want'"; head -20 ex.out ex.err; diff ex.out exr.out | head
