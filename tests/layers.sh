@@ -32,7 +32,8 @@ wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route wrap_kill
 '
 TOP_LAYERS='
-json logdir daemon lamport races_clock runenv stdin_fwd
+stdin_fwd
+json logdir daemon lamport races_clock runenv
 runlog hostcheck move races dump
 races_find
 races_out

@@ -106,8 +106,11 @@ static void logdir_path(struct top_opts *o, const char *logdir)
     pg_err err;
 
     /* runenv.c: with its parents, naming the one that cannot be made */
-    if (o->mode != PANGAEA_REPLAY && top_mkdirs(logdir, &err) < 0)
-        fail(TOP_EXIT_USAGE, "cannot use the log directory: %s", err.msg);
+    if (o->mode != PANGAEA_REPLAY && top_mkdirs(logdir, &err) < 0) {
+        fprintf(stderr, "pangaea: cannot use the log directory %s: %s\n",
+                logdir, err.msg);
+        exit(TOP_EXIT_USAGE);
+    }
     if (realpath(logdir, o->logdir))
         return;
     if (o->mode == PANGAEA_REPLAY && errno == ENOENT)

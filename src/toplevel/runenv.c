@@ -29,7 +29,9 @@
 #include "pg_internal.h"
 #include "top.h"
 
-/* Makes one component; an existing directory (or link to one) is fine. */
+/* Makes one component; an existing directory (or link to one) is fine.
+ * err: the reason first, then the component ("Not a directory (x is a
+ * file)"), so the message reads as the one for a plain mkdir. */
 static int make_one(const char *path, pg_err *err)
 {
     struct stat st;
@@ -37,13 +39,14 @@ static int make_one(const char *path, pg_err *err)
     if (mkdir(path, 0777) == 0)
         return 0;
     if (errno != EEXIST)
-        return pg_err_set(err, "cannot create the directory %s: %s", path,
-                          strerror(errno));
+        return pg_err_set(err, "%s (cannot create %s)", strerror(errno),
+                          path);
     if (stat(path, &st) < 0)
-        return pg_err_set(err, "%s exists but cannot be used: %s", path,
-                          strerror(errno));
+        return pg_err_set(err, "%s (%s is a link to nothing, not followed)",
+                          strerror(errno), path);
     if (!S_ISDIR(st.st_mode))
-        return pg_err_set(err, "%s exists and is not a directory", path);
+        return pg_err_set(err, "%s (%s exists and is not a directory)",
+                          strerror(ENOTDIR), path);
     return 0;
 }
 

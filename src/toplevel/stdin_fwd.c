@@ -9,15 +9,16 @@
  *    (task_env.c).  A helper process forked here copies our stdin into it
  *    as it comes (an interactive program gets each line when typed, not at
  *    end of file), and when recording first appends every chunk to
- *    LOGDIR/pangaea-stdin: the task can never have read a byte the log does
- *    not hold.  A helper rather than the monitor's loop, because the
- *    monitor waits in PVM calls and a pipe may block.
+ *    LOGDIR/pangaea-stdin (made with the first byte): the task can never
+ *    have read a byte the log does not hold.  A helper rather than the
+ *    monitor's loop, because the monitor waits in PVM calls and a pipe may
+ *    block.
  *  - -replay: PANGAEA_STDIN names the recorded LOGDIR/pangaea-stdin, which
  *    ltid 1 opens as fd 0: the recorded input always wins, whether or not
  *    stdin is given again.  A stdin that is a regular file is compared with
  *    it and a difference is named (a pipe or a terminal is not read: it
- *    might never end).  A recording without the file (older versions)
- *    leaves stdin as PVM gives it.
+ *    might never end).  A recording without the file (no input was read,
+ *    or an older version) leaves stdin as PVM gives it (/dev/null).
  * pangaea's own stdin becomes /dev/null once the helper has it.  The
  * helper dies with pangaea (PR_SET_PDEATHSIG, and top_stdin_end kills it).
  */
@@ -42,6 +43,7 @@
 static struct {
     pid_t helper;
     char dir[PATH_MAX], fifo[PATH_MAX + 16];
+    char log[PATH_MAX + 32]; /* the record, when recording */
 } fwd;
 
 static int write_all(int fd, const char *buf, ssize_t n)
@@ -60,12 +62,27 @@ static int write_all(int fd, const char *buf, ssize_t n)
     return 0;
 }
 
+/* The record of stdin, made with the first byte: a run that reads none
+ * leaves no file (a replay then gives ltid 1 PVM's /dev/null: the same). */
+static int open_log(void)
+{
+    int fd = open(fwd.log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                  O_CLOEXEC, 0666);
+
+    if (fd < 0) {
+        fprintf(stderr, "pangaea: cannot record stdin in %s: %s\n", fwd.log,
+                strerror(errno));
+        _exit(1); /* end of file to the task rather than unrecorded input */
+    }
+    return fd;
+}
+
 /* The helper: our stdin to the log (first) and to the FIFO, until EOF. */
-static void copy_stdin(int logfd)
+static void copy_stdin(void)
 {
     char buf[65536];
     ssize_t n;
-    int out, to_task = 1;
+    int out, to_task = 1, logfd = -1;
 
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_IGN);
@@ -80,9 +97,11 @@ static void copy_stdin(int logfd)
             continue;
         if (n <= 0)
             break;
+        if (fwd.log[0] && logfd < 0)
+            logfd = open_log();
         if (logfd >= 0 && write_all(logfd, buf, n) < 0) {
             fprintf(stderr, "pangaea: cannot record stdin in %s: %s\n",
-                    STDIN_LOG, strerror(errno));
+                    fwd.log, strerror(errno));
             _exit(1); /* EOF to the task rather than unrecorded input */
         }
         if (to_task && write_all(out, buf, n) < 0)
@@ -91,30 +110,14 @@ static void copy_stdin(int logfd)
     _exit(0);
 }
 
-static int open_log(const struct top_opts *o, pg_err *err)
-{
-    char path[PATH_MAX + 32];
-    int fd;
-
-    if (o->mode != PANGAEA_LOG)
-        return -1;
-    snprintf(path, sizeof path, "%s/%s", o->logdir, STDIN_LOG);
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-              0666);
-    if (fd < 0)
-        pg_err_set(err, "cannot record stdin in %s: %s", path,
-                   strerror(errno));
-    return fd;
-}
-
 /* -log, -none: the FIFO and the helper that fills it. */
 static int start_forwarding(const struct top_opts *o, pg_err *err)
 {
     const char *tmp = getenv("TMPDIR");
-    int logfd = open_log(o, err), null;
+    int null;
 
-    if (o->mode == PANGAEA_LOG && logfd < 0)
-        return -1;
+    if (o->mode == PANGAEA_LOG) /* the last recording's went with it */
+        snprintf(fwd.log, sizeof fwd.log, "%s/%s", o->logdir, STDIN_LOG);
     snprintf(fwd.dir, sizeof fwd.dir, "%s/pangaea-stdin.XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(fwd.dir))
@@ -130,9 +133,7 @@ static int start_forwarding(const struct top_opts *o, pg_err *err)
         return pg_err_set(err, "cannot fork to forward stdin: %s",
                           strerror(errno));
     if (fwd.helper == 0)
-        copy_stdin(logfd);
-    if (logfd >= 0)
-        close(logfd);
+        copy_stdin();
     null = open("/dev/null", O_RDONLY);
     if (null > 0) {
         dup2(null, 0); /* the helper reads it now, nobody else */

@@ -30,7 +30,7 @@ fi
 : >afile
 rc=0
 timeout 60 "$PANGAEA" -log -logdir afile/x/logs "$PROG" 1 </dev/null >f.out 2>f.err || rc=$?
-if [ "$rc" -eq 2 ] && grep -q "afile exists and is not a directory" f.err && [ ! -e afile/x ]; then
+if [ "$rc" -eq 2 ] && grep -q "cannot use the log directory afile/x/logs: Not a directory (afile exists and is not a directory)" f.err && [ ! -e afile/x ]; then
     pg_pass "a path through a file is refused, naming it: $(head -1 f.err)"
 else
     pg_fail "path through a file: exit $rc"; cat f.err
@@ -39,7 +39,7 @@ fi
 ln -s "$dir/nowhere" dangling
 rc=0
 timeout 60 "$PANGAEA" -log -logdir dangling/logs "$PROG" 1 </dev/null >l.out 2>l.err || rc=$?
-if [ "$rc" -eq 2 ] && grep -q "dangling exists but cannot be used" l.err && [ ! -e "$dir/nowhere" ]; then
+if [ "$rc" -eq 2 ] && grep -q "cannot use the log directory dangling/logs: No such file or directory (dangling is a link to nothing, not followed)" l.err && [ ! -e "$dir/nowhere" ]; then
     pg_pass "a dangling link in the path is named, not followed: $(head -1 l.err)"
 else
     pg_fail "dangling link: exit $rc"; cat l.err; ls -la "$dir"
