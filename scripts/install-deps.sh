@@ -24,6 +24,7 @@ TEST=(
     pvm-examples                    # PVM programs written by others
     libxml2-utils                   # tests: xmllint
     netpipe-pvm                     # tests: NPpvm counts the machine's tasks
+    slsh slang-pvm                  # tests: PVM tasks that are scripts (#!/usr/bin/env slsh)
     gdb tmux                        # -replay -debug: gdb in a tmux window
     gfortran                        # tests: a Fortran PVM program's call sites
     check                           # unit tests

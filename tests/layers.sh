@@ -25,18 +25,19 @@ log_read log_write log_schema
 log_dump
 real progsum state site_name
 progmap
-select coord_client notice whatif chaos live_pos datafile timelog
-header callsite
+select coord_client notice whatif chaos live_pos datafile timelog task_env
+header callsite killed
 stop
 record replay
 runtime
 outside
 wrap_mhf
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
-wrap_recv wrap_group wrap_route wrap_time wrap_tasks
+wrap_recv wrap_group wrap_route wrap_time wrap_tasks wrap_kill
 '
 TOP_LAYERS='
-paths json logdir daemon lamport races_clock rerun debug
+stdin_fwd
+paths json logdir daemon lamport races_clock rerun debug runenv
 runlog hostcheck move races dump pack
 unpack
 races_find

@@ -30,6 +30,7 @@
 struct task {
     int ltid, tid;
     int registered, ended, reported, status, told;
+    int killed;         /* the program pvm_kill'ed it: no report will come */
     int expect_children, announced_children;
     double ended_at;
 };
@@ -243,6 +244,22 @@ static void on_whois(int src)
     pend[npend++] = p;
 }
 
+static void tell_ended(struct task *t);
+
+/* A task is about to kill ltid v: its end needs no report (wrap_kill.c). */
+static void on_killing(void)
+{
+    struct task *t;
+    int ltid;
+
+    pvm_upkint(&ltid, 1, 1);
+    t = find(PG_KEY_LTID, ltid);
+    if (t) {
+        t->killed = 1;
+        tell_ended(t);
+    }
+}
+
 static void on_siblings(void)
 {
     struct group *g;
@@ -265,13 +282,13 @@ static void tell_ended(struct task *t)
     int v[4];
 
     if (t->told || !t->ended ||
-        (!t->reported && now() - t->ended_at < REPORT_GRACE))
+        (!t->reported && !t->killed && now() - t->ended_at < REPORT_GRACE))
         return;
     t->told = 1;
     v[0] = t->ltid;
     v[1] = t->tid;
     v[2] = t->status;
-    v[3] = t->reported;
+    v[3] = t->reported ? 1 : t->killed ? 2 : 0;
     send_ints(top, PG_TAG_ENDED, v, 4, NULL, NULL);
 }
 
@@ -367,6 +384,7 @@ int main(int argc, char **argv)
         case PG_TAG_WHOIS: on_whois(src); break;
         case PG_TAG_EXIT: on_exit_report(); break;
         case PG_TAG_SIBLINGS: on_siblings(); break;
+        case PG_TAG_KILLING: on_killing(); break;
         case PG_TAG_TASKEXIT: on_task_exit(); break;
         case PG_TAG_GTURN: pg_go_turn(src); break;
         case PG_TAG_GDONE: pg_go_done(src); break;

@@ -126,6 +126,11 @@ int pg_coord_register(void)
     return ctl_send(pg.coord, PG_TAG_REGISTER, v, 3, pg.program, pg.host);
 }
 
+void pg_coord_killing(int ltid)
+{
+    ctl_send(pg.coord, PG_TAG_KILLING, &ltid, 1, NULL, NULL);
+}
+
 void pg_coord_announce(int child_ltid, int child_tid)
 {
     int v[2] = { child_ltid, child_tid };

@@ -113,9 +113,11 @@ static int check_header(pg_logr *r, pg_log_header *h, const size_t *s,
     const char *select = s[5] == (size_t)-1 ? "" : x->arena + s[5];
     const char *exe = s[6] == (size_t)-1 ? "" : x->arena + s[6];
     const char *sum = s[7] == (size_t)-1 ? "" : x->arena + s[7];
+    const char *cwd = s[8] == (size_t)-1 ? "" : x->arena + s[8];
 
     if (strlen(program) >= sizeof h->program || strlen(host) >= sizeof h->host ||
-        strlen(select) >= sizeof h->select || strlen(exe) >= sizeof h->exe)
+        strlen(select) >= sizeof h->select || strlen(exe) >= sizeof h->exe ||
+        strlen(cwd) >= sizeof h->cwd)
         return pg_lx_fail(x, err, "<header> has a program or host name too "
                           "long");
     if (*sum && (strlen(sum) != 64 || strspn(sum, "0123456789abcdef") != 64))
@@ -129,18 +131,21 @@ static int check_header(pg_logr *r, pg_log_header *h, const size_t *s,
     strcpy(h->select, select);
     strcpy(h->exe, exe);
     strcpy(h->sha256, sum);
+    strcpy(h->cwd, cwd);
     return 0;
 }
 
 static int read_header(pg_logr *r, pg_log_header *h, pg_err *err)
 {
     pg_lx *x = &r->x;
-    size_t s[8] = { 0, 0, 0, 0, 0, (size_t)-1, (size_t)-1, (size_t)-1 };
+    size_t s[9] = { 0, 0, 0, 0, 0, (size_t)-1, (size_t)-1, (size_t)-1,
+                    (size_t)-1 };
     const pg_lx_attr spec[] = {
         {"format", PG_LX_STR, &s[0]}, {"version", PG_LX_STR, &s[1]},
         {"ltid", PG_LX_STR, &s[2]},   {"program", PG_LX_STR, &s[3]},
         {"host", PG_LX_STR, &s[4]},   {"select", PG_LX_STR, &s[5], 1},
         {"exe", PG_LX_STR, &s[6], 1}, {"sha256", PG_LX_STR, &s[7], 1},
+        {"cwd", PG_LX_STR, &s[8], 1},
     };
     int type = pg_lx_step_markup(x, err), empty;
 
@@ -234,7 +239,8 @@ static int link_strings(pg_logr *r, const pg_evdesc *d, pg_event *ev,
         if (f->type == PG_FT_QCALL && !pg_log_query_known(s))
             return pg_lx_fail(&r->x, err, "<%s> %s=\"%.40s\": not "
                               "pvm_pstat, pvm_mstat, pvm_gsize, pvm_recvinfo, "
-                              "pvm_tasks or pvm_config", d->name, f->name, s);
+                              "pvm_tasks, pvm_config or pvm_kill", d->name,
+                              f->name, s);
         if (f->type != PG_FT_WHAT)
             continue;
         for (w = PG_NOTICE_EXIT; w <= PG_NOTICE_HOSTADD; w++)

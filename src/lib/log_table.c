@@ -109,7 +109,8 @@ const int pg_n_msg_calls = NELEM(pg_msg_calls);
 /* 3 to 5 came with issue 19: answers with contents in the data file */
 const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
                                        "pvm_gsize", "pvm_recvinfo",
-                                       "pvm_tasks", "pvm_config" };
+                                       "pvm_tasks", "pvm_config",
+                                       "pvm_kill" /* 6: a replay kills here */ };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 
 int pg_call_index(const char *const *list, int n, const char *call)

@@ -188,7 +188,8 @@ void pg_logw_misses(pg_logw *w, int n)
 
 static int write_header(pg_logw *w, int ltid, const char *program,
                         const char *host, const char *select,
-                        const char *exe, const char *sha256)
+                        const char *exe, const char *sha256,
+                        const char *cwd)
 {
     if (wrote(w, xmlTextWriterStartDocument(w->xw, NULL, NULL, NULL)) ||
         start(w, root_name(w->kind)) || start(w, "header") ||
@@ -197,7 +198,8 @@ static int write_header(pg_logw *w, int ltid, const char *program,
         put_str(w, "program", program) || put_str(w, "host", host) ||
         (select && *select && put_str(w, "select", select)) ||
         (exe && *exe && put_str(w, "exe", exe)) ||
-        (sha256 && *sha256 && put_str(w, "sha256", sha256)) || finish(w))
+        (sha256 && *sha256 && put_str(w, "sha256", sha256)) ||
+        (cwd && *cwd && put_str(w, "cwd", cwd)) || finish(w))
         return -1;
     return pg_logw_flush(w); /* a task that dies at once still has a header */
 }
@@ -230,13 +232,13 @@ pg_logw *pg_logw_open_sel(const char *path, pg_log_kind kind, int ltid,
                           const char *select, pg_err *err)
 {
     return pg_logw_open_prog(path, kind, ltid, program, host, select, NULL,
-                             NULL, err);
+                             NULL, NULL, err);
 }
 
 pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
                            const char *program, const char *host,
                            const char *select, const char *exe,
-                           const char *sha256, pg_err *err)
+                           const char *sha256, const char *cwd, pg_err *err)
 {
     xmlOutputBufferPtr out;
     pg_logw *w;
@@ -249,7 +251,10 @@ pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
          check_str(exe, sizeof ((pg_log_header *)0)->exe - 1, &budget) &&
          pg_err_set(err, "%s: executable path unfit for the log", path)) ||
         (sha256 && strlen(sha256) != 64 * (*sha256 != 0) &&
-         pg_err_set(err, "%s: bad SHA-256", path)))
+         pg_err_set(err, "%s: bad SHA-256", path)) ||
+        (cwd && *cwd &&
+         check_str(cwd, sizeof ((pg_log_header *)0)->cwd - 1, &budget) &&
+         pg_err_set(err, "%s: working directory unfit for the log", path)))
         return NULL;
     w = calloc(1, sizeof *w);
     if (!w) {
@@ -282,7 +287,7 @@ pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
         xmlTextWriterSetIndentString(w->xw, BAD_CAST "  ");
     }
     if (w->broken ||
-        write_header(w, ltid, program, host, select, exe, sha256)) {
+        write_header(w, ltid, program, host, select, exe, sha256, cwd)) {
         pg_err_set(err, "%s: cannot write the log header", path);
         pg_logw_close(w);
         return NULL;

@@ -15,6 +15,7 @@
  *   runtime.c      the top: start-up from the environment, exit, the public
  *                  API, and the wrappers' guard (pg_app_call)
  *   progsum.c      the program's executable and its checksum
+ *   task_env.c     a task's working directory and (ltid 1) stdin, before main()
  *   grow.c         the growable array every list uses (pg_grow.h)
  *   notice.c       which messages are notices, read by the matcher
  *   header.c       the message header: sender ltid and message id
@@ -45,6 +46,7 @@
  *                  pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather,
  *                  pvm_scatter (libgpvm3)
  *   wrap_route.c   pvm_setopt (PvmRoute is an event; the rest passes)
+ *   wrap_kill.c    pvm_kill (an event; killed.c: the victim in replay)
  */
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
@@ -282,6 +284,8 @@ int pg_hdr_take(int mid, pg_hdr *h);
 /* ---- ltid <-> tid (coord_client.c) -------------------------------------- */
 int pg_coord_register(void);
 void pg_coord_announce(int child_ltid, int child_tid);
+/* The program is about to pvm_kill task `ltid` (wrap_kill.c). */
+void pg_coord_killing(int ltid);
 /* The ltid of the task with PVM tid `tid`, asking the coordinator once. */
 int pg_ltid_of(int tid);
 int pg_tid_of(int ltid);
@@ -430,6 +434,23 @@ int pg_file_sum(const char *path, char hex[65]);
  * program the recording ran under that ltid when PANGAEA_PROGDIR is set
  * (`pangaea -replay -pack`), else `task` itself.  buf holds the path. */
 const char *pg_progmap(int ltid, const char *task, char *buf, size_t size);
+
+/* In the process PVM started: notes whether it runs a script (#!), which
+ * is then the task's program, also after the interpreter execs another.
+ * pg_task_script: that script's absolute path, or NULL. */
+void pg_note_script(void);
+const char *pg_task_script(void);
+
+/* ---- a task the program killed when recorded (killed.c) ---------------- */
+/* In replay, at the end of a log cut by death: if another task's log
+ * holds a pvm_kill of this one, waits to be killed (never returns);
+ * otherwise returns (a divergence).  happened: what the program did. */
+void pg_await_recorded_kill(const char *happened);
+
+/* ---- where a task starts (task_env.c) --------------------------------- */
+/* Changes to PANGAEA_CWD; ltid 1 also takes PANGAEA_STDIN as fd 0.  Once,
+ * in the process that takes the ltid from its parent. */
+void pg_task_env(int ltid);
 
 /* ---- notices (notice.c) ------------------------------------------------- */
 /* Notices of `what` will come in context ctx with tag (pvm_notify). */

@@ -133,6 +133,8 @@ typedef struct pg_log_header {
     char exe[1024];    /* exec log: the executable the task ran, "" if not
                           recorded (logs of older versions) */
     char sha256[65];   /* exec log: its SHA-256 in hex, "" if not recorded */
+    char cwd[4096];    /* exec log: the task's working directory at its
+                          start, "" if not recorded */
 } pg_log_header;
 
 /* ---- writing ---------------------------------------------------------- */
@@ -146,12 +148,13 @@ pg_logw *pg_logw_open(const char *path, pg_log_kind kind, int ltid,
 pg_logw *pg_logw_open_sel(const char *path, pg_log_kind kind, int ltid,
                           const char *program, const char *host,
                           const char *select, pg_err *err);
-/* The same for an execution log that names the executable and its SHA-256
- * (exe, sha256: NULL or "" to leave them out). */
+/* The same for an execution log that names the executable, its SHA-256
+ * and the working directory (exe, sha256, cwd: NULL or "" to leave them
+ * out). */
 pg_logw *pg_logw_open_prog(const char *path, pg_log_kind kind, int ltid,
                            const char *program, const char *host,
                            const char *select, const char *exe,
-                           const char *sha256, pg_err *err);
+                           const char *sha256, const char *cwd, pg_err *err);
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to);
 /* Takes back the send or receive just written (its call failed after

@@ -17,7 +17,9 @@
  *  task  -> coord  PG_TAG_GDONE     str group       (the join or leave is done)
  *  task  -> top    PG_TAG_REPORT    ltid, kind (PG_REP_*), str text
  *  coord -> top    PG_TAG_STARTED   ltid, tid, str program, str host
- *  coord -> top    PG_TAG_ENDED     ltid, tid, status, ended normally (0/1)
+ *  task  -> coord  PG_TAG_KILLING   victim ltid       (just before its pvm_kill)
+ *  coord -> top    PG_TAG_ENDED     ltid, tid, status, ended normally (0/1;
+ *                                   2: killed by the program's pvm_kill)
  *  coord -> top    PG_TAG_ALLDONE   (no body): every task has ended
  *  top   -> coord  PG_TAG_QUIT      (no body)
  *  pvmd  -> top    PG_TAG_OUTPUT    tasks' stdout/stderr (PvmOutputCode)
@@ -44,7 +46,8 @@ enum {
     PG_TAG_HOST_GONE,  /* top's pvm_notify(PvmHostDelete) */
     PG_TAG_GTURN,
     PG_TAG_GTURN_R,
-    PG_TAG_GDONE
+    PG_TAG_GDONE,
+    PG_TAG_KILLING
 };
 
 /* PG_KEY_TID_NOW: as PG_KEY_TID, answered at once (-1 when not known yet;
@@ -73,6 +76,10 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
 #define PG_ENV_TOP "PANGAEA_TOP"
 #define PG_ENV_STALL "PANGAEA_STALL"    /* seconds before a waiting replay speaks */
 #define PG_ENV_ONLY "PANGAEA_ONLY"      /* selection: "tag=5,7 ltid=2"  */
+#define PG_ENV_CWD "PANGAEA_CWD"        /* where tasks start (runenv.c) */
+#define PG_ENV_STDIN "PANGAEA_STDIN"    /* ltid 1's stdin (stdin_fwd.c) */
+#define PG_ENV_SCRIPT "PANGAEA_SCRIPT"  /* a task's script (progsum.c); not
+                                           exported to children */
 #define PG_ENV_TIME "PANGAEA_TIME"      /* "0": clocks, pids not recorded */
 #define PG_ENV_PROGDIR "PANGAEA_PROGDIR" /* replay from a pack: its programs */
 #define PG_ENV_WHATIF "PANGAEA_WHATIF"  /* a what-if run's plan (whatif.c) */
@@ -84,6 +91,7 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
                     "PANGAEA_ONLY:PANGAEA_PROGDIR:PANGAEA_WHATIF:PANGAEA_CHAOS:" \
                     "PANGAEA_LIVE:PANGAEA_STOP:PANGAEA_DEBUG:PANGAEA_TMUX:PANGAEA_TIME:" \
+                    "PANGAEA_CWD:PANGAEA_STDIN:" \
                     "PVM_EXPORT"
 
 #endif

@@ -11,20 +11,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pg_internal.h"
 
 static pg_logw *open_log(pg_log_kind kind, pg_err *err)
 {
-    char path[4200], exe[1024] = "", sum[65] = "";
+    char path[4200], exe[1024] = "", sum[65] = "", cwd[4096] = "";
 
     /* What a replay checks it runs again (not pangaea itself, ltid 0). */
     if (kind == PG_LOG_EXEC && pg.ltid != 0 &&
         pg_exe_sum(exe, sizeof exe, sum) < 0)
         exe[0] = sum[0] = 0;
+    if (kind == PG_LOG_EXEC && !getcwd(cwd, sizeof cwd))
+        cwd[0] = 0; /* where the task runs (task_env.c put it there) */
     pg_log_path(path, sizeof path, pg.logdir, pg.ltid, kind);
     return pg_logw_open_prog(path, kind, pg.ltid, pg.program, pg.host,
-                             pg.sel.text, exe, sum, err);
+                             pg.sel.text, exe, sum, cwd, err);
 }
 
 int pg_record_open(pg_err *err)

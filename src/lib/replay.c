@@ -274,6 +274,9 @@ static void diverge(const char *happened, const char *fmt, ...)
     char rec[512], msg[1024], site[700];
     va_list ap;
 
+    /* killed.c: the task died here because the program killed it */
+    if (!comm.misses && comm.cut && !peek(&comm))
+        pg_await_recorded_kill(happened);
     va_start(ap, fmt);
     vsnprintf(rec, sizeof rec, fmt, ap);
     va_end(ap);
@@ -419,7 +422,9 @@ const pg_event *pg_replay_gettid(const char *call, const char *group,
 
     if (ev && !comm.misses && ev->kind == PG_EV_GETTID &&
         !strcmp(ev->group, group) && (inst == PG_ANY || inst == ev->inst) &&
-        (ltid == PG_ANY || ltid == ev->from)) {
+        (ltid == PG_ANY || ltid == ev->from ||
+         (ev->inst < 0 && ev->from == ev->inst))) { /* older logs' failed
+                                                      pvm_getinst */
         pg_replay_advance();
         return ev; /* still valid: the next peek has not happened yet */
     }

@@ -85,6 +85,8 @@ static void program_name(void)
         fclose(f);
     }
     pg.program[n] = 0; /* the first NUL ends argv[0] */
+    if (pg_task_script()) /* progsum.c: the task is the script it ran */
+        snprintf(pg.program, sizeof pg.program, "%s", pg_task_script());
     if (!pg.program[0])
         strcpy(pg.program, "?");
 }
@@ -162,6 +164,7 @@ static void end_task(int kind, const char *msg, int status);
 __attribute__((constructor)) static void pg_construct(void)
 {
     char mark[48];
+    int taken;
 
     pg_ender = end_task;
     pg_real_load();
@@ -175,8 +178,13 @@ __attribute__((constructor)) static void pg_construct(void)
         pg.ltid = -1;
         return;
     }
+    taken = strchr(getenv(PG_ENV_LTID), '@') != NULL; /* after an exec */
     snprintf(mark, sizeof mark, "%d@%ld", pg.ltid, syscall(SYS_getpid));
     setenv(PG_ENV_LTID, mark, 1);
+    if (!taken) {
+        pg_note_script();     /* progsum.c: a script is the program */
+        pg_task_env(pg.ltid); /* task_env.c: directory, stdin */
+    }
     note_owner();
     if (select_from_env() < 0)
         return;

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pg_internal.h"
@@ -107,7 +108,7 @@ __attribute__((noinline)) void pg_stop_here(int ltid, long event)
 void pg_stop_now(void)
 {
     char line[1024], site[700]; /* pangaea takes 1100 at most */
-    int pid = (int)getpid();
+    int pid = (int)syscall(SYS_getpid); /* the real one, not the recorded */
 
     pg_stop_armed = 0;
     if (debugged) {

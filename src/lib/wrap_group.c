@@ -81,7 +81,8 @@ int pvm_getinst(char *group, int tid)
     } else {
         inst = pg_real.getinst(group, tid);
         if (pg.mode == PANGAEA_LOG)
-            pg_record_gettid(group, inst, inst < 0 ? inst : ltid);
+            pg_record_gettid(group, inst, ltid); /* a failure too: the
+                       error is the instance, asked about the same ltid */
     }
     PG_LEAVE();
     return inst;

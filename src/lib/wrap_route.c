@@ -6,15 +6,36 @@
  * know when a task switched its route: pvm_setopt(PvmRoute, ...) is a
  * <route> event with its call site (callsite.c writes it).  Every other
  * option passes straight to PVM, and a replay sets the route all the same.
+ *
+ * One more: a task inherits `pangaea`'s output settings (its tid, code and
+ * Pangaea's context).  A program that collects its children's output
+ * itself sets PvmOutputTid and PvmOutputCode, but rarely the context (PVM
+ * leaves it at the base context): its receives would never see that
+ * output.  So when the program redirects output away from `pangaea` and
+ * the context is still Pangaea's, the context becomes the program's own.
  */
 #include "pg_internal.h"
+
+/* The program's children's output goes to the program, in its context.
+ * After the tid is set: PVM changes the context only for output sent to
+ * the task itself (or to nobody). */
+static int own_output(int what, int val, int cc)
+{
+    if (what != PvmOutputTid || cc < 0 || pg.mode == PANGAEA_OFF ||
+        pg.ltid == 0 || pg.depth > 0 || val == pg.top)
+        return cc;
+    if (pvm_getopt(PvmOutputContext) == pg.ctx)
+        pg_real.setopt(PvmOutputContext, pvm_getcontext());
+    return cc;
+}
 
 int pvm_setopt(int what, int val)
 {
     int cc;
 
     pg_real_load();
-    PG_PASS_UNLESS(what == PvmRoute && pg_app_call(), pg_real.setopt(what, val));
+    PG_PASS_UNLESS(what == PvmRoute && pg_app_call(),
+                   own_output(what, val, pg_real.setopt(what, val)));
     PG_SITE();
     PG_ENTER();
     cc = pg_real.setopt(what, val);

@@ -115,6 +115,7 @@ int top_daemon_connect(int *started, pg_err *err)
 
 void top_daemon_release(int started)
 {
+    top_stdin_end(); /* its helper is our child too: gone before waitpid */
     if (started) {
         signal(SIGTERM, SIG_IGN); /* pvm_halt ends every task, us included */
         pvm_halt();

@@ -116,7 +116,8 @@ int top_recording_file(const char *name)
 
     return (pg_log_name_split(name, NULL) >= 0 &&
             (!strcmp(name + n - 4, ".xml") || !strcmp(name + n - 4, ".pgc"))) ||
-           !strcmp(name, "pangaea-graph.html");
+           !strcmp(name, "pangaea-graph.html") ||
+           !strcmp(name, "pangaea-stdin"); /* stdin_fwd.c */
 }
 
 /* Opens a directory without following a link in its last component. */

@@ -120,18 +120,21 @@ static void set_mode(struct top_opts *o, pangaea_mode_t mode, const char *opt)
 /* The log directory, absolute (tasks start in other directories). */
 static void logdir_path(struct top_opts *o, const char *logdir)
 {
-    int made = 0; /* why it could not be made, if it could not */
+    pg_err err;
 
-    if (o->mode != PANGAEA_REPLAY && mkdir(logdir, 0777) < 0 &&
-        errno != EEXIST)
-        made = errno;
+    /* runenv.c: with its parents, naming the one that cannot be made */
+    if (o->mode != PANGAEA_REPLAY && top_mkdirs(logdir, &err) < 0) {
+        fprintf(stderr, "pangaea: cannot use the log directory %s: %s\n",
+                logdir, err.msg);
+        exit(TOP_EXIT_USAGE);
+    }
     if (realpath(logdir, o->logdir))
         return;
     if (o->mode == PANGAEA_REPLAY && errno == ENOENT)
         fail(TOP_EXIT_USAGE, "no recording to replay: the log directory %s "
                              "does not exist", logdir);
     fprintf(stderr, "pangaea: cannot use the log directory %s: %s\n",
-            logdir, strerror(made ? made : errno));
+            logdir, strerror(errno));
     exit(TOP_EXIT_USAGE);
 }
 
@@ -359,6 +362,7 @@ int main(int argc, char **argv)
         fail(TOP_EXIT_USAGE, "%s", err.msg);
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
+    top_workdir(&o); /* runenv.c: where the tasks start */
     pg_top_end = end_on_fatal;
     top_debug_env(dir); /* before a pvmd of ours starts: PVM_DEBUGGER */
     if (top_daemon_connect(&run.started, &err) < 0)
@@ -396,6 +400,13 @@ int main(int argc, char **argv)
         return o.coordhost ? TOP_EXIT_USAGE : TOP_EXIT_FAILED;
     }
     task_env(&o, dir, ctx, run.coord);
+    if (top_stdin_begin(&o, &err) < 0) { /* stdin_fwd.c: ltid 1's stdin */
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        pvm_kill(run.coord);
+        pg_top_off();
+        top_daemon_release(run.started);
+        return TOP_EXIT_FAILED;
+    }
     pg_set_top(o.mode, ctx, run.coord, o.logdir);
     if (pvm_spawn(o.program, o.args, o.host ? PvmTaskHost : PvmTaskDefault,
                   (char *)(o.host ? o.host : ""), 1, &tid) != 1) {

@@ -179,6 +179,9 @@ static void on_ended(int *abnormal)
                     "ended after %s\n", t->ltid, t->program,
                     reporter ? "an error" : "the stall");
         *abnormal = 1;
+    } else if (t->normal == 2) { /* wrap_kill.c: the program's doing */
+        fprintf(stderr, "pangaea: ltid %d (%s) was killed by the program "
+                "(pvm_kill)\n", t->ltid, t->program);
     } else if (!t->normal && !t->program[0]) {
         /* It never registered (the coordinator's news of a start comes
          * before its news of the end): Pangaea never ran in it. */

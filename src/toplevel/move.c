@@ -191,7 +191,8 @@ static int rewrite(const struct move *m, int ltid, struct pending *p,
     r = pg_logr_open(p->path, PG_LOG_EXEC, &h, err);
     if (r)
         w = pg_logw_open_prog(p->tmp, PG_LOG_EXEC, h.ltid, h.program, h.host,
-                              h.select, h.exe, h.sha256, err); /* the whole header */
+                              h.select, h.exe, h.sha256, h.cwd,
+                              err); /* the whole header */
     while (w && (cc = pg_logr_next(r, &ev, err)) == 1)
         if (copy_event(m, ltid, w, &ev) < 0) {
             cc = pg_err_set(err, "%s: cannot write event %ld again", p->tmp,

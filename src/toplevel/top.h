@@ -56,6 +56,18 @@ int top_debug_pvmd(int started, pg_err *err);
 void top_debug_say(void);
 int top_debug_held(int ltid);
 
+/* Where the run happens (runenv.c).  top_mkdirs: dir and its missing
+ * parents (mkdir -p), 0 or -1 and err naming the component.  top_workdir:
+ * the tasks' working directory (PANGAEA_CWD): here, or in a replay the
+ * recorded one if it exists (else a warning, and here). */
+int top_mkdirs(const char *dir, pg_err *err);
+void top_workdir(const struct top_opts *o);
+/* pangaea's stdin for ltid 1 (stdin_fwd.c): forwarded as it comes, and
+ * recorded as LOGDIR/pangaea-stdin; in replay the recorded input.  0, or
+ * -1 and err.  top_stdin_end stops the forwarding (also at exit). */
+int top_stdin_begin(const struct top_opts *o, pg_err *err);
+void top_stdin_end(void);
+
 /* Exit statuses of `pangaea` itself. */
 #define TOP_EXIT_USAGE 2    /* bad option, missing program, bad logs */
 #define TOP_EXIT_DIVERGED 3 /* a replay diverged                     */
