@@ -35,7 +35,7 @@ TOP_LAYERS='
 json logdir daemon lamport races_clock
 runlog hostcheck move races dump
 races_find
-races_out
+races_out minimize
 display_races
 display tasks perfetto monitor
 postmortem

@@ -11,6 +11,14 @@
  * Any difference between what the program does and what was recorded is a
  * divergence: the task says which event, what was recorded and what
  * happened, tells `pangaea`, and ends.
+ *
+ * A race-only log (`pangaea -min`, src/toplevel/minimize.c) holds only the
+ * events a replay cannot do without, each numbered as in the full log
+ * (counting the events replay acts on).  The task counts its events; one
+ * whose number is the next kept event's is replayed as above ("due"); any
+ * other is left to PVM: a send is not checked, a blocking receive takes
+ * what the program's own filter takes, which the pruning guarantees is the
+ * recorded message (minimize.c says why).
  */
 #include <assert.h>
 #include <stdarg.h>
@@ -75,6 +83,9 @@ static void cursor_ok(const struct cursor *c)
     assert(!c->has_end || (c->done && !c->cut));
     assert(c->seq >= 0);
 }
+static int race_only; /* this task's comm log is race-only */
+static long end_seq;  /* race-only: the number its <end> carries */
+
 static struct {
     int on;
     int tid, msgid;  /* the recorded sender, as a tid of this run */
@@ -128,8 +139,10 @@ int pg_replay_open(void)
 {
     pg_log_header h;
 
-    if (open_cursor(&comm, PG_LOG_COMM, &h) < 0 ||
-        open_cursor(&exec, PG_LOG_EXEC, &h) < 0)
+    if (open_cursor(&comm, PG_LOG_COMM, &h) < 0)
+        return -1;
+    race_only = pg_log_race_only(h.select);
+    if (open_cursor(&exec, PG_LOG_EXEC, &h) < 0)
         return -1;
     check_program(&h);
     return 0;
@@ -225,6 +238,8 @@ static const pg_event *peek(struct cursor *c)
     ev = c == &comm ? &c->slot[c->cur].ev : &c->ev;
     c->misses = ev->misses;
     if (ev->kind == PG_EV_END) {
+        if (c == &comm)
+            end_seq = ev->seq;
         c->done = 1;
         c->has_end = !c->cut;
         c->end_status = ev->status;
@@ -252,6 +267,33 @@ void pg_replay_prefetch(void)
     }
 }
 
+/* Race-only logs: whether the program's next event is the next one the
+ * log kept (always, in a full log). */
+static int due(void)
+{
+    const pg_event *ev = peek(&comm);
+
+    if (!race_only)
+        return 1;
+    return ev ? ev->seq == comm.seq + 1 : end_seq == comm.seq + 1;
+}
+
+/* The next event, if it is the program's next one: NULL when it lies
+ * further on in a race-only log. */
+static const pg_event *peek_due(void)
+{
+    const pg_event *ev = peek(&comm);
+
+    return due() ? ev : NULL;
+}
+
+/* The program's next event was left out of a race-only log: counted. */
+static void pass(void)
+{
+    comm.seq++;
+    pg.events = comm.seq;
+}
+
 static void diverge(const char *what, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
@@ -272,7 +314,10 @@ static void diverge(const char *happened, const char *fmt, ...)
 
 static const char *describe(const pg_event *ev, char *buf, int size)
 {
-    if (comm.misses > 0)
+    if (!due())
+        snprintf(buf, size, "a send or blocking receive (left out of the "
+                 "race-only recording)");
+    else if (comm.misses > 0)
         snprintf(buf, size, "%d more poll(s) that found no message first",
                  comm.misses);
     else if (!ev && comm.cut)
@@ -316,8 +361,11 @@ void pg_replay_check_end(int status)
     if (!comm.r || !exec.r)
         return;
     ev = peek(&comm);
-    if (ev || comm.misses > 0)
+    if (ev || (comm.misses > 0 && due()))
         describe(ev, rec, sizeof rec);
+    else if (race_only && !comm.cut && end_seq > comm.seq + 1)
+        snprintf(rec, sizeof rec, "%ld more send(s) or receive(s) (left out "
+                 "of the race-only recording)", end_seq - comm.seq - 1);
     else if (peek(&exec))
         snprintf(rec, sizeof rec, "a pvm_spawn of %s", exec.ev.program);
     else if (comm.cut)
@@ -343,10 +391,14 @@ void pg_replay_unmatchable(const pg_event *ev, const char *why)
 void pg_replay_send(const char *call, int tag, int bytes, int nto,
                     const int *tids)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[512];
     int i, ok;
 
+    if (!ev && race_only && !due()) {
+        pass(); /* a send a race-only log left out: nothing to check */
+        return;
+    }
     ok = ev && !comm.misses && ev->kind == PG_EV_SEND && ev->tag == tag &&
          ev->nto == nto;
     for (i = 0; ok && i < nto; i++)
@@ -380,7 +432,7 @@ void pg_replay_check_size(const pg_event *ev, int mid)
 
 const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[256];
 
     if (ev && !comm.misses && ev->kind == PG_EV_RECV &&
@@ -399,7 +451,7 @@ const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
 const pg_event *pg_replay_gettid(const char *call, const char *group,
                                  int inst, int ltid)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[512];
 
     if (ev && !comm.misses && ev->kind == PG_EV_GETTID &&
@@ -415,7 +467,7 @@ const pg_event *pg_replay_gettid(const char *call, const char *group,
 
 int pg_replay_query(const char *call, const char *about)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[512];
 
     if (ev && !comm.misses && ev->kind == PG_EV_QUERY &&
@@ -431,7 +483,7 @@ int pg_replay_query(const char *call, const char *about)
 
 int pg_replay_leave(const char *group)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[256];
 
     if (ev && !comm.misses && ev->kind == PG_EV_LEAVE &&
@@ -448,10 +500,32 @@ int pg_replay_leave(const char *group)
 int pg_replay_poll_missed(void)
 {
     peek(&comm);
-    if (comm.misses <= 0)
+    if (comm.misses <= 0 || !due())
         return 0;
     comm.misses--;
     return 1;
+}
+
+/* A receive of the program's that a race-only log left out: 1, and the
+ * caller lets PVM take the message (then calls pg_replay_left_out_took).
+ * Every poll that found something, and the count of those that found
+ * nothing, is kept: a poll here has diverged. */
+int pg_replay_left_out(const char *call, int poll)
+{
+    char rec[256], did[128];
+
+    if (!race_only || due())
+        return 0;
+    if (poll) {
+        snprintf(did, sizeof did, "called %s", call);
+        diverge(did, "%s", describe(NULL, rec, sizeof rec));
+    }
+    return 1;
+}
+
+void pg_replay_left_out_took(void)
+{
+    pass();
 }
 
 void pg_replay_advance(void)

@@ -130,10 +130,11 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
 {
     struct pvmminfo mi;
     pg_notice_what what;
-    int mid;
+    int mid, left_out = 0;
     pg_hdr h;
 
-    if (pg.mode == PANGAEA_REPLAY && pg_selected(tag)) {
+    if (pg.mode == PANGAEA_REPLAY && pg_selected(tag) &&
+        !(left_out = pg_replay_left_out(call, how != BLOCK))) {
         mid = replay_recv(call, how, tid, tag);
     } else {
         pg_app_recv = 1;
@@ -147,6 +148,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     }
     if (mid <= 0)
         return mid;
+    if (left_out) /* a race-only replay: PVM chose, as the pruning allows */
+        pg_replay_left_out_took();
     if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
         pg_selected(mi.tag)) {
         pg_site_ask(tid, tag, pg_app_match != NULL);

@@ -30,7 +30,9 @@
 /* One usage text, for --help (stdout, exit 0) and for every usage error. */
 static const char usage_text[] =
     "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-    "[-coordhost HOST] [-only tag=N,..|ltid=N,..] program [args...]\n"
+    "[-coordhost HOST] [-only tag=N,..|ltid=N,..] [-min] program "
+    "[args...]\n"
+    "       pangaea -min [LOGDIR]      (a recording race-only)\n"
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
@@ -151,6 +153,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->coordhost = argv[++i];
         else if (!strcmp(argv[i], "-only") && i + 1 < argc)
             add_selection(o, argv[++i]);
+        else if (!strcmp(argv[i], "-min"))
+            o->min = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -164,6 +168,10 @@ static void parse(int argc, char **argv, struct top_opts *o)
     }
     if (o->mode == PANGAEA_OFF)
         usage("say what to do: -log, -replay or -none");
+    if (o->min && (o->mode != PANGAEA_LOG || o->only[0]))
+        usage("-min goes with -log, and not with -only");
+    if (strstr(o->only, "race-only"))
+        usage("race-only recordings are made with -log -min, not -only");
     if (i >= argc)
         usage("missing program");
     resolve_program(argv[i], o->program);
@@ -286,6 +294,8 @@ int main(int argc, char **argv)
         return top_dump(argc, argv);
     if (argc > 1 && top_is_races(argv[1])) /* races_out.c: from the logs */
         return top_races(argc, argv);
+    if (top_is_min(argc, argv)) /* minimize.c: a recording race-only */
+        return top_min(argc, argv);
     if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
         return top_postmortem(argc, argv);
     parse(argc, argv, &o);
@@ -331,6 +341,12 @@ int main(int argc, char **argv)
         status = finish_recording(&o, status);
     pg_top_off(); /* our own end is not a task's end */
     top_daemon_release(run.started);
+    if (o.min && !top_logdir_incomplete(o.logdir) &&
+        top_min_dir(o.logdir, &err) < 0) { /* minimize.c */
+        fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
+                err.msg);
+        status = status ? status : TOP_EXIT_FAILED;
+    }
     if (o.mode == PANGAEA_LOG && status == 0)
         fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
     return status;

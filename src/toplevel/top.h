@@ -25,7 +25,14 @@ struct top_opts {
     char program[4096];     /* resolved path of the program           */
     char **args;            /* the program's own arguments, NULL-ended */
     char only[256];         /* -only: selective logging, "" for all    */
+    int min;                /* -log -min: prune to race-only at the end */
 };
+
+/* Race-only recordings (minimize.c): `pangaea -min [LOGDIR]`, and the
+ * pruning -log -min does once the run has ended (0, or -1 and err). */
+int top_is_min(int argc, char **argv);
+int top_min(int argc, char **argv);
+int top_min_dir(const char *dir, pg_err *err);
 
 /* Exit statuses of `pangaea` itself. */
 #define TOP_EXIT_USAGE 2    /* bad option, missing program, bad logs */
