@@ -5,9 +5,7 @@
 #   test_select, test_fork) is recorded with -log -min and replayed
 #   PG_MIN_RUNS times (default 20): every replay prints exactly what the
 #   recording printed, and unrecorded runs of it differ (PG_MIN_FREE runs,
-#   default 10: the replay suites show the same with 20; fewer here keep
-#   the file's run time down), so the kept receives are what makes the
-#   replays equal.  Each recording must say race-only in its headers.
+#   default 20), so the kept receives are what makes the replays equal.  Each recording must say race-only in its headers.
 # - A deterministic program (plain_known named: every receive names its
 #   source) keeps no receive at all, and replays identically.
 # - Programs whose races are known (plain_known wild, direct): the pruned
@@ -36,6 +34,16 @@ race_only() {
     done
     for f in "$1"/ltid-*.comm.pgc; do
         n=${f##*/ltid-}; n=${n%.comm.pgc}
+        pg_comm_xml "$1" "$n" | grep -q 'select="race-only"' || return 1
+    done
+}
+
+# race_only_others LOGDIR: the comm logs of ltids 2.. are race-only.
+race_only_others() {
+    local f n
+    for f in "$1"/ltid-*.comm.pgc; do
+        n=${f##*/ltid-}; n=${n%.comm.pgc}
+        [ "$n" -ge 2 ] || continue
         pg_comm_xml "$1" "$n" | grep -q 'select="race-only"' || return 1
     done
 }
@@ -137,6 +145,45 @@ if timeout 60 "$P" -log -logdir "$d/full" "$PG_BUILD/sor" 4 >/dev/null 2>&1 &&
     fi
 else
     pg_fail "sor 4: recording or pangaea -min failed"
+fi
+
+# ---- a task that crashed keeps its full log ------------------------------
+c=$dir/crash; mkdir -p "$c"
+rc=0
+for i in $(seq 30); do
+    rc=0
+    timeout 60 "$P" -log -min -logdir "$c/run$i" "$T/plain_crash" >"$c/out" 2>"$c/err" || rc=$?
+    [ "$rc" -ne 0 ] && break
+done
+logs=$c/run$i
+died=$(grep -Eo "ltid 1 \(.*plain_crash\) died of SIGSEGV after event [0-9]+" "$c/err")
+if [ "$rc" -eq 0 ] || [ -z "$died" ]; then
+    pg_fail "plain_crash: no run of 30 crashed under -log -min (last exit $rc)"
+else
+    # pangaea prunes a recording that ended well; one a crash cut short is
+    # pruned by hand, as a user would.
+    how="by -log -min"
+    grep -q "is race-only now" "$c/err" ||
+        { how="by pangaea -min afterwards"; "$P" -min "$logs" 2>>"$c/err"; }
+    if pg_comm_xml "$logs" 1 | grep -q '<header[^>]*select="race-only"' ||
+       ! pg_comm_xml "$logs" 1 | grep -q '<recv '; then
+        pg_fail "plain_crash: the crashed task's log was pruned"
+    elif ! race_only_others "$logs"; then
+        pg_fail "plain_crash: the other tasks' logs are not race-only"
+    else
+        pg_pass "plain_crash: the crashed task keeps its full log ($(pg_comm_xml "$logs" 1 | grep -c '<recv ') receives), the others are race-only (pruned $how)"
+    fi
+    same=0
+    for j in 1 2 3 4 5; do
+        rrc=0
+        timeout 60 "$P" -replay -logdir "$logs" "$T/plain_crash" >"$c/rout" 2>"$c/rerr" || rrc=$?
+        [ "$rrc" -ne 0 ] && grep -qF "$died" "$c/rerr" && same=$((same + 1))
+    done
+    if [ "$same" -eq 5 ]; then
+        pg_pass "plain_crash: 5 of 5 replays die as recorded: $died"
+    else
+        pg_fail "plain_crash: $same of 5 replays died as recorded"; head -5 "$c/rerr"
+    fi
 fi
 
 # ---- bad input ----------------------------------------------------------------
