@@ -203,6 +203,81 @@ END_TEST
 
 /* Read-ahead (pg_replay_prefetch, while a receive waits) changes nothing
  * of the order events are followed in. */
+/* ---- race-only logs (pangaea -min) ---- */
+
+/* Task 1's race-only log: a receive of message 1 from ltid 2 (tag 5, 8
+ * bytes) after one failed poll, as event 3; a query answered 4 as event
+ * 5; the end as event 7.  Events 1, 2, 4 and 6 were left out. */
+static void replay_race_only(void)
+{
+    char path[4200];
+    pg_err err;
+    pg_logw *w;
+
+    pg_log_path(path, sizeof path, dir, 1, PG_LOG_COMM);
+    w = pg_logw_open_sel(path, PG_LOG_COMM, 1, "prog", "host",
+                         PG_SELECT_RACE_ONLY, &err);
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logw_seq(w, 3), 0);
+    pg_logw_misses(w, 1);
+    ck_assert_int_eq(pg_logw_recv(w, 3.0, "pvm_nrecv", 2, 5, 1, 8), 0);
+    ck_assert_int_eq(pg_logw_seq(w, 5), 0);
+    ck_assert_int_eq(pg_logw_query(w, 5.0, "pvm_pstat", "2", 4), 0);
+    ck_assert_int_eq(pg_logw_seq(w, 7), 0);
+    ck_assert_int_eq(pg_logw_end(w, 7.0, 0), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    pg_log_path(path, sizeof path, dir, 1, PG_LOG_EXEC);
+    w = pg_logw_open(path, PG_LOG_EXEC, 1, "prog", "host", &err);
+    ck_assert_int_eq(pg_logw_end(w, 99.0, 0), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    pg.mode = PANGAEA_REPLAY;
+    pg.ltid = 1;
+    pg.events = 0;
+    snprintf(pg.logdir, sizeof pg.logdir, "%s", dir);
+    pg_ltid_remember(T2, 2);
+    ck_assert_int_eq(pg_replay_open(), 0);
+}
+
+START_TEST(a_race_only_log_leaves_the_events_between_its_own_to_pvm)
+{
+    int t2 = T2;
+
+    replay_race_only();
+    pg_replay_send("pvm_send", 9, 100, 1, &t2);    /* 1: not checked */
+    ck_assert_int_eq(pg.events, 1);
+    ck_assert_int_eq(pg_replay_left_out("pvm_recv", 0), 1); /* 2 */
+    pg_replay_left_out_took();
+    ck_assert_int_eq(pg_replay_left_out("pvm_nrecv", 1), 0); /* 3: due */
+    ck_assert_int_eq(pg_replay_poll_missed(), 1);
+    ck_assert_int_eq(pg_replay_poll_missed(), 0);
+    ck_assert_int_eq(pg_replay_expect_recv("pvm_nrecv", -1, 5)->msgid, 1);
+    pg_replay_advance();
+    ck_assert_int_eq(pg_replay_left_out("pvm_recv", 0), 1); /* 4 */
+    pg_replay_left_out_took();
+    ck_assert_int_eq(pg_replay_query("pvm_pstat", "2"), 4); /* 5 */
+    pg_replay_send("pvm_mcast", 1, 1, 1, &t2);     /* 6 */
+    ck_assert_int_eq(pg.events, 6);
+    pg_replay_check_end(0); /* 7: the recorded end, nothing to say */
+    pg_replay_close();
+}
+END_TEST
+
+START_TEST(a_poll_where_a_race_only_log_kept_nothing_diverges)
+{
+    replay_race_only();
+    pg_replay_left_out("pvm_nrecv", 1); /* event 1 was a send or a recv */
+    ck_abort_msg("a poll passed where the recording kept no poll");
+}
+END_TEST
+
+START_TEST(a_query_before_its_number_in_a_race_only_log_diverges)
+{
+    replay_race_only();
+    pg_replay_query("pvm_pstat", "2"); /* recorded as event 5, not 1 */
+    ck_abort_msg("a query passed at another event than recorded");
+}
+END_TEST
+
 START_TEST(reading_ahead_keeps_the_recorded_order)
 {
     static const struct rec log[] = {
@@ -258,6 +333,11 @@ int main(void)
                         PG_EXIT_DIVERGED);
     tcase_add_test(tc, an_exit_notice_is_expected_by_tag_from_any_daemon);
     tcase_add_test(tc, reading_ahead_keeps_the_recorded_order);
+    tcase_add_test(tc, a_race_only_log_leaves_the_events_between_its_own_to_pvm);
+    tcase_add_exit_test(tc, a_poll_where_a_race_only_log_kept_nothing_diverges,
+                        PG_EXIT_DIVERGED);
+    tcase_add_exit_test(tc, a_query_before_its_number_in_a_race_only_log_diverges,
+                        PG_EXIT_DIVERGED);
     suite_add_tcase(s, tc);
     failed = ck_run(s);
     nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
