@@ -271,10 +271,11 @@ void pg_replay_prefetch(void)
  * log kept (always, in a full log). */
 static int due(void)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev;
 
     if (!race_only)
         return 1;
+    ev = peek(&comm);
     return ev ? ev->seq == comm.seq + 1 : end_seq == comm.seq + 1;
 }
 

@@ -16,7 +16,7 @@
 # - A task that crashed keeps its full log (plain_crash, recorded until a
 #   run crashes) and the replay dies at the same event again.
 # - Bad input: -min on a race-only or an -only recording, -min without
-#   -log: exit 2, logs unchanged.
+#   -log: exit 2, logs unchanged; -races on a race-only recording: exit 2.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -194,6 +194,12 @@ if [ "$rc" -eq 2 ] && grep -q "race-only already" "$d/again.err" && [ "$(sum_of 
     pg_pass "-min on a race-only recording: exit 2, named, logs unchanged"
 else
     pg_fail "-min on a race-only recording: exit $rc: $(cat "$d/again.err")"
+fi
+if "$P" -races "$d/min" >/dev/null 2>"$d/races.err"; then rc=0; else rc=$?; fi
+if [ "$rc" -eq 2 ] && grep -q "is race-only" "$d/races.err"; then
+    pg_pass "-races on a race-only recording: exit 2, it needs a full one"
+else
+    pg_fail "-races on a race-only recording: exit $rc: $(head -2 "$d/races.err")"
 fi
 e=$dir/only
 timeout 60 "$P" -log -only tag=5 -logdir "$e" "$T/select" >/dev/null 2>&1
