@@ -328,8 +328,14 @@ int top_is_min(int argc, char **argv)
 int top_min(int argc, char **argv)
 {
     const char *dir = argc > 2 ? argv[2] : "logs";
+    struct stat st;
     pg_err err;
 
+    if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "pangaea: -min: no recording in %s (not a "
+                "directory)\n", dir);
+        return TOP_EXIT_USAGE;
+    }
     if (top_logdir_lock(dir, 0, &err) < 0 || top_min_dir(dir, &err) < 0) {
         fprintf(stderr, "pangaea: -min: %s\n", err.msg);
         return TOP_EXIT_USAGE;
