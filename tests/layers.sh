@@ -25,7 +25,7 @@ log_read log_write log_schema
 log_dump
 real progsum state site_name
 select coord_client notice
-header callsite
+header callsite reserve
 record replay
 runtime
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query

@@ -142,6 +142,12 @@ int pg_replay_open(void)
     if (open_cursor(&comm, PG_LOG_COMM, &h) < 0)
         return -1;
     race_only = pg_log_race_only(h.select);
+    if (race_only) { /* reserve.c: what kept receives take */
+        pg_err err;
+
+        if (pg_reserve_load(comm.path, &err) < 0)
+            bad_log(err.msg);
+    }
     if (open_cursor(&exec, PG_LOG_EXEC, &h) < 0)
         return -1;
     check_program(&h);
@@ -153,6 +159,7 @@ static void forget_all(void);
 void pg_replay_close(void)
 {
     forget_all();
+    pg_reserve_free();
     if (comm.r)
         pg_logr_close(comm.r);
     if (exec.r)
@@ -531,6 +538,10 @@ void pg_replay_left_out_took(void)
 
 void pg_replay_advance(void)
 {
+    const pg_event *ev = &comm.slot[comm.cur].ev;
+
+    if (race_only && ev->kind == PG_EV_RECV && strcmp(ev->call, "pvm_probe"))
+        pg_reserve_take(ev->from, ev->msgid); /* taken: reserved no more */
     comm.have = 0;
     comm.seq++;
     if (comm.slot[comm.cur].ev.seq > comm.seq) /* events passed over */
@@ -663,6 +674,10 @@ int pg_match(int mid, int tid, int tag)
         if (cc > 0 && pg.mode == PANGAEA_LOG &&
             pg_notice_kind(mid) == PG_NOTICE_EXIT)
             pg_notice_first(mid);
+        /* A race-only replay keeps what kept receives take (reserve.c) */
+        if (cc > 0 && race_only && header_of(mid, &src, &wid) == 0 &&
+            pg_reserved(src, wid))
+            cc = 0;
         if (cc > 0)
             forget(mid);
         return cc;

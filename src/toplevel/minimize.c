@@ -54,6 +54,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "log_table.h"
 #include "pg_internal.h"
 #include "races.h"
 #include "top.h"
@@ -62,6 +63,7 @@
 struct min_stats {
     long bytes_before, bytes_after;  /* communication logs */
     long receives, kept_receives, races, kept_events, events;
+    long implied;                    /* races left out: order follows */
     int full_tasks;                  /* logs kept whole (their task died) */
 };
 
@@ -79,13 +81,12 @@ static int replayed(int kind)
            kind == PG_EV_GETTID || kind == PG_EV_QUERY || kind == PG_EV_LEAVE;
 }
 
-/* Whether event ev (racing: a race of the analysis) stays. */
-static int kept(const pg_event *ev, int racing)
+/* Whether event ev stays; keep_recv: the decision for a receive. */
+static int kept(const pg_event *ev, int keep_recv)
 {
     switch (ev->kind) {
     case PG_EV_RECV:
-        return racing || ev->misses > 0 ||
-               (strcmp(ev->call, "pvm_recv") && strcmp(ev->call, "pvm_precv"));
+        return keep_recv;
     case PG_EV_SEND:
         return ev->misses > 0;
     case PG_EV_NOTICE: case PG_EV_GETTID: case PG_EV_QUERY:
@@ -96,21 +97,94 @@ static int kept(const pg_event *ev, int racing)
     }
 }
 
-/* The racing receives of task t, by event position (1-based, as RC_EV). */
-static char *racing_of(const struct rc_run *run, const struct rc_race *r,
-                       int n, int t)
-{
-    char *m = calloc((size_t)run->tasks[t].n + 2, 1);
-    int i;
+#define ROUTE_DIRECT 3 /* PvmRouteDirect, as races_find.c reads it */
 
-    for (i = 0; m && i < n; i++)
-        if (r[i].task == t && r[i].took >= 0)
-            m[r[i].pos] = 1;
-    return m;
+/* Whether a racing receive (event pos of task t, its race r) needs
+ * keeping: some alternative could reach it in a replay.  A replay keeps
+ * the messages of later kept receives (reserved) from the receives it
+ * leaves to PVM, so an alternative that is reserved is no alternative,
+ * but then, where PVM keeps per-pair order, its sender's next message
+ * that the receive could take is (the walk below). */
+static int race_needs_keeping(const struct rc_run *run, const struct rc_race *r,
+                              int pos, int atag, int direct,
+                              const char *reserved)
+{
+    const struct rc_msg *msg = run->msg;
+    int i, m;
+
+    for (i = 0; i < r->nalts; i++) {
+        m = r->alts[i].msg;
+        if (msg[m].src < 0 || r->alts[i].fifo_broken)
+            return 1; /* a notice; or order lost: kept as before */
+        if (direct) {
+            if (!reserved[m])
+                return 1;
+            continue; /* the analysis listed every message of the sender */
+        }
+        for (; m >= 0; m = msg[m].next) {
+            if (msg[m].taken_pos && msg[m].taken_pos < pos)
+                continue;
+            if (msg[m].vcd >= pos)
+                break; /* sent after the receive, and so is the rest */
+            if ((atag >= 0 && msg[m].tag != atag) || reserved[m])
+                continue;
+            return 1; /* the first message of the sender it could take */
+        }
+    }
+    return 0;
+}
+
+/* For each event of task t (1-based, as RC_EV), whether a receive there
+ * stays; from the last receive to the first, so that what later kept
+ * receives take is known (reserved) when an earlier one is decided.
+ * NULL when out of memory. */
+static char *keep_of(const struct rc_run *run, const struct rc_race *races,
+                     int n, int t, char *reserved, struct min_stats *st)
+{
+    const struct rc_task *task = &run->tasks[t];
+    int *race_at = malloc(((size_t)task->n + 2) * sizeof *race_at);
+    char *keep = calloc((size_t)task->n + 2, 1), *direct = calloc((size_t)task->n + 2, 1);
+    int i, pos, d = 0;
+
+    if (!race_at || !keep || !direct) {
+        free(race_at), free(keep), free(direct);
+        return NULL;
+    }
+    for (pos = 1; pos <= task->n; pos++) {
+        const struct rc_ev *e = RC_EV(run, t, pos);
+
+        if (e->kind == PG_EV_ROUTE)
+            d = e->a == ROUTE_DIRECT;
+        direct[pos] = (char)d;
+        race_at[pos] = -1;
+    }
+    for (i = 0; i < n; i++)
+        if (races[i].task == t && races[i].took >= 0)
+            race_at[races[i].pos] = i;
+    for (pos = task->n; pos >= 1; pos--) {
+        const struct rc_ev *e = RC_EV(run, t, pos);
+        const char *call = pg_msg_calls[e->call];
+        int cons = e->matcher || e->afrom <= -3 || e->atag <= -2;
+
+        if (e->kind != PG_EV_RECV)
+            continue;
+        if (e->misses > 0 || (strcmp(call, "pvm_recv") &&
+                              strcmp(call, "pvm_precv")))
+            keep[pos] = 1; /* a poll, or polls before it: as recorded */
+        else if (race_at[pos] >= 0)
+            keep[pos] = cons || race_needs_keeping(run, &races[race_at[pos]],
+                                                   pos, e->atag, direct[pos],
+                                                   reserved);
+        st->implied += race_at[pos] >= 0 && !keep[pos];
+        if (keep[pos] && e->a >= 0 && strcmp(call, "pvm_probe"))
+            reserved[e->a] = 1; /* a replay keeps it for this receive */
+    }
+    free(race_at), free(direct);
+    return keep;
 }
 
 /* Writes task t's race-only log to tmp. */
-static int prune_comm(const struct rc_run *run, int t, const char *racing,
+static int prune_comm(const struct rc_run *run, int t, const char *keepv,
                       const char *path, const char *tmp,
                       struct min_stats *st, pg_err *err)
 {
@@ -135,7 +209,7 @@ static int prune_comm(const struct rc_run *run, int t, const char *racing,
             rc = pg_err_set(err, "%s changed while it was read", path);
             break;
         }
-        keep = kept(&ev, ev.kind != PG_EV_SITE && racing[pos]);
+        keep = kept(&ev, ev.kind == PG_EV_RECV && keepv[pos]);
         st->events += ev.kind != PG_EV_SITE;
         st->receives += ev.kind == PG_EV_RECV;
         st->kept_receives += keep && ev.kind == PG_EV_RECV;
@@ -215,10 +289,11 @@ static int prune_all(struct rc_run *run, struct out *o, int *nout,
 {
     struct rc_race *races = NULL;
     int n = rc_find(run, &races), t, rc = 0, k = 0;
-    char *racing;
+    char *keepv, *reserved = calloc((size_t)run->nmsg + 1, 1);
 
-    if (n < 0)
-        return pg_err_set(err, "out of memory"), -1;
+    if (n < 0 || !reserved)
+        return rc_races_free(races, n < 0 ? 0 : n), free(reserved),
+               pg_err_set(err, "out of memory"), -1;
     st->races = n;
     for (t = 0; rc == 0 && t < run->ntasks; t++) {
         int ltid = run->tasks[t].ltid;
@@ -228,12 +303,12 @@ static int prune_all(struct rc_run *run, struct out *o, int *nout,
         if (run->tasks[t].note[0]) { /* its task died: kept whole */
             st->full_tasks++;
             st->bytes_after += file_size(o[k].path);
-        } else if (!(racing = racing_of(run, races, n, t))) {
+        } else if (!(keepv = keep_of(run, races, n, t, reserved, st))) {
             rc = pg_err_set(err, "out of memory");
         } else {
             snprintf(o[k].tmp, sizeof o[k].tmp, "%s.min-tmp", o[k].path);
-            rc = prune_comm(run, t, racing, o[k].path, o[k].tmp, st, err);
-            free(racing);
+            rc = prune_comm(run, t, keepv, o[k].path, o[k].tmp, st, err);
+            free(keepv);
             if (rc == 0)
                 st->bytes_after += file_size(o[k++].tmp);
         }
@@ -247,6 +322,7 @@ static int prune_all(struct rc_run *run, struct out *o, int *nout,
         }
     }
     rc_races_free(races, n);
+    free(reserved);
     *nout = k;
     return rc;
 }
@@ -295,9 +371,10 @@ static int minimize(const char *dir, struct min_stats *st, pg_err *err)
 static void report(const char *dir, const struct min_stats *st, double secs)
 {
     fprintf(stderr, "pangaea: %s is race-only now: %ld of %ld receives kept "
-            "(%ld race), %ld of %ld events; communication logs %ld -> %ld "
-            "bytes (%.1f%%)%s in %.2f s\n", dir, st->kept_receives,
-            st->receives, st->races, st->kept_events, st->events,
+            "(%ld race, %ld of them implied by kept ones), %ld of %ld events; "
+            "communication logs %ld -> %ld bytes (%.1f%%)%s in %.2f s\n", dir,
+            st->kept_receives, st->receives, st->races, st->implied,
+            st->kept_events, st->events,
             st->bytes_before, st->bytes_after,
             st->bytes_before ? 100.0 * st->bytes_after / st->bytes_before : 0,
             st->full_tasks ? "; the logs of tasks that died kept whole" : "",

@@ -177,7 +177,11 @@ else
     for j in 1 2 3 4 5; do
         rrc=0
         timeout 60 "$P" -replay -logdir "$logs" "$T/plain_crash" >"$c/rout" 2>"$c/rerr" || rrc=$?
-        [ "$rrc" -ne 0 ] && grep -qF "$died" "$c/rerr" && same=$((same + 1))
+        if [ "$rrc" -ne 0 ] && grep -qF "$died" "$c/rerr"; then
+            same=$((same + 1))
+        else
+            echo "replay $j: exit $rrc"; cat "$c/rerr"
+        fi
     done
     if [ "$same" -eq 5 ]; then
         pg_pass "plain_crash: 5 of 5 replays die as recorded: $died"
