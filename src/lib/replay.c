@@ -17,8 +17,9 @@
  * (counting the events replay acts on).  The task counts its events; one
  * whose number is the next kept event's is replayed as above ("due"); any
  * other is left to PVM: a send is not checked, a blocking receive takes
- * what the program's own filter takes, which the pruning guarantees is the
- * recorded message (minimize.c says why).
+ * what the program's own filter takes, minus the messages reserved for
+ * kept receives (reserve.c; refused by pg_match), which the pruning
+ * guarantees is the recorded message (minimize.c says why).
  */
 #include <assert.h>
 #include <stdarg.h>

@@ -118,11 +118,14 @@ static int replay_recv(const char *call, enum how how, int tid, int tag)
  * with the program's filter, minus those reserved for receives the log
  * kept (replay.c's matcher, reserve.c).  A message refused because its
  * sender's tid was not known yet is looked at again once it is. */
-static int left_out_recv(int tid, int tag)
+static int left_out_recv(const char *call, int tid, int tag)
 {
     struct timeval slice;
+    struct pg_wait wait;
+    char msg[256];
     int mid;
 
+    pg_wait_start(&wait);
     for (;;) {
         pg_app_recv = 1;
         mid = pg_real.nrecv(tid, tag);
@@ -132,9 +135,17 @@ static int left_out_recv(int tid, int tag)
             mid = pg_real.trecv(tid, tag, &slice);
         }
         pg_app_recv = 0;
-        if (mid != 0)
+        if (mid != 0) {
+            pg_wait_end(&wait);
             return mid;
+        }
         pg_reserve_learn();
+        if (pg_wait_overdue(&wait)) { /* so a stalled replay is seen */
+            snprintf(msg, sizeof msg, "waits in %s(tid t%x, tag %d) for a "
+                     "message the race-only recording left to PVM", call,
+                     tid, tag);
+            pg_wait_report(msg);
+        }
     }
 }
 
@@ -161,7 +172,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
         !(left_out = pg_replay_left_out(call, how != BLOCK))) {
         mid = replay_recv(call, how, tid, tag);
     } else if (left_out) {
-        mid = left_out_recv(tid, tag);
+        mid = left_out_recv(call, tid, tag);
     } else {
         pg_app_recv = 1;
         mid = real_call(how, tid, tag, tmout);

@@ -8,7 +8,8 @@
  * which receives could have taken another message, and each task's
  * communication log is written again with only what a replay cannot do
  * without:
- *   - every receive that races (two or more potential matches);
+ *   - every receive that races (two or more potential matches), unless
+ *     its order follows from kept ones (below);
  *   - every receive that is a poll or a probe (pvm_nrecv, pvm_trecv,
  *     pvm_probe): PVM would not wait for its message;
  *   - every event that carries failed polls (misses), send or receive:
@@ -20,26 +21,36 @@
  * group events, queries), so the replay counts the program's events and
  * knows which one a kept event is (docs/comm-log-format.md: the gap).
  *
- * Why a receive that does not race may be left to PVM.  Take the first
+ * Which racing receives go too (Netzer and Miller's "races whose order
+ * follows from traced ones").  A replay keeps the messages of kept
+ * receives (reserved, src/lib/reserve.c) from the receives it leaves to
+ * PVM.  So, deciding each task's receives from its last to its first, a
+ * racing receive goes when, for every sender of an alternative, that
+ * sender's messages it could take (matching, not taken earlier, not sent
+ * after it), in send order, are all reserved for later kept receives
+ * before the one it took or their end; with per-pair order lost (the
+ * receiver routes direct) every alternative must be reserved; an
+ * alternative that is a notice keeps it.
+ *
+ * Why a receive left out takes its recorded message.  Take the first
  * receive R of a replay (in real time) that takes another message m' than
  * the m it took when recorded.  Everything before it repeated the
  * recording, so m''s send is a send of the recording, made before R ended:
- * it does not happen after R (a chain from R to it would have to run
- * through events that all come after R).  m' matches R's filter (the
- * program is the same up to R) and no earlier receive took it; PVM keeps
- * each pair's order, so m' is its sender's earliest such message (an
- * earlier one would be ahead of it in the queue).  So m' is a potential
- * match of R besides m: R races, and was kept, and a kept receive takes
- * exactly its recorded message.  Where PVM loses per-pair order (the
- * receiver routes direct), through the program's own matcher, and in logs
- * that do not say what was asked, the analysis counts every message, so
- * more is kept.  Nothing is reserved for kept receives: by the argument
- * above a left-out receive never takes another message than recorded.
- * The Netzer-Miller reduction (a race whose outcome follows from kept
- * races) is not made: with happened-before as recorded, a race's
- * alternative is concurrent with it in any replay that repeats the
- * recording, so only reservations (excluding messages kept receives will
- * take) could drop more; see README.
+ * it does not happen after R (a chain from R to it would run through
+ * events that all come after R).  m' matches R's filter (the program is
+ * the same up to R), no earlier receive took it and it is not reserved
+ * (the matcher refused those); its sender's earlier messages that R could
+ * take were ahead of it in the queue (PVM keeps each pair's order), so the
+ * matcher refused them: reserved.  So the walk above, from that sender's
+ * first message R could take, passes reserved ones and reaches m': R was
+ * kept, and a kept receive takes exactly its recorded message.  (If m' is
+ * from m's sender, m was ahead of it and not reserved; if R did not race,
+ * m' would be a second potential match.)  Where PVM loses per-pair order,
+ * through the program's own matcher, and in logs that do not say what
+ * was asked, every racing receive is kept.  Without reservations no
+ * racing receive could go (its alternative may arrive first); with them,
+ * SOR keeps two of each three reductions as before, a master taking from
+ * three workers about two thirds of its receives instead of all.
  *
  * A task whose log stops (it died) keeps its full log and replays as
  * usual; every log is written to a temporary file first and renamed over
