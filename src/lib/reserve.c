@@ -16,7 +16,9 @@
  * already running); a message from a tid not known then, when some
  * reserved sender's tid is not known either and that sender has a reserved
  * message with this id, is refused and noted, and the receive learns the
- * tids (pg_reserve_learn) and tries again.  A hash table on (ltid, id).
+ * tids and the noted tids' ltids (pg_reserve_learn) and tries again: a
+ * tid of no reserved sender is never refused again.  A hash table on
+ * (ltid, id).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,9 @@ static size_t cap, used;
 static struct sender *senders;
 static int nsenders, nsend_cap;
 static int unknown_seen; /* a message was refused for want of a tid */
+#define NOTED 64
+static int noted[NOTED], nnoted; /* those tids, to learn the ltids of */
+static int *others, nothers, others_cap; /* tids of no reserved sender */
 
 static size_t hash(int ltid, int msgid)
 {
@@ -154,15 +159,41 @@ int pg_reserved(int tid, int msgid)
     for (i = 0; i < nsenders; i++)
         if (senders[i].tid == tid)
             return reserved(senders[i].ltid, msgid);
+    for (i = 0; i < nothers; i++)
+        if (others[i] == tid)
+            return 0;
     for (i = 0; i < nsenders; i++) /* a tid of a sender not known yet? */
         unknown |= !senders[i].tid && reserved(senders[i].ltid, msgid);
-    unknown_seen |= unknown;
+    if (unknown) {
+        unknown_seen = 1;
+        for (i = 0; i < nnoted && noted[i] != tid; i++)
+            ;
+        if (i == nnoted && nnoted < NOTED)
+            noted[nnoted++] = tid;
+    }
     return unknown;
 }
 
+/* tid is no reserved sender's: its messages are never refused again. */
+static void other(int tid)
+{
+    if (nothers == others_cap) {
+        int *more;
+
+        others_cap = others_cap ? 2 * others_cap : 16;
+        more = realloc(others, (size_t)others_cap * sizeof *others);
+        if (!more)
+            return; /* asked again next time */
+        others = more;
+    }
+    others[nothers++] = tid;
+}
+
+/* Asks the coordinator the ltids of the tids noted, and the tids of the
+ * reserved senders not known yet. */
 int pg_reserve_learn(void)
 {
-    int i, tid;
+    int i, j, tid, ltid;
 
     if (!unknown_seen)
         return 0;
@@ -170,6 +201,16 @@ int pg_reserve_learn(void)
     for (i = 0; i < nsenders; i++)
         if (!senders[i].tid && (tid = pg_tid_of(senders[i].ltid)) > 0)
             senders[i].tid = tid;
+    for (j = 0; j < nnoted; j++) {
+        ltid = pg_ltid_of(noted[j]);
+        for (i = 0; i < nsenders && senders[i].ltid != ltid; i++)
+            ;
+        if (i < nsenders && ltid >= 0)
+            senders[i].tid = noted[j];
+        else
+            other(noted[j]);
+    }
+    nnoted = 0;
     return 1;
 }
 
@@ -177,9 +218,11 @@ void pg_reserve_free(void)
 {
     free(tab);
     free(senders);
+    free(others);
     tab = NULL;
     senders = NULL;
+    others = NULL;
     cap = used = 0;
-    nsenders = nsend_cap = 0;
+    nsenders = nsend_cap = nothers = others_cap = nnoted = 0;
     unknown_seen = 0;
 }
