@@ -278,6 +278,48 @@ START_TEST(a_query_before_its_number_in_a_race_only_log_diverges)
 }
 END_TEST
 
+/* What kept receives take is reserved (reserve.c) until they take it; a
+ * message from a tid not learnt yet is refused while it may be one, and
+ * the tids learnt (here from the table, so nobody is asked); probes
+ * reserve nothing; a tid of no reserved sender is never refused. */
+START_TEST(kept_receives_reserve_their_messages_until_taken)
+{
+    char path[4200];
+    pg_err err;
+    pg_logw *w;
+
+    pg_log_path(path, sizeof path, dir, 1, PG_LOG_COMM);
+    w = pg_logw_open_sel(path, PG_LOG_COMM, 1, "prog", "host",
+                         PG_SELECT_RACE_ONLY, &err);
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logw_recv(w, 1.0, "pvm_recv", 2, 5, 1, 8), 0);
+    ck_assert_int_eq(pg_logw_recv(w, 2.0, "pvm_recv", 2, 5, 3, 8), 0);
+    ck_assert_int_eq(pg_logw_recv(w, 3.0, "pvm_probe", 2, 5, 5, 8), 0);
+    ck_assert_int_eq(pg_logw_recv(w, 4.0, "pvm_recv", 3, 5, 1, 8), 0);
+    ck_assert_int_eq(pg_logw_end(w, 5.0, 0), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    pg_ltid_remember(T2, 2);
+    pg_ltid_remember(T3, 3);
+    pg_ltid_remember(0x40004, 4);
+    ck_assert_int_eq(pg_reserve_load(path, &err), 0);
+    ck_assert_int_eq(pg_reserved(T2, 1), 1); /* not learnt: may be */
+    ck_assert_int_eq(pg_reserved(0x40004, 2), 0); /* no sender has id 2 */
+    ck_assert_int_eq(pg_reserve_learn(), 1);
+    ck_assert_int_eq(pg_reserve_learn(), 0); /* nothing more noted */
+    ck_assert_int_eq(pg_reserved(T2, 1), 1);
+    ck_assert_int_eq(pg_reserved(T2, 2), 0);
+    ck_assert_int_eq(pg_reserved(T2, 3), 1);
+    ck_assert_int_eq(pg_reserved(T2, 5), 0); /* a probe's */
+    ck_assert_int_eq(pg_reserved(T3, 1), 1);
+    ck_assert_int_eq(pg_reserved(0x40004, 1), 0);
+    pg_reserve_take(2, 1);
+    ck_assert_int_eq(pg_reserved(T2, 1), 0);
+    ck_assert_int_eq(pg_reserved(T2, 3), 1);
+    pg_reserve_free();
+    ck_assert_int_eq(pg_reserved(T2, 3), 0);
+}
+END_TEST
+
 START_TEST(reading_ahead_keeps_the_recorded_order)
 {
     static const struct rec log[] = {
@@ -334,6 +376,7 @@ int main(void)
     tcase_add_test(tc, an_exit_notice_is_expected_by_tag_from_any_daemon);
     tcase_add_test(tc, reading_ahead_keeps_the_recorded_order);
     tcase_add_test(tc, a_race_only_log_leaves_the_events_between_its_own_to_pvm);
+    tcase_add_test(tc, kept_receives_reserve_their_messages_until_taken);
     tcase_add_exit_test(tc, a_poll_where_a_race_only_log_kept_nothing_diverges,
                         PG_EXIT_DIVERGED);
     tcase_add_exit_test(tc, a_query_before_its_number_in_a_race_only_log_diverges,
