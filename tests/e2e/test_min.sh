@@ -17,6 +17,8 @@
 #   ones (bytes), `pangaea -min LOGDIR` on a copy of a full recording.
 # - A task that crashed keeps its full log (plain_crash, recorded until a
 #   run crashes) and the replay dies at the same event again.
+# - A replay of a race-only recording with a task stopped ends as stalled
+#   (receives left to PVM report their waits too).
 # - Bad input: -min on a race-only or an -only recording, -min without
 #   -log: exit 2, logs unchanged; -races on a race-only recording: exit 2.
 set -u
@@ -199,6 +201,38 @@ else
     else
         pg_fail "plain_crash: $same of 5 replays died as recorded"; head -5 "$c/rerr"
     fi
+fi
+
+# ---- a stalled replay of a race-only recording ends ------------------------
+# plain_slow's workers wait for acks with receives the log leaves to PVM:
+# with ltid 2 stopped, the others must still report their waits, so the
+# run ends as stalled (exit 3) rather than hanging.
+s=$dir/slow
+if timeout 60 "$P" -log -min -logdir "$s" "$T/plain_slow" 300 >/dev/null 2>&1; then
+    start=$(date +%s)
+    PANGAEA_STALL=2 timeout 60 "$P" -replay -logdir "$s" "$T/plain_slow" 300 \
+        >"$dir/slow.out" 2>"$dir/slow.err" &
+    runner=$!
+    pid=
+    for i in $(seq 100); do
+        for p in $(pgrep -P "$PG_PVMD_PID"); do
+            tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PANGAEA_LTID=2" && pid=$p
+        done
+        [ -n "$pid" ] && break
+        sleep 0.1
+    done
+    [ -n "$pid" ] && kill -STOP "$pid"
+    rc=0; wait "$runner" || rc=$?
+    took=$(($(date +%s) - start))
+    if [ -n "$pid" ] && [ "$rc" -eq 3 ] && [ "$took" -le 20 ] && grep -q "replay stalled" "$dir/slow.err"; then
+        pg_pass "race-only replay with ltid 2 stopped: reported as stalled, exit 3 after ${took} s"
+    else
+        pg_fail "race-only replay with ltid 2 (pid ${pid:-none}) stopped: exit $rc after ${took} s"
+        cat "$dir/slow.err"
+    fi
+    [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+else
+    pg_fail "plain_slow: recording with -log -min failed"
 fi
 
 # ---- bad input ----------------------------------------------------------------
