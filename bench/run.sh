@@ -37,6 +37,13 @@
 # smoke test of the whole chain.  --only ID runs that benchmark alone and
 # prints its runs (no report): e.g. --only pp8live, `-log -live` (the live
 # view, issue 18) against `-log` on the 8 B round trip, interleaved.
+#
+# Race-only recordings (`-log -min`, issue 15): for SOR, the 8-byte round
+# trip and a master/worker program (stream: workers to a master that takes
+# any sender), one -log recording each, its comm log bytes, then the same
+# logs pruned by `pangaea -min` (bytes, and the wall time that pruning
+# adds at the end of a `-log -min` run): bench/results/min.md, printed at
+# the end.  --min-only runs only this part (into bench/results/min-only/).
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B="$ROOT/build"
@@ -46,13 +53,15 @@ GREPS=3       # growth points
 QUICK=0
 IDLE=0
 ONLY=
+MINONLY=0
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) QUICK=1 ;;
     --idle) IDLE=1 ;;
+    --min-only) MINONLY=1 ;;
     --reps) REPS=$2; shift ;;
     --only) ONLY=$2; shift ;;
-    *) echo "usage: bench/run.sh [--quick] [--idle] [--reps N] [--only ID]" >&2; exit 2 ;;
+    *) echo "usage: bench/run.sh [--quick] [--idle] [--reps N] [--only ID] [--min-only]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -73,6 +82,7 @@ if [ "$QUICK" = 1 ]; then
 fi
 
 [ -n "$ONLY" ] && OUT="$OUT/only-$ONLY" # never overwrites a full run's
+[ "$MINONLY" = 1 ] && OUT="$OUT/min-only" # the full run's figures stay
 PROGS="pingpong mcast poll spawn stream sor logio clock"
 for f in pangaea pangaea-coord libpangaea.so $(printf 'bench/%s ' $PROGS); do
     [ -e "$B/$f" ] || { echo "bench: $B/$f missing: run make bench" >&2; exit 1; }
@@ -208,6 +218,48 @@ bench() {
     printf ' %.0f s so far\n' "$(elapsed "$T_START" "$EPOCHREALTIME")" >&2
 }
 
+# min_bench ID PROGRAM ARGS...: full vs race-only comm log bytes, and the
+# time `pangaea -min` takes on that recording (a row of min.md).
+min_bench() {
+    local id=$1 d=$WORK/min-$1 full min t0 t1 kept
+    shift
+    rm -rf "$d"; mkdir -p "$d"
+    if ! "$BIN/pangaea" -log -logdir "$d/full" "$@" >"$d/out" 2>&1; then
+        echo "| $id | recording failed | | | | |" >>"$OUT/min.md"; FAILED=$((FAILED + 1)); return
+    fi
+    cp -r "$d/full" "$d/min"
+    t0=$EPOCHREALTIME
+    "$BIN/pangaea" -min "$d/min" 2>"$d/min.err" || FAILED=$((FAILED + 1))
+    t1=$EPOCHREALTIME
+    full=$(cat "$d"/full/ltid-*.comm.pgc | wc -c)
+    min=$(cat "$d"/min/ltid-*.comm.pgc | wc -c)
+    kept=$(sed -nE 's/.*now: ([0-9]+ of [0-9]+) receives kept.*/\1/p' "$d/min.err")
+    printf '| %s | %s | %d | %d | %.1f%% | %.3f |\n' "$id" "$kept" "$full" "$min" \
+        "$(awk -v a="$min" -v b="$full" 'BEGIN { print b ? 100 * a / b : 0 }')" \
+        "$(elapsed "$t0" "$t1")" >>"$OUT/min.md"
+}
+
+min_all() {
+    {
+        echo "Race-only recordings (\`pangaea -log -min\`): communication log bytes, full and race-only"
+        echo
+        echo "| program | receives kept | full B | race-only B | ratio | -min s |"
+        echo "|---|---|---|---|---|---|"
+    } >"$OUT/min.md"
+    # shellcheck disable=SC2086
+    min_bench sor "$BIN/sor" $SOR_ARGS
+    min_bench pp8 "$BIN/pingpong" 8 "$PP8_N"
+    min_bench master_worker "$BIN/stream" 4 "$GROWTH_T_M"
+}
+
+if [ "$MINONLY" = 1 ]; then
+    min_all
+    pg_pvm_stop
+    cat "$OUT/min.md"
+    [ "$FAILED" -eq 0 ]
+    exit
+fi
+
 ALL="raw none log replay"
 GROW="raw log replay"
 bench pp8     "$REPS" "$ALL" "$BIN/pingpong" 8 "$PP8_N"
@@ -231,6 +283,7 @@ for m in $GROWTH_M $GROWTH_BIG; do
     [ "$m" = "$GROWTH_BIG" ] && reps=1
     bench "grow_m$m" "$reps" "$GROW" "$BIN/stream" "$GROWTH_M_T" "$m"
 done
+min_all
 
 T_END=$EPOCHREALTIME
 {
@@ -247,4 +300,5 @@ if [ -n "$ONLY" ]; then # one benchmark: its runs, no report
     exit
 fi
 python3 "$ROOT/bench/report.py" "$OUT" || FAILED=$((FAILED + 1))
+echo; cat "$OUT/min.md"
 [ "$FAILED" -eq 0 ]

@@ -26,7 +26,7 @@ log_dump
 real progsum state site_name
 progmap
 select coord_client notice whatif chaos live_pos datafile timelog task_env
-header callsite killed
+header callsite killed reserve
 stop
 record replay
 runtime
@@ -41,7 +41,7 @@ paths json logdir daemon lamport races_clock rerun debug runenv
 runlog hostcheck move races dump pack
 unpack
 races_find
-races_out whatif
+races_out whatif minimize
 display_races
 live_snap
 live_json

@@ -154,3 +154,17 @@ void pg_idmap_free(pg_idmap *m)
     m->slot = NULL;
     m->n = m->cap = 0;
 }
+
+/* A whole word of the selection, so that "tag=5 race-only" is one too. */
+int pg_log_race_only(const char *select)
+{
+    const char *p = select, *w = PG_SELECT_RACE_ONLY;
+    size_t n = strlen(w);
+
+    while (p && (p = strstr(p, w)) != NULL) {
+        if ((p == select || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
+            return 1;
+        p += n;
+    }
+    return 0;
+}

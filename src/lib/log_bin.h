@@ -74,6 +74,11 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
 int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
                int msgid, int bytes, const pg_bw_extra *x);
 void pg_bw_undo(pg_bw *w);         /* takes back the last event */
+/* A race-only log (its selection says so, pg_log_race_only): the next
+ * event written is number seq of the full log's numbering, the events
+ * before it since the last one written were left out.  0, or -1 (not a
+ * race-only log, or seq not after the last event's). */
+int pg_bw_seq(pg_bw *w, long seq);
 int pg_bw_close(pg_bw *w);         /* seals the last block; 0 or -1 */
 
 /* ---- the reader (log_binr.c) ---- */

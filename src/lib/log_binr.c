@@ -51,6 +51,8 @@ struct pg_br {
     int last_sent;
     int last_tag, last_bytes; /* of the last send or receive (version 2) */
     int version;     /* of the log's format: fields added later are absent */
+    int min;         /* a race-only log: each event says how many events
+                        were left out before it (its gap) */
     pg_idmap last_from;
     int done, cut, failed;
     pg_err fail;
@@ -63,6 +65,7 @@ struct pg_br {
 /* What decoding leaves for apply(): the values stored as differences. */
 struct raw {
     int64_t dt, dmsgid, tag, bytes; /* tag and bytes: as stored */
+    uint64_t gap;                   /* race-only logs: events left out */
 };
 
 static int fail(pg_br *r, pg_err *err, const char *fmt, ...)
@@ -240,7 +243,8 @@ static void clear_event(pg_event *ev)
 
 /* The time varint after an event's first byte, and its misses: the low
  * bit says misses follow, the rest is the time's difference. */
-static inline int get_head(struct cur *c, pg_event *ev, struct raw *raw)
+static inline int get_head(const pg_br *r, struct cur *c, pg_event *ev,
+                           struct raw *raw)
 {
     uint64_t u;
 
@@ -250,6 +254,9 @@ static inline int get_head(struct cur *c, pg_event *ev, struct raw *raw)
     raw->dt = pg_unzig(u >> 1);
     if ((u & 1) && get_int(c, 0, 1, &ev->misses, "misses"))
         return -1;
+    raw->gap = 0;
+    if (r->min && (get_uv(c, &raw->gap, "the gap") || raw->gap > INT_MAX))
+        return c->why = "the gap", -1;
     return 0;
 }
 
@@ -290,7 +297,7 @@ static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
     if (code >= pg_n_msg_calls)
         return c->why = "an unknown call code", -1;
     ev->call = pg_msg_calls[code];
-    if (get_head(c, ev, raw))
+    if (get_head(r, c, ev, raw))
         return -1;
     if (kind == PG_EV_RECV && get_int(c, 1, INT_MIN, &ev->from, "from"))
         return -1;
@@ -326,7 +333,7 @@ static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
         return c->why = "an unknown event kind", -1;
     if (code && !has_call(d))
         return c->why = "a call code on an event without a call", -1;
-    if (get_head(c, ev, raw))
+    if (get_head(r, c, ev, raw))
         return -1;
     for (i = 0; i < d->nfields; i++) {
         if (d->fields[i].optional)
@@ -389,6 +396,7 @@ static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
         return fail(r, err, "byte offset %zu: an event after the <end> "
                     "event %ld", r->pos, r->seq);
     r->ended = ev->kind == PG_EV_END;
+    r->seq += (long)raw->gap;
     ev->seq = ++r->seq;
     return 0;
 }
@@ -419,7 +427,7 @@ static inline const unsigned char *skip_uv(const unsigned char *p,
  * looked at (the second pass decodes and checks them).  Version 3's kinds
  * have their new fields last: 4 of a receive, a send's site after its
  * list. */
-static int skip_msg(struct cur *c)
+static int skip_msg(struct cur *c, int min)
 {
     const unsigned char *p = c->p + 1;
     int kind = *c->p & 15, k, x = kind >= PG_BIN_SEND_X;
@@ -431,7 +439,7 @@ static int skip_msg(struct cur *c)
     if (x)
         kind = kind == PG_BIN_SEND_X ? PG_EV_SEND : PG_EV_RECV;
     /* time [misses] fields */
-    k = (*p & 1) + (kind == PG_EV_RECV ? 5 + 4 * x : 4);
+    k = (*p & 1) + min + (kind == PG_EV_RECV ? 5 + 4 * x : 4);
     while (k-- > 0 && p)
         p = skip_uv(p, c->end);
     if (p && kind == PG_EV_SEND) {
@@ -460,7 +468,7 @@ static int scan_block(pg_br *r, pg_err *err)
            *c.p != PG_BIN_LAST) {
         const unsigned char *at = c.p;
 
-        if (is_msg(r, *c.p) ? skip_msg(&c) : decode(r, &c, &ev, &raw))
+        if (is_msg(r, *c.p) ? skip_msg(&c, r->min) : decode(r, &c, &ev, &raw))
             return fail(r, err, "byte offset %zu: corrupt or torn event "
                         "(%s) in the block at byte offset %zu; the last "
                         "good event is %ld", (size_t)(at - r->map), c.why,
@@ -588,6 +596,7 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
         return fail(r, err, "a corrupt header (its CRC is wrong)");
     h->kind = PG_LOG_COMM;
     h->version = r->version = r->map[4];
+    r->min = pg_log_race_only(h->select);
     r->pos = r->block = n + 4;
     return 0;
 }

@@ -33,6 +33,10 @@ struct pg_bw {
     int last_tag, last_bytes; /* of the last send or receive */
     pg_idmap last_from; /* message id of the last receive, per sender */
     int broken;        /* a write failed: refuse everything from now on */
+    int min;           /* a race-only log: each event says how many events
+                          of the full log were left out before it */
+    long seq, gap;     /* race-only: the last event's number, and the gap
+                          the next one carries (pg_bw_seq) */
     struct {           /* as before the last event: pg_bw_undo */
         size_t at, block;
         int64_t last_us;
@@ -73,7 +77,7 @@ static int field_ok(const pg_field *f, const pg_event *ev)
 /* The bytes ev needs at most, or 0 if it cannot be written. */
 static size_t check(const pg_evdesc *d, const pg_event *ev)
 {
-    size_t need = 3 * PG_BIN_VARINT_MAX;
+    size_t need = 4 * PG_BIN_VARINT_MAX; /* kind, time, misses, gap */
     int i;
 
     if (!d || !(d->logs & PG_IN_COMM) || !isfinite(ev->t) ||
@@ -156,6 +160,8 @@ static size_t encode(const pg_bw *w, const pg_evdesc *d, const pg_event *ev,
     n += pg_put_uv(p + n, pg_zig(us - w->last_us) << 1 | (ev->misses > 0));
     if (ev->misses > 0)
         n += pg_put_uv(p + n, (uint64_t)ev->misses);
+    if (w->min)
+        n += pg_put_uv(p + n, (uint64_t)w->gap);
     for (i = 0; i < d->nfields; i++)
         n += put_field(w, p + n, &d->fields[i], ev);
     return n;
@@ -244,8 +250,11 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     w->undo.at = pg_sink_tell(w->sink);
     w->undo.block = w->block;
     rc = write_bytes(w, buf, n);
-    if (rc == 0)
+    if (rc == 0) {
         remember(w, ev, us);
+        w->seq += w->gap + 1;
+        w->gap = 0;
+    }
     if (buf != small)
         free(buf);
     return rc;
@@ -310,6 +319,8 @@ static unsigned char *put_head(pg_bw *w, unsigned char *p, int first,
     p = put_uv(p, pg_zig(*us - w->last_us) << 1 | (misses > 0));
     if (misses > 0)
         p = put_uv(p, (uint64_t)misses);
+    if (w->min)
+        p = put_uv(p, (uint64_t)w->gap);
     return p;
 }
 
@@ -321,7 +332,19 @@ static int put_event(pg_bw *w, const unsigned char *buf, size_t n)
         return -1;
     w->undo.at = pg_sink_tell(w->sink);
     w->undo.block = w->block;
-    return write_bytes(w, buf, n);
+    if (write_bytes(w, buf, n) < 0)
+        return -1;
+    w->seq += w->gap + 1; /* race-only: the gap is used once */
+    w->gap = 0;
+    return 0;
+}
+
+int pg_bw_seq(pg_bw *w, long seq)
+{
+    if (!w || !w->min || seq <= w->seq)
+        return -1;
+    w->gap = seq - w->seq - 1;
+    return 0;
 }
 
 /* remember_as for the hot kinds; a receive's sender is done by the caller
@@ -366,7 +389,7 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
                int bytes, int nto, const int *to, const pg_bw_extra *x)
 {
     unsigned char small[128], *buf, *p;
-    size_t need = 7 * PG_BIN_VARINT_MAX + (size_t)nto * PG_BIN_VARINT_MAX;
+    size_t need = 8 * PG_BIN_VARINT_MAX + (size_t)nto * PG_BIN_VARINT_MAX;
     int64_t us;
     int rc, i, has = extra_x(x, PG_EV_SEND);
 
@@ -400,7 +423,7 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
 int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
                int msgid, int bytes, const pg_bw_extra *x)
 {
-    unsigned char buf[12 * PG_BIN_VARINT_MAX], *p;
+    unsigned char buf[13 * PG_BIN_VARINT_MAX], *p;
     int64_t us;
     int *last, has = extra_x(x, PG_EV_RECV);
 
@@ -489,6 +512,7 @@ pg_bw *pg_bw_open(const char *path, int ltid, const char *program,
     }
     w->start = pg_sink_tell(w->sink);
     pg_sink_keep(w->sink, w->start);
+    w->min = pg_log_race_only(select);
     return w;
 }
 

@@ -107,6 +107,7 @@ struct pg_state {
         char text[256];      /* as given, "" for everything                  */
         int tags[64], ntags; /* only these tags, when ntags > 0              */
         int ltids[64], nltids; /* only in these tasks, when nltids > 0      */
+        int race_only;       /* "race-only": a recording pangaea -min pruned */
     } sel;
     pg_logw *exec;
     int coll;                /* a pvm_reduce/gather/scatter is in progress */
@@ -389,6 +390,24 @@ void pg_replay_unmatchable(const pg_event *ev, const char *why)
     __attribute__((noreturn));
 /* Called when the expected receive happened: moves on. */
 void pg_replay_advance(void);
+/* Race-only recordings (pangaea -min): 1 when the program's receive is one
+ * the log left out (PVM then takes the message with the program's filter;
+ * the caller reports it taken with pg_replay_left_out_took); a poll there
+ * is a divergence (every poll's outcome is kept). */
+int pg_replay_left_out(const char *call, int poll);
+void pg_replay_left_out_took(void);
+
+/* ---- reserved messages of a race-only replay (reserve.c) ---- */
+/* Reads the race-only comm log at path: the (sender ltid, message id) of
+ * every receive it kept is reserved until pg_reserve_take.  0 or -1. */
+int pg_reserve_load(const char *path, pg_err *err);
+void pg_reserve_take(int ltid, int msgid);
+/* For the matcher (asks nobody): 1 when the message from tid with this
+ * message id is reserved, or may be (its sender's tid is not known yet:
+ * then noted, and pg_reserve_learn asks the coordinator; 1 if it did). */
+int pg_reserved(int tid, int msgid);
+int pg_reserve_learn(void);
+void pg_reserve_free(void);
 /* Installs the matcher that accepts only the expected message while
  * `on`, and otherwise defers to the program's matcher or PVM's default. */
 void pg_match_expect(const pg_event *ev);

@@ -211,6 +211,15 @@ int pg_logw_poll(pg_logw *w, double t, const char *call, int asked_from,
 int pg_logw_event(pg_logw *w, const pg_event *ev);
 /* The next event written carries misses="n" (when n > 0). */
 void pg_logw_misses(pg_logw *w, int n);
+/* Race-only logs (`pangaea -min`, docs/comm-log-format.md): a log whose
+ * selection holds the word PG_SELECT_RACE_ONLY keeps only what a replay
+ * needs, and each of its events carries the number of events left out
+ * before it.  pg_logw_seq: the next event written is number seq (of the
+ * full log, counting only the events a replay acts on); 0, or -1 when the
+ * log is not race-only or seq is not past the last one. */
+#define PG_SELECT_RACE_ONLY "race-only"
+int pg_log_race_only(const char *select);
+int pg_logw_seq(pg_logw *w, long seq);
 /* Pushes what is buffered to the file. */
 int pg_logw_flush(pg_logw *w);
 /* 1 if a spawn event can hold these arguments (any bytes; within the

@@ -11,6 +11,15 @@
  * Any difference between what the program does and what was recorded is a
  * divergence: the task says which event, what was recorded and what
  * happened, tells `pangaea`, and ends.
+ *
+ * A race-only log (`pangaea -min`, src/toplevel/minimize.c) holds only the
+ * events a replay cannot do without, each numbered as in the full log
+ * (counting the events replay acts on).  The task counts its events; one
+ * whose number is the next kept event's is replayed as above ("due"); any
+ * other is left to PVM: a send is not checked, a blocking receive takes
+ * what the program's own filter takes, minus the messages reserved for
+ * kept receives (reserve.c; refused by pg_match), which the pruning
+ * guarantees is the recorded message (minimize.c says why).
  */
 #include <assert.h>
 #include <stdarg.h>
@@ -76,6 +85,9 @@ static void cursor_ok(const struct cursor *c)
     assert(!c->has_end || (c->done && !c->cut));
     assert(c->seq >= 0);
 }
+static int race_only; /* this task's comm log is race-only */
+static long end_seq;  /* race-only: the number its <end> carries */
+
 static struct {
     int on;
     int tid, msgid;  /* the recorded sender, as a tid of this run */
@@ -129,8 +141,16 @@ int pg_replay_open(void)
 {
     pg_log_header h;
 
-    if (open_cursor(&comm, PG_LOG_COMM, &h) < 0 ||
-        open_cursor(&exec, PG_LOG_EXEC, &h) < 0)
+    if (open_cursor(&comm, PG_LOG_COMM, &h) < 0)
+        return -1;
+    race_only = pg_log_race_only(h.select);
+    if (race_only) { /* reserve.c: what kept receives take */
+        pg_err err;
+
+        if (pg_reserve_load(comm.path, &err) < 0)
+            bad_log(err.msg);
+    }
+    if (open_cursor(&exec, PG_LOG_EXEC, &h) < 0)
         return -1;
     check_program(&h);
     pg_live_pos_open(); /* -live: publishes how far this task got */
@@ -143,6 +163,7 @@ static void forget_all(void);
 void pg_replay_close(void)
 {
     forget_all();
+    pg_reserve_free();
     if (comm.r)
         pg_logr_close(comm.r);
     if (exec.r)
@@ -228,6 +249,8 @@ static const pg_event *peek(struct cursor *c)
     ev = c == &comm ? &c->slot[c->cur].ev : &c->ev;
     c->misses = ev->misses;
     if (ev->kind == PG_EV_END) {
+        if (c == &comm)
+            end_seq = ev->seq;
         c->done = 1;
         c->has_end = !c->cut;
         c->end_status = ev->status;
@@ -253,6 +276,34 @@ void pg_replay_prefetch(void)
         keep(s, &ev);
         comm.ahead++;
     }
+}
+
+/* Race-only logs: whether the program's next event is the next one the
+ * log kept (always, in a full log). */
+static int due(void)
+{
+    const pg_event *ev;
+
+    if (!race_only)
+        return 1;
+    ev = peek(&comm);
+    return ev ? ev->seq == comm.seq + 1 : end_seq == comm.seq + 1;
+}
+
+/* The next event, if it is the program's next one: NULL when it lies
+ * further on in a race-only log. */
+static const pg_event *peek_due(void)
+{
+    const pg_event *ev = peek(&comm);
+
+    return due() ? ev : NULL;
+}
+
+/* The program's next event was left out of a race-only log: counted. */
+static void pass(void)
+{
+    comm.seq++;
+    pg.events = comm.seq;
 }
 
 static void diverge(const char *what, const char *fmt, ...)
@@ -289,7 +340,10 @@ static void diverge(const char *happened, const char *fmt, ...)
 
 static const char *describe(const pg_event *ev, char *buf, int size)
 {
-    if (comm.misses > 0)
+    if (!due())
+        snprintf(buf, size, "a send or blocking receive (left out of the "
+                 "race-only recording)");
+    else if (comm.misses > 0)
         snprintf(buf, size, "%d more poll(s) that found no message first",
                  comm.misses);
     else if (!ev && comm.cut)
@@ -334,8 +388,11 @@ void pg_replay_check_end(int status)
         return;
     pg_stop_unreached(comm.seq); /* -stop past the task's last event */
     ev = peek(&comm);
-    if (ev || comm.misses > 0)
+    if (ev || (comm.misses > 0 && due()))
         describe(ev, rec, sizeof rec);
+    else if (race_only && !comm.cut && end_seq > comm.seq + 1)
+        snprintf(rec, sizeof rec, "%ld more send(s) or receive(s) (left out "
+                 "of the race-only recording)", end_seq - comm.seq - 1);
     else if (peek(&exec))
         snprintf(rec, sizeof rec, "a pvm_spawn of %s", exec.ev.program);
     else if (comm.cut)
@@ -361,10 +418,14 @@ void pg_replay_unmatchable(const pg_event *ev, const char *why)
 void pg_replay_send(const char *call, int tag, int bytes, int nto,
                     const int *tids)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[512];
     int i, ok;
 
+    if (!ev && race_only && !due()) {
+        pass(); /* a send a race-only log left out: nothing to check */
+        return;
+    }
     ok = ev && !comm.misses && ev->kind == PG_EV_SEND && ev->tag == tag &&
          ev->nto == nto;
     for (i = 0; ok && i < nto; i++)
@@ -398,7 +459,7 @@ void pg_replay_check_size(const pg_event *ev, int mid)
 
 const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
 {
-    const pg_event *ev = pg_whatif_forced(peek(&comm));
+    const pg_event *ev = pg_whatif_forced(peek_due());
     char rec[256], did[256];
 
     if (ev && !comm.misses && ev->kind == PG_EV_RECV &&
@@ -417,7 +478,7 @@ const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
 const pg_event *pg_replay_gettid(const char *call, const char *group,
                                  int inst, int ltid)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[512];
 
     if (ev && !comm.misses && ev->kind == PG_EV_GETTID &&
@@ -435,7 +496,7 @@ const pg_event *pg_replay_gettid(const char *call, const char *group,
 
 int pg_replay_query(const char *call, const char *about)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[512];
 
     if (ev && !comm.misses && ev->kind == PG_EV_QUERY &&
@@ -451,7 +512,7 @@ int pg_replay_query(const char *call, const char *about)
 
 int pg_replay_leave(const char *group)
 {
-    const pg_event *ev = peek(&comm);
+    const pg_event *ev = peek_due();
     char rec[256], did[256];
 
     if (ev && !comm.misses && ev->kind == PG_EV_LEAVE &&
@@ -475,14 +536,40 @@ const pg_event *pg_replay_next(void)
 int pg_replay_poll_missed(void)
 {
     peek(&comm);
-    if (comm.misses <= 0)
+    if (comm.misses <= 0 || !due())
         return 0;
     comm.misses--;
     return 1;
 }
 
+/* A receive of the program's that a race-only log left out: 1, and the
+ * caller lets PVM take the message (then calls pg_replay_left_out_took).
+ * Every poll that found something, and the count of those that found
+ * nothing, is kept: a poll here has diverged. */
+int pg_replay_left_out(const char *call, int poll)
+{
+    char rec[256], did[128];
+
+    if (!race_only || due())
+        return 0;
+    if (poll) {
+        snprintf(did, sizeof did, "called %s", call);
+        diverge(did, "%s", describe(NULL, rec, sizeof rec));
+    }
+    return 1;
+}
+
+void pg_replay_left_out_took(void)
+{
+    pass();
+}
+
 void pg_replay_advance(void)
 {
+    const pg_event *ev = &comm.slot[comm.cur].ev;
+
+    if (race_only && ev->kind == PG_EV_RECV && strcmp(ev->call, "pvm_probe"))
+        pg_reserve_take(ev->from, ev->msgid); /* taken: reserved no more */
     comm.have = 0;
     comm.seq++;
     if (comm.slot[comm.cur].ev.seq > comm.seq) /* events passed over */
@@ -623,6 +710,10 @@ int pg_match(int mid, int tid, int tag)
         if (cc > 0 && pg.mode == PANGAEA_LOG &&
             pg_notice_kind(mid) == PG_NOTICE_EXIT)
             pg_notice_first(mid);
+        /* A race-only replay keeps what kept receives take (reserve.c) */
+        if (cc > 0 && race_only && header_of(mid, &src, &wid) == 0 &&
+            pg_reserved(src, wid))
+            cc = 0;
         if (cc > 0)
             forget(mid);
         return cc;

@@ -11,6 +11,8 @@
  * when recording, and the tag the program asks for when replaying (a
  * wildcard, -1, counts as selected): both agree unless a wildcard receive
  * took an unselected message, which the README names as the limit.
+ * "race-only" marks a recording `pangaea -min` pruned (what is kept and
+ * how it replays: src/toplevel/minimize.c, replay.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -78,6 +80,9 @@ int pg_select_parse(const char *text, struct pg_select *sel, pg_err *err)
             (n = parse_list(p + 4, sel->tags + sel->ntags,
                             64 - sel->ntags)) > 0)
             sel->ntags += n;
+        else if (!strncmp(p, PG_SELECT_RACE_ONLY " ", 10) ||
+                 !strcmp(p, PG_SELECT_RACE_ONLY))
+            sel->race_only = 1; /* pangaea -min made it: replay.c */
         else if (!strncmp(p, "ltid=", 5) &&
                  (n = parse_list(p + 5, sel->ltids + sel->nltids,
                                  64 - sel->nltids)) > 0)

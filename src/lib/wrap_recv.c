@@ -143,6 +143,41 @@ static int replay_recv(const char *call, enum how how, int tid, int tag)
     return mid;
 }
 
+/* A blocking receive a race-only log left out: PVM takes the message,
+ * with the program's filter, minus those reserved for receives the log
+ * kept (replay.c's matcher, reserve.c).  A message refused because its
+ * sender's tid was not known yet is looked at again once it is. */
+static int left_out_recv(const char *call, int tid, int tag)
+{
+    struct timeval slice;
+    struct pg_wait wait;
+    char msg[256];
+    int mid;
+
+    pg_wait_start(&wait);
+    for (;;) {
+        pg_app_recv = 1;
+        mid = pg_real.nrecv(tid, tag);
+        if (mid == 0 && !pg_reserve_learn()) {
+            slice.tv_sec = 0;
+            slice.tv_usec = 100000;
+            mid = pg_real.trecv(tid, tag, &slice);
+        }
+        pg_app_recv = 0;
+        if (mid != 0) {
+            pg_wait_end(&wait);
+            return mid;
+        }
+        pg_reserve_learn();
+        if (pg_wait_overdue(&wait)) { /* so a stalled replay is seen */
+            snprintf(msg, sizeof msg, "waits in %s(tid t%x, tag %d) for a "
+                     "message the race-only recording left to PVM", call,
+                     tid, tag);
+            pg_wait_report(msg);
+        }
+    }
+}
+
 /* Recording a notice: an exit names the ltid that ended (-1: a task
  * outside the run), as read from the body by the matcher. */
 static void record_notice(const char *call, int mid, pg_notice_what what)
@@ -159,12 +194,15 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
 {
     struct pvmminfo mi;
     pg_notice_what what;
-    int mid;
+    int mid, left_out = 0;
     pg_hdr h;
 
     if ((pg.mode == PANGAEA_REPLAY || pg_replay_steers()) &&
-        pg_selected(tag)) {
+        pg_selected(tag) &&
+        !(left_out = pg_replay_left_out(call, how != BLOCK))) {
         mid = replay_recv(call, how, tid, tag); /* a what-if steers too */
+    } else if (left_out) {
+        mid = left_out_recv(call, tid, tag);
     } else {
         pg_app_recv = 1;
         mid = pg.mode == PANGAEA_LOG &&
@@ -180,6 +218,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     }
     if (mid <= 0)
         return mid;
+    if (left_out) /* a race-only replay: PVM chose, as the pruning allows */
+        pg_replay_left_out_took();
     if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
         pg_selected(mi.tag)) {
         pg_site_ask(tid, tag, pg_app_match != NULL);

@@ -326,7 +326,11 @@ static int check_first_spawn(struct top_opts *o, pg_err *err)
         return -1;
     /* A replay follows the selection of its recording, whatever it is. */
     snprintf(o->only, sizeof o->only, "%s", h.select);
-    if (o->only[0])
+    if (pg_log_race_only(o->only))
+        fprintf(stderr, "pangaea: replaying a race-only recording (pangaea "
+                "-min): racing receives take their recorded messages, the "
+                "others the one message each can take\n");
+    else if (o->only[0])
         fprintf(stderr, "pangaea: replaying with the selection the recording "
                 "was made with: %s\n", o->only);
     return 0;

@@ -34,7 +34,9 @@
 static const char usage_text[] =
     "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
     "[-coordhost HOST] [-only tag=N,..|ltid=N,..]\n"
-    "               [-live [[ADDR:]PORT] [-live-wait]] [-notime] program [args...]\n"
+    "               [-live [[ADDR:]PORT] [-live-wait]] [-notime] [-min]\n"
+    "               program [args...]\n"
+    "       pangaea -min [LOGDIR]      (a recording race-only)\n"
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
     "[-logdir DIR]\n"
     "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
@@ -190,6 +192,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             k < 0 ? usage(dwhy) : (void)0; /* -stop, -debug: debug.c */
         else if (!strcmp(argv[i], "-notime")) /* clocks, pids: wrap_time.c */
             setenv(PG_ENV_TIME, "0", 1);
+        else if (!strcmp(argv[i], "-min"))
+            o->min = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -203,6 +207,10 @@ static void parse(int argc, char **argv, struct top_opts *o)
     }
     if (o->mode == PANGAEA_OFF)
         usage("say what to do: -log, -replay or -none");
+    if (o->min && (o->mode != PANGAEA_LOG || o->only[0]))
+        usage("-min goes with -log, and not with -only");
+    if (strstr(o->only, "race-only"))
+        usage("race-only recordings are made with -log -min, not -only");
     if ((o->live || o->live_wait) && (o->mode == PANGAEA_NONE || !o->live))
         usage("-live needs -log or -replay, and -live-wait needs -live");
     if (top_debug_misuse(o->mode, NULL)) /* -stop, -debug: debug.c */
@@ -344,6 +352,8 @@ int main(int argc, char **argv)
         return top_dump(argc, argv);
     if (argc > 1 && top_is_races(argv[1])) /* races_out.c: from the logs */
         return top_races(argc, argv);
+    if (top_is_min(argc, argv)) /* minimize.c: a recording race-only */
+        return top_min(argc, argv);
     if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
         return top_postmortem(argc, argv);
     if (top_is_pack(argc, argv)) /* pack.c: a recording in one file */
@@ -423,6 +433,12 @@ int main(int argc, char **argv)
         status = finish_recording(&o, status);
     pg_top_off(); /* our own end is not a task's end */
     top_daemon_release(run.started);
+    if (o.min && !top_logdir_incomplete(o.logdir) &&
+        top_min_dir(o.logdir, &err) < 0) { /* minimize.c */
+        fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
+                err.msg);
+        status = status ? status : TOP_EXIT_FAILED;
+    }
     if (o.whatif)
         status = top_whatif_done(&o, status);
     else if (o.mode == PANGAEA_LOG && status == 0)

@@ -204,6 +204,11 @@ static int read_comm(struct rc_run *run, int ti, pg_err *err)
     t->first = run->nev;
     if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, err)))
         return -1;
+    if (pg_log_race_only(h.select)) { /* its sends are gone (minimize.c) */
+        pg_logr_close(r);
+        return pg_err_set(err, "%s is race-only (pangaea -min): the analysis "
+                          "needs a full recording", path), -1;
+    }
     while ((rc = pg_logr_next(r, &ev, err)) == 1)
         if (take_event(run, ti, &ev) < 0) {
             pg_logr_close(r);

@@ -38,6 +38,7 @@ struct top_opts {
     int live, live_wait;    /* -live [[ADDR:]PORT], -live-wait (live.h) */
     char live_addr[64];
     int live_port;
+    int min;                /* -log -min: prune to race-only at the end */
 };
 
 /* Debugging a replay (debug.c): -stop LTID:EVENT, -debug LTID[:EVENT].
@@ -67,6 +68,12 @@ void top_workdir(const struct top_opts *o);
  * -1 and err.  top_stdin_end stops the forwarding (also at exit). */
 int top_stdin_begin(const struct top_opts *o, pg_err *err);
 void top_stdin_end(void);
+
+/* Race-only recordings (minimize.c): `pangaea -min [LOGDIR]`, and the
+ * pruning -log -min does once the run has ended (0, or -1 and err). */
+int top_is_min(int argc, char **argv);
+int top_min(int argc, char **argv);
+int top_min_dir(const char *dir, pg_err *err);
 
 /* Exit statuses of `pangaea` itself. */
 #define TOP_EXIT_USAGE 2    /* bad option, missing program, bad logs */

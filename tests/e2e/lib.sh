@@ -221,28 +221,31 @@ pg_log_messages() {
 
 PG_RUNS=${PG_RUNS:-20}
 PG_OPTS=()
+PG_LOG_OPTS=()   # for the recording only (test_min.sh: -min)
 
 # pg_replay_case NAME PROGRAM ARGS...: PG_RUNS unrecorded runs under
 # `pangaea -none` must differ (else the replays prove nothing), one run is
-# recorded (with PG_OPTS, e.g. -only tag=5), and PG_RUNS replays must each
-# print exactly what the recording printed.  Leaves the logs in
+# recorded (with PG_OPTS, e.g. -only tag=5, and PG_LOG_OPTS), and PG_RUNS
+# replays must each print exactly what the recording printed (PG_FREE_RUNS,
+# default PG_RUNS, sets the number of unrecorded runs alone).  Leaves the logs in
 # $PG_CASE_LOGS for further checks.
 pg_replay_case() {
     local name=$1 dir logs i same=0
     shift
     dir=$(pg_tmpdir) && logs=$dir/logs && PG_CASE_LOGS=$logs
-    pg_repeat "$PG_RUNS" "$dir/free" "$PG_BUILD/pangaea" -none "${PG_OPTS[@]}" -logdir "$logs" "$@"
+    local free=${PG_FREE_RUNS:-$PG_RUNS}
+    pg_repeat "$free" "$dir/free" "$PG_BUILD/pangaea" -none "${PG_OPTS[@]}" -logdir "$logs" "$@"
     if [ "$PG_REPEAT_BAD" -ne 0 ]; then
-        pg_fail "$name: $PG_REPEAT_BAD of $PG_RUNS unrecorded runs failed"
+        pg_fail "$name: $PG_REPEAT_BAD of $free unrecorded runs failed"
         cat "$dir"/free/1.err
         return
     fi
     if [ "$PG_REPEAT_DISTINCT" -ge 2 ]; then
-        pg_pass "$name: unrecorded runs differ ($PG_REPEAT_DISTINCT distinct outputs of $PG_RUNS)"
+        pg_pass "$name: unrecorded runs differ ($PG_REPEAT_DISTINCT distinct outputs of $free)"
     else
-        pg_fail "$name: all $PG_RUNS unrecorded runs printed the same: the program does not race"
+        pg_fail "$name: all $free unrecorded runs printed the same: the program does not race"
     fi
-    if ! timeout 60 "$PG_BUILD/pangaea" -log "${PG_OPTS[@]}" -logdir "$logs" "$@" >"$dir/rec.out" 2>"$dir/rec.err"; then
+    if ! timeout 60 "$PG_BUILD/pangaea" -log "${PG_OPTS[@]}" "${PG_LOG_OPTS[@]}" -logdir "$logs" "$@" >"$dir/rec.out" 2>"$dir/rec.err"; then
         pg_fail "$name: recording failed"; cat "$dir/rec.err"; return
     fi
     pg_repeat "$PG_RUNS" "$dir/replay" "$PG_BUILD/pangaea" -replay -logdir "$logs" "$@"

@@ -442,6 +442,56 @@ START_TEST(test_v3_bytes_are_those_of_the_format_page)
 END_TEST
 
 /* Resident file pages of this process, kB (RssFile). */
+/* A race-only log (pangaea -min): each event carries how many were left
+ * out before it, so the reader numbers them as the full log did, across
+ * blocks and for every kind; a log of everything refuses the numbers. */
+START_TEST(test_race_only_log_keeps_the_numbers_of_its_events)
+{
+    const char *path = tpath("min.comm.pgc");
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logw *w = pg_logw_open_sel(path, PG_LOG_COMM, 2, "./p", "h",
+                                  PG_SELECT_RACE_ONLY, &err);
+    pg_logr *r;
+    long i, seq = 0;
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    for (i = 1; i <= 2000; i++) {
+        ck_assert_int_eq(pg_logw_seq(w, i * 7 + (i % 3)), 0);
+        if (i % 2)
+            ck_assert_int_eq(pg_logw_recv(w, 1.7e9 + i, "pvm_recv", 3, 5,
+                                          (int)i, 12), 0);
+        else
+            ck_assert_int_eq(pg_logw_query(w, 1.7e9 + i, "pvm_pstat", "3",
+                                           (int)i), 0);
+    }
+    ck_assert_int_eq(pg_logw_seq(w, 2000 * 7), -1); /* not past the last */
+    ck_assert_int_eq(pg_logw_seq(w, 20000), 0);
+    ck_assert_int_eq(pg_logw_end(w, 1.8e9, 0), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+
+    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert(pg_log_race_only(h.select));
+    for (i = 1; pg_logr_next(r, &ev, &err) == 1 && ev.kind != PG_EV_END; i++) {
+        ck_assert_int_eq(ev.seq, i * 7 + (i % 3));
+        ck_assert_int_eq(ev.kind, i % 2 ? PG_EV_RECV : PG_EV_QUERY);
+        ck_assert_int_eq(i % 2 ? ev.msgid : ev.value, (int)i);
+        seq = ev.seq;
+    }
+    ck_assert_int_eq(i, 2001);
+    ck_assert_int_eq(seq, 2000 * 7 + 2);
+    pg_logr_close(r);
+
+    w = pg_logw_open(tpath("full.comm.pgc"), PG_LOG_COMM, 2, "./p", "h", &err);
+    ck_assert_int_eq(pg_logw_seq(w, 5), -1);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    ck_assert(!pg_log_race_only("tag=5 race-onlyx"));
+    ck_assert(pg_log_race_only("tag=5 race-only"));
+}
+END_TEST
+
 static long rss_file_kb(void)
 {
     FILE *f = fopen("/proc/self/status", "r");
@@ -502,6 +552,7 @@ static Suite *log_bin_suite(void)
     tcase_add_test(tc, test_v3_bytes_are_those_of_the_format_page);
     tcase_add_test(tc, test_sor_pattern_takes_at_most_8_bytes_per_event);
     tcase_add_test(tc, test_reading_a_long_log_keeps_little_of_it_resident);
+    tcase_add_test(tc, test_race_only_log_keeps_the_numbers_of_its_events);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,446 @@
+/*
+ * minimize.c - race-only recordings: `pangaea -min [LOGDIR]`, and the end
+ * of `pangaea -log -min` (issue 15).
+ *
+ * Design.  A recording is made whole, as `-log` makes it (the run costs
+ * what -log costs), and pruned afterwards from the logs alone: the race
+ * analysis of `-races` (races*.c: vector clocks, potential matches) says
+ * which receives could have taken another message, and each task's
+ * communication log is written again with only what a replay cannot do
+ * without:
+ *   - every receive that races (two or more potential matches), unless
+ *     its order follows from kept ones (below);
+ *   - every receive that is a poll or a probe (pvm_nrecv, pvm_trecv,
+ *     pvm_probe): PVM would not wait for its message;
+ *   - every event that carries failed polls (misses), send or receive:
+ *     the count must stay where the polls were;
+ *   - notices, query answers, group lookups and turns, the <end>.
+ * Sends and the other receives go, and so do the kinds only -races reads
+ * (call sites, barriers, routes, poll filters).  Each kept event carries
+ * its number among the events a replay acts on (sends, receives, notices,
+ * group events, queries), so the replay counts the program's events and
+ * knows which one a kept event is (docs/comm-log-format.md: the gap).
+ *
+ * Which racing receives go too (Netzer and Miller's "races whose order
+ * follows from traced ones").  A replay keeps the messages of kept
+ * receives (reserved, src/lib/reserve.c) from the receives it leaves to
+ * PVM.  So, deciding each task's receives from its last to its first, a
+ * racing receive goes when, for every sender of an alternative, that
+ * sender's messages it could take (matching, not taken earlier, not sent
+ * after it), in send order, are all reserved for later kept receives
+ * before the one it took or their end; with per-pair order lost (the
+ * receiver routes direct) every alternative must be reserved; an
+ * alternative that is a notice keeps it.
+ *
+ * Why a receive left out takes its recorded message.  Take the first
+ * receive R of a replay (in real time) that takes another message m' than
+ * the m it took when recorded.  Everything before it repeated the
+ * recording, so m''s send is a send of the recording, made before R ended:
+ * it does not happen after R (a chain from R to it would run through
+ * events that all come after R).  m' matches R's filter (the program is
+ * the same up to R), no earlier receive took it and it is not reserved
+ * (the matcher refused those); its sender's earlier messages that R could
+ * take were ahead of it in the queue (PVM keeps each pair's order), so the
+ * matcher refused them: reserved.  So the walk above, from that sender's
+ * first message R could take, passes reserved ones and reaches m': R was
+ * kept, and a kept receive takes exactly its recorded message.  (If m' is
+ * from m's sender, m was ahead of it and not reserved; if R did not race,
+ * m' would be a second potential match.)  Where PVM loses per-pair order,
+ * through the program's own matcher, and in logs that do not say what
+ * was asked, every racing receive is kept.  Without reservations no
+ * racing receive could go (its alternative may arrive first); with them,
+ * SOR keeps two of each three reductions as before, a master taking from
+ * three workers about two thirds of its receives instead of all.
+ *
+ * A task whose log stops (it died) keeps its full log and replays as
+ * usual; every log is written to a temporary file first and renamed over
+ * the original only when all were written, so a failure changes nothing.
+ * Every log's header then says select="race-only" (execution logs too),
+ * which `-replay` reports.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log_table.h"
+#include "pg_internal.h"
+#include "races.h"
+#include "top.h"
+
+/* What one pruning did, for its report. */
+struct min_stats {
+    long bytes_before, bytes_after;  /* communication logs */
+    long receives, kept_receives, races, kept_events, events;
+    long implied;                    /* races left out: order follows */
+    int full_tasks;                  /* logs kept whole (their task died) */
+};
+
+static long file_size(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 ? (long)st.st_size : 0;
+}
+
+/* The events a replay acts on, which race-only logs number. */
+static int replayed(int kind)
+{
+    return kind == PG_EV_SEND || kind == PG_EV_RECV || kind == PG_EV_NOTICE ||
+           kind == PG_EV_GETTID || kind == PG_EV_QUERY || kind == PG_EV_LEAVE;
+}
+
+/* Whether a send names a task outside the run (a replay checks it
+ * instead of making it, so it must stay). */
+static int to_outside(const pg_event *ev)
+{
+    int i;
+
+    for (i = 0; i < ev->nto; i++)
+        if (ev->to[i] == PG_LTID_OUTSIDE)
+            return 1;
+    return 0;
+}
+
+/* Whether event ev stays; keep_recv: the decision for a receive.  A
+ * message from outside the run stays: its replay comes from the data
+ * file, in the comm log's order, and no task of the replay sends it. */
+static int kept(const pg_event *ev, int keep_recv)
+{
+    switch (ev->kind) {
+    case PG_EV_RECV:
+        return keep_recv || ev->from == PG_LTID_OUTSIDE;
+    case PG_EV_SEND:
+        return ev->misses > 0 || to_outside(ev);
+    case PG_EV_NOTICE: case PG_EV_GETTID: case PG_EV_QUERY:
+    case PG_EV_LEAVE: case PG_EV_END:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+#define ROUTE_DIRECT 3 /* PvmRouteDirect, as races_find.c reads it */
+
+/* Whether a racing receive (event pos of task t, its race r) needs
+ * keeping: some alternative could reach it in a replay.  A replay keeps
+ * the messages of later kept receives (reserved) from the receives it
+ * leaves to PVM, so an alternative that is reserved is no alternative,
+ * but then, where PVM keeps per-pair order, its sender's next message
+ * that the receive could take is (the walk below). */
+static int race_needs_keeping(const struct rc_run *run, const struct rc_race *r,
+                              int pos, int atag, int direct,
+                              const char *reserved)
+{
+    const struct rc_msg *msg = run->msg;
+    int i, m;
+
+    for (i = 0; i < r->nalts; i++) {
+        m = r->alts[i].msg;
+        if (msg[m].src < 0 || r->alts[i].fifo_broken)
+            return 1; /* a notice; or order lost: kept as before */
+        if (direct) {
+            if (!reserved[m])
+                return 1;
+            continue; /* the analysis listed every message of the sender */
+        }
+        for (; m >= 0; m = msg[m].next) {
+            if (msg[m].taken_pos && msg[m].taken_pos < pos)
+                continue;
+            if (msg[m].vcd >= pos)
+                break; /* sent after the receive, and so is the rest */
+            if ((atag >= 0 && msg[m].tag != atag) || reserved[m])
+                continue;
+            return 1; /* the first message of the sender it could take */
+        }
+    }
+    return 0;
+}
+
+/* For each event of task t (1-based, as RC_EV), whether a receive there
+ * stays; from the last receive to the first, so that what later kept
+ * receives take is known (reserved) when an earlier one is decided.
+ * NULL when out of memory. */
+static char *keep_of(const struct rc_run *run, const struct rc_race *races,
+                     int n, int t, char *reserved, struct min_stats *st)
+{
+    const struct rc_task *task = &run->tasks[t];
+    int *race_at = malloc(((size_t)task->n + 2) * sizeof *race_at);
+    char *keep = calloc((size_t)task->n + 2, 1), *direct = calloc((size_t)task->n + 2, 1);
+    int i, pos, d = 0;
+
+    if (!race_at || !keep || !direct) {
+        free(race_at), free(keep), free(direct);
+        return NULL;
+    }
+    for (pos = 1; pos <= task->n; pos++) {
+        const struct rc_ev *e = RC_EV(run, t, pos);
+
+        if (e->kind == PG_EV_ROUTE)
+            d = e->a == ROUTE_DIRECT;
+        direct[pos] = (char)d;
+        race_at[pos] = -1;
+    }
+    for (i = 0; i < n; i++)
+        if (races[i].task == t && races[i].took >= 0)
+            race_at[races[i].pos] = i;
+    for (pos = task->n; pos >= 1; pos--) {
+        const struct rc_ev *e = RC_EV(run, t, pos);
+        const char *call = pg_msg_calls[e->call];
+        int cons = e->matcher || e->afrom <= -3 || e->atag <= -2;
+
+        if (e->kind != PG_EV_RECV)
+            continue;
+        if (e->misses > 0 || (strcmp(call, "pvm_recv") &&
+                              strcmp(call, "pvm_precv")))
+            keep[pos] = 1; /* a poll, or polls before it: as recorded */
+        else if (race_at[pos] >= 0)
+            keep[pos] = cons || race_needs_keeping(run, &races[race_at[pos]],
+                                                   pos, e->atag, direct[pos],
+                                                   reserved);
+        st->implied += race_at[pos] >= 0 && !keep[pos];
+        if (keep[pos] && e->a >= 0 && strcmp(call, "pvm_probe"))
+            reserved[e->a] = 1; /* a replay keeps it for this receive */
+    }
+    free(race_at), free(direct);
+    return keep;
+}
+
+/* Writes task t's race-only log to tmp. */
+static int prune_comm(const struct rc_run *run, int t, const char *keepv,
+                      const char *path, const char *tmp,
+                      struct min_stats *st, pg_err *err)
+{
+    pg_log_header h;
+    pg_event ev, copy;
+    pg_logr *r = pg_logr_open(path, PG_LOG_COMM, &h, err);
+    pg_logw *w = NULL;
+    long idx = 0;
+    int pos = 0, rc = 0, keep;
+
+    if (!r)
+        return -1;
+    w = pg_logw_open_sel(tmp, PG_LOG_COMM, h.ltid, h.program, h.host,
+                         PG_SELECT_RACE_ONLY, err);
+    if (!w)
+        return pg_logr_close(r), -1;
+    while (rc == 0 && (rc = pg_logr_next(r, &ev, err)) == 1) {
+        rc = 0;
+        if (ev.kind != PG_EV_SITE)
+            pos++; /* the analysis's numbering (races.c: take_event) */
+        if (pos > run->tasks[t].n) {
+            rc = pg_err_set(err, "%s changed while it was read", path);
+            break;
+        }
+        keep = kept(&ev, ev.kind == PG_EV_RECV && keepv[pos]);
+        st->events += ev.kind != PG_EV_SITE;
+        st->receives += ev.kind == PG_EV_RECV;
+        st->kept_receives += keep && ev.kind == PG_EV_RECV;
+        if (replayed(ev.kind) || ev.kind == PG_EV_END)
+            idx++;
+        if (!keep)
+            continue;
+        copy = ev; /* what only -races reads goes */
+        copy.site = 0, copy.asked_from = -3, copy.asked_tag = -2;
+        copy.matcher = 0;
+        st->kept_events++;
+        if (pg_logw_seq(w, idx) < 0 || pg_logw_event(w, &copy) < 0)
+            rc = pg_err_set(err, "%s: cannot write event %ld", tmp, ev.seq);
+    }
+    pg_logr_close(r);
+    if (pg_logw_close(w) < 0 && rc == 0)
+        rc = pg_err_set(err, "cannot write %s", tmp);
+    return rc < 0 ? -1 : 0;
+}
+
+/* An execution log again, its header saying race-only. */
+static int mark_exec(const char *path, const char *tmp, pg_err *err)
+{
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r = pg_logr_open(path, PG_LOG_EXEC, &h, err);
+    pg_logw *w;
+    int rc;
+
+    if (!r)
+        return -1;
+    w = pg_logw_open_prog(tmp, PG_LOG_EXEC, h.ltid, h.program, h.host,
+                          PG_SELECT_RACE_ONLY, h.exe, h.sha256, h.cwd, err);
+    if (!w)
+        return pg_logr_close(r), -1;
+    while ((rc = pg_logr_next(r, &ev, err)) == 1)
+        if (pg_logw_event(w, &ev) < 0) {
+            rc = pg_err_set(err, "cannot write %s", tmp);
+            break;
+        }
+    if (rc < 0 && pg_logr_cut(r))
+        rc = 0; /* a task that died: its spawns so far */
+    pg_logr_close(r);
+    if (pg_logw_close(w) < 0 && rc == 0)
+        rc = pg_err_set(err, "cannot write %s", tmp);
+    return rc < 0 ? -1 : 0;
+}
+
+/* A full recording, of everything: -only recordings match no unselected
+ * message already, and a race-only one is pruned already. */
+static int prunable(const char *dir, pg_err *err)
+{
+    char path[4400];
+    pg_log_header h;
+    pg_logr *r;
+
+    pg_log_path(path, sizeof path, dir, 0, PG_LOG_EXEC);
+    if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, err)))
+        return -1;
+    pg_logr_close(r);
+    if (pg_log_race_only(h.select))
+        return pg_err_set(err, "the recording in %s is race-only already",
+                          dir);
+    if (h.select[0])
+        return pg_err_set(err, "the recording in %s was made with -only "
+                          "\"%s\": only a recording of everything can be made"
+                          " race-only", dir, h.select);
+    return 0;
+}
+
+struct out {
+    char path[4400], tmp[4420];
+};
+
+static int prune_all(struct rc_run *run, struct out *o, int *nout,
+                     struct min_stats *st, pg_err *err)
+{
+    struct rc_race *races = NULL;
+    int n = rc_find(run, &races), t, rc = 0, k = 0;
+    char *keepv, *reserved = calloc((size_t)run->nmsg + 1, 1);
+
+    if (n < 0 || !reserved)
+        return rc_races_free(races, n < 0 ? 0 : n), free(reserved),
+               pg_err_set(err, "out of memory"), -1;
+    st->races = n;
+    for (t = 0; rc == 0 && t < run->ntasks; t++) {
+        int ltid = run->tasks[t].ltid;
+
+        pg_log_path(o[k].path, sizeof o[k].path, run->dir, ltid, PG_LOG_COMM);
+        st->bytes_before += file_size(o[k].path);
+        if (run->tasks[t].note[0]) { /* its task died: kept whole */
+            st->full_tasks++;
+            st->bytes_after += file_size(o[k].path);
+        } else if (!(keepv = keep_of(run, races, n, t, reserved, st))) {
+            rc = pg_err_set(err, "out of memory");
+        } else {
+            snprintf(o[k].tmp, sizeof o[k].tmp, "%s.min-tmp", o[k].path);
+            rc = prune_comm(run, t, keepv, o[k].path, o[k].tmp, st, err);
+            free(keepv);
+            if (rc == 0)
+                st->bytes_after += file_size(o[k++].tmp);
+        }
+        if (rc == 0) {
+            pg_log_path(o[k].path, sizeof o[k].path, run->dir, ltid,
+                        PG_LOG_EXEC);
+            snprintf(o[k].tmp, sizeof o[k].tmp, "%s.min-tmp", o[k].path);
+            if (access(o[k].path, F_OK) == 0 &&
+                (rc = mark_exec(o[k].path, o[k].tmp, err)) == 0)
+                k++;
+        }
+    }
+    rc_races_free(races, n);
+    free(reserved);
+    *nout = k;
+    return rc;
+}
+
+/* Prunes the recording in dir (locked by the caller). */
+static int minimize(const char *dir, struct min_stats *st, pg_err *err)
+{
+    struct rc_run run;
+    struct out *o;
+    char path[4400];
+    int n = 0, i, rc;
+
+    memset(st, 0, sizeof *st);
+    if (prunable(dir, err) < 0)
+        return -1;
+    memset(&run, 0, sizeof run);
+    if (rc_load(&run, dir, err) < 0)
+        return rc_free(&run), -1;
+    o = calloc(2 * (size_t)run.ntasks + 2, sizeof *o);
+    if (!o)
+        return rc_free(&run), pg_err_set(err, "out of memory"), -1;
+    rc = prune_all(&run, o, &n, st, err);
+    for (i = 0; rc == 0 && i < n; i++)
+        if (rename(o[i].tmp, o[i].path) < 0)
+            rc = pg_err_set(err, "cannot rename %s to %s", o[i].tmp,
+                            o[i].path);
+    for (i = 0; rc < 0 && i < n + 1 && i < 2 * run.ntasks + 2; i++)
+        if (o[i].tmp[0])
+            unlink(o[i].tmp);
+    /* pangaea's own exec log, if it has no communication log */
+    pg_log_path(path, sizeof path, dir, 0, PG_LOG_COMM);
+    if (rc == 0 && access(path, F_OK) != 0) {
+        struct out z;
+
+        pg_log_path(z.path, sizeof z.path, dir, 0, PG_LOG_EXEC);
+        snprintf(z.tmp, sizeof z.tmp, "%s.min-tmp", z.path);
+        if ((rc = mark_exec(z.path, z.tmp, err)) == 0 &&
+            rename(z.tmp, z.path) < 0)
+            rc = pg_err_set(err, "cannot rename %s", z.tmp);
+    }
+    free(o);
+    rc_free(&run);
+    return rc;
+}
+
+static void report(const char *dir, const struct min_stats *st, double secs)
+{
+    fprintf(stderr, "pangaea: %s is race-only now: %ld of %ld receives kept "
+            "(%ld race, %ld of them implied by kept ones), %ld of %ld events; "
+            "communication logs %ld -> %ld bytes (%.1f%%)%s in %.2f s\n", dir,
+            st->kept_receives, st->receives, st->races, st->implied,
+            st->kept_events, st->events,
+            st->bytes_before, st->bytes_after,
+            st->bytes_before ? 100.0 * st->bytes_after / st->bytes_before : 0,
+            st->full_tasks ? "; the logs of tasks that died kept whole" : "",
+            secs);
+}
+
+int top_min_dir(const char *dir, pg_err *err)
+{
+    struct min_stats st;
+    struct timespec a, b;
+
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    if (minimize(dir, &st, err) < 0)
+        return -1;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    report(dir, &st, (double)(b.tv_sec - a.tv_sec) +
+                     (double)(b.tv_nsec - a.tv_nsec) / 1e9);
+    return 0;
+}
+
+int top_is_min(int argc, char **argv)
+{
+    return argc >= 2 && !strcmp(argv[1], "-min") &&
+           (argc == 2 || (argc == 3 && argv[2][0] != '-'));
+}
+
+/* `pangaea -min [LOGDIR]`: 0, 2 bad input (named). */
+int top_min(int argc, char **argv)
+{
+    const char *dir = argc > 2 ? argv[2] : "logs";
+    struct stat st;
+    pg_err err;
+
+    if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "pangaea: -min: no recording in %s (not a "
+                "directory)\n", dir);
+        return TOP_EXIT_USAGE;
+    }
+    if (top_logdir_lock(dir, 0, &err) < 0 || top_min_dir(dir, &err) < 0) {
+        fprintf(stderr, "pangaea: -min: %s\n", err.msg);
+        return TOP_EXIT_USAGE;
+    }
+    return 0;
+}
