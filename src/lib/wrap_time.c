@@ -124,14 +124,16 @@ __attribute__((noinline)) static int null(const void *p)
     return p == NULL;
 }
 
-/* Replay: the recorded value, or 0 when there is none (said once). */
+/* Replay: the recorded value, or 0 when there is none (said once, and
+ * only by a PVM task: a script's interpreter, before it execs the
+ * program, reads the real clocks unrecorded and silently). */
 static int replayed(int code, int clock, int64_t *sec, int64_t *sub)
 {
     static int said;
 
     if (pg_time_get(code, clock, sec, sub))
         return 1;
-    if (!said++)
+    if (pg.started && !said++)
         pg_warn("the recording has no more clock values here: the replay "
                 "reads the real clocks from now on");
     return 0;
