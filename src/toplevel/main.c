@@ -152,6 +152,15 @@ static void add_selection(struct top_opts *o, const char *sel)
         usage(err.msg);
 }
 
+/* The program's arguments, each short enough for the execution log. */
+static void take_args(struct top_opts *o, char **args)
+{
+    o->args = args;
+    if (!pg_logw_args_ok(args))
+        usage("an argument is too long for the log (at most 4096 bytes, "
+              "2048 for one with bytes XML cannot hold)");
+}
+
 static void parse(int argc, char **argv, struct top_opts *o)
 {
     int i, k;
@@ -219,26 +228,19 @@ static void parse(int argc, char **argv, struct top_opts *o)
         if (o->mode != PANGAEA_REPLAY)
             usage("-pack FILE goes with -replay (to make a pack: "
                   "pangaea -pack -o FILE)");
-        o->args = &argv[i];
-        if (!pg_logw_args_ok(o->args))
-            usage("an argument is too long for the log (at most 4096 bytes, "
-                  "2048 for one with bytes XML cannot hold)");
+        take_args(o, &argv[i]);
         o->pack_dir = logdir == default_logdir ? NULL : logdir;
         return;
     }
     if (i >= argc)
         usage("missing program");
     resolve_program(argv[i], o->program);
-    o->args = &argv[i + 1];
-    if (!pg_logw_args_ok(o->args))
-        usage("an argument is too long for the log (at most 4096 bytes, "
-              "2048 for one with bytes XML cannot hold)");
-    if (whatif) /* logdir is the recording forked; newdir the new one */
+    take_args(o, &argv[i + 1]);
+    if (whatif) { /* logdir is the recording forked; newdir the new one */
         top_whatif_parse(o, logdir, newdir, sizeof newdir);
-    if (newdir[0] && !whatif)
-        usage("-o goes with -whatif");
-    if (whatif)
         logdir = newdir;
+    } else if (newdir[0])
+        usage("-o goes with -whatif");
     logdir_path(o, logdir);
     if (top_debug_misuse(o->mode, o->logdir))
         usage(top_debug_misuse(o->mode, o->logdir));
