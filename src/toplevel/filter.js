@@ -149,14 +149,16 @@ window.PangaeaFilter = (function () {
 
     // ---- barriers ---------------------------------------------------------
     // rows: [{pos: (i) -> position of the row's i-th event, n, bars: [index of
-    // the event after each barrier], barPos: [position of each barrier]}]
+    // the event after each barrier], barPos: [position of each barrier],
+    // barEvents: true when the barriers are events of the row themselves}]
     function setStretches(rows) {
       const out = [];
       for (let r = 0; r < rows.length; r++) {
         const w = rows[r];
         for (let k = 0; k + 1 < w.bars.length; k++) {
           const s = out[k] || (out[k] = { k: k + 1, n: 0, lo: Infinity, hi: -Infinity, parts: [] });
-          const a = w.bars[k], b = w.bars[k + 1];
+          // Barriers that are events of the row (live) stay out: the band lies between them.
+          const a = w.bars[k], b = w.bars[k + 1] - (w.barEvents ? 1 : 0);
           s.parts.push([r, a, b]); s.n += b - a;
           for (const u of [w.barPos[k], w.barPos[k + 1]]) if (u !== undefined) { s.lo = Math.min(s.lo, u); s.hi = Math.max(s.hi, u); }
           for (let i = a; i < b; i++) { const u = w.pos(i); s.lo = Math.min(s.lo, u); s.hi = Math.max(s.hi, u); }
