@@ -124,9 +124,17 @@ def main():
                     import base64
                     fp.write(base64.b64decode(d.call("GET", "/screenshot")))
             b = d.js("return %s.bands()" % api(live))
+            if b and not 260 < b[0]["x"] < 1300:  # into view first, as a user would scroll
+                d.js("const s = document.getElementById('scroller'); s.scrollLeft += arguments[0] - 700;"
+                     "%s.redraw();" % api(live), b[0]["x"])
+                b = d.js("return %s.bands()" % api(live))
             out["bands"] = b
             if b:
-                d.click(b[0]["x"], b[0]["y"])
+                try:
+                    d.click(b[0]["x"], b[0]["y"])
+                except RuntimeError as e:
+                    out["click_error"] = str(e)[:200]
+                    out["view"] = d.js("return [innerWidth, innerHeight, document.getElementById('cv').getBoundingClientRect().toJSON()]")
             out["expanded"] = counts(d, live)
             out["expanded_frame"] = fit(d, live)
         out["errors"] = d.js("return window.__pfErrors || []")
