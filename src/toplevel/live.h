@@ -7,6 +7,8 @@
  *                each task's position file, src/lib/live_pos.h)
  *   live_json.c  the snapshot as /events.json
  *   live.html    the page served at /
+ *   filter.js, filter.css (filter_assets.c)  its filters, served at
+ *                /filter.js and /filter.css, shared with -display's page
  */
 #ifndef TOP_LIVE_H
 #define TOP_LIVE_H
