@@ -55,6 +55,8 @@ $(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/top
 # display.c embeds the page template with .incbin (pangaea -display).
 $(B)/toplevel/display.o: src/toplevel/graph.html
 $(B)/toplevel/live.o: src/toplevel/live.html
+# filter_assets.c embeds the filters both pages use.
+$(B)/toplevel/filter_assets.o: src/toplevel/filter.js src/toplevel/filter.css
 $(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -151,6 +153,7 @@ $(SAN_B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(SAN_B)/toplevel/display.o: src/toplevel/graph.html
 $(SAN_B)/toplevel/live.o: src/toplevel/live.html
+$(SAN_B)/toplevel/filter_assets.o: src/toplevel/filter.js src/toplevel/filter.css
 $(SAN_B)/libtop.a: $(SAN_TOP_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a

@@ -261,6 +261,10 @@ const char *pg_site_where(char *buf, int size);
  * "function+0xOFF (object)", or "object+0xOFF" (site_name.c). */
 const char *pg_site_name(const char *module, long offset, char *buf,
                          int size);
+/* The same site as its source file (else the object's name), function
+ * (else "?") and line (else 0), each apart (site_name.c). */
+void pg_site_parts(const char *module, long offset, char *file, int fsize,
+                   char *func, int nsize, int *line);
 /* pvm_barrier(group, count) returned: logged when recording. */
 void pg_site_barrier(const char *group, int count);
 

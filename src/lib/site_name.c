@@ -20,6 +20,11 @@
  * line information the function and offset are given (the symbol table),
  * else the object's name and the offset.  One Dwfl per object, kept for
  * the run of the command (a report has few objects).
+ *
+ * pg_site_parts gives the same site as file, function and line apart (the
+ * filters of -display's and -live's pages group sites into a tree of
+ * files, functions and lines): the function is the symbol the call lies
+ * in, so a call inlined into another function counts as that one's.
  */
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
@@ -167,4 +172,26 @@ const char *pg_site_name(const char *module, long offset, char *buf,
     }
     snprintf(buf, size, "%s+0x%lx", base_name(module), (unsigned long)offset);
     return buf;
+}
+
+void pg_site_parts(const char *module, long offset, char *file, int fsize,
+                   char *func, int nsize, int *line)
+{
+    struct obj *o = open_obj(module);
+    GElf_Addr addr, symoff = 0;
+    GElf_Sym sym;
+    Dwfl_Line *l;
+    const char *f = NULL, *fn = NULL;
+    int lineno = 0;
+
+    if (o) {
+        addr = o->base + (GElf_Addr)offset - 1; /* the call, not after it */
+        if ((l = dw.module_getsrc(o->mod, addr)))
+            f = dw.lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+        fn = dw.module_addrinfo(o->mod, addr, &symoff, &sym, NULL, NULL,
+                                NULL);
+    }
+    snprintf(file, fsize, "%s", base_name(f && lineno > 0 ? f : module));
+    snprintf(func, nsize, "%s", fn ? fn : "?");
+    *line = f && lineno > 0 ? lineno : 0;
 }

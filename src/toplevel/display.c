@@ -20,6 +20,13 @@
  * event indexes; "stubs" are (send, ltid) for destinations no receive
  * took.  The page is written to a temporary name and renamed, so a reader
  * never sees half of it.
+ *
+ * The filters' script and style (filter.js, filter.css: shared with the
+ * live page, which serves them as files; filter_assets.c embeds them) are
+ * copied in place of their own markers.  For the filters each site is also
+ * given as [file, function, line] ("siteParts"), and each barrier a task
+ * returned from as [task, index of its next event, time, site, count,
+ * group] ("barriers").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filter_assets.h"
 #include "runlog.h"
 
 /* The template, NUL-terminated.  The path is relative to the directory
@@ -42,6 +50,8 @@ __asm__(".pushsection .rodata\n"
 extern const char top_graph_html[];
 
 #define MARKER "@PANGAEA_DATA@"
+#define MARK_JS "@PANGAEA_FILTER_JS@"
+#define MARK_CSS "@PANGAEA_FILTER_CSS@"
 
 /* ---- the data ---------------------------------------------------------- */
 
@@ -150,6 +160,33 @@ static void write_links(FILE *fp, const struct top_run *run)
     putc(']', fp);
 }
 
+/* The sites apart, and the barriers (see the design comment). */
+static void write_filter_data(FILE *fp, const struct top_run *run)
+{
+    const struct top_barrier *b;
+    int i;
+
+    fprintf(fp, ",\n\"siteParts\":[");
+    for (i = 0; i < run->nsites; i++) {
+        fputs(i ? ",[" : "[", fp);
+        top_json_str(fp, run->site_parts[i].file);
+        putc(',', fp);
+        top_json_str(fp, run->site_parts[i].func);
+        fprintf(fp, ",%d]", run->site_parts[i].line);
+    }
+    fprintf(fp, "],\n\"barriers\":[");
+    for (i = 0; i < run->nbarriers; i++) {
+        b = &run->barriers[i];
+        fprintf(fp, "%s[%d,%d,%lld,%d,%d,", i ? ",\n" : "", b->task,
+                b->before,
+                (long long)((b->t - (double)t0_of(run)) * 1e6 + 0.5),
+                b->site, b->count);
+        top_json_str(fp, b->group);
+        putc(']', fp);
+    }
+    putc(']', fp);
+}
+
 static void write_data(FILE *fp, const struct top_run *run)
 {
     int i;
@@ -181,12 +218,44 @@ static void write_data(FILE *fp, const struct top_run *run)
         top_json_str(fp, run->sites[i]);
     }
     putc(']', fp);
+    write_filter_data(fp, run);
     write_links(fp, run);
     top_display_races(fp, run); /* display_races.c: what -races found */
     fprintf(fp, "}\n");
 }
 
 /* ---- the page ---------------------------------------------------------- */
+
+/* The template from p on, each marker replaced by what it stands for. */
+static void write_page(FILE *fp, const struct top_run *run, const char *p)
+{
+    static const char *marks[] = { MARKER, MARK_JS, MARK_CSS };
+    const char *next, *m;
+    size_t k;
+
+    for (;;) {
+        next = NULL;
+        m = NULL;
+        for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+            const char *q = strstr(p, marks[k]);
+
+            if (q && (!next || q < next)) {
+                next = q;
+                m = marks[k];
+            }
+        }
+        if (!next) {
+            fputs(p, fp);
+            return;
+        }
+        fwrite(p, 1, (size_t)(next - p), fp);
+        if (m == marks[0])
+            write_data(fp, run);
+        else
+            fputs(m == marks[1] ? top_filter_js : top_filter_css, fp);
+        p = next + strlen(m);
+    }
+}
 
 int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err)
@@ -202,9 +271,7 @@ int top_display_write(const struct top_run *run, const char *path,
     fp = fopen(tmp, "w");
     if (!fp)
         return pg_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
-    fwrite(top_graph_html, 1, (size_t)(mark - top_graph_html), fp);
-    write_data(fp, run);
-    fputs(mark + strlen(MARKER), fp);
+    write_page(fp, run, top_graph_html);
     if (ferror(fp) | (fclose(fp) != 0)) {
         unlink(tmp);
         return pg_err_set(err, "cannot write %s: %s", tmp, strerror(errno));

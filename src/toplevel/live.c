@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filter_assets.h"
 #include "live.h"
 #include "live_pos.h"
 #include "pg_internal.h"
@@ -115,6 +116,21 @@ static enum MHD_Result serve_page(struct MHD_Connection *c)
                   MHD_RESPMEM_PERSISTENT);
 }
 
+/* The filters' script and style, shared with -display (filter_assets.c). */
+static enum MHD_Result serve_filter_js(struct MHD_Connection *c)
+{
+    return answer(c, MHD_HTTP_OK, "text/javascript; charset=utf-8",
+                  (char *)top_filter_js, strlen(top_filter_js),
+                  MHD_RESPMEM_PERSISTENT);
+}
+
+static enum MHD_Result serve_filter_css(struct MHD_Connection *c)
+{
+    return answer(c, MHD_HTTP_OK, "text/css; charset=utf-8",
+                  (char *)top_filter_css, strlen(top_filter_css),
+                  MHD_RESPMEM_PERSISTENT);
+}
+
 static enum MHD_Result serve_events(struct MHD_Connection *c)
 {
     const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
@@ -150,6 +166,8 @@ static const struct route {
 } routes[] = {
     { "GET", "/", serve_page },
     { "GET", "/events.json", serve_events },
+    { "GET", "/filter.js", serve_filter_js },
+    { "GET", "/filter.css", serve_filter_css },
 };
 
 static enum MHD_Result dispatch(void *cls, struct MHD_Connection *c,

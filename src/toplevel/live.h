@@ -7,6 +7,8 @@
  *                each task's position file, src/lib/live_pos.h)
  *   live_json.c  the snapshot as /events.json
  *   live.html    the page served at /
+ *   filter.js, filter.css (filter_assets.c)  its filters, served at
+ *                /filter.js and /filter.css, shared with -display's page
  */
 #ifndef TOP_LIVE_H
 #define TOP_LIVE_H
@@ -55,6 +57,7 @@ struct lv_event {
     int ltid, kind, call; /* call: index into lv.calls, -1 none */
     int tag, msgid, bytes, from;
     int nto, to;          /* SEND: lv.to[to .. to+nto-1] */
+    int site;             /* index into lv.sites, -1 none */
     long seq;
     double t;
 };
@@ -75,6 +78,15 @@ struct lv_task {
     long nrec, rec_loaded;
     int waiting;          /* in a receive, as its position file says */
     long next_recv;       /* index in rec of what it waits for, or -1 */
+    int *site_map;        /* its log's site ids 1, 2... -> lv.sites */
+    int nsite_map;
+    size_t cap_site_map;
+};
+
+/* A call site as the filters show it: file, function, line (0: none). */
+struct lv_site {
+    char file[256], func[256];
+    int line;
 };
 
 struct lv_state {
@@ -91,6 +103,9 @@ struct lv_state {
     size_t cap_to;
     const char *calls[32];
     int ncalls;
+    struct lv_site *sites; /* named by pangaea (site_name.c), each once */
+    int nsites;
+    size_t cap_sites;
     long scans;
 };
 extern struct lv_state lv;

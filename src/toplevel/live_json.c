@@ -9,7 +9,9 @@
  * with since = since + their number).  Events keep the order they were
  * seen in, so a client that asks with since = the count it has gets each
  * event once.  Written under the snapshot's lock, into memory (live.c
- * hands it to the HTTP library).
+ * hands it to the HTTP library).  An event with a call site has "file",
+ * "func" and "line" (named by pangaea: the page's filters use them); a
+ * barrier has "call": "pvm_barrier" and its "count".
  */
 #include <stdio.h>
 
@@ -77,6 +79,17 @@ static void write_event(FILE *fp, long i, const struct lv_event *e)
     if (e->call >= 0) {
         fputs(",\"call\":", fp);
         top_json_str(fp, call_name(e->call));
+    } else if (e->kind == PG_EV_BARRIER) {
+        fprintf(fp, ",\"call\":\"pvm_barrier\",\"count\":%d", e->tag);
+    }
+    if (e->site >= 0 && e->site < lv.nsites) {
+        const struct lv_site *s = &lv.sites[e->site];
+
+        fputs(",\"file\":", fp);
+        top_json_str(fp, s->file);
+        fputs(",\"func\":", fp);
+        top_json_str(fp, s->func);
+        fprintf(fp, ",\"line\":%d", s->line);
     }
     if (e->kind == PG_EV_SEND || e->kind == PG_EV_RECV ||
         e->kind == PG_EV_NOTICE)

@@ -17,6 +17,11 @@
  * recording), and for a task that waits, the recorded receive it waits
  * for.
  *
+ * A <site> of a log (a call site, as an object and an offset) is named
+ * here, by pangaea, with libdw (site_name.c), once per task and site id,
+ * outside the lock; its events then carry the index of the named site
+ * (the page's filters group events by file, function and line).
+ *
  * Events are appended in the order they are seen, never changed after, so
  * "the events after the N-th" (/events.json?since=N) is well defined.
  * Tasks' states (ended, crashed, diverged, stalled) come from the monitor
@@ -100,21 +105,57 @@ static int call_index(const char *call)
     return lv.calls[lv.ncalls] ? lv.ncalls++ : -1;
 }
 
+/* A <site> of t's log: named and kept (a site named before is shared).
+ * Called outside the lock: naming reads debug information. */
+static void take_site(struct lv_task *t, const pg_event *e)
+{
+    struct lv_site s;
+    int i;
+
+    if (e->site != t->nsite_map + 1 || !e->module)
+        return; /* seen in an earlier scan, or not one of ours */
+    pg_site_parts(e->module, e->offset, s.file, sizeof s.file, s.func,
+                  sizeof s.func, &s.line);
+    lv_snap_lock();
+    for (i = 0; i < lv.nsites && (strcmp(lv.sites[i].file, s.file) ||
+                                  strcmp(lv.sites[i].func, s.func) ||
+                                  lv.sites[i].line != s.line); i++)
+        ;
+    if (pg_grow(&t->site_map, &t->cap_site_map, (size_t)t->nsite_map + 1,
+                sizeof *t->site_map) == 0 &&
+        (i < lv.nsites ||
+         pg_grow(&lv.sites, &lv.cap_sites, (size_t)lv.nsites + 1,
+                 sizeof *lv.sites) == 0)) {
+        if (i == lv.nsites)
+            lv.sites[lv.nsites++] = s;
+        t->site_map[t->nsite_map++] = i;
+    }
+    lv_snap_unlock();
+}
+
+static int site_of(const struct lv_task *t, int id)
+{
+    return id >= 1 && id <= t->nsite_map ? t->site_map[id - 1] : -1;
+}
+
 /* An event of the log, copied (the reader reuses its memory); its
  * destinations go to *to.  0, or -1 when out of memory. */
-static int copy_event(const pg_event *e, int ltid, struct lv_event *out,
+static int copy_event(const pg_event *e, const struct lv_task *t,
+                      struct lv_event *out,
                       int **to, long *nto, size_t *cap)
 {
     memset(out, 0, sizeof *out);
-    out->ltid = ltid;
+    out->ltid = t->ltid;
     out->kind = e->kind;
     out->call = call_index(e->call);
-    out->tag = e->kind == PG_EV_END ? e->status : e->tag; /* live_json.c */
+    out->tag = e->kind == PG_EV_END ? e->status
+             : e->kind == PG_EV_BARRIER ? e->count : e->tag; /* live_json.c */
     out->msgid = e->msgid;
     out->bytes = e->bytes;
     out->from = e->from;
     out->seq = e->seq;
     out->t = e->t;
+    out->site = site_of(t, e->site);
     out->to = (int)*nto;
     out->nto = e->kind == PG_EV_SEND ? e->nto : 0;
     if (out->nto && pg_grow(to, cap, (size_t)(*nto + out->nto), sizeof **to) < 0)
@@ -173,11 +214,13 @@ static void read_growing(struct lv_task *t)
     t->started = 1;
     lv_snap_unlock();
     while ((rc = pg_logr_next(r, &e, &err)) == 1) {
+        if (e.kind == PG_EV_SITE)
+            take_site(t, &e);
         if (!shown_kind(e.kind) || n++ < t->rec_loaded)
             continue;
         nto = 0;
         lv_snap_lock(); /* call names are shared */
-        if (copy_event(&e, t->ltid, &c, &to, &nto, &cap) < 0) {
+        if (copy_event(&e, t, &c, &to, &nto, &cap) < 0) {
             lv_snap_unlock();
             break;
         }
@@ -215,12 +258,14 @@ static int load_recording(struct lv_task *t)
         return -1;
     /* Into arrays of our own: the server reads t's under the lock. */
     while ((rc = pg_logr_next(r, &e, &err)) == 1) {
+        if (e.kind == PG_EV_SITE)
+            take_site(t, &e);
         if (!shown_kind(e.kind))
             continue;
         if (pg_grow(&rec, &cap, (size_t)n + 1, sizeof *rec) < 0)
             break;
         lv_snap_lock(); /* call names are shared */
-        rc = copy_event(&e, t->ltid, &rec[n], &rec_to, &nto, &cap_to);
+        rc = copy_event(&e, t, &rec[n], &rec_to, &nto, &cap_to);
         lv_snap_unlock();
         if (rc < 0)
             break;

@@ -148,6 +148,9 @@ const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
 /* src/lib/site_name.c: the same for an object and an offset. */
 const char *pg_site_name(const char *module, long offset, char *buf,
                          int size);
+/* The same site as file, function and line apart. */
+void pg_site_parts(const char *module, long offset, char *file, int fsize,
+                   char *func, int nsize, int *line);
 
 /* `pangaea -races [-json] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
 int top_is_races(const char *arg);

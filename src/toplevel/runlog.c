@@ -99,7 +99,7 @@ struct loader {
     int *site;           /* this task's site ids (1, 2...) -> run->sites */
     size_t sitecap;
     int nsite;
-    size_t namecap;
+    size_t namecap, partcap, barcap;
 };
 
 /* A <site> of the task being read: named once (site_name.c, libdw), the
@@ -120,8 +120,16 @@ static int take_site(struct top_run *run, struct loader *ld,
         (i == run->nsites &&
          (pg_grow(&run->sites, &ld->namecap, (size_t)run->nsites + 1,
                   sizeof *run->sites) < 0 ||
-          !(run->sites[run->nsites++] = strdup(name)))))
+          pg_grow(&run->site_parts, &ld->partcap, (size_t)run->nsites + 1,
+                  sizeof *run->site_parts) < 0 ||
+          !(run->sites[run->nsites] = strdup(name)))))
         return -1;
+    if (i == run->nsites) {
+        struct top_site *p = &run->site_parts[run->nsites++];
+
+        pg_site_parts(pe->module, pe->offset, p->file, sizeof p->file,
+                      p->func, sizeof p->func, &p->line);
+    }
     ld->site[ld->nsite++] = i;
     return 0;
 }
@@ -192,6 +200,26 @@ static void read_log(struct top_run *run, int ti, pg_log_kind kind,
     pg_logr_close(r);
 }
 
+/* A barrier: where it lies among the task's events, for the pages. */
+static int take_barrier(struct top_run *run, int ti, struct loader *ld,
+                        const pg_event *pe)
+{
+    struct top_barrier *b;
+
+    if (pg_grow(&run->barriers, &ld->barcap, (size_t)run->nbarriers + 1,
+                sizeof *run->barriers) < 0)
+        return -1;
+    b = &run->barriers[run->nbarriers++];
+    b->task = ti;
+    b->before = run->nev;
+    b->t = pe->t;
+    b->site = pe->site >= 1 && pe->site <= ld->nsite ? ld->site[pe->site - 1]
+                                                     : -1;
+    b->count = pe->count;
+    snprintf(b->group, sizeof b->group, "%s", pe->group ? pe->group : "");
+    return 0;
+}
+
 static int take_comm(struct top_run *run, int ti, const pg_event *ev,
                      void *arg)
 {
@@ -201,6 +229,8 @@ static int take_comm(struct top_run *run, int ti, const pg_event *ev,
 
     if (ev->kind == PG_EV_SITE)
         return take_site(run, arg, ev);
+    if (ev->kind == PG_EV_BARRIER)
+        return take_barrier(run, ti, arg, ev);
     if (!d || !d->message)
         return 0;
     return add_event(run, arg, ti, ev);
@@ -394,6 +424,8 @@ void top_run_free(struct top_run *run)
     for (i = 0; i < run->nsites; i++)
         free(run->sites[i]);
     free(run->sites);
+    free(run->site_parts);
+    free(run->barriers);
     free(run->tasks);
     free(run->ev);
     free(run->to);

@@ -46,6 +46,25 @@ struct top_task {
     char note[1100]; /* why its logs are incomplete, "" when they are not */
 };
 
+/* A call site apart (the page filters' tree: files, functions, lines). */
+struct top_site {
+    char file[256], func[256];
+    int line;     /* 0: no line information */
+};
+
+/* One pvm_barrier a task returned from: not an event of the graph, but
+ * where it lies among its task's events (the pages collapse the stretch
+ * between two barriers). */
+struct top_barrier {
+    int task;     /* index into run->tasks */
+    int before;   /* index of the task's first event after it (may be
+                     its end: first + nev) */
+    double t;     /* as recorded */
+    int site;     /* index into run->sites, or -1 */
+    int count;    /* the count it was called with */
+    char group[64];
+};
+
 struct top_link {
     int send, recv;  /* event indexes: one line of the graph, one flow */
 };
@@ -69,7 +88,10 @@ struct top_run {
     double tmin;             /* earliest event time (0 when no event) */
     char **sites;            /* call sites, named ("file.c:LINE"...), each
                                 once: site_name.c, when loaded */
+    struct top_site *site_parts; /* the same sites as file, function, line */
     int nsites;
+    struct top_barrier *barriers; /* in task order, then log order */
+    int nbarriers;
 };
 
 /* Loads every ltid-N.{comm,exec}.xml of dir, matches and orders.  A log
