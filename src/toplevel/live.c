@@ -94,8 +94,6 @@ static enum MHD_Result answer(struct MHD_Connection *c, unsigned code,
         return MHD_NO;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET");
     rc = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
     return rc;
@@ -143,32 +141,218 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
                   MHD_RESPMEM_MUST_FREE);
 }
 
-/* Every route: a method and a path.  A debugger's controls are rows. */
+/* ---- the control routes: form fields in, JSON out (live_ctl.c) --------- */
+
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes application/x-www-form-urlencoded text in place. */
+static void url_decode(char *s)
+{
+    char *o = s;
+
+    for (; *s; s++) {
+        if (*s == '+')
+            *o++ = ' ';
+        else if (*s == '%' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
+            *o++ = (char)(hexval(s[1]) * 16 + hexval(s[2]));
+            s += 2;
+        } else
+            *o++ = *s;
+    }
+    *o = 0;
+}
+
+static void form_add(struct lv_form *f, const char *k, const char *v)
+{
+    if (f->n == LV_FORM_MAX)
+        return;
+    f->key[f->n] = strdup(k);
+    f->val[f->n] = strdup(v ? v : "");
+    if (f->key[f->n] && f->val[f->n])
+        f->n++;
+}
+
+static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
+                                 const char *key, const char *value)
+{
+    (void)kind;
+    form_add(cls, key, value); /* MHD has decoded both */
+    return MHD_YES;
+}
+
+static void form_body(struct lv_form *f, char *body)
+{
+    char *pair, *save = NULL, *eq;
+
+    for (pair = strtok_r(body, "&", &save); pair;
+         pair = strtok_r(NULL, "&", &save)) {
+        if ((eq = strchr(pair, '=')))
+            *eq++ = 0;
+        url_decode(pair);
+        if (eq)
+            url_decode(eq);
+        form_add(f, pair, eq);
+    }
+}
+
+static void form_free(struct lv_form *f)
+{
+    while (f->n > 0) {
+        f->n--;
+        free(f->key[f->n]);
+        free(f->val[f->n]);
+    }
+}
+
+typedef int (*json_handler)(const struct lv_form *f, FILE *out);
+
+static enum MHD_Result serve_json(struct MHD_Connection *c, json_handler h,
+                                  char *body)
+{
+    struct lv_form f = { 0 };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp;
+    int code;
+
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, query_arg, &f);
+    if (body)
+        form_body(&f, body);
+    if (!(fp = open_memstream(&buf, &len))) {
+        form_free(&f);
+        return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    }
+    code = h(&f, fp);
+    form_free(&f);
+    if (fclose(fp) != 0) {
+        free(buf);
+        return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    }
+    return answer(c, (unsigned)code, "application/json", buf, len,
+                  MHD_RESPMEM_MUST_FREE);
+}
+
+/* Every route: a method and a path, served by a function of the
+ * connection or by a handler of the request's fields.  README.md lists
+ * them (the table under "Interactive debugging"). */
 static const struct route {
     const char *method, *path;
     enum MHD_Result (*serve)(struct MHD_Connection *c);
+    json_handler json;
 } routes[] = {
-    { "GET", "/", serve_page },
-    { "GET", "/events.json", serve_events },
+    { "GET", "/", serve_page, NULL },
+    { "GET", "/events.json", serve_events, NULL },
+    { "GET", "/control.json", NULL, lv_alt_control_json },
+    { "GET", "/alternatives.json", NULL, lv_alt_get },
+    { "POST", "/control/step", NULL, lv_ctl_step },
+    { "POST", "/control/pause", NULL, lv_ctl_pause },
+    { "POST", "/control/resume", NULL, lv_ctl_resume },
+    { "POST", "/control/runto", NULL, lv_ctl_runto },
+    { "POST", "/control/break", NULL, lv_ctl_break },
+    { "POST", "/control/unbreak", NULL, lv_ctl_unbreak },
+    { "POST", "/control/choose", NULL, lv_alt_choose },
 };
+#define NROUTES (sizeof routes / sizeof routes[0])
+
+/* A POST body, gathered over MHD's calls (at most 64 KiB). */
+struct body {
+    char *buf;
+    size_t len;
+};
+
+static void request_done(void *cls, struct MHD_Connection *c, void **state,
+                         enum MHD_RequestTerminationCode why)
+{
+    struct body *b = *state;
+
+    (void)cls, (void)c, (void)why;
+    if (b) {
+        free(b->buf);
+        free(b);
+        *state = NULL;
+    }
+}
+
+/* The path exists for another method: 405 naming the one it has. */
+static enum MHD_Result not_allowed(struct MHD_Connection *c, size_t i)
+{
+    const char *msg = "this path takes another method\n";
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        strlen(msg), (void *)msg, MHD_RESPMEM_PERSISTENT);
+    enum MHD_Result rc;
+
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, routes[i].method);
+    rc = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* Gathers a POST's body; 1 once it is complete (in b->buf). */
+static int gather(void **state, const char *upload, size_t *upload_size,
+                  struct body **out)
+{
+    struct body *b = *state;
+    char *nb;
+
+    if (!b) { /* the first call: headers only */
+        if (!(b = calloc(1, sizeof *b)))
+            return -1;
+        *state = b;
+        return 0;
+    }
+    if (*upload_size) {
+        if (b->len + *upload_size > 65536 ||
+            !(nb = realloc(b->buf, b->len + *upload_size + 1)))
+            return -1;
+        memcpy(nb + b->len, upload, *upload_size);
+        b->buf = nb;
+        b->len += *upload_size;
+        b->buf[b->len] = 0;
+        *upload_size = 0;
+        return 0;
+    }
+    *out = b;
+    return 1;
+}
 
 static enum MHD_Result dispatch(void *cls, struct MHD_Connection *c,
                                 const char *path, const char *method,
                                 const char *version, const char *upload,
                                 size_t *upload_size, void **state)
 {
-    size_t i;
+    struct body *b = NULL;
+    size_t i, other = NROUTES;
+    int rc;
 
-    (void)cls, (void)version, (void)upload, (void)upload_size, (void)state;
-    for (i = 0; i < sizeof routes / sizeof routes[0]; i++)
-        if (!strcmp(routes[i].path, path) && !strcmp(routes[i].method, method))
+    (void)cls, (void)version;
+    for (i = 0; i < NROUTES; i++) {
+        if (strcmp(routes[i].path, path))
+            continue;
+        if (strcmp(routes[i].method, method)) {
+            other = i;
+            continue;
+        }
+        if (routes[i].serve)
             return routes[i].serve(c);
-    /* A path that exists, or not: only GET is served at all. */
-    if (strcmp(method, "GET"))
-        return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
-                    "the live view only answers GET\n");
+        if (strcmp(method, "POST"))
+            return serve_json(c, routes[i].json, NULL);
+        if ((rc = gather(state, upload, upload_size, &b)) < 0)
+            return text(c, MHD_HTTP_CONTENT_TOO_LARGE,
+                        "a control's body is a short form\n");
+        return rc ? serve_json(c, routes[i].json, b->buf ? b->buf : "")
+                  : MHD_YES;
+    }
+    if (other < NROUTES)
+        return not_allowed(c, other);
     return text(c, MHD_HTTP_NOT_FOUND,
-                "no such page: the live view has / and /events.json\n");
+                "no such page: README.md lists the live view's routes\n");
 }
 
 /* ---- start and end ------------------------------------------------------ */
@@ -233,6 +417,7 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     sigset_t old;
 
     unsetenv(PG_ENV_LIVE);
+    unsetenv(PG_ENV_HOLD); /* a what-if this view started is not held */
     if (!o->live)
         return 0;
     lv.mode = o->mode; /* before the server can read it */
@@ -246,6 +431,7 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     daemon_ = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
                                MHD_USE_ERROR_LOG, (uint16_t)o->live_port,
                                NULL, NULL, dispatch, NULL,
+                               MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
                                MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                MHD_OPTION_END);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -254,10 +440,12 @@ int top_live_start(const struct top_opts *o, pg_err *err)
                           "not an address of this host)",
                           o->live_addr[0] ? o->live_addr : "127.0.0.1",
                           o->live_port);
-    if (o->mode == PANGAEA_REPLAY && make_posdir(o->logdir, err) < 0) {
+    if (make_posdir(o->logdir, err) < 0 ||
+        lv_ctl_start(o, posdir, err) < 0) { /* the control path */
         MHD_stop_daemon(daemon_);
         return -1;
     }
+    lv_alt_start(o);
     info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
     snprintf(url, sizeof url, "http://%s:%u/",
              o->live_addr[0] ? o->live_addr : "127.0.0.1",
@@ -288,8 +476,9 @@ static void remove_stale(const char *logdir)
         if (!(in = opendir(sub)))
             continue;
         while ((f = readdir(in)))
-            if (!strncmp(f->d_name, "ltid-", 5) &&
-                strstr(f->d_name, ".pos")) {
+            if ((!strncmp(f->d_name, "ltid-", 5) &&
+                 strstr(f->d_name, ".pos")) ||
+                !strcmp(f->d_name, PG_LIVE_CTL_FILE)) {
                 snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
                 unlink(path);
             }
@@ -306,8 +495,7 @@ int top_live_follow(const struct top_opts *o, pg_err *err)
 
     if (!on)
         return 0;
-    if (o->mode == PANGAEA_REPLAY)
-        remove_stale(o->logdir);
+    remove_stale(o->logdir);
     block_signals(&old);
     rc = lv_snap_start(o, posdir, err);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -363,6 +551,7 @@ void top_live_finish(int status)
         wait_for_user();
     MHD_stop_daemon(daemon_);
     daemon_ = NULL;
+    lv_ctl_stop(); /* no task is held any more; the control file goes */
     remove_posdir();
     on = 0;
 }
