@@ -25,6 +25,13 @@
 #     recording replays identically.
 #  5. Without breakpoints or -hold, -live replays as before; -hold without
 #     -live is refused.
+#  6. The page's buttons in headless Chromium (control_page.py, real
+#     clicks): "Step all" three times makes three more events per task;
+#     a breakpoint typed in (tag 21) and "Resume all" hold worker 1 at its
+#     pvm_send of tag 21, shown in the panel with its gdb command line;
+#     clicking an alternative of the master's racing receive starts a
+#     what-if whose output (shown in the panel) is the one the choice
+#     implies.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -111,6 +118,7 @@ counts_are() { [ "$(ev_counts)" = "$1" ]; }
 out() { sed -n 's/^\[1\] //p' "$1"; }
 
 command -v curl >/dev/null || { pg_skip "needs curl"; exit 0; }
+command -v chromedriver >/dev/null || { pg_skip "needs chromium-driver"; exit 0; }
 pg_pvm_start || { pg_fail "pvmd did not start"; pg_summary; exit 1; }
 D=$(pg_tmpdir)
 REC=$D/rec
@@ -257,6 +265,54 @@ if [ "$rc" -eq 2 ] && grep -q -- "-hold needs -live" "$D/nolive.out"; then
     pg_pass "-hold without -live is refused (exit 2)"
 else
     pg_fail "-hold without -live: exit $rc"; cat "$D/nolive.out"
+fi
+
+# ---- 6. the same from the page's buttons, in headless Chromium -----------
+PAGE="python3 $(cd "$(dirname "$0")" && pwd)/control_page.py"
+if start_live pstep -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 all_held 3
+    sleep 0.5
+    before=$(ev_counts)
+    if res=$($PAGE "$URL" step 3); then
+        want=$(python3 -c "import sys; print(' '.join(str(int(x) + 3) for x in sys.argv[1].split()))" "$before")
+        wait_for 10 counts_are "$want"
+        sleep 0.5
+        expect "page: Step all three times: three more events per task (were $before)" "$(ev_counts)" "$want"
+        expect "page: every task held again after each click" \
+            "$(jget "$res" '[[h for _, h, _ in s] for s in d["holds"]]')" "[[1, 1, 1], [2, 2, 2], [3, 3, 3], [4, 4, 4]]"
+    else
+        pg_fail "page: step all did not work"
+    fi
+    if res=$($PAGE "$URL" break 21 --shot "$D/break.png"); then
+        expect "page: the breakpoint listed" "$(jget "$res" 'd["breakpoints"][0]')" \
+            "#1: call any, ltid any, peer any, tag 21, size any (0 matches) "
+        expect "page: worker 1 shown held at its send of tag 21" \
+            "$(jget "$res" '[(r["call"], r["why"].split(" at ")[0]) for r in d["table"] if r["ltid"] == 2][0]')" \
+            "('pvm_send(ltid 1, tag 21, 4 bytes)', 'breakpoint 1 (match 1)')"
+        expect "page: its gdb command line" \
+            "$(jget "$res" '[r["gdb"].split()[0:2] for r in d["table"] if r["ltid"] == 2][0]')" "['gdb', '-p']"
+    else
+        pg_fail "page: the breakpoint did not hold a task"
+    fi
+    post unbreak -d id=all >/dev/null
+    post resume -d '' >/dev/null
+    finish pstep
+    expect "page: the replay ends as recorded" "$(out "$D/pstep.out" | tr '\n' '|')" "$(out "$D/step.out" | tr '\n' '|')"
+fi
+if start_live pchoose -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    if res=$($PAGE "$URL" choose); then
+        pick=$(jget "$res" 'd["picked"]["sender"]')
+        expect "page: the what-if of the clicked alternative is done" "$(jget "$res" 'd["whatif"]["state"]')" done
+        expect "page: its output is the choice's (took ltid $(jget "$res" 'd["picked"]["took"]["ltid"]'), clicked $pick)" \
+            "$(jget "$res" 'd["whatif"]["output"]' | sed -n 's/^\[1\] //p' | head -1)" "first from worker $((pick - 1))"
+        wdir=$(jget "$res" 'd["whatif"]["dir"]')
+        [ -d "$wdir" ] && pg_pass "page: the what-if's directory is where the panel says" ||
+            pg_fail "page: no directory $wdir"
+    else
+        pg_fail "page: clicking an alternative did not work"
+    fi
+    post resume -d '' >/dev/null
+    finish pchoose
 fi
 
 pg_summary
