@@ -6,18 +6,36 @@
  * of its own (MHD_USE_INTERNAL_POLLING_THREAD), so the monitor's loop and
  * the program are never held up by a browser; it binds 127.0.0.1 unless
  * the user names an address.  Requests are dispatched through one table of
- * routes (method, path, handler): a path exists for some methods, and any
- * other method gets 405 with an Allow header.  Today every route is a GET
- * that only reads the snapshot (live_snap.c); the control endpoints of a
- * debugger (POST, say) are rows to add there.  The page (live.html) is
- * embedded at build time like -display's, so the command needs no file at
- * run time and the page no network but this server.
+ * routes (method, path, handler): a path exists for one method, and any
+ * other method gets 405 with an Allow header naming it; an unknown path
+ * 404.  The page (live.html) is embedded at build time like -display's,
+ * so the command needs no file at run time and the page no network but
+ * this server.  The routes (README.md, "Interactive debugging", has their
+ * fields and answers):
+ *   GET  /                    the page
+ *   GET  /events.json         the snapshot's events from ?since=N on
+ *   GET  /control.json        tasks held and their calls, breakpoints,
+ *                             what-if runs (live_ctl.c, live_alt.c)
+ *   GET  /alternatives.json   the messages a receive could take
+ *   POST /control/step        paused tasks (or ltid) make one call
+ *   POST /control/pause       tasks (or ltid) stop before their next call
+ *   POST /control/resume      tasks (or ltid) go on
+ *   POST /control/runto       ltid runs until it has done event
+ *   POST /control/break       a breakpoint: call ltid peer tag size hits
+ *   POST /control/unbreak     id (or all)
+ *   POST /control/choose      ltid's receive takes sender's msgid (a
+ *                             what-if when replaying)
+ * The controls' fields come from the query string and a form-encoded
+ * body (`curl -d`), gathered over libmicrohttpd's calls (64 KiB at most);
+ * their handlers write JSON to a memory stream (serve_json).
  *
  * The monitor tells the live view what it learns anyway (a task started,
  * ended, reported a crash, a divergence, a wait): the hooks below only
- * note it in the snapshot.  In a replay a directory for the tasks'
- * position files is made (make_posdir) and named in PANGAEA_LIVE, which
- * every task inherits; it is removed when pangaea ends.
+ * note it in the snapshot.  A directory for the tasks' position files and
+ * control blocks is made (make_posdir) and named in PANGAEA_LIVE, which
+ * every task inherits (replaying, it is how the view follows the tasks;
+ * in both modes, how the controls reach them); it is removed when pangaea
+ * ends, after every held task was let go (lv_ctl_stop).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
