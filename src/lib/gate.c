@@ -191,7 +191,7 @@ void pg_gate(const char *call, int peer_tid, int tag, int size)
     struct pg_live_pos *p = pg_live;
     long at = done_events();
     int peer = peer_tid > 0 ? pg_peer_ltid(peer_tid) : -1, i, n;
-    char why[64] = "";
+    char why[64] = "", hit[64];
 
     if (size < 0 && is_send(call))
         size = send_size();
@@ -201,10 +201,11 @@ void pg_gate(const char *call, int peer_tid, int tag, int size)
         p->pause = p->gate = 1;
     }
     n = pg_live_ctl ? pg_live_ctl->nbp : 0;
-    for (i = 0; i < n && i < PG_LIVE_BPS; i++)
-        if (bp_hit(&pg_live_ctl->bp[i], call, peer, tag, size,
-                   why[0] ? why + strlen(why) : why,
-                   why[0] ? sizeof why - strlen(why) : sizeof why)) {
+    for (i = 0; i < n && i < PG_LIVE_BPS; i++) /* each counts its match */
+        if (bp_hit(&pg_live_ctl->bp[i], call, peer, tag, size, hit,
+                   sizeof hit)) {
+            if (!why[0]) /* the first reason says why */
+                snprintf(why, sizeof why, "%s", hit);
             p->steps = 0; /* a breakpoint ends a step */
             p->pause = p->gate = 1;
         }

@@ -565,6 +565,7 @@ void top_live_finish(int status)
     }
     lv_snap_unlock();
     lv_snap_stop(); /* one last scan: the page is complete */
+    lv_alt_stop(); /* what-if runs the page started end first */
     if (wait_after)
         wait_for_user();
     MHD_stop_daemon(daemon_);

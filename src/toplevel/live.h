@@ -75,6 +75,8 @@ int lv_bad(FILE *out, const char *fmt, const char *arg);
 int lv_ctl_start(const struct top_opts *o, const char *posdir, pg_err *err);
 void lv_ctl_stop(void);
 void lv_alt_start(const struct top_opts *o);
+/* Waits for the what-if runs started from the page (saying so once). */
+void lv_alt_stop(void);
 /* The control block of ltid (src/lib/live_pos.h), once the task made it;
  * under lv_ctl_lock. */
 struct pg_live_pos *lv_ctl_page(int ltid);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "live.h"
 #include "live_pos.h"
@@ -271,6 +272,26 @@ int lv_alt_choose(const struct lv_form *f, FILE *out)
     if (event < 1)
         return lv_bad(out, "choose needs event=E, the receive's event%s", "");
     return start_whatif(ltid, event, sender, msgid, out);
+}
+
+/* pangaea ends once the what-if runs it started have: each is a whole
+ * run of its own, whose recording would otherwise be cut short. */
+void lv_alt_stop(void)
+{
+    int i, left, said = 0;
+
+    for (;;) {
+        pthread_mutex_lock(&amu);
+        for (i = left = 0; i < nruns; i++)
+            left += !runs[i].done;
+        pthread_mutex_unlock(&amu);
+        if (!left)
+            return;
+        if (!said++)
+            fprintf(stderr, "pangaea: waiting for %d what-if run%s started "
+                    "from the live page\n", left, left > 1 ? "s" : "");
+        usleep(100000);
+    }
 }
 
 /* ---- the what-if runs, for /control.json --------------------------------- */
