@@ -161,70 +161,12 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
 
 /* ---- the control routes: form fields in, JSON out (live_ctl.c) --------- */
 
-static int hexval(int c)
-{
-    return c >= '0' && c <= '9' ? c - '0'
-         : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-/* Decodes application/x-www-form-urlencoded text in place. */
-static void url_decode(char *s)
-{
-    char *o = s;
-
-    for (; *s; s++) {
-        if (*s == '+')
-            *o++ = ' ';
-        else if (*s == '%' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
-            *o++ = (char)(hexval(s[1]) * 16 + hexval(s[2]));
-            s += 2;
-        } else
-            *o++ = *s;
-    }
-    *o = 0;
-}
-
-static void form_add(struct lv_form *f, const char *k, const char *v)
-{
-    if (f->n == LV_FORM_MAX)
-        return;
-    f->key[f->n] = strdup(k);
-    f->val[f->n] = strdup(v ? v : "");
-    if (f->key[f->n] && f->val[f->n])
-        f->n++;
-}
-
 static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
                                  const char *key, const char *value)
 {
     (void)kind;
-    form_add(cls, key, value); /* MHD has decoded both */
+    lv_form_add(cls, key, value); /* MHD has decoded both */
     return MHD_YES;
-}
-
-static void form_body(struct lv_form *f, char *body)
-{
-    char *pair, *save = NULL, *eq;
-
-    for (pair = strtok_r(body, "&", &save); pair;
-         pair = strtok_r(NULL, "&", &save)) {
-        if ((eq = strchr(pair, '=')))
-            *eq++ = 0;
-        url_decode(pair);
-        if (eq)
-            url_decode(eq);
-        form_add(f, pair, eq);
-    }
-}
-
-static void form_free(struct lv_form *f)
-{
-    while (f->n > 0) {
-        f->n--;
-        free(f->key[f->n]);
-        free(f->val[f->n]);
-    }
 }
 
 typedef int (*json_handler)(const struct lv_form *f, FILE *out);
@@ -240,13 +182,13 @@ static enum MHD_Result serve_json(struct MHD_Connection *c, json_handler h,
 
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, query_arg, &f);
     if (body)
-        form_body(&f, body);
+        lv_form_body(&f, body);
     if (!(fp = open_memstream(&buf, &len))) {
-        form_free(&f);
+        lv_form_free(&f);
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     }
     code = h(&f, fp);
-    form_free(&f);
+    lv_form_free(&f);
     if (fclose(fp) != 0) {
         free(buf);
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");

@@ -64,6 +64,11 @@ struct lv_form {
     char *key[LV_FORM_MAX], *val[LV_FORM_MAX];
 };
 const char *lv_form_get(const struct lv_form *f, const char *key);
+/* Adds a field (copied); adds a form-encoded body's fields (decoding it
+ * in place); frees the fields. */
+void lv_form_add(struct lv_form *f, const char *key, const char *val);
+void lv_form_body(struct lv_form *f, char *body);
+void lv_form_free(struct lv_form *f);
 /* 1 and *v; 0 when absent, empty or "any"; -1 when not a number. */
 int lv_form_int(const struct lv_form *f, const char *key, long *v);
 /* Writes {"ok":false,"error":...} (fmt with one %s) and returns 400. */

@@ -163,6 +163,64 @@ void lv_ctl_unlock(void)
 
 /* ---- arguments ----------------------------------------------------------- */
 
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes application/x-www-form-urlencoded text in place. */
+static void url_decode(char *s)
+{
+    char *o = s;
+
+    for (; *s; s++) {
+        if (*s == '+')
+            *o++ = ' ';
+        else if (*s == '%' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
+            *o++ = (char)(hexval(s[1]) * 16 + hexval(s[2]));
+            s += 2;
+        } else
+            *o++ = *s;
+    }
+    *o = 0;
+}
+
+void lv_form_add(struct lv_form *f, const char *k, const char *v)
+{
+    if (f->n == LV_FORM_MAX)
+        return;
+    f->key[f->n] = strdup(k);
+    f->val[f->n] = strdup(v ? v : "");
+    if (f->key[f->n] && f->val[f->n])
+        f->n++;
+}
+
+void lv_form_body(struct lv_form *f, char *body)
+{
+    char *pair, *save = NULL, *eq;
+
+    for (pair = strtok_r(body, "&", &save); pair;
+         pair = strtok_r(NULL, "&", &save)) {
+        if ((eq = strchr(pair, '=')))
+            *eq++ = 0;
+        url_decode(pair);
+        if (eq)
+            url_decode(eq);
+        lv_form_add(f, pair, eq);
+    }
+}
+
+void lv_form_free(struct lv_form *f)
+{
+    while (f->n > 0) {
+        f->n--;
+        free(f->key[f->n]);
+        free(f->val[f->n]);
+    }
+}
+
 const char *lv_form_get(const struct lv_form *f, const char *key)
 {
     int i;
