@@ -573,13 +573,20 @@ void top_live_report(int ltid, int kind, const char *text)
         [PG_REP_BADLOG] = "failed",
     };
     struct lv_task *t;
+    int expected;
 
     if (!on || kind < 1 || kind > PG_REP_BADLOG)
         return;
+    /* A wait while the page holds a task is expected (the monitor does
+     * not call it a stall either): said so, not "stalled". */
+    expected = kind == PG_REP_STALL && lv_ctl_any_held();
     lv_snap_lock();
     if ((t = lv_task(ltid)) && !final_state(t)) {
-        snprintf(t->state, sizeof t->state, "%s", states[kind]);
-        snprintf(t->note, sizeof t->note, "%s", text);
+        snprintf(t->state, sizeof t->state, "%s",
+                 expected ? "waiting" : states[kind]);
+        snprintf(t->note, sizeof t->note, "%s%s",
+                 expected ? "while a task is held by the live page: " : "",
+                 text);
     }
     lv_snap_unlock();
 }

@@ -87,6 +87,9 @@ void lv_alt_stop(void);
 struct pg_live_pos *lv_ctl_page(int ltid);
 void lv_ctl_lock(void);
 void lv_ctl_unlock(void);
+/* 1 while a task waits at its gate (takes lv_ctl_lock: not under the
+ * snapshot's lock, which /control.json takes under lv_ctl_lock). */
+int lv_ctl_any_held(void);
 /* The handlers of the routes: each writes JSON to out and returns the
  * HTTP status. */
 int lv_ctl_step(const struct lv_form *f, FILE *out);

@@ -151,6 +151,17 @@ static int list_tasks(int *ids, int max)
     return n;
 }
 
+int lv_ctl_any_held(void)
+{
+    int i, held = 0;
+
+    pthread_mutex_lock(&cmu);
+    for (i = 0; i < MAX_LTID && !held; i++)
+        held = pages[i] && pages[i]->held;
+    pthread_mutex_unlock(&cmu);
+    return held;
+}
+
 void lv_ctl_lock(void)
 {
     pthread_mutex_lock(&cmu);

@@ -198,6 +198,8 @@ if PANGAEA_STALL=1 start_live brk -replay -live 0 -hold -logdir "$REC" "$PROG" "
         else
             pg_pass "held 3 s with PANGAEA_STALL=1: nothing reported stalled"
         fi
+        expect "the page says the master waits (while a task is held), not stalled" \
+            "$(jget "$(curl -sf "${URL}events.json")" '[t["state"] for t in d["tasks"] if t["ltid"] == 1][0]')" waiting
         expect "the breakpoint counted one match" "$(q "d['breakpoints'][0]['count']")" 1
     else
         pg_fail "breakpoint: not held there, or worker 2 did not end: $(ctl)"
