@@ -118,7 +118,8 @@ struct lv_task {
     char program[256], host[128];
     int started;          /* the monitor saw it start (or a log exists) */
     char state[16];       /* running, ended, crashed, stopped, diverged,
-                             stalled, failed */
+                             stalled, failed; waiting (while the control
+                             panel holds a task: not a stall) */
     int status, has_status;
     char note[1100];      /* the last report, or why its log is unread */
     long shown;           /* its events in the snapshot */
