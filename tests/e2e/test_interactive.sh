@@ -32,6 +32,9 @@
 #     clicking an alternative of the master's racing receive starts a
 #     what-if whose output (shown in the panel) is the one the choice
 #     implies.
+#  7. The gdb command line a held task offers works: gdb attached with it
+#     (in batch mode) stops in pg_gate_after once the task is stepped,
+#     just after its pvm_send returned, in the program's frame.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -315,6 +318,35 @@ if start_live pchoose -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
     fi
     post resume -d '' >/dev/null
     finish pchoose
+fi
+
+# ---- 7. the gdb command line of a held task ----------------------------------
+if command -v gdb >/dev/null &&
+        start_live gdb -log -live 0 -hold -logdir "$D/rec3" "$PROG" 2; then
+    wait_for 30 all_held 3
+    line=$(q "$(task 2)['held']['gdb']")
+    # gdb -p PID -ex 'break pg_gate_after' -ex continue, in batch mode
+    tpid=$(sed -n 's/^gdb -p \([0-9]*\) .*/\1/p' <<<"$line")
+    if [ -n "$tpid" ] && grep -q "break pg_gate_after" <<<"$line"; then
+        timeout 60 gdb -q -batch -p "$tpid" -ex 'break pg_gate_after' -ex continue \
+            -ex 'bt 4' >"$D/gdb.out" 2>&1 &
+        GDB=$!
+        attached() { grep -q "Breakpoint 1 at" "$D/gdb.out"; }
+        wait_for 30 attached
+        post step -d ltid=2 >/dev/null
+        wait "$GDB"
+        if grep -q "^#0  pg_gate_after" "$D/gdb.out" && grep -q "in pvm_send" "$D/gdb.out" &&
+                grep -q "plain_choice.c" "$D/gdb.out"; then
+            pg_pass "gdb with the offered command line stops just after the held pvm_send"
+        else
+            pg_fail "gdb did not stop after the held call"; cat "$D/gdb.out"
+        fi
+    else
+        pg_fail "no gdb command line for a held task: $line"
+    fi
+    post resume -d '' >/dev/null
+    finish gdb
+    expect "after gdb detached, the run ends normally" "$RC" 0
 fi
 
 pg_summary
