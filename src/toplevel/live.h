@@ -85,6 +85,8 @@ void lv_alt_stop(void);
 /* The control block of ltid (src/lib/live_pos.h), once the task made it;
  * under lv_ctl_lock. */
 struct pg_live_pos *lv_ctl_page(int ltid);
+/* The ltids that made a control block, ascending (at most max). */
+int lv_ctl_tasks(int *ids, int max);
 void lv_ctl_lock(void);
 void lv_ctl_unlock(void);
 /* 1 while a task waits at its gate (takes lv_ctl_lock: not under the

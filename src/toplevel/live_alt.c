@@ -127,13 +127,15 @@ static int replay_alts(long ltid, long event, FILE *out)
 static int log_alts(long ltid, FILE *out)
 {
     const struct pg_live_pos *p;
-    int l, i, k = 0;
+    int ids[4096], n, j, l, i, k = 0;
 
     fputs("{\"mode\":\"log\",\"races\":[", out);
     lv_ctl_lock();
-    for (l = ltid >= 0 ? (int)ltid : 1; l < 4096 && (ltid < 0 || l == ltid);
-         l++) {
-        if (!(p = lv_ctl_page(l)) || !p->held || p->ncand < 1)
+    n = lv_ctl_tasks(ids, 4096);
+    for (j = 0; j < n; j++) {
+        l = ids[j];
+        if ((ltid >= 0 && l != ltid) || !(p = lv_ctl_page(l)) || !p->held ||
+            p->ncand < 1)
             continue;
         fprintf(out, "%s{\"ltid\":%d,\"event\":%ld,\"call\":", k++ ? ",\n"
                 : "", l, (long)p->at + 1);

@@ -39,14 +39,22 @@
 
 #include "live.h"
 #include "live_pos.h"
+#include "pg_grow.h"
 #include "pg_internal.h"
 #include "runlog.h"
 
-#define MAX_LTID 4096 /* pages mapped at once: ltids above are not held */
+#define MAX_TASKS 4096 /* tasks a command names at once */
 
 static pthread_mutex_t cmu = PTHREAD_MUTEX_INITIALIZER;
 static struct pg_live_ctl *ctl;
-static struct pg_live_pos *pages[MAX_LTID];
+/* The pages mapped so far, by ltid (ltids follow the family tree, so
+ * they are sparse: 3001, 3001002...). */
+static struct mapped {
+    int ltid;
+    struct pg_live_pos *p;
+} *pages;
+static int npages;
+static size_t cap_pages;
 static char dir[4200];
 static int next_bp = 1, hold_opt;
 
@@ -86,13 +94,15 @@ void lv_ctl_stop(void)
     int i;
 
     pthread_mutex_lock(&cmu);
-    for (i = 0; i < MAX_LTID; i++)
-        if (pages[i]) {
-            pages[i]->pause = 0; /* nobody can let them go any more */
-            pages[i]->gate = 0;
-            munmap(pages[i], sizeof *pages[i]);
-            pages[i] = NULL;
-        }
+    for (i = 0; i < npages; i++) {
+        pages[i].p->pause = 0; /* nobody can let them go any more */
+        pages[i].p->gate = 0;
+        munmap(pages[i].p, sizeof *pages[i].p);
+    }
+    free(pages);
+    pages = NULL;
+    npages = 0;
+    cap_pages = 0;
     if (ctl) {
         ctl->nbp = 0;
         munmap(ctl, sizeof *ctl);
@@ -106,34 +116,49 @@ void lv_ctl_stop(void)
 /* ---- the tasks' pages ---------------------------------------------------- */
 
 /* The page of ltid, mapped once it is complete; NULL before (or never). */
+static struct pg_live_pos *mapped(int ltid)
+{
+    int i;
+
+    for (i = 0; i < npages; i++)
+        if (pages[i].ltid == ltid)
+            return pages[i].p;
+    return NULL;
+}
+
 struct pg_live_pos *lv_ctl_page(int ltid)
 {
+    struct pg_live_pos *p;
     char path[4400];
     void *map;
     int fd;
 
-    if (ltid <= 0 || ltid >= MAX_LTID || !dir[0])
+    if (ltid <= 0 || !dir[0])
         return NULL;
-    if (pages[ltid])
-        return pages[ltid];
+    if ((p = mapped(ltid)))
+        return p;
     snprintf(path, sizeof path, "%s/ltid-%d.pos", dir, ltid);
-    if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+    if (pg_grow(&pages, &cap_pages, (size_t)npages + 1, sizeof *pages) < 0 ||
+        (fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
         return NULL;
-    map = mmap(NULL, sizeof *pages[0], PROT_READ | PROT_WRITE, MAP_SHARED,
-               fd, 0);
+    map = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
         return NULL;
     if (__atomic_load_n(&((struct pg_live_pos *)map)->magic,
                         __ATOMIC_ACQUIRE) != PG_LIVE_MAGIC) {
-        munmap(map, sizeof *pages[0]);
+        munmap(map, sizeof *p);
         return NULL;
     }
-    return pages[ltid] = map;
+    pages[npages].ltid = ltid;
+    pages[npages].p = map;
+    npages++;
+    return map;
 }
 
-/* The ltids with a page, ascending, into ids (at most max). */
-static int list_tasks(int *ids, int max)
+/* The ltids with a page, ascending, into ids (at most max); under
+ * lv_ctl_lock. */
+int lv_ctl_tasks(int *ids, int max)
 {
     struct dirent *d;
     DIR *dp = opendir(dir);
@@ -156,8 +181,8 @@ int lv_ctl_any_held(void)
     int i, held = 0;
 
     pthread_mutex_lock(&cmu);
-    for (i = 0; i < MAX_LTID && !held; i++)
-        held = pages[i] && pages[i]->held;
+    for (i = 0; i < npages && !held; i++)
+        held = pages[i].p->held;
     pthread_mutex_unlock(&cmu);
     return held;
 }
@@ -277,7 +302,7 @@ static int targets(const struct lv_form *f, FILE *out, int *ids, int max)
         return lv_bad(out, "ltid must be a task's number, not %s",
                       lv_form_get(f, "ltid")), -1;
     if (rc == 0)
-        return list_tasks(ids, max);
+        return lv_ctl_tasks(ids, max);
     if (!lv_ctl_page((int)l))
         return lv_bad(out, "ltid %s has no control block yet (not started, "
                       "or not on this host)", lv_form_get(f, "ltid")), -1;
@@ -299,16 +324,16 @@ static void say_done(FILE *out, const char *what, const int *ids, int n)
 
 int lv_ctl_step(const struct lv_form *f, FILE *out)
 {
-    int ids[MAX_LTID], n, i, k = 0;
+    int ids[MAX_TASKS], n, i, k = 0;
 
     lv_ctl_lock();
-    if ((n = targets(f, out, ids, MAX_LTID)) < 0) {
+    if ((n = targets(f, out, ids, MAX_TASKS)) < 0) {
         lv_ctl_unlock();
         return 400;
     }
     for (i = 0; i < n; i++)
-        if (pages[ids[i]]->pause) {
-            __atomic_add_fetch(&pages[ids[i]]->steps, 1, __ATOMIC_SEQ_CST);
+        if (mapped(ids[i])->pause) {
+            __atomic_add_fetch(&mapped(ids[i])->steps, 1, __ATOMIC_SEQ_CST);
             ids[k++] = ids[i];
         }
     lv_ctl_unlock();
@@ -318,16 +343,16 @@ int lv_ctl_step(const struct lv_form *f, FILE *out)
 
 int lv_ctl_pause(const struct lv_form *f, FILE *out)
 {
-    int ids[MAX_LTID], n, i;
+    int ids[MAX_TASKS], n, i;
 
     lv_ctl_lock();
-    if ((n = targets(f, out, ids, MAX_LTID)) < 0) {
+    if ((n = targets(f, out, ids, MAX_TASKS)) < 0) {
         lv_ctl_unlock();
         return 400;
     }
     for (i = 0; i < n; i++) {
-        pages[ids[i]]->pause = 1;
-        pages[ids[i]]->gate = 1;
+        mapped(ids[i])->pause = 1;
+        mapped(ids[i])->gate = 1;
     }
     lv_ctl_unlock();
     say_done(out, "paused", ids, n);
@@ -336,16 +361,16 @@ int lv_ctl_pause(const struct lv_form *f, FILE *out)
 
 int lv_ctl_resume(const struct lv_form *f, FILE *out)
 {
-    int ids[MAX_LTID], n, i;
+    int ids[MAX_TASKS], n, i;
     struct pg_live_pos *p;
 
     lv_ctl_lock();
-    if ((n = targets(f, out, ids, MAX_LTID)) < 0) {
+    if ((n = targets(f, out, ids, MAX_TASKS)) < 0) {
         lv_ctl_unlock();
         return 400;
     }
     for (i = 0; i < n; i++) {
-        p = pages[ids[i]];
+        p = mapped(ids[i]);
         p->gate = p->runto > 0; /* breakpoints keep their own word */
         p->steps = 0;
         p->pause = 0;
@@ -516,7 +541,7 @@ static void write_held(FILE *out, const struct pg_live_pos *p)
 
 static void write_task(FILE *out, int ltid)
 {
-    const struct pg_live_pos *p = pages[ltid];
+    const struct pg_live_pos *p = mapped(ltid);
     char state[16] = "";
     int i;
 
@@ -540,10 +565,10 @@ static void write_task(FILE *out, int ltid)
  * (live_alt.c adds the what-if runs and closes it). */
 void lv_ctl_json(FILE *out)
 {
-    int ids[MAX_LTID], n, i;
+    int ids[MAX_TASKS], n, i;
 
     lv_ctl_lock();
-    n = list_tasks(ids, MAX_LTID);
+    n = lv_ctl_tasks(ids, MAX_TASKS);
     fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hold\":%s,\"tasks\":[",
             lv.mode == PANGAEA_REPLAY ? "replay" : "log",
             hold_opt ? "true" : "false");

@@ -106,7 +106,7 @@ static int run(int (*h)(const struct lv_form *, FILE *), const char *body,
 START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
 {
     struct top_opts o;
-    struct pg_live_pos *p1, *p2;
+    struct pg_live_pos *p1, *p2, *p3;
     struct pg_live_ctl *c;
     pg_err err;
     char *out;
@@ -118,13 +118,17 @@ START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
     ck_assert_str_eq(getenv(PG_ENV_HOLD), "1");
     p1 = make_page(1);
     p2 = make_page(2);
+    p3 = make_page(3001002); /* a grandchild: ltids are sparse */
     c = map_ctl();
     ck_assert_uint_eq(c->magic, PG_LIVE_CTL_MAGIC);
 
     ck_assert_int_eq(run(lv_ctl_pause, "", &out), 200);
-    ck_assert_str_eq(out, "{\"ok\":true,\"paused\":[1,2]}\n");
+    ck_assert_str_eq(out, "{\"ok\":true,\"paused\":[1,2,3001002]}\n");
     free(out);
-    ck_assert(p1->pause && p1->gate && p2->pause && p2->gate);
+    ck_assert(p1->pause && p1->gate && p2->pause && p2->gate && p3->pause);
+    ck_assert_int_eq(run(lv_ctl_resume, "ltid=3001002", &out), 200);
+    free(out);
+    ck_assert(!p3->pause);
     ck_assert_int_eq(run(lv_ctl_step, "ltid=2", &out), 200);
     free(out);
     ck_assert_int_eq(p1->steps, 0);
@@ -191,13 +195,16 @@ START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
 
     lv_ctl_stop(); /* lets every task go */
     ck_assert(!p2->pause && !p2->gate);
-    munmap(p1, sizeof *p1), munmap(p2, sizeof *p2), munmap(c, sizeof *c);
+    munmap(p1, sizeof *p1), munmap(p2, sizeof *p2), munmap(p3, sizeof *p3);
+    munmap(c, sizeof *c);
     {
         char path[200];
 
         snprintf(path, sizeof path, "%s/ltid-1.pos", dir);
         unlink(path);
         snprintf(path, sizeof path, "%s/ltid-2.pos", dir);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/ltid-3001002.pos", dir);
         unlink(path);
     }
     ck_assert_int_eq(rmdir(dir), 0); /* the control file went too */
