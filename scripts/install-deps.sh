@@ -31,6 +31,7 @@ TEST=(
     iproute2                        # tests: hosts in network namespaces
     util-linux                      # tests: unshare (a host name per host)
     chromium chromium-driver        # tests: the event graph page (-display)
+    curl                            # tests: the live view's HTTP API (test_live, test_interactive)
     man-db                          # tests: the man pages render (man -l)
     zstd                            # tests: packs opened with tar --zstd
     dpkg-dev debhelper              # tests: debian/ builds a package

@@ -29,6 +29,7 @@ select coord_client notice whatif chaos live_pos datafile timelog task_env
 header callsite killed reserve
 stop
 record replay
+gate
 runtime
 outside
 wrap_mhf
@@ -45,6 +46,8 @@ races_out whatif minimize
 display_races
 live_snap
 live_json
+live_ctl
+live_alt
 live
 display tasks perfetto monitor
 postmortem explore chaos_runs

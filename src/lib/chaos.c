@@ -149,3 +149,22 @@ int pg_chaos_match(int mid, int cc)
         return cc;
     }
 }
+
+/* ---- the same two passes for the live view's choice (gate.c) ------------- */
+
+int pg_chaos_queued(int tid, int tag, int *mids, int max)
+{
+    int i, n;
+
+    collect(tid, tag); /* the caller says whose matcher (pg_app_recv) */
+    n = chaos.n < max ? chaos.n : max;
+    for (i = 0; i < n; i++)
+        mids[i] = chaos.mids[i];
+    return n;
+}
+
+void pg_chaos_force(int mid)
+{
+    chaos.pick = mid;
+    chaos.phase = PICK;
+}

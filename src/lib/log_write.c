@@ -180,6 +180,11 @@ static int begin_event(pg_logw *w, const char *elem, double t)
     return put_str(w, "t", fmt_time(buf, t));
 }
 
+long pg_logw_count(const pg_logw *w)
+{
+    return w ? w->seq : 0;
+}
+
 int pg_logw_seq(pg_logw *w, long seq)
 {
     return w && w->bin ? pg_bw_seq(w->bin, seq) : -1;

@@ -218,6 +218,10 @@ void pg_top_off(void);
  * program's wrapped call returns (PG_LEAVE at depth 0, pg_stop_now). */
 extern int pg_stop_armed;
 void pg_stop_now(void);
+/* A bit of pg_stop_armed: a call held by the live page's gate (gate.c)
+ * returns; pg_stop_now then calls pg_gate_after, gdb's breakpoint. */
+#define PG_STOP_GATE 2
+void pg_gate_after(int ltid);
 /* Reads this task's stop events (replay start). */
 void pg_stop_init(void);
 /* Replay completed (or passed over) event seq >= pg_stop_next, described:
@@ -367,6 +371,11 @@ int pg_chaos_before(int how, int tid, int tag);
 void pg_chaos_after(void);
 /* The matcher's verdict cc on mid, as chaos wants it. */
 int pg_chaos_match(int mid, int cc);
+/* The live view's choice at a held receive (gate.c): the mids of the
+ * messages queued that a receive of (tid, tag) would accept, at most max;
+ * and the message the next receive takes (until pg_chaos_after). */
+int pg_chaos_queued(int tid, int tag, int *mids, int max);
+void pg_chaos_force(int mid);
 
 /* ---- replay (replay.c) --------------------------------------------------- */
 int pg_replay_open(void);

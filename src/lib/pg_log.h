@@ -220,6 +220,8 @@ void pg_logw_misses(pg_logw *w, int n);
 #define PG_SELECT_RACE_ONLY "race-only"
 int pg_log_race_only(const char *select);
 int pg_logw_seq(pg_logw *w, long seq);
+/* The number of the last event written (0: none yet). */
+long pg_logw_count(const pg_logw *w);
 /* Pushes what is buffered to the file. */
 int pg_logw_flush(pg_logw *w);
 /* 1 if a spawn event can hold these arguments (any bytes; within the

@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "live_pos.h"
 #include "pg_internal.h"
 
 
@@ -268,6 +269,8 @@ int pg_start(void)
         pg_fatal("cannot open the recorded logs in %s", pg_whatif.from);
     if (pg.mode == PANGAEA_LOG)
         pg_chaos_load();
+    if (pg.mode == PANGAEA_LOG && pg.ltid != 0)
+        pg_live_pos_open(); /* -live: the control block (gate.c) */
     if (pg.mode == PANGAEA_REPLAY && pg_replay_open() < 0)
         pg_fatal("cannot open the recorded logs in %s", pg.logdir);
     if (pg.ltid != 0)

@@ -20,6 +20,10 @@
  * neither this task nor those waiting for it as stalled until the task
  * says it goes on (PG_REP_RELEASED).  A task under -debug calls
  * pg_stop_here() instead of SIGSTOP: gdb has a breakpoint there.
+ *
+ * The same hook at PG_LEAVE serves the live page's gate (gate.c): a call
+ * that was held before it was made sets PG_STOP_GATE, and calls
+ * pg_gate_after (gdb's breakpoint) once it has returned.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -82,9 +86,9 @@ void pg_stop_event(long seq, const char *described)
 {
     while (next < ntargets && targets[next] <= seq) {
         next++;
-        pg_stop_armed = 1;
+        pg_stop_armed |= 1;
     }
-    if (pg_stop_armed) {
+    if (pg_stop_armed & 1) {
         armed_at = seq;
         snprintf(what, sizeof what, "%s", described);
     }
@@ -105,12 +109,23 @@ __attribute__((noinline)) void pg_stop_here(int ltid, long event)
     __asm__ volatile("" ::"r"(ltid), "r"(event) : "memory");
 }
 
+/* gdb's breakpoint after a call the live page held (gate.c). */
+__attribute__((noinline)) void pg_gate_after(int ltid)
+{
+    __asm__ volatile("" ::"r"(ltid) : "memory");
+}
+
 void pg_stop_now(void)
 {
     char line[1024], site[700]; /* pangaea takes 1100 at most */
     int pid = (int)syscall(SYS_getpid); /* the real one, not the recorded */
+    int armed = pg_stop_armed;
 
     pg_stop_armed = 0;
+    if (armed & PG_STOP_GATE) /* a call held by the live page returned */
+        pg_gate_after(pg.ltid);
+    if (!(armed & 1))
+        return;
     if (debugged) {
         snprintf(line, sizeof line, "is at event %ld: %s%s, on host %s, pid "
                  "%d: stopped in gdb (at pg_stop_here, shown in the program's "

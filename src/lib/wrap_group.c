@@ -37,6 +37,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "live_pos.h"
 #include "pg_internal.h"
 
 /* The ltid to log for what a lookup returned: errors are kept as they are. */
@@ -297,6 +298,7 @@ int pvm_bcast(char *group, int tag)
     pg_real_load_group();
     PG_PASS_UNLESS(pg_app_call(), pg_real.bcast(group, tag));
     PG_SITE();
+    PG_GATE(-1, tag, -1); /* -live: held here if asked (gate.c) */
     PG_ENTER();
     n = members(group, tids, 1024);
     cc = n < 0 ? pg_real.bcast(group, tag)
@@ -312,6 +314,7 @@ int pvm_bcast(char *group, int tag)
     pg_real_load_group();                                                      \
     PG_PASS_UNLESS(pg_app_call(), realcall);                                   \
     PG_SITE();                                                                 \
+    PG_GATE(-1, msgtag, -1);                                                   \
     pg.coll++;                                                                 \
     pg.coll_tag = msgtag;                                                      \
     cc = realcall;                                                             \

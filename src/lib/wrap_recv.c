@@ -239,6 +239,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     int cc;                                                                    \
     PG_PASS_UNLESS(pg_app_call_tag(tag), realexpr);                            \
     PG_SITE();                                                                 \
+    PG_GATE(tid, tag, -1); /* -live: held here if asked (gate.c) */            \
     PG_ENTER();                                                                \
     pg_mhf_sync();                                                             \
     cc = recv_common(name, how, tid, tag, tmout);                              \
@@ -280,6 +281,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
     if (size < 0)
         return PvmBadParam;
     PG_SITE();
+    PG_GATE(tid, tag, -1);
     PG_ENTER();
     pg_mhf_sync();
     old = pvm_setrbuf(0);

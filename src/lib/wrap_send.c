@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live_pos.h"
 #include "pg_internal.h"
 
 struct dest {
@@ -88,6 +89,7 @@ int pvm_send(int tid, int tag)
 
     PG_PASS_UNLESS(pg_app_call_tag(tag), pg_real.send(tid, tag));
     PG_SITE();
+    PG_GATE(tid, tag, -1); /* -live: held here if asked (gate.c) */
     PG_ENTER();
     cc = send_common("pvm_send", &tid, 1, tag, 0, NULL);
     PG_LEAVE();
@@ -100,6 +102,7 @@ int pvm_mcast(int *tids, int n, int tag)
 
     PG_PASS_UNLESS(pg_app_call() && n > 0, pg_real.mcast(tids, n, tag));
     PG_SITE();
+    PG_GATE(n == 1 ? tids[0] : -1, tag, -1);
     PG_ENTER();
     cc = send_common("pvm_mcast", tids, n, tag, 1, NULL);
     PG_LEAVE();
@@ -140,6 +143,7 @@ int pvm_psend(int tid, int tag, void *data, int len, int type)
     if (size < 0 || len < 0)
         return PvmBadParam;
     PG_SITE();
+    PG_GATE(tid, tag, len * size);
     PG_ENTER();
     buf = pvm_mkbuf(PvmDataRaw);
     old = pvm_setsbuf(buf);

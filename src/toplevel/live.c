@@ -6,18 +6,36 @@
  * of its own (MHD_USE_INTERNAL_POLLING_THREAD), so the monitor's loop and
  * the program are never held up by a browser; it binds 127.0.0.1 unless
  * the user names an address.  Requests are dispatched through one table of
- * routes (method, path, handler): a path exists for some methods, and any
- * other method gets 405 with an Allow header.  Today every route is a GET
- * that only reads the snapshot (live_snap.c); the control endpoints of a
- * debugger (POST, say) are rows to add there.  The page (live.html) is
- * embedded at build time like -display's, so the command needs no file at
- * run time and the page no network but this server.
+ * routes (method, path, handler): a path exists for one method, and any
+ * other method gets 405 with an Allow header naming it; an unknown path
+ * 404.  The page (live.html) is embedded at build time like -display's,
+ * so the command needs no file at run time and the page no network but
+ * this server.  The routes (README.md, "Interactive debugging", has their
+ * fields and answers):
+ *   GET  /                    the page
+ *   GET  /events.json         the snapshot's events from ?since=N on
+ *   GET  /control.json        tasks held and their calls, breakpoints,
+ *                             what-if runs (live_ctl.c, live_alt.c)
+ *   GET  /alternatives.json   the messages a receive could take
+ *   POST /control/step        paused tasks (or ltid) make one call
+ *   POST /control/pause       tasks (or ltid) stop before their next call
+ *   POST /control/resume      tasks (or ltid) go on
+ *   POST /control/runto       ltid runs until it has done event
+ *   POST /control/break       a breakpoint: call ltid peer tag size hits
+ *   POST /control/unbreak     id (or all)
+ *   POST /control/choose      ltid's receive takes sender's msgid (a
+ *                             what-if when replaying)
+ * The controls' fields come from the query string and a form-encoded
+ * body (`curl -d`), gathered over libmicrohttpd's calls (64 KiB at most);
+ * their handlers write JSON to a memory stream (serve_json).
  *
  * The monitor tells the live view what it learns anyway (a task started,
  * ended, reported a crash, a divergence, a wait): the hooks below only
- * note it in the snapshot.  In a replay a directory for the tasks'
- * position files is made (make_posdir) and named in PANGAEA_LIVE, which
- * every task inherits; it is removed when pangaea ends.
+ * note it in the snapshot.  A directory for the tasks' position files and
+ * control blocks is made (make_posdir) and named in PANGAEA_LIVE, which
+ * every task inherits (replaying, it is how the view follows the tasks;
+ * in both modes, how the controls reach them); it is removed when pangaea
+ * ends, after every held task was let go (lv_ctl_stop).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -95,8 +113,6 @@ static enum MHD_Result answer(struct MHD_Connection *c, unsigned code,
         return MHD_NO;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET");
     rc = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
     return rc;
@@ -159,34 +175,162 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
                   MHD_RESPMEM_MUST_FREE);
 }
 
-/* Every route: a method and a path.  A debugger's controls are rows. */
+/* ---- the control routes: form fields in, JSON out (live_ctl.c) --------- */
+
+static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
+                                 const char *key, const char *value)
+{
+    (void)kind;
+    lv_form_add(cls, key, value); /* MHD has decoded both */
+    return MHD_YES;
+}
+
+typedef int (*json_handler)(const struct lv_form *f, FILE *out);
+
+static enum MHD_Result serve_json(struct MHD_Connection *c, json_handler h,
+                                  char *body)
+{
+    struct lv_form f = { 0 };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp;
+    int code;
+
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, query_arg, &f);
+    if (body)
+        lv_form_body(&f, body);
+    if (!(fp = open_memstream(&buf, &len))) {
+        lv_form_free(&f);
+        return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    }
+    code = h(&f, fp);
+    lv_form_free(&f);
+    if (fclose(fp) != 0) {
+        free(buf);
+        return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    }
+    return answer(c, (unsigned)code, "application/json", buf, len,
+                  MHD_RESPMEM_MUST_FREE);
+}
+
+/* Every route: a method and a path, served by a function of the
+ * connection or by a handler of the request's fields.  README.md lists
+ * them (the table under "Interactive debugging"). */
 static const struct route {
     const char *method, *path;
     enum MHD_Result (*serve)(struct MHD_Connection *c);
+    json_handler json;
 } routes[] = {
-    { "GET", "/", serve_page },
-    { "GET", "/events.json", serve_events },
-    { "GET", "/filter.js", serve_filter_js },
-    { "GET", "/filter.css", serve_filter_css },
+    { "GET", "/", serve_page, NULL },
+    { "GET", "/events.json", serve_events, NULL },
+    { "GET", "/filter.js", serve_filter_js, NULL },
+    { "GET", "/filter.css", serve_filter_css, NULL },
+    { "GET", "/control.json", NULL, lv_alt_control_json },
+    { "GET", "/alternatives.json", NULL, lv_alt_get },
+    { "POST", "/control/step", NULL, lv_ctl_step },
+    { "POST", "/control/pause", NULL, lv_ctl_pause },
+    { "POST", "/control/resume", NULL, lv_ctl_resume },
+    { "POST", "/control/runto", NULL, lv_ctl_runto },
+    { "POST", "/control/break", NULL, lv_ctl_break },
+    { "POST", "/control/unbreak", NULL, lv_ctl_unbreak },
+    { "POST", "/control/choose", NULL, lv_alt_choose },
 };
+#define NROUTES (sizeof routes / sizeof routes[0])
+
+/* A POST body, gathered over MHD's calls (at most 64 KiB). */
+struct body {
+    char *buf;
+    size_t len;
+};
+
+static void request_done(void *cls, struct MHD_Connection *c, void **state,
+                         enum MHD_RequestTerminationCode why)
+{
+    struct body *b = *state;
+
+    (void)cls, (void)c, (void)why;
+    if (b) {
+        free(b->buf);
+        free(b);
+        *state = NULL;
+    }
+}
+
+/* The path exists for another method: 405 naming the one it has. */
+static enum MHD_Result not_allowed(struct MHD_Connection *c, size_t i)
+{
+    const char *msg = "this path takes another method\n";
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        strlen(msg), (void *)msg, MHD_RESPMEM_PERSISTENT);
+    enum MHD_Result rc;
+
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, routes[i].method);
+    rc = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* Gathers a POST's body; 1 once it is complete (in b->buf). */
+static int gather(void **state, const char *upload, size_t *upload_size,
+                  struct body **out)
+{
+    struct body *b = *state;
+    char *nb;
+
+    if (!b) { /* the first call: headers only */
+        if (!(b = calloc(1, sizeof *b)))
+            return -1;
+        *state = b;
+        return 0;
+    }
+    if (*upload_size) {
+        if (b->len + *upload_size > 65536 ||
+            !(nb = realloc(b->buf, b->len + *upload_size + 1)))
+            return -1;
+        memcpy(nb + b->len, upload, *upload_size);
+        b->buf = nb;
+        b->len += *upload_size;
+        b->buf[b->len] = 0;
+        *upload_size = 0;
+        return 0;
+    }
+    *out = b;
+    return 1;
+}
 
 static enum MHD_Result dispatch(void *cls, struct MHD_Connection *c,
                                 const char *path, const char *method,
                                 const char *version, const char *upload,
                                 size_t *upload_size, void **state)
 {
-    size_t i;
+    struct body *b = NULL;
+    size_t i, other = NROUTES;
+    int rc;
 
-    (void)cls, (void)version, (void)upload, (void)upload_size, (void)state;
-    for (i = 0; i < sizeof routes / sizeof routes[0]; i++)
-        if (!strcmp(routes[i].path, path) && !strcmp(routes[i].method, method))
+    (void)cls, (void)version;
+    for (i = 0; i < NROUTES; i++) {
+        if (strcmp(routes[i].path, path))
+            continue;
+        if (strcmp(routes[i].method, method)) {
+            other = i;
+            continue;
+        }
+        if (routes[i].serve)
             return routes[i].serve(c);
-    /* A path that exists, or not: only GET is served at all. */
-    if (strcmp(method, "GET"))
-        return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
-                    "the live view only answers GET\n");
+        if (strcmp(method, "POST"))
+            return serve_json(c, routes[i].json, NULL);
+        if ((rc = gather(state, upload, upload_size, &b)) < 0)
+            return text(c, MHD_HTTP_CONTENT_TOO_LARGE,
+                        "a control's body is a short form\n");
+        return rc ? serve_json(c, routes[i].json, b->buf ? b->buf : "")
+                  : MHD_YES;
+    }
+    if (other < NROUTES)
+        return not_allowed(c, other);
     return text(c, MHD_HTTP_NOT_FOUND,
-                "no such page: the live view has / and /events.json\n");
+                "no such page: README.md lists the live view's routes\n");
 }
 
 /* ---- start and end ------------------------------------------------------ */
@@ -251,6 +395,7 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     sigset_t old;
 
     unsetenv(PG_ENV_LIVE);
+    unsetenv(PG_ENV_HOLD); /* a what-if this view started is not held */
     if (!o->live)
         return 0;
     lv.mode = o->mode; /* before the server can read it */
@@ -264,6 +409,7 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     daemon_ = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
                                MHD_USE_ERROR_LOG, (uint16_t)o->live_port,
                                NULL, NULL, dispatch, NULL,
+                               MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
                                MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                MHD_OPTION_END);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -272,10 +418,12 @@ int top_live_start(const struct top_opts *o, pg_err *err)
                           "not an address of this host)",
                           o->live_addr[0] ? o->live_addr : "127.0.0.1",
                           o->live_port);
-    if (o->mode == PANGAEA_REPLAY && make_posdir(o->logdir, err) < 0) {
+    if (make_posdir(o->logdir, err) < 0 ||
+        lv_ctl_start(o, posdir, err) < 0) { /* the control path */
         MHD_stop_daemon(daemon_);
         return -1;
     }
+    lv_alt_start(o);
     info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
     snprintf(url, sizeof url, "http://%s:%u/",
              o->live_addr[0] ? o->live_addr : "127.0.0.1",
@@ -306,8 +454,9 @@ static void remove_stale(const char *logdir)
         if (!(in = opendir(sub)))
             continue;
         while ((f = readdir(in)))
-            if (!strncmp(f->d_name, "ltid-", 5) &&
-                strstr(f->d_name, ".pos")) {
+            if ((!strncmp(f->d_name, "ltid-", 5) &&
+                 strstr(f->d_name, ".pos")) ||
+                !strcmp(f->d_name, PG_LIVE_CTL_FILE)) {
                 snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
                 unlink(path);
             }
@@ -324,8 +473,7 @@ int top_live_follow(const struct top_opts *o, pg_err *err)
 
     if (!on)
         return 0;
-    if (o->mode == PANGAEA_REPLAY)
-        remove_stale(o->logdir);
+    remove_stale(o->logdir);
     block_signals(&old);
     rc = lv_snap_start(o, posdir, err);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -377,10 +525,12 @@ void top_live_finish(int status)
     }
     lv_snap_unlock();
     lv_snap_stop(); /* one last scan: the page is complete */
+    lv_alt_stop(); /* what-if runs the page started end first */
     if (wait_after)
         wait_for_user();
     MHD_stop_daemon(daemon_);
     daemon_ = NULL;
+    lv_ctl_stop(); /* no task is held any more; the control file goes */
     remove_posdir();
     on = 0;
 }
@@ -441,13 +591,20 @@ void top_live_report(int ltid, int kind, const char *text)
         [PG_REP_BADLOG] = "failed",
     };
     struct lv_task *t;
+    int expected;
 
     if (!on || kind < 1 || kind > PG_REP_BADLOG)
         return;
+    /* A wait while the page holds a task is expected (the monitor does
+     * not call it a stall either): said so, not "stalled". */
+    expected = kind == PG_REP_STALL && lv_ctl_any_held();
     lv_snap_lock();
     if ((t = lv_task(ltid)) && !final_state(t)) {
-        snprintf(t->state, sizeof t->state, "%s", states[kind]);
-        snprintf(t->note, sizeof t->note, "%s", text);
+        snprintf(t->state, sizeof t->state, "%s",
+                 expected ? "waiting" : states[kind]);
+        snprintf(t->note, sizeof t->note, "%s%s",
+                 expected ? "while a task is held by the live page: " : "",
+                 text);
     }
     lv_snap_unlock();
 }

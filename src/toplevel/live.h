@@ -6,6 +6,10 @@
  *                write (growing comm logs; in replay, the recording and
  *                each task's position file, src/lib/live_pos.h)
  *   live_json.c  the snapshot as /events.json
+ *   live_ctl.c   the control path: holding tasks at their PVM calls
+ *                (step, pause, resume, run-to, breakpoints), /control.json
+ *   live_alt.c   choosing a receive's message: /alternatives.json,
+ *                /control/choose, the what-if runs they start
  *   live.html    the page served at /
  *   filter.js, filter.css (filter_assets.c)  its filters, served at
  *                /filter.js and /filter.css, shared with -display's page
@@ -52,6 +56,58 @@ void lv_snap_unlock(void);
  * the since-th on (under the lock). */
 void lv_json_write(FILE *fp, long since, long max);
 
+/* ---- the control path (live_ctl.c, live_alt.c) ------------------------ */
+
+/* A request's fields: the query string's, then a form-encoded POST body's
+ * (decoded; a key given twice: the last wins). */
+#define LV_FORM_MAX 32
+struct lv_form {
+    int n;
+    char *key[LV_FORM_MAX], *val[LV_FORM_MAX];
+};
+const char *lv_form_get(const struct lv_form *f, const char *key);
+/* Adds a field (copied); adds a form-encoded body's fields (decoding it
+ * in place); frees the fields. */
+void lv_form_add(struct lv_form *f, const char *key, const char *val);
+void lv_form_body(struct lv_form *f, char *body);
+void lv_form_free(struct lv_form *f);
+/* 1 and *v; 0 when absent, empty or "any"; -1 when not a number. */
+int lv_form_int(const struct lv_form *f, const char *key, long *v);
+/* Writes {"ok":false,"error":...} (fmt with one %s) and returns 400. */
+int lv_bad(FILE *out, const char *fmt, const char *arg);
+
+/* Makes PANGAEA_LIVE/control (the breakpoints) in posdir and, for -hold,
+ * names PANGAEA_HOLD to the tasks; 0, or -1 and err.  lv_ctl_stop lets
+ * every task go and unmaps all. */
+int lv_ctl_start(const struct top_opts *o, const char *posdir, pg_err *err);
+void lv_ctl_stop(void);
+void lv_alt_start(const struct top_opts *o);
+/* Waits for the what-if runs started from the page (saying so once). */
+void lv_alt_stop(void);
+/* The control block of ltid (src/lib/live_pos.h), once the task made it;
+ * under lv_ctl_lock. */
+struct pg_live_pos *lv_ctl_page(int ltid);
+/* The ltids that made a control block, ascending (at most max). */
+int lv_ctl_tasks(int *ids, int max);
+void lv_ctl_lock(void);
+void lv_ctl_unlock(void);
+/* 1 while a task waits at its gate (takes lv_ctl_lock: not under the
+ * snapshot's lock, which /control.json takes under lv_ctl_lock). */
+int lv_ctl_any_held(void);
+/* The handlers of the routes: each writes JSON to out and returns the
+ * HTTP status. */
+int lv_ctl_step(const struct lv_form *f, FILE *out);
+int lv_ctl_pause(const struct lv_form *f, FILE *out);
+int lv_ctl_resume(const struct lv_form *f, FILE *out);
+int lv_ctl_runto(const struct lv_form *f, FILE *out);
+int lv_ctl_break(const struct lv_form *f, FILE *out);
+int lv_ctl_unbreak(const struct lv_form *f, FILE *out);
+int lv_alt_get(const struct lv_form *f, FILE *out);
+int lv_alt_choose(const struct lv_form *f, FILE *out);
+int lv_alt_control_json(const struct lv_form *f, FILE *out);
+/* The first members of /control.json: tasks, breakpoints. */
+void lv_ctl_json(FILE *out);
+
 /* The snapshot, read under lv_snap_lock. */
 struct lv_event {
     int ltid, kind, call; /* call: index into lv.calls, -1 none */
@@ -67,7 +123,8 @@ struct lv_task {
     char program[256], host[128];
     int started;          /* the monitor saw it start (or a log exists) */
     char state[16];       /* running, ended, crashed, stopped, diverged,
-                             stalled, failed */
+                             stalled, failed; waiting (while the control
+                             panel holds a task: not a stall) */
     int status, has_status;
     char note[1100];      /* the last report, or why its log is unread */
     long shown;           /* its events in the snapshot */

@@ -34,7 +34,7 @@
 static const char usage_text[] =
     "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
     "[-coordhost HOST] [-only tag=N,..|ltid=N,..]\n"
-    "               [-live [[ADDR:]PORT] [-live-wait]] [-notime] [-min]\n"
+    "               [-live [[ADDR:]PORT] [-live-wait] [-hold]] [-notime] [-min]\n"
     "               program [args...]\n"
     "       pangaea -min [LOGDIR]      (a recording race-only)\n"
     "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
@@ -197,6 +197,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
             i += i + 1 < argc && top_live_arg(argv[i + 1], o); /* live.c */
         } else if (!strcmp(argv[i], "-live-wait"))
             o->live_wait = 1;
+        else if (!strcmp(argv[i], "-hold")) /* live_ctl.c */
+            o->hold = 1;
         else if ((k = top_debug_opt(argc, argv, &i, dwhy, sizeof dwhy)))
             k < 0 ? usage(dwhy) : (void)0; /* -stop, -debug: debug.c */
         else if (!strcmp(argv[i], "-notime")) /* clocks, pids: wrap_time.c */
@@ -222,6 +224,9 @@ static void parse(int argc, char **argv, struct top_opts *o)
         usage("race-only recordings are made with -log -min, not -only");
     if ((o->live || o->live_wait) && (o->mode == PANGAEA_NONE || !o->live))
         usage("-live needs -log or -replay, and -live-wait needs -live");
+    if (o->hold && !o->live)
+        usage("-hold needs -live: the tasks wait until the live page (or its "
+              "HTTP API) lets them go on");
     if (top_debug_misuse(o->mode, NULL)) /* -stop, -debug: debug.c */
         usage(top_debug_misuse(o->mode, NULL));
     if (o->pack) { /* the program and the logs come from the pack */

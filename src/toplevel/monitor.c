@@ -388,7 +388,7 @@ static void on_report(int *diverged)
     if (v[1] == PG_REP_HELD || v[1] == PG_REP_RELEASED) { /* stop.c */
         if (by_ltid(v[0]))
             by_ltid(v[0])->held = v[1] == PG_REP_HELD || top_debug_held(v[0]);
-        if (v[1] == PG_REP_HELD)
+        if (v[1] == PG_REP_HELD && text[0]) /* "": -hold, a step */
             fprintf(stderr, "pangaea: ltid %d (%s) %s\n", v[0],
                     program_of(v[0]), text);
         for (int i = 0; i < ntt && v[1] == PG_REP_RELEASED; i++)

@@ -52,6 +52,12 @@ static void child(char *const argv[], const char *out, const char *err)
 {
     int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    sigset_t none;
+
+    /* Started from a thread that blocks signals (the live view's): the
+     * child run must take Ctrl-C and SIGTERM again. */
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
 
     if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
         _exit(127);

@@ -38,6 +38,7 @@ struct top_opts {
     int live, live_wait;    /* -live [[ADDR:]PORT], -live-wait (live.h) */
     char live_addr[64];
     int live_port;
+    int hold;               /* -hold: tasks wait at their first call (live_ctl.c) */
     int min;                /* -log -min: prune to race-only at the end */
 };
 

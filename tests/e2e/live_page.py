@@ -8,8 +8,9 @@ Prints one JSON object: what the page itself reports (window.pangaeaLive:
 its rows and their labels, the events and lines it holds, how many polls
 it made), its task table as the user sees it (per row: ltid, state, and
 the "waits for / note" cell, and the data-waits the page keeps), and how
-many resources it loaded (only /events.json, and the filters' /filter.js
-and /filter.css, may be fetched, all from the page's own server).  The page is
+many resources it loaded (only this server's /events.json, the filters'
+/filter.js and /filter.css, and the control panel's /control.json and
+/alternatives.json may be fetched).  The page is
 read once it has polled at least twice and holds at least N events (--
 min-events; the test knows how many the held run has made).
 
@@ -95,10 +96,11 @@ def main():
                 time.sleep(0.1)
         if out is None:
             raise RuntimeError("the page never showed %d events" % a.min_events)
-        own = a.url.rstrip("/")
+        api = [a.url.rstrip("/") + p for p in
+               ("/events.json", "/filter.js", "/filter.css",
+                "/control.json", "/alternatives.json")]
         out["other_resources"] = [u for u in out.pop("fetched")
-                                  if not any(u.startswith(own + p) for p in
-                                             ("/events.json", "/filter.js", "/filter.css"))]
+                                  if not any(u.startswith(p) for p in api)]
         if a.open_gate:
             out["after"] = go_on(d, a.open_gate, a.away, out["events"])
         if a.shot:

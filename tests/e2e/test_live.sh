@@ -167,7 +167,7 @@ page() {
         "$(started_ltids "$logs")"
     expect "$name: as many canvas rows" "$(jget "$res" 'd["rows"]')" \
         "$(jget "$res" 'len(d["table"])')"
-    expect "$name: nothing loaded but /events.json and the filters' files" \
+    expect "$name: nothing loaded but the live view's JSON and the filters' files" \
         "$(jget "$res" 'len(d["other_resources"])')" 0
 }
 # The view after gate 1 opened under the page: it followed the newest

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""control_page.py - drives the control panel of `pangaea -live` in
+headless Chromium (issue 23), with real clicks and typing (WebDriver
+element commands), as a user would.
+
+    control_page.py URL step N          clicks "Step all" N times
+    control_page.py URL break TAG       adds a breakpoint on TAG, resumes
+    control_page.py URL choose          clicks an alternative of a receive
+    [--shot OUT.png]                    a screenshot at the end
+
+Prints one JSON object.  step: the holds of every task before and after
+each click (each click waits until every task is held again).  break:
+the breakpoint list as shown, and the panel's task table once a task is
+held by the breakpoint (per row: ltid, state, "about to call", why).
+choose: the receive and the message clicked (the first one offered that
+the receive did not take), and, replaying, the what-if line the panel
+shows once that run is over (its state and directory) and its output.
+The panel is read through what it shows and window.pangaeaControl.
+
+Design.  The WebDriver client of graph_page.py (chromedriver over HTTP,
+standard library only, clean-up by PID) is reused as it is.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from graph_page import Driver  # noqa: E402
+
+ELEMENT = "element-6066-11e4-a52f-4a5b4d5e4f52"
+
+TABLE = """
+const rows = [];
+for (const tr of document.querySelectorAll('#c-tasks tbody tr'))
+  rows.push({ltid: +tr.dataset.ltid, state: tr.dataset.state,
+             call: tr.cells[2].textContent, why: tr.cells[4].textContent,
+             gdb: tr.cells[5].textContent});
+return rows;
+"""
+
+
+def find(d, css):
+    e = d.call("POST", "/element", {"using": "css selector", "value": css})
+    return e.get(ELEMENT) or e.get("ELEMENT") or list(e.values())[0]
+
+
+def click(d, css):
+    d.call("POST", "/element/%s/click" % find(d, css), {})
+
+
+def type_in(d, css, text):
+    d.call("POST", "/element/%s/value" % find(d, css), {"text": text})
+
+
+def wait(d, script, timeout=60, *args):
+    t = time.time()
+    while time.time() - t < timeout:
+        v = d.js(script, *args)
+        if v:
+            return v
+        time.sleep(0.1)
+    raise RuntimeError("timed out waiting for: " + script)
+
+
+def holds(d):
+    return d.js("const c = window.pangaeaControl.data();"
+                "return c.tasks.map((t) => [t.ltid, t.holds, !!t.held]);")
+
+
+def ready(d, n_held):
+    wait(d, "const c = window.pangaeaControl;"
+            "return c && c.polls() > 0 && c.held().length >= arguments[0];",
+         60, n_held)
+
+
+def step(d, n):
+    ready(d, 3)
+    seen = [holds(d)]
+    for _ in range(n):
+        want = {l: h + 1 for l, h, _ in seen[-1]}
+        click(d, "#c-step")
+        wait(d, "const c = window.pangaeaControl.data(), w = arguments[0];"
+                "return c.tasks.every((t) => t.held && t.holds >= w[t.ltid]);",
+             60, want)
+        seen.append(holds(d))
+    return {"holds": seen, "table": d.js(TABLE)}
+
+
+def brk(d, tag):
+    ready(d, 3)
+    type_in(d, "#bp-tag", str(tag))
+    click(d, "#bp-add")
+    wait(d, "return document.querySelectorAll('#c-bps li').length > 0;")
+    listed = d.js("return [...document.querySelectorAll('#c-bps li')]"
+                  ".map((li) => li.firstChild.textContent);")
+    click(d, "#c-resume")
+    wait(d, "return [...document.querySelectorAll('#c-tasks tbody tr')]"
+            ".some((tr) => tr.cells[4].textContent.startsWith('breakpoint'));")
+    return {"breakpoints": listed, "table": d.js(TABLE)}
+
+
+def choose(d):
+    ready(d, 1)
+    wait(d, "return document.querySelectorAll('#c-alts button.alt').length > 0;")
+    pick = d.js("""
+const r = window.pangaeaControl.offers()[0];
+const not = r.took ? r.took.ltid : r.alternatives[0].ltid; // a recording: not the queue's first
+const a = r.alternatives.find((a) => a.ltid !== not);
+return {ltid: r.ltid, event: r.event, took: r.took, sender: a.ltid, msgid: a.msgid,
+        drawn: window.pangaeaControl.offers().length};
+""")
+    click(d, '#c-alts div[data-ltid="%d"][data-event="%d"] button[data-sender="%d"][data-msgid="%d"]'
+          % (pick["ltid"], pick["event"], pick["sender"], pick["msgid"]))
+    out = {"picked": pick}
+    if pick["took"] is not None:  # a replay: a what-if run
+        wait(d, "const w = document.querySelector('#c-whatifs .whatif');"
+                "return w && w.dataset.state !== 'running';", 120)
+        out["whatif"] = d.js("""
+const w = document.querySelector('#c-whatifs .whatif'), p = w.querySelector('pre');
+return {state: w.dataset.state, dir: w.dataset.dir, line: w.firstChild.textContent,
+        output: p ? p.textContent : ''};
+""")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("url")
+    ap.add_argument("what", choices=["step", "break", "choose"])
+    ap.add_argument("arg", nargs="?", type=int, default=0)
+    ap.add_argument("--shot")
+    a = ap.parse_args()
+    d = Driver((1400, 1000))
+    try:
+        d.call("POST", "/url", {"url": a.url})
+        out = (step(d, a.arg) if a.what == "step" else
+               brk(d, a.arg) if a.what == "break" else choose(d))
+        if a.shot:
+            import base64
+            with open(a.shot, "wb") as f:
+                f.write(base64.b64decode(d.call("GET", "/screenshot")))
+        print(json.dumps(out))
+    finally:
+        d.close()
+
+
+if __name__ == "__main__":
+    main()

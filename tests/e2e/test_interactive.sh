@@ -1,0 +1,352 @@
+#!/usr/bin/env bash
+# test_interactive.sh - interactive debugging from the live page, through
+# its HTTP API with curl (issue 23): `pangaea -log|-replay -live -hold`.
+#
+# tests/programs/plain_choice.c: a master takes 2K results of two workers
+# with pvm_recv(-1, 10) and prints which worker's came first; each worker
+# ends with a message of its own tag (21, 22).
+#  1. Recording with -hold: every task waits before its first PVM call;
+#     three "step all" make exactly three more events per task (counted on
+#     /events.json), each task held again after each step.
+#  2. Recording with -hold, a choice: the workers resumed, the master held
+#     at its first wildcard receive lists the queued messages
+#     (/alternatives.json); choosing one that is not first in the queue
+#     makes the master print that worker's number, and the recording
+#     replays with the same output.
+#  3. Replay with a conditional breakpoint on pvm_send of tag 21 (not the
+#     master's receive of it): worker 1 is held at
+#     its pvm_send of tag 21 (the call, tag and why on /control.json),
+#     worker 2 goes on to its end, and nothing is reported stalled
+#     (PANGAEA_STALL=1, held 3 s); run-to an event of the master holds it
+#     once it has done that event; then the run completes as recorded.
+#  4. Replay, a choice at a racing receive (the race analysis'
+#     alternatives): a what-if run starts, its directory and output are on
+#     /control.json, its output is the one the choice implies, and its
+#     recording replays identically.
+#  5. Without breakpoints or -hold, -live replays as before; -hold without
+#     -live is refused.
+#  6. The page's buttons in headless Chromium (control_page.py, real
+#     clicks): "Step all" three times makes three more events per task;
+#     a breakpoint typed in (tag 21) and "Resume all" hold worker 1 at its
+#     pvm_send of tag 21, shown in the panel with its gdb command line;
+#     clicking an alternative of the master's racing receive starts a
+#     what-if whose output (shown in the panel) is the one the choice
+#     implies.
+#  7. The gdb command line a held task offers works: gdb attached with it
+#     (in batch mode) stops in pg_gate_after once the task is stepped,
+#     just after its pvm_send returned, in the program's frame.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PANGAEA=$PG_BUILD/pangaea
+PROG=$PG_BUILD/tests/plain_choice
+K=4
+
+jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+
+stop_pangaea() {
+    local k i
+    RC=0
+    [ -n "${PID:-}" ] || return 0
+    for k in INT INT KILL; do
+        kill -"$k" "$PID" 2>/dev/null || break
+        for i in $(seq 100); do
+            kill -0 "$PID" 2>/dev/null || break 2
+            sleep 0.1
+        done
+    done
+    wait "$PID" || RC=$?
+    PID=
+}
+trap 'stop_pangaea; pg_cleanup' EXIT
+trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 130' INT
+trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 143' TERM
+
+# start_live NAME ARGS...: pangaea ARGS in the background; PID and URL.
+start_live() {
+    local name=$1 i
+    shift
+    "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
+    PID=$!
+    URL=
+    for i in $(seq 300); do
+        URL=$(sed -n 's/^pangaea: live view at //p' "$D/$name.err")
+        [ -n "$URL" ] && return 0
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    pg_fail "$name: pangaea never said where the live view is"
+    cat "$D/$name.err"
+    return 1
+}
+# finish NAME: waits for the run's end; RC its status.
+finish() {
+    local i
+    for i in $(seq 300); do
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$PID" 2>/dev/null; then
+        pg_fail "$1: the run did not end"; cat "$D/$1.err"
+    fi
+    stop_pangaea
+}
+
+wait_for() {
+    local until=$((SECONDS + $1))
+    shift
+    while ! "$@"; do
+        [ "$SECONDS" -ge "$until" ] && return 1
+        sleep 0.1
+    done
+}
+expect() {
+    if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got '$2', want '$3'"; fi
+}
+
+ctl() { curl -sf "${URL}control.json"; }
+post() { local p=$1; shift; curl -s -X POST "$@" "${URL}control/$p"; }
+# q PYEXPR: PYEXPR on /control.json (d).
+q() { jget "$(ctl)" "$1"; }
+task() { echo "[t for t in d['tasks'] if t['ltid'] == $1][0]"; }
+all_held() { [ "$(q "sum(1 for t in d['tasks'] if t['state'] == 'held')")" = "$1" ]; }
+# every task held for the N-th time
+holds_all() { [ "$(q "all(t['held'] and t['holds'] == $1 for t in d['tasks']) and len(d['tasks']) == 3")" = True ]; }
+# "N1 N2 N3": the events of ltids 1..3 on /events.json
+ev_counts() {
+    jget "$(curl -sf "${URL}events.json")" \
+        '" ".join(str(sum(1 for e in d["events"] if e["ltid"] == l)) for l in (1, 2, 3))'
+}
+counts_are() { [ "$(ev_counts)" = "$1" ]; }
+out() { sed -n 's/^\[1\] //p' "$1"; }
+
+command -v curl >/dev/null || { pg_skip "needs curl"; exit 0; }
+command -v chromedriver >/dev/null || { pg_skip "needs chromium-driver"; exit 0; }
+pg_pvm_start || { pg_fail "pvmd did not start"; pg_summary; exit 1; }
+D=$(pg_tmpdir)
+REC=$D/rec
+
+# ---- 1. recording: hold, step all three times ------------------------------
+if start_live step -log -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    if wait_for 30 all_held 3; then
+        pg_pass "-hold: the three tasks wait before their first PVM call"
+        expect "held: the master at its first wildcard receive" \
+            "$(q "$(task 1)['held']['call'] + ' ' + str($(task 1)['held']['peer']) + ' ' + str($(task 1)['held']['tag'])")" "pvm_recv -1 10"
+        sleep 0.5 # the snapshot is read every 0.2 s at least
+        before=$(ev_counts)
+        for i in 1 2 3; do
+            r=$(post step -d '')
+            wait_for 20 holds_all $((i + 1)) ||
+                { pg_fail "step $i: the tasks are not all held again: $(ctl)"; break; }
+        done
+        want=$(python3 -c "import sys; print(' '.join(str(int(x) + 3) for x in sys.argv[1].split()))" "$before")
+        wait_for 10 counts_are "$want"
+        sleep 0.5
+        expect "step all three times: three more events per task (were $before)" \
+            "$(ev_counts)" "$want"
+        expect "a step answers the tasks it let go" "$(jget "$r" 'd["stepped"]')" "[1, 2, 3]"
+    else
+        pg_fail "-hold: the tasks are not all held: $(ctl)"
+    fi
+    post resume -d '' >/dev/null
+    finish step
+    expect "resumed, the recording ends normally" "$RC" 0
+fi
+
+# ---- 2. recording: choose the message a held receive takes -----------------
+REC2=$D/rec2
+if start_live choose -log -live 0 -hold -logdir "$REC2" "$PROG" "$K"; then
+    wait_for 30 all_held 3
+    post resume -d ltid=2 >/dev/null
+    post resume -d ltid=3 >/dev/null
+    # both workers' results queued at the master (2K of them, 16 at most)
+    queued() { [ "$(q "len($(task 1)['held']['candidates'])")" -ge $((2 * K)) ]; }
+    if wait_for 20 queued; then
+        alts=$(curl -sf "${URL}alternatives.json?ltid=1")
+        read -r first pick msgid <<<"$(jget "$alts" '"%d %d %d" % (lambda a: (a[0]["ltid"], [x for x in a if x["ltid"] != a[0]["ltid"]][0]["ltid"], [x for x in a if x["ltid"] != a[0]["ltid"]][0]["msgid"]))(d["races"][0]["alternatives"])')"
+        r=$(post choose -d ltid=1 -d sender="$pick" -d msgid="$msgid")
+        expect "choose: accepted" "$(jget "$r" 'd["ok"]')" True
+        post resume -d '' >/dev/null
+        finish choose
+        expect "the chosen message was taken (queue's first: ltid $first)" \
+            "$(out "$D/choose.out" | head -1)" "first from worker $((pick - 1))"
+        "$PANGAEA" -replay -logdir "$REC2" "$PROG" "$K" >"$D/choose.rep" 2>&1
+        expect "the recording with the choice replays identically" \
+            "$(out "$D/choose.rep" | tr '\n' '|')" "$(out "$D/choose.out" | tr '\n' '|')"
+    else
+        pg_fail "choose: the master's queued messages are not listed: $(ctl)"
+        post resume -d '' >/dev/null
+        finish choose
+    fi
+fi
+
+# ---- 3. replay: a breakpoint on a tag, run-to ------------------------------
+if PANGAEA_STALL=1 start_live brk -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 all_held 3
+    r=$(post break -d call=send -d tag=21) # the master's receive of it: not
+    expect "break: an id" "$(jget "$r" 'd["id"]')" 1
+    post resume -d '' >/dev/null
+    at_bp() { [ "$(q "$(task 2)['state']")" = held ]; }
+    w2_ended() { [ "$(q "$(task 3)['state']")" = ended ]; }
+    if wait_for 20 at_bp && wait_for 20 w2_ended; then
+        expect "worker 1 held at the breakpoint's call" \
+            "$(q "' '.join(str($(task 2)['held'][k]) for k in ('call', 'tag', 'why'))")" \
+            "pvm_send 21 breakpoint 1 (match 1)"
+        pg_pass "the others went on (worker 2 ended)"
+        expect "the master, at its receive of tag 21, is not held" \
+            "$(q "$(task 1)['state']")" running
+        sleep 3
+        if grep -qi "stall" "$D/brk.err"; then
+            pg_fail "a held task was reported stalled"; cat "$D/brk.err"
+        else
+            pg_pass "held 3 s with PANGAEA_STALL=1: nothing reported stalled"
+        fi
+        expect "the page says the master waits (while a task is held), not stalled" \
+            "$(jget "$(curl -sf "${URL}events.json")" '[t["state"] for t in d["tasks"] if t["ltid"] == 1][0]')" waiting
+        expect "the breakpoint counted one match" "$(q "d['breakpoints'][0]['count']")" 1
+    else
+        pg_fail "breakpoint: not held there, or worker 2 did not end: $(ctl)"
+    fi
+    expect "unbreak" "$(jget "$(post unbreak -d id=1)" 'd["removed"]')" 1
+    post resume -d '' >/dev/null
+    finish brk
+    expect "replay with a breakpoint: status" "$RC" 0
+    expect "replay with a breakpoint: the recorded output" \
+        "$(out "$D/brk.out" | tr '\n' '|')" "$(out "$D/step.out" | tr '\n' '|')"
+fi
+if start_live runto -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 all_held 3
+    E=5
+    post runto -d ltid=1 -d event=$E >/dev/null
+    post resume -d ltid=2 >/dev/null
+    post resume -d ltid=3 >/dev/null
+    at_e() { [ "$(q "$(task 1)['held'] and $(task 1)['holds'] == 2")" = True ]; }
+    if wait_for 20 at_e; then
+        expect "run-to event $E: held once it has done event $E" \
+            "$(q "$(task 1)['held']['event'] - 1 >= $E and $(task 1)['held']['why']")" "run-to event $E"
+    else
+        pg_fail "run-to: the master was not held again: $(ctl)"
+    fi
+    post resume -d '' >/dev/null
+    finish runto
+    expect "replay with run-to: status" "$RC" 0
+fi
+
+# ---- 4. replay: choose another match at a racing receive: a what-if ------
+if start_live wi -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 all_held 3
+    alts=$(curl -sf "${URL}alternatives.json?ltid=1")
+    read -r ev took pick msgid <<<"$(jget "$alts" '(lambda r: "%d %d %d %d" % (r["event"], r["took"]["ltid"], [a for a in r["alternatives"] if a["ltid"] != r["took"]["ltid"]][0]["ltid"], [a for a in r["alternatives"] if a["ltid"] != r["took"]["ltid"]][0]["msgid"]))(min(d["races"], key=lambda r: r["event"]))')"
+    r=$(post choose -d ltid=1 -d event="$ev" -d sender="$pick" -d msgid="$msgid")
+    wdir=$(jget "$r" 'd["dir"]')
+    wi_done() { [ "$(q "d['whatifs'][0]['state']")" != running ]; }
+    if [ -n "$wdir" ] && wait_for 60 wi_done; then
+        expect "what-if from the page: done" "$(q "d['whatifs'][0]['state']")" done
+        wout=$(q "d['whatifs'][0]['output']")
+        expect "the what-if's output is the choice's (took ltid $took, chose $pick)" \
+            "$(sed -n 's/^\[1\] //p' <<<"$wout" | head -1)" "first from worker $((pick - 1))"
+        "$PANGAEA" -replay -logdir "$wdir" "$PROG" "$K" >"$D/wi.rep" 2>&1
+        expect "the what-if recording replays identically" \
+            "$(out "$D/wi.rep" | tr '\n' '|')" "$(sed -n 's/^\[1\] //p' <<<"$wout" | tr '\n' '|')"
+    else
+        pg_fail "what-if from the page: $r $(ctl)"
+    fi
+    post resume -d '' >/dev/null
+    finish wi
+    expect "the watched replay went on as recorded" \
+        "$(out "$D/wi.out" | tr '\n' '|')" "$(out "$D/step.out" | tr '\n' '|')"
+fi
+
+# ---- 5. no breakpoints: -live as before; -hold needs -live -----------------
+if start_live free -replay -live 0 -logdir "$REC" "$PROG" "$K"; then
+    finish free
+    expect "replay under -live without breakpoints: status" "$RC" 0
+    expect "replay under -live without breakpoints: the recorded output" \
+        "$(out "$D/free.out" | tr '\n' '|')" "$(out "$D/step.out" | tr '\n' '|')"
+fi
+rc=0
+"$PANGAEA" -replay -hold -logdir "$REC" "$PROG" "$K" >"$D/nolive.out" 2>&1 || rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- "-hold needs -live" "$D/nolive.out"; then
+    pg_pass "-hold without -live is refused (exit 2)"
+else
+    pg_fail "-hold without -live: exit $rc"; cat "$D/nolive.out"
+fi
+
+# ---- 6. the same from the page's buttons, in headless Chromium -----------
+PAGE="python3 $(cd "$(dirname "$0")" && pwd)/control_page.py"
+if start_live pstep -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 all_held 3
+    sleep 0.5
+    before=$(ev_counts)
+    if res=$($PAGE "$URL" step 3); then
+        want=$(python3 -c "import sys; print(' '.join(str(int(x) + 3) for x in sys.argv[1].split()))" "$before")
+        wait_for 10 counts_are "$want"
+        sleep 0.5
+        expect "page: Step all three times: three more events per task (were $before)" "$(ev_counts)" "$want"
+        expect "page: every task held again after each click" \
+            "$(jget "$res" '[[h for _, h, _ in s] for s in d["holds"]]')" "[[1, 1, 1], [2, 2, 2], [3, 3, 3], [4, 4, 4]]"
+    else
+        pg_fail "page: step all did not work"
+    fi
+    if res=$($PAGE "$URL" break 21 --shot "$D/break.png"); then
+        expect "page: the breakpoint listed" "$(jget "$res" 'd["breakpoints"][0]')" \
+            "#1: call any, ltid any, peer any, tag 21, size any (0 matches) "
+        expect "page: worker 1 shown held at its send of tag 21" \
+            "$(jget "$res" '[(r["call"], r["why"].split(" at ")[0]) for r in d["table"] if r["ltid"] == 2][0]')" \
+            "('pvm_send(ltid 1, tag 21, 4 bytes)', 'breakpoint 1 (match 1)')"
+        expect "page: its gdb command line" \
+            "$(jget "$res" '[r["gdb"].split()[0:2] for r in d["table"] if r["ltid"] == 2][0]')" "['gdb', '-p']"
+    else
+        pg_fail "page: the breakpoint did not hold a task"
+    fi
+    post unbreak -d id=all >/dev/null
+    post resume -d '' >/dev/null
+    finish pstep
+    expect "page: the replay ends as recorded" "$(out "$D/pstep.out" | tr '\n' '|')" "$(out "$D/step.out" | tr '\n' '|')"
+fi
+if start_live pchoose -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    if res=$($PAGE "$URL" choose); then
+        pick=$(jget "$res" 'd["picked"]["sender"]')
+        expect "page: the what-if of the clicked alternative is done" "$(jget "$res" 'd["whatif"]["state"]')" done
+        expect "page: its output is the choice's (took ltid $(jget "$res" 'd["picked"]["took"]["ltid"]'), clicked $pick)" \
+            "$(jget "$res" 'd["whatif"]["output"]' | sed -n 's/^\[1\] //p' | head -1)" "first from worker $((pick - 1))"
+        wdir=$(jget "$res" 'd["whatif"]["dir"]')
+        [ -d "$wdir" ] && pg_pass "page: the what-if's directory is where the panel says" ||
+            pg_fail "page: no directory $wdir"
+    else
+        pg_fail "page: clicking an alternative did not work"
+    fi
+    post resume -d '' >/dev/null
+    finish pchoose
+fi
+
+# ---- 7. the gdb command line of a held task ----------------------------------
+if command -v gdb >/dev/null &&
+        start_live gdb -log -live 0 -hold -logdir "$D/rec3" "$PROG" 2; then
+    wait_for 30 all_held 3
+    line=$(q "$(task 2)['held']['gdb']")
+    # gdb -p PID -ex 'break pg_gate_after' -ex continue, in batch mode
+    tpid=$(sed -n 's/^gdb -p \([0-9]*\) .*/\1/p' <<<"$line")
+    if [ -n "$tpid" ] && grep -q "break pg_gate_after" <<<"$line"; then
+        timeout 60 gdb -q -batch -p "$tpid" -ex 'break pg_gate_after' -ex continue \
+            -ex 'bt 4' >"$D/gdb.out" 2>&1 &
+        GDB=$!
+        attached() { grep -q "Breakpoint 1 at" "$D/gdb.out"; }
+        wait_for 30 attached
+        post step -d ltid=2 >/dev/null
+        wait "$GDB"
+        if grep -q "^#0  pg_gate_after" "$D/gdb.out" && grep -q "in pvm_send" "$D/gdb.out" &&
+                grep -q "plain_choice.c" "$D/gdb.out"; then
+            pg_pass "gdb with the offered command line stops just after the held pvm_send"
+        else
+            pg_fail "gdb did not stop after the held call"; cat "$D/gdb.out"
+        fi
+    else
+        pg_fail "no gdb command line for a held task: $line"
+    fi
+    post resume -d '' >/dev/null
+    finish gdb
+    expect "after gdb detached, the run ends normally" "$RC" 0
+fi
+
+pg_summary
