@@ -225,6 +225,30 @@ int pg_sink_write(void *ctx, const char *buf, int len)
     return len;
 }
 
+/* The writer's way for events (format 4): it encodes straight into the
+ * window, no staging copy, with this one bounds check per event. */
+unsigned char *pg_sink_room(pg_sink *s, size_t need)
+{
+    if (s->used + need <= s->size && s->used + need <= s->off + s->len)
+        return (unsigned char *)s->map + (s->used - s->off);
+    if (make_room(s, need) < 0)
+        return NULL;
+    if (s->used + need > s->off + s->len && move_window(s, need) < 0)
+        return NULL;
+    return (unsigned char *)s->map + (s->used - s->off);
+}
+
+void pg_sink_commit(pg_sink *s, size_t n)
+{
+    s->used += n;
+}
+
+unsigned char *pg_sink_at(const pg_sink *s, size_t mark)
+{
+    assert(mark >= s->off && mark <= s->used);
+    return (unsigned char *)s->map + (mark - s->off);
+}
+
 const char *pg_sink_why(const pg_sink *s)
 {
     return s && s->why[0] ? s->why : NULL;

@@ -14,6 +14,16 @@ typedef struct pg_sink pg_sink;
 pg_sink *pg_sink_open(const char *path, pg_err *err);
 /* Appends len bytes; returns len, or -1 when the file cannot grow. */
 int pg_sink_write(void *sink, const char *buf, int len);
+/* Writing in place: a pointer to `need` writable bytes at the end of
+ * what was written (zeros; valid until the next call here), or NULL when
+ * the file cannot grow.  The caller stores the first byte last (a zero
+ * there ends the data for a reader, whenever the task dies), then
+ * pg_sink_commit(n) counts n of them as written. */
+unsigned char *pg_sink_room(pg_sink *s, size_t need);
+void pg_sink_commit(pg_sink *s, size_t n);
+/* Where byte `mark` (kept mapped: pg_sink_keep) is, to write it again:
+ * format 4 stores a block's length at its start when it is sealed. */
+unsigned char *pg_sink_at(const pg_sink *s, size_t mark);
 /* Why the last write failed ("no space left on MOUNT while writing
  * FILE", ...), or NULL when none did or the reason is unknown. */
 const char *pg_sink_why(const pg_sink *s);

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "log_test_util.h"
+#include "log_bin.h"
 
 
 /* One event of every comm kind, some with misses, many times over so that
@@ -384,22 +385,29 @@ START_TEST(test_sor_pattern_takes_at_most_8_bytes_per_event)
 }
 END_TEST
 
-/* docs/comm-log-format.md's example, byte for byte: the page is the
- * format (a reader is written from it alone), so the writer must produce
- * what the page's rules give, computed by hand from them: a site event, a
- * send with its site (kind 13) and a receive with its asked filter and
- * site (kind 14); and the reader must give the fields back. */
-START_TEST(test_v3_bytes_are_those_of_the_format_page)
+/* docs/comm-log-format.md's example of format 4, byte for byte: the page
+ * is the format (a reader is written from it alone), so the writer must
+ * produce what the page's rules give, computed by hand from them (and by
+ * a separate encoder of the rules, in Python, when the page was written):
+ * two site events, three sends from site 1 (the first two with their
+ * site, kind 13: not yet predicted; the third without, kind 1) and a
+ * receive with its site and asked filter (kind 14); and the reader must
+ * give every field back. */
+START_TEST(test_v4_bytes_are_those_of_the_format_page)
 {
     static const unsigned char want[] =
-        "\x50\x47\x43\x4c\x03\x02\x03\x2e\x2f\x70\x01\x68\x00"
-        "\xfe\x61\x87\x7a"                                 /* header */
-        "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site */
-        "\x0d\x00\x0a\x00\xa0\x01\x01\x02\x02"              /* send */
-        "\x4e\x28\x02\x04\x00\x8f\x01\x01\x0e\x00\x02"      /* recv */
-        "\x1f\x26\xba\x2c\x9d";                          /* trailer */
-    const char *path = tpath("page.comm.pgc");
-    int to = 1;
+        "\x50\x47\x43\x4c\x04\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x9b\xad\x24\xf5"                                 /* header */
+        "\x3a\x00\x00\x00"                              /* block length */
+        "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
+        "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
+        "\x0d\x50\x01\x02\x00\x00\x01\x02"                  /* send */
+        "\x01\x50\x02\x00\x00\x01\x02"                      /* send */
+        "\x09\x28\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
+        "\x4e\x00\x02\x03\x01\x00\x02\x0e\x00\x10"          /* recv */
+        "\x1f\xd2\x1b\xa8\xd2";                         /* trailer */
+    const char *path = tpath("page4.comm.pgc");
+    int to = 1, i;
     pg_err err;
     pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 2, "./p", "h", &err);
     pg_logr *r;
@@ -409,14 +417,20 @@ START_TEST(test_v3_bytes_are_those_of_the_format_page)
 
     ck_assert_msg(w != NULL, "%s", err.msg);
     ck_assert_int_eq(pg_logw_site(w, 1.0, 1, "/p", 160), 0);
-    pg_logw_note(w, 1, -3, -2, 0);
-    ck_assert_int_eq(pg_logw_send(w, 1.0, "pvm_send", 5, 1, 80, 1, &to), 0);
-    pg_logw_note(w, 1, -1, 7, 0);
-    ck_assert_int_eq(pg_logw_recv(w, 1.00001, "pvm_recv", 1, 7, 1, 8), 0);
+    for (i = 0; i < 3; i++) {
+        pg_logw_note(w, 1, -3, -2, 0);
+        ck_assert_int_eq(pg_logw_send(w, 1.0 + i * 20e-6, "pvm_send", 5 + i,
+                                      1 + i, 80, 1, &to), 0);
+    }
+    ck_assert_int_eq(pg_logw_site(w, 1.00005, 2, "/p", 200), 0);
+    pg_logw_note(w, 2, -1, 7, 0);
+    ck_assert_int_eq(pg_logw_recv(w, 1.00005, "pvm_recv", 1, 7, 1, 8), 0);
     ck_assert_int_eq(pg_logw_close(w), 0);
     got = slurp(path, &len);
     ck_assert_uint_eq(len, sizeof want - 1);
-    ck_assert_int_eq(memcmp(got, want, len), 0);
+    for (i = 0; i < (int)len; i++)
+        ck_assert_msg((unsigned char)got[i] == want[i], "byte %d: %02x, "
+                      "not %02x", i, (unsigned char)got[i], want[i]);
     free(got);
     r = pg_logr_open(path, PG_LOG_COMM, NULL, &err);
     ck_assert_msg(r != NULL, "%s", err.msg);
@@ -424,9 +438,65 @@ START_TEST(test_v3_bytes_are_those_of_the_format_page)
     ck_assert_int_eq(ev.kind, PG_EV_SITE);
     ck_assert_str_eq(ev.module, "/p");
     ck_assert_int_eq(ev.offset, 160);
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+        ck_assert_int_eq(ev.kind, PG_EV_SEND);
+        ck_assert_int_eq(ev.seq, 2 + i);
+        ck_assert_int_eq(ev.site, 1);
+        ck_assert_int_eq(ev.tag, 5 + i);
+        ck_assert_int_eq(ev.msgid, 1 + i);
+        ck_assert_int_eq(ev.bytes, 80);
+        ck_assert_int_eq(ev.nto, 1);
+        ck_assert_int_eq(ev.to[0], 1);
+        ck_assert(fabs(ev.t - (1.0 + i * 20e-6)) < 1e-7);
+    }
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_SITE);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_RECV);
+    ck_assert_str_eq(ev.call, "pvm_recv");
+    ck_assert_int_eq(ev.from, 1);
+    ck_assert_int_eq(ev.asked_from, -1);
+    ck_assert_int_eq(ev.asked_tag, 7);
+    ck_assert_int_eq(ev.matcher, 0);
+    ck_assert_int_eq(ev.site, 2);
+    ck_assert_int_eq(ev.tag, 7);
+    ck_assert_int_eq(ev.msgid, 1);
+    ck_assert_int_eq(ev.bytes, 8);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
+    pg_logr_close(r);
+}
+END_TEST
+
+/* The same page's example of format 3 (written by earlier versions),
+ * read back: a site event, a send with its site (kind 13) and a receive
+ * with its asked filter and site (kind 14), framed with CRC-32. */
+START_TEST(test_v3_example_of_the_format_page_reads)
+{
+    static const unsigned char v3[] =
+        "\x50\x47\x43\x4c\x03\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\xfe\x61\x87\x7a"                                 /* header */
+        "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site */
+        "\x0d\x00\x0a\x00\xa0\x01\x01\x02\x02"              /* send */
+        "\x4e\x28\x02\x04\x00\x8f\x01\x01\x0e\x00\x02"      /* recv */
+        "\x1f\x26\xba\x2c\x9d";                          /* trailer */
+    const char *path = write_bytes("page3.comm.pgc", v3, sizeof v3 - 1);
+    pg_log_header h;
+    pg_logr *r;
+    pg_event ev;
+    pg_err err;
+
+    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(h.version, 3);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_SITE);
+    ck_assert_str_eq(ev.module, "/p");
+    ck_assert_int_eq(ev.offset, 160);
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
     ck_assert_int_eq(ev.kind, PG_EV_SEND);
     ck_assert_int_eq(ev.site, 1);
+    ck_assert_int_eq(ev.tag, 5);
     ck_assert_int_eq(ev.bytes, 80);
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
     ck_assert_int_eq(ev.kind, PG_EV_RECV);
@@ -436,8 +506,132 @@ START_TEST(test_v3_bytes_are_those_of_the_format_page)
     ck_assert_int_eq(ev.site, 1);
     ck_assert_int_eq(ev.tag, 7);
     ck_assert_int_eq(ev.bytes, 8);
+    ck_assert(fabs(ev.t - 1.00001) < 1e-7);
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
     pg_logr_close(r);
+}
+END_TEST
+
+/* A race-only log of format 3 (pangaea -min before format 4): the gap
+ * after the time numbers its events, and it still reads.  Built from the
+ * page's rules: two receives with gaps 5 and 0, an end with gap 2. */
+START_TEST(test_v3_race_only_log_with_gaps_reads)
+{
+    unsigned char buf[128];
+    static const unsigned char events[] = {
+        0x42, 0x28, 0x05, 0x02, 0x04, 0x00, 0x10,       /* recv, gap 5 */
+        0x42, 0x04, 0x00, 0x02, 0x00, 0x00, 0x00,       /* recv, gap 0 */
+        0x04, 0x02, 0x02, 0x00,                         /* end, gap 2 */
+        0x1F };
+    size_t n = 0;
+    uint32_t crc;
+    pg_logr *r;
+    pg_event ev;
+    pg_err err;
+    int i;
+
+    memcpy(buf, "PGCL\x03\x02\x03./p\x01h\x09race-only", 22);
+    n = 22;
+    crc = pg_crc32(0, buf, n);
+    for (i = 0; i < 4; i++)
+        buf[n++] = (unsigned char)(crc >> (8 * i));
+    memcpy(buf + n, events, sizeof events);
+    crc = pg_crc32(0, events, sizeof events);
+    n += sizeof events;
+    for (i = 0; i < 4; i++)
+        buf[n++] = (unsigned char)(crc >> (8 * i));
+    r = pg_logr_open(write_bytes("min3.comm.pgc", buf, n), PG_LOG_COMM,
+                     NULL, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_RECV);
+    ck_assert_int_eq(ev.seq, 6);
+    ck_assert_int_eq(ev.tag, 2);
+    ck_assert_int_eq(ev.bytes, 8);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.seq, 7);
+    ck_assert_int_eq(ev.msgid, 2);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_END);
+    ck_assert_int_eq(ev.seq, 10);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
+    pg_logr_close(r);
+}
+END_TEST
+
+/* CRC-32C by the SSE4.2 instruction and by the tables agree, with the
+ * standard check value, for every length and alignment. */
+START_TEST(test_crc32c_both_ways)
+{
+    unsigned char buf[300];
+    uint32_t a, b;
+    int i, k;
+
+    ck_assert_uint_eq(pg_crc32c(0, "123456789", 9), 0xE3069283u);
+    ck_assert_uint_eq(pg_crc32(0, "123456789", 9), 0xCBF43926u);
+    for (i = 0; i < 300; i++)
+        buf[i] = (unsigned char)(i * 131 + 7);
+    for (i = 0; i < 40; i++)
+        for (k = 0; k + i <= 300; k += 37) {
+            pg_crc32c_portable(0);
+            a = pg_crc32c(0, buf + i, (size_t)k);
+            pg_crc32c_portable(1);
+            b = pg_crc32c(0, buf + i, (size_t)k);
+            ck_assert_uint_eq(a, b);
+            ck_assert_uint_eq(pg_crc32c(pg_crc32c(0, buf + i, (size_t)k / 2),
+                                        buf + i + k / 2, (size_t)(k - k / 2)),
+                              b);
+        }
+    pg_crc32c_portable(0);
+    ck_assert_uint_eq(pg_crc32c(0, "123456789", 9), 0xE3069283u);
+}
+END_TEST
+
+/* A flipped bit in a block's length field (format 4) is a corrupt block,
+ * named with the file, the block's byte offset and the last good event,
+ * every event before it read; never a log cut short. */
+START_TEST(test_flipped_block_length_is_corrupt_not_cut)
+{
+    const char *path = tpath("len.comm.pgc");
+    size_t len, b, blocks[64];
+    char *all, *copy, want[64];
+    long n, total = write_all_kinds(path, 1500, 1), before;
+    pg_err err;
+    int nb = 0, bit, i;
+
+    all = slurp(path, &len);
+    b = 6 + 7 + 4 + 6 + 4; /* header: "./prog", "h\xc3\xa9", "tag=5", CRC */
+    while (b + 4 <= len && nb < 64) {
+        uint32_t l = (unsigned char)all[b] | (unsigned char)all[b + 1] << 8 |
+                     (unsigned char)all[b + 2] << 16 |
+                     (uint32_t)(unsigned char)all[b + 3] << 24;
+
+        blocks[nb++] = b;
+        ck_assert_msg(l >= 5 && b + 4 + l <= len, "block at %zu: %u", b, l);
+        b += 4 + l;
+    }
+    ck_assert_uint_eq(b, len); /* the lengths lead from block to block */
+    ck_assert_int_gt(nb, 4);
+    copy = malloc(len);
+    for (i = 1; i < nb; i += nb / 4)
+        for (bit = 0; bit < 32; bit += 3) {
+            memcpy(copy, all, len);
+            copy[blocks[i] + bit / 8] ^= (char)(1 << (bit % 8));
+            ck_assert_int_eq(pg_log_check_cut(write_bytes("lenflip.comm.pgc",
+                                                          copy, len),
+                                              PG_LOG_COMM, &n, &err), -1);
+            snprintf(want, sizeof want, "byte offset %zu: ", blocks[i]);
+            ck_assert_msg(strstr(err.msg, "lenflip.comm.pgc: ") &&
+                          strstr(err.msg, want) &&
+                          strstr(err.msg, "corrupt") &&
+                          strstr(err.msg, "the last good event is"),
+                          "%s", err.msg);
+            before = n;
+            ck_assert_int_gt(before, 0);
+            ck_assert_int_lt(before, total);
+        }
+    free(copy);
+    free(all);
 }
 END_TEST
 
@@ -549,7 +743,11 @@ static Suite *log_bin_suite(void)
     tcase_add_test(tc, test_random_bytes_after_the_magic_are_an_error_not_a_crash);
     tcase_add_test(tc, test_sor_like_events_take_at_most_8_bytes);
     tcase_add_test(tc, test_send_recv_round_trip_through_both_writers);
-    tcase_add_test(tc, test_v3_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v4_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v3_example_of_the_format_page_reads);
+    tcase_add_test(tc, test_v3_race_only_log_with_gaps_reads);
+    tcase_add_test(tc, test_crc32c_both_ways);
+    tcase_add_test(tc, test_flipped_block_length_is_corrupt_not_cut);
     tcase_add_test(tc, test_sor_pattern_takes_at_most_8_bytes_per_event);
     tcase_add_test(tc, test_reading_a_long_log_keeps_little_of_it_resident);
     tcase_add_test(tc, test_race_only_log_keeps_the_numbers_of_its_events);
