@@ -461,7 +461,8 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
     for (i = 0; i < nto; i++)
         q = put_uv(q, pg_zig(to[i]));
     publish(w, p, q, code << 4 | (has ? PG_BIN_SEND_X : PG_EV_SEND));
-    learn(w, PG_EV_SEND, code, site, tag, bytes, 0, 0, 0, us);
+    learn(w, PG_EV_SEND, code, site, tag, bytes, s->af, s->at, s->matcher,
+          us); /* a send leaves the slot's filter as it was */
     w->last_sent = msgid;
     return 0;
 }
