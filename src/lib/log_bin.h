@@ -29,6 +29,7 @@
  * time for each call code, and s's last tag, size and asked filter (as
  * codes: pg_bin_ask).  All zero at the start of a log. */
 #define PG_BIN_SLOTS 64
+#define PG_BIN_SLOT(site) ((unsigned)(site) % PG_BIN_SLOTS) /* site >= 0 */
 typedef struct pg_bin_slot {
     int next[16];
     int tag, bytes;

@@ -403,9 +403,9 @@ static int unask(uint64_t code, int got, int none, int *out)
  * last ones; the predictions learn from it as the writer's did. */
 static int apply_note(pg_br *r, pg_event *ev, const struct raw *raw)
 {
-    int *next = &r->slot[r->prev_site % PG_BIN_SLOTS].next[raw->code];
+    int *next = &r->slot[PG_BIN_SLOT(r->prev_site)].next[raw->code];
     int site = raw->x ? raw->site : *next;
-    pg_bin_slot *s = &r->slot[site % PG_BIN_SLOTS];
+    pg_bin_slot *s = &r->slot[PG_BIN_SLOT(site)];
     int64_t tag = s->tag + raw->tag;
     int64_t bytes = s->bytes + pg_unzig((uint64_t)raw->bytes);
 

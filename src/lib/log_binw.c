@@ -338,7 +338,7 @@ static inline int64_t round_us(double x)
 /* The time (and misses, and a race-only log's gap) of a send or receive,
  * after its first byte; the caller checked them (a NaN time fails
  * fabs(t) < 1e12). */
-static unsigned char *put_head(pg_bw *w, unsigned char *p, double t,
+static inline unsigned char *put_head(pg_bw *w, unsigned char *p, double t,
                                int misses, int64_t *us)
 {
     *us = round_us(t * 1e6);
@@ -406,7 +406,7 @@ static int note_differs(const pg_bw *w, int code, int site,
                         const pg_bin_slot *s, uint64_t af, uint64_t at,
                         int matcher)
 {
-    return site != w->slot[w->prev_site % PG_BIN_SLOTS].next[code] ||
+    return site != w->slot[PG_BIN_SLOT(w->prev_site)].next[code] ||
            af != s->af || at != s->at || matcher != s->matcher;
 }
 
@@ -416,8 +416,8 @@ static void learn(pg_bw *w, int kind, int code, int site, int tag,
                   int bytes, uint64_t af, uint64_t at, int matcher,
                   int64_t us)
 {
-    pg_bin_slot *s = &w->slot[site % PG_BIN_SLOTS];
-    int *next = &w->slot[w->prev_site % PG_BIN_SLOTS].next[code];
+    pg_bin_slot *s = &w->slot[PG_BIN_SLOT(site)];
+    int *next = &w->slot[PG_BIN_SLOT(w->prev_site)].next[code];
 
     w->undo.kind = kind;
     w->undo.last_us = w->last_us;
@@ -450,7 +450,7 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
         !(p = room(w, (8 + (size_t)nto) * PG_BIN_VARINT_MAX)))
         return -1;
     q = put_head(w, p + 1, t, misses, &us);
-    s = &w->slot[site % PG_BIN_SLOTS];
+    s = &w->slot[PG_BIN_SLOT(site)];
     has = note_differs(w, code, site, s, 0, 0, 0);
     if (has)
         q = put_uv(q, (uint64_t)site);
@@ -485,7 +485,7 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     if (!(p = room(w, 13 * PG_BIN_VARINT_MAX)))
         return -1;
     q = put_head(w, p + 1, t, misses, &us);
-    s = &w->slot[site % PG_BIN_SLOTS];
+    s = &w->slot[PG_BIN_SLOT(site)];
     has = note_differs(w, code, site, s, af, at, matcher);
     if (has) {
         q = put_uv(q, (uint64_t)site);
