@@ -194,7 +194,7 @@ int pg_idmap_set(pg_idmap *m, int key, int val)
     return 0;
 }
 
-int *pg_idmap_ref(pg_idmap *m, int key)
+int *pg_idmap_ref_slow(pg_idmap *m, int key)
 {
     size_t i;
 

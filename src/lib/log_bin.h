@@ -77,8 +77,19 @@ typedef struct pg_idmap {
 int pg_idmap_get(const pg_idmap *m, int key);
 int pg_idmap_set(pg_idmap *m, int key, int val); /* 0, or -1: no memory */
 /* Where key's value is kept (inserted as 0 when new; valid until the next
- * insertion), NULL when out of memory. */
-int *pg_idmap_ref(pg_idmap *m, int key);
+ * insertion), NULL when out of memory.  Inline when key is in its first
+ * slot (a sender seen before, the usual case: one per receive). */
+int *pg_idmap_ref_slow(pg_idmap *m, int key);
+static inline int *pg_idmap_ref(pg_idmap *m, int key)
+{
+    if (m->cap) {
+        size_t i = ((unsigned)key * 2654435761u) & (m->cap - 1);
+
+        if (m->slot[i].used && m->slot[i].key == key)
+            return &m->slot[i].val;
+    }
+    return pg_idmap_ref_slow(m, key);
+}
 void pg_idmap_free(pg_idmap *m);
 
 /* ---- the writer (log_binw.c) ---- */
