@@ -1,22 +1,25 @@
 /*
- * log_binr.c - reads a binary communication log (docs/comm-log-format.md)
- * back one event at a time, from the event table.
+ * log_binr.c - reads a binary communication log (docs/comm-log-format.md,
+ * formats 1 to 4) back one event at a time, from the event table.
  *
  * Design.  The file is mapped read-only (advised sequential, so pages
  * behind the reader can go): decoding is pointer arithmetic, and what the
  * reader allocates is bounded by the largest event, never by the log.
- * No event of a block is returned before the block is known good: a first
- * pass over the block finds where it ends (sends and receives by the
- * lengths of their varints alone, the rare other kinds decoded) and checks
- * its CRC; the second pass decodes and returns them.  So a
- * corrupt block is named (file, byte offset, the last good event) and
- * everything before it has been read normally.  A block with no trailer,
- * whose data stop at a zero byte or the end of the file, is the last one
- * of a task that was killed or crashed (every event is written first byte
- * last, and that byte is never zero): its events are returned, then
- * "stops after event N" with pg_br_cut() true.  Every value is checked as
- * it is decoded (ranges, lengths, UTF-8), so random bytes give an error,
- * never a crash or unbounded memory.
+ * No event of a block is returned before the block is known good.  In
+ * format 4 a sealed block starts with its length, so its CRC-32C is
+ * checked and its events decoded in one pass; formats 1 to 3 (and a
+ * format-4 block still open) are walked first to find where the block
+ * ends (sends and receives by the lengths of their varints alone, the
+ * rare other kinds decoded), then decoded.  So a corrupt block is named
+ * (file, byte offset, the last good event) and everything before it has
+ * been read normally.  A block with no trailer, whose data stop at a zero
+ * byte or the end of the file, is the last one of a task that was killed
+ * or crashed (every event is written first byte last, and that byte is
+ * never zero): its events are returned, then "stops after event N" with
+ * pg_br_cut() true.  Format 4's predictions (the slots of log_bin.h) are
+ * replayed exactly as the writer made them, in apply().  Every value is
+ * checked as it is decoded (ranges, lengths, UTF-8), so random bytes give
+ * an error, never a crash or unbounded memory.
  */
 #include "log_bin.h"
 

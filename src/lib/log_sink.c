@@ -16,7 +16,10 @@
  * closed its tail past the written bytes is zeros, which the reader takes as
  * the end of the data (a log cut short by a crash); each write stores its
  * first byte last, so that a death in the middle of one leaves that write
- * past the end.  Closing truncates the
+ * past the end.  The binary writer's sends and receives skip the copy:
+ * pg_sink_room hands out the window's bytes at the end of the data, the
+ * writer encodes into them (first byte last, the same rule) and
+ * pg_sink_commit counts them.  Closing truncates the
  * file to exactly what was written.
  */
 #define _GNU_SOURCE
