@@ -568,6 +568,17 @@ static int scan_block(pg_br *r, pg_err *err)
     return 0;
 }
 
+/* A block's length as the file holds it now: a reader of a log still
+ * being written (the live view) may see a block sealed while it walks
+ * it, its length stored before its trailer. */
+static uint32_t len_now(const pg_br *r, size_t b)
+{
+    const volatile unsigned char *p = r->map + b;
+
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
 static int bad_length(pg_br *r, pg_err *err, uint32_t len)
 {
     return fail(r, err, "byte offset %zu: the block there is corrupt: its "
@@ -596,6 +607,7 @@ static int scan_block4(pg_br *r, pg_err *err)
     }
     len = le32(r->map + b);
     r->pos = d;
+again:
     t = b + len - 1; /* the marker, when sealed */
     if (len == 0 || (len >= PG_BIN_TRAILER && (t >= r->size || !r->map[t]))) {
         if (walk(r, d, &n, err))
@@ -605,6 +617,8 @@ static int scan_block4(pg_br *r, pg_err *err)
             return 0;
         if (len && r->end == (t < r->size ? t : r->size))
             return 0;
+        if (len == 0 && (len = len_now(r, b)) != 0)
+            goto again; /* sealed while we walked (a live view's read) */
         return bad_length(r, err, len);
     }
     if (len < PG_BIN_TRAILER ||
