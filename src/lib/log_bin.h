@@ -20,9 +20,33 @@
 #define PG_BIN_SEAL 0x0F          /* a block's trailer; more may follow */
 #define PG_BIN_LAST 0x1F          /* the last trailer: the log was closed */
 #define PG_BIN_VARINT_MAX 10      /* bytes of the longest varint */
+#define PG_BIN_LEN 4              /* format 4: a block's length field */
+#define PG_BIN_TRAILER 5          /* marker and CRC */
 
-/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32): crc of n more bytes. */
+/* Format 4: what a send's or receive's call site is predicted from.  The
+ * state of site s is slot s % PG_BIN_SLOTS (sites share a slot beyond
+ * that: only the predictions get worse): the site that followed s last
+ * time for each call code, and s's last tag, size and asked filter (as
+ * codes: pg_bin_ask).  All zero at the start of a log. */
+#define PG_BIN_SLOTS 64
+#define PG_BIN_SLOT(site) ((unsigned)(site) % PG_BIN_SLOTS) /* site >= 0 */
+typedef struct pg_bin_slot {
+    int next[16];
+    int tag, bytes;
+    uint64_t af, at;
+    int matcher;
+} pg_bin_slot;
+/* An asked source or tag v of a receive that took `got`, as a code:
+ * 0 absent (v == none), 1 the same as taken, else zigzag(v) + 2. */
+static inline uint64_t pg_bin_ask(int v, int got, int none);
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32): crc of n more bytes;
+ * formats 1 to 3.  CRC-32C (Castagnoli): format 4, with the SSE4.2
+ * instruction when the CPU has it; pg_crc32c_portable(1) makes it use
+ * the tables anyway (the unit tests compare the two). */
 uint32_t pg_crc32(uint32_t crc, const void *p, size_t n);
+uint32_t pg_crc32c(uint32_t crc, const void *p, size_t n);
+void pg_crc32c_portable(int on);
 
 /* Unsigned LEB128: writes v at p, returns the bytes written. */
 size_t pg_put_uv(unsigned char *p, uint64_t v);
@@ -39,6 +63,11 @@ static inline int64_t pg_unzig(uint64_t u)
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
+static inline uint64_t pg_bin_ask(int v, int got, int none)
+{
+    return v == none ? 0 : v == got ? 1 : pg_zig(v) + 2;
+}
+
 /* The last message id seen per sender ltid (0 when none): what the next
  * id of that sender is predicted from.  An open-addressed hash table. */
 typedef struct pg_idmap {
@@ -48,8 +77,19 @@ typedef struct pg_idmap {
 int pg_idmap_get(const pg_idmap *m, int key);
 int pg_idmap_set(pg_idmap *m, int key, int val); /* 0, or -1: no memory */
 /* Where key's value is kept (inserted as 0 when new; valid until the next
- * insertion), NULL when out of memory. */
-int *pg_idmap_ref(pg_idmap *m, int key);
+ * insertion), NULL when out of memory.  Inline when key is in its first
+ * slot (a sender seen before, the usual case: one per receive). */
+int *pg_idmap_ref_slow(pg_idmap *m, int key);
+static inline int *pg_idmap_ref(pg_idmap *m, int key)
+{
+    if (m->cap) {
+        size_t i = ((unsigned)key * 2654435761u) & (m->cap - 1);
+
+        if (m->slot[i].used && m->slot[i].key == key)
+            return &m->slot[i].val;
+    }
+    return pg_idmap_ref_slow(m, key);
+}
 void pg_idmap_free(pg_idmap *m);
 
 /* ---- the writer (log_binw.c) ---- */

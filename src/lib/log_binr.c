@@ -1,22 +1,25 @@
 /*
- * log_binr.c - reads a binary communication log (docs/comm-log-format.md)
- * back one event at a time, from the event table.
+ * log_binr.c - reads a binary communication log (docs/comm-log-format.md,
+ * formats 1 to 4) back one event at a time, from the event table.
  *
  * Design.  The file is mapped read-only (advised sequential, so pages
  * behind the reader can go): decoding is pointer arithmetic, and what the
  * reader allocates is bounded by the largest event, never by the log.
- * No event of a block is returned before the block is known good: a first
- * pass over the block finds where it ends (sends and receives by the
- * lengths of their varints alone, the rare other kinds decoded) and checks
- * its CRC; the second pass decodes and returns them.  So a
- * corrupt block is named (file, byte offset, the last good event) and
- * everything before it has been read normally.  A block with no trailer,
- * whose data stop at a zero byte or the end of the file, is the last one
- * of a task that was killed or crashed (every event is written first byte
- * last, and that byte is never zero): its events are returned, then
- * "stops after event N" with pg_br_cut() true.  Every value is checked as
- * it is decoded (ranges, lengths, UTF-8), so random bytes give an error,
- * never a crash or unbounded memory.
+ * No event of a block is returned before the block is known good.  In
+ * format 4 a sealed block starts with its length, so its CRC-32C is
+ * checked and its events decoded in one pass; formats 1 to 3 (and a
+ * format-4 block still open) are walked first to find where the block
+ * ends (sends and receives by the lengths of their varints alone, the
+ * rare other kinds decoded), then decoded.  So a corrupt block is named
+ * (file, byte offset, the last good event) and everything before it has
+ * been read normally.  A block with no trailer, whose data stop at a zero
+ * byte or the end of the file, is the last one of a task that was killed
+ * or crashed (every event is written first byte last, and that byte is
+ * never zero): its events are returned, then "stops after event N" with
+ * pg_br_cut() true.  Format 4's predictions (the slots of log_bin.h) are
+ * replayed exactly as the writer made them, in apply().  Every value is
+ * checked as it is decoded (ranges, lengths, UTF-8), so random bytes give
+ * an error, never a crash or unbounded memory.
  */
 #include "log_bin.h"
 
@@ -54,6 +57,8 @@ struct pg_br {
     int min;         /* a race-only log: each event says how many events
                         were left out before it (its gap) */
     pg_idmap last_from;
+    pg_bin_slot slot[PG_BIN_SLOTS]; /* format 4: predictions per site */
+    int prev_site;   /* format 4: site of the last send or receive */
     int done, cut, failed;
     pg_err fail;
     char arena[ARENA];
@@ -66,6 +71,9 @@ struct pg_br {
 struct raw {
     int64_t dt, dmsgid, tag, bytes; /* tag and bytes: as stored */
     uint64_t gap;                   /* race-only logs: events left out */
+    int code, x;      /* format 4: the call, and whether a note follows */
+    int site, matcher; /* the note, when x */
+    uint64_t af, at;
 };
 
 static int fail(pg_br *r, pg_err *err, const char *fmt, ...)
@@ -282,6 +290,20 @@ static int get_extra(struct cur *c, pg_event *ev)
     return get_int(c, 1, 0, &ev->site, "site");
 }
 
+/* Format 4's note of a send (site) or receive (site, asked_from and
+ * asked_tag as pg_bin_ask codes, matcher), right after the head. */
+static int get_note(struct cur *c, int kind, struct raw *raw)
+{
+    if (get_int(c, 0, 0, &raw->site, "site"))
+        return -1;
+    raw->af = raw->at = 0, raw->matcher = 0;
+    if (kind == PG_EV_RECV &&
+        (get_uv(c, &raw->af, "asked_from") || get_uv(c, &raw->at, "asked_tag") ||
+         get_int(c, 0, 0, &raw->matcher, "matcher")))
+        return -1;
+    return 0;
+}
+
 /* The kinds on every message, decoded by compiled-in code rather than
  * from the table, for speed: their fields in the order of pg_events.def
  * (test_log_bin.c reads every field of both back). */
@@ -299,6 +321,9 @@ static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
     ev->call = pg_msg_calls[code];
     if (get_head(r, c, ev, raw))
         return -1;
+    raw->code = code, raw->x = x;
+    if (r->version >= 4 && x && get_note(c, kind, raw))
+        return -1;
     if (kind == PG_EV_RECV && get_int(c, 1, INT_MIN, &ev->from, "from"))
         return -1;
     if (get_uv(c, &u, "tag"))
@@ -315,7 +340,7 @@ static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
     ev->kind = kind;
     if (kind == PG_EV_SEND && get_to(r, c, ev))
         return -1;
-    return x ? get_extra(c, ev) : 0;
+    return x && r->version < 4 ? get_extra(c, ev) : 0;
 }
 
 /* Decodes the event at c->p into ev and raw, leaving c->p after it. */
@@ -364,6 +389,45 @@ static int apply_tag_bytes(pg_br *r, pg_event *ev, const struct raw *raw)
     return 0;
 }
 
+/* An asked source or tag from its pg_bin_ask code; 0 or -1 (out of
+ * range). */
+static int unask(uint64_t code, int got, int none, int *out)
+{
+    int64_t v = code == 0 ? none : code == 1 ? got : pg_unzig(code - 2);
+
+    if (v < INT_MIN || v > INT_MAX)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Format 4: a send's or receive's site (written, or the one predicted)
+ * and, a receive's, its filter, then its tag and size from its site's
+ * last ones; the predictions learn from it as the writer's did. */
+static int apply_note(pg_br *r, pg_event *ev, const struct raw *raw)
+{
+    int *next = &r->slot[PG_BIN_SLOT(r->prev_site)].next[raw->code];
+    int site = raw->x ? raw->site : *next;
+    pg_bin_slot *s = &r->slot[PG_BIN_SLOT(site)];
+    int64_t tag = s->tag + raw->tag;
+    int64_t bytes = s->bytes + pg_unzig((uint64_t)raw->bytes);
+
+    if (tag < INT_MIN || tag > INT_MAX || bytes < 0 || bytes > INT_MAX)
+        return -1;
+    if (raw->x && ev->kind == PG_EV_RECV)
+        s->af = raw->af, s->at = raw->at, s->matcher = raw->matcher;
+    ev->tag = s->tag = (int)tag;
+    ev->bytes = s->bytes = (int)bytes;
+    *next = r->prev_site = ev->site = site;
+    if (ev->kind == PG_EV_RECV) {
+        ev->matcher = s->matcher;
+        if (unask(s->af, ev->from, -3, &ev->asked_from) ||
+            unask(s->at, ev->tag, -2, &ev->asked_tag))
+            return -1;
+    }
+    return 0;
+}
+
 /* Turns the differences into values, now that the event is returned. */
 static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
                  pg_err *err)
@@ -377,8 +441,8 @@ static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
     ev->t = (double)us / 1e6;
     r->last_us = us;
     if ((ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) &&
-        apply_tag_bytes(r, ev, raw))
-        return fail(r, err, "byte offset %zu: a tag or size out of range "
+        (r->version >= 4 ? apply_note(r, ev, raw) : apply_tag_bytes(r, ev, raw)))
+        return fail(r, err, "byte offset %zu: a tag, size or filter out of range "
                     "(the last good event is %ld)", r->pos, r->seq);
     if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) {
         int *last = ev->kind == PG_EV_SEND
@@ -426,8 +490,8 @@ static inline const unsigned char *skip_uv(const unsigned char *p,
 /* Skips the send or receive at c->p: only the lengths of its values are
  * looked at (the second pass decodes and checks them).  Version 3's kinds
  * have their new fields last: 4 of a receive, a send's site after its
- * list. */
-static int skip_msg(struct cur *c, int min)
+ * list; version 4's note follows the head (v4: 1). */
+static int skip_msg(struct cur *c, int min, int v4)
 {
     const unsigned char *p = c->p + 1;
     int kind = *c->p & 15, k, x = kind >= PG_BIN_SEND_X;
@@ -439,13 +503,13 @@ static int skip_msg(struct cur *c, int min)
     if (x)
         kind = kind == PG_BIN_SEND_X ? PG_EV_SEND : PG_EV_RECV;
     /* time [misses] fields */
-    k = (*p & 1) + min + (kind == PG_EV_RECV ? 5 + 4 * x : 4);
+    k = (*p & 1) + min + (kind == PG_EV_RECV ? 5 + 4 * x : 4 + x * v4);
     while (k-- > 0 && p)
         p = skip_uv(p, c->end);
     if (p && kind == PG_EV_SEND) {
         if (!(got = pg_get_uv(p, c->end, &n)) || n > PG_LOG_MAX_LIST)
             return c->why = "a count of destinations", -1;
-        for (p += got, n += (uint64_t)x; n-- > 0 && p;)
+        for (p += got, n += (uint64_t)(x && !v4); n-- > 0 && p;)
             p = skip_uv(p, c->end);
     }
     if (!p)
@@ -454,38 +518,119 @@ static int skip_msg(struct cur *c, int min)
     return 0;
 }
 
-/* First pass over the block at r->block: where its events end, and
- * whether its trailer and CRC are right.  Nothing is returned yet.  Sends
- * and receives are only skipped; the other kinds are decoded. */
-static int scan_block(pg_br *r, pg_err *err)
+/* Walks the events from byte `from` without returning them, to where
+ * they stop: a trailer byte, a zero or the end of the file (r->end).
+ * Sends and receives are only skipped; the other kinds are decoded. */
+static int walk(pg_br *r, size_t from, long *n, pg_err *err)
 {
-    struct cur c = { r->map + r->block, r->map + r->size, NULL };
+    struct cur c = { r->map + from, r->map + r->size, NULL };
     pg_event ev;
     struct raw raw;
-    long n = 0;
 
+    *n = 0;
     while (c.p < c.end && *c.p && *c.p != PG_BIN_SEAL &&
            *c.p != PG_BIN_LAST) {
         const unsigned char *at = c.p;
 
-        if (is_msg(r, *c.p) ? skip_msg(&c, r->min) : decode(r, &c, &ev, &raw))
+        if (is_msg(r, *c.p) ? skip_msg(&c, r->min, r->version >= 4)
+                            : decode(r, &c, &ev, &raw))
             return fail(r, err, "byte offset %zu: corrupt or torn event "
                         "(%s) in the block at byte offset %zu; the last "
                         "good event is %ld", (size_t)(at - r->map), c.why,
                         r->block, r->seq);
-        n++;
+        ++*n;
     }
     r->end = (size_t)(c.p - r->map);
     r->scanned = 1;
-    r->open = c.p == c.end || !*c.p;
+    return 0;
+}
+
+/* Formats 1 to 3: first pass over the block at r->block, where its
+ * events end and whether its trailer and CRC are right.  Nothing is
+ * returned yet. */
+static int scan_block(pg_br *r, pg_err *err)
+{
+    const unsigned char *t;
+    long n;
+
+    if (walk(r, r->block, &n, err))
+        return -1;
+    t = r->map + r->end;
+    r->open = r->end == r->size || !*t;
     if (r->open)
         return 0;
-    if (c.end - c.p < 5 ||
-        le32(c.p + 1) != pg_crc32(0, r->map + r->block, r->end + 1 - r->block))
+    if (r->size - r->end < 5 ||
+        le32(t + 1) != pg_crc32(0, r->map + r->block, r->end + 1 - r->block))
         return fail(r, err, "byte offset %zu: the block there (events %ld to "
                     "%ld) fails its CRC: corrupt; the last good event is %ld",
                     r->block, r->seq + 1, r->seq + n, r->seq);
-    r->last = *c.p == PG_BIN_LAST;
+    r->last = *t == PG_BIN_LAST;
+    return 0;
+}
+
+/* A block's length as the file holds it now: a reader of a log still
+ * being written (the live view) may see a block sealed while it walks
+ * it, its length stored before its trailer. */
+static uint32_t len_now(const pg_br *r, size_t b)
+{
+    const volatile unsigned char *p = r->map + b;
+
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static int bad_length(pg_br *r, pg_err *err, uint32_t len)
+{
+    return fail(r, err, "byte offset %zu: the block there is corrupt: its "
+                "length %u does not lead to its trailer; the last good "
+                "event is %ld", r->block, len, r->seq);
+}
+
+/* Format 4: the block at r->block from its length, in one pass.  A sealed
+ * one (its length L leads to a trailer byte) has its CRC-32C checked over
+ * its first L bytes, and its events are then decoded up to the trailer.
+ * An open one (L = 0: its task died, or the log is being written) is
+ * walked to where its data stop; so is one whose trailer is not there yet
+ * (the task died while sealing it), whose events must then end exactly
+ * where L says. */
+static int scan_block4(pg_br *r, pg_err *err)
+{
+    size_t b = r->block, d = b + PG_BIN_LEN, t;
+    uint32_t len;
+    long n;
+
+    r->scanned = 1;
+    if (r->size - b < PG_BIN_LEN) { /* the data end before the block */
+        r->pos = r->end = r->size;
+        r->open = 1;
+        return 0;
+    }
+    len = le32(r->map + b);
+    r->pos = d;
+again:
+    t = b + len - 1; /* the marker, when sealed */
+    if (len == 0 || (len >= PG_BIN_TRAILER && (t >= r->size || !r->map[t]))) {
+        if (walk(r, d, &n, err))
+            return -1;
+        r->open = 1;
+        if (len == 0 && (r->end == r->size || !r->map[r->end]))
+            return 0;
+        if (len && r->end == (t < r->size ? t : r->size))
+            return 0;
+        if (len == 0 && (len = len_now(r, b)) != 0)
+            goto again; /* sealed while we walked (a live view's read) */
+        return bad_length(r, err, len);
+    }
+    if (len < PG_BIN_TRAILER ||
+        (r->map[t] != PG_BIN_SEAL && r->map[t] != PG_BIN_LAST))
+        return bad_length(r, err, len);
+    if (r->size - t - 1 < 4 || le32(r->map + t + 1) !=
+                               pg_crc32c(0, r->map + b, len))
+        return fail(r, err, "byte offset %zu: the block there fails its CRC: "
+                    "corrupt; the last good event is %ld", b, r->seq);
+    r->end = t;
+    r->open = 0;
+    r->last = r->map[t] == PG_BIN_LAST;
     return 0;
 }
 
@@ -540,7 +685,8 @@ int pg_br_next(pg_br *r, pg_event *ev, pg_err *err)
         return -1;
     }
     while (!r->done && (!r->scanned || r->pos == r->end)) {
-        if (!r->scanned && scan_block(r, err))
+        if (!r->scanned &&
+            (r->version >= 4 ? scan_block4(r, err) : scan_block(r, err)))
             return -1;
         if (r->pos == r->end && (rc = next_block(r, err)) <= 0)
             return rc;
@@ -592,7 +738,8 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
         get_hstr(r, &c, h->select, sizeof h->select))
         return fail(r, err, "a bad header (%s)", c.why);
     n = (size_t)(c.p - r->map);
-    if (c.end - c.p < 4 || le32(c.p) != pg_crc32(0, r->map, n))
+    if (c.end - c.p < 4 ||
+        le32(c.p) != (r->version >= 4 ? pg_crc32c : pg_crc32)(0, r->map, n))
         return fail(r, err, "a corrupt header (its CRC is wrong)");
     h->kind = PG_LOG_COMM;
     h->version = r->version = r->map[4];

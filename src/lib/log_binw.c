@@ -1,23 +1,31 @@
 /*
- * log_binw.c - writes a binary communication log
+ * log_binw.c - writes a binary communication log, format 4
  * (docs/comm-log-format.md), one event at a time, from the event table.
  *
- * Design.  This runs on every send and receive, so an event is encoded
- * into a stack buffer in one pass over its row of pg_events.def (varints,
- * no formatting; sends and receives by compiled-in code) and handed to
- * the memory-mapped sink in one write; a block's CRC is taken when it is
- * sealed.  The sink stores the event's first
- * byte last, and that byte is never zero, so a task killed at any instant
- * leaves either the whole event or a zero where it starts: the reader
- * then stops there, after the last complete event.  A block is sealed
- * (trailer and CRC) before the first event that would start past
- * PG_BIN_BLOCK bytes, never right after an event, so the event just
- * written can still be taken back (pg_logw_undo) without unsealing.
+ * Design.  This runs on every send and receive, so those two are encoded
+ * by compiled-in code straight into the memory-mapped file (log_sink.c:
+ * one bounds check per event, no staging copy); the rare other kinds are
+ * encoded into a stack buffer in one pass over their row of
+ * pg_events.def and handed to the sink in one write.  Either way the
+ * event's first byte is stored last, and that byte is never zero, so a
+ * task killed at any instant leaves either the whole event or a zero
+ * where it starts: the reader then stops there, after the last complete
+ * event.  A block starts with a 4-byte length, zero while it is open; it
+ * is sealed before the first event that would start past PG_BIN_BLOCK
+ * bytes, never right after an event, so the event just written can still
+ * be taken back (pg_logw_undo) without unsealing: its length is stored
+ * first (one 4-byte store), then its trailer (marker and CRC-32C, taken
+ * over the block as the file holds it), marker last.  A reader finds a
+ * sealed block's end from its length, in one pass.
+ * A send's call site and a receive's asked filter are written only when
+ * they differ from what the reader predicts from the log so far (the
+ * slots of log_bin.h); tags and sizes are predicted per site.
  * Every field is checked before anything is written: a refused event
  * leaves the log as it was.
  */
 #include "log_bin.h"
 
+#include <endian.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +34,12 @@
 
 struct pg_bw {
     pg_sink *sink;
-    size_t start;      /* where the open block starts in the file */
-    size_t block;      /* bytes in the open block */
+    size_t start;      /* where the open block starts (its length field) */
+    size_t block;      /* bytes of events in the open block */
     int64_t last_us;   /* time of the last event, microseconds */
     int last_sent;     /* message id of the last send */
-    int last_tag, last_bytes; /* of the last send or receive */
+    int prev_site;     /* call site of the last send or receive */
+    pg_bin_slot slot[PG_BIN_SLOTS]; /* predictions per site */
     pg_idmap last_from; /* message id of the last receive, per sender */
     int broken;        /* a write failed: refuse everything from now on */
     int min;           /* a race-only log: each event says how many events
@@ -39,8 +48,13 @@ struct pg_bw {
                           the next one carries (pg_bw_seq) */
     struct {           /* as before the last event: pg_bw_undo */
         size_t at, block;
+        long seq, gap;
         int64_t last_us;
-        int last_sent, kind, from, from_id, last_tag, last_bytes;
+        int last_sent, kind, from, from_id, prev_site;
+        int *next, next_was;   /* the prediction the event changed */
+        pg_bin_slot *slot;     /* its site's slot, and what it held */
+        int tag, bytes, matcher;
+        uint64_t af, asked_tag;
     } undo;
 };
 
@@ -179,46 +193,43 @@ static int write_bytes(pg_bw *w, const unsigned char *p, size_t n)
     return 0;
 }
 
-/* Ends the open block with `marker` and the CRC of its bytes, marker
- * included; the next block starts empty.  The CRC is taken here, over the
- * block as the file holds it (the sink keeps it mapped), in one pass of
- * slicing-by-8, rather than a few bytes at a time per event. */
-static int seal(pg_bw *w, int marker)
+/* Starts a block at the end of the file: its length field, zero (the
+ * sink's fresh bytes are zeros) until the block is sealed. */
+static int open_block(pg_bw *w)
 {
-    unsigned char t[5] = { (unsigned char)marker };
-    uint32_t crc = pg_crc32(0, pg_sink_data(w->sink, w->start), w->block);
-    int i;
-
-    crc = pg_crc32(crc, t, 1);
-    for (i = 0; i < 4; i++)
-        t[1 + i] = (unsigned char)(crc >> (8 * i));
-    if (pg_sink_write(w->sink, (const char *)t, 5) != 5)
-        return w->broken = 1, -1;
-    w->block = 0;
     w->start = pg_sink_tell(w->sink);
+    if (!pg_sink_room(w->sink, PG_BIN_LEN))
+        return w->broken = 1, -1;
+    pg_sink_commit(w->sink, PG_BIN_LEN);
     pg_sink_keep(w->sink, w->start);
+    w->block = 0;
     return 0;
 }
 
-/* What replay predicts from is updated once the event is in the file. */
-static void remember_as(pg_bw *w, int kind, int from, int msgid, int64_t us)
+/* Ends the open block with `marker`: its length L (events + trailer)
+ * first, in one store, then the trailer: the marker and the CRC-32C of
+ * the block's first L bytes (length, events, marker), marker last.  A
+ * task killed in between leaves a length whose marker is still zero,
+ * which a reader takes as the end of the data (docs/comm-log-format.md).
+ * The next block starts empty. */
+static int seal(pg_bw *w, int marker)
 {
-    w->undo.last_us = w->last_us;
-    w->undo.last_sent = w->last_sent;
-    w->undo.from = kind == PG_EV_RECV ? from : 0;
-    w->undo.from_id = kind == PG_EV_RECV ? pg_idmap_get(&w->last_from, from)
-                                         : 0;
-    w->undo.kind = kind;
-    w->last_us = us;
-    if (kind == PG_EV_SEND)
-        w->last_sent = msgid;
-    if (kind == PG_EV_RECV && pg_idmap_set(&w->last_from, from, msgid) < 0)
-        w->broken = 1; /* out of memory: later ids would be mispredicted */
-}
+    uint32_t len = (uint32_t)(w->block + PG_BIN_TRAILER), le = htole32(len);
+    unsigned char *b = pg_sink_at(w->sink, w->start), m = (unsigned char)marker;
+    unsigned char *p;
+    uint32_t crc;
+    int i;
 
-static void remember(pg_bw *w, const pg_event *ev, int64_t us)
-{
-    remember_as(w, ev->kind, ev->from, ev->msgid, us);
+    memcpy(b, &le, PG_BIN_LEN);
+    crc = pg_crc32c(pg_crc32c(0, b, PG_BIN_LEN + w->block), &m, 1);
+    if (!(p = pg_sink_room(w->sink, PG_BIN_TRAILER)))
+        return w->broken = 1, -1;
+    for (i = 0; i < 4; i++)
+        p[1 + i] = (unsigned char)(crc >> (8 * i));
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    *(volatile unsigned char *)p = m;
+    pg_sink_commit(w->sink, PG_BIN_TRAILER);
+    return marker == PG_BIN_SEAL ? open_block(w) : 0;
 }
 
 int pg_bw_put(pg_bw *w, const pg_event *ev)
@@ -249,9 +260,14 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     n = encode(w, d, ev, buf, us);
     w->undo.at = pg_sink_tell(w->sink);
     w->undo.block = w->block;
+    w->undo.seq = w->seq, w->undo.gap = w->gap;
     rc = write_bytes(w, buf, n);
-    if (rc == 0) {
-        remember(w, ev, us);
+    if (rc == 0) { /* other kinds predict nothing but the time */
+        w->undo.kind = ev->kind;
+        w->undo.last_us = w->last_us;
+        w->undo.next = NULL;
+        w->undo.slot = NULL;
+        w->last_us = us;
         w->seq += w->gap + 1;
         w->gap = 0;
     }
@@ -260,14 +276,24 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     return rc;
 }
 
+/* Takes back the last event: its bytes (zeroed) and everything it taught
+ * the predictions, the race-only numbering included. */
 void pg_bw_undo(pg_bw *w)
 {
+    pg_bin_slot *s = w->undo.slot;
+
     pg_sink_rewind(w->sink, w->undo.at);
     w->block = w->undo.block;
+    w->seq = w->undo.seq, w->gap = w->undo.gap;
     w->last_us = w->undo.last_us;
+    if (w->undo.kind != PG_EV_SEND && w->undo.kind != PG_EV_RECV)
+        return;
     w->last_sent = w->undo.last_sent;
-    w->last_tag = w->undo.last_tag;
-    w->last_bytes = w->undo.last_bytes;
+    w->prev_site = w->undo.prev_site;
+    *w->undo.next = w->undo.next_was;
+    s->tag = w->undo.tag, s->bytes = w->undo.bytes;
+    s->af = w->undo.af, s->at = w->undo.asked_tag;
+    s->matcher = w->undo.matcher;
     if (w->undo.kind == PG_EV_RECV &&
         pg_idmap_set(&w->last_from, w->undo.from, w->undo.from_id) < 0)
         w->broken = 1;
@@ -279,7 +305,9 @@ void pg_bw_undo(pg_bw *w)
  * unit tests hold them to: the same bytes as pg_bw_put), without a
  * pg_event to fill and clear, and the call named by the index of its
  * pointer: the callers pass the table's own strings or literals the
- * linker merged with them, so strcmp only runs for a stranger. */
+ * linker merged with them, so strcmp only runs for a stranger.  They are
+ * encoded straight into the mapped file (pg_sink_room: one bounds check
+ * per event, no staging copy), first byte last. */
 
 int pg_bw_call_code(const char *call)
 {
@@ -307,15 +335,13 @@ static inline int64_t round_us(double x)
     return x < 0 ? -(int64_t)(0.5 - x) : (int64_t)(x + 0.5);
 }
 
-/* The first byte and the time (and misses) of a send or receive; NULL
- * when the time or misses cannot be written. */
-static unsigned char *put_head(pg_bw *w, unsigned char *p, int first,
-                               double t, int misses, int64_t *us)
+/* The time (and misses, and a race-only log's gap) of a send or receive,
+ * after its first byte; the caller checked them (a NaN time fails
+ * fabs(t) < 1e12). */
+static inline unsigned char *put_head(pg_bw *w, unsigned char *p, double t,
+                               int misses, int64_t *us)
 {
-    if (!(fabs(t) < 1e12) || misses < 0) /* NaN fails too */
-        return NULL;
     *us = round_us(t * 1e6);
-    *p++ = (unsigned char)first;
     p = put_uv(p, pg_zig(*us - w->last_us) << 1 | (misses > 0));
     if (misses > 0)
         p = put_uv(p, (uint64_t)misses);
@@ -324,19 +350,36 @@ static unsigned char *put_head(pg_bw *w, unsigned char *p, int first,
     return p;
 }
 
-/* Writes the n bytes at buf as the next event (sealing the block first
- * when it is full) and remembers it for prediction and undo. */
-static int put_event(pg_bw *w, const unsigned char *buf, size_t n)
+/* Room for an event of at most `need` bytes at the end of the open block
+ * (sealing it first when it is full), or NULL (the writer is broken). */
+static unsigned char *room(pg_bw *w, size_t need)
 {
+    unsigned char *p;
+
     if (w->block >= PG_BIN_BLOCK && seal(w, PG_BIN_SEAL) < 0)
-        return -1;
+        return NULL;
+    if (!(p = pg_sink_room(w->sink, need)))
+        w->broken = 1;
+    return p;
+}
+
+/* The event encoded at p + 1 .. end gets its first byte, stored last (a
+ * task killed before leaves a zero there: the data end), and is counted
+ * as written; the undo point is set before it. */
+static void publish(pg_bw *w, unsigned char *p, unsigned char *end,
+                    int first)
+{
+    size_t n = (size_t)(end - p);
+
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    *(volatile unsigned char *)p = (unsigned char)first;
     w->undo.at = pg_sink_tell(w->sink);
     w->undo.block = w->block;
-    if (write_bytes(w, buf, n) < 0)
-        return -1;
+    w->undo.seq = w->seq, w->undo.gap = w->gap;
+    pg_sink_commit(w->sink, n);
+    w->block += n;
     w->seq += w->gap + 1; /* race-only: the gap is used once */
     w->gap = 0;
-    return 0;
 }
 
 int pg_bw_seq(pg_bw *w, long seq)
@@ -347,108 +390,115 @@ int pg_bw_seq(pg_bw *w, long seq)
     return 0;
 }
 
-/* remember_as for the hot kinds; a receive's sender is done by the caller
- * (one look-up in the table of ids).  A send's or receive's tag and size
- * are stored as differences from the last send's or receive's: a
- * program's tags and sizes repeat or step (SOR: 1000, 1001, 1002 ...;
- * 4000 bytes each), so most take one byte. */
-static void remember_msg(pg_bw *w, int kind, int msgid, int tag, int bytes,
-                         int64_t us)
+/* Checks what a send or receive notes (pg_logw_note): -1 for a site or
+ * matcher below its `absent`, which the reader would reject. */
+static int note_ok(const pg_bw_extra *x)
 {
-    w->undo.last_us = w->last_us;
-    w->undo.last_sent = w->last_sent;
-    w->undo.last_tag = w->last_tag;
-    w->undo.last_bytes = w->last_bytes;
-    w->undo.kind = kind;
-    w->last_us = us;
-    w->last_tag = tag;
-    w->last_bytes = bytes;
-    if (kind == PG_EV_SEND)
-        w->last_sent = msgid;
+    return !x || (x->site >= 0 && x->matcher >= 0);
 }
 
-/* Version 3's fields of a send or receive (pg_events.def's NEW ones, in
- * its order, zigzag as the table path writes optional ones): whether any
- * is present (1: they are written, and the kind is PG_BIN_SEND_X or
- * PG_BIN_RECV_X; 0: the plain kind, not a byte more than before), and
- * whether they can be (-1: a site or matcher below its `absent`, which
- * the reader would reject).  A flag in the kind rather than a bit of the
- * time keeps the time's varint as short as in version 2. */
-static int extra_x(const pg_bw_extra *x, int kind)
+/* The slot of the note's site, and whether the note is what the reader
+ * will predict (0) or must be written (1, kinds 13 and 14): the site that
+ * followed the last send's or receive's site last time with this call,
+ * and, a receive's, the filter its site had last time.  Loops repeat
+ * them, so most events carry no note at all (docs/comm-log-format.md). */
+static int note_differs(const pg_bw *w, int code, int site,
+                        const pg_bin_slot *s, uint64_t af, uint64_t at,
+                        int matcher)
 {
-    if (!x)
-        return 0;
-    if (x->site < 0 || (kind == PG_EV_RECV && x->matcher < 0))
-        return -1;
-    return x->site > 0 || (kind == PG_EV_RECV &&
-                           (x->asked_from > -3 || x->asked_tag > -2 ||
-                            x->matcher > 0));
+    return site != w->slot[PG_BIN_SLOT(w->prev_site)].next[code] ||
+           af != s->af || at != s->at || matcher != s->matcher;
+}
+
+/* What the predictions learn from a send or receive at `site`, kept for
+ * pg_bw_undo; the message ids are done by the callers. */
+static void learn(pg_bw *w, int kind, int code, int site, int tag,
+                  int bytes, uint64_t af, uint64_t at, int matcher,
+                  int64_t us)
+{
+    pg_bin_slot *s = &w->slot[PG_BIN_SLOT(site)];
+    int *next = &w->slot[PG_BIN_SLOT(w->prev_site)].next[code];
+
+    w->undo.kind = kind;
+    w->undo.last_us = w->last_us;
+    w->undo.last_sent = w->last_sent;
+    w->undo.prev_site = w->prev_site;
+    w->undo.next = next;
+    w->undo.next_was = *next;
+    w->undo.slot = s;
+    w->undo.tag = s->tag, w->undo.bytes = s->bytes;
+    w->undo.af = s->af, w->undo.asked_tag = s->at;
+    w->undo.matcher = s->matcher;
+    *next = site;
+    w->prev_site = site;
+    s->tag = tag, s->bytes = bytes;
+    s->af = af, s->at = at, s->matcher = matcher;
+    w->last_us = us;
 }
 
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
                int bytes, int nto, const int *to, const pg_bw_extra *x)
 {
-    unsigned char small[128], *buf, *p;
-    size_t need = 8 * PG_BIN_VARINT_MAX + (size_t)nto * PG_BIN_VARINT_MAX;
+    unsigned char *p, *q;
     int64_t us;
-    int rc, i, has = extra_x(x, PG_EV_SEND);
+    int i, site = x ? x->site : 0, has;
+    pg_bin_slot *s;
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
-        nto < 0 || nto > PG_LOG_MAX_LIST || (nto && !to) || has < 0)
+        nto < 0 || nto > PG_LOG_MAX_LIST || (nto && !to) || !note_ok(x) ||
+        !(fabs(t) < 1e12) || misses < 0 ||
+        !(p = room(w, (8 + (size_t)nto) * PG_BIN_VARINT_MAX)))
         return -1;
-    buf = need <= sizeof small ? small : malloc(need);
-    if (!buf)
-        return -1;
-    p = put_head(w, buf, code << 4 | (has ? PG_BIN_SEND_X : PG_EV_SEND), t,
-                 misses, &us);
-    rc = -1;
-    if (p) {
-        p = put_uv(p, pg_zig((int64_t)tag - w->last_tag));
-        p = put_uv(p, pg_zig((int64_t)msgid - ((int64_t)w->last_sent + 1)));
-        p = put_uv(p, pg_zig((int64_t)bytes - w->last_bytes));
-        p = put_uv(p, (uint64_t)nto);
-        for (i = 0; i < nto; i++)
-            p = put_uv(p, pg_zig(to[i]));
-        if (has)
-            p = put_uv(p, pg_zig(x->site));
-        rc = put_event(w, buf, (size_t)(p - buf));
-        if (rc == 0)
-            remember_msg(w, PG_EV_SEND, msgid, tag, bytes, us);
-    }
-    if (buf != small)
-        free(buf);
-    return rc;
+    q = put_head(w, p + 1, t, misses, &us);
+    s = &w->slot[PG_BIN_SLOT(site)];
+    has = note_differs(w, code, site, s, 0, 0, 0);
+    if (has)
+        q = put_uv(q, (uint64_t)site);
+    q = put_uv(q, pg_zig((int64_t)tag - s->tag));
+    q = put_uv(q, pg_zig((int64_t)msgid - ((int64_t)w->last_sent + 1)));
+    q = put_uv(q, pg_zig((int64_t)bytes - s->bytes));
+    q = put_uv(q, (uint64_t)nto);
+    for (i = 0; i < nto; i++)
+        q = put_uv(q, pg_zig(to[i]));
+    publish(w, p, q, code << 4 | (has ? PG_BIN_SEND_X : PG_EV_SEND));
+    learn(w, PG_EV_SEND, code, site, tag, bytes, s->af, s->at, s->matcher,
+          us); /* a send leaves the slot's filter as it was */
+    w->last_sent = msgid;
+    return 0;
 }
 
 int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
                int msgid, int bytes, const pg_bw_extra *x)
 {
-    unsigned char buf[13 * PG_BIN_VARINT_MAX], *p;
+    unsigned char *p, *q;
     int64_t us;
-    int *last, has = extra_x(x, PG_EV_RECV);
+    int *last, site = x ? x->site : 0, matcher = x ? x->matcher : 0, has;
+    uint64_t af = x ? pg_bin_ask(x->asked_from, from, -3) : 0;
+    uint64_t at = x ? pg_bin_ask(x->asked_tag, tag, -2) : 0;
+    pg_bin_slot *s;
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
-        has < 0)
-        return -1;
-    p = put_head(w, buf, code << 4 | (has ? PG_BIN_RECV_X : PG_EV_RECV), t,
-                 misses, &us);
-    if (!p)
+        !note_ok(x) || !(fabs(t) < 1e12) || misses < 0)
         return -1;
     if (!(last = pg_idmap_ref(&w->last_from, from)))
         return w->broken = 1, -1; /* out of memory */
-    p = put_uv(p, pg_zig(from));
-    p = put_uv(p, pg_zig((int64_t)tag - w->last_tag));
-    p = put_uv(p, pg_zig((int64_t)msgid - ((int64_t)*last + 1)));
-    p = put_uv(p, pg_zig((int64_t)bytes - w->last_bytes));
-    if (has) {
-        p = put_uv(p, pg_zig(x->asked_from));
-        p = put_uv(p, pg_zig(x->asked_tag));
-        p = put_uv(p, pg_zig(x->matcher));
-        p = put_uv(p, pg_zig(x->site));
-    }
-    if (put_event(w, buf, (size_t)(p - buf)) < 0)
+    if (!(p = room(w, 13 * PG_BIN_VARINT_MAX)))
         return -1;
-    remember_msg(w, PG_EV_RECV, msgid, tag, bytes, us);
+    q = put_head(w, p + 1, t, misses, &us);
+    s = &w->slot[PG_BIN_SLOT(site)];
+    has = note_differs(w, code, site, s, af, at, matcher);
+    if (has) {
+        q = put_uv(q, (uint64_t)site);
+        q = put_uv(q, af);
+        q = put_uv(q, at);
+        q = put_uv(q, (uint64_t)matcher);
+    }
+    q = put_uv(q, pg_zig(from));
+    q = put_uv(q, pg_zig((int64_t)tag - s->tag));
+    q = put_uv(q, pg_zig((int64_t)msgid - ((int64_t)*last + 1)));
+    q = put_uv(q, pg_zig((int64_t)bytes - s->bytes));
+    publish(w, p, q, code << 4 | (has ? PG_BIN_RECV_X : PG_EV_RECV));
+    learn(w, PG_EV_RECV, code, site, tag, bytes, af, at, matcher, us);
     w->undo.from = from;
     w->undo.from_id = *last;
     *last = msgid;
@@ -481,7 +531,7 @@ static int write_header(pg_bw *w, int ltid, const char *program,
     n += put_str(buf + n, program);
     n += put_str(buf + n, host);
     n += put_str(buf + n, select);
-    crc = pg_crc32(0, buf, n);
+    crc = pg_crc32c(0, buf, n);
     for (i = 0; i < 4; i++)
         buf[n++] = (unsigned char)(crc >> (8 * i));
     if (pg_sink_write(w->sink, (const char *)buf, (int)n) != (int)n)
@@ -510,9 +560,13 @@ pg_bw *pg_bw_open(const char *path, int ltid, const char *program,
         free(w);
         return NULL;
     }
-    w->start = pg_sink_tell(w->sink);
-    pg_sink_keep(w->sink, w->start);
     w->min = pg_log_race_only(select);
+    if (open_block(w) < 0) {
+        pg_err_set(err, "%s: cannot write the log", path);
+        pg_sink_close(w->sink);
+        free(w);
+        return NULL;
+    }
     return w;
 }
 

@@ -16,7 +16,10 @@
  * closed its tail past the written bytes is zeros, which the reader takes as
  * the end of the data (a log cut short by a crash); each write stores its
  * first byte last, so that a death in the middle of one leaves that write
- * past the end.  Closing truncates the
+ * past the end.  The binary writer's sends and receives skip the copy:
+ * pg_sink_room hands out the window's bytes at the end of the data, the
+ * writer encodes into them (first byte last, the same rule) and
+ * pg_sink_commit counts them.  Closing truncates the
  * file to exactly what was written.
  */
 #define _GNU_SOURCE
@@ -36,17 +39,6 @@
 #define WINDOW (1024 * 1024) /* bytes mapped at a time */
 #define RESERVE (64 * 1024)  /* bytes the file grows by */
 
-struct pg_sink {
-    int fd;
-    char *map;      /* the window: file bytes [off, off + len) */
-    size_t off, len;
-    size_t used;    /* bytes written */
-    size_t keep;    /* bytes from here on stay mapped (pg_sink_keep) */
-    size_t populated; /* the window's pages before this are pre-faulted */
-    size_t size;    /* the file's length meanwhile (zeros past `used`) */
-    char path[4200];
-    char why[8500];  /* why the last write failed, "" if none did */
-};
 
 /* The mount point of the file system holding fd, from mountinfo (the last
  * mount of that device wins, as it is the one on top). */
@@ -225,6 +217,23 @@ int pg_sink_write(void *ctx, const char *buf, int len)
     return len;
 }
 
+/* The writer's way for events (format 4): it encodes straight into the
+ * window, no staging copy, with this one bounds check per event. */
+unsigned char *pg_sink_room_slow(pg_sink *s, size_t need)
+{
+    if (make_room(s, need) < 0)
+        return NULL;
+    if (s->used + need > s->off + s->len && move_window(s, need) < 0)
+        return NULL;
+    return (unsigned char *)s->map + (s->used - s->off);
+}
+
+unsigned char *pg_sink_at(const pg_sink *s, size_t mark)
+{
+    assert(mark >= s->off && mark <= s->used);
+    return (unsigned char *)s->map + (mark - s->off);
+}
+
 const char *pg_sink_why(const pg_sink *s)
 {
     return s && s->why[0] ? s->why : NULL;
@@ -239,11 +248,6 @@ const unsigned char *pg_sink_data(const pg_sink *s, size_t mark)
 {
     assert(mark >= s->off && mark <= s->used);
     return (const unsigned char *)s->map + (mark - s->off);
-}
-
-size_t pg_sink_tell(const pg_sink *s)
-{
-    return s->used;
 }
 
 void pg_sink_rewind(pg_sink *s, size_t mark)

@@ -47,11 +47,14 @@
 
 #include "pg_err.h"
 
-#define PG_LOG_VERSION 3 /* written, XML and binary alike.  2 (binary:
+#define PG_LOG_VERSION 4 /* written, XML and binary alike.  3, 2 (binary:
                             a send's or receive's tag and size as
                             differences) and 1 are read too; 3 adds call
                             sites, asked filters, barrier, route, poll
-                            (pg_events.def, docs/comm-log-format.md) */
+                            (pg_events.def, docs/comm-log-format.md); 4
+                            changes the binary framing and predictions
+                            only (CRC-32C, block lengths, notes written
+                            when they change) */
 #define PG_LOG_VERSION_MIN 1 /* the oldest version the readers take */
 
 /* Limits of the format.  The writer refuses an event beyond them and the

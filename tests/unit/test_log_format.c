@@ -1,0 +1,275 @@
+/*
+ * test_log_format.c - the binary communication log's format as
+ * docs/comm-log-format.md states it: the page's format-4 example written
+ * byte for byte and read back, its format-3 example and a format-3
+ * race-only log (with gaps) still read, call sites that share a
+ * prediction slot, and CRC-32C by instruction and by table alike.
+ */
+#define _XOPEN_SOURCE 700
+#include <math.h>
+#include <stdint.h>
+
+#include "log_test_util.h"
+#include "log_bin.h"
+
+/* docs/comm-log-format.md's example of format 4, byte for byte: the page
+ * is the format (a reader is written from it alone), so the writer must
+ * produce what the page's rules give, computed by hand from them (and by
+ * a separate encoder of the rules, in Python, when the page was written):
+ * two site events, three sends from site 1 (the first two with their
+ * site, kind 13: not yet predicted; the third without, kind 1) and a
+ * receive with its site and asked filter (kind 14); and the reader must
+ * give every field back. */
+START_TEST(test_v4_bytes_are_those_of_the_format_page)
+{
+    static const unsigned char want[] =
+        "\x50\x47\x43\x4c\x04\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x9b\xad\x24\xf5"                                 /* header */
+        "\x3a\x00\x00\x00"                              /* block length */
+        "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
+        "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
+        "\x0d\x50\x01\x02\x00\x00\x01\x02"                  /* send */
+        "\x01\x50\x02\x00\x00\x01\x02"                      /* send */
+        "\x09\x28\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
+        "\x4e\x00\x02\x03\x01\x00\x02\x0e\x00\x10"          /* recv */
+        "\x1f\xd2\x1b\xa8\xd2";                         /* trailer */
+    const char *path = tpath("page4.comm.pgc");
+    int to = 1, i;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 2, "./p", "h", &err);
+    pg_logr *r;
+    pg_event ev;
+    size_t len;
+    char *got;
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logw_site(w, 1.0, 1, "/p", 160), 0);
+    for (i = 0; i < 3; i++) {
+        pg_logw_note(w, 1, -3, -2, 0);
+        ck_assert_int_eq(pg_logw_send(w, 1.0 + i * 20e-6, "pvm_send", 5 + i,
+                                      1 + i, 80, 1, &to), 0);
+    }
+    ck_assert_int_eq(pg_logw_site(w, 1.00005, 2, "/p", 200), 0);
+    pg_logw_note(w, 2, -1, 7, 0);
+    ck_assert_int_eq(pg_logw_recv(w, 1.00005, "pvm_recv", 1, 7, 1, 8), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    got = slurp(path, &len);
+    ck_assert_uint_eq(len, sizeof want - 1);
+    for (i = 0; i < (int)len; i++)
+        ck_assert_msg((unsigned char)got[i] == want[i], "byte %d: %02x, "
+                      "not %02x", i, (unsigned char)got[i], want[i]);
+    free(got);
+    r = pg_logr_open(path, PG_LOG_COMM, NULL, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_SITE);
+    ck_assert_str_eq(ev.module, "/p");
+    ck_assert_int_eq(ev.offset, 160);
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+        ck_assert_int_eq(ev.kind, PG_EV_SEND);
+        ck_assert_int_eq(ev.seq, 2 + i);
+        ck_assert_int_eq(ev.site, 1);
+        ck_assert_int_eq(ev.tag, 5 + i);
+        ck_assert_int_eq(ev.msgid, 1 + i);
+        ck_assert_int_eq(ev.bytes, 80);
+        ck_assert_int_eq(ev.nto, 1);
+        ck_assert_int_eq(ev.to[0], 1);
+        ck_assert(fabs(ev.t - (1.0 + i * 20e-6)) < 1e-7);
+    }
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_SITE);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_RECV);
+    ck_assert_str_eq(ev.call, "pvm_recv");
+    ck_assert_int_eq(ev.from, 1);
+    ck_assert_int_eq(ev.asked_from, -1);
+    ck_assert_int_eq(ev.asked_tag, 7);
+    ck_assert_int_eq(ev.matcher, 0);
+    ck_assert_int_eq(ev.site, 2);
+    ck_assert_int_eq(ev.tag, 7);
+    ck_assert_int_eq(ev.msgid, 1);
+    ck_assert_int_eq(ev.bytes, 8);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
+    pg_logr_close(r);
+}
+END_TEST
+
+/* Sites 1 and 65 share a slot (format 4 keeps 64): a send at one must
+ * not change what the other's receives predict, or a receive that asked
+ * for nothing after one that asked would read back with the earlier
+ * filter. */
+START_TEST(test_sites_sharing_a_slot_read_back)
+{
+    const char *path = tpath("slots.comm.pgc");
+    int to = 2, i, asked;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "./p", "h", &err);
+    pg_logr *r;
+    pg_event ev;
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    for (i = 0; i < 8; i++) {
+        asked = i < 6;
+        pg_logw_note(w, 1, asked ? -1 : -3, asked ? 9 : -2, 0);
+        ck_assert_int_eq(pg_logw_recv(w, 1.0 + i, "pvm_recv", 2, 9, i + 1,
+                                      8), 0);
+        pg_logw_note(w, 65, -3, -2, 0);
+        ck_assert_int_eq(pg_logw_send(w, 1.0 + i, "pvm_send", 9, i + 1, 8,
+                                      1, &to), 0);
+    }
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    for (i = 0; i < 8; i++) {
+        asked = i < 6;
+        next_ok(r, &ev);
+        ck_assert_int_eq(ev.kind, PG_EV_RECV);
+        ck_assert_int_eq(ev.site, 1);
+        ck_assert_int_eq(ev.asked_from, asked ? -1 : -3);
+        ck_assert_int_eq(ev.asked_tag, asked ? 9 : -2);
+        next_ok(r, &ev);
+        ck_assert_int_eq(ev.kind, PG_EV_SEND);
+        ck_assert_int_eq(ev.site, 65);
+    }
+    end_ok(r);
+    pg_logr_close(r);
+}
+END_TEST
+
+/* The same page's example of format 3 (written by earlier versions),
+ * read back: a site event, a send with its site (kind 13) and a receive
+ * with its asked filter and site (kind 14), framed with CRC-32. */
+START_TEST(test_v3_example_of_the_format_page_reads)
+{
+    static const unsigned char v3[] =
+        "\x50\x47\x43\x4c\x03\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\xfe\x61\x87\x7a"                                 /* header */
+        "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site */
+        "\x0d\x00\x0a\x00\xa0\x01\x01\x02\x02"              /* send */
+        "\x4e\x28\x02\x04\x00\x8f\x01\x01\x0e\x00\x02"      /* recv */
+        "\x1f\x26\xba\x2c\x9d";                          /* trailer */
+    const char *path = write_bytes("page3.comm.pgc", v3, sizeof v3 - 1);
+    pg_log_header h;
+    pg_logr *r;
+    pg_event ev;
+    pg_err err;
+
+    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(h.version, 3);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_SITE);
+    ck_assert_str_eq(ev.module, "/p");
+    ck_assert_int_eq(ev.offset, 160);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_SEND);
+    ck_assert_int_eq(ev.site, 1);
+    ck_assert_int_eq(ev.tag, 5);
+    ck_assert_int_eq(ev.bytes, 80);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_RECV);
+    ck_assert_int_eq(ev.asked_from, -1);
+    ck_assert_int_eq(ev.asked_tag, 7);
+    ck_assert_int_eq(ev.matcher, 0);
+    ck_assert_int_eq(ev.site, 1);
+    ck_assert_int_eq(ev.tag, 7);
+    ck_assert_int_eq(ev.bytes, 8);
+    ck_assert(fabs(ev.t - 1.00001) < 1e-7);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
+    pg_logr_close(r);
+}
+END_TEST
+
+/* A race-only log of format 3 (pangaea -min before format 4): the gap
+ * after the time numbers its events, and it still reads.  Built from the
+ * page's rules: two receives with gaps 5 and 0, an end with gap 2. */
+START_TEST(test_v3_race_only_log_with_gaps_reads)
+{
+    unsigned char buf[128];
+    static const unsigned char events[] = {
+        0x42, 0x28, 0x05, 0x02, 0x04, 0x00, 0x10,       /* recv, gap 5 */
+        0x42, 0x04, 0x00, 0x02, 0x00, 0x00, 0x00,       /* recv, gap 0 */
+        0x04, 0x02, 0x02, 0x00,                         /* end, gap 2 */
+        0x1F };
+    size_t n = 0;
+    uint32_t crc;
+    pg_logr *r;
+    pg_event ev;
+    pg_err err;
+    int i;
+
+    memcpy(buf, "PGCL\x03\x02\x03./p\x01h\x09race-only", 22);
+    n = 22;
+    crc = pg_crc32(0, buf, n);
+    for (i = 0; i < 4; i++)
+        buf[n++] = (unsigned char)(crc >> (8 * i));
+    memcpy(buf + n, events, sizeof events);
+    crc = pg_crc32(0, events, sizeof events);
+    n += sizeof events;
+    for (i = 0; i < 4; i++)
+        buf[n++] = (unsigned char)(crc >> (8 * i));
+    r = pg_logr_open(write_bytes("min3.comm.pgc", buf, n), PG_LOG_COMM,
+                     NULL, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_RECV);
+    ck_assert_int_eq(ev.seq, 6);
+    ck_assert_int_eq(ev.tag, 2);
+    ck_assert_int_eq(ev.bytes, 8);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.seq, 7);
+    ck_assert_int_eq(ev.msgid, 2);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_END);
+    ck_assert_int_eq(ev.seq, 10);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
+    pg_logr_close(r);
+}
+END_TEST
+
+/* CRC-32C by the SSE4.2 instruction and by the tables agree, with the
+ * standard check value, for every length and alignment. */
+START_TEST(test_crc32c_both_ways)
+{
+    unsigned char buf[300];
+    uint32_t a, b;
+    int i, k;
+
+    ck_assert_uint_eq(pg_crc32c(0, "123456789", 9), 0xE3069283u);
+    ck_assert_uint_eq(pg_crc32(0, "123456789", 9), 0xCBF43926u);
+    for (i = 0; i < 300; i++)
+        buf[i] = (unsigned char)(i * 131 + 7);
+    for (i = 0; i < 40; i++)
+        for (k = 0; k + i <= 300; k += 37) {
+            pg_crc32c_portable(0);
+            a = pg_crc32c(0, buf + i, (size_t)k);
+            pg_crc32c_portable(1);
+            b = pg_crc32c(0, buf + i, (size_t)k);
+            ck_assert_uint_eq(a, b);
+            ck_assert_uint_eq(pg_crc32c(pg_crc32c(0, buf + i, (size_t)k / 2),
+                                        buf + i + k / 2, (size_t)(k - k / 2)),
+                              b);
+        }
+    pg_crc32c_portable(0);
+    ck_assert_uint_eq(pg_crc32c(0, "123456789", 9), 0xE3069283u);
+}
+END_TEST
+
+static Suite *log_format_suite(void)
+{
+    Suite *s = suite_create("comm log format");
+    TCase *tc = tcase_create("format");
+
+    tcase_add_test(tc, test_v4_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_sites_sharing_a_slot_read_back);
+    tcase_add_test(tc, test_v3_example_of_the_format_page_reads);
+    tcase_add_test(tc, test_v3_race_only_log_with_gaps_reads);
+    tcase_add_test(tc, test_crc32c_both_ways);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(log_format_suite());
+}
