@@ -20,7 +20,8 @@ fail=0
 LIB_LAYERS='
 err grow
 log_table log_bin log_sink
-log_xml log_binr log_binw
+log_xml log_binr_event log_binw
+log_binr
 log_read log_write log_schema
 log_dump
 real progsum state site_name

@@ -17,15 +17,14 @@
  * or crashed (every event is written first byte last, and that byte is
  * never zero): its events are returned, then "stops after event N" with
  * pg_br_cut() true.  Format 4's predictions (the slots of log_bin.h) are
- * replayed exactly as the writer made them, in apply().  Every value is
- * checked as it is decoded (ranges, lengths, UTF-8), so random bytes give
- * an error, never a crash or unbounded memory.
+ * replayed exactly as the writer made them.  This file owns the framing;
+ * an event's bytes are decoded and checked by log_binr_event.c (shared
+ * state in log_binr.h), so random bytes give an error, never a crash or
+ * unbounded memory.
  */
-#include "log_bin.h"
+#include "log_binr.h"
 
 #include <fcntl.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,436 +33,6 @@
 #include <unistd.h>
 
 #include "log_table.h"
-
-#define ARENA (4 * PG_LOG_MAX_STR) /* strings of one event */
-
-struct pg_br {
-    char *path;
-    const unsigned char *map;
-    size_t size;
-    size_t pos;      /* the next byte to decode */
-    size_t block;    /* where the current block starts */
-    size_t end;      /* where its events end: its trailer, or the data end */
-    size_t dropped;  /* pages before this were given back (drop_behind) */
-    int scanned;     /* the current block was checked: `end` is known */
-    int open;        /* it has no trailer (its task died) */
-    int last;        /* its trailer says the log was closed */
-    long seq;        /* events returned */
-    int ended;       /* the <end> event was returned: nothing may follow */
-    int64_t last_us;
-    int last_sent;
-    int last_tag, last_bytes; /* of the last send or receive (version 2) */
-    int version;     /* of the log's format: fields added later are absent */
-    int min;         /* a race-only log: each event says how many events
-                        were left out before it (its gap) */
-    pg_idmap last_from;
-    pg_bin_slot slot[PG_BIN_SLOTS]; /* format 4: predictions per site */
-    int prev_site;   /* format 4: site of the last send or receive */
-    int done, cut, failed;
-    pg_err fail;
-    char arena[ARENA];
-    size_t used;
-    int *to;
-    size_t tocap;
-};
-
-/* What decoding leaves for apply(): the values stored as differences. */
-struct raw {
-    int64_t dt, dmsgid, tag, bytes; /* tag and bytes: as stored */
-    uint64_t gap;                   /* race-only logs: events left out */
-    int code, x;      /* format 4: the call, and whether a note follows */
-    int site, matcher; /* the note, when x */
-    uint64_t af, at;
-};
-
-static int fail(pg_br *r, pg_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(pg_br *r, pg_err *err, const char *fmt, ...)
-{
-    char what[400];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    r->failed = 1;
-    pg_err_set(&r->fail, "%s: %s", r->path, what);
-    if (err)
-        *err = r->fail;
-    return -1;
-}
-
-/* ---- decoding one event ------------------------------------------------ */
-
-struct cur {
-    const unsigned char *p, *end;
-    const char *why; /* set when decoding fails */
-};
-
-static inline int get_uv(struct cur *c, uint64_t *v, const char *what)
-{
-    size_t n;
-
-    if (c->p < c->end && *c->p < 0x80) { /* most are one byte */
-        *v = *c->p++;
-        return 0;
-    }
-    if (c->end - c->p >= 2 && c->p[1] < 0x80) { /* times: often two */
-        *v = (uint64_t)(c->p[0] & 0x7F) | (uint64_t)c->p[1] << 7;
-        c->p += 2;
-        return 0;
-    }
-    n = pg_get_uv(c->p, c->end, v);
-
-    if (!n)
-        return c->why = what, -1;
-    c->p += n;
-    return 0;
-}
-
-/* An int field: signed (zigzag) or not, within [lo, INT_MAX]. */
-static inline int get_int(struct cur *c, int zig, long lo, int *out,
-                          const char *what)
-{
-    uint64_t u;
-    int64_t v;
-
-    if (get_uv(c, &u, what))
-        return -1;
-    if (!zig && u > INT_MAX)
-        return c->why = what, -1;
-    v = zig ? pg_unzig(u) : (int64_t)u;
-    if (v < lo || v > INT_MAX)
-        return c->why = what, -1;
-    *out = (int)v;
-    return 0;
-}
-
-static int get_str(pg_br *r, struct cur *c, const char **out)
-{
-    uint64_t len;
-    char *s;
-
-    if (get_uv(c, &len, "a string's length"))
-        return -1;
-    if (len >= PG_LOG_MAX_STR || len > (uint64_t)(c->end - c->p) ||
-        r->used + len + 1 > ARENA)
-        return c->why = "a string longer than the limit or the file", -1;
-    if (!pg_log_text_ok((const char *)c->p, (size_t)len))
-        return c->why = "a string that is not UTF-8 text", -1;
-    s = r->arena + r->used;
-    memcpy(s, c->p, (size_t)len);
-    s[len] = 0;
-    r->used += (size_t)len + 1;
-    c->p += len;
-    *out = s;
-    return 0;
-}
-
-static int get_to(pg_br *r, struct cur *c, pg_event *ev)
-{
-    int n, i;
-
-    if (get_int(c, 0, 0, &n, "a count of destinations"))
-        return -1;
-    if (n > PG_LOG_MAX_LIST)
-        return c->why = "more destinations than the limit", -1;
-    if ((size_t)n > r->tocap) {
-        int *p = realloc(r->to, (size_t)n * sizeof *p);
-
-        if (!p)
-            return c->why = "out of memory", -1;
-        r->to = p;
-        r->tocap = (size_t)n;
-    }
-    for (i = 0; i < n; i++)
-        if (get_int(c, 1, INT_MIN, &r->to[i], "a destination ltid"))
-            return -1;
-    ev->nto = n;
-    ev->to = r->to;
-    return 0;
-}
-
-static int get_field(pg_br *r, struct cur *c, const pg_field *f, int code,
-                     pg_event *ev, struct raw *raw)
-{
-    int *v = PG_FIELD_PTR(ev, f, int);
-    uint64_t u;
-
-    switch (f->type) {
-    case PG_FT_INT:
-        return get_int(c, 1, INT_MIN, v, f->name);
-    case PG_FT_COUNT:
-        return get_int(c, f->optional, f->optional ? f->absent : 0, v,
-                       f->name);
-    case PG_FT_WHAT:
-        if (get_int(c, 0, 0, v, f->name) || !pg_notice_name(*v))
-            return c->why = "an unknown notice", -1;
-        return 0;
-    case PG_FT_MSGID:
-        if (get_uv(c, &u, f->name))
-            return -1;
-        raw->dmsgid = pg_unzig(u);
-        return 0;
-    case PG_FT_STR:
-        return get_str(r, c, PG_FIELD_PTR(ev, f, const char *));
-    case PG_FT_CALL:
-        if (code >= pg_n_msg_calls)
-            return c->why = "an unknown call code", -1;
-        ev->call = pg_msg_calls[code];
-        return 0;
-    case PG_FT_QCALL:
-        if (code >= pg_n_query_calls)
-            return c->why = "an unknown query code", -1;
-        ev->call = pg_query_calls[code];
-        return 0;
-    case PG_FT_TO:
-        return get_to(r, c, ev);
-    default:
-        return c->why = "a field no communication log has", -1;
-    }
-}
-
-static int has_call(const pg_evdesc *d)
-{
-    int i;
-
-    for (i = 0; i < d->nfields; i++)
-        if (d->fields[i].type == PG_FT_CALL || d->fields[i].type == PG_FT_QCALL)
-            return 1;
-    return 0;
-}
-
-/* Every field of ev as absent; field by field, since a memset of the
- * whole struct (rep stos) cost more than the rest of decoding. */
-static void clear_event(pg_event *ev)
-{
-    ev->seq = 0, ev->t = 0, ev->call = NULL, ev->tag = 0, ev->msgid = 0;
-    ev->bytes = 0, ev->from = 0, ev->what = 0, ev->about = NULL;
-    ev->value = 0, ev->nto = 0, ev->to = NULL, ev->program = NULL;
-    ev->argc = 0, ev->argv = NULL, ev->flags = 0, ev->where = NULL;
-    ev->count = 0, ev->nchild = 0, ev->child_ltid = NULL;
-    ev->child_host = NULL, ev->status = 0, ev->group = NULL, ev->inst = 0;
-    ev->order = 0, ev->misses = 0, ev->site = 0, ev->asked_from = -3;
-    ev->asked_tag = -2, ev->matcher = 0, ev->module = NULL, ev->offset = 0;
-}
-
-/* The time varint after an event's first byte, and its misses: the low
- * bit says misses follow, the rest is the time's difference. */
-static inline int get_head(const pg_br *r, struct cur *c, pg_event *ev,
-                           struct raw *raw)
-{
-    uint64_t u;
-
-    c->p++;
-    if (get_uv(c, &u, "the time"))
-        return -1;
-    raw->dt = pg_unzig(u >> 1);
-    if ((u & 1) && get_int(c, 0, 1, &ev->misses, "misses"))
-        return -1;
-    raw->gap = 0;
-    if (r->min && (get_uv(c, &raw->gap, "the gap") || raw->gap > INT_MAX))
-        return c->why = "the gap", -1;
-    return 0;
-}
-
-/* 1 if the first byte k is a send or receive (of version 3's kinds, with
- * its new fields, only in a log of version 3 or later). */
-static inline int is_msg(const pg_br *r, int k)
-{
-    k &= 15;
-    return k == PG_EV_SEND || k == PG_EV_RECV ||
-           (r->version >= 3 && (k == PG_BIN_SEND_X || k == PG_BIN_RECV_X));
-}
-
-/* Version 3's fields of a send (site) or receive (asked_from, asked_tag,
- * matcher, site), in the order of pg_events.def, as the table path reads
- * optional ones (zigzag, at least their `absent`). */
-static int get_extra(struct cur *c, pg_event *ev)
-{
-    if (ev->kind == PG_EV_RECV &&
-        (get_int(c, 1, INT_MIN, &ev->asked_from, "asked_from") ||
-         get_int(c, 1, INT_MIN, &ev->asked_tag, "asked_tag") ||
-         get_int(c, 1, 0, &ev->matcher, "matcher")))
-        return -1;
-    return get_int(c, 1, 0, &ev->site, "site");
-}
-
-/* Format 4's note of a send (site) or receive (site, asked_from and
- * asked_tag as pg_bin_ask codes, matcher), right after the head. */
-static int get_note(struct cur *c, int kind, struct raw *raw)
-{
-    if (get_int(c, 0, 0, &raw->site, "site"))
-        return -1;
-    raw->af = raw->at = 0, raw->matcher = 0;
-    if (kind == PG_EV_RECV &&
-        (get_uv(c, &raw->af, "asked_from") || get_uv(c, &raw->at, "asked_tag") ||
-         get_int(c, 0, 0, &raw->matcher, "matcher")))
-        return -1;
-    return 0;
-}
-
-/* The kinds on every message, decoded by compiled-in code rather than
- * from the table, for speed: their fields in the order of pg_events.def
- * (test_log_bin.c reads every field of both back). */
-static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
-                      struct raw *raw)
-{
-    int kind = *c->p & 15, code = *c->p >> 4, x = kind >= PG_BIN_SEND_X;
-    uint64_t u;
-
-    clear_event(ev);
-    if (x)
-        kind = kind == PG_BIN_SEND_X ? PG_EV_SEND : PG_EV_RECV;
-    if (code >= pg_n_msg_calls)
-        return c->why = "an unknown call code", -1;
-    ev->call = pg_msg_calls[code];
-    if (get_head(r, c, ev, raw))
-        return -1;
-    raw->code = code, raw->x = x;
-    if (r->version >= 4 && x && get_note(c, kind, raw))
-        return -1;
-    if (kind == PG_EV_RECV && get_int(c, 1, INT_MIN, &ev->from, "from"))
-        return -1;
-    if (get_uv(c, &u, "tag"))
-        return -1;
-    raw->tag = pg_unzig(u);
-    if (get_uv(c, &u, "msgid"))
-        return -1;
-    raw->dmsgid = pg_unzig(u);
-    if (get_uv(c, &u, "bytes"))
-        return -1;
-    raw->bytes = (int64_t)u; /* version 1: a count; 2: zigzag, apply() */
-    if (u > (uint64_t)INT64_MAX)
-        return c->why = "bytes", -1;
-    ev->kind = kind;
-    if (kind == PG_EV_SEND && get_to(r, c, ev))
-        return -1;
-    return x && r->version < 4 ? get_extra(c, ev) : 0;
-}
-
-/* Decodes the event at c->p into ev and raw, leaving c->p after it. */
-static int decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
-{
-    const pg_evdesc *d;
-    int code = *c->p >> 4, i;
-
-    if (is_msg(r, *c->p))
-        return decode_msg(r, c, ev, raw);
-    d = pg_ev_desc(*c->p & 15);
-    clear_event(ev);
-    r->used = 0;
-    if (!d || !(d->logs & PG_IN_COMM))
-        return c->why = "an unknown event kind", -1;
-    if (code && !has_call(d))
-        return c->why = "a call code on an event without a call", -1;
-    if (get_head(r, c, ev, raw))
-        return -1;
-    for (i = 0; i < d->nfields; i++) {
-        if (d->fields[i].optional)
-            *PG_FIELD_PTR(ev, &d->fields[i], int) = d->fields[i].absent;
-        if (d->fields[i].since > r->version)
-            continue; /* not in a log of this version: absent */
-        if (get_field(r, c, &d->fields[i], code, ev, raw))
-            return -1;
-    }
-    ev->kind = d->kind;
-    return 0;
-}
-
-/* A send's or receive's tag and size: version 2 stores them as
- * differences from the last send's or receive's; 0 or -1 (out of range). */
-static int apply_tag_bytes(pg_br *r, pg_event *ev, const struct raw *raw)
-{
-    int64_t tag = raw->tag, bytes = raw->bytes;
-
-    if (r->version >= 2) {
-        tag += r->last_tag;
-        bytes = pg_unzig((uint64_t)raw->bytes) + r->last_bytes;
-    }
-    if (tag < INT_MIN || tag > INT_MAX || bytes < 0 || bytes > INT_MAX)
-        return -1;
-    ev->tag = r->last_tag = (int)tag;
-    ev->bytes = r->last_bytes = (int)bytes;
-    return 0;
-}
-
-/* An asked source or tag from its pg_bin_ask code; 0 or -1 (out of
- * range). */
-static int unask(uint64_t code, int got, int none, int *out)
-{
-    int64_t v = code == 0 ? none : code == 1 ? got : pg_unzig(code - 2);
-
-    if (v < INT_MIN || v > INT_MAX)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
-/* Format 4: a send's or receive's site (written, or the one predicted)
- * and, a receive's, its filter, then its tag and size from its site's
- * last ones; the predictions learn from it as the writer's did. */
-static int apply_note(pg_br *r, pg_event *ev, const struct raw *raw)
-{
-    int *next = &r->slot[PG_BIN_SLOT(r->prev_site)].next[raw->code];
-    int site = raw->x ? raw->site : *next;
-    pg_bin_slot *s = &r->slot[PG_BIN_SLOT(site)];
-    int64_t tag = s->tag + raw->tag;
-    int64_t bytes = s->bytes + pg_unzig((uint64_t)raw->bytes);
-
-    if (tag < INT_MIN || tag > INT_MAX || bytes < 0 || bytes > INT_MAX)
-        return -1;
-    if (raw->x && ev->kind == PG_EV_RECV)
-        s->af = raw->af, s->at = raw->at, s->matcher = raw->matcher;
-    ev->tag = s->tag = (int)tag;
-    ev->bytes = s->bytes = (int)bytes;
-    *next = r->prev_site = ev->site = site;
-    if (ev->kind == PG_EV_RECV) {
-        ev->matcher = s->matcher;
-        if (unask(s->af, ev->from, -3, &ev->asked_from) ||
-            unask(s->at, ev->tag, -2, &ev->asked_tag))
-            return -1;
-    }
-    return 0;
-}
-
-/* Turns the differences into values, now that the event is returned. */
-static int apply(pg_br *r, pg_event *ev, const struct raw *raw,
-                 pg_err *err)
-{
-    int64_t us = r->last_us + raw->dt, id;
-
-    if (raw->dt > (int64_t)1e18 || raw->dt < -(int64_t)1e18 ||
-        us > (int64_t)1e18 || us < -(int64_t)1e18)
-        return fail(r, err, "byte offset %zu: a time out of range (the last "
-                    "good event is %ld)", r->pos, r->seq);
-    ev->t = (double)us / 1e6;
-    r->last_us = us;
-    if ((ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) &&
-        (r->version >= 4 ? apply_note(r, ev, raw) : apply_tag_bytes(r, ev, raw)))
-        return fail(r, err, "byte offset %zu: a tag, size or filter out of range "
-                    "(the last good event is %ld)", r->pos, r->seq);
-    if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) {
-        int *last = ev->kind == PG_EV_SEND
-                    ? &r->last_sent : pg_idmap_ref(&r->last_from, ev->from);
-
-        if (!last)
-            return fail(r, err, "out of memory");
-        id = (int64_t)*last + 1 + raw->dmsgid;
-        if (id < INT_MIN || id > INT_MAX)
-            return fail(r, err, "byte offset %zu: a message id out of range "
-                        "(the last good event is %ld)", r->pos, r->seq);
-        ev->msgid = *last = (int)id;
-    }
-    if (r->ended)
-        return fail(r, err, "byte offset %zu: an event after the <end> "
-                    "event %ld", r->pos, r->seq);
-    r->ended = ev->kind == PG_EV_END;
-    r->seq += (long)raw->gap;
-    ev->seq = ++r->seq;
-    return 0;
-}
 
 /* ---- blocks ------------------------------------------------------------ */
 
@@ -533,8 +102,8 @@ static int walk(pg_br *r, size_t from, long *n, pg_err *err)
         const unsigned char *at = c.p;
 
         if (is_msg(r, *c.p) ? skip_msg(&c, r->min, r->version >= 4)
-                            : decode(r, &c, &ev, &raw))
-            return fail(r, err, "byte offset %zu: corrupt or torn event "
+                            : pg_brx_decode(r, &c, &ev, &raw))
+            return pg_brx_fail(r, err, "byte offset %zu: corrupt or torn event "
                         "(%s) in the block at byte offset %zu; the last "
                         "good event is %ld", (size_t)(at - r->map), c.why,
                         r->block, r->seq);
@@ -561,7 +130,7 @@ static int scan_block(pg_br *r, pg_err *err)
         return 0;
     if (r->size - r->end < 5 ||
         le32(t + 1) != pg_crc32(0, r->map + r->block, r->end + 1 - r->block))
-        return fail(r, err, "byte offset %zu: the block there (events %ld to "
+        return pg_brx_fail(r, err, "byte offset %zu: the block there (events %ld to "
                     "%ld) fails its CRC: corrupt; the last good event is %ld",
                     r->block, r->seq + 1, r->seq + n, r->seq);
     r->last = *t == PG_BIN_LAST;
@@ -581,7 +150,7 @@ static uint32_t len_now(const pg_br *r, size_t b)
 
 static int bad_length(pg_br *r, pg_err *err, uint32_t len)
 {
-    return fail(r, err, "byte offset %zu: the block there is corrupt: its "
+    return pg_brx_fail(r, err, "byte offset %zu: the block there is corrupt: its "
                 "length %u does not lead to its trailer; the last good "
                 "event is %ld", r->block, len, r->seq);
 }
@@ -626,7 +195,7 @@ again:
         return bad_length(r, err, len);
     if (r->size - t - 1 < 4 || le32(r->map + t + 1) !=
                                pg_crc32c(0, r->map + b, len))
-        return fail(r, err, "byte offset %zu: the block there fails its CRC: "
+        return pg_brx_fail(r, err, "byte offset %zu: the block there fails its CRC: "
                     "corrupt; the last good event is %ld", b, r->seq);
     r->end = t;
     r->open = 0;
@@ -656,7 +225,7 @@ static int next_block(pg_br *r, pg_err *err)
 
     if (r->open) {
         r->cut = 1;
-        return fail(r, err, "stops after event %ld without closing: the task "
+        return pg_brx_fail(r, err, "stops after event %ld without closing: the task "
                     "was killed or crashed, or the file was cut", r->seq);
     }
     r->pos = r->end + 5;
@@ -667,7 +236,7 @@ static int next_block(pg_br *r, pg_err *err)
         return 1;
     for (i = r->pos; i < r->size; i++) /* zeros: closed but not yet cut */
         if (r->map[i])
-            return fail(r, err, "byte offset %zu: content after the end of "
+            return pg_brx_fail(r, err, "byte offset %zu: content after the end of "
                         "the log", i);
     r->done = 1;
     return 0;
@@ -694,11 +263,11 @@ int pg_br_next(pg_br *r, pg_event *ev, pg_err *err)
     if (r->done)
         return 0;
     c = (struct cur){ r->map + r->pos, r->map + r->end, NULL };
-    if (decode(r, &c, ev, &raw)) /* skipped in the first pass, not checked */
-        return fail(r, err, "byte offset %zu: corrupt event (%s) in the "
+    if (pg_brx_decode(r, &c, ev, &raw)) /* skipped in the first pass, not checked */
+        return pg_brx_fail(r, err, "byte offset %zu: corrupt event (%s) in the "
                     "block at byte offset %zu; the last good event is %ld",
                     r->pos, c.why, r->block, r->seq);
-    if (apply(r, ev, &raw, err))
+    if (pg_brx_apply(r, ev, &raw, err))
         return -1;
     r->pos = (size_t)(c.p - r->map);
     return 1;
@@ -711,7 +280,7 @@ static int get_hstr(pg_br *r, struct cur *c, char *out, size_t size)
     const char *s;
 
     r->used = 0;
-    if (get_str(r, c, &s))
+    if (pg_brx_get_str(r, c, &s))
         return -1;
     if (strlen(s) >= size)
         return c->why = "a name too long", -1;
@@ -726,7 +295,7 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
 
     if (r->size < 5 || r->map[4] < PG_LOG_VERSION_MIN ||
         r->map[4] > PG_LOG_VERSION)
-        return fail(r, err, "written by log format version %d, this Pangaea "
+        return pg_brx_fail(r, err, "written by log format version %d, this Pangaea "
                     "reads versions %d to %d", r->size < 5 ? 0 : r->map[4],
                     PG_LOG_VERSION_MIN, PG_LOG_VERSION);
     r->version = r->map[4];
@@ -736,11 +305,11 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
         get_hstr(r, &c, h->program, sizeof h->program) ||
         get_hstr(r, &c, h->host, sizeof h->host) ||
         get_hstr(r, &c, h->select, sizeof h->select))
-        return fail(r, err, "a bad header (%s)", c.why);
+        return pg_brx_fail(r, err, "a bad header (%s)", c.why);
     n = (size_t)(c.p - r->map);
     if (c.end - c.p < 4 ||
         le32(c.p) != (r->version >= 4 ? pg_crc32c : pg_crc32)(0, r->map, n))
-        return fail(r, err, "a corrupt header (its CRC is wrong)");
+        return pg_brx_fail(r, err, "a corrupt header (its CRC is wrong)");
     h->kind = PG_LOG_COMM;
     h->version = r->version = r->map[4];
     r->min = pg_log_race_only(h->select);
@@ -774,7 +343,7 @@ pg_br *pg_br_open(const char *path, pg_log_header *hdr, pg_err *err)
         (r->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
                        0)) == MAP_FAILED) {
         r->map = NULL;
-        fail(r, err, "cannot read it");
+        pg_brx_fail(r, err, "cannot read it");
     } else {
         r->size = (size_t)st.st_size;
         madvise((void *)r->map, r->size, MADV_SEQUENTIAL);
