@@ -149,6 +149,8 @@ PG_EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
     int64_t sec, usec;
     int cc;
 
+    if (pg.depth > 0 && pg_real.gettimeofday) /* PVM's, in pvm_trecv */
+        return pg_real.gettimeofday(tv, tz);
     if (null(tv) || !counts(__builtin_return_address(0)))
         return pg_real.gettimeofday(tv, tz);
     if (pg.mode == PANGAEA_REPLAY && replayed(PG_TIME_TOD, 0, &sec, &usec)) {
