@@ -205,6 +205,17 @@ static int static_call(const char *call)
  * event read, so a send or receive (its call one of the table's strings,
  * no group, no text) copies nothing but its destinations, without a call
  * to grow what is big enough already. */
+static void keep_to(struct slot *s)
+{
+    if ((!s->to || (size_t)s->ev.nto > s->to_cap) &&
+        pg_grow(&s->to, &s->to_cap, s->ev.nto ? s->ev.nto : 1,
+                sizeof *s->to) < 0)
+        pg_fatal("out of memory");
+    if (s->ev.nto)
+        memcpy(s->to, s->ev.to, s->ev.nto * sizeof *s->to);
+    s->ev.to = s->to;
+}
+
 static void keep(struct slot *s)
 {
     const pg_event *ev = &s->ev;
@@ -212,6 +223,10 @@ static void keep(struct slot *s)
     const char **dst[3] = { &s->ev.call, &s->ev.group, &s->ev.about };
     size_t len[3] = { 0, 0, 0 }, off = 0, i;
 
+    if (!ev->group && !ev->about && (!ev->call || static_call(ev->call))) {
+        keep_to(s); /* a send or receive: only its list to copy */
+        return;
+    }
     if (strs[0] && static_call(strs[0]))
         strs[0] = NULL; /* s->ev.call stays the table's */
     for (i = 0; i < 3; i++)
@@ -219,12 +234,7 @@ static void keep(struct slot *s)
     if ((!s->text || off > s->text_cap) &&
         pg_grow(&s->text, &s->text_cap, off ? off : 1, 1) < 0)
         pg_fatal("out of memory");
-    if ((!s->to || (size_t)ev->nto > s->to_cap) &&
-        pg_grow(&s->to, &s->to_cap, ev->nto ? ev->nto : 1, sizeof *s->to) < 0)
-        pg_fatal("out of memory");
-    if (ev->nto)
-        memcpy(s->to, ev->to, ev->nto * sizeof *s->to);
-    s->ev.to = s->to; /* ev is s->ev: its list was copied first */
+    keep_to(s);
     for (i = 0, off = 0; i < 3; off += len[i], i++)
         if (strs[i]) /* else the copied pointer stays (NULL, or static) */
             *dst[i] = memcpy(s->text + off, strs[i], len[i]);
