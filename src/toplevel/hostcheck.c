@@ -323,7 +323,10 @@ static int check_comm_logs(const char *dir, struct comm_log *c, int n,
 {
     off_t load[2] = { 0, 0 };
     int fd[2], i, cc, status;
-    pg_err child;
+    struct {
+        int failed; /* a cut log is no failure, though it fills msg */
+        pg_err err;
+    } child;
     pid_t pid;
     ssize_t got;
 
@@ -344,28 +347,29 @@ static int check_comm_logs(const char *dir, struct comm_log *c, int n,
     }
     if (pid == 0) { /* the helper: _exit, so no handler of pangaea runs */
         close(fd[0]);
-        child.msg[0] = 0;
-        if (check_half(dir, c, n, 1, &child) < 0 && !child.msg[0])
-            snprintf(child.msg, sizeof child.msg, "cannot read a log in "
-                     "%.900s", dir);
+        memset(&child, 0, sizeof child);
+        child.failed = check_half(dir, c, n, 1, &child.err) < 0;
+        if (child.failed && !child.err.msg[0])
+            snprintf(child.err.msg, sizeof child.err.msg, "cannot read a log "
+                     "in %.900s", dir);
         fflush(stderr);
-        _exit(write(fd[1], child.msg, sizeof child.msg) ==
-                      (ssize_t)sizeof child.msg ? 0 : 1);
+        _exit(write(fd[1], &child, sizeof child) == (ssize_t)sizeof child
+                  ? 0 : 1);
     }
     close(fd[1]);
     cc = check_half(dir, c, n, 0, err);
-    got = read(fd[0], child.msg, sizeof child.msg);
+    got = read(fd[0], &child, sizeof child);
     close(fd[0]);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (cc < 0)
         return -1;
-    if (got != (ssize_t)sizeof child.msg || !WIFEXITED(status) ||
+    if (got != (ssize_t)sizeof child || !WIFEXITED(status) ||
         WEXITSTATUS(status) != 0) /* the helper failed: read them here */
         return check_half(dir, c, n, 1, err);
-    child.msg[sizeof child.msg - 1] = 0;
-    if (child.msg[0])
-        return pg_err_set(err, "%s", child.msg);
+    child.err.msg[sizeof child.err.msg - 1] = 0;
+    if (child.failed)
+        return pg_err_set(err, "%s", child.err.msg);
     return 0;
 }
 
