@@ -10,7 +10,8 @@
  * because they need different things:
  *  - top_check_recording(), before joining PVM (nothing to start or halt
  *    yet if the logs are bad): validates every log (an execution log
- *    against the schema, a communication log read through), checks the
+ *    against the schema, a communication log read through: those in two
+ *    processes when there are two CPUs, see check_comm_logs), checks the
  *    recording spawned this program and takes its selection (-only), then
  *    reads every ltid-N.exec.xml with the
  *    streaming reader, which also checks what the schema cannot (seq order,
