@@ -23,23 +23,44 @@
  */
 #include "pg_internal.h"
 
-int pg_hdr_send(int msgid, int (*sendfn)(void *), void *arg)
+int pg_hdr_body(struct pvmminfo *mi)
 {
-    struct pvmminfo mi;
-    int body = pvm_getsbuf(), cc, old;
+    int body = pvm_getsbuf();
 
-    if (body <= 0 || pvm_getminfo(body, &mi) < 0)
+    return body > 0 && pvm_getminfo(body, mi) >= 0 ? body : 0;
+}
+
+/* Each PVM lookup of a buffer costs a few hundred instructions, a tenth of
+ * what the runtime adds to a send: the wrapper reads the buffer's info
+ * once (pg_hdr_body) and hands it here. */
+int pg_hdr_send(int body, struct pvmminfo *mi, int msgid,
+                int (*sendfn)(void *), void *arg)
+{
+    int cc, old;
+
+    if (body <= 0)
         return sendfn(arg); /* PVM reports the missing buffer itself */
-    old = mi.wid;
-    mi.wid = msgid;
-    pvm_setminfo(body, &mi);
+    old = mi->wid;
+    mi->wid = msgid;
+    pvm_setminfo(body, mi);
     cc = sendfn(arg);
-    /* The program may send this buffer again: leave it as it was. */
-    if (pvm_getminfo(body, &mi) >= 0) {
-        mi.wid = old;
-        pvm_setminfo(body, &mi);
+    /* The program may send this buffer again: leave it as it was (but for
+     * what the send itself set in it, the tag: read again). */
+    if (pvm_getminfo(body, mi) >= 0) {
+        mi->wid = old;
+        pvm_setminfo(body, mi);
     }
     return cc;
+}
+
+int pg_hdr_of(const struct pvmminfo *mi, int *src, int *msgid)
+{
+    if ((mi->src & 0x80000000) != 0 || mi->src <= 0 || !pg_app_ctx(mi->ctx) ||
+        mi->ctx == pg.ctx || mi->wid <= 0)
+        return 0;
+    *src = mi->src;
+    *msgid = mi->wid;
+    return 1;
 }
 
 int pg_hdr_peek(int mid, int *src, int *msgid)
@@ -48,12 +69,16 @@ int pg_hdr_peek(int mid, int *src, int *msgid)
 
     if (mid <= 0 || pvm_getminfo(mid, &mi) < 0)
         return -1;
-    if ((mi.src & 0x80000000) != 0 || mi.src <= 0 || !pg_app_ctx(mi.ctx) ||
-        mi.ctx == pg.ctx || mi.wid <= 0)
-        return 0;
-    *src = mi.src;
-    *msgid = mi.wid;
-    return 1;
+    return pg_hdr_of(&mi, src, msgid);
+}
+
+int pg_hdr_take_of(const struct pvmminfo *mi, pg_hdr *h)
+{
+    int src, cc = pg_hdr_of(mi, &src, &h->msgid);
+
+    if (cc == 1)
+        h->ltid = pg_ltid_of(src);
+    return cc;
 }
 
 int pg_hdr_take(int mid, pg_hdr *h)

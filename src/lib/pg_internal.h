@@ -279,16 +279,24 @@ typedef struct pg_hdr {
     int ltid;
     int msgid;
 } pg_hdr;
-/* Sends the current send buffer marked with `msgid`, through `sendfn`.
- * Returns what sendfn returned. */
-int pg_hdr_send(int msgid, int (*sendfn)(void *), void *arg);
+/* The program's send buffer, its info read into *mi (mi->len: the bytes
+ * sent); 0 when there is none. */
+int pg_hdr_body(struct pvmminfo *mi);
+/* Sends the send buffer `body` (from pg_hdr_body, with its info *mi)
+ * marked with `msgid`, through `sendfn`, and unmarks it.  Returns what
+ * sendfn returned. */
+int pg_hdr_send(int body, struct pvmminfo *mi, int msgid,
+                int (*sendfn)(void *), void *arg);
 /* For message `mid`: 1 and its source tid and message id when it carries a
  * Pangaea header, 0 when it carries none (from a daemon, in a system
  * context, from outside the run), -1 when there is no such message.  Safe
  * inside a matcher: it asks nobody. */
 int pg_hdr_peek(int mid, int *src, int *msgid);
+/* pg_hdr_peek from info PVM already gave (pvm_getminfo): 1 or 0. */
+int pg_hdr_of(const struct pvmminfo *mi, int *src, int *msgid);
 /* The same with the sender's ltid (asking the coordinator once per peer). */
 int pg_hdr_take(int mid, pg_hdr *h);
+int pg_hdr_take_of(const struct pvmminfo *mi, pg_hdr *h);
 
 /* ---- ltid <-> tid (coord_client.c) -------------------------------------- */
 int pg_coord_register(void);
@@ -327,6 +335,9 @@ void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
                     const int *tids);
 void pg_record_unsend(void); /* the send just logged failed */
 void pg_record_recv(const char *call, int mid, const pg_hdr *h);
+/* The same when the wrapper has the message's bytes and tag already. */
+void pg_record_recv_info(const char *call, int bytes, int tag,
+                         const pg_hdr *h);
 void pg_record_spawn(const char *program, char **argv, int flags,
                      const char *where, int count, int nchild,
                      const int *ltids, const int *tids);

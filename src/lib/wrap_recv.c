@@ -223,8 +223,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
         pg_selected(mi.tag)) {
         pg_site_ask(tid, tag, pg_app_match != NULL);
-        if (pg_hdr_take(mid, &h) == 1 && h.ltid >= 0)
-            pg_record_recv(call, mid, &h);
+        if (pg_hdr_take_of(&mi, &h) == 1 && h.ltid >= 0)
+            pg_record_recv_info(call, mi.len, mi.tag, &h); /* mi: once */
         else if ((what = pg_notice_kind(mid)) != 0)
             record_notice(call, mid, what);
         else if (pg_outside_msg(mid))

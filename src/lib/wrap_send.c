@@ -53,7 +53,8 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
 {
     struct dest d = { tids, n, tag, mcast, group };
     int small[64], *to = n <= 64 ? small : malloc(n * sizeof *to);
-    int nto, bytes = 0, cc, selected, msgid;
+    int nto, bytes, cc, selected, msgid, body;
+    struct pvmminfo mi;
 
     if (!to)
         pg_fatal("out of memory");
@@ -62,7 +63,8 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
     if (!mcast)
         to[0] = tids[0];
     selected = pg_selected(tag);
-    pvm_bufinfo(pvm_getsbuf(), &bytes, NULL, NULL);
+    body = pg_hdr_body(&mi); /* one look at the buffer: its bytes, its wid */
+    bytes = body ? mi.len : 0;
     if ((pg.mode == PANGAEA_REPLAY || pg_replay_steers()) && selected)
         pg_replay_send(call, tag, bytes, nto, to); /* what-if: steers */
     msgid = ++pg.next_msgid;
@@ -72,7 +74,7 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
         (d.n = pg_outside_drop(tids, n, &d.tids)) == 0)
         cc = 0; /* only to tasks outside the run: checked, not sent */
     else
-        cc = pg_hdr_send(msgid, real_send, &d);
+        cc = pg_hdr_send(body, &mi, msgid, real_send, &d);
     if (d.tids != tids)
         free(d.tids);
     if (cc < 0 && pg.mode == PANGAEA_LOG && selected)

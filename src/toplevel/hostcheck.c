@@ -10,7 +10,8 @@
  * because they need different things:
  *  - top_check_recording(), before joining PVM (nothing to start or halt
  *    yet if the logs are bad): validates every log (an execution log
- *    against the schema, a communication log read through), checks the
+ *    against the schema, a communication log read through: those in two
+ *    processes when there are two CPUs, see check_comm_logs), checks the
  *    recording spawned this program and takes its selection (-only), then
  *    reads every ltid-N.exec.xml with the
  *    streaming reader, which also checks what the schema cannot (seq order,
@@ -31,11 +32,14 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <pvm3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pg_grow.h"
@@ -282,20 +286,122 @@ static int check_log(const char *dir, const char *name, const char *xsd,
     return rc < 0 ? -1 : 0;
 }
 
+/* A communication log to read through, and its size. */
+struct comm_log {
+    char *name;
+    off_t size;
+    int half; /* 0: read by pangaea, 1: by the helper process */
+};
+
+static int by_size(const void *a, const void *b)
+{
+    const struct comm_log *x = a, *y = b;
+
+    return (y->size > x->size) - (y->size < x->size);
+}
+
+/* Reads the logs of one half in turn: 0, or -1 and err at the first bad
+ * one. */
+static int check_half(const char *dir, struct comm_log *c, int n, int half,
+                      pg_err *err)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (c[i].half == half && check_log(dir, c[i].name, NULL, err) < 0)
+            return -1;
+    return 0;
+}
+
+/* Reading the communication logs through is most of the time a replay
+ * takes before its tasks start (some 0.2 s per million events; issue 13
+ * counts it in the replay's cost).  With two CPUs, a child process reads
+ * the logs of one half (the bytes shared out largest first) while
+ * pangaea reads the other; the child writes what failed, if anything,
+ * into a pipe.  The result is the same as reading them in turn. */
+static int check_comm_logs(const char *dir, struct comm_log *c, int n,
+                           pg_err *err)
+{
+    off_t load[2] = { 0, 0 };
+    int fd[2], i, cc, status;
+    struct {
+        int failed; /* a cut log is no failure, though it fills msg */
+        pg_err err;
+    } child;
+    pid_t pid;
+    ssize_t got;
+
+    qsort(c, n, sizeof *c, by_size);
+    for (i = 0; i < n; i++) {
+        c[i].half = load[1] < load[0];
+        load[c[i].half] += c[i].size;
+    }
+    if (n < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2 || pipe(fd) < 0)
+        return check_half(dir, c, n, 0, err) < 0 ||
+                       check_half(dir, c, n, 1, err) < 0 ? -1 : 0;
+    fflush(NULL); /* nothing buffered written twice */
+    if ((pid = fork()) < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return check_half(dir, c, n, 0, err) < 0 ||
+                       check_half(dir, c, n, 1, err) < 0 ? -1 : 0;
+    }
+    if (pid == 0) { /* the helper: _exit, so no handler of pangaea runs */
+        close(fd[0]);
+        memset(&child, 0, sizeof child);
+        child.failed = check_half(dir, c, n, 1, &child.err) < 0;
+        if (child.failed && !child.err.msg[0])
+            snprintf(child.err.msg, sizeof child.err.msg, "cannot read a log "
+                     "in %.900s", dir);
+        fflush(stderr);
+        _exit(write(fd[1], &child, sizeof child) == (ssize_t)sizeof child
+                  ? 0 : 1);
+    }
+    close(fd[1]);
+    cc = check_half(dir, c, n, 0, err);
+    got = read(fd[0], &child, sizeof child);
+    close(fd[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (cc < 0)
+        return -1;
+    if (got != (ssize_t)sizeof child || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) /* the helper failed: read them here */
+        return check_half(dir, c, n, 1, err);
+    child.err.msg[sizeof child.err.msg - 1] = 0;
+    if (child.failed)
+        return pg_err_set(err, "%s", child.err.msg);
+    return 0;
+}
+
 static int check_logs(const char *dir, pg_err *err)
 {
-    char xsd[PATH_MAX];
+    char xsd[PATH_MAX], path[PATH_MAX + 300];
+    struct comm_log *comm = NULL;
+    size_t cap = 0;
     struct dirent *e;
+    struct stat st;
     DIR *d = opendir(dir);
-    int cc = 0;
+    int cc = 0, n = 0, i;
 
     snprintf(xsd, sizeof xsd, "%s/pangaea-log.xsd", top_schema_dir());
-    while (cc == 0 && d && (e = readdir(d)))
-        if (pg_log_name_ltid(e->d_name, PG_LOG_COMM) >= 0 ||
-            pg_log_name_ltid(e->d_name, PG_LOG_EXEC) >= 0) /* not data files */
+    while (cc == 0 && d && (e = readdir(d))) {
+        if (pg_log_name_ltid(e->d_name, PG_LOG_EXEC) >= 0)
             cc = check_log(dir, e->d_name, xsd, err);
+        else if (pg_log_name_ltid(e->d_name, PG_LOG_COMM) >= 0) {
+            room(&comm, &cap, n, sizeof *comm); /* not data files */
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            comm[n].name = xstrdup(e->d_name);
+            comm[n++].size = stat(path, &st) == 0 ? st.st_size : 0;
+        }
+    }
     if (d)
         closedir(d);
+    if (cc == 0)
+        cc = check_comm_logs(dir, comm, n, err);
+    for (i = 0; i < n; i++)
+        free(comm[i].name);
+    free(comm);
     return cc;
 }
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# bench/insn.sh - instructions the runtime adds per message, counted by
+# valgrind (callgrind) in the first task of a benchmark: a figure that does
+# not depend on the machine's load, unlike the wall-clock ratios of run.sh.
+#
+#   bash bench/insn.sh [--reps R] N1 N2 PROGRAM [ARGS...]
+#   e.g.  bash bench/insn.sh 5000 10000 build/bench/pingpong 8
+#         bash bench/insn.sh 20000 40000 build/bench/stream 4
+#
+# The program's last argument is the message count: each mode (raw,
+# -log, -replay of that recording) runs with N1 and with N2 messages, and
+# the figure is (instructions at N2 - instructions at N1) / (N2 - N1), so
+# start-up, spawns and warm-up cancel out.  Only the first task runs under
+# valgrind: `pangaea` (or the shell, raw) starts a small script that execs
+# valgrind on the program, and a task started with -worker (the benchmarks'
+# children) runs plain.  Its receives are what the matcher, the reader and
+# the writer cost; with many senders PVM's walk over the queue (our matcher
+# called for each queued message) depends on how far the receiver lags,
+# which valgrind's slowness exaggerates: compare runs of the same kind.
+# Prints one line per repetition: raw=I log=+I replay=+I (added to raw).
+# Needs valgrind; a private pvmd is started and halted (tests/e2e/lib.sh).
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REPS=1
+[ "${1:-}" = --reps ] && { REPS=$2; shift 2; }
+[ $# -ge 3 ] || { echo "usage: bench/insn.sh [--reps R] N1 N2 PROGRAM [ARGS...]" >&2; exit 2; }
+N1=$1 N2=$2 PROG=$(realpath "$3"); shift 3
+command -v valgrind >/dev/null || { echo "bench/insn.sh: needs valgrind" >&2; exit 1; }
+# shellcheck source=../tests/e2e/lib.sh
+source "$ROOT/tests/e2e/lib.sh"
+pg_pvm_start || exit 1
+W=$(pg_tmpdir)
+cat >"$W/under-vg" <<EOS
+#!/bin/sh
+[ "\$1" = -worker ] && exec "$PROG" "\$@"
+exec valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$PROG" "\$@" 2>>"$W/vg.err"
+EOS
+chmod +x "$W/under-vg"
+
+# count MODE N: the first task's instructions in one run (a replay
+# replays the recording just made with the same N).
+count() {
+    rm -f "$W/cg.out"
+    [ "$1" = log ] && rm -rf "$W/logs" && mkdir -p "$W/logs"
+    if [ "$1" = raw ]; then "$W/under-vg" "${ARGS[@]}" "$2" >"$W/out" 2>&1
+    else "$ROOT/build/pangaea" "-$1" -logdir "$W/logs" "$W/under-vg" "${ARGS[@]}" "$2" >"$W/out" 2>&1
+    fi || { echo "bench/insn.sh: $1 run failed:" >&2; tail -3 "$W/out" >&2; return 1; }
+    awk '/^summary:/ { print $2 }' "$W/cg.out"
+}
+ARGS=("$@")
+rc=0
+declare -A I
+for r in $(seq "$REPS"); do
+    for n in "$N1" "$N2"; do
+        for m in raw log replay; do
+            I[$m.$n]=$(count $m "$n") || rc=1
+        done
+    done
+    [ "$rc" = 0 ] || break
+    raw=$(( (I[raw.$N2] - I[raw.$N1]) / (N2 - N1) ))
+    echo "rep=$r raw=$raw log=+$(( (I[log.$N2] - I[log.$N1]) / (N2 - N1) - raw )) replay=+$(( (I[replay.$N2] - I[replay.$N1]) / (N2 - N1) - raw ))"
+done
+pg_pvm_stop
+exit $rc
