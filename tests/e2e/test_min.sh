@@ -81,12 +81,26 @@ minimal_case static_race "$T/static_race"
 minimal_case plain_race "$T/plain_race"
 # plain_race's master takes from three workers: races whose order follows
 # from kept receives go (their alternatives are reserved), and the 20
-# replays above still repeat the recording.
-implied=$(sed -nE 's/.*, ([0-9]+) of them implied by kept ones.*/\1/p' "$(dirname "$PG_CASE_LOGS")/rec.err")
+# replays above still repeat the recording.  Whether a run has such races
+# depends on its timing (on this machine about two runs in five have ~30,
+# the others none: the same with the code of before issue 13's work), so
+# more recordings are made, up to 12, until one has them.
+implied_of() {
+    sed -nE 's/.*, ([0-9]+) of them implied by kept ones.*/\1/p' "$1"
+}
+implied=$(implied_of "$(dirname "$PG_CASE_LOGS")/rec.err")
+tries=1
+while [ "${implied:-0}" -eq 0 ] && [ "$tries" -lt 12 ]; do
+    tries=$((tries + 1))
+    rm -rf "$dir/implied"
+    timeout 60 "$P" -log -min -logdir "$dir/implied" "$T/plain_race" \
+        >"$dir/implied.out" 2>"$dir/implied.err" || break
+    implied=$(implied_of "$dir/implied.err")
+done
 if [ "${implied:-0}" -gt 0 ]; then
-    pg_pass "-min: plain_race: $implied races left out, implied by kept receives ($(grep -o '[0-9]* of [0-9]* receives kept' "$(dirname "$PG_CASE_LOGS")/rec.err"))"
+    pg_pass "-min: plain_race: $implied races left out, implied by kept receives (recording $tries of at most 12)"
 else
-    pg_fail "-min: plain_race: no race left out as implied: $(cat "$(dirname "$PG_CASE_LOGS")/rec.err")"
+    pg_fail "-min: plain_race: no race left out as implied in $tries recordings: $(cat "$dir/implied.err" 2>/dev/null)"
 fi
 minimal_case plain_variety "$T/plain_variety"
 minimal_case plain_matcher "$T/plain_matcher"
