@@ -623,9 +623,10 @@ void lv_ctl_json(FILE *out)
 
     lv_ctl_lock();
     n = lv_ctl_tasks(ids, MAX_TASKS);
-    fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hold\":%s,\"tasks\":[",
-            lv.mode == PANGAEA_REPLAY ? "replay" : "log",
-            hold_opt ? "true" : "false");
+    fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hold\":%s,\"tmux\":%s,"
+            "\"tasks\":[", lv.mode == PANGAEA_REPLAY ? "replay" : "log",
+            hold_opt ? "true" : "false",
+            getenv("TMUX") && getenv("TMUX")[0] ? "true" : "false");
     for (i = 0; i < n; i++) {
         fputs(i ? ",\n" : "\n", out);
         write_task(out, ids[i]);

@@ -58,15 +58,27 @@ stop_pangaea() {
     wait "$PID" || RC=$?
     PID=
 }
-trap 'stop_pangaea; pg_cleanup' EXIT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 130' INT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 143' TERM
+# The private tmux server of section 10 and the pangaea run inside it
+# (not our child: its pid is in a file): ended by their own commands.
+TM=
+tmux_end() {
+    local p
+    [ -n "$TM" ] || return 0
+    p=$(cat "$D/tmux.pid" 2>/dev/null)
+    [ -n "$p" ] && kill -INT "$p" 2>/dev/null && sleep 1 && kill -KILL "$p" 2>/dev/null
+    tmux -L "$TM" kill-server 2>/dev/null
+    TM=
+}
+trap 'stop_pangaea; tmux_end; pg_cleanup' EXIT
+trap 'stop_pangaea; tmux_end; pg_cleanup; trap - EXIT; exit 130' INT
+trap 'stop_pangaea; tmux_end; pg_cleanup; trap - EXIT; exit 143' TERM
 
 # start_live NAME ARGS...: pangaea ARGS in the background; PID and URL.
 start_live() {
     local name=$1 i
     shift
-    "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
+    # never inside the user's tmux: /control/gdb would open windows there
+    env -u TMUX "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
     PID=$!
     URL=
     for i in $(seq 300); do
@@ -424,17 +436,20 @@ if start_live grp -log -live 0 -hold -logdir "$D/grp" "$GPROG"; then
     for i in $(seq 300); do
         kill -0 "$PID" 2>/dev/null || break
         r=$(post step -d '')
+        [ -n "$r" ] || break # pangaea ended meanwhile
         [ "$(jget "$r" 'len(d["calls"])')" -gt 0 ] && n=$((n + 1))
         jget "$r" '"\n".join("%d %s %s" % (c["ltid"], c["call"], c["args"]) for c in d["calls"])' |
             sed '/^$/d' >>"$D/grp.calls"
         # each task let go is held again, or inside a call (a barrier), or ended
-        moved() { [ "$(q "all('held' not in t or t['holds'] > h for c in $(jget "$r" 'd["calls"]') for t in d['tasks'] if t['ltid'] == c['ltid'] for h in [c['holds']])")" = True ]; }
+        moved() { ! kill -0 "$PID" 2>/dev/null || [ "$(q "all('held' not in t or t['holds'] > h for c in $(jget "$r" 'd["calls"]') for t in d['tasks'] if t['ltid'] == c['ltid'] for h in [c['holds']])")" = True ]; }
         wait_for 20 moved || { pg_fail "grp: a stepped task did not move: $(ctl)"; break; }
     done
     finish grp
     expect "group_barriers stepped through (step all $n times): status" "$RC" 0
+    # which task prints "max instance" depends on the order they joined
+    allout() { sed -n 's/^\[[0-9]*\] //p' "$1" | sort | tr '\n' '|'; }
     expect "group_barriers stepped: the output of a run without -live" \
-        "$(out "$D/grp.out")" "$(out "$D/grp-ref.out")"
+        "$(allout "$D/grp.out")" "$(allout "$D/grp-ref.out")"
     seq_of() { awk -v l="$1" '$1 == l {print $2}' "$D/grp.calls" | sed 's/^pvm_//' | tr '\n' ' '; }
     for l in 1 2 3; do
         if [ "$l" = 1 ]; then
@@ -450,15 +465,17 @@ if start_live grp -log -live 0 -hold -logdir "$D/grp" "$GPROG"; then
     expect "the barriers were held with their group and count" \
         "$(grep -c ' pvm_barrier group bars count 3$' "$D/grp.calls")" 6
     "$PANGAEA" -replay -logdir "$D/grp" "$GPROG" >"$D/grp.rep" 2>&1
-    expect "the stepped recording replays with its output" "$(out "$D/grp.rep")" "$(out "$D/grp.out")"
+    expect "the stepped recording replays with its output" "$(allout "$D/grp.rep")" "$(allout "$D/grp.out")"
 fi
 
 # ---- 9. a breakpoint naming a task counts that task's matches ---------------
 # call=send ltid=3 hits=2: worker 2 stops before its second pvm_send (just
 # after its first, as -dump numbers it), whatever worker 1 sent meanwhile.
 if start_live hits -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
-    past_spawns
+    # set before worker 2 reaches its first send: a task already held at a
+    # call when a breakpoint is set makes that call unmatched
     post break -d call=send -d ltid=3 -d hits=2 >/dev/null
+    past_spawns
     r=$(post break -d call=pvm_barrier -d ltid=1)
     expect "a breakpoint on pvm_barrier (a wrapped call) is accepted" "$(jget "$r" 'd["ok"]')" True
     r=$(post break -d call=pvm_nosuch)
@@ -474,10 +491,79 @@ if start_live hits -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
     else
         pg_fail "hits: worker 2 was not held: $(ctl)"
     fi
+    r=$(post gdb -d ltid=3)
+    expect "/control/gdb outside tmux: refused, saying so" \
+        "$(jget "$r" 'd["ok"], "inside tmux" in d["error"]')" "False True"
     post unbreak -d id=all >/dev/null
     post resume -d '' >/dev/null
     finish hits
     expect "replay with a per-task hit count: status" "$RC" 0
+fi
+
+# ---- 10. gdb in a tmux window, from the page's route ----------------------
+# pangaea runs inside a private tmux server (tmux -L NAME, killed at the
+# end with its own kill-server); POST /control/gdb ltid=1 opens gdb on the
+# held master in a new window of it: gdb is attached (the task's
+# TracerPid is a gdb), then detached cleanly (C-c, detach, quit typed into
+# its window: TracerPid 0, the window gone), and the run ends normally.
+tracer() { sed -n 's/^TracerPid:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
+if ! command -v tmux >/dev/null || ! command -v gdb >/dev/null; then
+    pg_fail "tmux and gdb are needed for /control/gdb (scripts/install-deps.sh installs them)"
+else
+    TM=pg-ictl-$$
+    printf '%s\n' "\"$PANGAEA\" -log -live 0 -hold -logdir \"$D/rec-tmux\" \"$PROG\" 2 >\"$D/tmux.out\" 2>\"$D/tmux.err\" </dev/null &" \
+        "echo \$! >\"$D/tmux.pid\"" "wait \$!" "echo \$? >\"$D/tmux.rc\"" >"$D/in-tmux.sh"
+    tmux -L "$TM" new-session -d -x 160 -y 40 -s ictl "bash '$D/in-tmux.sh'"
+    tmux_url() { URL=$(sed -n 's/^pangaea: live view at //p' "$D/tmux.err" 2>/dev/null); [ -n "$URL" ]; }
+    if wait_for 30 tmux_url && wait_for 30 master_held; then
+        expect "inside tmux, /control.json says so" "$(q "d['tmux']")" True
+        tpid=$(q "$(task 1)['pid']")
+        r=$(post gdb -d ltid=1)
+        expect "/control/gdb: gdb opened on the held master" "$(jget "$r" 'd["ok"], d["pid"]')" "True $tpid"
+        traced() { [ "$(tracer "$tpid")" -gt 0 ] 2>/dev/null; }
+        if wait_for 60 traced; then
+            expect "the master is traced by gdb" "$(cat "/proc/$(tracer "$tpid")/comm")" gdb
+            win=$(tmux -L "$TM" list-windows -t ictl -F '#{window_index} #{window_name}' | awk '$2 == "gdb" && $4 == 1 {print $1}')
+            if [ -n "$win" ]; then pg_pass "gdb runs in tmux window $win, 'gdb ltid 1'"; else
+                pg_fail "no tmux window 'gdb ltid 1': $(tmux -L "$TM" list-windows -t ictl)"; fi
+            # gdb_prompt: its window's last line is gdb's prompt (a
+            # pagination prompt on the way is answered "c")
+            gdb_prompt() {
+                local last
+                last=$(tmux -L "$TM" capture-pane -p -t "ictl:$win" | sed '/^[[:space:]]*$/d' | tail -1)
+                case $last in
+                "(gdb)"*) return 0 ;;
+                *"Type <RET>"*) tmux -L "$TM" send-keys -t "ictl:$win" c Enter ;;
+                esac
+                return 1
+            }
+            running() { tmux -L "$TM" capture-pane -p -t "ictl:$win" | grep -q "^Continuing"; }
+            wait_for 30 running # gdb ran its -ex commands: the task goes on under it
+            tmux -L "$TM" send-keys -t "ictl:$win" C-c
+            wait_for 30 gdb_prompt
+            tmux -L "$TM" send-keys -t "ictl:$win" "detach" Enter
+            wait_for 30 gdb_prompt
+            tmux -L "$TM" send-keys -t "ictl:$win" "quit" Enter
+            untraced() { [ "$(tracer "$tpid")" = 0 ]; }
+            gone() { ! tmux -L "$TM" list-windows -t ictl -F '#{window_name}' | grep -q '^gdb ltid 1$'; }
+            if wait_for 30 untraced && wait_for 30 gone; then
+                pg_pass "gdb detached cleanly (TracerPid 0, its window closed)"
+            else
+                pg_fail "gdb did not detach: TracerPid $(tracer "$tpid"); $(tmux -L "$TM" capture-pane -p -t "ictl:$win" 2>&1 | tail -5)"
+            fi
+        else
+            pg_fail "gdb never attached to pid $tpid: $(tmux -L "$TM" list-windows -t ictl 2>&1)"
+        fi
+        post resume -d '' >/dev/null
+        # the workers, spawned since, start held (-hold): resumed as they come
+        tmux_done() { post resume -d '' >/dev/null; [ -s "$D/tmux.rc" ]; }
+        wait_for 60 tmux_done
+        expect "the run inside tmux ends normally after gdb detached" "$(cat "$D/tmux.rc" 2>/dev/null)" 0
+        [ -s "$D/tmux.rc" ] || { echo "control: $(ctl)"; cat "$D/tmux.err"; }
+    else
+        pg_fail "pangaea inside tmux did not hold the master: $(cat "$D/tmux.err" 2>/dev/null)"
+    fi
+    tmux_end
 fi
 
 pg_summary
