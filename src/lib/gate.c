@@ -3,18 +3,26 @@
  * (`pangaea -log|-replay -live -hold`, breakpoints, step, run-to; issue 23).
  *
  * What it owns.  The slow path of PG_GATE (live_pos.h), which every
- * message-passing wrapper runs once it knows the call is the program's
- * (after PG_SITE): with nothing set the macro costs two loads and no call.
+ * wrapper runs in its guard, PG_PASS_UNLESS_AT (pg_internal.h), once it
+ * knows the call is the program's: every wrapped PVM call (pg_calls.def)
+ * is gated there, in one place, with its main arguments as text.  With
+ * nothing set the macro costs two loads and no call.
  *
  * Design.  pangaea (src/toplevel/live_ctl.c) writes the task's control
  * block in its position file and the run's breakpoints in PANGAEA_LIVE/
  * control; the task obeys them here, so nothing is added to the program's
  * messages and pangaea needs no round trip per call.  Before the call the
  * task checks, in order: run-to (its events done reached the target),
- * the breakpoints (call, ltid, peer ltid, tag, size; a hit count counted
- * over all tasks by an atomic add in the shared file), and pause.  A task
+ * the breakpoints (call, ltid, peer ltid, tag, size; a hit count by an
+ * atomic add in the shared file: a breakpoint naming a task matches only
+ * its calls, so it counts that task's matches, one naming none counts all
+ * tasks'), and pause.  Run-to is exact: the events done are the number
+ * of the last record made, as -dump numbers it (call-site and poll
+ * records come with the event after them), and the task stops before its
+ * next call once they reach the target.  A task
  * that stops sets pause itself, publishes the call it is about to make
- * (call, peer, tag, size, events done, call site, real pid) and polls its
+ * (call, peer, tag, size, arguments, events done and the number of the
+ * call's own event, call site, real pid) and polls its
  * page every millisecond until pangaea clears pause (resume) or gives it a
  * step (steps, a credit it takes back with an atomic subtract).
  *
