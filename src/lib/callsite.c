@@ -235,14 +235,29 @@ void pg_site_note(void)
 
 const char *pg_site_where(char *buf, int size)
 {
+    return pg_site_where_pc(site_pc, buf, size);
+}
+
+const char *pg_site_where_pc(void *pc, char *buf, int size)
+{
     char path[PATH_MAX], name[600];
     uintptr_t off;
 
-    if (!site_pc || locate(program_pc(site_pc), path, sizeof path, &off) < 0)
+    if (!pc || locate(program_pc(pc), path, sizeof path, &off) < 0)
         return "";
     snprintf(buf, size, " at %s", pg_site_name(path, (long)off, name,
                                                sizeof name));
     return buf;
+}
+
+int pg_site_is_new(void *pc)
+{
+    return pc && pg.comm && !find(program_pc(pc))->id;
+}
+
+int pg_site_pending(void)
+{
+    return miss.call && pg.comm && pg.misses > 0;
 }
 
 int pg_site_current(void)

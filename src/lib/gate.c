@@ -3,18 +3,26 @@
  * (`pangaea -log|-replay -live -hold`, breakpoints, step, run-to; issue 23).
  *
  * What it owns.  The slow path of PG_GATE (live_pos.h), which every
- * message-passing wrapper runs once it knows the call is the program's
- * (after PG_SITE): with nothing set the macro costs two loads and no call.
+ * wrapper runs in its guard, PG_PASS_UNLESS_AT (pg_internal.h), once it
+ * knows the call is the program's: every wrapped PVM call (pg_calls.def)
+ * is gated there, in one place, with its main arguments as text.  With
+ * nothing set the macro costs two loads and no call.
  *
  * Design.  pangaea (src/toplevel/live_ctl.c) writes the task's control
  * block in its position file and the run's breakpoints in PANGAEA_LIVE/
  * control; the task obeys them here, so nothing is added to the program's
  * messages and pangaea needs no round trip per call.  Before the call the
  * task checks, in order: run-to (its events done reached the target),
- * the breakpoints (call, ltid, peer ltid, tag, size; a hit count counted
- * over all tasks by an atomic add in the shared file), and pause.  A task
+ * the breakpoints (call, ltid, peer ltid, tag, size; a hit count by an
+ * atomic add in the shared file: a breakpoint naming a task matches only
+ * its calls, so it counts that task's matches, one naming none counts all
+ * tasks'), and pause.  Run-to is exact: the events done are the number
+ * of the last record made, as -dump numbers it (call-site and poll
+ * records come with the event after them), and the task stops before its
+ * next call once they reach the target.  A task
  * that stops sets pause itself, publishes the call it is about to make
- * (call, peer, tag, size, events done, call site, real pid) and polls its
+ * (call, peer, tag, size, arguments, events done and the number of the
+ * call's own event, call site, real pid) and polls its
  * page every millisecond until pangaea clears pause (resume) or gives it a
  * step (steps, a credit it takes back with an atomic subtract).
  *
@@ -32,6 +40,7 @@
  * stop.c, gdb's breakpoint) runs, through stop.c's PG_LEAVE hook.
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -41,11 +50,42 @@
 #include "live_pos.h"
 #include "pg_internal.h"
 
-/* Events done so far, as the log numbers them. */
+/* Events done so far, as the log numbers them: the number of the last
+ * one, call-site and poll records included (a replay passes over them
+ * with the event they precede, a recording writes them with it). */
 static long done_events(void)
 {
     return pg.mode == PANGAEA_REPLAY ? (long)pg_live->seq
                                      : pg_logw_count(pg.comm);
+}
+
+/* Calls whose event carries a call site (PG_SITE in their wrapper): their
+ * first event at a new site is preceded by a <site> record. */
+static int sited(const char *call)
+{
+    static const char *const calls[] = {
+        "pvm_send", "pvm_mcast", "pvm_psend", "pvm_recv", "pvm_nrecv",
+        "pvm_trecv", "pvm_probe", "pvm_precv", "pvm_bcast", "pvm_barrier",
+        "pvm_reduce", "pvm_gather", "pvm_scatter", "pvm_setopt", NULL };
+    int i;
+
+    for (i = 0; calls[i]; i++)
+        if (!strcmp(call, calls[i]))
+            return 1;
+    return 0;
+}
+
+/* The number the held call's own event will have (if it makes one): a
+ * replay has it recorded (the next event, past call-site and poll
+ * records); a recording counts the records written first: the <poll> of
+ * the misses before it and the <site> of a new call site. */
+static long next_event(const char *call, void *pc, long at)
+{
+    const pg_event *ev;
+
+    if (pg.mode == PANGAEA_REPLAY)
+        return (ev = pg_replay_next()) && ev->seq > at ? ev->seq : at + 1;
+    return at + 1 + pg_site_pending() + (sited(call) && pg_site_is_new(pc));
 }
 
 static int is_send(const char *call)
@@ -126,15 +166,17 @@ static void nap_ms(long ms)
     nanosleep(&t, NULL);
 }
 
-static void publish(const char *call, int peer, int tag, int size, long at,
-                    const char *why)
+static void publish(const char *call, void *pc, int peer, int tag, int size,
+                    long at, const char *why, const char *args)
 {
     char site[700];
 
     snprintf(pg_live->call, sizeof pg_live->call, "%s", call);
     snprintf(pg_live->why, sizeof pg_live->why, "%s", why);
+    snprintf(pg_live->args, sizeof pg_live->args, "%s", args);
     snprintf(pg_live->site, sizeof pg_live->site, "%s",
-             pg_site_where(site, sizeof site));
+             pg_site_where_pc(pc, site, sizeof site));
+    pg_live->next = next_event(call, pc, at);
     pg_live->peer = peer;
     pg_live->tag = tag;
     pg_live->size = size;
@@ -157,14 +199,14 @@ static void take_choice(void)
         }
 }
 
-static void hold(const char *call, int peer_tid, int peer, int tag, int size,
-                 long at, const char *why)
+static void hold(const char *call, void *pc, int peer_tid, int peer, int tag,
+                 int size, long at, const char *why, const char *args)
 {
     char line[1100];
     int pid = (int)syscall(SYS_getpid), n = 0;
     int list = pg.mode == PANGAEA_LOG && !pg_replay_steers() && listable(call);
 
-    publish(call, peer, tag, size, at, why);
+    publish(call, pc, peer, tag, size, at, why, args);
     line[0] = 0;
     if (why[0])
         snprintf(line, sizeof line, "held before %s (peer %d, tag %d) after "
@@ -186,12 +228,14 @@ static void hold(const char *call, int peer_tid, int peer, int tag, int size,
     pg_coord_report(PG_REP_RELEASED, "");
 }
 
-void pg_gate(const char *call, int peer_tid, int tag, int size)
+void pg_gate(const char *call, void *pc, int peer_tid, int tag, int size,
+             const char *fmt, ...)
 {
     struct pg_live_pos *p = pg_live;
     long at = done_events();
     int peer = peer_tid > 0 ? pg_peer_ltid(peer_tid) : -1, i, n;
-    char why[64] = "", hit[64];
+    char why[64] = "", hit[64], args[96] = "";
+    va_list ap;
 
     if (size < 0 && is_send(call))
         size = send_size();
@@ -215,5 +259,10 @@ void pg_gate(const char *call, int peer_tid, int tag, int size)
         __atomic_sub_fetch(&p->steps, 1, __ATOMIC_SEQ_CST);
         return;
     }
-    hold(call, peer_tid, peer, tag, size, at, why[0] ? why : "");
+    if (fmt) {
+        va_start(ap, fmt);
+        vsnprintf(args, sizeof args, fmt, ap);
+        va_end(ap);
+    }
+    hold(call, pc, peer_tid, peer, tag, size, at, why[0] ? why : "", args);
 }

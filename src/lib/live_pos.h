@@ -48,17 +48,22 @@ struct pg_live_pos {
     volatile int32_t ncand;  /* entries of cand (a held receive) */
     int32_t pid;             /* the real one, for `gdb -p` */
     int32_t peer, tag, size; /* peer ltid, -1 any; size -1 unknown */
-    int64_t at;              /* events done before the held call */
+    int64_t at;              /* events done before the held call: the
+                                number of the last one, as -dump shows */
+    int64_t next;            /* the held call's own event, if it makes one
+                                (after any call-site or poll record) */
     uint32_t holds;          /* times it was held, so pangaea sees a new one */
     int32_t pad2;
     char call[24], why[64], site[200];
+    char args[96];           /* its main arguments: "group g count 3" */
     struct pg_live_cand cand[PG_LIVE_CANDS];
 };
 
 /* A breakpoint: call ("pvm_send" or "send", "" any), ltid (the task
  * stopping), peer (ltid), tag, size (bytes); PG_LIVE_ANY matches all.  hits:
  * stop at the hits-th match only (0: at every match); count: the matches
- * so far, over all tasks (an atomic add by each task). */
+ * so far (an atomic add by each task that matches): those of the task
+ * named by ltid, or, with ltid any, of all tasks together. */
 struct pg_live_bp {
     int32_t id, ltid, peer, tag, size, hits;
     volatile int32_t count;
@@ -97,15 +102,19 @@ static inline void pg_live_waiting(int on)
 }
 
 /* The slow path of PG_GATE (gate.c): checks breakpoints, pause, steps
- * and run-to for the program's call about to be made; waits while held. */
-void pg_gate(const char *call, int peer_tid, int tag, int size);
+ * and run-to for the program's call about to be made (pc: where the
+ * program called it; args: printf text of its main arguments, or NULL);
+ * waits while held. */
+void pg_gate(const char *call, void *pc, int peer_tid, int tag, int size,
+             const char *args, ...);
 
-/* Before every message-passing call of the program (after PG_SITE): with
- * nothing set, two loads and no call. */
-#define PG_GATE(peer_tid, tag, size)                                           \
+/* Before every PVM call of the program, in PG_PASS_UNLESS_AT
+ * (pg_internal.h): with nothing set, two loads and no call. */
+#define PG_GATE(peer_tid, tag, size, ...)                                      \
     do {                                                                       \
         if (pg_live && (pg_live->gate | (pg_live_ctl ? pg_live_ctl->nbp : 0)))  \
-            pg_gate(__func__, (peer_tid), (tag), (size));                      \
+            pg_gate(__func__, __builtin_return_address(0), (peer_tid), (tag),  \
+                    (size), __VA_ARGS__);                                      \
     } while (0)
 
 #endif

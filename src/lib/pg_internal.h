@@ -66,6 +66,7 @@
 #include "pg_err.h"
 #include "pg_log.h"
 #include "pg_proto.h"
+#include "live_pos.h"
 
 /* ---- the real PVM functions (real.c) ----------------------------------- */
 typedef int (*pg_matchfn)(int, int, int);
@@ -195,9 +196,18 @@ void pg_top_off(void);
  * on, its work bracketed by PG_ENTER/PG_LEAVE so that calls PVM makes
  * inside it pass this guard straight through. */
 #define PG_PASS_UNLESS(app, realcall)                                          \
+    PG_PASS_UNLESS_AT(app, realcall, -1, -1, -1, NULL)
+/* The same, naming the call's main arguments for the live page's gate
+ * (gate.c, live_pos.h): the peer's tid (-1 none), the tag, the size in
+ * bytes (-1 unknown) and a printf text of the rest ("group %s count %d").
+ * Every program's call passes the gate here, in this one place, before its
+ * work: under -live with a pause, step, run-to or breakpoint set, it may
+ * be held; with nothing set the gate costs two loads. */
+#define PG_PASS_UNLESS_AT(app, realcall, peer_tid, tag, size, ...)             \
     do {                                                                       \
         if (!(app))                                                            \
             return realcall;                                                   \
+        PG_GATE(peer_tid, tag, size, __VA_ARGS__);                             \
     } while (0)
 /* Brackets a wrapped call: calls PVM makes inside it pass through. */
 #define PG_ENTER() (pg.depth++)
@@ -261,6 +271,12 @@ int pg_site_current(void);
  * object has debug information and libdw is there, else function or
  * object and offset), "" if unknown: what a divergence names. */
 const char *pg_site_where(char *buf, int size);
+/* The same for the call made at pc (the live page's gate, before PG_SITE). */
+const char *pg_site_where_pc(void *pc, char *buf, int size);
+/* For the number of a held call's event (gate.c): 1 if the call at pc
+ * would write a new <site> record; 1 if a <poll> record is due first. */
+int pg_site_is_new(void *pc);
+int pg_site_pending(void);
 /* An object and an offset from its start as "file.c:LINE", or
  * "function+0xOFF (object)", or "object+0xOFF" (site_name.c). */
 const char *pg_site_name(const char *module, long offset, char *buf,

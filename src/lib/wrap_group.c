@@ -53,8 +53,9 @@ int pvm_gettid(char *group, int inst)
 
     pg_real_load_group();
     /* The server's replies are PVM's, not the program's. */
-    PG_PASS_UNLESS(!pg.coll && pg_app_call(),
-                   PG_AS_PVM(pg_real.gettid(group, inst)));
+    PG_PASS_UNLESS_AT(!pg.coll && pg_app_call(),
+                      PG_AS_PVM(pg_real.gettid(group, inst)), -1, -1, -1,
+                      "group %.40s inst %d", group ? group : "", inst);
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY) {
         ev = pg_replay_gettid("pvm_gettid", group, inst, PG_ANY);
@@ -73,8 +74,9 @@ int pvm_getinst(char *group, int tid)
     int inst, ltid;
 
     pg_real_load_group();
-    PG_PASS_UNLESS(!pg.coll && pg_app_call(),
-                   PG_AS_PVM(pg_real.getinst(group, tid)));
+    PG_PASS_UNLESS_AT(!pg.coll && pg_app_call(),
+                      PG_AS_PVM(pg_real.getinst(group, tid)), tid, -1, -1,
+                      "group %.40s", group ? group : "");
     PG_ENTER();
     ltid = pg_ltid_of(tid);
     if (pg.mode == PANGAEA_REPLAY) {
@@ -210,9 +212,9 @@ int pvm_lvgroup(char *group)
     int cc;
 
     pg_real_load_group();
-    PG_PASS_UNLESS(!pg.coll && pg_app_call() && group &&
-                   (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
-                   pg_real.lvgroup(group));
+    PG_PASS_UNLESS_AT(!pg.coll && pg_app_call() && group &&
+                          (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
+                      pg_real.lvgroup(group), -1, -1, -1, "group %.40s", group);
     PG_ENTER();
     cc = leave(group);
     PG_LEAVE();
@@ -231,7 +233,11 @@ int pvm_barrier(char *group, int count)
     int cc;
 
     pg_real_load_group();
-    if (!pg.coll && pg_app_call() && pg.mode == PANGAEA_LOG) {
+    PG_PASS_UNLESS_AT(!pg.coll && pg_app_call() &&
+                          (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
+                      pg_real.barrier(group, count), -1, -1, -1,
+                      "group %.40s count %d", group ? group : "", count);
+    if (pg.mode == PANGAEA_LOG) {
         PG_SITE(); /* an event for `pangaea -races` (callsite.c) */
         PG_ENTER();
         cc = pg_real.barrier(group, count);
@@ -240,8 +246,6 @@ int pvm_barrier(char *group, int count)
         PG_LEAVE();
         return cc;
     }
-    PG_PASS_UNLESS(pg.mode == PANGAEA_REPLAY && !pg.coll && pg_app_call(),
-                   pg_real.barrier(group, count));
     PG_ENTER();
     snprintf(msg, sizeof msg, "waits in pvm_barrier(\"%.100s\", %d)",
              group ? group : "", count);
@@ -257,7 +261,8 @@ int pvm_joingroup(char *group)
     int inst;
 
     pg_real_load_group();
-    PG_PASS_UNLESS(pg_app_call(), pg_real.joingroup(group));
+    PG_PASS_UNLESS_AT(pg_app_call(), pg_real.joingroup(group), -1, -1, -1,
+                      "group %.40s", group ? group : "");
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY || pg.mode == PANGAEA_LOG)
         inst = join(group);
@@ -296,9 +301,9 @@ int pvm_bcast(char *group, int tag)
     int tids[1024], n, cc;
 
     pg_real_load_group();
-    PG_PASS_UNLESS(pg_app_call(), pg_real.bcast(group, tag));
+    PG_PASS_UNLESS_AT(pg_app_call(), pg_real.bcast(group, tag), -1, tag, -1,
+                      "group %.40s", group ? group : "");
     PG_SITE();
-    PG_GATE(-1, tag, -1); /* -live: held here if asked (gate.c) */
     PG_ENTER();
     n = members(group, tids, 1024);
     cc = n < 0 ? pg_real.bcast(group, tag)
@@ -312,9 +317,9 @@ int pvm_bcast(char *group, int tag)
 #define COLLECTIVE(realcall)                                                   \
     int cc;                                                                    \
     pg_real_load_group();                                                      \
-    PG_PASS_UNLESS(pg_app_call(), realcall);                                   \
+    PG_PASS_UNLESS_AT(pg_app_call(), realcall, -1, msgtag, -1, "group %.40s",  \
+                      group ? group : "");                                     \
     PG_SITE();                                                                 \
-    PG_GATE(-1, msgtag, -1);                                                   \
     pg.coll++;                                                                 \
     pg.coll_tag = msgtag;                                                      \
     cc = realcall;                                                             \

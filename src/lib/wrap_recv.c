@@ -237,9 +237,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
 
 #define RECV_WRAPPER(name, how, realexpr, tmout)                               \
     int cc;                                                                    \
-    PG_PASS_UNLESS(pg_app_call_tag(tag), realexpr);                            \
+    PG_PASS_UNLESS_AT(pg_app_call_tag(tag), realexpr, tid, tag, -1, NULL);     \
     PG_SITE();                                                                 \
-    PG_GATE(tid, tag, -1); /* -live: held here if asked (gate.c) */            \
     PG_ENTER();                                                                \
     pg_mhf_sync();                                                             \
     cc = recv_common(name, how, tid, tag, tmout);                              \
@@ -276,12 +275,12 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
 {
     int size = pg_type_size(type), old, mid, bytes, mtag, src, n;
 
-    PG_PASS_UNLESS(pg_app_call(),
-                   pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen));
+    PG_PASS_UNLESS_AT(pg_app_call(),
+                      pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen),
+                      tid, tag, -1, NULL);
     if (size < 0)
         return PvmBadParam;
     PG_SITE();
-    PG_GATE(tid, tag, -1);
     PG_ENTER();
     pg_mhf_sync();
     old = pvm_setrbuf(0);

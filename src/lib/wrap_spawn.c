@@ -115,8 +115,9 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
 {
     int cc;
 
-    PG_PASS_UNLESS(pg_app_call() && count > 0 && tids,
-                   pg_real.spawn(task, argv, flag, where, count, tids));
+    PG_PASS_UNLESS_AT(pg_app_call() && count > 0 && tids,
+                      pg_real.spawn(task, argv, flag, where, count, tids), -1,
+                      -1, -1, "%.60s count %d", task ? task : "", count);
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY || pg_replay_spawn_steers(task, count))
         cc = spawn_recorded(task, argv, flag, where, count, tids);
@@ -128,8 +129,8 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
 
 int pvm_parent(void)
 {
-    PG_PASS_UNLESS(pg_app_call() && pg.ltid == 1, pg_real.parent());
-    return PvmNoParent;
+    PG_PASS_UNLESS(pg_app_call(), pg_real.parent()); /* gated, as every call */
+    return pg.ltid == 1 ? PvmNoParent : pg_real.parent();
 }
 
 int pvm_siblings(int **tids)
@@ -138,7 +139,9 @@ int pvm_siblings(int **tids)
 
     /* The first task was started alone, as from a shell: PVM's answer is
      * right for it. */
-    PG_PASS_UNLESS(pg_app_call() && pg.ltid > 1, pg_real.siblings(tids));
+    PG_PASS_UNLESS(pg_app_call(), pg_real.siblings(tids));
+    if (pg.ltid <= 1)
+        return pg_real.siblings(tids);
     if (n < 0) {
         PG_ENTER();
         n = pg_coord_siblings(&group);

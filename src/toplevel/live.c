@@ -23,6 +23,7 @@
  *   POST /control/runto       ltid runs until it has done event
  *   POST /control/break       a breakpoint: call ltid peer tag size hits
  *   POST /control/unbreak     id (or all)
+ *   POST /control/gdb         gdb attached to held ltid, in a tmux window
  *   POST /control/choose      ltid's receive takes sender's msgid (a
  *                             what-if when replaying)
  * The controls' fields come from the query string and a form-encoded
@@ -234,6 +235,7 @@ static const struct route {
     { "POST", "/control/break", NULL, lv_ctl_break },
     { "POST", "/control/unbreak", NULL, lv_ctl_unbreak },
     { "POST", "/control/choose", NULL, lv_alt_choose },
+    { "POST", "/control/gdb", NULL, lv_gdb_open },
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
 

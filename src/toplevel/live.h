@@ -102,6 +102,9 @@ int lv_ctl_resume(const struct lv_form *f, FILE *out);
 int lv_ctl_runto(const struct lv_form *f, FILE *out);
 int lv_ctl_break(const struct lv_form *f, FILE *out);
 int lv_ctl_unbreak(const struct lv_form *f, FILE *out);
+/* POST /control/gdb: gdb attached to held ltid in a new tmux window
+ * (live_gdb.c). */
+int lv_gdb_open(const struct lv_form *f, FILE *out);
 int lv_alt_get(const struct lv_form *f, FILE *out);
 int lv_alt_choose(const struct lv_form *f, FILE *out);
 int lv_alt_control_json(const struct lv_form *f, FILE *out);

@@ -138,7 +138,7 @@ static int log_alts(long ltid, FILE *out)
             p->ncand < 1)
             continue;
         fprintf(out, "%s{\"ltid\":%d,\"event\":%ld,\"call\":", k++ ? ",\n"
-                : "", l, (long)p->at + 1);
+                : "", l, (long)p->next);
         top_json_str(out, p->call);
         fprintf(out, ",\"tag\":%d,\"took\":null,\"alternatives\":[", p->tag);
         for (i = 0; i < p->ncand && i < PG_LIVE_CANDS; i++)

@@ -322,22 +322,39 @@ static void say_done(FILE *out, const char *what, const int *ids, int n)
 
 /* ---- commands ------------------------------------------------------------ */
 
+/* Steps the held tasks named (all: every held one): each makes the call
+ * it waits before, then waits again.  A paused task not held (inside a
+ * call that blocks, a barrier say) is not given a step: it would pass its
+ * next call unseen.  The answer names the calls let go, read before the
+ * step is given (the task publishes its next call once it has it). */
 int lv_ctl_step(const struct lv_form *f, FILE *out)
 {
     int ids[MAX_TASKS], n, i, k = 0;
+    struct pg_live_pos *p;
 
     lv_ctl_lock();
     if ((n = targets(f, out, ids, MAX_TASKS)) < 0) {
         lv_ctl_unlock();
         return 400;
     }
-    for (i = 0; i < n; i++)
-        if (mapped(ids[i])->pause) {
-            __atomic_add_fetch(&mapped(ids[i])->steps, 1, __ATOMIC_SEQ_CST);
-            ids[k++] = ids[i];
-        }
+    fputs("{\"ok\":true,\"calls\":[", out);
+    for (i = 0; i < n; i++) {
+        p = mapped(ids[i]);
+        if (!p->pause || !__atomic_load_n(&p->held, __ATOMIC_ACQUIRE))
+            continue;
+        fprintf(out, "%s{\"ltid\":%d,\"call\":", k ? "," : "", ids[i]);
+        top_json_str(out, p->call);
+        fputs(",\"args\":", out);
+        top_json_str(out, p->args);
+        fprintf(out, ",\"tag\":%d,\"holds\":%u}", p->tag, p->holds);
+        __atomic_add_fetch(&p->steps, 1, __ATOMIC_SEQ_CST);
+        ids[k++] = ids[i];
+    }
     lv_ctl_unlock();
-    say_done(out, "stepped", ids, k);
+    fputs("],\"stepped\":[", out);
+    for (i = 0; i < k; i++)
+        fprintf(out, "%s%d", i ? "," : "", ids[i]);
+    fputs("]}\n", out);
     return 200;
 }
 
@@ -417,6 +434,38 @@ static int bp_field(const struct lv_form *f, FILE *out, const char *key,
     return 0;
 }
 
+/* The calls a breakpoint can name: every wrapped PVM call (the library's
+ * table, pg_calls.def), each gated before it is made (gate.c). */
+static const char *const gated_calls[] = {
+#define PG_CALL(name, ret, params, group) #name,
+#include "pg_calls.def"
+#undef PG_CALL
+    NULL
+};
+
+/* 1 if call names a wrapped call, with or without its pvm_ prefix. */
+static int known_call(const char *call)
+{
+    int i;
+
+    if (!strncmp(call, "pvm_", 4))
+        call += 4;
+    for (i = 0; gated_calls[i]; i++)
+        if (!strcmp(call, gated_calls[i]))
+            return 1;
+    return 0;
+}
+
+static void write_calls(FILE *out)
+{
+    int i;
+
+    fputs("\"calls\":[", out);
+    for (i = 0; gated_calls[i]; i++)
+        fprintf(out, "%s\"%s\"", i ? "," : "", gated_calls[i]);
+    fputs("]", out);
+}
+
 int lv_ctl_break(const struct lv_form *f, FILE *out)
 {
     struct pg_live_bp b;
@@ -432,8 +481,10 @@ int lv_ctl_break(const struct lv_form *f, FILE *out)
     if (lv_form_int(f, "hits", &hits) < 0 || hits < 0)
         return lv_bad(out, "hits is the match to stop at (1 the first, 0 "
                       "every one), not %s", lv_form_get(f, "hits"));
-    if (call && strlen(call) >= sizeof b.call)
-        return lv_bad(out, "no PVM call is named %s", call);
+    if (call && call[0] && strcmp(call, "any") &&
+        (strlen(call) >= sizeof b.call || !known_call(call)))
+        return lv_bad(out, "no wrapped PVM call is named %s (see \"calls\" "
+                      "on /control.json)", call);
     snprintf(b.call, sizeof b.call, "%s", call && strcmp(call, "any") ? call
                                                                       : "");
     b.hits = (int32_t)hits;
@@ -522,7 +573,10 @@ static void write_held(FILE *out, const struct pg_live_pos *p)
     fprintf(out, ",\"held\":{\"call\":");
     top_json_str(out, p->call);
     fprintf(out, ",\"peer\":%d,\"tag\":%d,\"size\":%d,\"event\":%ld,"
-            "\"why\":", p->peer, p->tag, p->size, (long)p->at + 1);
+            "\"done\":%ld,\"args\":", p->peer, p->tag, p->size,
+            (long)p->next, (long)p->at);
+    top_json_str(out, p->args);
+    fputs(",\"why\":", out);
     top_json_str(out, p->why[0] ? p->why : hold_opt ? "hold" : "pause");
     fputs(",\"site\":", out);
     top_json_str(out, p->site);
@@ -569,15 +623,18 @@ void lv_ctl_json(FILE *out)
 
     lv_ctl_lock();
     n = lv_ctl_tasks(ids, MAX_TASKS);
-    fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hold\":%s,\"tasks\":[",
-            lv.mode == PANGAEA_REPLAY ? "replay" : "log",
-            hold_opt ? "true" : "false");
+    fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hold\":%s,\"tmux\":%s,"
+            "\"tasks\":[", lv.mode == PANGAEA_REPLAY ? "replay" : "log",
+            hold_opt ? "true" : "false",
+            getenv("TMUX") && getenv("TMUX")[0] ? "true" : "false");
     for (i = 0; i < n; i++) {
         fputs(i ? ",\n" : "\n", out);
         write_task(out, ids[i]);
     }
     fputs("],\n", out);
     write_bps(out);
+    fputs(",\n", out);
+    write_calls(out);
     fputs(",\n", out);
     lv_ctl_unlock();
 }

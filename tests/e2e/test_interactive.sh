@@ -58,15 +58,27 @@ stop_pangaea() {
     wait "$PID" || RC=$?
     PID=
 }
-trap 'stop_pangaea; pg_cleanup' EXIT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 130' INT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 143' TERM
+# The private tmux server of section 10 and the pangaea run inside it
+# (not our child: its pid is in a file): ended by their own commands.
+TM=
+tmux_end() {
+    local p
+    [ -n "$TM" ] || return 0
+    p=$(cat "$D/tmux.pid" 2>/dev/null)
+    [ -n "$p" ] && kill -INT "$p" 2>/dev/null && sleep 1 && kill -KILL "$p" 2>/dev/null
+    tmux -L "$TM" kill-server 2>/dev/null
+    TM=
+}
+trap 'stop_pangaea; tmux_end; pg_cleanup' EXIT
+trap 'stop_pangaea; tmux_end; pg_cleanup; trap - EXIT; exit 130' INT
+trap 'stop_pangaea; tmux_end; pg_cleanup; trap - EXIT; exit 143' TERM
 
 # start_live NAME ARGS...: pangaea ARGS in the background; PID and URL.
 start_live() {
     local name=$1 i
     shift
-    "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
+    # never inside the user's tmux: /control/gdb would open windows there
+    env -u TMUX "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
     PID=$!
     URL=
     for i in $(seq 300); do
@@ -110,8 +122,33 @@ post() { local p=$1; shift; curl -s -X POST "$@" "${URL}control/$p"; }
 q() { jget "$(ctl)" "$1"; }
 task() { echo "[t for t in d['tasks'] if t['ltid'] == $1][0]"; }
 all_held() { [ "$(q "sum(1 for t in d['tasks'] if t['state'] == 'held')")" = "$1" ]; }
-# every task held for the N-th time
-holds_all() { [ "$(q "all(t['held'] and t['holds'] == $1 for t in d['tasks']) and len(d['tasks']) == 3")" = True ]; }
+# "H1 H2 H3": the times ltids 1..3 were held so far
+holds_of() { q "' '.join(str(t['holds']) for t in sorted(d['tasks'], key=lambda t: t['ltid']))"; }
+# holds_all "H1 H2 H3": the three tasks held again, for these times
+holds_all() { [ "$(q "len(d['tasks']) == 3 and all(t['held'] for t in d['tasks'])")" = True ] &&
+    [ "$(holds_of)" = "$1" ]; }
+# plus N "H1 H2 H3": each number plus N
+plus() { python3 -c "import sys; print(' '.join(str(int(x) + int(sys.argv[1])) for x in sys.argv[2].split()))" "$@"; }
+master_held() { [ "$(q "bool([t for t in d['tasks'] if t['ltid'] == 1 and 'held' in t])")" = True ]; }
+# held_again LTID H: the task is held for more than H times
+held_again() { [ "$(q "'held' in $(task $1) and $(task $1)['holds'] > $2")" = True ]; }
+# past_spawns: under -hold every task waits at its first wrapped call
+# (the master at its pvm_spawn of worker 1, a worker at its pvm_parent);
+# each is stepped alone until all three wait at a send or receive.
+past_spawns() {
+    local i l h
+    wait_for 30 master_held || return 1
+    for i in $(seq 12); do
+        [ "$(q "len(d['tasks']) == 3 and all('held' in t and t['held']['call'] in ('pvm_send', 'pvm_recv') for t in d['tasks'])")" = True ] &&
+            return 0
+        for l in $(q "' '.join(str(t['ltid']) for t in d['tasks'] if 'held' in t and t['held']['call'] not in ('pvm_send', 'pvm_recv'))"); do
+            h=$(jget "$(post step -d ltid="$l")" 'd["calls"][0]["holds"] if d["calls"] else -1')
+            [ "$h" -ge 0 ] && { wait_for 20 held_again "$l" "$h" || return 1; }
+        done
+        sleep 0.2
+    done
+    return 1
+}
 # "N1 N2 N3": the events of ltids 1..3 on /events.json
 ev_counts() {
     jget "$(curl -sf "${URL}events.json")" \
@@ -128,15 +165,20 @@ REC=$D/rec
 
 # ---- 1. recording: hold, step all three times ------------------------------
 if start_live step -log -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
-    if wait_for 30 all_held 3; then
-        pg_pass "-hold: the three tasks wait before their first PVM call"
+    wait_for 30 master_held
+    expect "-hold: the master waits at its first call, pvm_spawn, with its arguments" \
+        "$(q "$(task 1)['held']['call'] + ' ' + $(task 1)['held']['args'].split('/')[-1]")" \
+        "pvm_spawn plain_choice count 1"
+    if past_spawns; then
+        pg_pass "-hold: stepped through its spawns, the three tasks wait at PVM calls"
         expect "held: the master at its first wildcard receive" \
             "$(q "$(task 1)['held']['call'] + ' ' + str($(task 1)['held']['peer']) + ' ' + str($(task 1)['held']['tag'])")" "pvm_recv -1 10"
         sleep 0.5 # the snapshot is read every 0.2 s at least
         before=$(ev_counts)
+        h0=$(holds_of)
         for i in 1 2 3; do
             r=$(post step -d '')
-            wait_for 20 holds_all $((i + 1)) ||
+            wait_for 20 holds_all "$(plus $i "$h0")" ||
                 { pg_fail "step $i: the tasks are not all held again: $(ctl)"; break; }
         done
         want=$(python3 -c "import sys; print(' '.join(str(int(x) + 3) for x in sys.argv[1].split()))" "$before")
@@ -156,7 +198,7 @@ fi
 # ---- 2. recording: choose the message a held receive takes -----------------
 REC2=$D/rec2
 if start_live choose -log -live 0 -hold -logdir "$REC2" "$PROG" "$K"; then
-    wait_for 30 all_held 3
+    past_spawns
     post resume -d ltid=2 >/dev/null
     post resume -d ltid=3 >/dev/null
     # both workers' results queued at the master (2K of them, 16 at most)
@@ -182,7 +224,7 @@ fi
 
 # ---- 3. replay: a breakpoint on a tag, run-to ------------------------------
 if PANGAEA_STALL=1 start_live brk -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
-    wait_for 30 all_held 3
+    past_spawns
     r=$(post break -d call=send -d tag=21) # the master's receive of it: not
     expect "break: an id" "$(jget "$r" 'd["id"]')" 1
     post resume -d '' >/dev/null
@@ -214,27 +256,55 @@ if PANGAEA_STALL=1 start_live brk -replay -live 0 -hold -logdir "$REC" "$PROG" "
     expect "replay with a breakpoint: the recorded output" \
         "$(out "$D/brk.out" | tr '\n' '|')" "$(out "$D/step.out" | tr '\n' '|')"
 fi
-if start_live runto -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
-    wait_for 30 all_held 3
-    E=5
-    post runto -d ltid=1 -d event=$E >/dev/null
+# run-to LTID:E stops the task just after event E (before its next call),
+# E numbered as `pangaea -dump` numbers the recording, call-site records
+# included; the held call's "event" is its own record's number.
+# dump_seq REC LTID N: "SEQ KIND TAG" of the N-th record (1-based) of LTID
+# among its <send>/<recv>/<site> records, from -dump.
+dump_recs() {
+    "$PANGAEA" -dump "$1" "$2" | python3 -c '
+import re, sys
+for l in sys.stdin:
+    m = re.match(r"\s*<(\w+) seq=\"(\d+)\"", l)
+    if m:
+        t = re.search(r" tag=\"(-?\d+)\"", l)
+        print(m.group(2), m.group(1), t.group(1) if t else "-")'
+}
+# runto_check NAME MODE LOGDIR: run-to the master's receive of tag 21 (its
+# event number and the next records' taken from DUMPREC's -dump), then
+# checks where it was held; the recording is dumped again after a -log.
+runto_check() {
+    local name=$1 mode=$2 dir=$3 E N site
+    read -r E <<<"$(dump_recs "$REC" 1 | awk '$2 == "recv" && $3 == 21 {print $1; exit}')"
+    if [ -z "$E" ]; then pg_fail "$name: no receive of tag 21 in the dump of $REC"; return; fi
+    start_live "$name" "$mode" -live 0 -hold -logdir "$dir" "$PROG" "$K" || return
+    past_spawns
+    post runto -d ltid=1 -d event="$E" >/dev/null
     post resume -d ltid=2 >/dev/null
     post resume -d ltid=3 >/dev/null
-    at_e() { [ "$(q "$(task 1)['held'] and $(task 1)['holds'] == 2")" = True ]; }
+    at_e() { [ "$(q "'held' in $(task 1) and $(task 1)['held']['why'].startswith('run-to')")" = True ]; }
     if wait_for 20 at_e; then
-        expect "run-to event $E: held once it has done event $E" \
-            "$(q "$(task 1)['held']['event'] - 1 >= $E and $(task 1)['held']['why']")" "run-to event $E"
+        got=$(q "' '.join(str($(task 1)['held'][k]) for k in ('done', 'event', 'call', 'tag'))")
     else
-        pg_fail "run-to: the master was not held again: $(ctl)"
+        got=; pg_fail "$name: the master was not held by run-to: $(ctl)"
     fi
     post resume -d '' >/dev/null
-    finish runto
-    expect "replay with run-to: status" "$RC" 0
-fi
+    finish "$name"
+    expect "$name: status" "$RC" 0
+    # the recording just made, or the one replayed: what -dump says
+    read -r site N <<<"$(dump_recs "$dir" 1 | awk -v e="$E" '$1 == e + 1 {s = $2} $1 > e && $2 != "site" {print s, $1; exit}')"
+    [ "$site" = site ] || pg_fail "$name: no call-site record right after event $E (the case to test)"
+    expect "$name: run-to $E held the master just after event $E, before its receive of tag 22 (event $N, after the site record $((E + 1)))" \
+        "$got" "$E $N pvm_recv 22"
+    expect "$name: event $E in the dump is the receive of tag 21" \
+        "$(dump_recs "$dir" 1 | awk -v e="$E" '$1 == e {print $2, $3}')" "recv 21"
+}
+runto_check runto -replay "$REC"
+runto_check runto-log -log "$D/rec-runto"
 
 # ---- 4. replay: choose another match at a racing receive: a what-if ------
 if start_live wi -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
-    wait_for 30 all_held 3
+    past_spawns
     alts=$(curl -sf "${URL}alternatives.json?ltid=1")
     read -r ev took pick msgid <<<"$(jget "$alts" '(lambda r: "%d %d %d %d" % (r["event"], r["took"]["ltid"], [a for a in r["alternatives"] if a["ltid"] != r["took"]["ltid"]][0]["ltid"], [a for a in r["alternatives"] if a["ltid"] != r["took"]["ltid"]][0]["msgid"]))(min(d["races"], key=lambda r: r["event"]))')"
     r=$(post choose -d ltid=1 -d event="$ev" -d sender="$pick" -d msgid="$msgid")
@@ -275,7 +345,7 @@ fi
 # ---- 6. the same from the page's buttons, in headless Chromium -----------
 PAGE="python3 $(cd "$(dirname "$0")" && pwd)/control_page.py"
 if start_live pstep -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
-    wait_for 30 all_held 3
+    past_spawns
     sleep 0.5
     before=$(ev_counts)
     if res=$($PAGE "$URL" step 3); then
@@ -284,7 +354,7 @@ if start_live pstep -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
         sleep 0.5
         expect "page: Step all three times: three more events per task (were $before)" "$(ev_counts)" "$want"
         expect "page: every task held again after each click" \
-            "$(jget "$res" '[[h for _, h, _ in s] for s in d["holds"]]')" "[[1, 1, 1], [2, 2, 2], [3, 3, 3], [4, 4, 4]]"
+            "$(jget "$res" '[[h - h0 for (_, h, _), (_, h0, _) in zip(s, d["holds"][0])] for s in d["holds"]]')" "[[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3]]"
     else
         pg_fail "page: step all did not work"
     fi
@@ -305,6 +375,7 @@ if start_live pstep -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
     expect "page: the replay ends as recorded" "$(out "$D/pstep.out" | tr '\n' '|')" "$(out "$D/step.out" | tr '\n' '|')"
 fi
 if start_live pchoose -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    past_spawns
     if res=$($PAGE "$URL" choose); then
         pick=$(jget "$res" 'd["picked"]["sender"]')
         expect "page: the what-if of the clicked alternative is done" "$(jget "$res" 'd["whatif"]["state"]')" done
@@ -323,7 +394,7 @@ fi
 # ---- 7. the gdb command line of a held task ----------------------------------
 if command -v gdb >/dev/null &&
         start_live gdb -log -live 0 -hold -logdir "$D/rec3" "$PROG" 2; then
-    wait_for 30 all_held 3
+    past_spawns
     line=$(q "$(task 2)['held']['gdb']")
     # gdb -p PID -ex 'break pg_gate_after' -ex continue, in batch mode
     tpid=$(sed -n 's/^gdb -p \([0-9]*\) .*/\1/p' <<<"$line")
@@ -347,6 +418,153 @@ if command -v gdb >/dev/null &&
     post resume -d '' >/dev/null
     finish gdb
     expect "after gdb detached, the run ends normally" "$RC" 0
+fi
+
+# ---- 8. every wrapped call is gated: stepping through barriers ------------
+# tests/programs/group_barriers.c: the master spawns two members; all join
+# "bars", the members report in, a barrier, a ring of sends, a barrier,
+# results to the master, pvm_reduce, pvm_lvgroup, pvm_exit.  Held with
+# -hold and only ever "step all" (each held task makes its next call): the
+# calls each task is let through, as the step answers name them, follow
+# the program, the barriers named with their group and count.
+GPROG=$PG_BUILD/tests/group_barriers
+"$PANGAEA" -log -logdir "$D/grp-ref" "$GPROG" >"$D/grp-ref.out" 2>&1 ||
+    pg_fail "group_barriers without -live: status $?"
+if start_live grp -log -live 0 -hold -logdir "$D/grp" "$GPROG"; then
+    : >"$D/grp.calls"
+    n=0
+    for i in $(seq 300); do
+        kill -0 "$PID" 2>/dev/null || break
+        r=$(post step -d '')
+        [ -n "$r" ] || break # pangaea ended meanwhile
+        [ "$(jget "$r" 'len(d["calls"])')" -gt 0 ] && n=$((n + 1))
+        jget "$r" '"\n".join("%d %s %s" % (c["ltid"], c["call"], c["args"]) for c in d["calls"])' |
+            sed '/^$/d' >>"$D/grp.calls"
+        # each task let go is held again, or inside a call (a barrier), or ended
+        moved() { ! kill -0 "$PID" 2>/dev/null || [ "$(q "all('held' not in t or t['holds'] > h for c in $(jget "$r" 'd["calls"]') for t in d['tasks'] if t['ltid'] == c['ltid'] for h in [c['holds']])")" = True ]; }
+        wait_for 20 moved || { pg_fail "grp: a stepped task did not move: $(ctl)"; break; }
+    done
+    finish grp
+    expect "group_barriers stepped through (step all $n times): status" "$RC" 0
+    # which task prints "max instance", and what (pvm_reduce races with
+    # pvm_lvgroup), depends on the run: the total does not
+    allout() { sed -n 's/^\[[0-9]*\] //p' "$1" | sort | tr '\n' '|'; }
+    expect "group_barriers stepped: the total of a run without -live" \
+        "$(grep -h 'total' "$D/grp.out")" "$(grep -h 'total' "$D/grp-ref.out")"
+    seq_of() { awk -v l="$1" '$1 == l {print $2}' "$D/grp.calls" | sed 's/^pvm_//' | tr '\n' ' '; }
+    for l in 1 2 3; do
+        if [ "$l" = 1 ]; then
+            want="spawn joingroup recv recv barrier gettid gettid send recv send recv barrier recv recv reduce"
+        else
+            want="joingroup parent send barrier gettid gettid send recv send recv barrier parent send reduce"
+        fi
+        got=$(seq_of "$l")
+        expect "ltid $l: the calls stepped through follow the program up to pvm_reduce" \
+            "${got%%reduce *}reduce" "$want"
+        expect "ltid $l: and end with pvm_lvgroup, pvm_exit" "$(tail_of() { echo "$got" | awk '{print $(NF-1), $NF}'; }; tail_of)" "lvgroup exit"
+    done
+    expect "the barriers were held with their group and count" \
+        "$(grep -c ' pvm_barrier group bars count 3$' "$D/grp.calls")" 6
+    "$PANGAEA" -replay -logdir "$D/grp" "$GPROG" >"$D/grp.rep" 2>&1
+    expect "the stepped recording replays with its output" "$(allout "$D/grp.rep")" "$(allout "$D/grp.out")"
+fi
+
+# ---- 9. a breakpoint naming a task counts that task's matches ---------------
+# call=send ltid=3 hits=2: worker 2 stops before its second pvm_send (just
+# after its first, as -dump numbers it), whatever worker 1 sent meanwhile.
+if start_live hits -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    # set before worker 2 reaches its first send: a task already held at a
+    # call when a breakpoint is set makes that call unmatched
+    post break -d call=send -d ltid=3 -d hits=2 >/dev/null
+    past_spawns
+    r=$(post break -d call=pvm_barrier -d ltid=1)
+    expect "a breakpoint on pvm_barrier (a wrapped call) is accepted" "$(jget "$r" 'd["ok"]')" True
+    r=$(post break -d call=pvm_nosuch)
+    expect "a breakpoint on a call PVM does not have is refused" "$(jget "$r" 'd["ok"]')" False
+    post resume -d '' >/dev/null
+    w2_held() { [ "$(q "'held' in $(task 3)")" = True ]; }
+    first=$(dump_recs "$REC" 3 | awk '$2 == "send" {print $1; exit}')
+    if wait_for 20 w2_held; then
+        expect "worker 2 held by its own second send (match 2 of its own)" \
+            "$(q "' '.join(str($(task 3)['held'][k]) for k in ('call', 'why', 'done'))")" \
+            "pvm_send breakpoint 1 (match 2) $first"
+        expect "the breakpoint counted worker 2's sends only" "$(q "d['breakpoints'][0]['count']")" 2
+    else
+        pg_fail "hits: worker 2 was not held: $(ctl)"
+    fi
+    r=$(post gdb -d ltid=3)
+    expect "/control/gdb outside tmux: refused, saying so" \
+        "$(jget "$r" 'd["ok"], "inside tmux" in d["error"]')" "False True"
+    post unbreak -d id=all >/dev/null
+    post resume -d '' >/dev/null
+    finish hits
+    expect "replay with a per-task hit count: status" "$RC" 0
+fi
+
+# ---- 10. gdb in a tmux window, from the page's route ----------------------
+# pangaea runs inside a private tmux server (tmux -L NAME, killed at the
+# end with its own kill-server); POST /control/gdb ltid=1 opens gdb on the
+# held master in a new window of it: gdb is attached (the task's
+# TracerPid is a gdb), then detached cleanly (C-c, detach, quit typed into
+# its window: TracerPid 0, the window gone), and the run ends normally.
+tracer() { sed -n 's/^TracerPid:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
+if ! command -v tmux >/dev/null || ! command -v gdb >/dev/null; then
+    pg_fail "tmux and gdb are needed for /control/gdb (scripts/install-deps.sh installs them)"
+else
+    TM=pg-ictl-$$
+    printf '%s\n' "\"$PANGAEA\" -log -live 0 -hold -logdir \"$D/rec-tmux\" \"$PROG\" 2 >\"$D/tmux.out\" 2>\"$D/tmux.err\" </dev/null &" \
+        "echo \$! >\"$D/tmux.pid\"" "wait \$!" "echo \$? >\"$D/tmux.rc\"" >"$D/in-tmux.sh"
+    tmux -L "$TM" new-session -d -x 160 -y 40 -s ictl "bash '$D/in-tmux.sh'"
+    tmux_url() { URL=$(sed -n 's/^pangaea: live view at //p' "$D/tmux.err" 2>/dev/null); [ -n "$URL" ]; }
+    if wait_for 30 tmux_url && wait_for 30 master_held; then
+        expect "inside tmux, /control.json says so" "$(q "d['tmux']")" True
+        tpid=$(q "$(task 1)['pid']")
+        r=$(post gdb -d ltid=1)
+        expect "/control/gdb: gdb opened on the held master" "$(jget "$r" 'd["ok"], d["pid"]')" "True $tpid"
+        traced() { [ "$(tracer "$tpid")" -gt 0 ] 2>/dev/null; }
+        if wait_for 60 traced; then
+            expect "the master is traced by gdb" "$(cat "/proc/$(tracer "$tpid")/comm")" gdb
+            win=$(tmux -L "$TM" list-windows -t ictl -F '#{window_index} #{window_name}' | awk '$2 == "gdb" && $4 == 1 {print $1}')
+            if [ -n "$win" ]; then pg_pass "gdb runs in tmux window $win, 'gdb ltid 1'"; else
+                pg_fail "no tmux window 'gdb ltid 1': $(tmux -L "$TM" list-windows -t ictl)"; fi
+            # gdb_prompt: its window's last line is gdb's prompt (a
+            # pagination prompt on the way is answered "c")
+            gdb_prompt() {
+                local last
+                last=$(tmux -L "$TM" capture-pane -p -t "ictl:$win" | sed '/^[[:space:]]*$/d' | tail -1)
+                case $last in
+                "(gdb)"*) return 0 ;;
+                *"Type <RET>"*) tmux -L "$TM" send-keys -t "ictl:$win" c Enter ;;
+                esac
+                return 1
+            }
+            running() { tmux -L "$TM" capture-pane -p -t "ictl:$win" | grep -q "^Continuing"; }
+            wait_for 30 running # gdb ran its -ex commands: the task goes on under it
+            tmux -L "$TM" send-keys -t "ictl:$win" C-c
+            wait_for 30 gdb_prompt
+            tmux -L "$TM" send-keys -t "ictl:$win" "detach" Enter
+            wait_for 30 gdb_prompt
+            tmux -L "$TM" send-keys -t "ictl:$win" "quit" Enter
+            untraced() { [ "$(tracer "$tpid")" = 0 ]; }
+            gone() { ! tmux -L "$TM" list-windows -t ictl -F '#{window_name}' | grep -q '^gdb ltid 1$'; }
+            if wait_for 30 untraced && wait_for 30 gone; then
+                pg_pass "gdb detached cleanly (TracerPid 0, its window closed)"
+            else
+                pg_fail "gdb did not detach: TracerPid $(tracer "$tpid"); $(tmux -L "$TM" capture-pane -p -t "ictl:$win" 2>&1 | tail -5)"
+            fi
+        else
+            pg_fail "gdb never attached to pid $tpid: $(tmux -L "$TM" list-windows -t ictl 2>&1)"
+        fi
+        post resume -d '' >/dev/null
+        # the workers, spawned since, start held (-hold): resumed as they come
+        tmux_done() { post resume -d '' >/dev/null; [ -s "$D/tmux.rc" ]; }
+        wait_for 60 tmux_done
+        expect "the run inside tmux ends normally after gdb detached" "$(cat "$D/tmux.rc" 2>/dev/null)" 0
+        [ -s "$D/tmux.rc" ] || { echo "control: $(ctl)"; cat "$D/tmux.err"; }
+    else
+        pg_fail "pangaea inside tmux did not hold the master: $(cat "$D/tmux.err" 2>/dev/null)"
+    fi
+    tmux_end
 fi
 
 pg_summary

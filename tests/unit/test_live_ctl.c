@@ -129,15 +129,25 @@ START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
     ck_assert_int_eq(run(lv_ctl_resume, "ltid=3001002", &out), 200);
     free(out);
     ck_assert(!p3->pause);
+    ck_assert_int_eq(run(lv_ctl_step, "ltid=2", &out), 200); /* not held */
+    free(out);
+    ck_assert_int_eq(p2->steps, 0);
+    p2->held = 1; /* as gate.c does, the call published first */
+    snprintf(p2->call, sizeof p2->call, "pvm_barrier");
+    snprintf(p2->args, sizeof p2->args, "group g count 3");
+    p2->tag = -1;
     ck_assert_int_eq(run(lv_ctl_step, "ltid=2", &out), 200);
+    ck_assert_str_eq(out, "{\"ok\":true,\"calls\":[{\"ltid\":2,\"call\":"
+                     "\"pvm_barrier\",\"args\":\"group g count 3\",\"tag\":-1,"
+                     "\"holds\":0}],\"stepped\":[2]}\n");
     free(out);
     ck_assert_int_eq(p1->steps, 0);
     ck_assert_int_eq(p2->steps, 1);
     ck_assert_int_eq(run(lv_ctl_resume, "ltid=1", &out), 200);
     free(out);
     ck_assert(!p1->pause && !p1->gate && p2->pause);
-    ck_assert_int_eq(run(lv_ctl_step, "", &out), 200); /* the paused only */
-    ck_assert_str_eq(out, "{\"ok\":true,\"stepped\":[2]}\n");
+    ck_assert_int_eq(run(lv_ctl_step, "", &out), 200); /* the held only */
+    ck_assert(strstr(out, "\"stepped\":[2]}\n"));
     free(out);
     ck_assert_int_eq(run(lv_ctl_runto, "ltid=1&event=7", &out), 200);
     free(out);
@@ -166,6 +176,8 @@ START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
     /* A task held: what /control.json says of it. */
     snprintf(p2->call, sizeof p2->call, "pvm_recv");
     p2->peer = -1, p2->tag = 10, p2->size = -1, p2->at = 4, p2->pid = 42;
+    p2->next = 6; /* a <site> record (5) comes first */
+    p2->args[0] = 0;
     p2->held = 1;
     {
         size_t len = 0;
@@ -177,7 +189,9 @@ START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
                                           "\"held\",\"pause\":true"));
         ck_assert_ptr_nonnull(strstr(out, "\"held\":{\"call\":\"pvm_recv\","
                                           "\"peer\":-1,\"tag\":10,\"size\":-1,"
-                                          "\"event\":5,\"why\":\"hold\""));
+                                          "\"event\":6,\"done\":4,\"args\":"
+                                          "\"\",\"why\":\"hold\""));
+        ck_assert_ptr_nonnull(strstr(out, "\"calls\":[\"send\",\"mcast\","));
         ck_assert_ptr_nonnull(strstr(out, "gdb -p 42 -ex 'break pg_gate_after'"));
         ck_assert_ptr_nonnull(strstr(out, "\"call\":\"send\",\"ltid\":null,"
                                           "\"peer\":null,\"tag\":21"));
