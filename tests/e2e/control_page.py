@@ -138,9 +138,7 @@ def main():
         out = (step(d, a.arg) if a.what == "step" else
                brk(d, a.arg) if a.what == "break" else choose(d))
         if a.shot:
-            import base64
-            with open(a.shot, "wb") as f:
-                f.write(base64.b64decode(d.call("GET", "/screenshot")))
+            d.screenshot(a.shot)
         print(json.dumps(out))
     finally:
         d.close()

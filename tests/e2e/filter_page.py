@@ -120,9 +120,7 @@ def main():
             out["collapse"] = counts(d, live)
             out["collapse_frame"] = fit(d, live)
             if a.shot:
-                with open(a.shot, "wb") as fp:
-                    import base64
-                    fp.write(base64.b64decode(d.call("GET", "/screenshot")))
+                d.screenshot(a.shot)
             b = d.js("return %s.bands()" % api(live))
             if b and not 260 < b[0]["x"] < 1300:  # into view first, as a user would scroll
                 d.js("const s = document.getElementById('scroller'); s.scrollLeft += arguments[0] - 700;"

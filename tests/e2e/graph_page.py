@@ -96,6 +96,11 @@ class Driver:
                         {"type": "pointerDown", "button": 0},
                         {"type": "pointerUp", "button": 0}]}]})
 
+    def screenshot(self, path):
+        """Writes what the browser shows now to path, as PNG."""
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(self.call("GET", "/screenshot")))
+
     def close(self):
         try:
             if self.sid:
@@ -198,9 +203,7 @@ def main():
                     "const o = {}; for (const td of document.querySelectorAll('#details [data-f]'))"
                     " o[td.dataset.f] = td.textContent; return o;")
         if a.shot:
-            png = base64.b64decode(d.call("GET", "/screenshot"))
-            with open(a.shot, "wb") as f:
-                f.write(png)
+            d.screenshot(a.shot)
         print(json.dumps(out))
     finally:
         d.close()

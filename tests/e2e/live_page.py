@@ -104,9 +104,7 @@ def main():
         if a.open_gate:
             out["after"] = go_on(d, a.open_gate, a.away, out["events"])
         if a.shot:
-            with open(a.shot, "wb") as f:
-                import base64
-                f.write(base64.b64decode(d.call("GET", "/screenshot")))
+            d.screenshot(a.shot)
         print(json.dumps(out))
     finally:
         d.close()

@@ -17,28 +17,13 @@
 # sites and polls (what it shows).
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/live_lib.sh"
 
 PANGAEA=$PG_BUILD/pangaea
 HERE=$(cd "$(dirname "$0")" && pwd)
 PROG=$PG_BUILD/tests/group_barriers
 PID=
 
-jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
-expect() {
-    if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got '$2', want '$3'"; fi
-}
-# Ctrl-C twice to our -live-wait pangaea (the run is over: the first lets
-# the page go), KILL only if it ignores both.
-stop_pangaea() {
-    local k i
-    [ -n "$PID" ] || return 0
-    for k in INT INT KILL; do
-        kill -"$k" "$PID" 2>/dev/null || break
-        for i in $(seq 100); do kill -0 "$PID" 2>/dev/null || break 2; sleep 0.1; done
-    done
-    wait "$PID" 2>/dev/null
-    PID=
-}
 trap 'stop_pangaea; pg_cleanup' EXIT
 
 # check NAME RESULT KIND(msg|all): the page's counts against the logs'.

@@ -37,27 +37,13 @@
 #     just after its pvm_send returned, in the program's frame.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/live_lib.sh"
 
 PANGAEA=$PG_BUILD/pangaea
 PROG=$PG_BUILD/tests/plain_choice
 K=4
 
-jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
-stop_pangaea() {
-    local k i
-    RC=0
-    [ -n "${PID:-}" ] || return 0
-    for k in INT INT KILL; do
-        kill -"$k" "$PID" 2>/dev/null || break
-        for i in $(seq 100); do
-            kill -0 "$PID" 2>/dev/null || break 2
-            sleep 0.1
-        done
-    done
-    wait "$PID" || RC=$?
-    PID=
-}
 # The private tmux server of section 10 and the pangaea run inside it
 # (not our child: its pid is in a file): ended by their own commands.
 TM=
@@ -73,24 +59,6 @@ trap 'stop_pangaea; tmux_end; pg_cleanup' EXIT
 trap 'stop_pangaea; tmux_end; pg_cleanup; trap - EXIT; exit 130' INT
 trap 'stop_pangaea; tmux_end; pg_cleanup; trap - EXIT; exit 143' TERM
 
-# start_live NAME ARGS...: pangaea ARGS in the background; PID and URL.
-start_live() {
-    local name=$1 i
-    shift
-    # never inside the user's tmux: /control/gdb would open windows there
-    env -u TMUX "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
-    PID=$!
-    URL=
-    for i in $(seq 300); do
-        URL=$(sed -n 's/^pangaea: live view at //p' "$D/$name.err")
-        [ -n "$URL" ] && return 0
-        kill -0 "$PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    pg_fail "$name: pangaea never said where the live view is"
-    cat "$D/$name.err"
-    return 1
-}
 # finish NAME: waits for the run's end; RC its status.
 finish() {
     local i
@@ -104,17 +72,6 @@ finish() {
     stop_pangaea
 }
 
-wait_for() {
-    local until=$((SECONDS + $1))
-    shift
-    while ! "$@"; do
-        [ "$SECONDS" -ge "$until" ] && return 1
-        sleep 0.1
-    done
-}
-expect() {
-    if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got '$2', want '$3'"; fi
-}
 
 ctl() { curl -sf "${URL}control.json"; }
 post() { local p=$1; shift; curl -s -X POST "$@" "${URL}control/$p"; }

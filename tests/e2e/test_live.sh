@@ -28,6 +28,7 @@
 #    names as diverged are marked so on /events.json, with their reports.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/live_lib.sh"
 
 PANGAEA=$PG_BUILD/pangaea
 PROG=$PG_BUILD/tests/plain_live
@@ -35,61 +36,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PAGE="python3 $HERE/live_page.py"
 R=12
 
-jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
-# stop_pangaea: Ctrl-C to the pangaea of PID, as a user would: a run
-# still going needs a second one under -live-wait (the first ends the run,
-# the second lets the page go); KILL only if it ignores both.  Sets RC.
-stop_pangaea() {
-    local k i
-    RC=0
-    [ -n "${PID:-}" ] || return 0
-    for k in INT INT KILL; do
-        kill -"$k" "$PID" 2>/dev/null || break
-        for i in $(seq 150); do
-            kill -0 "$PID" 2>/dev/null || break 2
-            sleep 0.1
-        done
-    done
-    wait "$PID" || RC=$?
-    PID=
-}
 # No pangaea of ours outlives the test, whatever fails.
 trap 'stop_pangaea; pg_cleanup' EXIT
 trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 130' INT
 trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 143' TERM
 
-# start_live NAME ARGS...: pangaea ARGS in the background; PID and URL.
-start_live() {
-    local name=$1 i
-    shift
-    "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
-    PID=$!
-    URL=
-    for i in $(seq 300); do
-        URL=$(sed -n 's/^pangaea: live view at //p' "$D/$name.err")
-        [ -n "$URL" ] && return 0
-        kill -0 "$PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    pg_fail "$name: pangaea never said where the live view is"
-    cat "$D/$name.err"
-    return 1
-}
 
 events() { curl -sf "${URL}events.json${1:+?since=$1}"; }
 count() { jget "$(events)" 'd["count"]'; }
 
-# wait_for SECONDS CMD...: until CMD succeeds (bounded: the run is held
-# at a gate, so the wait is for the machine, not for luck).
-wait_for() {
-    local until=$((SECONDS + $1))
-    shift
-    while ! "$@"; do
-        [ "$SECONDS" -ge "$until" ] && return 1
-        sleep 0.2
-    done
-}
 count_above() { [ "$(count)" -gt "$1" ]; }
 said() { grep -q "$2" "$D/$1.err"; }
 waits_of() { jget "$(events)" '[t["waits"] for t in d["tasks"] if t["ltid"] == '"$1"'][0]'; }
@@ -112,9 +68,6 @@ nth_recv() {
 }
 started_ltids() { ls "$1" | sed -n 's/^ltid-\([0-9]*\)\.exec\.xml$/\1/p' | sort -n | tr '\n' ' '; }
 
-expect() {
-    if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got '$2', want '$3'"; fi
-}
 
 # at_gate1 NAME: the count while the run is held at gate 1 (C1).
 at_gate1() {

@@ -1,0 +1,61 @@
+# live_lib.sh - what the tests of the live page share (test_live,
+# test_interactive, test_filter): a `pangaea -live` run in the background,
+# its URL, waiting on it, and ending it as a user would.  Sourced after
+# lib.sh; the test sets PANGAEA and D (its directory) and keeps PID.
+
+# jget JSON EXPR: EXPR of the parsed JSON d, printed by Python.
+jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+
+# expect WHAT GOT WANT: a pass when GOT is WANT and not empty.
+expect() {
+    if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got '$2', want '$3'"; fi
+}
+
+# stop_pangaea: Ctrl-C to the pangaea of PID, as a user would: a run
+# still going needs a second one under -live-wait (the first ends the run,
+# the second lets the page go); KILL only if it ignores both.  Sets RC.
+stop_pangaea() {
+    local k i
+    RC=0
+    [ -n "${PID:-}" ] || return 0
+    for k in INT INT KILL; do
+        kill -"$k" "$PID" 2>/dev/null || break
+        for i in $(seq 150); do
+            kill -0 "$PID" 2>/dev/null || break 2
+            sleep 0.1
+        done
+    done
+    wait "$PID" 2>/dev/null || RC=$?
+    PID=
+}
+
+# start_live NAME ARGS...: pangaea ARGS in the background (never inside
+# the user's tmux: /control/gdb would open windows there); PID and URL,
+# its output in $D/NAME.out and .err.
+start_live() {
+    local name=$1 i
+    shift
+    env -u TMUX "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
+    PID=$!
+    URL=
+    for i in $(seq 300); do
+        URL=$(sed -n 's/^pangaea: live view at //p' "$D/$name.err")
+        [ -n "$URL" ] && return 0
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    pg_fail "$name: pangaea never said where the live view is"
+    cat "$D/$name.err"
+    return 1
+}
+
+# wait_for SECONDS CMD...: until CMD succeeds (bounded: a held run waits
+# for the machine, not for luck); 1 if it never did.
+wait_for() {
+    local until=$((SECONDS + $1))
+    shift
+    while ! "$@"; do
+        [ "$SECONDS" -ge "$until" ] && return 1
+        sleep 0.1
+    done
+}
