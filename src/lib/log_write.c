@@ -371,14 +371,27 @@ static int begin_message(pg_logw *w, pg_bw_extra *x)
     return usable(w, PG_LOG_COMM) && w->bin ? 0 : -1;
 }
 
+/* pg_bw_call_code of call, remembered for the last name seen at each
+ * caller: a program sends, and receives, mostly with one call. */
+static int call_code(const char *call, const char **last, int *code)
+{
+    if (call != *last) {
+        *code = pg_bw_call_code(call);
+        *last = call;
+    }
+    return *code;
+}
+
 int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
                  int bytes, int nto, const int *to)
 {
+    static const char *last;
+    static int code;
     pg_bw_extra x;
 
     if (begin_message(w, &x) < 0)
         return -1;
-    return took_comm(w, pg_bw_send(w->bin, t, pg_bw_call_code(call),
+    return took_comm(w, pg_bw_send(w->bin, t, call_code(call, &last, &code),
                                    w->misses, tag, msgid, bytes, nto, to,
                                    &x));
 }
@@ -394,11 +407,13 @@ void pg_logw_undo(pg_logw *w)
 int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
                  int msgid, int bytes)
 {
+    static const char *last;
+    static int code;
     pg_bw_extra x;
 
     if (begin_message(w, &x) < 0)
         return -1;
-    return took_comm(w, pg_bw_recv(w->bin, t, pg_bw_call_code(call),
+    return took_comm(w, pg_bw_recv(w->bin, t, call_code(call, &last, &code),
                                    w->misses, from, tag, msgid, bytes, &x));
 }
 

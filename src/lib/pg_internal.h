@@ -126,6 +126,7 @@ int pg_forked_child(void);
 /* True when a message in context `ctx` may carry our header. */
 int pg_app_ctx(int ctx);
 /* True for the message contexts PVM keeps for itself (pvmproto.h). */
+int pg_context(void); /* pvm_getcontext(), cheaper (state.c) */
 int pg_system_ctx(int ctx);
 /* The last component of a path (programs are compared by it). */
 const char *pg_basename(const char *path);

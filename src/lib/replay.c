@@ -731,7 +731,7 @@ static int header_of(int mid, int *src, int *wid, int *len)
         *src = s->src, *wid = s->wid, *len = s->len;
         return 0;
     }
-    if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pvm_getcontext())
+    if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pg_context())
         return -1;
     *src = mi.src, *wid = mi.wid, *len = mi.len;
     if (s)
@@ -775,7 +775,7 @@ int pg_match(int mid, int tid, int tag)
         return cc;
     }
     if (want.notice) {
-        cc = pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pvm_getcontext() &&
+        cc = pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pg_context() &&
              mi.tag == want.tag && pg_notice_kind(mid) == want.notice &&
              (!want.tid || pg_notice_first(mid) == want.tid);
         if (cc)

@@ -283,7 +283,7 @@ int pg_start(void)
 int pg_app_call(void)
 {
     /* PVM's own functions (groups, say) send in a system context. */
-    if (pg.depth > 0 || pg.mode == PANGAEA_OFF || pg_system_ctx(pvm_getcontext()))
+    if (pg.depth > 0 || pg.mode == PANGAEA_OFF || pg_system_ctx(pg_context()))
         return 0;
     if (!pg.started && pg_start() < 0)
         return 0;
@@ -293,7 +293,7 @@ int pg_app_call(void)
 int pg_app_call_tag(int tag)
 {
     if (pg.coll && pg.depth == 0 && pg.mode != PANGAEA_OFF &&
-        pvm_getcontext() == SYSCTX_DG_CTX)
+        pg_context() == SYSCTX_DG_CTX)
         return tag == pg.coll_tag; /* else the group server's traffic */
     return pg_app_call();
 }
