@@ -178,9 +178,9 @@ int pg_hdr_take_of(const struct pvmminfo *mi, pg_hdr *h)
 
 int pg_hdr_take(int mid, pg_hdr *h)
 {
-    int src, cc = pg_hdr_peek(mid, &src, &h->msgid);
+    struct pvmminfo mi;
 
-    if (cc == 1)
-        h->ltid = pg_ltid_of(src);
-    return cc;
+    if (mid <= 0 || pvm_getminfo(mid, &mi) < 0)
+        return -1;
+    return pg_hdr_take_of(&mi, h);
 }

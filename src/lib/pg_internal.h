@@ -126,8 +126,9 @@ int pg_forked_child(void);
 /* True when a message in context `ctx` may carry our header. */
 int pg_app_ctx(int ctx);
 /* True for the message contexts PVM keeps for itself (pvmproto.h). */
-int pg_context(void); /* pvm_getcontext(), cheaper (state.c) */
 int pg_system_ctx(int ctx);
+/* pvm_getcontext(), without the call once the task is enrolled. */
+int pg_context(void);
 /* The last component of a path (programs are compared by it). */
 const char *pg_basename(const char *path);
 /* PANGAEA_STALL: seconds a wait may last before it is reported (30). */

@@ -41,7 +41,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live_pos.h"
 #include "pg_internal.h"
 
 

@@ -313,6 +313,14 @@ static int check_half(const char *dir, struct comm_log *c, int n, int half,
     return 0;
 }
 
+/* Both halves in turn, in this process. */
+static int check_in_turn(const char *dir, struct comm_log *c, int n,
+                         pg_err *err)
+{
+    return check_half(dir, c, n, 0, err) < 0 ||
+                   check_half(dir, c, n, 1, err) < 0 ? -1 : 0;
+}
+
 /* Reading the communication logs through is most of the time a replay
  * takes before its tasks start (some 0.2 s per million events; issue 13
  * counts it in the replay's cost).  With two CPUs, a child process reads
@@ -337,14 +345,12 @@ static int check_comm_logs(const char *dir, struct comm_log *c, int n,
         load[c[i].half] += c[i].size;
     }
     if (n < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2 || pipe(fd) < 0)
-        return check_half(dir, c, n, 0, err) < 0 ||
-                       check_half(dir, c, n, 1, err) < 0 ? -1 : 0;
+        return check_in_turn(dir, c, n, err);
     fflush(NULL); /* nothing buffered written twice */
     if ((pid = fork()) < 0) {
         close(fd[0]);
         close(fd[1]);
-        return check_half(dir, c, n, 0, err) < 0 ||
-                       check_half(dir, c, n, 1, err) < 0 ? -1 : 0;
+        return check_in_turn(dir, c, n, err);
     }
     if (pid == 0) { /* the helper: _exit, so no handler of pangaea runs */
         close(fd[0]);
