@@ -10,15 +10,12 @@
 # hung), or that reports "0 passed, 0 failed" (it checked nothing) counts as
 # one failure.  Exits non-zero if anything failed or nothing passed.
 #
-# Tests that spend minutes waiting on PVM rather than working (BACKGROUND:
-# test_hostloss.sh waits about 3 minutes for PVM to notice a dead host) are
-# started first and run alongside the others; their output is shown and
-# counted at the end.  Every test has its own pvmd, PVM_TMP and namespaces,
-# so they do not meet.  PG_TESTS="test_a.sh test_b.sh" runs only those;
+# Tests run side by side, PG_JOBS at a time (see below): every test has
+# its own pvmd, PVM_TMP and namespaces, so they do not meet.
+# PG_TESTS="test_a.sh test_b.sh" runs only those;
 # PG_E2E_DIR runs the tests of another directory (test_harness.sh does).
 set -u
 dir=$(cd "${PG_E2E_DIR:-$(dirname "${BASH_SOURCE[0]}")}" && pwd) || exit 1
-BACKGROUND=" test_hostloss.sh "
 passed=0
 failed=0
 skipped=0
@@ -26,7 +23,6 @@ skips=()
 ran=0
 work=$(mktemp -d) || exit 1
 bg_pids=()
-bg_names=()
 cleanup() {
     local pid
     for pid in "${bg_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
@@ -72,31 +68,47 @@ count() {
 
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
+# Tests run PG_JOBS at a time (default twice the CPUs: most of a test's
+# time is spent waiting on pvmd, timeouts and processes, not computing).
+# Those known to take longest start first (FIRST, measured with the
+# durations this script prints), so the run is not left waiting on one
+# long test at its end.  Each test's output is kept apart and shown whole
+# when it ends, with its time, so outputs never interleave.
+jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 ))}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+FIRST="test_hostloss.sh test_debian.sh test_install.sh test_interactive.sh
+test_hosts.sh test_live.sh test_whatif_hosts.sh test_pack_hosts.sh test_whatif.sh"
+order=()
+for name in $FIRST; do [ -e "$dir/$name" ] && order+=("$name"); done
 for t in "$dir"/test_*.sh; do
     name=$(basename "$t")
-    [ -e "$t" ] && wanted "$name" && [[ "$BACKGROUND" == *" $name "* ]] || continue
-    echo "== $name (started in the background)"
-    timeout "${PG_TEST_TIMEOUT:-1200}" bash "$t" >"$work/$name.log" 2>&1 &
-    bg_pids+=($!)
-    bg_names+=("$name")
+    [[ " $(echo $FIRST) " == *" $name "* ]] || order+=("$name")
 done
 
-for t in "$dir"/test_*.sh; do
-    name=$(basename "$t")
-    [ -e "$t" ] && wanted "$name" && [[ "$BACKGROUND" != *" $name "* ]] || continue
-    echo "== $name"
-    timeout "${PG_TEST_TIMEOUT:-1200}" bash "$t" 2>&1 | tee "$work/$name.log"
-    count "$name" "${PIPESTATUS[0]}" "$work/$name.log"
-done
-
-for i in "${!bg_pids[@]}"; do
-    name=${bg_names[$i]}
-    rc=0
-    wait "${bg_pids[$i]}" || rc=$?
-    echo "== $name (ran in the background)"
+declare -A job_name job_start
+running=0
+# reap: waits for one running test to end and counts it.
+reap() {
+    local pid rc=0 name
+    wait -n -p pid || rc=$?
+    [ -n "${pid:-}" ] || return 1
+    name=${job_name[$pid]}
+    echo "== $name ($(( SECONDS - job_start[$pid] )) s)"
     cat "$work/$name.log"
     count "$name" "$rc" "$work/$name.log"
+    unset "job_name[$pid]"
+    running=$((running - 1))
+}
+for name in "${order[@]}"; do
+    wanted "$name" || continue
+    while [ "$running" -ge "$jobs" ]; do reap || break; done
+    timeout "${PG_TEST_TIMEOUT:-1200}" bash "$dir/$name" >"$work/$name.log" 2>&1 &
+    job_name[$!]=$name
+    job_start[$!]=$SECONDS
+    bg_pids+=($!)
+    running=$((running + 1))
 done
+while [ "$running" -gt 0 ]; do reap || break; done
 bg_pids=()
 
 [ "$ran" -gt 0 ] || echo "no end-to-end test found in $dir"

@@ -16,6 +16,7 @@
 #     machine where they cannot run: an `id` first in PATH says we are not
 #     root, the check hosts.sh makes first, so no namespace is ever made.
 #     Both must be reported skipped, with the reason.
+#     Tests run side by side (PG_JOBS), each one's output shown whole.
 # (d) test_fuzz_corpus.sh on an empty and on a missing corpus must fail.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -62,6 +63,25 @@ if [ "$rc" -ne 0 ] && [ "$(tail -n 1 "$dir/b.out")" = "0 passed, 0 failed, 1 ski
 else
     pg_fail "run_all.sh on a skip alone, exit $rc:"; cat "$dir/b.out"
 fi
+
+# Tests run side by side: two made-up tests that each wait for the other's
+# mark pass only if they run at the same time (PG_JOBS=2), and each test's
+# output is shown whole, never interleaved with the other's.
+meet='m=$(dirname "$0")/mark; touch "$m.$1"; for i in $(seq 100); do [ -e "$m.$2" ] && break; sleep 0.1; done
+echo "out $1 begins"; sleep 0.3; echo "out $1 ends"; [ -e "$m.$2" ] && pg_pass "met $2" || pg_fail "never met $2"; pg_summary'
+suite test_f_meet.sh "set -- f g; $meet"
+suite test_g_meet.sh "set -- g f; $meet"
+rc=0
+PG_JOBS=2 PG_E2E_DIR=$dir/suites PG_TESTS="test_f_meet.sh test_g_meet.sh" \
+    bash "$E2E/run_all.sh" >"$dir/fg.out" 2>&1 || rc=$?
+if [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$dir/fg.out")" = "2 passed, 0 failed, 0 skipped" ] &&
+   grep -A1 -x "out f begins" "$dir/fg.out" | grep -qx "out f ends" &&
+   grep -A1 -x "out g begins" "$dir/fg.out" | grep -qx "out g ends"; then
+    pg_pass "run_all.sh: tests run side by side, each one's output shown whole"
+else
+    pg_fail "run_all.sh with PG_JOBS=2 on two tests that must meet, exit $rc:"; cat "$dir/fg.out"
+fi
+rm -f "$dir/suites"/test_[fg]_meet.sh "$dir/suites"/mark.*
 
 # --- (c) the multi-host tests where they cannot run -----------------------
 
