@@ -2,9 +2,9 @@
  * wrap_route.c - pvm_setopt: the one option that changes message order.
  *
  * A receiver that sets PvmRouteDirect while a sender streams through the
- * daemons loses per-pair FIFO order (PVM-FACTS), so `pangaea -races` must
- * know when a task switched its route: pvm_setopt(PvmRoute, ...) is a
- * <route> event with its call site (callsite.c writes it).  Every other
+ * daemons loses per-pair FIFO order (docs/pvm-notes.md, "Message order"),
+ * so `pangaea -races` must know when a task switched its route:
+ * pvm_setopt(PvmRoute, ...) is a <route> event with its call site (callsite.c writes it).  Every other
  * option passes straight to PVM, and a replay sets the route all the same.
  *
  * One more: a task inherits `pangaea`'s output settings (its tid, code and

@@ -9,7 +9,7 @@
  * since PVM would hand that one over first; a receiver that set
  * PvmRouteDirect itself (a <route value="3"> before R) loses that order,
  * and then every such message counts, the later ones marked "FIFO broken"
- * (PVM-FACTS.md: inversions seen when the receiver switches).
+ * (docs/pvm-notes.md: inversions seen when the receiver switches).
  * A receive or a poll that found a message races with two or more; a poll
  * that found nothing (its <poll> event) with one or more.  Exit notices
  * are messages from the daemon, "sent" at the end of the task that

@@ -1,7 +1,7 @@
 # tests/e2e/hosts.sh - a real PVM virtual machine of several hosts on this
 # machine, for end-to-end tests.  Source it after lib.sh.
 #
-# Design (see /work/shared/PVM-FACTS.md, "Several hosts on one machine"):
+# Design (see docs/pvm-notes.md, "Several hosts on one machine"):
 # - Each host is a network namespace of this test's own, named
 #   "pg<PID>-<host>", with one veth link onto a bridge that lives in a further
 #   namespace ("pg<PID>-hub"), never in the machine's own: the hosts reach

@@ -2,7 +2,7 @@
  * plain_variety.c - a racing PVM program that uses the less common corners
  * of the message API: pvm_psend/pvm_precv, PvmDataRaw and PvmDataInPlace
  * packing, pvm_mcast, and PvmRouteDirect switched on by the receiver while
- * the senders are already streaming (PVM-FACTS.md: that can break even one
+ * the senders are already streaming (docs/pvm-notes.md: that can break even one
  * sender's FIFO order; nothing here assumes an order).
  *
  *   plain_variety [K [M]]   K workers (default 3), M messages each (default 24)
