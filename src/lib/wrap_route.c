@@ -4,8 +4,8 @@
  * A receiver that sets PvmRouteDirect while a sender streams through the
  * daemons loses per-pair FIFO order (docs/pvm-notes.md, "Message order"),
  * so `pangaea -races` must know when a task switched its route:
- * pvm_setopt(PvmRoute, ...) is a <route> event with its call site (callsite.c writes it).  Every other
- * option passes straight to PVM, and a replay sets the route all the same.
+ * pvm_setopt(PvmRoute, ...) is a <route> event with its call site
+ * (callsite.c writes it).  Every other option passes straight to PVM, and a replay sets the route all the same.
  *
  * One more: a task inherits `pangaea`'s output settings (its tid, code and
  * Pangaea's context).  A program that collects its children's output
