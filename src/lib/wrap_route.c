@@ -5,7 +5,8 @@
  * daemons loses per-pair FIFO order (docs/pvm-notes.md, "Message order"),
  * so `pangaea -races` must know when a task switched its route:
  * pvm_setopt(PvmRoute, ...) is a <route> event with its call site
- * (callsite.c writes it).  Every other option passes straight to PVM, and a replay sets the route all the same.
+ * (callsite.c writes it).  Every other option passes straight to PVM, and
+ * a replay sets the route all the same.
  *
  * One more: a task inherits `pangaea`'s output settings (its tid, code and
  * Pangaea's context).  A program that collects its children's output
