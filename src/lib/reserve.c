@@ -17,8 +17,12 @@
  * reserved sender's tid is not known either and that sender has a reserved
  * message with this id, is refused and noted, and the receive learns the
  * tids and the noted tids' ltids (pg_reserve_learn) and tries again: a
- * tid of no reserved sender is never refused again.  A hash table on
- * (ltid, id).
+ * tid of no reserved sender is never refused again.  Once a tid's message
+ * is refused so, every later message of that tid is refused too until the
+ * tids are learnt: PVM walks its queue in arrival order, and a later
+ * message of the same sender taken in the same walk would break the
+ * per-sender order the pruning relies on (the left-out receive must take
+ * the OLDEST message its filter admits).  A hash table on (ltid, id).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +154,18 @@ static int reserved(int ltid, int msgid)
     return s && s->state == 1;
 }
 
+/* True if tid was refused for want of its ltid since the last learning
+ * (or too many were to note them all: then every unknown tid is). */
+static int refused_unknown(int tid)
+{
+    int i;
+
+    for (i = 0; i < nnoted; i++)
+        if (noted[i] == tid)
+            return 1;
+    return nnoted == NOTED;
+}
+
 int pg_reserved(int tid, int msgid)
 {
     int i, unknown = 0;
@@ -162,14 +178,13 @@ int pg_reserved(int tid, int msgid)
     for (i = 0; i < nothers; i++)
         if (others[i] == tid)
             return 0;
+    if (refused_unknown(tid)) /* its older message waits: keep the order */
+        return 1;
     for (i = 0; i < nsenders; i++) /* a tid of a sender not known yet? */
         unknown |= !senders[i].tid && reserved(senders[i].ltid, msgid);
     if (unknown) {
         unknown_seen = 1;
-        for (i = 0; i < nnoted && noted[i] != tid; i++)
-            ;
-        if (i == nnoted && nnoted < NOTED)
-            noted[nnoted++] = tid;
+        noted[nnoted++] = tid; /* not noted yet, and there is room */
     }
     return unknown;
 }
