@@ -76,8 +76,9 @@ wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 # when it ends, with its time, so outputs never interleave.
 jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 ))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
-FIRST="test_hostloss.sh test_debian.sh test_install.sh test_interactive.sh
-test_hosts.sh test_live.sh test_whatif_hosts.sh test_pack_hosts.sh test_whatif.sh"
+FIRST="test_min.sh test_load.sh test_hostloss.sh test_interactive.sh
+test_replay.sh test_display.sh test_whatif.sh test_filter.sh test_errors.sh
+test_select.sh test_format_page.sh test_debug.sh test_debian.sh"
 order=()
 for name in $FIRST; do [ -e "$dir/$name" ] && order+=("$name"); done
 for t in "$dir"/test_*.sh; do
