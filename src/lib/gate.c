@@ -1,6 +1,6 @@
 /*
  * gate.c - holding a task before a PVM call, for the live page's controls
- * (`pangaea -log|-replay -live -hold`, breakpoints, step, run-to; issue 23).
+ * (`pangaea -log|-replay -live -hold`, breakpoints, step, run-to).
  *
  * What it owns.  The slow path of PG_GATE (live_pos.h), which every
  * wrapper runs in its guard, PG_PASS_UNLESS_AT (pg_internal.h), once it

@@ -103,10 +103,10 @@ int pg_field_present(const pg_field *f, const pg_event *ev)
 const char *const pg_msg_calls[] = {
     "pvm_send", "pvm_mcast", "pvm_psend", "pvm_bcast", "pvm_recv",
     "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv",
-    "pvm_addmhf", /* 9: taken by a message handler (issue 19) */
+    "pvm_addmhf", /* 9: taken by a message handler */
 };
 const int pg_n_msg_calls = NELEM(pg_msg_calls);
-/* 3 to 5 came with issue 19: answers with contents in the data file */
+/* 3 to 5 were added later: answers with contents in the data file */
 const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
                                        "pvm_gsize", "pvm_recvinfo",
                                        "pvm_tasks", "pvm_config",

@@ -111,7 +111,7 @@ static inline int counts(const void *pc)
 {
     /* Inside a wrapped PVM call first: pvm_trecv reads the clock several
      * times per receive (a replay's wait is one), and those calls must
-     * cost next to nothing (BENCHMARKS.md, issue 13).  A forked child has
+     * cost next to nothing (BENCHMARKS.md).  A forked child has
      * Pangaea off (runtime.c's atfork handler); asking the kernel for the
      * pid here would cost a system call a call. */
     if (__builtin_expect(pg.depth > 0, 0) && pg_real.getpid)

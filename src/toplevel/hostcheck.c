@@ -322,8 +322,8 @@ static int check_in_turn(const char *dir, struct comm_log *c, int n,
 }
 
 /* Reading the communication logs through is most of the time a replay
- * takes before its tasks start (some 0.2 s per million events; issue 13
- * counts it in the replay's cost).  With two CPUs, a child process reads
+ * takes before its tasks start (some 0.2 s per million events, counted
+ * in the replay's cost: BENCHMARKS.md).  With two CPUs, a child process reads
  * the logs of one half (the bytes shared out largest first) while
  * pangaea reads the other; the child writes what failed, if anything,
  * into a pipe.  The result is the same as reading them in turn. */

@@ -1,6 +1,6 @@
 /*
  * races.h - `pangaea -races`: which receives of a recorded run could have
- * taken another message, and which (issue 14).  From the logs alone.
+ * taken another message, and which.  From the logs alone.
  *
  *   races.c       loading a recording into flat arrays, and happened-before
  *                 as vector clocks computed offline (nothing was added to

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """control_page.py - drives the control panel of `pangaea -live` in
-headless Chromium (issue 23), with real clicks and typing (WebDriver
+headless Chromium, with real clicks and typing (WebDriver
 element commands), as a user would.
 
     control_page.py URL step N          clicks "Step all" N times

@@ -2,7 +2,7 @@
 # test_groups.sh - PVM groups (libgpvm3) record and replay on a real private
 # pvmd: instance numbers handed out in join order, pvm_gettid lookups,
 # pvm_bcast, pvm_barrier, pvm_reduce (PvmSum on doubles, PvmMax, PvmMin,
-# PvmProduct, a user function), pvm_gather and pvm_scatter (issue 3).  As in
+# PvmProduct, a user function), pvm_gather and pvm_scatter.  As in
 # test_replay.sh: 20 unrecorded runs must differ, 20 replays must print
 # exactly what the recording printed.  The group server pvmgs is found by
 # the private pvmd through PVM_PATH (lib.sh) and runs with Pangaea off.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_interactive.sh - interactive debugging from the live page, through
-# its HTTP API with curl (issue 23): `pangaea -log|-replay -live -hold`.
+# its HTTP API with curl: `pangaea -log|-replay -live -hold`.
 #
 # tests/programs/plain_choice.c: a master takes 2K results of two workers
 # with pvm_recv(-1, 10) and prints which worker's came first; each worker

@@ -83,7 +83,7 @@ minimal_case plain_race "$T/plain_race"
 # from kept receives go (their alternatives are reserved), and the 20
 # replays above still repeat the recording.  Whether a run has such races
 # depends on its timing (on this machine about two runs in five have ~30,
-# the others none: the same with the code of before issue 13's work), so
+# the others none: the same with the cheaper recording of format 4), so
 # more recordings are made, up to 12, until one has them.
 implied_of() {
     sed -nE 's/.*, ([0-9]+) of them implied by kept ones.*/\1/p' "$1"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_realprog_cwd.sh - the program's tasks start in the directory
 # pangaea was started in, which the execution log records, and a replay
-# starts them in the recorded one (issue 19, item 2).
+# starts them in the recorded one.
 #
 # Design.  plain_stdio's first task prints its directory and each child
 # reads ./input.txt (a relative path) and sends back its directory and the

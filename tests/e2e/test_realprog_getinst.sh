@@ -2,7 +2,7 @@
 # test_realprog_getinst.sh - a group lookup that fails (pvm_getinst of a
 # task not in the group, of a group that does not exist; pvm_gettid of an
 # instance nobody has) is recorded as a failure and replayed with the same
-# error (issue 19, item 8: the race in pvm-examples' `ge` fails a
+# error (the race in pvm-examples' `ge` fails a
 # pvm_getinst now and then, and such a recording could never be replayed).
 #
 # Design.  group_lookup makes the three failing lookups every run, so no

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_realprog_kill.sh - a task killed with pvm_kill while it waits in a
 # receive is killed at the same point in replay, and the run does not wait
-# for an exit report that cannot come (issue 19, item 7).
+# for an exit report that cannot come.
 #
 # Design.  plain_kill's children each send "ready" and wait in pvm_recv
 # for a message that never comes; the parent takes the readies in arrival

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_realprog_output.sh - a program that collects its children's output
 # itself (pvm_setopt(PvmOutputTid) and PvmOutputCode, no PvmOutputContext)
-# gets it under pangaea (issue 19, item 4).
+# gets it under pangaea.
 #
 # Design.  plain_output (tests/programs) spawns 3 children that print one
 # line each and collects their output with pvm_trecv(-1, its code): under

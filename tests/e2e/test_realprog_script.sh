@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_realprog_script.sh - tasks that are scripts are recorded as the
-# scripts they are, and replay (issue 19, item 3).
+# scripts they are, and replay.
 #
 # Design.  (a) tests/scripts/slsh_master.sl (`#!/usr/bin/env slsh`, PVM
 # from slang-pvm) spawns three slsh_slave.sl scripts and prints their

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_realprog_stdin.sh - pangaea's stdin reaches the program's first task,
 # as it comes, is recorded, and a replay feeds the recorded bytes whatever
-# stdin it is given (issue 19, item 1).
+# stdin it is given.
 #
 # Design.  (a) plain_stdio (tests/programs) reads numbers with scanf until
 # 0: recorded with a file as stdin, it must print what the file holds; the
