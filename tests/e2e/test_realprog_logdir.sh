@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_realprog_logdir.sh - `-logdir a/b/c` makes the missing a/b as
-# mkdir -p would, and names the component it cannot make, and why
+# mkdir -p would, and names the component it cannot make, and why.
 #
 # Design.  A recording into DIR/new/deeper/logs (new/ does not exist) must
 # succeed with its logs there.  A path through a regular file
