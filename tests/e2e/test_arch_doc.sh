@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# test_arch_doc.sh - docs/ARCHITECTURE.md names only what exists.
+#
+# The architecture page follows a receive through the code by file and
+# function name; a rename or a move that forgets the page would send the
+# next engineer looking for what is gone.  Every `name.ext` it quotes in
+# backticks (a file: .c .h .def .sh .md .py .xsd .html) must be a file of
+# the tree, and every quoted identifier that looks like one of the code's
+# (pg_*, PG_*, a name followed by "()") must be defined or used in src/
+# or tests/.  Also: the tree cites only itself (no path outside it, no
+# tracker's issue numbers in src/, tests/ or docs/), and no compiled
+# Python is in git.  No pvmd.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PAGE=$PG_ROOT/docs/ARCHITECTURE.md
+[ -f "$PAGE" ] || { pg_fail "docs/ARCHITECTURE.md is missing"; pg_summary; exit 1; }
+cd "$PG_ROOT" || exit 1
+
+# Files: every backticked token with a known extension, its last part.
+missing=
+n=0
+for f in $(grep -o '`[^` ]*\.\(c\|h\|def\|sh\|md\|py\|xsd\|html\)`' "$PAGE" |
+           tr -d '`' | sort -u); do
+    n=$((n + 1))
+    base=${f##*/}
+    if [ -e "$f" ] || [ -n "$(git ls-files "*/$base" "$base" | head -n 1)" ]; then
+        continue
+    fi
+    missing="$missing $f"
+done
+if [ -z "$missing" ] && [ "$n" -gt 20 ]; then
+    pg_pass "ARCHITECTURE.md: the $n files it names exist"
+else
+    pg_fail "ARCHITECTURE.md names files that are not in the tree ($n named):$missing"
+fi
+
+# Identifiers: pg_x, PG_X, and name() in backticks.
+missing=
+n=0
+for id in $(grep -o '`[A-Za-z_][A-Za-z0-9_.]*\(()\)\?`' "$PAGE" | tr -d '`' |
+            grep -E '^(pg_|PG_)|\(\)$' | sed 's/()$//' | sort -u); do
+    n=$((n + 1))
+    grep -rqw --include='*.[ch]' --include='*.def' -- "$id" src tests ||
+        missing="$missing $id"
+done
+if [ -z "$missing" ] && [ "$n" -gt 20 ]; then
+    pg_pass "ARCHITECTURE.md: the $n functions, macros and variables it names are in the code"
+else
+    pg_fail "ARCHITECTURE.md names what the code does not have ($n named):$missing"
+fi
+
+# The tree refers only to itself.
+out=$(git grep -nIE 'issues? #?[0-9]+|PVM-FACTS|MPI-FACTS|\.\./shared|/work/shared' -- src tests docs ':!tests/e2e/test_arch_doc.sh' | head -5)
+if [ -z "$out" ]; then
+    pg_pass "src/, tests/ and docs/ cite no issue number and no file outside the tree"
+else
+    pg_fail "the tree cites what is not in it:"; echo "$out"
+fi
+out=$(git ls-files '*.pyc' '*__pycache__*' | head -3)
+if [ -z "$out" ]; then
+    pg_pass "no compiled Python in git"
+else
+    pg_fail "compiled Python in git: $out"
+fi
+pg_summary
