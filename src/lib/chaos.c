@@ -1,5 +1,5 @@
 /*
- * chaos.c - receive-side perturbation for `pangaea -chaos` (issue 16).
+ * chaos.c - receive-side perturbation for `pangaea -chaos`.
  *
  * Design.  Rare message orders are found by making legal PVM behaviours
  * that free runs seldom show, only on the receiving side, in a recorded

@@ -1,6 +1,6 @@
 /*
  * whatif.c - a what-if run: follow a recording up to one receive, make
- * that receive take another message, then run freely (issue 16).
+ * that receive take another message, then run freely.
  *
  * Design.  A what-if task records, as under -log, into the new directory;
  * it also reads its old logs with replay.c's cursor, and "steers" while

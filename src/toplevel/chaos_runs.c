@@ -1,7 +1,6 @@
 /*
  * chaos_runs.c - `pangaea -chaos [-runs N] [-seed S] [-timeout S]
- * [-logdir DIR] prog args`: recorded runs under receive-side perturbation
- * (issue 16).
+ * [-logdir DIR] prog args`: recorded runs under receive-side perturbation.
  *
  * Design.  A driver around `pangaea -log` (rerun.c): run i records into
  * DIR/chaos-i with PANGAEA_CHAOS set to seed S+i, which every task's

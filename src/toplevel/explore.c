@@ -1,7 +1,7 @@
 /*
  * explore.c - `pangaea -explore [-runs N] [-depth K] [-until crash|output]
  * [-timeout S] [-logdir DIR] prog args`: try the other orders, one what-if
- * at a time, until one fails (issue 16).
+ * at a time, until one fails.
  *
  * Design.  A driver around `pangaea` itself (rerun.c): run 0 is a plain
  * recording; then, breadth first, every recorded run is examined with the

@@ -1,6 +1,6 @@
 /*
  * live_alt.c - choosing the message a receive takes, from the live page
- * (`pangaea -replay|-log -live -hold`, issue 23): GET /alternatives.json,
+ * (`pangaea -replay|-log -live -hold`): GET /alternatives.json,
  * POST /control/choose, and the what-if runs they start.
  *
  * Design.  Replaying, the alternatives of a receive are what the race

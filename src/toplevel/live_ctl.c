@@ -1,7 +1,7 @@
 /*
  * live_ctl.c - the control path of `pangaea -log|-replay -live [-hold]`:
- * holding tasks at their PVM calls from the live page or a script
- * (issue 23).  The routes (live.c) call the handlers below; the tasks'
+ * holding tasks at their PVM calls from the live page or a script.
+ * The routes (live.c) call the handlers below; the tasks'
  * side is src/lib/gate.c.
  *
  * Design.  pangaea talks to a task through the task's position file,

@@ -1,6 +1,6 @@
 /*
  * live_gdb.c - POST /control/gdb ltid: gdb attached to a held task, in a
- * new window of the tmux session pangaea runs in (issue 23), as `-debug`
+ * new window of the tmux session pangaea runs in, as `-debug`
  * (debug.c, pangaea-debugger.sh) opens one for a replayed task.
  *
  * Design.  The held task publishes its real pid (gate.c); gdb is started

@@ -1,6 +1,6 @@
 /*
  * minimize.c - race-only recordings: `pangaea -min [LOGDIR]`, and the end
- * of `pangaea -log -min` (issue 15).
+ * of `pangaea -log -min`.
  *
  * Design.  A recording is made whole, as `-log` makes it (the run costs
  * what -log costs), and pruned afterwards from the logs alone: the race

@@ -1,6 +1,6 @@
 /*
  * whatif.c - `pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-o NEWDIR]
- * -logdir DIR prog args`: fork a recording at racing receives (issue 16).
+ * -logdir DIR prog args`: fork a recording at racing receives.
  *
  * Design.  The choice is checked against the race analysis of DIR
  * (races.h): the receive must be one `-races` reports, and the message

@@ -1,5 +1,5 @@
 /*
- * whatif.h - forcing the other order (issue 16): the parts of `pangaea`
+ * whatif.h - forcing the other order: the parts of `pangaea`
  * that make a racing receive take another message.
  *   whatif.c   -whatif: checks the choice against -races, computes which
  *              recorded events the run follows, writes the plan
