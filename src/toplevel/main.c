@@ -78,6 +78,21 @@ static int runnable_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* What the kernel can exec: an ELF binary or a #! script.  Anything else
+ * (a text file made executable) would fail in the pvmd's exec, which a run
+ * only learns of as a task that never started. */
+static int a_program(const char *path)
+{
+    unsigned char head[4] = { 0 };
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+
+    if (f)
+        fclose(f);
+    return (n == 4 && !memcmp(head, "\177ELF", 4)) ||
+           (n >= 2 && head[0] == '#' && head[1] == '!');
+}
+
 /* A program named without '/' is looked up in PATH, as a shell would; the
  * daemon gets an absolute path, since tasks do not start in our directory. */
 static void resolve_program(const char *name, char *out)
@@ -91,6 +106,9 @@ static void resolve_program(const char *name, char *out)
         if (!runnable_file(out))
             fail(TOP_EXIT_USAGE, "cannot run the program %s: it is a "
                                  "directory or not a regular file", name);
+        if (!a_program(out))
+            fail(TOP_EXIT_USAGE, "cannot run the program %s: it is neither "
+                                 "a binary (ELF) nor a script (#!)", name);
         return;
     }
     path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
@@ -99,6 +117,10 @@ static void resolve_program(const char *name, char *out)
         if (access(buf, X_OK) == 0 && runnable_file(buf) &&
             realpath(buf, out)) {
             free(path);
+            if (!a_program(out))
+                fail(TOP_EXIT_USAGE, "cannot run the program %s: it is "
+                                     "neither a binary (ELF) nor a script "
+                                     "(#!)", out);
             return;
         }
     }
@@ -312,7 +334,8 @@ static void end_on_fatal(const char *msg)
 }
 
 /* Everything before a recording is checked before anything of the last
- * one moves; then it moves (or goes, if it failed). */
+ * one moves (here: the directory; after joining PVM: the hosts); then it
+ * moves, or goes if it failed (begin_logs). */
 static void prepare_logs(struct top_opts *o)
 {
     pg_err err;
@@ -328,8 +351,45 @@ static void prepare_logs(struct top_opts *o)
             fprintf(stderr, "pangaea: the recording in %s did not end well "
                     "(its logs may stop early): replaying what it holds\n",
                     o->logdir);
-    } else if (top_logdir_begin(o->logdir, &err) < 0)
+    } else if (top_logdir_check(o->logdir, &err) < 0)
         fail(TOP_EXIT_USAGE, "%s", err.msg);
+}
+
+static int begin_logs(const struct top_opts *o, pg_err *err)
+{
+    return o->mode == PANGAEA_LOG ? top_logdir_begin(o->logdir, err) : 0;
+}
+
+/* 1 if PVM's virtual machine has a host of that name. */
+static int in_vm(const char *host)
+{
+    struct pvmhostinfo *hi;
+    int nhost, narch, i;
+
+    if (pvm_config(&nhost, &narch, &hi) < 0)
+        return 0;
+    for (i = 0; i < nhost; i++)
+        if (!strcmp(hi[i].hi_name, host))
+            return 1;
+    return 0;
+}
+
+/* -host and -coordhost of a recording (or -none) name hosts of the virtual
+ * machine: checked before the last recording moves.  A replay's hosts are
+ * the recording's (hostcheck.c adds them). */
+static int check_named_hosts(const struct top_opts *o, pg_err *err)
+{
+    const char *h[2] = { o->host, o->coordhost };
+    const char *what[2] = { "-host", "-coordhost" };
+    int i;
+
+    for (i = 0; i < 2 && o->mode != PANGAEA_REPLAY; i++)
+        if (h[i] && !in_vm(h[i]))
+            return pg_err_set(err, "%s %s: no host of that name in the "
+                              "virtual machine (add it first, e.g. with "
+                              "the pvm console's add %s); nothing was "
+                              "started or moved", what[i], h[i], h[i]);
+    return 0;
 }
 
 /* Closes our own logs; a recording is complete only when every log was
@@ -391,8 +451,15 @@ int main(int argc, char **argv)
         return TOP_EXIT_USAGE;
     }
     top_debug_say();
-    /* The hosts need PVM; nothing may have started if one is missing. */
+    /* The hosts need PVM; nothing may have started, nor the last
+     * recording moved, if one is missing. */
+    if (check_named_hosts(&o, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        top_daemon_release(run.started);
+        return TOP_EXIT_FAILED;
+    }
     if ((o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) ||
+        begin_logs(&o, &err) < 0 ||
         (o.whatif && top_whatif_start(&o, &err) < 0)) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         top_daemon_release(run.started);
@@ -410,11 +477,11 @@ int main(int argc, char **argv)
     run.coord = start_coordinator(&o, dir, ctx);
     if (run.coord < 0) {
         fprintf(stderr, "pangaea: cannot start the coordinator %s/pangaea-coord"
-                        "%s%s (pvm_spawn: %d)\n", dir,
+                        "%s%s (pvm_spawn: %s)\n", dir,
                 o.coordhost ? " on host " : "", o.coordhost ? o.coordhost : "",
-                run.coord);
+                top_pvm_strerror(run.coord));
         top_daemon_release(run.started);
-        return o.coordhost ? TOP_EXIT_USAGE : TOP_EXIT_FAILED;
+        return TOP_EXIT_FAILED;
     }
     task_env(&o, dir, ctx, run.coord);
     if (top_stdin_begin(&o, &err) < 0) { /* stdin_fwd.c: ltid 1's stdin */
@@ -427,13 +494,14 @@ int main(int argc, char **argv)
     pg_set_top(o.mode, ctx, run.coord, o.logdir);
     if (pvm_spawn(o.program, o.args, o.host ? PvmTaskHost : PvmTaskDefault,
                   (char *)(o.host ? o.host : ""), 1, &tid) != 1) {
-        fprintf(stderr, "pangaea: cannot start %s%s%s (pvm_spawn: %d)\n",
-                o.program, o.host ? " on host " : "", o.host ? o.host : "", tid);
+        fprintf(stderr, "pangaea: cannot start %s%s%s (pvm_spawn: %s)\n",
+                o.program, o.host ? " on host " : "", o.host ? o.host : "",
+                top_pvm_strerror(tid));
         pvm_kill(run.coord);
-        pg_record_close(TOP_EXIT_USAGE);
+        pg_record_close(TOP_EXIT_FAILED);
         pg_top_off();
         top_daemon_release(run.started);
-        return TOP_EXIT_USAGE;
+        return TOP_EXIT_FAILED;
     }
     status = top_monitor(&o, ctx, run.coord, tid);
     if (o.mode == PANGAEA_LOG)

@@ -86,6 +86,8 @@ int top_min_dir(const char *dir, pg_err *err);
 int top_daemon_connect(int *started, pg_err *err);
 /* Leaves PVM; halts the daemon if we started it. */
 void top_daemon_release(int started);
+/* PVM's own words for an error code (pvm_spawn's -6: "No such host"). */
+const char *top_pvm_strerror(int code);
 
 /* Runs the program under the coordinator until every task has ended.
  * Returns pangaea's exit status. */
