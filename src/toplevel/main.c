@@ -30,35 +30,107 @@
 #include "top.h"
 #include "whatif.h"
 
-/* One usage text, for --help (stdout, exit 0) and for every usage error. */
-static const char usage_text[] =
-    "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-    "[-coordhost HOST] [-only tag=N,..|ltid=N,..]\n"
-    "               [-live [[ADDR:]PORT] [-live-wait] [-hold]] [-notime] [-min]\n"
-    "               program [args...]\n"
-    "       pangaea -min [LOGDIR]      (a recording race-only)\n"
-    "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
-    "[-logdir DIR]\n"
-    "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
-    "       pangaea -replay [-stop LTID:EVENT]... [-debug LTID[:EVENT]] "
-    "[options] program [args...]\n"
-    "       pangaea -dump [LOGDIR] [LTID]\n"
-    "       pangaea -races [-json] [LOGDIR]\n"
-    "       pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-logdir DIR] "
-    "[-o NEWDIR] "
-    "program [args...]\n"
-    "       pangaea -explore [-runs N] [-depth K] [-until crash|output] "
-    "[-timeout S] [-logdir DIR] program [args...]\n"
-    "       pangaea -chaos [-runs N] [-seed S] [-timeout S] [-logdir DIR] "
-    "program [args...]\n"
-    "       pangaea -pack [-logdir DIR]... -o FILE\n"
-    "       pangaea -replay -pack FILE [-logdir DIR] [-host HOST] "
-    "[-coordhost HOST] [args...]\n"
-    "       pangaea -help | --help | -version | --version\n";
+/* The usage and -help, printed from the command-line table (options.def):
+ * README.md and the man page are held to what it prints by
+ * tests/tools/cli_contract.py. */
+
+/* `first`, then the words of text, wrapped before column 79; continuation
+ * lines indented by `indent` columns. */
+static void wrap(FILE *f, const char *first, const char *text, int indent)
+{
+    size_t col = strlen(first), n;
+
+    fputs(first, f);
+    for (; *text; text += n, text += *text == ' ') {
+        n = strcspn(text, " ");
+        if (col > (size_t)indent && col + n + 1 > 78) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > strlen(first) || (col && first[col - 1] != ' ')) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)n, text);
+        col += n;
+    }
+    fputc('\n', f);
+}
+
+static void print_usage(FILE *f)
+{
+    const char *lead = "usage: pangaea ";
+
+#define PG_MODE(flag, usage, summary)                                      \
+    if (*usage) {                                                          \
+        wrap(f, lead, usage, 19);                                          \
+        lead = "       pangaea ";                                          \
+    }
+#include "options.def"
+}
+
+/* "log replay" -> "-log -replay" */
+static void print_opt(const char *name, const char *arg, const char *modes,
+                      const char *summary)
+{
+    char na[64], head[96], text[512];
+    size_t n;
+    const char *m;
+
+    snprintf(na, sizeof na, "%s%s%s", name, *arg ? " " : "", arg);
+    snprintf(head, sizeof head, "  %-24s", na);
+    n = snprintf(text, sizeof text, "%s (with", summary);
+    for (m = modes; *m && n < sizeof text; m += strcspn(m, " "), m += *m == ' ')
+        n += snprintf(text + n, sizeof text - n, " -%.*s",
+                      (int)strcspn(m, " "), m);
+    snprintf(text + n, n < sizeof text ? sizeof text - n : 0, ")");
+    if (strlen(na) > 23) { /* a long argument: the text below it */
+        printf("  %s\n", na);
+        snprintf(head, sizeof head, "%26s", "");
+    }
+    wrap(stdout, head, text, 26);
+}
+
+/* 1 stands for any status of the first task, 128 for 128+N. */
+static void print_exit(int code, const char *meaning)
+{
+    char head[16];
+
+    snprintf(head, sizeof head, code == 1     ? "  other  "
+                                : code == 128 ? "  128+N  "
+                                              : "  %-7d", code);
+    wrap(stdout, head, meaning, 9);
+}
+
+static void print_env(const char *name, const char *meaning)
+{
+    char head[32];
+
+    snprintf(head, sizeof head, "  %-19s", name);
+    wrap(stdout, head, meaning, 21);
+}
+
+static void print_help(void)
+{
+    print_usage(stdout);
+    printf("\nmodes (the mode comes first, its options after it):\n");
+#define PG_MODE(flag, usage, summary) printf("  %-24s%s\n", flag, summary);
+#include "options.def"
+    printf("\noptions:\n");
+#define PG_OPT(name, arg, modes, summary) print_opt(name, arg, modes, summary);
+#include "options.def"
+    printf("\nexit status:\n");
+#define PG_EXIT(name, code, meaning) print_exit(code, meaning);
+#include "options.def"
+    printf("\nenvironment:\n");
+#define PG_ENV(name, meaning) print_env(name, meaning);
+#include "options.def"
+    printf("\nThe manual page pangaea(1) and README.md say more.\n");
+}
 
 static void usage(const char *why)
 {
-    fprintf(stderr, "pangaea: %s\n%s", why, usage_text);
+    fprintf(stderr, "pangaea: %s\n", why);
+    print_usage(stderr);
     exit(TOP_EXIT_USAGE);
 }
 
@@ -229,7 +301,7 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->min = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
-            fputs(usage_text, stdout);
+            print_help();
             exit(0);
         } else {
             char why[256];

@@ -76,10 +76,14 @@ int top_is_min(int argc, char **argv);
 int top_min(int argc, char **argv);
 int top_min_dir(const char *dir, pg_err *err);
 
-/* Exit statuses of `pangaea` itself. */
-#define TOP_EXIT_USAGE 2    /* bad option, missing program, bad logs */
-#define TOP_EXIT_DIVERGED 3 /* a replay diverged                     */
-#define TOP_EXIT_FAILED 4   /* pangaea could not run the program     */
+/* Exit statuses of `pangaea` itself, from the command-line table:
+ * TOP_EXIT_USAGE 2 (bad option, missing program, bad logs),
+ * TOP_EXIT_DIVERGED 3, TOP_EXIT_FAILED 4 (the run could not start or
+ * failed). */
+enum {
+#define PG_EXIT(name, code, meaning) TOP_EXIT_##name = code,
+#include "options.def"
+};
 
 /* Connects to a pvmd, starting a private one when none answers (*started
  * is then 1).  0, or -1 and err. */
