@@ -94,13 +94,15 @@ expect "a first task that exits 1: pangaea exits 1 and says so" 1 \
     "$PANGAEA" -none /bin/false
 
 # --- -stop past the task's last event -----------------------------------------
-last=$("$PANGAEA" -dump rec 2 | grep -o 'seq="[0-9]*"' | tail -1 | tr -dc 0-9)
+"$PANGAEA" -log -logdir stoprec "$SOR" 4 >stoprec.out 2>&1 || {
+    pg_fail "recording sor for -stop failed"; cat stoprec.out; }
+last=$("$PANGAEA" -dump stoprec 2 | grep -o 'seq="[0-9]*"' | tail -1 | tr -dc 0-9)
 expect "-stop past ltid 2's last event is refused" 2 \
     "-stop/-debug 2:99999: ltid 2's recording ends at event $last" \
-    "$PANGAEA" -replay -logdir rec -stop 2:99999 "$SOR" 4
+    "$PANGAEA" -replay -logdir stoprec -stop 2:99999 "$SOR" 4
 expect "-debug past ltid 2's last event is refused" 2 \
     "-stop/-debug 2:$((last + 1)): ltid 2's recording ends at event $last" \
-    "$PANGAEA" -replay -logdir rec -debug 2:$((last + 1)) "$SOR" 4
+    "$PANGAEA" -replay -logdir stoprec -debug 2:$((last + 1)) "$SOR" 4
 
 # --- the replay command -whatif prints runs as printed -------------------------
 WHATIF=$PG_BUILD/tests/plain_whatif
