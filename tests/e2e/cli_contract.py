@@ -79,13 +79,14 @@ def tp_tags(section):
 
 def man_synopsis(lines):
     body = "\n".join(l.replace("-", "\\-") for l in lines)
-    return (".\\\" Generated from src/toplevel/options.def by "
-            "tests/e2e/cli_contract.py --write: do not edit.\n.nf\n"
+    return (".\\\" doctest: usage (generated from src/toplevel/options.def by "
+            "tests/e2e/cli_contract.py --write: do not edit)\n.nf\n"
             + body + "\n.fi\n")
 
 
 def readme_usage_block(readme):
-    m = re.search(r"^## Usage\n\n((?:    .*\n)+)", readme, re.M)
+    m = re.search(r"^## Usage\n\n(?:<!-- doctest: usage -->\n\n)?((?:    .*\n)+)",
+                  readme, re.M)
     return m
 
 
