@@ -127,11 +127,69 @@ static void print_help(void)
     printf("\nThe manual page pangaea(1) and README.md say more.\n");
 }
 
+/* 1 if arg is a mode of the table (-dump, -races, ...). */
+static int is_mode(const char *arg)
+{
+#define PG_MODE(flag, usage, summary) if (!strcmp(arg, flag)) return 1;
+#include "options.def"
+    return 0;
+}
+
 static void usage(const char *why)
 {
     fprintf(stderr, "pangaea: %s\n", why);
     print_usage(stderr);
     exit(TOP_EXIT_USAGE);
+}
+
+/* The one rule: the mode comes first.  argv[1] is no mode: name the mode
+ * given later, if any. */
+static void mode_first(int argc, char **argv)
+{
+    char why[512];
+    int j;
+
+    for (j = 2; j < argc && !is_mode(argv[j]); j++)
+        ;
+    if (j < argc && is_mode(argv[j]))
+        snprintf(why, sizeof why, "%s is a mode: the mode comes first, "
+                 "before %s (pangaea %s ...)", argv[j], argv[1], argv[j]);
+    else
+        snprintf(why, sizeof why, "say what to do first: a mode (-log, "
+                 "-replay, -none, -dump, ...: pangaea -help lists them), "
+                 "not %s", argv[1]);
+    usage(why);
+}
+
+/* The viewers take the log directory as an argument (pangaea -dump
+ * [LOGDIR] [LTID]), -move, -pack and the runs as -logdir DIR: every mode
+ * takes both.  A viewer's "-logdir DIR" becomes its LOGDIR argument, after
+ * its flags (-json) and before the rest (-dump's LTID). */
+static int logdir_as_arg(int argc, char **argv)
+{
+    static const char *viewers[] = { "-display", "-tasks", "-export",
+                                      "-dump", "-races", "-min", NULL };
+    int i, k, pos, first, v;
+    char *dir = NULL;
+
+    for (v = 0; argc > 1 && viewers[v] && strcmp(viewers[v], argv[1]); v++)
+        ;
+    if (argc < 2 || !viewers[v])
+        return argc;
+    first = 2 + (v == 2 && argc > 2 && argv[2][0] != '-'); /* perfetto */
+    for (i = k = first; i < argc; i++)
+        if (!dir && !strcmp(argv[i], "-logdir") && i + 1 < argc)
+            dir = argv[++i];
+        else
+            argv[k++] = argv[i];
+    if (!dir)
+        return argc;
+    for (pos = first; pos < k && argv[pos][0] == '-'; pos++)
+        ;
+    memmove(&argv[pos + 1], &argv[pos], (k - pos) * sizeof *argv);
+    argv[pos] = dir;
+    argv[++k] = NULL;
+    return k;
 }
 
 static void fail(int status, const char *fmt, const char *arg)
@@ -234,6 +292,14 @@ static void logdir_path(struct top_opts *o, const char *logdir)
     exit(TOP_EXIT_USAGE);
 }
 
+/* [ADDR:]DIGITS: meant as -live's port, never a program's name. */
+static int port_like(const char *arg)
+{
+    const char *p = strrchr(arg, ':') ? strrchr(arg, ':') + 1 : arg;
+
+    return *p && strspn(p, "0123456789") == strlen(p);
+}
+
 /* -only may be given several times: the selections add up. */
 static void add_selection(struct top_opts *o, const char *sel)
 {
@@ -265,6 +331,14 @@ static void parse(int argc, char **argv, struct top_opts *o)
 
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        if (i > 1 && o->mode == PANGAEA_OFF && is_mode(argv[i])) {
+            snprintf(dwhy, sizeof dwhy, "%s is a mode: the mode comes first, "
+                     "before %s (pangaea %s ...)", argv[i], argv[1], argv[i]);
+            usage(dwhy);
+        }
+        if (i == 1 && !is_mode(argv[i]) && strcmp(argv[i], "--help") &&
+            strcmp(argv[i], "-h"))
+            mode_first(argc, argv);
         if (!strcmp(argv[i], "-log"))
             set_mode(o, PANGAEA_LOG, argv[i]);
         else if (!strcmp(argv[i], "-replay"))
@@ -288,7 +362,14 @@ static void parse(int argc, char **argv, struct top_opts *o)
             snprintf(newdir, sizeof newdir, "%s", argv[++i]);
         else if (!strcmp(argv[i], "-live")) { /* [ADDR:]PORT may follow */
             o->live = 1;
-            i += i + 1 < argc && top_live_arg(argv[i + 1], o); /* live.c */
+            if (i + 1 < argc && !top_live_arg(argv[i + 1], o) && /* live.c */
+                port_like(argv[i + 1])) {
+                snprintf(dwhy, sizeof dwhy, "-live %s: not a port (0 to "
+                         "65535) on an IPv4 address or localhost",
+                         argv[i + 1]);
+                usage(dwhy);
+            }
+            i += i + 1 < argc && top_live_arg(argv[i + 1], o);
         } else if (!strcmp(argv[i], "-live-wait"))
             o->live_wait = 1;
         else if (!strcmp(argv[i], "-hold")) /* live_ctl.c */
@@ -306,12 +387,17 @@ static void parse(int argc, char **argv, struct top_opts *o)
         } else {
             char why[256];
 
-            snprintf(why, sizeof why, "unknown or incomplete option %s", argv[i]);
+            snprintf(why, sizeof why, is_mode(argv[i])
+                     ? "%s is a mode: the mode comes first (pangaea -help)"
+                     : "unknown or incomplete option %s", argv[i]);
             usage(why);
         }
     }
     if (o->mode == PANGAEA_OFF)
-        usage("say what to do: -log, -replay or -none");
+        usage(i < argc ? "say what to do first: a mode (-log, -replay, "
+                         "-none, ...: pangaea -help lists them)"
+                       : "say what to do: a mode (-log, -replay, -none, "
+                         "...: pangaea -help lists them)");
     if (o->min && (o->mode != PANGAEA_LOG || o->only[0]))
         usage("-min goes with -log, and not with -only");
     if (strstr(o->only, "race-only"))
@@ -485,6 +571,11 @@ int main(int argc, char **argv)
     int ctx, tid, status;
     pg_err err;
 
+    argc = logdir_as_arg(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "-min") && !top_is_min(argc, argv))
+        usage("-min LOGDIR makes a recording race-only: one log directory "
+              "(or -logdir DIR); to record race-only: pangaea -log -min "
+              "program");
     if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
         return top_move(argc, argv);
     if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */

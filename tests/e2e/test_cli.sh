@@ -16,7 +16,12 @@
 #    (exit 2) before anything starts; a first task's non-zero status is
 #    pangaea's, and said;
 #  - -stop past a task's last recorded event is refused (exit 2), naming
-#    the task and its last event.
+#    the task and its last event;
+#  - one rule for modes: the mode comes first (a mode later is named as
+#    such); viewers take -logdir DIR as -move and -pack do; -dump 2 is
+#    ltid 2; messages name the thing: -dump's missing ltid, -move's empty
+#    directory, -live's bad port, -min's extra argument; a port in use is
+#    said once, by Pangaea.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -92,6 +97,57 @@ expect "a file that is not a program: refused before anything starts" 2 \
 expect "a first task that exits 1: pangaea exits 1 and says so" 1 \
     "ltid 1 \(/(usr/)?bin/false\) exited with status 1" \
     "$PANGAEA" -none /bin/false
+
+# --- one rule for modes, -logdir, and words that name the thing ---------------
+expect "pangaea alone: asks for a mode" 2 "say what to do: a mode" "$PANGAEA"
+expect "a mode after an option: the mode comes first" 2 \
+    "-dump is a mode: the mode comes first, before -logdir" \
+    "$PANGAEA" -logdir rec -dump
+expect "-log after an option: the same rule" 2 \
+    "-log is a mode: the mode comes first, before -logdir" \
+    "$PANGAEA" -logdir rec -log "$SOR" 4
+expect "-min DIR extra: named, not 'say what to do'" 2 \
+    "-min LOGDIR makes a recording race-only: one log directory" \
+    "$PANGAEA" -min rec extra
+expect "-live 70000: not a port, not a program" 2 "-live 70000: not a port" \
+    "$PANGAEA" -log -live 70000 "$SOR" 4
+expect "-dump DIR 9: no task ltid 9, named" 2 "no task ltid 9 in .*rec" \
+    "$PANGAEA" -dump rec 9
+mkdir -p empty
+expect "-move on an empty directory names it" 2 \
+    "no execution logs \(ltid-N.exec.xml\) in the log directory .*empty" \
+    "$PANGAEA" -move 3 hC -logdir empty
+# Viewers take -logdir DIR as -move and -pack do: the same output as LOGDIR.
+"$PANGAEA" -races -json rec >races.arg 2>/dev/null
+"$PANGAEA" -races -logdir rec -json >races.opt 2>/dev/null
+"$PANGAEA" -dump rec 2 >dump.arg 2>/dev/null
+"$PANGAEA" -dump -logdir rec 2 >dump.opt 2>/dev/null
+mkdir -p here && cp -r rec here/logs
+(cd here && "$PANGAEA" -dump 2 >../dump.lone 2>../dump.lone.err)
+if [ -s races.arg ] && cmp -s races.arg races.opt && [ -s dump.arg ] &&
+   cmp -s dump.arg dump.opt && cmp -s dump.arg dump.lone; then
+    pg_pass "-races/-dump take -logdir DIR as LOGDIR; -dump 2 is ltid 2 of logs/"
+else
+    pg_fail "-logdir for viewers or -dump LTID differ"; cat dump.lone.err
+fi
+cp -r rec minrec
+expect "-min -logdir DIR makes it race-only" 0 "is race-only now" \
+    "$PANGAEA" -min -logdir minrec
+# A port in use: Pangaea's one line, not libmicrohttpd's "Failed to bind".
+python3 -c 'import socket, time, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(120)' >port.txt &
+holder=$!
+for _ in $(seq 50); do [ -s port.txt ] && break; sleep 0.1; done
+expect "-live on a port in use: one line, Pangaea's" 2 \
+    "-live: cannot serve on 127.0.0.1:$(cat port.txt)" \
+    "$PANGAEA" -log -logdir livebusy -live "$(cat port.txt)" "$SOR" 4
+if grep -qi "failed to bind" "$dir/err"; then
+    pg_fail "libmicrohttpd's own 'Failed to bind' came too"
+else
+    pg_pass "no libmicrohttpd line before Pangaea's"
+fi
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 
 # --- -stop past the task's last event -----------------------------------------
 "$PANGAEA" -log -logdir stoprec "$SOR" 4 >stoprec.out 2>&1 || {
