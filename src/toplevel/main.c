@@ -155,9 +155,9 @@ static void mode_first(int argc, char **argv)
         snprintf(why, sizeof why, "%s is a mode: the mode comes first, "
                  "before %s (pangaea %s ...)", argv[j], argv[1], argv[j]);
     else
-        snprintf(why, sizeof why, "say what to do first: a mode (-log, "
-                 "-replay, -none, -dump, ...: pangaea -help lists them), "
-                 "not %s", argv[1]);
+        snprintf(why, sizeof why, "unknown or incomplete option %s, where "
+                 "the mode comes first (-log, -replay, -none, -dump, ...: "
+                 "pangaea -help lists them)", argv[1]);
     usage(why);
 }
 
