@@ -551,8 +551,9 @@ static int all_idle(void)
 static void stop_after_death(int *quiet, int *abnormal)
 {
     death_seen |= *abnormal;
-    if (!*abnormal || any_held())
-        return; /* a task held on purpose (-stop, -debug) may yet go on */
+    if (!*abnormal || any_held() || *quiet < 0)
+        return; /* a task held on purpose (-stop, -debug) may yet go on;
+                   *quiet < 0: the others were stopped already */
     if (all_idle())
         fprintf(stderr, "pangaea: a task died and the others do not "
                 "progress: stopping them\n");
