@@ -33,7 +33,8 @@ says why not.  KINDs:
   skip REASON  not run here: REASON is printed with it
 
 ARGS of transcript and run: exits=A,B,... the exit status of each command
-(default 0); skip=WORD,... commands starting with WORD are not run (scp to
+(default 0); for run, cmd="..." commands run before the block's and
+sub=FROM:TO placeholders of the block replaced (`[LOGDIR]` by nothing); skip=WORD,... commands starting with WORD are not run (scp to
 a colleague); link=NAME:PATH puts build/PATH in the directory as NAME
 (`./sor`, `./prog`); env=K=V.  Outputs are compared after the directory
 and the build tree's paths are cut from them (an absolute path prints as
@@ -104,7 +105,7 @@ def man_blocks(path):
 def parse_args(spec):
     kind, _, rest = spec.partition(" ")
     args = {"exits": None, "links": [], "env": {}, "rest": rest,
-            "skip": [], "cmds": []}
+            "skip": [], "cmds": [], "subs": []}
     if kind in ("transcript", "run", "output"):
         for tok in shlex.split(rest):
             k, _, v = tok.partition("=")
@@ -116,6 +117,8 @@ def parse_args(spec):
                 args["skip"] = v.split(",")
             elif k == "cmd":
                 args["cmds"].append(v)
+            elif k == "sub":
+                args["subs"].append(v.split(":", 1))
             elif k == "env":
                 ek, _, ev = v.partition("=")
                 args["env"][ek] = ev
@@ -281,7 +284,12 @@ def commands_of(body):
 
 
 def run_block(ctx, body, args):
-    return check_commands(ctx, [(c, []) for c in commands_of(body)], args)
+    """The marker's cmd= first (what the block needs done before it), then
+    the block's commands, its placeholders replaced (sub=FROM:TO)."""
+    cmds = commands_of(body)
+    for a, b in args["subs"]:
+        cmds = [c.replace(a, b) for c in cmds]
+    return check_commands(ctx, [(c, []) for c in args["cmds"] + cmds], args)
 
 
 def synopsis(ctx, body, args):
