@@ -34,7 +34,7 @@ says why not.  KINDs:
 
 ARGS of transcript and run: exits=A,B,... the exit status of each command
 (default 0); for run, cmd="..." commands run before the block's and
-sub=FROM:TO placeholders of the block replaced (`[LOGDIR]` by nothing); skip=WORD,... commands starting with WORD are not run (scp to
+sub=FROM=>TO placeholders of the block replaced (`[LOGDIR]` by nothing); skip=WORD,... commands starting with WORD are not run (scp to
 a colleague); link=NAME:PATH puts build/PATH in the directory as NAME
 (`./sor`, `./prog`); env=K=V.  Outputs are compared after the directory
 and the build tree's paths are cut from them (an absolute path prints as
@@ -118,7 +118,7 @@ def parse_args(spec):
             elif k == "cmd":
                 args["cmds"].append(v)
             elif k == "sub":
-                args["subs"].append(v.split(":", 1))
+                args["subs"].append(v.split("=>", 1))
             elif k == "env":
                 ek, _, ev = v.partition("=")
                 args["env"][ek] = ev
@@ -285,7 +285,7 @@ def commands_of(body):
 
 def run_block(ctx, body, args):
     """The marker's cmd= first (what the block needs done before it), then
-    the block's commands, its placeholders replaced (sub=FROM:TO)."""
+    the block's commands, its placeholders replaced (sub=FROM=>TO)."""
     cmds = commands_of(body)
     for a, b in args["subs"]:
         cmds = [c.replace(a, b) for c in cmds]
