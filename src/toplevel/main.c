@@ -15,6 +15,14 @@
  * task's, so its execution log says where the first task ran.  A fatal
  * error of its own (a log it cannot write) stops what it started, the
  * private pvmd included (end_on_fatal).
+ *
+ * The command line is one table, options.def (modes, options, exit
+ * statuses, environment): -help and the usage are printed from it.  One
+ * rule for all modes: the mode comes first (a mode given later is named
+ * as such), and every mode takes -logdir DIR (the viewers' LOGDIR
+ * argument too: logdir_as_arg).  The hosts of -host and -coordhost are
+ * checked once PVM is joined, before the last recording moves
+ * (check_named_hosts, then begin_logs).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,7 +40,7 @@
 
 /* The usage and -help, printed from the command-line table (options.def):
  * README.md and the man page are held to what it prints by
- * tests/tools/cli_contract.py. */
+ * tests/e2e/cli_contract.py. */
 
 /* `first`, then the words of text, wrapped before column 79; continuation
  * lines indented by `indent` columns. */
