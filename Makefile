@@ -49,7 +49,7 @@ all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
 $(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
-$(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h include/*.h)
+$(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h src/toplevel/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 # display.c embeds the page template with .incbin (pangaea -display).
@@ -148,7 +148,7 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubu
 # They may test the command's parts too (test_lamport.c): its objects but
 # main.o, sanitized, in $(SAN_B)/libtop.a.
 SAN_TOP_OBJ := $(filter-out $(SAN_B)/toplevel/main.o,$(TOP_SRC:src/toplevel/%.c=$(SAN_B)/toplevel/%.o))
-$(SAN_B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h include/*.h)
+$(SAN_B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h src/toplevel/*.def include/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(SAN_B)/toplevel/display.o: src/toplevel/graph.html

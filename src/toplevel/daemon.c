@@ -6,8 +6,11 @@
  * (pvm_start_pvmd, with the environment the spawned tasks and the group
  * server need) and halts it at the end, which also ends any task left.
  */
+#include <errno.h>
 #include <pvm3.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,14 @@
 #include <unistd.h>
 
 #include "top.h"
+
+extern char *pvm_errlist[]; /* libpvm3's messages, indexed by -code */
+extern int pvm_nerr;
+
+const char *top_pvm_strerror(int code)
+{
+    return code < 0 && -code < pvm_nerr ? pvm_errlist[-code] : "unknown error";
+}
 
 /* The daemon searches PVM_PATH for programs named without a '/'; on Debian
  * the group server and examples live outside its default path. */
@@ -67,8 +78,29 @@ static int enrol_bounded(const char *sock)
     return tid;
 }
 
-/* The file names the daemon's Unix socket; when that is gone, the daemon
- * is too, and PVM would spend 12 s finding out. */
+/* A Unix socket nobody listens on: its daemon died (kill -9 leaves the
+ * socket file behind); connect says so at once, where libpvm tries three
+ * times in 12 s and prints each attempt. */
+static int nobody_listens(const char *path)
+{
+    struct sockaddr_un a;
+    int fd, rc;
+
+    if (strlen(path) >= sizeof a.sun_path)
+        return 0; /* cannot tell: let PVM try */
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    memcpy(a.sun_path, path, strlen(path));
+    if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+        return 0;
+    rc = connect(fd, (struct sockaddr *)&a, sizeof a);
+    close(fd);
+    return rc < 0 && (errno == ECONNREFUSED || errno == ENOENT);
+}
+
+/* The file names the daemon's Unix socket; when that is gone, or nobody
+ * listens on it, the daemon is gone too, and PVM would spend 12 s finding
+ * out. */
 static int socket_gone(const char *sock)
 {
     char path[4096] = "";
@@ -80,7 +112,7 @@ static int socket_gone(const char *sock)
         path[0] = 0;
     fclose(f);
     path[strcspn(path, "\n")] = 0;
-    return path[0] == '/' && access(path, F_OK) < 0;
+    return path[0] == '/' && (access(path, F_OK) < 0 || nobody_listens(path));
 }
 
 int top_daemon_connect(int *started, pg_err *err)
@@ -105,8 +137,9 @@ int top_daemon_connect(int *started, pg_err *err)
     cc = pvm_start_pvmd(0, NULL, 1);
     if (cc < 0 && cc != PvmDupHost)
         return pg_err_set(err, "no pvmd runs and a private one does not "
-                               "start (pvm_start_pvmd: %d; its log is "
-                               "%s/pvml.%d)", cc, dir, (int)getuid());
+                               "start (pvm_start_pvmd: %s; its log is "
+                               "%s/pvml.%d)", top_pvm_strerror(cc), dir,
+                          (int)getuid());
     if (pvm_mytid() < 0)
         return pg_err_set(err, "started a pvmd but cannot enrol in it");
     *started = 1;

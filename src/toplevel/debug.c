@@ -95,27 +95,59 @@ static int recorded(const char *logdir, long ltid)
     return access(path, F_OK) == 0;
 }
 
+/* The last event seq in ltid's communication log, or -1 when it cannot
+ * be read (the replay's own checks then name the log). */
+static long last_event(const char *logdir, long ltid)
+{
+    char path[PATH_MAX + 64];
+    pg_logr *r;
+    pg_event ev;
+    pg_err err;
+    long last = 0;
+
+    pg_log_path(path, sizeof path, logdir, (int)ltid, PG_LOG_COMM);
+    if (!(r = pg_logr_open(path, PG_LOG_COMM, NULL, &err)))
+        return -1;
+    while (pg_logr_next(r, &ev, &err) == 1)
+        last = ev.seq > last ? ev.seq : last;
+    pg_logr_close(r);
+    return last;
+}
+
+/* Why the point "L[:E]" cannot be reached in the recording, or NULL: a
+ * task it lacks, or an event past the task's last (it would never stop). */
+static const char *point_misuse(const char *logdir, const char *point)
+{
+    static char why[2 * PATH_MAX + 256];
+    long l = atol(point), e = strchr(point, ':') ? atol(strchr(point, ':') + 1) : 0,
+         last;
+
+    if (!recorded(logdir, l))
+        snprintf(why, sizeof why, "-stop/-debug: the recording in %s has no "
+                 "ltid %ld (pangaea -tasks %s lists its tasks)", logdir, l,
+                 logdir);
+    else if (e > 0 && (last = last_event(logdir, l)) >= 0 && e > last)
+        snprintf(why, sizeof why, "-stop/-debug %ld:%ld: ltid %ld's recording "
+                 "ends at event %ld (pangaea -dump %s %ld lists its events)",
+                 l, e, l, last, logdir, l);
+    else
+        return NULL;
+    return why;
+}
+
 const char *top_debug_misuse(pangaea_mode_t mode, const char *logdir)
 {
-    static char why[PATH_MAX + 128];
-    const char *s;
-    long l;
+    const char *s, *why = NULL;
 
     if ((stops[0] || debug_ltid >= 0) && mode != PANGAEA_REPLAY)
         return "-stop and -debug stop a task at a recorded event: they go "
                "with -replay";
     if (!logdir) /* not known yet: the mode alone */
         return NULL;
-    if (debug_ltid >= 0 && !recorded(logdir, debug_ltid))
-        l = debug_ltid;
-    else
-        for (l = -1, s = stops; *s && l < 0; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
-            if (!recorded(logdir, atol(s)))
-                l = atol(s);
-    if (l < 0)
-        return NULL;
-    snprintf(why, sizeof why, "-stop/-debug: the recording in %s has no ltid "
-             "%ld (pangaea -tasks %s lists its tasks)", logdir, l, logdir);
+    if (debug_ltid >= 0)
+        why = point_misuse(logdir, debug_arg);
+    for (s = stops; *s && !why; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
+        why = point_misuse(logdir, s);
     return why;
 }
 

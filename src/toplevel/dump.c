@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pg_grow.h"
 #include "pg_log.h"
@@ -38,6 +40,11 @@ static int dump_one(const char *dir, int ltid)
     pg_err err;
 
     pg_log_path(path, sizeof path, dir, ltid, PG_LOG_COMM);
+    if (access(path, F_OK) < 0 && errno == ENOENT) {
+        fprintf(stderr, "pangaea: no task ltid %d in %s (%s is missing; "
+                "pangaea -tasks %s lists the tasks)\n", ltid, dir, path, dir);
+        return TOP_EXIT_USAGE;
+    }
     pg_log_dump_site = pg_site_name; /* file:line of each call site */
     if (pg_log_dump(path, PG_LOG_COMM, stdout, &err) < 0) {
         fflush(stdout);
@@ -52,13 +59,28 @@ int top_is_dump(const char *arg)
     return !strcmp(arg, "-dump");
 }
 
+/* `-dump 2`: a lone number that is no directory is an ltid of logs/. */
+static int lone_ltid(int argc, char **argv)
+{
+    struct stat st;
+
+    return argc == 3 && argv[2][0] &&
+           strspn(argv[2], "0123456789") == strlen(argv[2]) &&
+           stat(argv[2], &st) < 0;
+}
+
 int top_dump(int argc, char **argv)
 {
     const char *dir = argc > 2 ? argv[2] : DEFAULT_LOGDIR;
+    char *dflt[] = { argv[0], argv[1], DEFAULT_LOGDIR, NULL, NULL };
     int *ids = NULL, n, i, rc = 0;
     char *end;
     long ltid;
 
+    if (lone_ltid(argc, argv)) {
+        dflt[3] = argv[2];
+        return top_dump(4, dflt);
+    }
     if (argc > 4)
         return dump_usage("too many arguments");
     if (argc == 4) {

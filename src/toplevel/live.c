@@ -47,6 +47,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,17 @@ static int on, wait_after;
 static char url[128], posdir[4200];
 
 /* ---- options ------------------------------------------------------------ */
+
+/* libmicrohttpd's own words: none while the server starts (a port in use
+ * is said once, by us, naming the address), prefixed once it serves. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    if (!on)
+        return;
+    fprintf(stderr, "pangaea: live view (libmicrohttpd): ");
+    vfprintf(stderr, fmt, ap);
+}
 
 int top_live_arg(const char *arg, struct top_opts *o)
 {
@@ -411,6 +423,7 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     daemon_ = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
                                MHD_USE_ERROR_LOG, (uint16_t)o->live_port,
                                NULL, NULL, dispatch, NULL,
+                               MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                                MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
                                MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                MHD_OPTION_END);

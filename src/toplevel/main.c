@@ -15,6 +15,14 @@
  * task's, so its execution log says where the first task ran.  A fatal
  * error of its own (a log it cannot write) stops what it started, the
  * private pvmd included (end_on_fatal).
+ *
+ * The command line is one table, options.def (modes, options, exit
+ * statuses, environment): -help and the usage are printed from it.  One
+ * rule for all modes: the mode comes first (a mode given later is named
+ * as such), and every mode takes -logdir DIR (the viewers' LOGDIR
+ * argument too: logdir_as_arg).  The hosts of -host and -coordhost are
+ * checked once PVM is joined, before the last recording moves
+ * (check_named_hosts, then begin_logs).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,36 +38,166 @@
 #include "top.h"
 #include "whatif.h"
 
-/* One usage text, for --help (stdout, exit 0) and for every usage error. */
-static const char usage_text[] =
-    "usage: pangaea -log|-replay|-none [-logdir DIR] [-host HOST] "
-    "[-coordhost HOST] [-only tag=N,..|ltid=N,..]\n"
-    "               [-live [[ADDR:]PORT] [-live-wait] [-hold]] [-notime] [-min]\n"
-    "               program [args...]\n"
-    "       pangaea -min [LOGDIR]      (a recording race-only)\n"
-    "       pangaea -move LTID HOST | -move-host FROMHOST TOHOST "
-    "[-logdir DIR]\n"
-    "       pangaea -display|-tasks [LOGDIR] | -export perfetto [LOGDIR]\n"
-    "       pangaea -replay [-stop LTID:EVENT]... [-debug LTID[:EVENT]] "
-    "[options] program [args...]\n"
-    "       pangaea -dump [LOGDIR] [LTID]\n"
-    "       pangaea -races [-json] [LOGDIR]\n"
-    "       pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-logdir DIR] "
-    "[-o NEWDIR] "
-    "program [args...]\n"
-    "       pangaea -explore [-runs N] [-depth K] [-until crash|output] "
-    "[-timeout S] [-logdir DIR] program [args...]\n"
-    "       pangaea -chaos [-runs N] [-seed S] [-timeout S] [-logdir DIR] "
-    "program [args...]\n"
-    "       pangaea -pack [-logdir DIR]... -o FILE\n"
-    "       pangaea -replay -pack FILE [-logdir DIR] [-host HOST] "
-    "[-coordhost HOST] [args...]\n"
-    "       pangaea -help | --help | -version | --version\n";
+/* The usage and -help, printed from the command-line table (options.def):
+ * README.md and the man page are held to what it prints by
+ * tests/e2e/cli_contract.py. */
+
+/* `first`, then the words of text, wrapped before column 79; continuation
+ * lines indented by `indent` columns. */
+static void wrap(FILE *f, const char *first, const char *text, int indent)
+{
+    size_t col = strlen(first), n;
+
+    fputs(first, f);
+    for (; *text; text += n, text += *text == ' ') {
+        n = strcspn(text, " ");
+        if (col > (size_t)indent && col + n + 1 > 78) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > strlen(first) || (col && first[col - 1] != ' ')) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)n, text);
+        col += n;
+    }
+    fputc('\n', f);
+}
+
+static void print_usage(FILE *f)
+{
+    const char *lead = "usage: pangaea ";
+
+#define PG_MODE(flag, usage, summary)                                      \
+    if (*usage) {                                                          \
+        wrap(f, lead, usage, 19);                                          \
+        lead = "       pangaea ";                                          \
+    }
+#include "options.def"
+}
+
+/* "log replay" -> "-log -replay" */
+static void print_opt(const char *name, const char *arg, const char *modes,
+                      const char *summary)
+{
+    char na[64], head[96], text[512];
+    size_t n;
+    const char *m;
+
+    snprintf(na, sizeof na, "%s%s%s", name, *arg ? " " : "", arg);
+    snprintf(head, sizeof head, "  %-24s", na);
+    n = snprintf(text, sizeof text, "%s (with", summary);
+    for (m = modes; *m && n < sizeof text; m += strcspn(m, " "), m += *m == ' ')
+        n += snprintf(text + n, sizeof text - n, " -%.*s",
+                      (int)strcspn(m, " "), m);
+    snprintf(text + n, n < sizeof text ? sizeof text - n : 0, ")");
+    if (strlen(na) > 23) { /* a long argument: the text below it */
+        printf("  %s\n", na);
+        snprintf(head, sizeof head, "%26s", "");
+    }
+    wrap(stdout, head, text, 26);
+}
+
+/* 1 stands for any status of the first task, 128 for 128+N. */
+static void print_exit(int code, const char *meaning)
+{
+    char head[16];
+
+    snprintf(head, sizeof head, code == 1     ? "  other  "
+                                : code == 128 ? "  128+N  "
+                                              : "  %-7d", code);
+    wrap(stdout, head, meaning, 9);
+}
+
+static void print_env(const char *name, const char *meaning)
+{
+    char head[32];
+
+    snprintf(head, sizeof head, "  %-19s", name);
+    wrap(stdout, head, meaning, 21);
+}
+
+static void print_help(void)
+{
+    print_usage(stdout);
+    printf("\nmodes (the mode comes first, its options after it):\n");
+#define PG_MODE(flag, usage, summary) printf("  %-24s%s\n", flag, summary);
+#include "options.def"
+    printf("\noptions:\n");
+#define PG_OPT(name, arg, modes, summary) print_opt(name, arg, modes, summary);
+#include "options.def"
+    printf("\nexit status:\n");
+#define PG_EXIT(name, code, meaning) print_exit(code, meaning);
+#include "options.def"
+    printf("\nenvironment:\n");
+#define PG_ENV(name, meaning) print_env(name, meaning);
+#include "options.def"
+    printf("\nThe manual page pangaea(1) and README.md say more.\n");
+}
+
+/* 1 if arg is a mode of the table (-dump, -races, ...). */
+static int is_mode(const char *arg)
+{
+#define PG_MODE(flag, usage, summary) if (!strcmp(arg, flag)) return 1;
+#include "options.def"
+    return 0;
+}
 
 static void usage(const char *why)
 {
-    fprintf(stderr, "pangaea: %s\n%s", why, usage_text);
+    fprintf(stderr, "pangaea: %s\n", why);
+    print_usage(stderr);
     exit(TOP_EXIT_USAGE);
+}
+
+/* The one rule: the mode comes first.  argv[1] is no mode: name the mode
+ * given later, if any. */
+static void mode_first(int argc, char **argv)
+{
+    char why[512];
+    int j;
+
+    for (j = 2; j < argc && !is_mode(argv[j]); j++)
+        ;
+    if (j < argc && is_mode(argv[j]))
+        snprintf(why, sizeof why, "%s is a mode: the mode comes first, "
+                 "before %s (pangaea %s ...)", argv[j], argv[1], argv[j]);
+    else
+        snprintf(why, sizeof why, "unknown or incomplete option %s, where "
+                 "the mode comes first (-log, -replay, -none, -dump, ...: "
+                 "pangaea -help lists them)", argv[1]);
+    usage(why);
+}
+
+/* The viewers take the log directory as an argument (pangaea -dump
+ * [LOGDIR] [LTID]), -move, -pack and the runs as -logdir DIR: every mode
+ * takes both.  A viewer's "-logdir DIR" becomes its LOGDIR argument, after
+ * its flags (-json) and before the rest (-dump's LTID). */
+static int logdir_as_arg(int argc, char **argv)
+{
+    static const char *viewers[] = { "-display", "-tasks", "-export",
+                                      "-dump", "-races", "-min", NULL };
+    int i, k, pos, first, v;
+    char *dir = NULL;
+
+    for (v = 0; argc > 1 && viewers[v] && strcmp(viewers[v], argv[1]); v++)
+        ;
+    if (argc < 2 || !viewers[v])
+        return argc;
+    first = 2 + (v == 2 && argc > 2 && argv[2][0] != '-'); /* perfetto */
+    for (i = k = first; i < argc; i++)
+        if (!dir && !strcmp(argv[i], "-logdir") && i + 1 < argc)
+            dir = argv[++i];
+        else
+            argv[k++] = argv[i];
+    if (!dir)
+        return argc;
+    for (pos = first; pos < k && argv[pos][0] == '-'; pos++)
+        ;
+    memmove(&argv[pos + 1], &argv[pos], (k - pos) * sizeof *argv);
+    argv[pos] = dir;
+    argv[++k] = NULL;
+    return k;
 }
 
 static void fail(int status, const char *fmt, const char *arg)
@@ -78,6 +216,21 @@ static int runnable_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* What the kernel can exec: an ELF binary or a #! script.  Anything else
+ * (a text file made executable) would fail in the pvmd's exec, which a run
+ * only learns of as a task that never started. */
+static int a_program(const char *path)
+{
+    unsigned char head[4] = { 0 };
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+
+    if (f)
+        fclose(f);
+    return (n == 4 && !memcmp(head, "\177ELF", 4)) ||
+           (n >= 2 && head[0] == '#' && head[1] == '!');
+}
+
 /* A program named without '/' is looked up in PATH, as a shell would; the
  * daemon gets an absolute path, since tasks do not start in our directory. */
 static void resolve_program(const char *name, char *out)
@@ -91,6 +244,9 @@ static void resolve_program(const char *name, char *out)
         if (!runnable_file(out))
             fail(TOP_EXIT_USAGE, "cannot run the program %s: it is a "
                                  "directory or not a regular file", name);
+        if (!a_program(out))
+            fail(TOP_EXIT_USAGE, "cannot run the program %s: it is neither "
+                                 "a binary (ELF) nor a script (#!)", name);
         return;
     }
     path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
@@ -99,6 +255,10 @@ static void resolve_program(const char *name, char *out)
         if (access(buf, X_OK) == 0 && runnable_file(buf) &&
             realpath(buf, out)) {
             free(path);
+            if (!a_program(out))
+                fail(TOP_EXIT_USAGE, "cannot run the program %s: it is "
+                                     "neither a binary (ELF) nor a script "
+                                     "(#!)", out);
             return;
         }
     }
@@ -140,6 +300,14 @@ static void logdir_path(struct top_opts *o, const char *logdir)
     exit(TOP_EXIT_USAGE);
 }
 
+/* [ADDR:]DIGITS: meant as -live's port, never a program's name. */
+static int port_like(const char *arg)
+{
+    const char *p = strrchr(arg, ':') ? strrchr(arg, ':') + 1 : arg;
+
+    return *p && strspn(p, "0123456789") == strlen(p);
+}
+
 /* -only may be given several times: the selections add up. */
 static void add_selection(struct top_opts *o, const char *sel)
 {
@@ -171,6 +339,14 @@ static void parse(int argc, char **argv, struct top_opts *o)
 
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        if (i > 1 && o->mode == PANGAEA_OFF && is_mode(argv[i])) {
+            snprintf(dwhy, sizeof dwhy, "%s is a mode: the mode comes first, "
+                     "before %s (pangaea %s ...)", argv[i], argv[1], argv[i]);
+            usage(dwhy);
+        }
+        if (i == 1 && !is_mode(argv[i]) && strcmp(argv[i], "--help") &&
+            strcmp(argv[i], "-h"))
+            mode_first(argc, argv);
         if (!strcmp(argv[i], "-log"))
             set_mode(o, PANGAEA_LOG, argv[i]);
         else if (!strcmp(argv[i], "-replay"))
@@ -194,7 +370,14 @@ static void parse(int argc, char **argv, struct top_opts *o)
             snprintf(newdir, sizeof newdir, "%s", argv[++i]);
         else if (!strcmp(argv[i], "-live")) { /* [ADDR:]PORT may follow */
             o->live = 1;
-            i += i + 1 < argc && top_live_arg(argv[i + 1], o); /* live.c */
+            if (i + 1 < argc && !top_live_arg(argv[i + 1], o) && /* live.c */
+                port_like(argv[i + 1])) {
+                snprintf(dwhy, sizeof dwhy, "-live %s: not a port (0 to "
+                         "65535) on an IPv4 address or localhost",
+                         argv[i + 1]);
+                usage(dwhy);
+            }
+            i += i + 1 < argc && top_live_arg(argv[i + 1], o);
         } else if (!strcmp(argv[i], "-live-wait"))
             o->live_wait = 1;
         else if (!strcmp(argv[i], "-hold")) /* live_ctl.c */
@@ -207,17 +390,22 @@ static void parse(int argc, char **argv, struct top_opts *o)
             o->min = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
-            fputs(usage_text, stdout);
+            print_help();
             exit(0);
         } else {
             char why[256];
 
-            snprintf(why, sizeof why, "unknown or incomplete option %s", argv[i]);
+            snprintf(why, sizeof why, is_mode(argv[i])
+                     ? "%s is a mode: the mode comes first (pangaea -help)"
+                     : "unknown or incomplete option %s", argv[i]);
             usage(why);
         }
     }
     if (o->mode == PANGAEA_OFF)
-        usage("say what to do: -log, -replay or -none");
+        usage(i < argc ? "say what to do first: a mode (-log, -replay, "
+                         "-none, ...: pangaea -help lists them)"
+                       : "say what to do: a mode (-log, -replay, -none, "
+                         "...: pangaea -help lists them)");
     if (o->min && (o->mode != PANGAEA_LOG || o->only[0]))
         usage("-min goes with -log, and not with -only");
     if (strstr(o->only, "race-only"))
@@ -312,7 +500,8 @@ static void end_on_fatal(const char *msg)
 }
 
 /* Everything before a recording is checked before anything of the last
- * one moves; then it moves (or goes, if it failed). */
+ * one moves (here: the directory; after joining PVM: the hosts); then it
+ * moves, or goes if it failed (begin_logs). */
 static void prepare_logs(struct top_opts *o)
 {
     pg_err err;
@@ -328,8 +517,45 @@ static void prepare_logs(struct top_opts *o)
             fprintf(stderr, "pangaea: the recording in %s did not end well "
                     "(its logs may stop early): replaying what it holds\n",
                     o->logdir);
-    } else if (top_logdir_begin(o->logdir, &err) < 0)
+    } else if (top_logdir_check(o->logdir, &err) < 0)
         fail(TOP_EXIT_USAGE, "%s", err.msg);
+}
+
+static int begin_logs(const struct top_opts *o, pg_err *err)
+{
+    return o->mode == PANGAEA_LOG ? top_logdir_begin(o->logdir, err) : 0;
+}
+
+/* 1 if PVM's virtual machine has a host of that name. */
+static int in_vm(const char *host)
+{
+    struct pvmhostinfo *hi;
+    int nhost, narch, i;
+
+    if (pvm_config(&nhost, &narch, &hi) < 0)
+        return 0;
+    for (i = 0; i < nhost; i++)
+        if (!strcmp(hi[i].hi_name, host))
+            return 1;
+    return 0;
+}
+
+/* -host and -coordhost of a recording (or -none) name hosts of the virtual
+ * machine: checked before the last recording moves.  A replay's hosts are
+ * the recording's (hostcheck.c adds them). */
+static int check_named_hosts(const struct top_opts *o, pg_err *err)
+{
+    const char *h[2] = { o->host, o->coordhost };
+    const char *what[2] = { "-host", "-coordhost" };
+    int i;
+
+    for (i = 0; i < 2 && o->mode != PANGAEA_REPLAY; i++)
+        if (h[i] && !in_vm(h[i]))
+            return pg_err_set(err, "%s %s: no host of that name in the "
+                              "virtual machine (add it first, e.g. with "
+                              "the pvm console's add %s); nothing was "
+                              "started or moved", what[i], h[i], h[i]);
+    return 0;
 }
 
 /* Closes our own logs; a recording is complete only when every log was
@@ -353,6 +579,11 @@ int main(int argc, char **argv)
     int ctx, tid, status;
     pg_err err;
 
+    argc = logdir_as_arg(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "-min") && !top_is_min(argc, argv))
+        usage("-min LOGDIR makes a recording race-only: one log directory "
+              "(or -logdir DIR); to record race-only: pangaea -log -min "
+              "program");
     if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
         return top_move(argc, argv);
     if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
@@ -391,8 +622,15 @@ int main(int argc, char **argv)
         return TOP_EXIT_USAGE;
     }
     top_debug_say();
-    /* The hosts need PVM; nothing may have started if one is missing. */
+    /* The hosts need PVM; nothing may have started, nor the last
+     * recording moved, if one is missing. */
+    if (check_named_hosts(&o, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        top_daemon_release(run.started);
+        return TOP_EXIT_FAILED;
+    }
     if ((o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) ||
+        begin_logs(&o, &err) < 0 ||
         (o.whatif && top_whatif_start(&o, &err) < 0)) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         top_daemon_release(run.started);
@@ -410,11 +648,11 @@ int main(int argc, char **argv)
     run.coord = start_coordinator(&o, dir, ctx);
     if (run.coord < 0) {
         fprintf(stderr, "pangaea: cannot start the coordinator %s/pangaea-coord"
-                        "%s%s (pvm_spawn: %d)\n", dir,
+                        "%s%s (pvm_spawn: %s)\n", dir,
                 o.coordhost ? " on host " : "", o.coordhost ? o.coordhost : "",
-                run.coord);
+                top_pvm_strerror(run.coord));
         top_daemon_release(run.started);
-        return o.coordhost ? TOP_EXIT_USAGE : TOP_EXIT_FAILED;
+        return TOP_EXIT_FAILED;
     }
     task_env(&o, dir, ctx, run.coord);
     if (top_stdin_begin(&o, &err) < 0) { /* stdin_fwd.c: ltid 1's stdin */
@@ -427,13 +665,14 @@ int main(int argc, char **argv)
     pg_set_top(o.mode, ctx, run.coord, o.logdir);
     if (pvm_spawn(o.program, o.args, o.host ? PvmTaskHost : PvmTaskDefault,
                   (char *)(o.host ? o.host : ""), 1, &tid) != 1) {
-        fprintf(stderr, "pangaea: cannot start %s%s%s (pvm_spawn: %d)\n",
-                o.program, o.host ? " on host " : "", o.host ? o.host : "", tid);
+        fprintf(stderr, "pangaea: cannot start %s%s%s (pvm_spawn: %s)\n",
+                o.program, o.host ? " on host " : "", o.host ? o.host : "",
+                top_pvm_strerror(tid));
         pvm_kill(run.coord);
-        pg_record_close(TOP_EXIT_USAGE);
+        pg_record_close(TOP_EXIT_FAILED);
         pg_top_off();
         top_daemon_release(run.started);
-        return TOP_EXIT_USAGE;
+        return TOP_EXIT_FAILED;
     }
     status = top_monitor(&o, ctx, run.coord, tid);
     if (o.mode == PANGAEA_LOG)

@@ -55,6 +55,10 @@ static int ntt, coord_tid;
 static size_t cap_tt;
 int top_run_broken;
 static int reporter = -1; /* ltid whose report ended the run, or -1 */
+/* Why pangaea ended the run when no task's report did (reporter 0): the
+ * words "stopped: the run was ended after ..." gives the others. */
+static const char *stop_cause = "the stall";
+static int death_seen; /* a task ended abnormally: watch the others */
 static const struct top_opts *opts; /* the run's options (top_monitor) */
 
 static struct ttask *by_tid(int tid)
@@ -177,7 +181,7 @@ static void on_ended(int *abnormal)
         if (t->ltid != reporter)
             fprintf(stderr, "pangaea: ltid %d (%s) stopped: the run was "
                     "ended after %s\n", t->ltid, t->program,
-                    reporter ? "an error" : "the stall");
+                    reporter ? "an error" : stop_cause);
         *abnormal = 1;
     } else if (t->normal == 2) { /* wrap_kill.c: the program's doing */
         fprintf(stderr, "pangaea: ltid %d (%s) was killed by the program "
@@ -199,7 +203,7 @@ static void on_ended(int *abnormal)
         if (!t->died)
             say_last_event(t->ltid);
         *abnormal = 1;
-    } else if (t->status != 0 && t->ltid != 1) {
+    } else if (t->status != 0) { /* ltid 1's is ours: said, not only returned */
         fprintf(stderr, "pangaea: ltid %d (%s) exited with status %d\n",
                 t->ltid, t->program, t->status);
     }
@@ -259,7 +263,7 @@ static void watch_progress(void)
     int i, j, n;
     char state;
 
-    if (opts->mode != PANGAEA_REPLAY || now - last < 1)
+    if ((opts->mode != PANGAEA_REPLAY && !death_seen) || now - last < 1)
         return;
     last = now;
     if (pvm_tasks(pvm_tidtohost(pvm_mytid()), &n, &ti) < 0)
@@ -336,6 +340,7 @@ static int check_stall(int *diverged)
         return 0;
     fprintf(stderr, "pangaea: replay stalled: every task waits for a "
                     "message that cannot come, or does not progress\n");
+    stop_cause = "the stall";
     for (i = 0; i < ntt; i++)
         if (tt[i].ltid > 0 && !tt[i].ended && waiting(&tt[i]))
             fprintf(stderr, "pangaea:   ltid %d (%s) %s\n", tt[i].ltid,
@@ -502,8 +507,9 @@ static int exit_status(int abnormal, int diverged)
     return abnormal || diverged ? TOP_EXIT_FAILED : 0;
 }
 
-/* After a task died, the others may wait for it forever: when nothing has
- * reached us for PANGAEA_STALL seconds (30), the run is ended. */
+/* After a task died, the others may wait for it forever: the run is ended
+ * when every other task sits idle on our host (stop_after_death), or when
+ * nothing has reached us for PANGAEA_STALL seconds (30). */
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -523,13 +529,41 @@ static void catch_interrupts(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+/* Every live task runs on our host and has used no CPU for 2 s (or is
+ * stopped): after a death, waiting the whole PANGAEA_STALL for them says
+ * nothing new, in a recording or -none as in a replay. */
+static int all_idle(void)
+{
+    int i, live = 0;
+
+    for (i = 0; i < ntt; i++) {
+        if (tt[i].ltid <= 0 || tt[i].ended)
+            continue;
+        live++;
+        if (!tt[i].pid || !tt[i].still_since ||
+            (tt[i].state != 'T' && tt[i].state != 't' &&
+             pg_seconds() - tt[i].still_since < 2))
+            return 0;
+    }
+    return live > 0;
+}
+
 static void stop_after_death(int *quiet, int *abnormal)
 {
-    if (!*abnormal || any_held() || ++*quiet < pg_stall_seconds())
-        return; /* a task held on purpose (-stop, -debug) may yet go on */
-    fprintf(stderr, "pangaea: a task died and nothing has happened for %d s: "
-            "stopping the others\n", *quiet);
+    death_seen |= *abnormal;
+    if (!*abnormal || any_held() || *quiet < 0)
+        return; /* a task held on purpose (-stop, -debug) may yet go on;
+                   *quiet < 0: the others were stopped already */
+    if (all_idle())
+        fprintf(stderr, "pangaea: a task died and the others do not "
+                "progress: stopping them\n");
+    else if (++*quiet >= pg_stall_seconds())
+        fprintf(stderr, "pangaea: a task died and nothing has happened for "
+                "%d s: stopping the others\n", *quiet);
+    else
+        return;
     reporter = 0;
+    stop_cause = "a task died";
     kill_all();
     *quiet = -1000000; /* once */
 }
@@ -614,6 +648,8 @@ static void on_loss(int tag, int *abnormal)
             fprintf(stderr, "pangaea:   lost ltid %d (%s)\n", tt[i].ltid,
                     tt[i].program);
     reporter = 0;
+    stop_cause = tag == PG_TAG_COORD_GONE ? "the coordinator died"
+                                          : "a host left";
     *abnormal = 1;
     top_run_broken = 1;
     kill_all();
@@ -637,6 +673,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
         if (interrupted) {
             fprintf(stderr, "pangaea: interrupted: stopping the run\n");
             reporter = 0;
+            stop_cause = "an interrupt";
             end_now();
             pvm_kill(coord);
             pvm_setcontext(octx);
@@ -660,7 +697,8 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
         if (quiet >= 0)
             quiet = 0;
         if (mid < 0) {
-            fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %d)\n", mid);
+            fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %s)\n",
+                    top_pvm_strerror(mid));
             top_run_broken = 1;
             return TOP_EXIT_FAILED;
         }

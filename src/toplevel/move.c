@@ -304,8 +304,11 @@ int top_move(int argc, char **argv)
     if (top_logdir_lock(m.dir, 0, &err) < 0)
         move_fail(err.msg);
     ltids = exec_logs(m.dir, &n);
-    if (n == 0)
-        move_usage("no execution logs (ltid-N.exec.xml) in the log directory");
+    if (n == 0) {
+        fprintf(stderr, "pangaea: no execution logs (ltid-N.exec.xml) in "
+                "the log directory %s\n", m.dir);
+        move_usage("record there first (pangaea -log -logdir DIR ...)");
+    }
     for (i = 0; i < n; i++) {
         more(&pend, &cap_pend, npend, sizeof *pend);
         cc = rewrite(&m, ltids[i], &pend[npend], &err);

@@ -429,6 +429,6 @@ int top_pack(int argc, char **argv)
         return TOP_EXIT_FAILED;
     }
     fprintf(stderr, "pangaea: packed %d recording%s and %d program%s into "
-            "%s\n", n, n > 1 ? "s" : "", nprogs, nprogs > 1 ? "s" : "", out);
+            "%s\n", n, n == 1 ? "" : "s", nprogs, nprogs == 1 ? "" : "s", out);
     return 0;
 }

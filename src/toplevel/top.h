@@ -76,16 +76,22 @@ int top_is_min(int argc, char **argv);
 int top_min(int argc, char **argv);
 int top_min_dir(const char *dir, pg_err *err);
 
-/* Exit statuses of `pangaea` itself. */
-#define TOP_EXIT_USAGE 2    /* bad option, missing program, bad logs */
-#define TOP_EXIT_DIVERGED 3 /* a replay diverged                     */
-#define TOP_EXIT_FAILED 4   /* pangaea could not run the program     */
+/* Exit statuses of `pangaea` itself, from the command-line table:
+ * TOP_EXIT_USAGE 2 (bad option, missing program, bad logs),
+ * TOP_EXIT_DIVERGED 3, TOP_EXIT_FAILED 4 (the run could not start or
+ * failed). */
+enum {
+#define PG_EXIT(name, code, meaning) TOP_EXIT_##name = code,
+#include "options.def"
+};
 
 /* Connects to a pvmd, starting a private one when none answers (*started
  * is then 1).  0, or -1 and err. */
 int top_daemon_connect(int *started, pg_err *err);
 /* Leaves PVM; halts the daemon if we started it. */
 void top_daemon_release(int started);
+/* PVM's own words for an error code (pvm_spawn's -6: "No such host"). */
+const char *top_pvm_strerror(int code);
 
 /* Runs the program under the coordinator until every task has ended.
  * Returns pangaea's exit status. */

@@ -394,10 +394,31 @@ int top_whatif_start(struct top_opts *o, pg_err *err)
     return 0;
 }
 
+/* The program's arguments after it, as a shell reads them back: the
+ * replay command printed must run as printed (a replay without them
+ * diverges). */
+static void print_args(char **args)
+{
+    const char *p;
+
+    for (; args && *args; args++) {
+        p = *args;
+        if (*p && !p[strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+                               "QRSTUVWXYZ0123456789-_./=:,+@%")]) {
+            fprintf(stderr, " %s", p);
+            continue;
+        }
+        fputs(" '", stderr);
+        for (; *p; p++)
+            *p == '\'' ? fputs("'\\''", stderr) : fputc(*p, stderr);
+        fputc('\'', stderr);
+    }
+}
+
 int top_whatif_done(const struct top_opts *o, int status)
 {
     fprintf(stderr, "pangaea: what-if run (%s forced) ended with status %d"
-            "%s; recorded in %s (replay: pangaea -replay -logdir %s %s)\n",
+            "%s; recorded in %s (replay: pangaea -replay -logdir %s %s",
             wi.choice, status,
             status == 0 ? "" : status == TOP_EXIT_FAILED
                                    ? " (a task failed or ended abnormally)"
@@ -406,5 +427,7 @@ int top_whatif_done(const struct top_opts *o, int status)
                                            "the forced receive)"
                                          : "",
             o->logdir, o->logdir, o->program);
+    print_args(o->args);
+    fputs(")\n", stderr);
     return status;
 }

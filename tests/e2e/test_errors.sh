@@ -171,8 +171,11 @@ expect_fail "missing task log is refused, nothing started" 2 \
 
 # The coordinator killed mid-run (by its PID: the pangaea-coord child of our
 # pvmd): pangaea must say so, stop the tasks and exit non-zero, not hang.
+# plain_load with 10^8 messages runs for minutes (sor 4 100000 500
+# converges in a few seconds, and ended before the kill on a busy machine).
 rc=0
-timeout 60 "$PANGAEA" -none -logdir "$dir/long" "$SOR" 4 100000 500 >"$dir/long.out" 2>"$dir/long.err" &
+timeout 60 "$PANGAEA" -none -logdir "$dir/long" "$PG_BUILD/tests/plain_load" 4 100000000 \
+    >"$dir/long.out" 2>"$dir/long.err" &
 runner=$!
 coord=
 for i in $(seq 50); do

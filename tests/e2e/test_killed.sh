@@ -57,7 +57,8 @@ if [ -n "$said" ] && [ -n "$last" ]; then
 else
     pg_fail "no report of ltid 3's death and last event:"; cat "$dir/rec.err"
 fi
-if [ "$(grep -c 'stopped: the run was ended after the stall' "$dir/rec.err")" -eq 3 ]; then
+if [ "$(grep -c 'stopped: the run was ended after a task died' "$dir/rec.err")" -eq 3 ] &&
+   [ "$(grep -c 'a task died and .*: stopping' "$dir/rec.err")" -eq 1 ]; then
     pg_pass "the three other tasks were stopped"
 else
     pg_fail "the other tasks were not all stopped:"; cat "$dir/rec.err"
