@@ -18,6 +18,13 @@
  * recording instead, so previous/ keeps the last good one.  Everything that
  * can be checked is checked before anything moves.
  *
+ * A recording is reported good only once the mark says so: when the
+ * mark cannot be removed (the directory was made read-only or immutable
+ * during the run), the word "complete" is written into it instead, which
+ * a directory's permissions do not forbid; if even that fails the run
+ * says the recording could not be marked complete and exits non-zero.  So
+ * a recording reported good is never taken for a failed one and removed.
+ *
  * Links are never followed: previous/ must be a real directory (a link
  * there is refused), and files are moved and removed by name relative to
  * directories opened with O_NOFOLLOW (renameat, unlinkat), so a link
@@ -190,12 +197,23 @@ static int present(const char *path)
     return lstat(path, &st) == 0;
 }
 
+#define COMPLETE_WORD "complete\n"
+
+/* The mark is there and does not say "complete" (top_logdir_complete). */
 int top_logdir_incomplete(const char *dir)
 {
-    char mark[PATH_MAX + 32];
+    char mark[PATH_MAX + 32], word[sizeof COMPLETE_WORD] = "";
+    int fd;
+    ssize_t n;
 
     snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
-    return present(mark);
+    if (!present(mark))
+        return 0;
+    fd = open(mark, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    n = fd < 0 ? -1 : read(fd, word, sizeof word - 1);
+    if (fd >= 0)
+        close(fd);
+    return n != (ssize_t)strlen(COMPLETE_WORD) || strcmp(word, COMPLETE_WORD);
 }
 
 /* previous/ may be missing, or a real directory holding recording files
@@ -285,7 +303,9 @@ int top_logdir_begin(const char *dir, pg_err *err)
                                         : keep_previous(dir, prev, err);
     if (any < 0 || rc < 0)
         return -1;
-    fd = open(mark, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    /* O_TRUNC: a mark left saying "complete" says so no more. */
+    fd = open(mark, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+              0644);
     if (fd < 0)
         return pg_err_set(err, "cannot use the log directory %s: cannot "
                           "create %s: %s", dir, mark, strerror(errno));
@@ -293,12 +313,34 @@ int top_logdir_begin(const char *dir, pg_err *err)
     return 0;
 }
 
-void top_logdir_complete(const char *dir)
+/* Writes "complete" into the mark: for a directory where it cannot be
+ * removed (the file itself may still be written). */
+static int say_complete(const char *mark)
+{
+    int fd = open(mark, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+                        O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : write(fd, COMPLETE_WORD, strlen(COMPLETE_WORD));
+
+    if (fd >= 0 && close(fd) < 0)
+        n = -1;
+    return n == (ssize_t)strlen(COMPLETE_WORD) ? 0 : -1;
+}
+
+int top_logdir_complete(const char *dir, pg_err *err)
 {
     char mark[PATH_MAX + 32];
+    int why;
 
     snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
-    unlink(mark);
+    if (unlink(mark) == 0 || errno == ENOENT)
+        return 0;
+    why = errno;
+    if (say_complete(mark) == 0)
+        return 0;
+    return pg_err_set(err, "the recording in %s cannot be marked complete "
+                      "(cannot remove %s: %s, nor write into it): the next "
+                      "-log will take it for one that did not end well",
+                      dir, mark, strerror(why));
 }
 
 /* ---- the tasks of a recording ------------------------------------------ */

@@ -336,13 +336,17 @@ static void prepare_logs(struct top_opts *o)
  * written whole and the run was not cut short. */
 static int finish_recording(const struct top_opts *o, int status)
 {
+    pg_err err;
+
     if (pg_record_close(status) < 0) {
         fprintf(stderr, "pangaea: the recording in %s is incomplete\n",
                 o->logdir);
         return status ? status : TOP_EXIT_FAILED;
     }
-    if (!top_run_broken)
-        top_logdir_complete(o->logdir);
+    if (!top_run_broken && top_logdir_complete(o->logdir, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        return status ? status : TOP_EXIT_FAILED;
+    }
     return status;
 }
 
