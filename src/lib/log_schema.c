@@ -16,7 +16,9 @@
  */
 #include "pg_log.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,6 +119,24 @@ int pg_log_name_split(const char *name, const char **rest)
     if (rest)
         *rest = p + 1;
     return (int)n;
+}
+
+int pg_log_regular(int fd, const char *path, pg_err *err)
+{
+    struct stat st;
+    const char *what;
+
+    if (fstat(fd, &st) < 0)
+        return pg_err_set(err, "cannot read %s: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode))
+        return 0;
+    what = S_ISFIFO(st.st_mode)  ? "a FIFO"
+           : S_ISDIR(st.st_mode) ? "a directory"
+           : S_ISSOCK(st.st_mode) ? "a socket"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                      : "a special file";
+    return pg_err_set(err, "%s is %s, not a log file: move it away",
+                      path, what);
 }
 
 int pg_log_name_ltid(const char *name, pg_log_kind kind)

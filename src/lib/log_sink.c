@@ -59,20 +59,30 @@ static void mount_of(int fd, char *out, size_t size)
     fclose(f);
 }
 
+void pg_write_why(int fd, const char *path, int errnum, char *out,
+                  size_t size)
+{
+    char mnt[4096];
+
+    if (errnum == ENOSPC || errnum == EDQUOT) {
+        mount_of(fd, mnt, sizeof mnt);
+        snprintf(out, size, "no space left on %s while writing %s%s", mnt,
+                 path, errnum == EDQUOT ? " (disk quota)" : "");
+    } else
+        snprintf(out, size, "cannot write %s: %s", path, strerror(errnum));
+}
+
 /* Grows the file to `to` bytes with the blocks allocated.  A file system
  * that cannot allocate ahead (EOPNOTSUPP, EINVAL) is grown sparse. */
 static int reserve(pg_sink *s, size_t to)
 {
     int rc = posix_fallocate(s->fd, (off_t)s->size, (off_t)(to - s->size));
-    char mnt[4096];
 
     if (rc == EOPNOTSUPP || rc == EINVAL)
         rc = ftruncate(s->fd, (off_t)to) < 0 ? errno : 0;
-    if (rc == ENOSPC || rc == EDQUOT) {
-        mount_of(s->fd, mnt, sizeof mnt);
-        snprintf(s->why, sizeof s->why, "no space left on %s while writing "
-                 "%s%s", mnt, s->path, rc == EDQUOT ? " (disk quota)" : "");
-    } else if (rc)
+    if (rc == ENOSPC || rc == EDQUOT)
+        pg_write_why(s->fd, s->path, rc, s->why, sizeof s->why);
+    else if (rc)
         snprintf(s->why, sizeof s->why, "cannot grow %s: %s", s->path,
                  strerror(rc));
     errno = rc;

@@ -12,6 +12,8 @@
 #   "pack limit": a pack that unpacks to more than PANGAEA_UNPACK_MAX (4
 #   GiB by default: a pack whose entry claims 5 GiB) is refused before the
 #   entry is written, and leaves nothing.
+# - "time crc": a flipped byte in a time file is refused by the
+#   pre-replay check (exit 2, the file and the chunk's offset named).
 # Parts that need root (chattr, mount) say "skipped" otherwise.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -162,6 +164,25 @@ run "pack limit: an entry of 5 GiB is refused by default" 2 \
     "$PANGAEA" -replay -pack "$p/bomb.pangaea" -logdir "$p/bomb"
 [ ! -e "$p/bomb" ] && [ ! -e "$p/bomb.part" ] &&
     pg_pass "pack limit: the 5 GiB entry left nothing" || pg_fail "pack limit: the 5 GiB entry left files"
+
+# --- time crc --------------------------------------------------------------
+
+t=$(pg_tmpdir)
+CLOCK=$PG_BUILD/tests/plain_clock
+timeout 60 "$PANGAEA" -log -logdir "$t/logs" "$CLOCK" 2 2 >/dev/null 2>&1
+tf=$t/logs/ltid-1.time.pgc
+if [ -s "$tf" ]; then
+    size=$(stat -c %s "$tf")
+    at=$((size - 2))
+    byte=$(od -An -tu1 -j "$at" -N1 "$tf" | tr -d ' ')
+    printf "$(printf '\\%03o' $((byte ^ 16)))" |
+        dd of="$tf" bs=1 seek="$at" conv=notrunc status=none
+    run "time crc: a flipped byte of a time file is refused before the replay" 2 \
+        "$tf: the chunk of time values at byte 8 is damaged" \
+        "$PANGAEA" -replay -logdir "$t/logs" "$CLOCK" 2 2
+else
+    pg_fail "time crc: the recording wrote no time file for ltid 1"
+fi
 
 undo_all
 pg_summary
