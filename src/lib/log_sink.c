@@ -37,7 +37,8 @@
 #include "log_sink.h"
 
 #define WINDOW (1024 * 1024) /* bytes mapped at a time */
-#define RESERVE (64 * 1024)  /* bytes the file grows by */
+#define RESERVE (64 * 1024)  /* bytes the file grows by, at most */
+#define RESERVE_MIN 4096     /* and at first */
 
 
 /* The mount point of the file system holding fd, from mountinfo (the last
@@ -109,17 +110,21 @@ static void populate(pg_sink *s)
 #endif
 }
 
-/* Makes the file hold `need` more bytes past `used`, in steps of RESERVE
- * (a log of a few events takes little room; a syscall every 64 KiB is
- * nothing).  The window may reach past the end of the file: nothing is
- * stored there before this has made room. */
+/* Makes the file hold `need` more bytes past `used`, in steps that
+ * double from 4 KiB to RESERVE: a log of a few events holds a block, not
+ * 64 KiB, so a run of many small tasks needs about the room its logs take
+ * in the end (a syscall every 64 KiB of a long log is nothing).  The
+ * window may reach past the end of the file: nothing is stored there
+ * before this has made room. */
 static int make_room(pg_sink *s, size_t need)
 {
-    size_t to;
+    size_t to, step = s->size < RESERVE_MIN ? RESERVE_MIN
+                      : s->size < RESERVE   ? s->size
+                                            : RESERVE;
 
     if (s->used + need <= s->size)
         return 0;
-    to = (s->used + need + RESERVE - 1) / RESERVE * RESERVE;
+    to = (s->used + need + step - 1) / step * step;
     if (reserve(s, to) < 0)
         return -1;
     s->size = to;

@@ -14,6 +14,10 @@
 #   entry is written, and leaves nothing.
 # - "time crc": a flipped byte in a time file is refused by the
 #   pre-replay check (exit 2, the file and the chunk's offset named).
+# - "disk full comm": a communication log that fills the disk ends the
+#   run with "no space left on MOUNT while writing FILE" (FILE the comm
+#   log); "disk peak": 8 tasks record into a 320 KiB file system (logs
+#   are grown from 4 KiB, not 64 KiB each).
 # Parts that need root (chattr, mount) say "skipped" otherwise.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -164,6 +168,24 @@ run "pack limit: an entry of 5 GiB is refused by default" 2 \
     "$PANGAEA" -replay -pack "$p/bomb.pangaea" -logdir "$p/bomb"
 [ ! -e "$p/bomb" ] && [ ! -e "$p/bomb.part" ] &&
     pg_pass "pack limit: the 5 GiB entry left nothing" || pg_fail "pack limit: the 5 GiB entry left files"
+
+# --- disk full comm, disk peak ---------------------------------------------
+
+if ! is_root; then
+    echo "skipped: disk full comm, disk peak (need root to mount)"
+else
+    m=$(pg_tmpdir)
+    mount -t tmpfs -o size=512k tmpfs "$m" && MOUNTS+=("$m")
+    run "disk full comm: the cause is said" 4 \
+        "no space left on $m while writing $m/logs/ltid-[12]\.comm\.pgc" \
+        "$PANGAEA" -log -logdir "$m/logs" "$PG_BUILD/tests/plain_load" 2 200000
+    q=$(pg_tmpdir)
+    mount -t tmpfs -o size=320k tmpfs "$q" && MOUNTS+=("$q")
+    run "disk peak: 8 tasks record into 320 KiB" 0 "recorded in" \
+        "$PANGAEA" -log -logdir "$q/logs" "$PG_BUILD/tests/plain_load" 8 20
+    echo "disk peak: the logs take $(du -sk "$q/logs" | cut -f1) KiB in the end"
+    undo_all
+fi
 
 # --- time crc --------------------------------------------------------------
 
