@@ -489,7 +489,8 @@ static int read_event(pg_logr *r, pg_event *ev, pg_err *err)
  * is read too: the first bytes say which. */
 static int is_binary(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC), bin;
+    pg_err ignored;
+    int fd = pg_log_open_read(path, &ignored), bin;
 
     if (fd < 0)
         return 0; /* the XML walk names the error */

@@ -17,8 +17,10 @@
 #include "pg_log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -137,6 +139,20 @@ int pg_log_regular(int fd, const char *path, pg_err *err)
                                                       : "a special file";
     return pg_err_set(err, "%s is %s, not a log file: move it away",
                       path, what);
+}
+
+int pg_log_open_read(const char *path, pg_err *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+    if (fd < 0)
+        return pg_err_set(err, "%s: %s", path, strerror(errno));
+    if (pg_log_regular(fd, path, err) < 0) {
+        close(fd);
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
 }
 
 int pg_log_name_ltid(const char *name, pg_log_kind kind)

@@ -382,6 +382,90 @@ int top_log_ltids(const char *dir, int exec_too, int **out)
     return k;
 }
 
+/* ---- what a recording lacks --------------------------------------------- */
+
+/* Adds to *ids (n of them) the ltids the execution log of `ltid` spawned. */
+static int spawned_by(const char *dir, int ltid, int **ids, int *n,
+                      size_t *cap)
+{
+    char path[PATH_MAX + 64];
+    pg_event ev;
+    pg_logr *r;
+    int i;
+
+    pg_log_path(path, sizeof path, dir, ltid, PG_LOG_EXEC);
+    if (!(r = pg_logr_open(path, PG_LOG_EXEC, NULL, NULL)))
+        return 0; /* said as missing or unreadable by the caller */
+    while (pg_logr_next(r, &ev, NULL) == 1)
+        for (i = 0; ev.kind == PG_EV_SPAWN && i < ev.nchild; i++) {
+            if (ev.child_ltid[i] < 0)
+                continue;
+            if (pg_grow(ids, cap, (size_t)*n + 1, sizeof **ids) < 0)
+                return pg_logr_close(r), -1;
+            (*ids)[(*n)++] = ev.child_ltid[i];
+        }
+    pg_logr_close(r);
+    return 0;
+}
+
+/* Says (into msg, if it is the first) what is wrong with one log of a
+ * task: missing, or not a regular file.  1 if something is. */
+static int log_problem(const char *dir, int ltid, pg_log_kind kind,
+                       char *msg, size_t size, int nth)
+{
+    char path[PATH_MAX + 64];
+    struct stat st;
+    const char *what;
+
+    pg_log_path(path, sizeof path, dir, ltid, kind);
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return 0;
+    what = lstat(path, &st) < 0  ? "is missing"
+           : S_ISFIFO(st.st_mode) ? "is a FIFO, not a log file"
+                                  : "is not a regular file";
+    if (nth == 0)
+        snprintf(msg, size, "%s %s (ltid %d)", path, what, ltid);
+    return 1;
+}
+
+int top_logs_missing(const char *dir, char *msg, size_t size)
+{
+    int *ids = NULL, n, i, k, bad = 0, known;
+    size_t cap;
+
+    msg[0] = 0;
+    if ((n = top_log_ltids(dir, 1, &ids)) < 0)
+        return 0; /* the caller's own reading names the directory */
+    cap = (size_t)n;
+    known = n;
+    for (i = 0; i < known; i++)
+        if (spawned_by(dir, ids[i], &ids, &n, &cap) < 0)
+            break;
+    if (n > 1)
+        qsort(ids, (size_t)n, sizeof *ids, cmp_int);
+    for (i = 0; i < n; i++) {
+        if (i > 0 && ids[i] == ids[i - 1])
+            continue;
+        for (k = 0; k < 2; k++)
+            bad += log_problem(dir, ids[i], k ? PG_LOG_EXEC : PG_LOG_COMM,
+                               msg + strlen(msg), size - strlen(msg), bad);
+    }
+    free(ids);
+    if (bad > 1)
+        snprintf(msg + strlen(msg), size - strlen(msg), ", and %d more log%s",
+                 bad - 1, bad > 2 ? "s" : "");
+    return bad;
+}
+
+void top_note_missing(const char *dir)
+{
+    char msg[PATH_MAX + 200];
+
+    if (top_logs_missing(dir, msg, sizeof msg) > 0)
+        fprintf(stderr, "pangaea: the recording in %s is not whole: %s; "
+                "what follows leaves out what those logs held\n", dir, msg);
+}
+
 int top_find_ltid(const void *tasks, int n, size_t size, int ltid)
 {
     const char *base = tasks;

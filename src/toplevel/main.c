@@ -51,7 +51,7 @@ static const char usage_text[] =
     "[-timeout S] [-logdir DIR] program [args...]\n"
     "       pangaea -chaos [-runs N] [-seed S] [-timeout S] [-logdir DIR] "
     "program [args...]\n"
-    "       pangaea -pack [-logdir DIR]... -o FILE\n"
+    "       pangaea -pack [-logdir DIR]... -o FILE [-force]\n"
     "       pangaea -replay -pack FILE [-logdir DIR] [-host HOST] "
     "[-coordhost HOST] [args...]\n"
     "       pangaea -help | --help | -version | --version\n";

@@ -1,5 +1,5 @@
 /*
- * pack.c - `pangaea -pack [-logdir DIR]... -o FILE`: a recording in one
+ * pack.c - `pangaea -pack [-logdir DIR]... -o FILE [-force]`: a recording in one
  * file, to be replayed elsewhere (`pangaea -replay -pack FILE`, unpack.c).
  *
  * Design.  A pack is a POSIX tar archive compressed with zstd, written and
@@ -197,16 +197,24 @@ static int put_file(struct archive *a, const char *name, const char *path,
     struct stat st;
     char buf[65536];
     ssize_t n;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), cc = 0;
+    /* O_NONBLOCK and a regular file only: a FIFO would hang -pack */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK),
+        cc = 0;
 
     if (!e)
         nomem();
+    if (fd >= 0 && pg_log_regular(fd, path, err) < 0) {
+        archive_entry_free(e);
+        close(fd);
+        return -1;
+    }
     if (fd < 0 || fstat(fd, &st) < 0) {
         archive_entry_free(e);
         if (fd >= 0)
             close(fd);
         return pg_err_set(err, "cannot read %s: %s", path, strerror(errno));
     }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     archive_entry_set_pathname(e, name);
     archive_entry_set_filetype(e, AE_IFREG);
     archive_entry_set_perm(e, st.st_mode & 0777);

@@ -18,6 +18,11 @@
 #   run with "no space left on MOUNT while writing FILE" (FILE the comm
 #   log); "disk peak": 8 tasks record into a 320 KiB file system (logs
 #   are grown from 4 KiB, not 64 KiB each).
+# - "fifo": a FIFO in place of a log is refused, named, by every reader
+#   (-dump, -races, -tasks, -display, -export, -pack, the pre-replay
+#   check) instead of hanging it.
+# - "missing logs": a task's logs removed: -races, -tasks, -display and
+#   -export say which (on stderr), -min refuses and changes nothing.
 # Parts that need root (chattr, mount) say "skipped" otherwise.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -186,6 +191,49 @@ else
     echo "disk peak: the logs take $(du -sk "$q/logs" | cut -f1) KiB in the end"
     undo_all
 fi
+
+# --- fifo ------------------------------------------------------------------
+
+f=$(pg_tmpdir)
+timeout 60 "$PANGAEA" -log -logdir "$f/logs" "$SOR" 4 >/dev/null 2>&1
+rm -f "$f/logs/ltid-2.comm.pgc" && mkfifo "$f/logs/ltid-2.comm.pgc"
+fifo="$f/logs/ltid-2.comm.pgc is a FIFO, not a log file"
+for cmd in "-dump $f/logs 2" "-races $f/logs" "-tasks $f/logs" "-display $f/logs" \
+           "-export perfetto $f/logs" "-pack -logdir $f/logs -o $f/x.pangaea"; do
+    rc=0
+    timeout 30 "$PANGAEA" $cmd >"$f/out" 2>"$f/err" </dev/null || rc=$?
+    if [ "$rc" -ne 124 ] && grep -qF "$f/logs/ltid-2.comm.pgc" "$f/err" &&
+       grep -Eq "is a FIFO, not a log file|not a regular file" "$f/err"; then
+        pg_pass "fifo: pangaea ${cmd%% *} does not hang, and names it (exit $rc)"
+    else
+        pg_fail "fifo: pangaea ${cmd%% *}: exit $rc (124: hung), stderr:"; head -5 "$f/err"
+    fi
+done
+rm -f "$f/logs/ltid-3.time.pgc"
+mkfifo "$f/logs/ltid-3.time.pgc"
+run "fifo: the pre-replay check refuses a FIFO as a log" 2 "is a FIFO, not a log file" \
+    "$PANGAEA" -replay -logdir "$f/logs" "$SOR" 4
+
+# --- missing logs ----------------------------------------------------------
+
+g=$(pg_tmpdir)
+timeout 60 "$PANGAEA" -log -logdir "$g/logs" "$SOR" 4 >/dev/null 2>&1
+rm -f "$g/logs/ltid-3.comm.pgc" "$g/logs/ltid-3.exec.xml"
+missing="$g/logs/ltid-3.comm.pgc is missing (ltid 3), and 1 more log"
+for cmd in "-races $g/logs" "-tasks $g/logs" "-display $g/logs" "-export perfetto $g/logs"; do
+    rc=0
+    timeout 30 "$PANGAEA" $cmd >"$g/out" 2>"$g/err" </dev/null || rc=$?
+    if grep -qF "$missing" "$g/err"; then
+        pg_pass "missing logs: pangaea ${cmd%% *} says what is missing (exit $rc)"
+    else
+        pg_fail "missing logs: pangaea ${cmd%% *} said nothing of ltid 3 (exit $rc):"; head -3 "$g/err"
+    fi
+done
+before=$(sums "$g/logs")
+run "missing logs: -min refuses" 2 "-min: the recording in $g/logs is not whole: .*ltid-3.comm.pgc is missing \\(ltid 3\\), and 1 more log" \
+    "$PANGAEA" -min "$g/logs"
+[ "$(sums "$g/logs")" = "$before" ] && pg_pass "missing logs: -min changed nothing" ||
+    pg_fail "missing logs: -min changed the logs"
 
 # --- time crc --------------------------------------------------------------
 
