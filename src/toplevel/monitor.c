@@ -511,7 +511,9 @@ static void on_signal(int sig)
     interrupted = sig;
 }
 
-/* Ctrl-C (or a kill) of pangaea ends the run it started, not just itself. */
+/* Ctrl-C (or a kill) of pangaea ends the run it started, not just itself;
+ * so does a reader of our output that went away (SIGPIPE: `pangaea ... |
+ * head`), which would otherwise kill us and leave the pvmd behind. */
 static void catch_interrupts(void)
 {
     struct sigaction sa;
@@ -521,6 +523,7 @@ static void catch_interrupts(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGPIPE, &sa, NULL);
 }
 
 static void stop_after_death(int *quiet, int *abnormal)
@@ -635,7 +638,9 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     catch_interrupts();
     for (;;) {
         if (interrupted) {
-            fprintf(stderr, "pangaea: interrupted: stopping the run\n");
+            fprintf(stderr, "pangaea: %s: stopping the run\n",
+                    interrupted == SIGPIPE ? "the output was closed"
+                                           : "interrupted");
             reporter = 0;
             end_now();
             pvm_kill(coord);

@@ -23,6 +23,9 @@
 #   check) instead of hanging it.
 # - "missing logs": a task's logs removed: -races, -tasks, -display and
 #   -export say which (on stderr), -min refuses and changes nothing.
+# - "sigpipe": `pangaea -none prog | head -2` with a private pvmd ends
+#   the run (exit 141, as a SIGPIPE death) and leaves no pvmd, socket
+#   file or task behind.
 # Parts that need root (chattr, mount) say "skipped" otherwise.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -234,6 +237,25 @@ run "missing logs: -min refuses" 2 "-min: the recording in $g/logs is not whole:
     "$PANGAEA" -min "$g/logs"
 [ "$(sums "$g/logs")" = "$before" ] && pg_pass "missing logs: -min changed nothing" ||
     pg_fail "missing logs: -min changed the logs"
+
+# --- sigpipe ----------------------------------------------------------------
+
+own=$(pg_tmpdir)
+PVM_TMP=$own timeout 60 "$PANGAEA" -none "$PG_BUILD/tests/plain_lines" 2>"$own.err" |
+    head -2 >"$own.out"
+rc=${PIPESTATUS[0]}
+if [ "$rc" -eq 141 ] && [ "$(wc -l <"$own.out")" -eq 2 ]; then
+    pg_pass "sigpipe: pangaea ended the run when its reader went (exit 141)"
+else
+    pg_fail "sigpipe: exit $rc (124: still running), stderr:"; head -5 "$own.err"
+fi
+if pid=$(pg_pvmd_pid "$own"); then
+    pg_fail "sigpipe: the private pvmd $pid was left running"; pg_pvmd_halt "$own"
+elif [ -e "$own/pvmd.$(id -u)" ]; then
+    pg_fail "sigpipe: the pvmd's socket file was left in $own"
+else
+    pg_pass "sigpipe: no pvmd and no socket file left"
+fi
 
 # --- time crc --------------------------------------------------------------
 
