@@ -26,6 +26,9 @@
 # - "sigpipe": `pangaea -none prog | head -2` with a private pvmd ends
 #   the run (exit 141, as a SIGPIPE death) and leaves no pvmd, socket
 #   file or task behind.
+# - "swapped logs": ltid-2.comm.pgc and ltid-3.comm.pgc swapped: the
+#   pre-replay check, -dump and -races refuse, naming the file and the
+#   ltid its header gives.
 # Parts that need root (chattr, mount) say "skipped" otherwise.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -256,6 +259,18 @@ elif [ -e "$own/pvmd.$(id -u)" ]; then
 else
     pg_pass "sigpipe: no pvmd and no socket file left"
 fi
+
+# --- swapped logs ----------------------------------------------------------
+
+w=$(pg_tmpdir)
+timeout 60 "$PANGAEA" -log -logdir "$w/logs" "$SOR" 4 >/dev/null 2>&1
+mv "$w/logs/ltid-2.comm.pgc" "$w/c2" && mv "$w/logs/ltid-3.comm.pgc" "$w/logs/ltid-2.comm.pgc" &&
+    mv "$w/c2" "$w/logs/ltid-3.comm.pgc"
+swapped="ltid-2.comm.pgc: its header says ltid 3: the log of another task"
+run "swapped logs: the pre-replay check refuses them" 2 "ltid-[23].comm.pgc: its header says ltid [23]: the log of another task" \
+    "$PANGAEA" -replay -logdir "$w/logs" "$SOR" 4
+run "swapped logs: -dump refuses" 2 "$swapped" "$PANGAEA" -dump "$w/logs" 2
+run "swapped logs: -races refuses" 2 "$swapped" "$PANGAEA" -races "$w/logs"
 
 # --- time crc --------------------------------------------------------------
 
