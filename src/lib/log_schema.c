@@ -16,11 +16,7 @@
  */
 #include "pg_log.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,55 +100,6 @@ int pg_log_path(char *buf, int size, const char *dir, int ltid,
     n = snprintf(buf, (size_t)size, "%s/ltid-%d.%s", dir, ltid,
                  kind == PG_LOG_EXEC ? "exec.xml" : "comm.pgc");
     return (n < 0 || n >= size) ? -1 : 0;
-}
-
-int pg_log_name_split(const char *name, const char **rest)
-{
-    const char *p = name + 5;
-    long n = 0;
-
-    if (strncmp(name, "ltid-", 5) || *p < '0' || *p > '9')
-        return -1;
-    for (; *p >= '0' && *p <= '9'; p++)
-        if ((n = n * 10 + (*p - '0')) > INT_MAX)
-            return -1;
-    if (*p != '.')
-        return -1;
-    if (rest)
-        *rest = p + 1;
-    return (int)n;
-}
-
-int pg_log_regular(int fd, const char *path, pg_err *err)
-{
-    struct stat st;
-    const char *what;
-
-    if (fstat(fd, &st) < 0)
-        return pg_err_set(err, "cannot read %s: %s", path, strerror(errno));
-    if (S_ISREG(st.st_mode))
-        return 0;
-    what = S_ISFIFO(st.st_mode)  ? "a FIFO"
-           : S_ISDIR(st.st_mode) ? "a directory"
-           : S_ISSOCK(st.st_mode) ? "a socket"
-           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                                                      : "a special file";
-    return pg_err_set(err, "%s is %s, not a log file: move it away",
-                      path, what);
-}
-
-int pg_log_open_read(const char *path, pg_err *err)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-    if (fd < 0)
-        return pg_err_set(err, "%s: %s", path, strerror(errno));
-    if (pg_log_regular(fd, path, err) < 0) {
-        close(fd);
-        return -1;
-    }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    return fd;
 }
 
 int pg_log_name_ltid(const char *name, pg_log_kind kind)

@@ -21,11 +21,21 @@
  * writer encodes into them (first byte last, the same rule) and
  * pg_sink_commit counts them.  Closing truncates the
  * file to exactly what was written.
+ *
+ * The file grows in steps doubling from 4 KiB to 64 KiB: a short log
+ * takes a block, not 64 KiB, so a run of many tasks needs about the room
+ * its logs take in the end.
+ *
+ * Also here, as the lowest layer that knows log files: their names
+ * (pg_log_name_split), opening them to read without blocking, regular
+ * files only (pg_log_open_read: a FIFO in place of a log would hang its
+ * reader), and why a write failed (pg_write_why), for every log.
  */
 #define _GNU_SOURCE
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +45,7 @@
 #include <unistd.h>
 
 #include "log_sink.h"
+#include "pg_log.h"
 
 #define WINDOW (1024 * 1024) /* bytes mapped at a time */
 #define RESERVE (64 * 1024)  /* bytes the file grows by, at most */
@@ -58,6 +69,55 @@ static void mount_of(int fd, char *out, size_t size)
             maj == major(st.st_dev) && min == minor(st.st_dev))
             snprintf(out, size, "%s", mnt);
     fclose(f);
+}
+
+int pg_log_name_split(const char *name, const char **rest)
+{
+    const char *p = name + 5;
+    long n = 0;
+
+    if (strncmp(name, "ltid-", 5) || *p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((n = n * 10 + (*p - '0')) > INT_MAX)
+            return -1;
+    if (*p != '.')
+        return -1;
+    if (rest)
+        *rest = p + 1;
+    return (int)n;
+}
+
+int pg_log_regular(int fd, const char *path, pg_err *err)
+{
+    struct stat st;
+    const char *what;
+
+    if (fstat(fd, &st) < 0)
+        return pg_err_set(err, "cannot read %s: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode))
+        return 0;
+    what = S_ISFIFO(st.st_mode)  ? "a FIFO"
+           : S_ISDIR(st.st_mode) ? "a directory"
+           : S_ISSOCK(st.st_mode) ? "a socket"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                      : "a special file";
+    return pg_err_set(err, "%s is %s, not a log file: move it away",
+                      path, what);
+}
+
+int pg_log_open_read(const char *path, pg_err *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+    if (fd < 0)
+        return pg_err_set(err, "%s: %s", path, strerror(errno));
+    if (pg_log_regular(fd, path, err) < 0) {
+        close(fd);
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
 }
 
 void pg_write_why(int fd, const char *path, int errnum, char *out,
