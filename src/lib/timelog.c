@@ -251,6 +251,7 @@ static int slurp(const char *file, unsigned char **out, size_t *n,
 static int time_records(const char *file, unsigned char *b, size_t n,
                         size_t *end, pg_err *err)
 {
+    *end = HEAD; /* no values, unless the header is good */
     if (n < HEAD || memcmp(b, MAGIC, 4) || (b[4] != 1 && b[4] != VERSION) ||
         b[5] || b[6] || b[7])
         return pg_err_set(err, "%s is not a time file of a version this "
@@ -291,12 +292,9 @@ static int open_read(void)
     if (slurp(path, &buf, &size, &err) < 0)
         pg_fatal("%s", err.msg);
     cc = time_records(path, buf, size, &size, &err);
-    if (cc < 0 && size < HEAD) {
-        pg_warn("%s: the replay reads the real clocks", err.msg);
-        size = 0;
-    } else if (cc < 0)
-        pg_warn("%s: the replay reads the real clocks after the values "
-                "before it", err.msg);
+    if (cc < 0)
+        pg_warn("%s: the replay reads the real clocks from there on",
+                err.msg);
     pos = HEAD;
     return 0;
 }
