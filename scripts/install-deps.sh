@@ -34,6 +34,8 @@ TEST=(
     curl                            # tests: the live view's HTTP API (test_live, test_interactive)
     man-db                          # tests: the man pages render (man -l)
     zstd                            # tests: packs opened with tar --zstd
+    strace                          # tests: a task's attempts to reach a dead pvmd (test_exit_enrol)
+    e2fsprogs                       # tests: chattr +i, a log directory made immutable (test_survive)
     dpkg-dev debhelper              # tests: debian/ builds a package
 )
 

@@ -287,6 +287,17 @@ int pg_site_current(void)
     return site_id(site_pc);
 }
 
+/* Ends the task when the communication log cannot be written, with the
+ * cause ("no space left on MOUNT while writing FILE"). */
+static void comm_failed(void)
+{
+    const char *why = pg_logw_why(pg.comm);
+
+    if (why)
+        pg_fatal("%s", why);
+    pg_fatal("cannot write the communication log in %s", pg.logdir);
+}
+
 /* pvm_barrier returned: the event, when recording. */
 void pg_site_barrier(const char *group, int count)
 {
@@ -296,7 +307,7 @@ void pg_site_barrier(const char *group, int count)
         return;
     id = site_id(site_pc);
     if (pg_logw_barrier(pg.comm, pg_now(), group ? group : "", count, id) < 0)
-        pg_fatal("cannot write the communication log in %s", pg.logdir);
+        comm_failed();
     pg.events++;
 }
 
@@ -310,6 +321,6 @@ void pg_site_route(int val)
         return;
     id = site_id(site_pc);
     if (pg_logw_route(pg.comm, pg_now(), val, id) < 0)
-        pg_fatal("cannot write the communication log in %s", pg.logdir);
+        comm_failed();
     pg.events++;
 }

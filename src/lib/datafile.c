@@ -25,6 +25,7 @@
 
 #include "log_bin.h"
 #include "pg_internal.h"
+#include "pg_log.h"
 
 #define MAGIC "PGDA"
 #define VERSION 1
@@ -128,9 +129,11 @@ void *pg_data_get(char type, size_t *n)
 
     if (fd < 0) {
         name_file();
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+        pg_err err;
+
+        fd = pg_log_open_read(path, &err); /* a FIFO would block the task */
         if (fd < 0)
-            bad(strerror(errno));
+            bad(err.msg);
         if (read_all(head, HEAD) < 0 || memcmp(head, MAGIC, 4))
             bad("not a Pangaea data file");
         if (head[4] != VERSION)

@@ -120,6 +120,7 @@ void pg_bw_undo(pg_bw *w);         /* takes back the last event */
  * race-only log, or seq not after the last event's). */
 int pg_bw_seq(pg_bw *w, long seq);
 int pg_bw_close(pg_bw *w);         /* seals the last block; 0 or -1 */
+const char *pg_bw_why(const pg_bw *w); /* why a write failed, or NULL */
 
 /* ---- the reader (log_binr.c) ---- */
 typedef struct pg_br pg_br;

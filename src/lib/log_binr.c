@@ -338,8 +338,10 @@ pg_br *pg_br_open(const char *path, pg_log_header *hdr, pg_err *err)
         pg_err_set(err, "%s: out of memory", path);
         return NULL;
     }
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < 4 ||
+    fd = pg_log_open_read(path, err);
+    if (fd < 0)
+        r->failed = 1;
+    else if (fstat(fd, &st) < 0 || st.st_size < 4 ||
         (r->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
                        0)) == MAP_FAILED) {
         r->map = NULL;

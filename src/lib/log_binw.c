@@ -570,6 +570,11 @@ pg_bw *pg_bw_open(const char *path, int ltid, const char *program,
     return w;
 }
 
+const char *pg_bw_why(const pg_bw *w)
+{
+    return w ? pg_sink_why(w->sink) : NULL;
+}
+
 int pg_bw_close(pg_bw *w)
 {
     int rc = w->broken ? -1 : seal(w, PG_BIN_LAST);

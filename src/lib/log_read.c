@@ -489,13 +489,37 @@ static int read_event(pg_logr *r, pg_event *ev, pg_err *err)
  * is read too: the first bytes say which. */
 static int is_binary(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC), bin;
+    pg_err ignored;
+    int fd = pg_log_open_read(path, &ignored), bin;
 
     if (fd < 0)
         return 0; /* the XML walk names the error */
     bin = pg_br_is_binary(fd);
     close(fd);
     return bin;
+}
+
+/* A log named ltid-N.* (pg_log_path) must be task N's: swapped or copied
+ * logs of other tasks would be read as this one's, and a replay would wait
+ * for messages that never come.  Other names (a dump) are not checked. */
+static int check_name(const char *path, const pg_log_header *h, pg_err *err)
+{
+    const char *base = strrchr(path, '/');
+    int ltid = pg_log_name_split(base ? base + 1 : path, NULL);
+
+    if (ltid < 0 || ltid == h->ltid)
+        return 0;
+    return pg_err_set(err, "%s: its header says ltid %d: the log of another "
+                      "task (swapped or copied logs?)", path, h->ltid);
+}
+
+static pg_logr *opened(pg_logr *r, const char *path,
+                       const pg_log_header *h, pg_err *err)
+{
+    if (check_name(path, h, err) == 0)
+        return r;
+    pg_logr_close(r);
+    return NULL;
 }
 
 pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
@@ -522,14 +546,14 @@ pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
             pg_err_set(err, "%s: the wrong kind of log: a binary "
                        "communication log where an execution log was "
                        "expected", path);
-        else if ((r->bin = pg_br_open(path, hdr, err)))
-            return r;
+        else if ((r->bin = pg_br_open(path, hdr ? hdr : &scratch, err)))
+            return opened(r, path, hdr ? hdr : &scratch, err);
         pg_logr_close(r);
         return NULL;
     }
     if (pg_lx_open(&r->x, r->path, err) == 0 && read_root(r, err) == 0 &&
         read_header(r, hdr ? hdr : &scratch, err) == 0)
-        return r;
+        return opened(r, path, hdr ? hdr : &scratch, err);
     pg_logr_close(r);
     return NULL;
 }

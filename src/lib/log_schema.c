@@ -102,23 +102,6 @@ int pg_log_path(char *buf, int size, const char *dir, int ltid,
     return (n < 0 || n >= size) ? -1 : 0;
 }
 
-int pg_log_name_split(const char *name, const char **rest)
-{
-    const char *p = name + 5;
-    long n = 0;
-
-    if (strncmp(name, "ltid-", 5) || *p < '0' || *p > '9')
-        return -1;
-    for (; *p >= '0' && *p <= '9'; p++)
-        if ((n = n * 10 + (*p - '0')) > INT_MAX)
-            return -1;
-    if (*p != '.')
-        return -1;
-    if (rest)
-        *rest = p + 1;
-    return (int)n;
-}
-
 int pg_log_name_ltid(const char *name, pg_log_kind kind)
 {
     const char *rest;

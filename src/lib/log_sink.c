@@ -21,11 +21,21 @@
  * writer encodes into them (first byte last, the same rule) and
  * pg_sink_commit counts them.  Closing truncates the
  * file to exactly what was written.
+ *
+ * The file grows in steps doubling from 4 KiB to 64 KiB: a short log
+ * takes a block, not 64 KiB, so a run of many tasks needs about the room
+ * its logs take in the end.
+ *
+ * Also here, as the lowest layer that knows log files: their names
+ * (pg_log_name_split), opening them to read without blocking, regular
+ * files only (pg_log_open_read: a FIFO in place of a log would hang its
+ * reader), and why a write failed (pg_write_why), for every log.
  */
 #define _GNU_SOURCE
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +45,11 @@
 #include <unistd.h>
 
 #include "log_sink.h"
+#include "pg_log.h"
 
 #define WINDOW (1024 * 1024) /* bytes mapped at a time */
-#define RESERVE (64 * 1024)  /* bytes the file grows by */
+#define RESERVE (64 * 1024)  /* bytes the file grows by, at most */
+#define RESERVE_MIN 4096     /* and at first */
 
 
 /* The mount point of the file system holding fd, from mountinfo (the last
@@ -59,20 +71,79 @@ static void mount_of(int fd, char *out, size_t size)
     fclose(f);
 }
 
+int pg_log_name_split(const char *name, const char **rest)
+{
+    const char *p = name + 5;
+    long n = 0;
+
+    if (strncmp(name, "ltid-", 5) || *p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((n = n * 10 + (*p - '0')) > INT_MAX)
+            return -1;
+    if (*p != '.')
+        return -1;
+    if (rest)
+        *rest = p + 1;
+    return (int)n;
+}
+
+int pg_log_regular(int fd, const char *path, pg_err *err)
+{
+    struct stat st;
+    const char *what;
+
+    if (fstat(fd, &st) < 0)
+        return pg_err_set(err, "cannot read %s: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode))
+        return 0;
+    what = S_ISFIFO(st.st_mode)  ? "a FIFO"
+           : S_ISDIR(st.st_mode) ? "a directory"
+           : S_ISSOCK(st.st_mode) ? "a socket"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                      : "a special file";
+    return pg_err_set(err, "%s is %s, not a log file: move it away",
+                      path, what);
+}
+
+int pg_log_open_read(const char *path, pg_err *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+    if (fd < 0)
+        return pg_err_set(err, "%s: %s", path, strerror(errno));
+    if (pg_log_regular(fd, path, err) < 0) {
+        close(fd);
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+void pg_write_why(int fd, const char *path, int errnum, char *out,
+                  size_t size)
+{
+    char mnt[4096];
+
+    if (errnum == ENOSPC || errnum == EDQUOT) {
+        mount_of(fd, mnt, sizeof mnt);
+        snprintf(out, size, "no space left on %s while writing %s%s", mnt,
+                 path, errnum == EDQUOT ? " (disk quota)" : "");
+    } else
+        snprintf(out, size, "cannot write %s: %s", path, strerror(errnum));
+}
+
 /* Grows the file to `to` bytes with the blocks allocated.  A file system
  * that cannot allocate ahead (EOPNOTSUPP, EINVAL) is grown sparse. */
 static int reserve(pg_sink *s, size_t to)
 {
     int rc = posix_fallocate(s->fd, (off_t)s->size, (off_t)(to - s->size));
-    char mnt[4096];
 
     if (rc == EOPNOTSUPP || rc == EINVAL)
         rc = ftruncate(s->fd, (off_t)to) < 0 ? errno : 0;
-    if (rc == ENOSPC || rc == EDQUOT) {
-        mount_of(s->fd, mnt, sizeof mnt);
-        snprintf(s->why, sizeof s->why, "no space left on %s while writing "
-                 "%s%s", mnt, s->path, rc == EDQUOT ? " (disk quota)" : "");
-    } else if (rc)
+    if (rc == ENOSPC || rc == EDQUOT)
+        pg_write_why(s->fd, s->path, rc, s->why, sizeof s->why);
+    else if (rc)
         snprintf(s->why, sizeof s->why, "cannot grow %s: %s", s->path,
                  strerror(rc));
     errno = rc;
@@ -99,17 +170,21 @@ static void populate(pg_sink *s)
 #endif
 }
 
-/* Makes the file hold `need` more bytes past `used`, in steps of RESERVE
- * (a log of a few events takes little room; a syscall every 64 KiB is
- * nothing).  The window may reach past the end of the file: nothing is
- * stored there before this has made room. */
+/* Makes the file hold `need` more bytes past `used`, in steps that
+ * double from 4 KiB to RESERVE: a log of a few events holds a block, not
+ * 64 KiB, so a run of many small tasks needs about the room its logs take
+ * in the end (a syscall every 64 KiB of a long log is nothing).  The
+ * window may reach past the end of the file: nothing is stored there
+ * before this has made room. */
 static int make_room(pg_sink *s, size_t need)
 {
-    size_t to;
+    size_t to, step = s->size < RESERVE_MIN ? RESERVE_MIN
+                      : s->size < RESERVE   ? s->size
+                                            : RESERVE;
 
     if (s->used + need <= s->size)
         return 0;
-    to = (s->used + need + RESERVE - 1) / RESERVE * RESERVE;
+    to = (s->used + need + step - 1) / step * step;
     if (reserve(s, to) < 0)
         return -1;
     s->size = to;

@@ -51,6 +51,11 @@ unsigned char *pg_sink_at(const pg_sink *s, size_t mark);
 /* Why the last write failed ("no space left on MOUNT while writing
  * FILE", ...), or NULL when none did or the reason is unknown. */
 const char *pg_sink_why(const pg_sink *s);
+/* Why writing path (open as fd) failed with errnum, for any writer of
+ * logs: "no space left on MOUNT while writing FILE" for a full disk or
+ * quota, else "cannot write FILE: REASON". */
+void pg_write_why(int fd, const char *path, int errnum, char *out,
+                  size_t size);
 /* Cuts the file to what was written and closes it; 0 or -1. */
 int pg_sink_close(void *sink);
 

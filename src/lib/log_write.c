@@ -655,7 +655,9 @@ int pg_logw_flush(pg_logw *w)
 
 const char *pg_logw_why(const pg_logw *w)
 {
-    return w ? pg_sink_why(w->sink) : NULL;
+    if (!w)
+        return NULL;
+    return w->bin ? pg_bw_why(w->bin) : pg_sink_why(w->sink);
 }
 
 int pg_logw_close(pg_logw *w)

@@ -154,9 +154,9 @@ int pg_lx_open(pg_lx *x, const char *path, pg_err *err)
 {
     memset(x, 0, sizeof *x);
     x->path = path;
-    x->fd = open(path, O_RDONLY | O_CLOEXEC);
+    x->fd = pg_log_open_read(path, err); /* a FIFO would block us */
     if (x->fd < 0)
-        return pg_err_set(err, "%s: %s", path, strerror(errno));
+        return -1;
     x->xr = xmlReaderForIO(read_to_zero, NULL, x, path, NULL, XML_OPTS);
     if (!x->xr) {
         close(x->fd);

@@ -284,6 +284,17 @@ int pg_log_name_split(const char *name, const char **rest);
 /* N when `name` is the log of `kind` of task N, as pg_log_path names it
  * (no directory); -1 otherwise. */
 int pg_log_name_ltid(const char *name, pg_log_kind kind);
+/* 0 if fd (opened as path, O_NONBLOCK) is a regular file; else -1 and
+ * err naming it and what it is (a FIFO in place of a log would block its
+ * reader forever).  The readers of every log open them this way. */
+int pg_log_regular(int fd, const char *path, pg_err *err);
+/* Opens a log to read it: without blocking, a regular file only; the fd,
+ * or -1 and err ("PATH: REASON", "PATH is a FIFO, not a log file"). */
+int pg_log_open_read(const char *path, pg_err *err);
+/* Checks a time file (ltid-N.time.pgc, timelog.c): its header, the CRC
+ * of every chunk, every value; a file cut at its end (its task died) is
+ * good.  0, or -1 and err naming the file and where. */
+int pg_time_check(const char *path, pg_err *err);
 
 /* 1 if `call` is a PVM call name the format knows (the schema's list:
  * pvm_send, pvm_mcast, pvm_psend, pvm_bcast, pvm_recv, pvm_nrecv,

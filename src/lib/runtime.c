@@ -345,7 +345,10 @@ static void end_task(int kind, const char *msg, int status)
         pg.mode = PANGAEA_OFF; /* our own end is not a task's end */
         pg_top_end(msg);
     }
-    if (pg.started && pg.ltid != 0)
+    /* An exit path never enrols: a task whose enrolment failed (its pvmd
+     * is gone) would make every PVM call below try again, each waiting
+     * for the dead daemon (minutes in all). */
+    if (pg.started && pg.tid > 0 && pg.ltid != 0)
         pg_coord_report(kind, msg);
     if (pg.mode == PANGAEA_LOG && pg.comm)
         pg_record_close(status);
@@ -355,7 +358,7 @@ static void end_task(int kind, const char *msg, int status)
     pg_match_clear();
     /* Leaving PVM properly sends what is still queued, the report above
      * included: a bare _exit could drop it when the daemon is slow. */
-    if (pg.started)
+    if (pg.started && pg.tid > 0)
         pg_real.exit();
 }
 

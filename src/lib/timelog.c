@@ -16,23 +16,36 @@
  * ends (pg_time_close); a task killed in between loses its last values,
  * and its replay reads the real clock from there on (said once).  Until
  * the process is a PVM task they stay in memory (room()).
+ *
+ * Integrity, as the communication log has it (version 2 of the file):
+ * each buffer is written as one chunk, its length and a CRC-32C of it
+ * first, so a flipped byte is found (the pre-replay check reads every
+ * time file through pg_time_check) and a chunk the task could not finish
+ * writing (killed, or a full disk) is a cut file, not values read
+ * wrongly.  A write that fails marks the log failed before anything else
+ * runs: the exit path never writes the same buffer a second time.
+ * Version 1 files (no chunks, no CRC) are still read.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log_bin.h"
+#include "log_sink.h"
 #include "pg_internal.h"
+#include "pg_log.h"
 
 #define MAGIC "PGTM"
-#define VERSION 1
-#define HEAD 8
+#define VERSION 2
+#define HEAD 8            /* "PGTM", version, three zero bytes */
+#define CHUNK 12          /* a chunk's le32 length, its complement, crc32c */
 #define BUF (64 * 1024)
 
-static int fd = -1, failed;
+static int fd = -1, failed, loaded;
 static unsigned char *buf;
 static size_t used, size, pos;   /* recording: used of size; replay: size, pos */
 static long nrec;
@@ -44,20 +57,53 @@ static void name_file(void)
     snprintf(path, sizeof path, "%s/ltid-%d.time.pgc", pg.logdir, pg.ltid);
 }
 
-static void flush(void)
+static void put_le32(unsigned char *p, uint32_t v)
+{
+    p[0] = v & 0xff, p[1] = (v >> 8) & 0xff, p[2] = (v >> 16) & 0xff,
+    p[3] = v >> 24;
+}
+
+static uint32_t get_le32(const unsigned char *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+/* Writes n bytes; on failure the log is failed first, then the task ends
+ * (pg_fatal's exit path calls pg_time_close, which then writes nothing). */
+static void write_all(const unsigned char *p, size_t n)
 {
     size_t off = 0;
     ssize_t w;
+    char why[8500];
 
-    while (off < used) {
-        w = write(fd, buf + off, used - off);
+    while (off < n) {
+        w = write(fd, p + off, n - off);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w < 0)
-            pg_fatal("cannot write %s: %s", path, strerror(errno));
+        if (w < 0) {
+            failed = 1;
+            used = CHUNK;
+            pg_write_why(fd, path, errno, why, sizeof why);
+            pg_fatal("%s", why);
+        }
         off += (size_t)w;
     }
-    used = 0;
+}
+
+/* The buffered records as one chunk: length, its complement (a flipped
+ * bit of the length is damage, not a cut file), CRC, records. */
+static void flush(void)
+{
+    uint32_t n = (uint32_t)(used - CHUNK);
+
+    if (used <= CHUNK)
+        return;
+    put_le32(buf, n);
+    put_le32(buf + 4, ~n);
+    put_le32(buf + 8, pg_crc32c(0, buf + CHUNK, n));
+    write_all(buf, used);
+    used = CHUNK;
 }
 
 /* The records wait in memory until the process is a PVM task (its
@@ -66,12 +112,15 @@ static void flush(void)
  * them with the memory).  Then the file is made and they go there. */
 static void open_write(void)
 {
+    unsigned char head[HEAD] = { 'P', 'G', 'T', 'M', VERSION, 0, 0, 0 };
+
     name_file();
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         failed = 1;
         pg_fatal("cannot create %s: %s", path, strerror(errno));
     }
+    write_all(head, HEAD);
 }
 
 static void room(size_t need)
@@ -79,9 +128,7 @@ static void room(size_t need)
     if (!buf) {
         if (!(buf = malloc(size = BUF)))
             pg_fatal("out of memory");
-        memcpy(buf, MAGIC, 4);
-        buf[4] = VERSION, buf[5] = buf[6] = buf[7] = 0;
-        used = HEAD;
+        used = CHUNK;
     }
     if (fd < 0 && pg.started)
         open_write();
@@ -112,34 +159,142 @@ void pg_time_put(int code, int clock, int64_t sec, int64_t sub)
     nrec++;
 }
 
-/* Replay: the whole file, read on the first call. */
-static int open_read(void)
-{
-    struct stat;
-    ssize_t r;
-    size_t cap = BUF;
+/* ---- reading ------------------------------------------------------------ */
 
-    name_file();
-    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-        return -1; /* recorded with PANGAEA_TIME=0, or before time was */
-    buf = malloc(cap);
-    for (size = 0; buf;) {
-        if (size == cap && !(buf = realloc(buf, cap *= 2)))
+/* The length of the record at p, 0 if it is damaged or cut. */
+static size_t rec_len(const unsigned char *p, const unsigned char *end)
+{
+    const unsigned char *q = p + 1;
+    uint64_t u;
+    size_t n;
+    int code = p < end ? *p : 0, k, fields;
+
+    if (code < PG_TIME_TOD || code > PG_TIME_PID)
+        return 0;
+    fields = 1 + (code == PG_TIME_CLOCK) +
+             (code == PG_TIME_TOD || code == PG_TIME_CLOCK);
+    for (k = 0; k < fields; k++, q += n)
+        if (!(n = pg_get_uv(q, end, &u)) ||
+            (k == 0 && code == PG_TIME_CLOCK && u >= PG_TIME_CLOCKS))
+            return 0;
+    return (size_t)(q - p);
+}
+
+/* The records of a version 2 file b (n bytes), moved together right
+ * after the header; *end is where they end.  0: whole; 1: the last chunk
+ * is cut (its task died, or the disk was full); -1 and err: a chunk is
+ * damaged (its records are left out, and those after it). */
+static int join_chunks(const char *file, unsigned char *b, size_t n,
+                       size_t *end, pg_err *err)
+{
+    size_t at = HEAD, to = HEAD, len;
+
+    for (*end = HEAD; at < n; at += CHUNK + len) {
+        if (n - at < CHUNK)
+            return 1;
+        len = get_le32(b + at);
+        if (len == 0 || get_le32(b + at + 4) != (uint32_t)~len)
+            return pg_err_set(err, "%s: the chunk of time values at byte %zu "
+                              "is damaged (its length)", file, at);
+        if (len > n - at - CHUNK)
+            return 1;
+        if (get_le32(b + at + 8) != pg_crc32c(0, b + at + CHUNK, len))
+            return pg_err_set(err, "%s: the chunk of time values at byte %zu "
+                              "is damaged (its CRC does not match)", file, at);
+        memmove(b + to, b + at + CHUNK, len);
+        *end = to += len;
+    }
+    return 0;
+}
+
+/* A whole file, malloc'd, in *out (*n bytes); -1 and err if it cannot be
+ * read.  Opened without blocking (a FIFO in its place would hang us) and
+ * refused unless it is a regular file. */
+static int slurp(const char *file, unsigned char **out, size_t *n,
+                 pg_err *err)
+{
+    size_t cap = BUF;
+    unsigned char *b = malloc(cap), *nb;
+    ssize_t r;
+    int f = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+    *out = NULL, *n = 0;
+    if (f < 0 || pg_log_regular(f, file, err) < 0 || !b) {
+        if (f < 0)
+            pg_err_set(err, "cannot read %s: %s", file, strerror(errno));
+        else if (!b)
+            pg_err_set(err, "out of memory reading %s", file);
+        free(b);
+        if (f >= 0)
+            close(f);
+        return -1;
+    }
+    for (;;) {
+        if (*n == cap && (nb = realloc(b, cap *= 2)))
+            b = nb;
+        else if (*n == cap)
             break;
-        r = read(fd, buf + size, cap - size);
+        r = read(f, b + *n, cap - *n);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
             break;
-        size += (size_t)r;
+        *n += (size_t)r;
     }
-    if (!buf)
-        pg_fatal("out of memory reading %s", path);
-    if (size < HEAD || memcmp(buf, MAGIC, 4) || buf[4] != VERSION) {
-        pg_warn("%s is not a time file of this version: the replay reads "
-                "the real clocks", path);
-        size = 0;
+    close(f);
+    *out = b;
+    return 0;
+}
+
+/* The records of a file read whole: checks the header and the chunks;
+ * *end is where the records end.  1: cut; 0: whole; -1 and err. */
+static int time_records(const char *file, unsigned char *b, size_t n,
+                        size_t *end, pg_err *err)
+{
+    *end = HEAD; /* no values, unless the header is good */
+    if (n < HEAD || memcmp(b, MAGIC, 4) || (b[4] != 1 && b[4] != VERSION) ||
+        b[5] || b[6] || b[7])
+        return pg_err_set(err, "%s is not a time file of a version this "
+                          "pangaea reads (1 or 2)", file);
+    if (b[4] == 1) {
+        *end = n;
+        return 0;
     }
+    return join_chunks(file, b, n, end, err);
+}
+
+int pg_time_check(const char *file, pg_err *err)
+{
+    unsigned char *b;
+    size_t n, end, at, len;
+    long k = 0;
+    int cc;
+
+    if (slurp(file, &b, &n, err) < 0)
+        return -1;
+    cc = time_records(file, b, n, &end, err);
+    for (at = HEAD; cc >= 0 && at < end; at += len, k++)
+        if (!(len = rec_len(b + at, b + end)))
+            cc = pg_err_set(err, "%s: time value %ld is damaged", file, k + 1);
+    free(b);
+    return cc < 0 ? -1 : 0;
+}
+
+/* Replay: the whole file, read on the first call. */
+static int open_read(void)
+{
+    pg_err err;
+    int cc;
+
+    name_file();
+    if (access(path, F_OK) < 0)
+        return -1; /* recorded with PANGAEA_TIME=0, or before time was */
+    if (slurp(path, &buf, &size, &err) < 0)
+        pg_fatal("%s", err.msg);
+    cc = time_records(path, buf, size, &size, &err);
+    if (cc < 0)
+        pg_warn("%s: the replay reads the real clocks from there on",
+                err.msg);
     pos = HEAD;
     return 0;
 }
@@ -150,7 +305,7 @@ int pg_time_get(int code, int clock, int64_t *sec, int64_t *sub)
     size_t n;
     char msg[300];
 
-    if (fd < 0 && !failed && open_read() < 0)
+    if (!loaded && !failed && (loaded = 1) && open_read() < 0)
         failed = 1;
     if (failed || pos >= size)
         return 0;
@@ -195,7 +350,7 @@ bad:
 
 void pg_time_close(void)
 {
-    if (pg.mode == PANGAEA_LOG && !failed && buf && used > HEAD) {
+    if (pg.mode == PANGAEA_LOG && !failed && buf && used > CHUNK) {
         if (fd < 0)
             open_write();
         flush();

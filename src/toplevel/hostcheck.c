@@ -380,6 +380,13 @@ static int check_comm_logs(const char *dir, struct comm_log *c, int n,
     return 0;
 }
 
+static int is_time_file(const char *name)
+{
+    const char *rest;
+
+    return pg_log_name_split(name, &rest) >= 0 && !strcmp(rest, "time.pgc");
+}
+
 static int check_logs(const char *dir, pg_err *err)
 {
     char xsd[PATH_MAX], path[PATH_MAX + 300];
@@ -394,7 +401,10 @@ static int check_logs(const char *dir, pg_err *err)
     while (cc == 0 && d && (e = readdir(d))) {
         if (pg_log_name_ltid(e->d_name, PG_LOG_EXEC) >= 0)
             cc = check_log(dir, e->d_name, xsd, err);
-        else if (pg_log_name_ltid(e->d_name, PG_LOG_COMM) >= 0) {
+        else if (is_time_file(e->d_name)) { /* its CRCs and values */
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            cc = pg_time_check(path, err);
+        } else if (pg_log_name_ltid(e->d_name, PG_LOG_COMM) >= 0) {
             room(&comm, &cap, n, sizeof *comm); /* not data files */
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             comm[n].name = xstrdup(e->d_name);

@@ -18,6 +18,13 @@
  * recording instead, so previous/ keeps the last good one.  Everything that
  * can be checked is checked before anything moves.
  *
+ * A recording is reported good only once the mark says so: when the
+ * mark cannot be removed (the directory was made read-only or immutable
+ * during the run), the word "complete" is written into it instead, which
+ * a directory's permissions do not forbid; if even that fails the run
+ * says the recording could not be marked complete and exits non-zero.  So
+ * a recording reported good is never taken for a failed one and removed.
+ *
  * Links are never followed: previous/ must be a real directory (a link
  * there is refused), and files are moved and removed by name relative to
  * directories opened with O_NOFOLLOW (renameat, unlinkat), so a link
@@ -190,12 +197,23 @@ static int present(const char *path)
     return lstat(path, &st) == 0;
 }
 
+#define COMPLETE_WORD "complete\n"
+
+/* The mark is there and does not say "complete" (top_logdir_complete). */
 int top_logdir_incomplete(const char *dir)
 {
-    char mark[PATH_MAX + 32];
+    char mark[PATH_MAX + 32], word[sizeof COMPLETE_WORD] = "";
+    int fd;
+    ssize_t n;
 
     snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
-    return present(mark);
+    if (!present(mark))
+        return 0;
+    fd = open(mark, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    n = fd < 0 ? -1 : read(fd, word, sizeof word - 1);
+    if (fd >= 0)
+        close(fd);
+    return n != (ssize_t)strlen(COMPLETE_WORD) || strcmp(word, COMPLETE_WORD);
 }
 
 /* previous/ may be missing, or a real directory holding recording files
@@ -285,7 +303,9 @@ int top_logdir_begin(const char *dir, pg_err *err)
                                         : keep_previous(dir, prev, err);
     if (any < 0 || rc < 0)
         return -1;
-    fd = open(mark, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    /* O_TRUNC: a mark left saying "complete" says so no more. */
+    fd = open(mark, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+              0644);
     if (fd < 0)
         return pg_err_set(err, "cannot use the log directory %s: cannot "
                           "create %s: %s", dir, mark, strerror(errno));
@@ -293,12 +313,34 @@ int top_logdir_begin(const char *dir, pg_err *err)
     return 0;
 }
 
-void top_logdir_complete(const char *dir)
+/* Writes "complete" into the mark: for a directory where it cannot be
+ * removed (the file itself may still be written). */
+static int say_complete(const char *mark)
+{
+    int fd = open(mark, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+                        O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : write(fd, COMPLETE_WORD, strlen(COMPLETE_WORD));
+
+    if (fd >= 0 && close(fd) < 0)
+        n = -1;
+    return n == (ssize_t)strlen(COMPLETE_WORD) ? 0 : -1;
+}
+
+int top_logdir_complete(const char *dir, pg_err *err)
 {
     char mark[PATH_MAX + 32];
+    int why;
 
     snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
-    unlink(mark);
+    if (unlink(mark) == 0 || errno == ENOENT)
+        return 0;
+    why = errno;
+    if (say_complete(mark) == 0)
+        return 0;
+    return pg_err_set(err, "the recording in %s cannot be marked complete "
+                      "(cannot remove %s: %s, nor write into it): the next "
+                      "-log will take it for one that did not end well",
+                      dir, mark, strerror(why));
 }
 
 /* ---- the tasks of a recording ------------------------------------------ */
@@ -338,6 +380,90 @@ int top_log_ltids(const char *dir, int exec_too, int **out)
             ids[k++] = ids[i];
     *out = ids;
     return k;
+}
+
+/* ---- what a recording lacks --------------------------------------------- */
+
+/* Adds to *ids (n of them) the ltids the execution log of `ltid` spawned. */
+static int spawned_by(const char *dir, int ltid, int **ids, int *n,
+                      size_t *cap)
+{
+    char path[PATH_MAX + 64];
+    pg_event ev;
+    pg_logr *r;
+    int i;
+
+    pg_log_path(path, sizeof path, dir, ltid, PG_LOG_EXEC);
+    if (!(r = pg_logr_open(path, PG_LOG_EXEC, NULL, NULL)))
+        return 0; /* said as missing or unreadable by the caller */
+    while (pg_logr_next(r, &ev, NULL) == 1)
+        for (i = 0; ev.kind == PG_EV_SPAWN && i < ev.nchild; i++) {
+            if (ev.child_ltid[i] < 0)
+                continue;
+            if (pg_grow(ids, cap, (size_t)*n + 1, sizeof **ids) < 0)
+                return pg_logr_close(r), -1;
+            (*ids)[(*n)++] = ev.child_ltid[i];
+        }
+    pg_logr_close(r);
+    return 0;
+}
+
+/* Says (into msg, if it is the first) what is wrong with one log of a
+ * task: missing, or not a regular file.  1 if something is. */
+static int log_problem(const char *dir, int ltid, pg_log_kind kind,
+                       char *msg, size_t size, int nth)
+{
+    char path[PATH_MAX + 64];
+    struct stat st;
+    const char *what;
+
+    pg_log_path(path, sizeof path, dir, ltid, kind);
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return 0;
+    what = lstat(path, &st) < 0  ? "is missing"
+           : S_ISFIFO(st.st_mode) ? "is a FIFO, not a log file"
+                                  : "is not a regular file";
+    if (nth == 0)
+        snprintf(msg, size, "%s %s (ltid %d)", path, what, ltid);
+    return 1;
+}
+
+int top_logs_missing(const char *dir, char *msg, size_t size)
+{
+    int *ids = NULL, n, i, k, bad = 0, known;
+    size_t cap;
+
+    msg[0] = 0;
+    if ((n = top_log_ltids(dir, 1, &ids)) < 0)
+        return 0; /* the caller's own reading names the directory */
+    cap = (size_t)n;
+    known = n;
+    for (i = 0; i < known; i++)
+        if (spawned_by(dir, ids[i], &ids, &n, &cap) < 0)
+            break;
+    if (n > 1)
+        qsort(ids, (size_t)n, sizeof *ids, cmp_int);
+    for (i = 0; i < n; i++) {
+        if (i > 0 && ids[i] == ids[i - 1])
+            continue;
+        for (k = 0; k < 2; k++)
+            bad += log_problem(dir, ids[i], k ? PG_LOG_EXEC : PG_LOG_COMM,
+                               msg + strlen(msg), size - strlen(msg), bad);
+    }
+    free(ids);
+    if (bad > 1)
+        snprintf(msg + strlen(msg), size - strlen(msg), ", and %d more log%s",
+                 bad - 1, bad > 2 ? "s" : "");
+    return bad;
+}
+
+void top_note_missing(const char *dir)
+{
+    char msg[PATH_MAX + 200];
+
+    if (top_logs_missing(dir, msg, sizeof msg) > 0)
+        fprintf(stderr, "pangaea: the recording in %s is not whole: %s; "
+                "what follows leaves out what those logs held\n", dir, msg);
 }
 
 int top_find_ltid(const void *tasks, int n, size_t size, int ltid)

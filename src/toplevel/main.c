@@ -562,13 +562,17 @@ static int check_named_hosts(const struct top_opts *o, pg_err *err)
  * written whole and the run was not cut short. */
 static int finish_recording(const struct top_opts *o, int status)
 {
+    pg_err err;
+
     if (pg_record_close(status) < 0) {
         fprintf(stderr, "pangaea: the recording in %s is incomplete\n",
                 o->logdir);
         return status ? status : TOP_EXIT_FAILED;
     }
-    if (!top_run_broken)
-        top_logdir_complete(o->logdir);
+    if (!top_run_broken && top_logdir_complete(o->logdir, &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        return status ? status : TOP_EXIT_FAILED;
+    }
     return status;
 }
 

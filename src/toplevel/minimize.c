@@ -58,6 +58,7 @@
  * Every log's header then says select="race-only" (execution logs too),
  * which `-replay` reports.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,7 +411,13 @@ int top_min_dir(const char *dir, pg_err *err)
 {
     struct min_stats st;
     struct timespec a, b;
+    char missing[PATH_MAX + 200];
 
+    /* What -min drops cannot come back: a recording missing a task's
+     * logs would lose that task for good (logdir.c says which). */
+    if (top_logs_missing(dir, missing, sizeof missing) > 0)
+        return pg_err_set(err, "the recording in %s is not whole: %s; it is "
+                          "left as it is", dir, missing);
     clock_gettime(CLOCK_MONOTONIC, &a);
     if (minimize(dir, &st, err) < 0)
         return -1;

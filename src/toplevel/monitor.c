@@ -517,7 +517,9 @@ static void on_signal(int sig)
     interrupted = sig;
 }
 
-/* Ctrl-C (or a kill) of pangaea ends the run it started, not just itself. */
+/* Ctrl-C (or a kill) of pangaea ends the run it started, not just itself;
+ * so does a reader of our output that went away (SIGPIPE: `pangaea ... |
+ * head`), which would otherwise kill us and leave the pvmd behind. */
 static void catch_interrupts(void)
 {
     struct sigaction sa;
@@ -527,6 +529,7 @@ static void catch_interrupts(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGPIPE, &sa, NULL);
 }
 
 /* Every live task runs on our host and has used no CPU for 2 s (or is
@@ -671,7 +674,9 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     catch_interrupts();
     for (;;) {
         if (interrupted) {
-            fprintf(stderr, "pangaea: interrupted: stopping the run\n");
+            fprintf(stderr, "pangaea: %s: stopping the run\n",
+                    interrupted == SIGPIPE ? "the output was closed"
+                                           : "interrupted");
             reporter = 0;
             stop_cause = "an interrupt";
             end_now();

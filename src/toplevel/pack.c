@@ -1,5 +1,5 @@
 /*
- * pack.c - `pangaea -pack [-logdir DIR]... -o FILE`: a recording in one
+ * pack.c - `pangaea -pack [-logdir DIR]... -o FILE [-force]`: a recording in one
  * file, to be replayed elsewhere (`pangaea -replay -pack FILE`, unpack.c).
  *
  * Design.  A pack is a POSIX tar archive compressed with zstd, written and
@@ -197,16 +197,24 @@ static int put_file(struct archive *a, const char *name, const char *path,
     struct stat st;
     char buf[65536];
     ssize_t n;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), cc = 0;
+    /* O_NONBLOCK and a regular file only: a FIFO would hang -pack */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK),
+        cc = 0;
 
     if (!e)
         nomem();
+    if (fd >= 0 && pg_log_regular(fd, path, err) < 0) {
+        archive_entry_free(e);
+        close(fd);
+        return -1;
+    }
     if (fd < 0 || fstat(fd, &st) < 0) {
         archive_entry_free(e);
         if (fd >= 0)
             close(fd);
         return pg_err_set(err, "cannot read %s: %s", path, strerror(errno));
     }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     archive_entry_set_pathname(e, name);
     archive_entry_set_filetype(e, AE_IFREG);
     archive_entry_set_perm(e, st.st_mode & 0777);
@@ -330,7 +338,7 @@ static char *manifest(char dirs[][PATH_MAX], char names[][256], int ndirs)
     return text;
 }
 
-static int write_pack(const char *out, char dirs[][PATH_MAX],
+static int write_pack(int fd, const char *out, char dirs[][PATH_MAX],
                       char names[][256], int ndirs, pg_err *err)
 {
     struct archive *a = archive_write_new();
@@ -341,7 +349,7 @@ static int write_pack(const char *out, char dirs[][PATH_MAX],
         nomem();
     if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
         archive_write_add_filter_zstd(a) != ARCHIVE_OK ||
-        archive_write_open_filename(a, out) != ARCHIVE_OK)
+        archive_write_open_fd(a, fd) != ARCHIVE_OK)
         cc = pg_err_set(err, "cannot write %s: %s", out,
                         archive_error_string(a));
     if (cc == 0)
@@ -379,21 +387,51 @@ static void name_recording(char names[][256], int i, const char *dir)
 static int pack_usage(const char *why)
 {
     fprintf(stderr, "pangaea: %s\nusage: pangaea -pack [-logdir DIR]... "
-            "-o FILE\n", why);
+            "-o FILE [-force]\n", why);
     return TOP_EXIT_USAGE;
+}
+
+/* The pack is written to a file of its own (FILE.part-XXXXXX, made
+ * O_EXCL: nobody's FILE.part is overwritten), then put in place: linked
+ * as FILE, which fails if FILE exists (nothing a user had is replaced),
+ * or renamed over it with -force. */
+static int put_pack(const char *out, char dirs[][PATH_MAX],
+                    char names[][256], int n, int force, pg_err *err)
+{
+    char tmp[PATH_MAX + 32];
+    int fd, cc;
+
+    snprintf(tmp, sizeof tmp, "%s.part-XXXXXX", out);
+    if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
+        return pg_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    fchmod(fd, 0644);
+    cc = write_pack(fd, out, dirs, names, n, err);
+    if (close(fd) < 0 && cc == 0)
+        cc = pg_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    if (cc == 0 && (force ? rename(tmp, out) : link(tmp, out)) < 0)
+        cc = errno == EEXIST
+                 ? pg_err_set(err, "%s exists: pangaea does not overwrite it "
+                              "(add -force to replace it)", out)
+                 : pg_err_set(err, "cannot write %s: %s", out,
+                              strerror(errno));
+    if (cc < 0 || !force)
+        unlink(tmp);
+    return cc;
 }
 
 int top_pack(int argc, char **argv)
 {
     static char dirs[MAX_DIRS][PATH_MAX], names[MAX_DIRS][256];
-    char tmp[PATH_MAX + 16];
+    struct stat st;
     const char *out = NULL;
     pg_err err;
-    int i, n = 0;
+    int i, n = 0, force = 0;
 
     for (i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
+        else if (!strcmp(argv[i], "-force"))
+            force = 1;
         else if (!strcmp(argv[i], "-logdir") && i + 1 < argc && n < MAX_DIRS) {
             if (!realpath(argv[++i], dirs[n]))
                 return fprintf(stderr, "pangaea: cannot use the log "
@@ -405,6 +443,10 @@ int top_pack(int argc, char **argv)
     }
     if (!out)
         return pack_usage("-pack: say where the pack goes: -o FILE");
+    if (!force && lstat(out, &st) == 0) /* checked again as it is linked */
+        return fprintf(stderr, "pangaea: %s exists: pangaea does not "
+                       "overwrite it (add -force to replace it)\n", out),
+               TOP_EXIT_USAGE;
     if (n == 0 && !realpath("logs", dirs[n]))
         return fprintf(stderr, "pangaea: no recording to pack: logs/: %s\n",
                        strerror(errno)), TOP_EXIT_USAGE;
@@ -420,11 +462,7 @@ int top_pack(int argc, char **argv)
             fprintf(stderr, "pangaea: the recording in %s did not end well: "
                     "packing what it holds\n", dirs[i]);
     }
-    snprintf(tmp, sizeof tmp, "%s.part", out); /* never half a pack at out */
-    if (write_pack(tmp, dirs, names, n, &err) < 0 ||
-        (rename(tmp, out) < 0 &&
-         pg_err_set(&err, "cannot write %s: %s", out, strerror(errno)))) {
-        unlink(tmp);
+    if (put_pack(out, dirs, names, n, force, &err) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return TOP_EXIT_FAILED;
     }

@@ -69,6 +69,7 @@ int top_postmortem(int argc, char **argv)
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return TOP_EXIT_USAGE;
     }
+    top_note_missing(dir); /* logdir.c: a task's logs missing is said */
     if (!strcmp(mode, "-display"))
         rc = pm_display(&run);
     else if (!strcmp(mode, "-tasks"))

@@ -346,6 +346,7 @@ int top_races(int argc, char **argv)
         rc_free(&run);
         return TOP_EXIT_USAGE;
     }
+    top_note_missing(dir ? dir : DEFAULT_LOGDIR); /* logdir.c */
     for (i = 0; i < run.ntasks; i++)
         if (run.tasks[i].note[0])
             fprintf(stderr, "pangaea: ltid %d: %s (its events until then "

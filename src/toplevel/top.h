@@ -124,8 +124,9 @@ extern int top_multihost;
 int top_logdir_lock(const char *dir, int readonly_ok, pg_err *err);
 int top_logdir_check(const char *dir, pg_err *err);
 int top_logdir_begin(const char *dir, pg_err *err);
-void top_logdir_complete(const char *dir);
-/* 1 if the recording in dir did not end well (or is still being made). */
+int top_logdir_complete(const char *dir, pg_err *err);
+/* 1 if the recording in dir did not end well (or is still being made, or
+ * could not be marked complete). */
 int top_logdir_incomplete(const char *dir);
 /* 1 if `name` is a file of a recording: ltid-N.*.xml, ltid-N.*.pgc, or the page
  * -display wrote. */
@@ -134,6 +135,13 @@ int top_recording_file(const char *name);
  * execution log), each once, sorted, in *out (malloc'd).  The count, or -1
  * (errno: the directory cannot be read, or out of memory). */
 int top_log_ltids(const char *dir, int exec_too, int **out);
+/* What a recording lacks: every task that has a log, or that an execution
+ * log says was spawned, must have both its logs, each a regular file.
+ * The number of logs missing or unusable (0: whole); msg names the first
+ * ("DIR/ltid-3.comm.pgc is missing (ltid 3), and 2 more logs").
+ * top_note_missing says it on stderr for a reader that goes on. */
+int top_logs_missing(const char *dir, char *msg, size_t size);
+void top_note_missing(const char *dir);
 /* The index of ltid in tasks[n], structs of `size` bytes whose first
  * member is an int ltid, sorted by it; -1 if it is not there. */
 int top_find_ltid(const void *tasks, int n, size_t size, int ltid);

@@ -11,6 +11,13 @@
  *    program's SHA-256 is the one it is stored under and the manifest names
  *    (an altered program: exit 2, naming its file in the pack); entries
  *    outside recordings/ and programs/, or with "..", are refused;
+ *  - DIR.part holds the file .pangaea-unpacking from its making until
+ *    just before the rename: a DIR.part that an interrupted unpacking
+ *    left is removed only when it holds that mark (a real directory, not
+ *    a link); any other DIR.part is the user's and is refused, untouched;
+ *  - what a pack unpacks to is limited (PANGAEA_UNPACK_MAX bytes, default
+ *    4 GiB): an entry whose size would pass the limit is refused before a
+ *    byte of it is written, so a small pack cannot fill a disk;
  *  - DIR is -logdir, else the pack's name without ".pangaea" plus
  *    ".unpacked", in the current directory.  A DIR that holds this very
  *    pack (the same MANIFEST) is used as it is, its programs hashed again:
@@ -39,6 +46,9 @@
 #include "top.h"
 
 #define MANIFEST_MAX (1 << 20)
+#define PART_MARK ".pangaea-unpacking"
+#define UNPACK_MAX_ENV "PANGAEA_UNPACK_MAX"
+#define UNPACK_MAX_DEFAULT (4LL << 30)
 
 struct pack {
     const char *file;
@@ -46,6 +56,7 @@ struct pack {
     char dir[PATH_MAX];       /* where it unpacks */
     char first[256];          /* the recording that replays */
     int reuse;                /* dir holds this pack already */
+    long long left;           /* bytes it may still unpack to */
 };
 
 /* ---- the manifest ------------------------------------------------------ */
@@ -165,6 +176,16 @@ static int check_program(const struct pack *p, const char *name,
     return 0;
 }
 
+/* The most bytes a pack may unpack to: PANGAEA_UNPACK_MAX, else 4 GiB. */
+static long long unpack_max(void)
+{
+    const char *v = getenv(UNPACK_MAX_ENV);
+    char *end;
+    long long n = v ? strtoll(v, &end, 10) : -1;
+
+    return v && *v && !*end && n >= 0 ? n : UNPACK_MAX_DEFAULT;
+}
+
 /* Reads the MANIFEST (the first entry), checks it, then (unless the
  * directory is reused) unpacks the rest into `into`, checking programs. */
 static int read_pack(struct pack *p, const char *into, pg_err *err)
@@ -209,6 +230,14 @@ static int read_pack(struct pack *p, const char *into, pg_err *err)
                             "recordings/ and programs/)", p->file, name);
             break;
         }
+        if (archive_entry_size(e) > p->left) {
+            cc = pg_err_set(err, "%s: refused entry %s: the pack unpacks to "
+                            "more than %s allows (%lld bytes; set it to "
+                            "more to unpack it)", p->file, name,
+                            UNPACK_MAX_ENV, unpack_max());
+            break;
+        }
+        p->left -= archive_entry_size(e);
         snprintf(to, sizeof to, "%s/%s", into, name);
         cc = write_entry(a, to, archive_entry_perm(e) & 0755, err);
         if (cc == 0 && !strncmp(name, "programs/", 9))
@@ -283,6 +312,44 @@ static void default_dir(struct pack *p)
     snprintf(p->dir, sizeof p->dir, "%s.unpacked", base);
 }
 
+/* Puts (on) or takes away the mark that says pangaea is unpacking into
+ * part. */
+static int mark_part(const char *part, int on, pg_err *err)
+{
+    char mark[PATH_MAX + 64];
+    int fd;
+
+    snprintf(mark, sizeof mark, "%s/%s", part, PART_MARK);
+    if (!on)
+        return unlink(mark) < 0 ? pg_err_set(err, "cannot remove %s: %s",
+                                             mark, strerror(errno)) : 0;
+    fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+              0644);
+    if (fd < 0)
+        return pg_err_set(err, "cannot make %s: %s", mark, strerror(errno));
+    close(fd);
+    return 0;
+}
+
+/* What an interrupted unpacking left goes; anything else at part is the
+ * user's: refused, untouched. */
+static int clear_part(const char *part, pg_err *err)
+{
+    char mark[PATH_MAX + 64];
+    struct stat st;
+
+    if (lstat(part, &st) < 0)
+        return errno == ENOENT ? 0 : pg_err_set(err, "cannot use %s: %s",
+                                                part, strerror(errno));
+    snprintf(mark, sizeof mark, "%s/%s", part, PART_MARK);
+    if (!S_ISDIR(st.st_mode) || lstat(mark, &st) < 0 || !S_ISREG(st.st_mode))
+        return pg_err_set(err, "%s exists and is not what an unpacking by "
+                          "pangaea left: move it away, or unpack elsewhere "
+                          "with -logdir DIR", part);
+    rm_tree(part);
+    return 0;
+}
+
 static int unpack(struct pack *p, pg_err *err)
 {
     char part[PATH_MAX + 16];
@@ -299,12 +366,15 @@ static int unpack(struct pack *p, pg_err *err)
         return recheck_programs(p, err);
     }
     snprintf(part, sizeof part, "%s.part", p->dir);
-    rm_tree(part); /* what an interrupted unpacking left */
+    if (clear_part(part, err) < 0)
+        return -1;
     free(p->manifest);
     p->manifest = NULL;
+    p->left = unpack_max();
     if (mkdir(part, 0755) < 0)
         return pg_err_set(err, "cannot make %s: %s", part, strerror(errno));
-    if (read_pack(p, part, err) < 0 || save_manifest(p, part, err) < 0 ||
+    if (mark_part(part, 1, err) < 0 || read_pack(p, part, err) < 0 ||
+        save_manifest(p, part, err) < 0 || mark_part(part, 0, err) < 0 ||
         (rename(part, p->dir) < 0 &&
          pg_err_set(err, "cannot make %s: %s", p->dir, strerror(errno)))) {
         rm_tree(part);

@@ -71,12 +71,18 @@ else
     pg_fail "pid in replay: recorded $rec_pid, replay $(grep master "$dir/replay/1.out")"
 fi
 # The master's time file (docs/comm-log-format.md): after the 8-byte
-# header, records "code [clock] sec [sub]" of varints; the master makes
+# header, chunks (le32 length, its complement, crc32c) of records
+# "code [clock] sec [sub]" of varints; the master makes
 # four calls (time 2 before its first PVM call, getpid 4, clock_gettime 3,
 # time 2), PVM's are not there.
 codes=$(python3 - "$dir/logs/ltid-1.time.pgc" <<'PY'
 import sys
-b = open(sys.argv[1], 'rb').read()[8:]
+f = open(sys.argv[1], 'rb').read()
+b, at = b'', 8
+while at + 12 <= len(f):
+    n = int.from_bytes(f[at:at + 4], 'little')
+    b += f[at + 12:at + 12 + n]
+    at += 12 + n
 i, out = 0, []
 def varint():
     global i

@@ -15,6 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,6 +123,106 @@ START_TEST(a_process_that_never_starts_writes_no_time_file)
 }
 END_TEST
 
+/* The exit path of a task whose time file hit a full disk: space comes
+ * back (other logs are cut to size as they close), then the time log is
+ * closed as runtime.c's ender does. */
+static void end_with_room(int kind, const char *msg, int status)
+{
+    struct rlimit no_limit = { RLIM_INFINITY, RLIM_INFINITY };
+
+    (void)kind, (void)msg;
+    setrlimit(RLIMIT_FSIZE, &no_limit);
+    pg_time_close();
+    _exit(status);
+}
+
+/* The i-th value: steps of several sizes, so that values read twice or
+ * from the middle of a record come out wrong. */
+static int64_t nth(int64_t i)
+{
+    return i * 10 + (i % 3) * 1000;
+}
+
+/* Values nth(1), nth(2) ... until a write fails: the file may hold 100 000
+ * bytes (a full disk, as RLIMIT_FSIZE makes it: a write that passes it is
+ * cut, the next fails with EFBIG). */
+static void write_until_full(void)
+{
+    struct rlimit limit = { 100000, RLIM_INFINITY };
+    int64_t pid;
+
+    signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &limit);
+    pg_ender = end_with_room;
+    for (pid = 1; pid < 1000000; pid++)
+        pg_time_put(PG_TIME_PID, PG_TIME_PID_SLOT, nth(pid), 0);
+    pg_time_close();
+}
+
+START_TEST(a_full_disk_never_writes_a_buffer_twice)
+{
+    char *dir = fresh_dir();
+    int64_t sec, sub, want = 1;
+
+    ck_assert_int_ne(record_in_child(dir, write_until_full), 0);
+    as_task(dir, PANGAEA_REPLAY);
+    while (pg_time_get(PG_TIME_PID, PG_TIME_PID_SLOT, &sec, &sub) == 1)
+        ck_assert_int_eq(sec, nth(want++)); /* in order, none twice */
+    ck_assert_int_gt(want, 10000);       /* the chunks that fitted */
+    ck_assert_int_lt(want, 1000000);     /* and not more */
+    clean(dir);
+}
+END_TEST
+
+/* Flips byte `at` of ltid 3's time file. */
+static void flip(const char *dir, off_t at)
+{
+    char path[300];
+    unsigned char c;
+    int fd;
+
+    snprintf(path, sizeof path, "%s/ltid-3.time.pgc", dir);
+    ck_assert_int_ge(fd = open(path, O_RDWR), 0);
+    ck_assert_int_eq(pread(fd, &c, 1, at), 1);
+    c ^= 0x10;
+    ck_assert_int_eq(pwrite(fd, &c, 1, at), 1);
+    close(fd);
+}
+
+START_TEST(a_flipped_byte_of_the_time_file_is_found)
+{
+    char *dir = fresh_dir(), path[300];
+    struct stat st;
+    pg_err err;
+    off_t at;
+
+    ck_assert_int_eq(record_in_child(dir, write_times), 0);
+    snprintf(path, sizeof path, "%s/ltid-3.time.pgc", dir);
+    ck_assert_int_eq(pg_time_check(path, &err), 0);
+    ck_assert_int_eq(stat(path, &st), 0);
+    for (at = 0; at < st.st_size; at++) { /* every byte */
+        flip(dir, at);
+        ck_assert_msg(pg_time_check(path, &err) < 0, "byte %ld", (long)at);
+        ck_assert_ptr_nonnull(strstr(err.msg, path));
+        flip(dir, at);
+    }
+    clean(dir);
+}
+END_TEST
+
+START_TEST(a_fifo_as_time_file_is_refused_not_waited_for)
+{
+    char *dir = fresh_dir(), path[300];
+    pg_err err;
+
+    snprintf(path, sizeof path, "%s/ltid-3.time.pgc", dir);
+    ck_assert_int_eq(mkfifo(path, 0644), 0);
+    ck_assert_int_lt(pg_time_check(path, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err.msg, "is a FIFO"));
+    clean(dir);
+}
+END_TEST
+
 static void write_records(void)
 {
     char big[70000];
@@ -160,6 +263,9 @@ int main(void)
     tcase_add_test(tc, clock_values_come_back_in_order);
     tcase_add_test(tc, a_process_that_never_starts_writes_no_time_file);
     tcase_add_test(tc, data_records_come_back_byte_for_byte);
+    tcase_add_test(tc, a_full_disk_never_writes_a_buffer_twice);
+    tcase_add_test(tc, a_flipped_byte_of_the_time_file_is_found);
+    tcase_add_test(tc, a_fifo_as_time_file_is_refused_not_waited_for);
     suite_add_tcase(s, tc);
     failed = ck_run(s);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
