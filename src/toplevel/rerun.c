@@ -208,7 +208,7 @@ void top_driver_dir(const struct top_driver *d, const char *first)
 {
     char path[4200];
 
-    if (mkdir(d->logdir, 0777) < 0 && errno != EEXIST) {
+    if (mkdir(d->logdir, 0700) < 0 && errno != EEXIST) { /* logs: 0700 */
         fprintf(stderr, "pangaea: cannot make %s: %s\n", d->logdir,
                 strerror(errno));
         exit(2);

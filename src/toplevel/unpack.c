@@ -119,7 +119,7 @@ static int mkdirs(char *path)
 
     for (s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
         *s = 0;
-        if (mkdir(path, 0755) < 0 && errno != EEXIST)
+        if (mkdir(path, 0700) < 0 && errno != EEXIST)
             return *s = '/', -1;
         *s = '/';
     }
@@ -302,7 +302,7 @@ static int unpack(struct pack *p, pg_err *err)
     rm_tree(part); /* what an interrupted unpacking left */
     free(p->manifest);
     p->manifest = NULL;
-    if (mkdir(part, 0755) < 0)
+    if (mkdir(part, 0700) < 0) /* logs: the user's alone */
         return pg_err_set(err, "cannot make %s: %s", part, strerror(errno));
     if (read_pack(p, part, err) < 0 || save_manifest(p, part, err) < 0 ||
         (rename(part, p->dir) < 0 &&
