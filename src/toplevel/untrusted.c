@@ -132,7 +132,9 @@ static int safe_close(void *cookie)
     struct safe_fd *s = cookie;
     int rc = s->held ? put_all(s->fd, "\xc2", 1) : 0;
 
-    return close(s->fd) < 0 || rc < 0 ? -1 : 0;
+    rc |= close(s->fd);
+    free(s);
+    return rc < 0 ? -1 : 0;
 }
 
 /* A stream writing to a copy of descriptor fd through the filter. */
