@@ -9,13 +9,14 @@
 # Design.  plain_spread is recorded on hA with a worker on hB; then hB
 # leaves the virtual machine (`delete hB`), and hosts.sh's remote shell
 # records every call (PVM_RSH of the master pvmd), so the test sees
-# whether PVM was asked to add a host:
-#  - the replay without -addhosts is refused, naming hB and -addhosts,
-#    and the remote shell never ran;
+# whether PVM was asked to add a host, in this order (each check before
+# any add):
 #  - a recording whose host is a PVM host-file line with an option
 #    (`dx=` makes the new pvmd's command a shell command) is refused as no
 #    host name, with or without -addhosts: the remote shell never ran, the
 #    command never ran;
+#  - the replay without -addhosts is refused, naming hB and -addhosts,
+#    and the remote shell never ran;
 #  - with -addhosts the remote shell runs for hB, hB is added and the
 #    replay prints the recorded output (so the record of the remote shell
 #    does see adds: the checks above can fail).
@@ -55,15 +56,6 @@ fi
 # From here on, every call of the remote shell leaves a line.
 sed -i "2i echo \"\$*\" >>'$WORK/rsh.ran'" "$HOSTS_DIR/rsh"
 
-run noadd "$PANGAEA" -replay -logdir "$LOGS" "$SPREAD" hA hB
-if [ "$(cat "$WORK/noadd.rc")" = 2 ] && [ ! -e "$WORK/rsh.ran" ] &&
-   grep -q 'host "hB" is not part of the virtual machine; .*ltid-1.exec.xml runs ltid 3 there.*-addhosts' "$WORK/noadd.err"; then
-    pg_pass "a replay needing hB, not in the virtual machine, names it and -addhosts; the remote shell never ran"
-else
-    pg_fail "replay without -addhosts: exit $(cat "$WORK/noadd.rc"), remote shell: $(cat "$WORK/rsh.ran" 2>/dev/null)"
-    cat "$WORK/noadd.err"
-fi
-
 BAD=$WORK/bad && cp -a "$LOGS" "$BAD"
 sed -i "s|host=\"hB\"|host=\"$HOSTS_NET.2 dx=/usr/bin/touch\${IFS}$WORK/pwned;\"|" "$BAD/ltid-1.exec.xml"
 for opt in "" -addhosts; do
@@ -76,6 +68,15 @@ for opt in "" -addhosts; do
         cat "$WORK/bad$opt.err"
     fi
 done
+
+run noadd "$PANGAEA" -replay -logdir "$LOGS" "$SPREAD" hA hB
+if [ "$(cat "$WORK/noadd.rc")" = 2 ] && [ ! -e "$WORK/rsh.ran" ] &&
+   grep -q 'host "hB" is not part of the virtual machine; .*ltid-1.exec.xml runs ltid 3 there.*-addhosts' "$WORK/noadd.err"; then
+    pg_pass "a replay needing hB, not in the virtual machine, names it and -addhosts; the remote shell never ran"
+else
+    pg_fail "replay without -addhosts: exit $(cat "$WORK/noadd.rc"), remote shell: $(cat "$WORK/rsh.ran" 2>/dev/null)"
+    cat "$WORK/noadd.err"
+fi
 
 run add "$PANGAEA" -replay -addhosts -logdir "$LOGS" "$SPREAD" hA hB
 if [ "$(cat "$WORK/add.rc")" = 0 ] && grep -q "^hB" "$WORK/rsh.ran" 2>/dev/null &&
