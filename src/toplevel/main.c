@@ -360,9 +360,11 @@ int main(int argc, char **argv)
 
     if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
         return top_move(argc, argv);
-    if (argc > 1 && (top_is_dump(argv[1]) || top_is_races(argv[1]) ||
-                     top_is_postmortem(argv[1])))
-        top_safe_output(); /* untrusted.c: a log's strings print escaped */
+    /* untrusted.c: a log's strings print escaped; stdout too for the
+     * commands that only read logs (a run's stdout is the program's) */
+    top_safe_output(argc > 1 && (top_is_dump(argv[1]) ||
+                                 top_is_races(argv[1]) ||
+                                 top_is_postmortem(argv[1])));
     if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
         return top_dump(argc, argv);
     if (argc > 1 && top_is_races(argv[1])) /* races_out.c: from the logs */

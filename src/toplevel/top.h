@@ -86,8 +86,8 @@ int top_min_dir(const char *dir, pg_err *err);
 
 /* What a recording may hold, handled as untrusted (untrusted.c).
  * top_esc: s with its control characters as \xNN (a static buffer, four
- * in turn).  top_safe_output: stdout and stderr escape every control
- * from here on (the commands that only read logs).  top_host_name_ok
+ * in turn).  top_safe_output: stderr, and stdout if out_too (the
+ * commands that only read logs), escape every control from here on.  top_host_name_ok
  * (hostcheck.c): s is a DNS name or an address.  In a log directory:
  * top_in_dir_check: name (relative to dfd) is absent or a regular file,
  * else -1 and err naming it; top_in_dir_unlink removes it if it is one.
@@ -96,7 +96,7 @@ int top_min_dir(const char *dir, pg_err *err);
  * file is refused); top_file_end closes it and renames it to PATH (ok 0:
  * removes it instead), 0 or -1 and err. */
 const char *top_esc(const char *s);
-void top_safe_output(void);
+void top_safe_output(int out_too);
 int top_host_name_ok(const char *s);
 int top_in_dir_check(int dfd, const char *dir, const char *name, pg_err *err);
 int top_in_dir_unlink(int dfd, const char *dir, const char *name, pg_err *err);

@@ -8,13 +8,14 @@
  *  - Strings.  A log's strings (program names, module paths, file names
  *    from the recorded programs' debug information) may hold terminal
  *    control sequences.  top_esc() escapes one for a message;
- *    top_safe_output() puts a filter on stdout and stderr for the commands
- *    that only read logs (-races, -dump, -tasks, -display, -export), so
- *    that nothing they print, whichever code prints it, reaches the
- *    terminal as a control: every C0 control byte but newline and tab,
- *    DEL, and the C1 controls in UTF-8 (C2 80..9F) become \xNN.  Pangaea's
- *    own messages hold none, and a run's own output (-log, -replay) is
- *    never filtered: the program's colours are its business.
+ *    top_safe_output() puts a filter on stderr, and on stdout for the
+ *    commands that only read logs (-races, -dump, -tasks, -display,
+ *    -export), so that nothing pangaea prints, whichever code prints it,
+ *    reaches the terminal as a control: every C0 control byte but newline
+ *    and tab, DEL, and the C1 controls in UTF-8 (C2 80..9F) become \xNN.
+ *    Pangaea's own messages hold none, and a run's output (-log,
+ *    -replay: the tasks' output comes out on stdout, monitor.c) is never
+ *    filtered: the program's colours are its business.
  *  - Files.  A name inside a log directory is opened relative to the
  *    directory (openat) with O_NOFOLLOW, a temporary one with O_EXCL, and
  *    anything there that is not a regular file (a symbolic link, a FIFO, a
@@ -157,9 +158,9 @@ static FILE *safe_stream(int fd, int mode)
     return f;
 }
 
-void top_safe_output(void)
+void top_safe_output(int out_too)
 {
-    FILE *out = safe_stream(1, isatty(1) ? _IOLBF : _IOFBF);
+    FILE *out = out_too ? safe_stream(1, isatty(1) ? _IOLBF : _IOFBF) : NULL;
     FILE *err = safe_stream(2, _IONBF);
 
     fflush(stdout);
@@ -182,8 +183,9 @@ static int split_path(const char *path, char *dir, size_t size,
         return pg_err_set(err, "%s: not a file name", path);
     if (!slash)
         snprintf(dir, size, ".");
-    else if (snprintf(dir, size, "%.*s", slash == path ? 1 : (int)(slash - path),
-                      path) >= (int)size)
+    else if (snprintf(dir, size, "%.*s",
+                      slash == path ? 1 : (int)(slash - path), path) >=
+             (int)size)
         return pg_err_set(err, "%.100s...: the name is too long", path);
     return 0;
 }
