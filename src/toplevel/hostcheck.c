@@ -24,26 +24,26 @@
  *    machine; one that is not is an error naming the host, the ltid and
  *    the log, and asking for -addhosts, with which it is added with
  *    pvm_addhosts (as the console's `add` does).  Then, if tasks will run
- *    on other hosts than ours,
- *    it prints which log files each host's tasks read and from where: the
- *    absolute log directory, which every host must see at that path.
+ *    on other hosts than ours, it prints which log files each host's tasks
+ *    read and from where: the absolute log directory, which every host
+ *    must see at that path.
  * The table lives here between the two calls: `pangaea` replays once.
  * The host name in a log is PVM's own (pvm_config's hi_name), the name
  * PvmTaskHost is matched against, so it is compared exactly.
  *
  * A recording is untrusted input (it may come with a bug report): a host
  * name in it must be a host name, a DNS name or an address and nothing
- * else (host_name_ok), because pvm_addhosts reads its argument as a line
+ * else (top_host_name_ok), because pvm_addhosts reads its argument as a line
  * of a PVM host file, whose options (`dx=`, `ep=`, `so=`, ...) make the
  * pvmd run commands; and a host is added only when the user says so
  * (-addhosts), since adding one makes the user's rsh/ssh connect to it.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <arpa/inet.h>
-#include <ctype.h>
 #include <limits.h>
 #include <pvm3.h>
 #include <stdio.h>
