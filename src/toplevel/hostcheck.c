@@ -33,14 +33,12 @@
  *
  * A recording is untrusted input (it may come with a bug report): a host
  * name in it must be a host name, a DNS name or an address and nothing
- * else (top_host_name_ok), because pvm_addhosts reads its argument as a line
- * of a PVM host file, whose options (`dx=`, `ep=`, `so=`, ...) make the
- * pvmd run commands; and a host is added only when the user says so
+ * else (top_host_name_ok, untrusted.c), because pvm_addhosts reads its
+ * argument as a line of a PVM host file, whose options (`dx=`, `ep=`,
+ * `so=`, ...) make the pvmd run commands; and a host is added only when the user says so
  * (-addhosts), since adding one makes the user's rsh/ssh connect to it.
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -114,39 +112,6 @@ static struct place *place_of(int ltid)
 
     return nplaces ? bsearch(&key, places, nplaces, sizeof *places, by_ltid)
                    : NULL;
-}
-
-/* One label of a DNS name: letters, digits, '-' inside, '_' (some sites
- * name hosts so); 1 to 63 bytes. */
-static int label_ok(const char *s, size_t n)
-{
-    size_t i;
-
-    if (n < 1 || n > 63 || s[0] == '-' || s[n - 1] == '-')
-        return 0;
-    for (i = 0; i < n; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
-            return 0;
-    return 1;
-}
-
-/* `s` is a host name: an IPv4 or IPv6 address, or a DNS name (labels
- * joined by dots, at most 253 bytes).  Nothing else may reach
- * pvm_addhosts or PvmTaskHost: no spaces, no host-file options. */
-int top_host_name_ok(const char *s)
-{
-    unsigned char a[16];
-    const char *dot;
-    size_t n = strlen(s);
-
-    if (inet_pton(AF_INET, s, a) == 1 || inet_pton(AF_INET6, s, a) == 1)
-        return 1;
-    if (n < 1 || n > 253)
-        return 0;
-    for (; (dot = strchr(s, '.')); s = dot + 1)
-        if (!label_ok(s, (size_t)(dot - s)))
-            return 0;
-    return label_ok(s, strlen(s));
 }
 
 static int add_place(int ltid, int parent, const char *host,

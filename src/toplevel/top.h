@@ -87,8 +87,8 @@ int top_min_dir(const char *dir, pg_err *err);
 /* What a recording may hold, handled as untrusted (untrusted.c).
  * top_esc: s with its control characters as \xNN (a static buffer, four
  * in turn).  top_safe_output: stderr, and stdout if out_too (the
- * commands that only read logs), escape every control from here on.  top_host_name_ok
- * (hostcheck.c): s is a DNS name or an address.  In a log directory:
+ * commands that only read logs), escape every control from here on.
+ * top_host_name_ok: s is a DNS name or an address.  In a log directory:
  * top_in_dir_check: name (relative to dfd) is absent or a regular file,
  * else -1 and err naming it; top_in_dir_unlink removes it if it is one.
  * top_file_begin opens PATH.tmp (O_EXCL, O_NOFOLLOW, 0600) for writing,

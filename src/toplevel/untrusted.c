@@ -1,8 +1,8 @@
 /*
  * untrusted.c - what `pangaea` does with what a recording holds, when the
  * recording may be anyone's (a colleague's, one attached to a bug
- * report): strings shown escaped, files inside a log directory written
- * and deleted without following anything out of it.
+ * report): strings shown escaped, host names checked, files inside a
+ * log directory written and deleted without following anything out of it.
  *
  * Design.
  *  - Strings.  A log's strings (program names, module paths, file names
@@ -16,6 +16,9 @@
  *    Pangaea's own messages hold none, and a run's output (-log,
  *    -replay: the tasks' output comes out on stdout, monitor.c) is never
  *    filtered: the program's colours are its business.
+ *  - Host names.  pvm_addhosts reads a host name as a line of a PVM host
+ *    file, whose options make the pvmd run commands: a host name from a
+ *    log (or given to -move) must be a DNS name or an address.
  *  - Files.  A name inside a log directory is opened relative to the
  *    directory (openat) with O_NOFOLLOW, a temporary one with O_EXCL, and
  *    anything there that is not a regular file (a symbolic link, a FIFO, a
@@ -26,6 +29,8 @@
  *    place (renameat replaces a link, never writes through it).
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -168,6 +173,41 @@ void top_safe_output(int out_too)
         stdout = out; /* glibc's stdout and stderr are assignable */
     if (err)
         stderr = err;
+}
+
+/* ---- host names ----------------------------------------------------- */
+
+/* One label of a DNS name: letters, digits, '-' inside, '_' (some sites
+ * name hosts so); 1 to 63 bytes. */
+static int label_ok(const char *s, size_t n)
+{
+    size_t i;
+
+    if (n < 1 || n > 63 || s[0] == '-' || s[n - 1] == '-')
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
+            return 0;
+    return 1;
+}
+
+/* `s` is a host name: an IPv4 or IPv6 address, or a DNS name (labels
+ * joined by dots, at most 253 bytes).  Nothing else may reach
+ * pvm_addhosts or PvmTaskHost: no spaces, no host-file options. */
+int top_host_name_ok(const char *s)
+{
+    unsigned char a[16];
+    const char *dot;
+    size_t n = strlen(s);
+
+    if (inet_pton(AF_INET, s, a) == 1 || inet_pton(AF_INET6, s, a) == 1)
+        return 1;
+    if (n < 1 || n > 253)
+        return 0;
+    for (; (dot = strchr(s, '.')); s = dot + 1)
+        if (!label_ok(s, (size_t)(dot - s)))
+            return 0;
+    return label_ok(s, strlen(s));
 }
 
 /* ---- files in a log directory ----------------------------------------- */
