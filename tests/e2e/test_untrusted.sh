@@ -20,8 +20,9 @@
 #     untouched; -live's clean-up of a stale .pangaea-live.* that is a
 #     link deletes nothing it points to.
 #  3. strings: -races and -dump print the escapes from the debug
-#     information as \x1b, never as the byte; a site's module that is a
-#     FIFO does not hang -dump, -tasks or -races.
+#     information as \x1b, never as the byte, -tasks a C1 control in a
+#     program name as \x9b; a site's module that is a FIFO does not hang
+#     -dump, -tasks or -races.
 #  4. a recorded cwd= other than the current directory is refused unless
 #     -cwd recorded; a pangaea-stdin that is a link or a FIFO is refused.
 #  6. the log directory is 0700 and every file pangaea and the tasks wrote
@@ -183,6 +184,15 @@ for f in races dump; do
         head -c 600 "$dir/$f.out" | cat -v
     fi
 done
+L=$(copy tasks-c1)
+sed -i '0,/program="[^"]*"/s||program="/x/evil\&#x9b;31mRED"|' "$L/ltid-2.exec.xml"
+CSI=$(printf '\302\233')
+timeout 60 "$PANGAEA" -tasks "$L" >"$dir/tasks.out" 2>&1
+if grep -qF '/x/evil\x9b31mRED' "$dir/tasks.out" && ! grep -q "$CSI" "$dir/tasks.out"; then
+    pg_pass "-tasks prints a program name holding a C1 control (CSI, valid in XML) as \\x9b, never the bytes"
+else
+    pg_fail "-tasks: the program name with CSI printed as: $(grep evil "$dir/tasks.out" | cat -v)"
+fi
 L=$(copy fifo-module)
 mkfifo "$dir/fifo"
 if pg_comm_edit "$L" 1 "s|module=\"[^\"]*evil\"|module=\"$dir/fifo\"|" &&
