@@ -38,6 +38,7 @@ wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route wrap_time wrap_tasks wrap_kill
 '
 TOP_LAYERS='
+untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
 runlog hostcheck move races dump pack

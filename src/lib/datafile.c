@@ -73,7 +73,8 @@ void pg_data_put(char type, const void *bytes, size_t n)
 
     if (fd < 0) {
         name_file();
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+                  O_NOFOLLOW, 0600); /* in a log dir: no link followed */
         if (fd < 0)
             pg_fatal("cannot create %s: %s", path, strerror(errno));
         memcpy(head, MAGIC, 4);

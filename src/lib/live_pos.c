@@ -67,7 +67,7 @@ void pg_live_pos_open(void)
     if (!dir || !*dir || pg.ltid < 0 || pg_live)
         return;
     snprintf(path, sizeof path, "%s/ltid-%d.pos", dir, pg.ltid);
-    fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0 || ftruncate(fd, sizeof *pg_live) < 0) {
         pg_warn("the live view will not see this task: cannot make %s: %s",
                 path, strerror(errno));

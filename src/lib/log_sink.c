@@ -231,7 +231,7 @@ pg_sink *pg_sink_open(const char *path, pg_err *err)
     /* O_NOFOLLOW: a link planted where a log goes must not make us write
      * (and truncate) whatever it points to. */
     s->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-                 0644);
+                 0600); /* 0600: a log holds the program's input and args */
     if (s->fd < 0 || make_room(s, 1) < 0 || move_window(s, 0) < 0) {
         if (s->why[0])
             pg_err_set(err, "%s", s->why);

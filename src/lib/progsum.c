@@ -16,11 +16,13 @@
  * configuration files read into every task, unlike libgcrypt or OpenSSL.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -70,12 +72,20 @@ static int fd_sum(int fd, char hex[65])
     return 0;
 }
 
+/* Only a regular file is read: the path may come from a log, and a FIFO
+ * there would hang the reader (opened without waiting, then checked). */
 int pg_file_sum(const char *path, char hex[65])
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC), cc;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), cc;
+    struct stat st;
 
     if (fd < 0)
         return -1;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
     cc = fd_sum(fd, hex);
     close(fd);
     return cc;

@@ -19,7 +19,8 @@
  * offset is a return address: the call is the byte before it.  Without
  * line information the function and offset are given (the symbol table),
  * else the object's name and the offset.  One Dwfl per object, kept for
- * the run of the command (a report has few objects).
+ * the run of the command (a report has few objects).  An object that is
+ * not a regular file is not read (report_regular).
  *
  * pg_site_parts gives the same site as file, function and line apart (the
  * filters of -display's and -live's pages group sites into a tree of
@@ -27,11 +28,14 @@
  * in, so a call inlined into another function counts as that one's.
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pg_log.h"
 
@@ -115,6 +119,27 @@ static int find_base(struct obj *o)
     return -1;
 }
 
+/* The object at path given to libdw, if it is a regular file: a log
+ * names it, and a log may come from anyone (a FIFO there would hang the
+ * command, a device be read).  Opened without waiting (O_NONBLOCK), the
+ * descriptor checked, then given to libdw, which keeps it. */
+static Dwfl_Module *report_regular(Dwfl *dwfl, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    Dwfl_Module *mod;
+
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return NULL;
+    }
+    if (!(mod = dw.report_offline(dwfl, "", path, fd)))
+        close(fd); /* consumed only on success */
+    return mod;
+}
+
 static struct obj *open_obj(const char *path)
 {
     struct obj *o;
@@ -130,7 +155,7 @@ static struct obj *open_obj(const char *path)
     o->path = strdup(path);
     if (!o->path || !(o->dwfl = dw.begin(&dw.callbacks)))
         return NULL;
-    o->mod = dw.report_offline(o->dwfl, "", path, -1);
+    o->mod = report_regular(o->dwfl, path);
     dw.report_end(o->dwfl, NULL, NULL);
     if (o->mod && find_base(o) < 0)
         o->mod = NULL;

@@ -22,9 +22,12 @@
 
 #include "pg_internal.h"
 
+/* O_NOFOLLOW: in a replay the path is the recording's pangaea-stdin,
+ * which pangaea checked is a regular file; a link put there since is not
+ * followed. */
 static void take_stdin(const char *path)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW);
 
     if (fd < 0) {
         pg_warn("cannot open pangaea's stdin %s: %s (ltid 1 reads the "

@@ -115,7 +115,8 @@ static void open_write(void)
     unsigned char head[HEAD] = { 'P', 'G', 'T', 'M', VERSION, 0, 0, 0 };
 
     name_file();
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+              0600); /* a log: no link followed, the user's alone */
     if (fd < 0) {
         failed = 1;
         pg_fatal("cannot create %s: %s", path, strerror(errno));

@@ -18,6 +18,7 @@
  * pangaea names.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,17 +157,29 @@ int top_debug_held(int ltid)
     return ltid > 0 && ltid == debug_ltid;
 }
 
-/* Where gdb goes: "window:$TMUX" or "session:SOCKET". */
+/* Where gdb goes: "window:$TMUX" or "session:SOCKET".  The socket lies
+ * in a directory of its own, made 0700 (mkdtemp) under XDG_RUNTIME_DIR
+ * (private by definition) or TMPDIR or /tmp: a predictable name in a
+ * shared directory would let another user plant a tmux server there and
+ * take the gdb session.  On another host pangaea-debugger makes that
+ * directory, 0700, or refuses one that is not its user's own. */
 static void tmux_place(char *out, size_t size)
 {
-    const char *t = getenv("TMUX");
+    const char *t = getenv("TMUX"), *base = getenv("XDG_RUNTIME_DIR");
+    char dir[PATH_MAX];
 
-    if (t && *t)
+    if (t && *t) {
         snprintf(out, size, "window:%s", t);
-    else
-        snprintf(out, size, "session:%s/pangaea-debug-%d-%d.sock",
-                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-                 (int)getuid(), (int)getpid());
+        return;
+    }
+    if (!base || !*base || access(base, W_OK) < 0)
+        base = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+                                                     : "/tmp";
+    snprintf(dir, sizeof dir, "%s/pangaea-debug.XXXXXX", base);
+    if (!mkdtemp(dir))
+        fprintf(stderr, "pangaea: cannot make a directory for gdb's tmux "
+                "socket in %s: %s\n", base, strerror(errno));
+    snprintf(out, size, "session:%s/tmux.sock", dir);
 }
 
 void top_debug_env(const char *dir)

@@ -36,6 +36,7 @@
 
 #include "filter_assets.h"
 #include "runlog.h"
+#include "top.h"
 
 /* The template, NUL-terminated.  The path is relative to the directory
  * make runs the compiler in, the top of the tree. */
@@ -261,24 +262,14 @@ int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err)
 {
     const char *mark = strstr(top_graph_html, MARKER);
-    char tmp[4400];
+    struct top_file f; /* PATH.tmp, no link followed (untrusted.c) */
     FILE *fp;
 
     if (!mark)
         return pg_err_set(err, "the built-in page template has no %s "
                           "marker", MARKER);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    fp = fopen(tmp, "w");
-    if (!fp)
-        return pg_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    if (!(fp = top_file_begin(&f, path, err)))
+        return -1;
     write_page(fp, run, top_graph_html);
-    if (ferror(fp) | (fclose(fp) != 0)) {
-        unlink(tmp);
-        return pg_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
-    }
-    if (rename(tmp, path) < 0) {
-        unlink(tmp);
-        return pg_err_set(err, "cannot write %s: %s", path, strerror(errno));
-    }
-    return 0;
+    return top_file_end(&f, 1, err);
 }

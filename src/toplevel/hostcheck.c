@@ -21,18 +21,27 @@
  *    program than its parent spawned, belongs to another recording.
  *  - top_check_hosts(), after joining the virtual machine and before the
  *    coordinator starts: each host of the table must be in the virtual
- *    machine; one that is not is added with pvm_addhosts (as the console's
- *    `add` does), and one that cannot be is an error naming the host, the
- *    ltid and the log.  Then, if tasks will run on other hosts than ours,
- *    it prints which log files each host's tasks read and from where: the
- *    absolute log directory, which every host must see at that path.
+ *    machine; one that is not is an error naming the host, the ltid and
+ *    the log, and asking for -addhosts, with which it is added with
+ *    pvm_addhosts (as the console's `add` does).  Then, if tasks will run
+ *    on other hosts than ours, it prints which log files each host's tasks
+ *    read and from where: the absolute log directory, which every host
+ *    must see at that path.
  * The table lives here between the two calls: `pangaea` replays once.
  * The host name in a log is PVM's own (pvm_config's hi_name), the name
  * PvmTaskHost is matched against, so it is compared exactly.
+ *
+ * A recording is untrusted input (it may come with a bug report): a host
+ * name in it must be a host name, a DNS name or an address and nothing
+ * else (top_host_name_ok, untrusted.c), because pvm_addhosts reads its
+ * argument as a line of a PVM host file, whose options (`dx=`, `ep=`,
+ * `so=`, ...) make the pvmd run commands; and a host is added only when the user says so
+ * (-addhosts), since adding one makes the user's rsh/ssh connect to it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pvm3.h>
 #include <stdio.h>
@@ -111,6 +120,11 @@ static int add_place(int ltid, int parent, const char *host,
     struct place *p = place_of(ltid);
     int i;
 
+    if (!top_host_name_ok(host))
+        return pg_err_set(err, "ltid-%d.exec.xml runs ltid %d on host \"%s\","
+                          " which is not a host name (a DNS name or an "
+                          "address): refused", parent, ltid,
+                          top_esc(host));
     if (p && p->parent == parent)
         return pg_err_set(err, "ltid %d is spawned twice in ltid-%d.exec.xml:"
                           " an edit gave two tasks one ltid?", ltid, parent);
@@ -174,16 +188,20 @@ static int read_exec_log(const char *dir, int ltid, pg_err *err)
 }
 
 /* True when `path` names a script (#!): a wrapper that may exec a program
- * of another name, which then writes the log. */
+ * of another name, which then writes the log.  The path comes from a log:
+ * only a regular file is read (a FIFO would hang the check). */
 static int is_script(const char *path)
 {
     char magic[2] = { 0, 0 };
-    FILE *f = strchr(path, '/') ? fopen(path, "rb") : NULL;
+    int fd = strchr(path, '/') ? open(path, O_RDONLY | O_NONBLOCK |
+                                      O_CLOEXEC) : -1;
+    struct stat st;
 
-    if (f) {
-        if (fread(magic, 1, 2, f) != 2)
+    if (fd >= 0) {
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+            read(fd, magic, 2) != 2)
             magic[0] = 0;
-        fclose(f);
+        close(fd);
     }
     return magic[0] == '#' && magic[1] == '!';
 }
@@ -466,7 +484,8 @@ int top_check_recording(struct top_opts *o, pg_err *err)
     if (access(path, R_OK) < 0)
         return pg_err_set(err, "no recording to replay: %s is missing "
                           "(record first with pangaea -log)", path);
-    if (check_logs(o->logdir, err) < 0 || check_first_spawn(o, err) < 0)
+    if (check_logs(o->logdir, err) < 0 || check_first_spawn(o, err) < 0 ||
+        top_stdin_recorded(o->logdir, path, sizeof path, err) < 0)
         return -1;
     return check_exec_logs(o, err);
 }
@@ -509,7 +528,7 @@ static void tasks_on(const struct top_opts *o, const char *host, char *buf,
                  n > 1 ? " (and other tasks)" : "");
 }
 
-/* Makes sure `host` is in the virtual machine, adding it if need be. */
+/* Makes sure `host` is in the virtual machine, adding it with -addhosts. */
 static int ensure_host(const struct top_opts *o, const char *host, pg_err *err)
 {
     char *names[1] = { (char *)host }, who[PATH_MAX + 128];
@@ -517,6 +536,13 @@ static int ensure_host(const struct top_opts *o, const char *host, pg_err *err)
 
     if (in_vm(host))
         return 0;
+    if (!o->addhosts) {
+        tasks_on(o, host, who, sizeof who);
+        return pg_err_set(err, "host \"%s\" is not part of the virtual "
+                          "machine; %s: add it (pvm's console: add %s) or "
+                          "give -addhosts to let pangaea add it", host, who,
+                          host);
+    }
     cc = pvm_addhosts(names, 1, &info);
     if (cc == 1 && info >= 0) {
         fprintf(stderr, "pangaea: added host %s to the virtual machine\n",

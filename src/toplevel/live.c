@@ -42,6 +42,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -57,6 +58,7 @@
 #include "live.h"
 #include "live_pos.h"
 #include "pg_internal.h"
+#include "top.h"
 
 __asm__(".pushsection .rodata\n"
         ".global top_live_html\n"
@@ -449,15 +451,38 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     return 0;
 }
 
+/* The position files of a stale directory sub (open as dfd) removed:
+ * only regular files, named (untrusted.c); anything else stays, said. */
+static void remove_stale_files(int dfd, const char *sub)
+{
+    struct dirent *f;
+    DIR *in = fdopendir(dfd);
+    pg_err err;
+
+    if (!in) {
+        close(dfd);
+        return;
+    }
+    while ((f = readdir(in)))
+        if (((!strncmp(f->d_name, "ltid-", 5) && strstr(f->d_name, ".pos")) ||
+             !strcmp(f->d_name, PG_LIVE_CTL_FILE)) &&
+            top_in_dir_unlink(dirfd(in), sub, f->d_name, &err) < 0)
+            fprintf(stderr, "pangaea: %s\n", err.msg);
+    closedir(in);
+}
+
 /* A position directory a pangaea killed outright left in the log
  * directory: removed once we hold the directory's lock (so nobody else
- * uses it), and only if it holds nothing but position files. */
+ * uses it), and only if it holds nothing but position files.  Each is
+ * opened relative to the log directory, never through a link: a
+ * recording from elsewhere may have one there pointing anywhere. */
 static void remove_stale(const char *logdir)
 {
-    char sub[4400], path[4700];
-    struct dirent *d, *f;
-    DIR *dir, *in;
+    char sub[4400];
+    struct dirent *d;
+    DIR *dir;
     const char *ours = strrchr(posdir, '/');
+    int fd;
 
     if (!(dir = opendir(logdir)))
         return;
@@ -465,18 +490,16 @@ static void remove_stale(const char *logdir)
         if (strncmp(d->d_name, ".pangaea-live.", 14) ||
             (ours && !strcmp(d->d_name, ours + 1)))
             continue;
-        snprintf(sub, sizeof sub, "%s/%s", logdir, d->d_name);
-        if (!(in = opendir(sub)))
+        snprintf(sub, sizeof sub, "%s/%s", logdir, top_esc(d->d_name));
+        fd = openat(dirfd(dir), d->d_name, O_RDONLY | O_DIRECTORY |
+                    O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+            fprintf(stderr, "pangaea: %s is not a directory (a symbolic "
+                    "link?): left alone\n", sub);
             continue;
-        while ((f = readdir(in)))
-            if ((!strncmp(f->d_name, "ltid-", 5) &&
-                 strstr(f->d_name, ".pos")) ||
-                !strcmp(f->d_name, PG_LIVE_CTL_FILE)) {
-                snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
-                unlink(path);
-            }
-        closedir(in);
-        rmdir(sub);
+        }
+        remove_stale_files(fd, sub);
+        unlinkat(dirfd(dir), d->d_name, AT_REMOVEDIR);
     }
     closedir(dir);
 }

@@ -69,7 +69,7 @@ int lv_ctl_start(const struct top_opts *o, const char *posdir, pg_err *err)
     snprintf(dir, sizeof dir, "%s", posdir);
     hold_opt = o->hold;
     snprintf(path, sizeof path, "%s/%s", posdir, PG_LIVE_CTL_FILE);
-    fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0 || ftruncate(fd, sizeof *ctl) < 0) {
         if (fd >= 0)
             close(fd);

@@ -89,7 +89,7 @@ int top_logdir_lock(const char *dir, int readonly_ok, pg_err *err)
     int fd;
 
     snprintf(path, sizeof path, "%s/%s", dir, LOCK_NAME);
-    fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0 && readonly_ok && (errno == EROFS || errno == EACCES)) {
         /* A replay only reads: a directory nobody can write to is fine,
          * and nobody can be recording into it. */
@@ -279,7 +279,7 @@ static int keep_previous(const char *dir, const char *prev, pg_err *err)
             return pg_err_set(err, "cannot replace %s: %s", prev,
                               strerror(errno));
     }
-    if (mkdir(prev, 0777) < 0)
+    if (mkdir(prev, 0700) < 0) /* logs: the user's alone */
         return pg_err_set(err, "cannot create %s for the previous recording: "
                           "%s", prev, strerror(errno));
     if (move_files(dir, prev, err) < 0)
@@ -305,7 +305,7 @@ int top_logdir_begin(const char *dir, pg_err *err)
         return -1;
     /* O_TRUNC: a mark left saying "complete" says so no more. */
     fd = open(mark, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-              0644);
+              0600);
     if (fd < 0)
         return pg_err_set(err, "cannot use the log directory %s: cannot "
                           "create %s: %s", dir, mark, strerror(errno));

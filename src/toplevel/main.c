@@ -388,6 +388,11 @@ static void parse(int argc, char **argv, struct top_opts *o)
             setenv(PG_ENV_TIME, "0", 1);
         else if (!strcmp(argv[i], "-min"))
             o->min = 1;
+        else if (!strcmp(argv[i], "-addhosts")) /* hostcheck.c */
+            o->addhosts = 1;
+        else if (!strcmp(argv[i], "-cwd") && i + 1 < argc &&
+                 !strcmp(argv[i + 1], "recorded") && ++i) /* runenv.c */
+            o->cwd_recorded = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
                  !strcmp(argv[i], "--help")) {
             print_help();
@@ -590,6 +595,11 @@ int main(int argc, char **argv)
               "program");
     if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
         return top_move(argc, argv);
+    /* untrusted.c: a log's strings print escaped; stdout too for the
+     * commands that only read logs (a run's stdout is the program's) */
+    top_safe_output(argc > 1 && (top_is_dump(argv[1]) ||
+                                 top_is_races(argv[1]) ||
+                                 top_is_postmortem(argv[1])));
     if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
         return top_dump(argc, argv);
     if (argc > 1 && top_is_races(argv[1])) /* races_out.c: from the logs */
@@ -614,7 +624,8 @@ int main(int argc, char **argv)
         fail(TOP_EXIT_USAGE, "%s", err.msg);
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
-    top_workdir(&o); /* runenv.c: where the tasks start */
+    if (top_workdir(&o, &err) < 0) /* runenv.c: where the tasks start */
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
     pg_top_end = end_on_fatal;
     top_debug_env(dir); /* before a pvmd of ours starts: PVM_DEBUGGER */
     if (top_daemon_connect(&run.started, &err) < 0)

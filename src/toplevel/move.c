@@ -22,7 +22,6 @@
  * the replay to find out, on the virtual machine it runs on (hostcheck.c).
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -81,16 +80,6 @@ static void more(void *pp, size_t *cap, int n, size_t size)
         move_fail("out of memory");
 }
 
-static int host_name_ok(const char *h)
-{
-    if (!*h)
-        return 0;
-    for (; *h; h++)
-        if (isspace((unsigned char)*h) || iscntrl((unsigned char)*h))
-            return 0;
-    return 1;
-}
-
 static void parse_move(int argc, char **argv, struct move *m)
 {
     const char *pos[2], *logdir = "logs";
@@ -120,8 +109,10 @@ static void parse_move(int argc, char **argv, struct move *m)
     } else
         m->from = pos[0];
     m->to = pos[1];
-    if (!host_name_ok(m->to) || (m->from && !host_name_ok(m->from)))
-        move_usage("a host name must be non-empty, without spaces");
+    /* The new host must be a host name (untrusted.c): a replay refuses
+     * anything else; the old one may be whatever the logs say. */
+    if (!top_host_name_ok(m->to) || (m->from && !*m->from))
+        move_usage("a host name must be a DNS name or an address");
     if (!realpath(logdir, m->dir)) {
         snprintf(why, sizeof why, "no log directory %.200s", logdir);
         move_usage(why);

@@ -84,9 +84,18 @@ window:*)
     ;;
 session:*)
     sock=${where#session:}
+    # The socket's directory is private: pangaea made it 0700 on its host;
+    # here it is made so, and one that is not ours alone is refused.
+    sdir=${sock%/*}
+    [ -d "$sdir" ] || mkdir -m 700 "$sdir" || exit 1
+    if [ -L "$sdir" ] || [ ! -O "$sdir" ] || [ "$(stat -c %a "$sdir")" != 700 ]; then
+        echo "pangaea-debugger: $sdir is not a private directory of this user: no tmux socket there" >&2
+        exit 1
+    fi
     tmux -S "$sock" new-session -d -s "pangaea" -n "$title" "bash '$work/run'" || exit 1
     tmux -S "$sock" wait-for "$chan"
     rm -f "$sock" # gdb is over, and with it the session
+    rmdir "$sdir" 2>/dev/null
     ;;
 *)
     echo "pangaea-debugger: PANGAEA_TMUX is not set: run under pangaea -debug" >&2

@@ -50,8 +50,9 @@ static int wait_for(pid_t pid, int ms, int *status)
 
 static void child(char *const argv[], const char *out, const char *err)
 {
-    int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    /* In the run's log directory: no link followed, the user's alone. */
+    int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+    int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
     sigset_t none;
 
     /* Started from a thread that blocks signals (the live view's): the
@@ -208,7 +209,7 @@ void top_driver_dir(const struct top_driver *d, const char *first)
 {
     char path[4200];
 
-    if (mkdir(d->logdir, 0777) < 0 && errno != EEXIST) {
+    if (mkdir(d->logdir, 0700) < 0 && errno != EEXIST) { /* logs: 0700 */
         fprintf(stderr, "pangaea: cannot make %s: %s\n", d->logdir,
                 strerror(errno));
         exit(2);

@@ -6,16 +6,21 @@
  * program that opens a file by a relative path would find another file
  * than the user meant.  `pangaea` tells its tasks the directory it was
  * started in (PANGAEA_CWD, task_env.c changes to it before main()); each
- * task's execution log names its directory (cwd= in the header), so a
- * replay starts the tasks where ltid 0 ran when recorded.  A recorded
- * directory that does not exist on this host is not an error: the replay
- * says so and uses the current one (the logs may have been copied to
- * another machine; the program may well not care).
+ * task's execution log names its directory (cwd= in the header).  A
+ * recording is untrusted input (it may come from anyone), so a replay
+ * starts the tasks in the recorded directory only when asked to (`-cwd
+ * recorded`); a recorded directory other than the current one is refused
+ * otherwise, naming both, so the user runs pangaea from there or asks.  A
+ * recorded directory that does not exist on this host is not an error:
+ * the replay says so and uses the current one (the logs may have been
+ * copied to another machine; the program may well not care).
  *
  * The log directory is created with its parents (as mkdir -p), one
  * component at a time, so a failure names the component and the reason;
  * existing components are used as they are (links included: they are the
- * user's), and only missing ones are made.
+ * user's), and only missing ones are made: the parents as mkdir -p makes
+ * them, the log directory 0700 (its logs hold the program's input and
+ * arguments).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,11 +37,11 @@
 /* Makes one component; an existing directory (or link to one) is fine.
  * err: the reason first, then the component ("Not a directory (x is a
  * file)"), so the message reads as the one for a plain mkdir. */
-static int make_one(const char *path, pg_err *err)
+static int make_one(const char *path, mode_t mode, pg_err *err)
 {
     struct stat st;
 
-    if (mkdir(path, 0777) == 0)
+    if (mkdir(path, mode) == 0)
         return 0;
     if (errno != EEXIST)
         return pg_err_set(err, "%s (cannot create %s)", strerror(errno),
@@ -61,11 +66,11 @@ int top_mkdirs(const char *dir, pg_err *err)
         if (*p != '/' || p[-1] == '/')
             continue;
         *p = 0;
-        if (make_one(path, err) < 0)
+        if (make_one(path, 0777, err) < 0)
             return -1;
         *p = '/';
     }
-    return make_one(path, err);
+    return make_one(path, 0700, err); /* logs hold input and arguments */
 }
 
 /* The directory ltid 0 recorded, or "" (an older recording). */
@@ -85,30 +90,50 @@ static void recorded_cwd(const char *logdir, char *out, size_t size)
     pg_logr_close(r);
 }
 
-void top_workdir(const struct top_opts *o)
+/* In a replay: here becomes the recorded directory if it exists and the
+ * user asked for it; one that differs, not asked for, is refused. */
+static int replay_workdir(const struct top_opts *o, char *here, size_t size,
+                          pg_err *err)
 {
-    char here[PATH_MAX], rec[PATH_MAX];
+    char rec[PATH_MAX];
     struct stat st;
+
+    recorded_cwd(o->logdir, rec, sizeof rec);
+    if (!rec[0] || !strcmp(rec, here))
+        return 0;
+    if (stat(rec, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "pangaea: warning: the recorded working directory %s "
+                "does not exist here: tasks start in %s\n", top_esc(rec),
+                here);
+        return 0;
+    }
+    if (!o->cwd_recorded)
+        return pg_err_set(err, "the recording in %s ran its tasks in %s, "
+                          "not in this directory (%s): run pangaea from "
+                          "there, or give -cwd recorded to start the tasks "
+                          "there (ltid-0.exec.xml)", o->logdir, top_esc(rec),
+                          here);
+    fprintf(stderr, "pangaea: tasks start in %s, the directory of the "
+            "recording (-cwd recorded; this one is %s)\n", rec, here);
+    snprintf(here, size, "%s", rec);
+    return 0;
+}
+
+int top_workdir(const struct top_opts *o, pg_err *err)
+{
+    char here[PATH_MAX];
 
     if (!getcwd(here, sizeof here)) {
         fprintf(stderr, "pangaea: cannot tell the current directory (%s): "
                 "tasks start in the pvmd's\n", strerror(errno));
-        return;
+        return 0;
     }
-    if (o->mode == PANGAEA_REPLAY) {
-        recorded_cwd(o->logdir, rec, sizeof rec);
-        if (rec[0] && stat(rec, &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (strcmp(rec, here))
-                fprintf(stderr, "pangaea: tasks start in %s, the directory "
-                        "of the recording (this one is %s)\n", rec, here);
-            snprintf(here, sizeof here, "%s", rec);
-        } else if (rec[0])
-            fprintf(stderr, "pangaea: warning: the recorded working "
-                    "directory %s does not exist here: tasks start in %s\n",
-                    rec, here);
-    }
+    if (o->mode == PANGAEA_REPLAY &&
+        replay_workdir(o, here, sizeof here, err) < 0)
+        return -1;
     setenv(PG_ENV_CWD, here, 1);
     if (chdir(here) < 0) /* ltid 0's own log names it too */
         fprintf(stderr, "pangaea: cannot change to %s: %s\n", here,
                 strerror(errno));
+    return 0;
 }

@@ -67,7 +67,7 @@ static int write_all(int fd, const char *buf, ssize_t n)
 static int open_log(void)
 {
     int fd = open(fwd.log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-                  O_CLOEXEC, 0666);
+                  O_CLOEXEC, 0600);
 
     if (fd < 0) {
         fprintf(stderr, "pangaea: cannot record stdin in %s: %s\n", fwd.log,
@@ -165,28 +165,47 @@ static int same_as_stdin(const char *path)
     return same;
 }
 
+/* The recorded input, which must be a regular file of the log directory:
+ * a recording may come from anyone, and a symbolic link there would feed
+ * the program any file the user can read, a FIFO hang the run (ltid 1
+ * opens it with O_NOFOLLOW too, task_env.c). */
+int top_stdin_recorded(const char *logdir, char *path, size_t size,
+                       pg_err *err)
+{
+    struct stat st;
+
+    snprintf(path, size, "%s/%s", logdir, STDIN_LOG);
+    if (lstat(path, &st) < 0)
+        return 0; /* recorded before stdin was, or no input was read */
+    if (!S_ISREG(st.st_mode))
+        return pg_err_set(err, "%s is %s, not a regular file: a recorded "
+                          "stdin is a file pangaea wrote; refused", path,
+                          S_ISLNK(st.st_mode) ? "a symbolic link" :
+                          S_ISFIFO(st.st_mode) ? "a FIFO" : "no plain file");
+    return 1;
+}
+
 /* -replay: ltid 1 reads the recorded input. */
-static void replay_input(const struct top_opts *o)
+static int replay_input(const struct top_opts *o, pg_err *err)
 {
     char path[PATH_MAX + 32];
     struct stat st;
+    int cc = top_stdin_recorded(o->logdir, path, sizeof path, err);
 
-    snprintf(path, sizeof path, "%s/%s", o->logdir, STDIN_LOG);
-    if (access(path, R_OK) < 0)
-        return; /* recorded before stdin was */
+    if (cc <= 0)
+        return cc;
     setenv(PG_ENV_STDIN, path, 1);
     if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && !same_as_stdin(path))
         fprintf(stderr, "pangaea: note: the stdin given differs from the "
                 "recorded one: the replay feeds ltid 1 the recorded input "
                 "(%s)\n", path);
+    return 0;
 }
 
 int top_stdin_begin(const struct top_opts *o, pg_err *err)
 {
-    if (o->mode == PANGAEA_REPLAY) {
-        replay_input(o);
-        return 0;
-    }
+    if (o->mode == PANGAEA_REPLAY)
+        return replay_input(o, err);
     atexit(top_stdin_end); /* every way out: no helper, no FIFO left */
     if (start_forwarding(o, err) < 0) {
         top_stdin_end();

@@ -20,6 +20,7 @@
 #define PG_TOP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "pangaea.h"
 #include "pg_err.h"
@@ -40,6 +41,8 @@ struct top_opts {
     int live_port;
     int hold;               /* -hold: tasks wait at their first call (live_ctl.c) */
     int min;                /* -log -min: prune to race-only at the end */
+    int addhosts;           /* -addhosts: a replay may add missing hosts */
+    int cwd_recorded;       /* -cwd recorded: tasks start where recorded */
 };
 
 /* Debugging a replay (debug.c): -stop LTID:EVENT, -debug LTID[:EVENT].
@@ -60,14 +63,19 @@ int top_debug_held(int ltid);
 
 /* Where the run happens (runenv.c).  top_mkdirs: dir and its missing
  * parents (mkdir -p), 0 or -1 and err naming the component.  top_workdir:
- * the tasks' working directory (PANGAEA_CWD): here, or in a replay the
- * recorded one if it exists (else a warning, and here). */
+ * the tasks' working directory (PANGAEA_CWD): here, or in a replay with
+ * -cwd recorded the recorded one if it exists (else a warning, and here);
+ * a recorded one that differs from here is refused without it (-1, err). */
 int top_mkdirs(const char *dir, pg_err *err);
-void top_workdir(const struct top_opts *o);
+int top_workdir(const struct top_opts *o, pg_err *err);
 /* pangaea's stdin for ltid 1 (stdin_fwd.c): forwarded as it comes, and
  * recorded as LOGDIR/pangaea-stdin; in replay the recorded input.  0, or
  * -1 and err.  top_stdin_end stops the forwarding (also at exit). */
 int top_stdin_begin(const struct top_opts *o, pg_err *err);
+/* The recording's stdin in logdir: 1 (its path in path), 0 (none), or -1
+ * and err when it is not a regular file (a link, a FIFO: refused). */
+int top_stdin_recorded(const char *logdir, char *path, size_t size,
+                       pg_err *err);
 void top_stdin_end(void);
 
 /* Race-only recordings (minimize.c): `pangaea -min [LOGDIR]`, and the
@@ -75,6 +83,31 @@ void top_stdin_end(void);
 int top_is_min(int argc, char **argv);
 int top_min(int argc, char **argv);
 int top_min_dir(const char *dir, pg_err *err);
+
+/* What a recording may hold, handled as untrusted (untrusted.c).
+ * top_esc: s with its control characters as \xNN (a static buffer, four
+ * in turn).  top_safe_output: stderr, and stdout if out_too (the
+ * commands that only read logs), escape every control from here on.
+ * top_host_name_ok: s is a DNS name or an address.  In a log directory:
+ * top_in_dir_check: name (relative to dfd) is absent or a regular file,
+ * else -1 and err naming it; top_in_dir_unlink removes it if it is one.
+ * top_file_begin opens PATH.tmp (O_EXCL, O_NOFOLLOW, 0600) for writing,
+ * relative to PATH's directory (NULL and err; a PATH that is no regular
+ * file is refused); top_file_end closes it and renames it to PATH (ok 0:
+ * removes it instead), 0 or -1 and err. */
+const char *top_esc(const char *s);
+void top_safe_output(int out_too);
+int top_host_name_ok(const char *s);
+int top_in_dir_check(int dfd, const char *dir, const char *name, pg_err *err);
+int top_in_dir_unlink(int dfd, const char *dir, const char *name, pg_err *err);
+struct top_file {
+    int dfd;
+    char dir[4096], tmp[300];
+    const char *name;
+    FILE *fp;
+};
+FILE *top_file_begin(struct top_file *f, const char *path, pg_err *err);
+int top_file_end(struct top_file *f, int ok, pg_err *err);
 
 /* Exit statuses of `pangaea` itself, from the command-line table:
  * TOP_EXIT_USAGE 2 (bad option, missing program, bad logs),

@@ -130,7 +130,7 @@ static int mkdirs(char *path)
 
     for (s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
         *s = 0;
-        if (mkdir(path, 0755) < 0 && errno != EEXIST)
+        if (mkdir(path, 0700) < 0 && errno != EEXIST)
             return *s = '/', -1;
         *s = '/';
     }
@@ -371,7 +371,7 @@ static int unpack(struct pack *p, pg_err *err)
     free(p->manifest);
     p->manifest = NULL;
     p->left = unpack_max();
-    if (mkdir(part, 0755) < 0)
+    if (mkdir(part, 0700) < 0)
         return pg_err_set(err, "cannot make %s: %s", part, strerror(errno));
     if (mark_part(part, 1, err) < 0 || read_pack(p, part, err) < 0 ||
         save_manifest(p, part, err) < 0 || mark_part(part, 0, err) < 0 ||

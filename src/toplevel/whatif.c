@@ -377,6 +377,7 @@ int top_whatif_start(struct top_opts *o, pg_err *err)
 {
     struct top_opts old = *o;
     char path[PATH_MAX + 32];
+    struct top_file plan;
     FILE *f;
 
     snprintf(old.logdir, sizeof old.logdir, "%s", wi.from);
@@ -388,8 +389,9 @@ int top_whatif_start(struct top_opts *o, pg_err *err)
     if (top_check_recording(&old, err) < 0 || top_check_hosts(&old, err) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/whatif.plan", o->logdir);
-    if (!(f = fopen(path, "w")) || fputs(wi.plan, f) < 0 || fclose(f) < 0)
-        return pg_err_set(err, "-whatif: cannot write %s", path);
+    if (!(f = top_file_begin(&plan, path, err)) || /* no link followed */
+        top_file_end(&plan, fputs(wi.plan, f) >= 0, err) < 0)
+        return -1;
     setenv(PG_ENV_WHATIF, path, 1);
     return 0;
 }

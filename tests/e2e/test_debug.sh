@@ -150,12 +150,18 @@ fi
 $TM send-keys -t dbg:1 "quit" Enter
 
 # --- -debug 1:N outside tmux: a tmux session of its own ---------------------
-( unset TMUX; export TMPDIR=$dir; PANGAEA_STALL=2 timeout 120 "$PANGAEA" -replay -debug "1:$N" -logdir "$logs" "$RACE" \
+mkdir -m 700 "$dir/xdg"
+( unset TMUX; export TMPDIR=$dir XDG_RUNTIME_DIR=$dir/xdg; PANGAEA_STALL=2 timeout 120 "$PANGAEA" -replay -debug "1:$N" -logdir "$logs" "$RACE" \
     >"$dir/own.out" 2>"$dir/own.err" ) &
 runner=$!
 sock=
 wait_for "$dir/own.err" 30 "tmux -S [^ ]+ attach" &&
     sock=$(grep -Eo 'tmux -S [^ ]+ attach' "$dir/own.err" | awk '{print $3}')
+# The socket lies in a private directory of its own (another user must not
+# plant a server where pangaea's tmux would connect), seen while it is there.
+sockdir=
+[[ $sock == */pangaea-debug.??????/tmux.sock ]] &&
+    sockdir="$(dirname "${sock%/*}") $(stat -c %a "${sock%/*}" 2>/dev/null)"
 ok=
 for i in $(seq 600); do
     [ -n "$sock" ] && tmux -S "$sock" capture-pane -p -t pangaea 2>/dev/null |
@@ -168,6 +174,11 @@ if [ -n "$ok" ] && [ "$rc" -eq 0 ] && cmp -s "$dir/rec.out" "$dir/own.out"; then
     pg_pass "-debug outside tmux: pangaea names a tmux socket; gdb there is at event $N; continue ends the replay as recorded"
 else
     pg_fail "-debug outside tmux: socket '${sock}', at event: ${ok:-no}, exit $rc"; cat "$dir/own.err"
+fi
+if [ "$sockdir" = "$dir/xdg 700" ]; then
+    pg_pass "-debug outside tmux: the socket is in a 0700 directory of its own under XDG_RUNTIME_DIR"
+else
+    pg_fail "-debug outside tmux: socket '$sock' (its directory's parent and mode: $sockdir)"
 fi
 [ -n "$sock" ] && tmux -S "$sock" kill-server 2>/dev/null
 

@@ -261,7 +261,7 @@ test_refused() {
     logs=$WORK/bad-host; cp -r "$WORK/spread-logs" "$logs"
     sed -i 's|<child ltid="4" host="hC"/>|<child ltid="4" host="hZ"/>|' "$logs/ltid-1.exec.xml"
     expect_refused "edit naming a host that does not exist" \
-        'host "hZ" is not part of the virtual machine and cannot be added .*ltid-1.exec.xml runs ltid 4 there' \
+        'host "hZ" is not part of the virtual machine; .*ltid-1.exec.xml runs ltid 4 there.*-addhosts' \
         hosts_run hA timeout 60 "$PANGAEA" -replay -logdir "$logs" "$SPREAD" hA hB hC
     logs=$WORK/truncated; cp -r "$WORK/sor-logs" "$logs"
     head -c 300 "$WORK/sor-logs/ltid-1.exec.xml" >"$logs/ltid-1.exec.xml"

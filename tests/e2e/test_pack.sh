@@ -9,7 +9,8 @@
 # it differs from /usr/bin/slave1, which PVM_PATH also reaches: a replay
 # that ran the system's slave1 instead of the packed one would diverge on
 # the recorded SHA-256 (exit 3).  Each program is recorded, packed, its
-# logs and program deleted, and the pack replayed in another directory:
+# logs and program deleted, and the pack replayed in another directory
+# (-cwd recorded: the tasks start in the recorded one, which is there):
 # the output must be the recording's (and plain_race's unrecorded runs must
 # differ, else that proves nothing).  The pack is then altered (a byte of a
 # program flipped, repacked with tar) and must be refused with exit 2,
@@ -46,7 +47,7 @@ pack_case() {
     rm -rf "${work:?}/rec/$name" "$prog" "$@"
     for i in 1 2 3; do
         rc=0
-        (cd "$work/elsewhere" && timeout 60 "$PANGAEA" -replay -pack "../$name.pangaea" \
+        (cd "$work/elsewhere" && timeout 60 "$PANGAEA" -replay -cwd recorded -pack "../$name.pangaea" \
             >"$name.$i.out" 2>"$name.$i.err") || rc=$?
         [ $rc -eq 0 ] && cmp -s "$work/rec/$name.out" "$work/elsewhere/$name.$i.out" &&
             same=$((same + 1))

@@ -7,9 +7,10 @@
 # reads ./input.txt (a relative path) and sends back its directory and the
 # line.  Recorded in directory A (not the pvmd's, which is $HOME): every
 # task must say A and read A's input.txt, and ltid-0.exec.xml must say
-# cwd="A".  Replayed from directory B, the output must be the recorded one
-# (tasks in A again, B's own input.txt unread) and pangaea must say where
-# they start.  With A gone, the replay must warn that the recorded
+# cwd="A".  Replayed from directory B, the replay is refused (a recording
+# chooses no directory unasked), naming A, B and -cwd recorded; with -cwd
+# recorded the output must be the recorded one (tasks in A again, B's own
+# input.txt unread) and pangaea must say where they start.  With A gone, the replay must warn that the recorded
 # directory does not exist here and run the tasks in the current one.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -41,10 +42,18 @@ fi
 
 cd "$B" || exit 1
 rc=0
-timeout 60 "$PANGAEA" -replay -logdir "$dir/logs" "$PROG" 3 </dev/null >"$dir/rep.out" 2>"$dir/rep.err" || rc=$?
+timeout 60 "$PANGAEA" -replay -logdir "$dir/logs" "$PROG" 3 </dev/null >"$dir/no.out" 2>"$dir/no.err" || rc=$?
+if [ "$rc" -eq 2 ] && [ ! -s "$dir/no.out" ] &&
+   grep -q "ran its tasks in $A, not in this directory ($B).*-cwd recorded" "$dir/no.err"; then
+    pg_pass "a replay started in $B is refused without -cwd recorded, naming $A and $B"
+else
+    pg_fail "replay from B without -cwd recorded: exit $rc"; cat "$dir/no.out" "$dir/no.err"
+fi
+rc=0
+timeout 60 "$PANGAEA" -replay -cwd recorded -logdir "$dir/logs" "$PROG" 3 </dev/null >"$dir/rep.out" 2>"$dir/rep.err" || rc=$?
 if [ "$rc" -eq 0 ] && cmp -s "$dir/rec.out" "$dir/rep.out" &&
    grep -q "tasks start in $A, the directory of the recording" "$dir/rep.err"; then
-    pg_pass "a replay started in $B runs the tasks in the recorded $A, and says so"
+    pg_pass "a replay started in $B with -cwd recorded runs the tasks in the recorded $A, and says so"
 else
     pg_fail "replay from B: exit $rc"; diff "$dir/rec.out" "$dir/rep.out"; cat "$dir/rep.err"
 fi
