@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,7 @@ static struct mapped {
 static int npages;
 static size_t cap_pages;
 static char dir[4200];
+static char replay_dir[4096]; /* replaying: the recording (its ltids) */
 static int next_bp = 1, hold_opt;
 
 /* ---- start and end ------------------------------------------------------- */
@@ -67,6 +69,8 @@ int lv_ctl_start(const struct top_opts *o, const char *posdir, pg_err *err)
     int fd;
 
     snprintf(dir, sizeof dir, "%s", posdir);
+    snprintf(replay_dir, sizeof replay_dir, "%s",
+             o->mode == PANGAEA_REPLAY ? o->logdir : "");
     hold_opt = o->hold;
     snprintf(path, sizeof path, "%s/%s", posdir, PG_LIVE_CTL_FILE);
     fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -225,8 +229,10 @@ static void url_decode(char *s)
 
 void lv_form_add(struct lv_form *f, const char *k, const char *v)
 {
-    if (f->n == LV_FORM_MAX)
+    if (f->n == LV_FORM_MAX) {
+        f->dropped++;
         return;
+    }
     f->key[f->n] = strdup(k);
     f->val[f->n] = strdup(v ? v : "");
     if (f->key[f->n] && f->val[f->n])
@@ -281,11 +287,14 @@ int lv_form_int(const struct lv_form *f, const char *key, long *v)
     return *end || errno || *v < INT_MIN || *v > INT_MAX ? -1 : 1;
 }
 
-int lv_bad(FILE *out, const char *fmt, const char *arg)
+int lv_bad(FILE *out, const char *fmt, ...)
 {
     char msg[600];
+    va_list ap;
 
-    snprintf(msg, sizeof msg, fmt, arg);
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     fputs("{\"ok\":false,\"error\":", out);
     top_json_str(out, msg);
     fputs("}\n", out);
@@ -402,9 +411,11 @@ int lv_ctl_runto(const struct lv_form *f, FILE *out)
     long l, e;
     struct pg_live_pos *p;
 
-    if (lv_form_int(f, "ltid", &l) != 1 || lv_form_int(f, "event", &e) != 1 ||
-        e < 1)
-        return lv_bad(out, "runto needs ltid=N and event=E (E >= 1)%s", "");
+    if (lv_form_int(f, "ltid", &l) != 1)
+        return lv_bad(out, "runto needs ltid=N, a task's number%s", "");
+    if (lv_form_int(f, "event", &e) != 1 || e < 1)
+        return lv_bad(out, "runto needs event=E, an event's number (1 the "
+                      "first)%s", "");
     lv_ctl_lock();
     if (!(p = lv_ctl_page((int)l))) {
         lv_ctl_unlock();
@@ -420,7 +431,21 @@ int lv_ctl_runto(const struct lv_form *f, FILE *out)
     return 200;
 }
 
-/* A breakpoint field: PG_LIVE_ANY when absent; -1 (said) when bad. */
+/* Replaying: 1 if ltid is a task of the recording.  (Recording, a task
+ * not started yet can be named.) */
+static int recorded(int ltid)
+{
+    int *ids, n = top_log_ltids(replay_dir, 0, &ids), i, found = 0;
+
+    for (i = 0; i < n && !found; i++)
+        found = ids[i] == ltid;
+    if (n > 0)
+        free(ids);
+    return found;
+}
+
+/* A breakpoint field: PG_LIVE_ANY when absent; -1 (said) when bad (not a
+ * number; replaying, a task the recording does not have). */
 static int bp_field(const struct lv_form *f, FILE *out, const char *key,
                     int32_t *v)
 {
@@ -428,8 +453,12 @@ static int bp_field(const struct lv_form *f, FILE *out, const char *key,
     int rc = lv_form_int(f, key, &x);
 
     if (rc < 0)
-        return lv_bad(out, "a breakpoint's field is a number or \"any\", "
-                      "not %s", lv_form_get(f, key)), -1;
+        return lv_bad(out, "%s is a number or \"any\", not %s", key,
+                      lv_form_get(f, key)), -1;
+    if (rc && replay_dir[0] && (!strcmp(key, "ltid") || !strcmp(key, "peer"))
+        && !recorded((int)x))
+        return lv_bad(out, "%s %ld is not a task of the recording", key,
+                      x), -1;
     *v = rc ? (int32_t)x : PG_LIVE_ANY;
     return 0;
 }

@@ -17,6 +17,9 @@ the receive did not take), and, replaying, the what-if line the panel
 shows once that run is over (its state and directory) and its output.
 The panel is read through what it shows and window.pangaeaControl.
 
+URL "-": read from stdin (the live view's URL carries its token, kept
+off command lines).
+
 Design.  The WebDriver client of graph_page.py (chromedriver over HTTP,
 standard library only, clean-up by PID) is reused as it is.
 """
@@ -132,6 +135,8 @@ def main():
     ap.add_argument("arg", nargs="?", type=int, default=0)
     ap.add_argument("--shot")
     a = ap.parse_args()
+    if a.url == "-":
+        a.url = sys.stdin.readline().strip()
     d = Driver((1400, 1000))
     try:
         d.call("POST", "/url", {"url": a.url})

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """live_page.py - loads the page of `pangaea -live` in headless Chromium.
 
-    live_page.py URL [--min-events N] [--shot OUT.png]
+    live_page.py URL|- [--min-events N] [--shot OUT.png]
                  [--open-gate FILE [--away]]
 
 Prints one JSON object: what the page itself reports (window.pangaeaLive:
@@ -20,6 +20,9 @@ user would), creates FILE (the test program's gate: the run goes on),
 waits until the page has more events and has polled once more, and
 reports "after": whether the page follows the newest events and where
 the view is (scrollLeft, and the largest it can be).
+
+URL "-": read from stdin (the live view's URL carries its token, kept
+off command lines).
 
 Design.  The WebDriver client of graph_page.py (chromedriver over HTTP,
 standard library only, clean-up by PID) is reused as it is.
@@ -85,6 +88,8 @@ def main():
     ap.add_argument("--open-gate")
     ap.add_argument("--away", action="store_true")
     a = ap.parse_args()
+    if a.url == "-":
+        a.url = sys.stdin.readline().strip()
     d = Driver((1400, 900))
     try:
         d.call("POST", "/url", {"url": a.url})
@@ -96,7 +101,7 @@ def main():
                 time.sleep(0.1)
         if out is None:
             raise RuntimeError("the page never showed %d events" % a.min_events)
-        api = [a.url.rstrip("/") + p for p in
+        api = [a.url.split("?")[0].rstrip("/") + p for p in
                ("/events.json", "/filter.js", "/filter.css",
                 "/control.json", "/alternatives.json")]
         out["other_resources"] = [u for u in out.pop("fetched")
