@@ -155,6 +155,12 @@ static enum MHD_Result serve_filter_css(struct MHD_Connection *c)
                   MHD_RESPMEM_PERSISTENT);
 }
 
+/* What pages have read (the HTTP thread writes, the monitor's reads):
+ * when one last polled /events.json (pg_seconds, in ms), and whether an
+ * answer held the end of a run that is over. */
+static long polled_ms;
+static int final_served;
+
 static enum MHD_Result serve_events(struct MHD_Connection *c)
 {
     const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
@@ -174,7 +180,10 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     lv_snap_lock();
     lv_json_write(fp, since, MAX_EVENTS);
+    if (!lv.running && since + MAX_EVENTS >= lv.nev)
+        __atomic_store_n(&final_served, 1, __ATOMIC_RELEASE);
     lv_snap_unlock();
+    __atomic_store_n(&polled_ms, (long)(pg_seconds() * 1000), __ATOMIC_RELEASE);
     if (fclose(fp) != 0) {
         free(buf);
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
@@ -214,7 +223,7 @@ static const struct route {
     { "GET", "/filter.css", serve_filter_css, NULL, "", 1 },
     { "GET", "/control.json", NULL, lv_alt_control_json, "", 0 },
     { "GET", "/alternatives.json", NULL, lv_alt_get, "ltid event", 0 },
-    { "POST", "/control/step", NULL, lv_ctl_step, "ltid", 0 },
+    { "POST", "/control/step", NULL, lv_ctl_step, "ltid from", 0 },
     { "POST", "/control/pause", NULL, lv_ctl_pause, "ltid", 0 },
     { "POST", "/control/resume", NULL, lv_ctl_resume, "ltid", 0 },
     { "POST", "/control/runto", NULL, lv_ctl_runto, "ltid event", 0 },
@@ -660,6 +669,21 @@ static void wait_for_user(void)
     }
 }
 
+/* Without -live-wait, a page open on the run (it polled in the last 2 s)
+ * gets the run's final state before the server goes: pangaea waits until
+ * an answer holding the end of the run was served, 10 s at most (a page
+ * still reading a long run's events gets that long). */
+static void let_pages_catch_up(void)
+{
+    double t0 = pg_seconds();
+
+    if (t0 * 1000 - __atomic_load_n(&polled_ms, __ATOMIC_ACQUIRE) > 2000)
+        return;
+    while (!__atomic_load_n(&final_served, __ATOMIC_ACQUIRE) &&
+           pg_seconds() - t0 < 10.0)
+        usleep(20000);
+}
+
 void top_live_finish(int status)
 {
     struct lv_task *t;
@@ -677,6 +701,8 @@ void top_live_finish(int status)
     lv_alt_stop(); /* what-if runs the page started end first */
     if (wait_after)
         wait_for_user();
+    else
+        let_pages_catch_up();
     MHD_stop_daemon(daemon_);
     daemon_ = NULL;
     lv_ctl_stop(); /* no task is held any more; the control file goes */

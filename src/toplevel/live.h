@@ -157,6 +157,8 @@ struct lv_task {
     struct lv_event *rec;
     int *rec_to;
     long nrec, rec_loaded;
+    long bad_at, bad_size; /* -log: the event its log last failed to read
+                              at (-1 none), and the log's size then */
     int waiting;          /* in a receive, as its position file says */
     long next_recv;       /* index in rec of what it waits for, or -1 */
     int *site_map;        /* its log's site ids 1, 2... -> lv.sites */

@@ -17,9 +17,12 @@
  * thread, under one mutex of its own (the snapshot's lock only to read
  * task states).  Tasks are found by listing the directory.
  *
- *   step   [ltid]              paused tasks make one call each, then wait
+ *   step   [ltid] [from]       held tasks make one call each, then wait
+ *                              (from: the holds the asker saw, so two
+ *                              tabs clicking at once step once)
  *   pause  [ltid]              tasks stop before their next call
- *   resume [ltid]              tasks go on (breakpoints still apply)
+ *   resume [ltid]              tasks go on (breakpoints still apply); all:
+ *                              tasks that start later too (all_go)
  *   runto  ltid event          the task runs until it has done `event`
  *   break  [call ltid peer tag size hits]   a conditional breakpoint
  *   unbreak id|all
@@ -319,6 +322,49 @@ static int targets(const struct lv_form *f, FILE *out, int *ids, int max)
     return 1;
 }
 
+/* 1 when a command is for all tasks (no ltid). */
+static int for_all(const struct lv_form *f)
+{
+    long l;
+
+    return lv_form_int(f, "ltid", &l) == 0;
+}
+
+/* A step's "from": LTID:HOLDS,... the holds its asker saw per task.  The
+ * count (at most max), or -1 when malformed. */
+static int parse_from(const char *s, int *ltid, unsigned *holds, int max)
+{
+    int n = 0, used;
+
+    while (s && *s && n < max) {
+        if (sscanf(s, "%d:%u%n", &ltid[n], &holds[n], &used) != 2 ||
+            (s[used] && s[used] != ','))
+            return -1;
+        n++;
+        s += used + (s[used] == ',');
+    }
+    return s && *s ? -1 : n;
+}
+
+/* A held task is stepped unless a step given it is not taken yet, or the
+ * asker saw it at another hold (from: stepped since, from another tab):
+ * two clicks on one view make one step. */
+static int steppable(const struct pg_live_pos *p, int ltid, const int *fl,
+                     const unsigned *fh, int nfrom)
+{
+    int i;
+
+    if (!p->pause || !__atomic_load_n(&p->held, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&p->steps, __ATOMIC_ACQUIRE) > 0)
+        return 0;
+    if (nfrom < 0)
+        return 1;
+    for (i = 0; i < nfrom; i++)
+        if (fl[i] == ltid)
+            return fh[i] == p->holds;
+    return 0;
+}
+
 static void say_done(FILE *out, const char *what, const int *ids, int n)
 {
     int i;
@@ -338,9 +384,16 @@ static void say_done(FILE *out, const char *what, const int *ids, int n)
  * step is given (the task publishes its next call once it has it). */
 int lv_ctl_step(const struct lv_form *f, FILE *out)
 {
-    int ids[MAX_TASKS], n, i, k = 0;
+    static int fl[MAX_TASKS];      /* the HTTP thread's only */
+    static unsigned fh[MAX_TASKS];
+    int ids[MAX_TASKS], n, i, k = 0, nfrom = -1;
     struct pg_live_pos *p;
 
+    if (lv_form_get(f, "from") &&
+        (nfrom = parse_from(lv_form_get(f, "from"), fl, fh, MAX_TASKS)) < 0)
+        return lv_bad(out, "from is LTID:HOLDS,... (the holds of each task "
+                      "as /control.json showed them), not %s",
+                      lv_form_get(f, "from"));
     lv_ctl_lock();
     if ((n = targets(f, out, ids, MAX_TASKS)) < 0) {
         lv_ctl_unlock();
@@ -349,7 +402,7 @@ int lv_ctl_step(const struct lv_form *f, FILE *out)
     fputs("{\"ok\":true,\"calls\":[", out);
     for (i = 0; i < n; i++) {
         p = mapped(ids[i]);
-        if (!p->pause || !__atomic_load_n(&p->held, __ATOMIC_ACQUIRE))
+        if (!steppable(p, ids[i], fl, fh, nfrom))
             continue;
         fprintf(out, "%s{\"ltid\":%d,\"call\":", k ? "," : "", ids[i]);
         top_json_str(out, p->call);
@@ -376,6 +429,8 @@ int lv_ctl_pause(const struct lv_form *f, FILE *out)
         lv_ctl_unlock();
         return 400;
     }
+    if (for_all(f) && ctl) /* all: tasks to come too */
+        __atomic_store_n(&ctl->all_go, 0, __ATOMIC_SEQ_CST);
     for (i = 0; i < n; i++) {
         mapped(ids[i])->pause = 1;
         mapped(ids[i])->gate = 1;
@@ -391,6 +446,8 @@ int lv_ctl_resume(const struct lv_form *f, FILE *out)
     struct pg_live_pos *p;
 
     lv_ctl_lock();
+    if (for_all(f) && ctl) /* all: tasks to come too (before listing) */
+        __atomic_store_n(&ctl->all_go, 1, __ATOMIC_SEQ_CST);
     if ((n = targets(f, out, ids, MAX_TASKS)) < 0) {
         lv_ctl_unlock();
         return 400;

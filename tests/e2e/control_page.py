@@ -6,6 +6,8 @@ element commands), as a user would.
     control_page.py URL step N          clicks "Step all" N times
     control_page.py URL break TAG       adds a breakpoint on TAG, resumes
     control_page.py URL choose          clicks an alternative of a receive
+    control_page.py URL runto E         types E in ltid 1's "Run to" box,
+                                        clicks "Run to" after 3 refreshes
     [--shot OUT.png]                    a screenshot at the end
 
 Prints one JSON object.  step: the holds of every task before and after
@@ -15,6 +17,8 @@ held by the breakpoint (per row: ltid, state, "about to call", why).
 choose: the receive and the message clicked (the first one offered that
 the receive did not take), and, replaying, the what-if line the panel
 shows once that run is over (its state and directory) and its output.
+runto: what the box holds after the refreshes ("kept") and what the
+panel said once the click was answered ("said").
 The panel is read through what it shows and window.pangaeaControl.
 
 URL "-": read from stdin (the live view's URL carries its token, kept
@@ -128,10 +132,24 @@ return {state: w.dataset.state, dir: w.dataset.dir, line: w.firstChild.textConte
     return out
 
 
+def runto(d, event):
+    ready(d, 1)
+    row = '#c-tasks tbody tr[data-ltid="1"]'
+    type_in(d, row + " input.runto", str(event))
+    p0 = d.js("return window.pangaeaControl.polls();")
+    wait(d, "return window.pangaeaControl.polls() >= arguments[0];", 60, p0 + 3)
+    kept = d.js("return document.querySelector(arguments[0]).value;", row + " input.runto")
+    d.js("document.getElementById('c-say').textContent = '';")
+    click(d, row + " td:last-child button:last-child")
+    said = wait(d, "const s = document.getElementById('c-say').textContent;"
+                   "return s.startsWith('runto') ? s : null;")
+    return {"kept": kept, "said": said}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("url")
-    ap.add_argument("what", choices=["step", "break", "choose"])
+    ap.add_argument("what", choices=["step", "break", "choose", "runto"])
     ap.add_argument("arg", nargs="?", type=int, default=0)
     ap.add_argument("--shot")
     a = ap.parse_args()
@@ -141,7 +159,8 @@ def main():
     try:
         d.call("POST", "/url", {"url": a.url})
         out = (step(d, a.arg) if a.what == "step" else
-               brk(d, a.arg) if a.what == "break" else choose(d))
+               brk(d, a.arg) if a.what == "break" else
+               runto(d, a.arg) if a.what == "runto" else choose(d))
         if a.shot:
             d.screenshot(a.shot)
         print(json.dumps(out))
