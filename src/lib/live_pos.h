@@ -69,6 +69,8 @@ struct pg_live_bp {
     volatile int32_t count;
     int32_t pad;
     char call[24];
+    char site[64]; /* FILE:LINE (the file's base name) or a function;
+                      "" any */
 };
 
 /* DIR/control, one per run, mapped by pangaea (read-write) and each task:

@@ -228,7 +228,7 @@ static const struct route {
     { "POST", "/control/resume", NULL, lv_ctl_resume, "ltid", 0 },
     { "POST", "/control/runto", NULL, lv_ctl_runto, "ltid event", 0 },
     { "POST", "/control/break", NULL, lv_ctl_break,
-      "call ltid peer tag size hits", 0 },
+      "call ltid peer tag size hits site", 0 },
     { "POST", "/control/unbreak", NULL, lv_ctl_unbreak, "id", 0 },
     { "POST", "/control/choose", NULL, lv_alt_choose,
       "ltid event sender msgid", 0 },

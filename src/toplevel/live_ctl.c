@@ -24,7 +24,9 @@
  *   resume [ltid]              tasks go on (breakpoints still apply); all:
  *                              tasks that start later too (all_go)
  *   runto  ltid event          the task runs until it has done `event`
- *   break  [call ltid peer tag size hits]   a conditional breakpoint
+ *   break  [call ltid peer tag size hits site]  a conditional breakpoint
+ *                              (site: FILE:LINE or a function; the task
+ *                              matches it, gate.c)
  *   unbreak id|all
  * Choosing a message at a racing receive is live_alt.c.
  */
@@ -552,10 +554,26 @@ static void write_calls(FILE *out)
     fputs("]", out);
 }
 
+/* A breakpoint's site: FILE:LINE (a base name, as the filters show it)
+ * or a function's name; 1 if site is one. */
+static int site_ok(const char *site, size_t max)
+{
+    const char *colon = strrchr(site, ':');
+    size_t n = strlen(site);
+
+    if (!n || n >= max || strchr(site, '/'))
+        return 0;
+    if (colon)
+        return colon > site && colon[1] && colon[1] != '0' &&
+               strspn(colon + 1, "0123456789") == strlen(colon + 1);
+    return strspn(site, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789_") == n && !(site[0] >= '0' && site[0] <= '9');
+}
+
 int lv_ctl_break(const struct lv_form *f, FILE *out)
 {
     struct pg_live_bp b;
-    const char *call = lv_form_get(f, "call");
+    const char *call = lv_form_get(f, "call"), *site = lv_form_get(f, "site");
     long hits = 0;
 
     memset(&b, 0, sizeof b);
@@ -572,6 +590,11 @@ int lv_ctl_break(const struct lv_form *f, FILE *out)
         return lv_bad(out, "no wrapped PVM call is named %s (see \"calls\" "
                       "on /control.json)", call);
     snprintf(b.call, sizeof b.call, "%s", call && strcmp(call, "any") ? call
+                                                                      : "");
+    if (site && site[0] && strcmp(site, "any") && !site_ok(site, sizeof b.site))
+        return lv_bad(out, "site is FILE:LINE (sor.c:228) or a function's "
+                      "name, not %s", site);
+    snprintf(b.site, sizeof b.site, "%s", site && strcmp(site, "any") ? site
                                                                       : "");
     b.hits = (int32_t)hits;
     lv_ctl_lock();
@@ -646,6 +669,8 @@ static void write_bps(FILE *out)
         write_any(out, "peer", b->peer);
         write_any(out, "tag", b->tag);
         write_any(out, "size", b->size);
+        fputs(",\"site\":", out);
+        top_json_str(out, b->site[0] ? b->site : "any");
         fprintf(out, ",\"hits\":%d,\"count\":%d}", b->hits, b->count);
     }
     fputs("]", out);

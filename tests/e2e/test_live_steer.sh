@@ -15,6 +15,9 @@
 #    click start running, not held): the run ends by itself; and the page,
 #    open on a run without -live-wait, gets the run's final state (over,
 #    every event) before pangaea's server goes (live_page.py).
+# 4. A breakpoint at a call site (site=FILE:LINE, typed in the page's
+#    form, or a function, through the API) holds the task whose call is
+#    made there, and no other; a malformed site is refused, naming it.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/live_lib.sh"
@@ -91,6 +94,56 @@ if start_live st -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
     else
         pg_fail "the master was never held"; cat "$D/st.err"
     fi
+fi
+
+# ---- 4. a breakpoint at a call site: FILE:LINE, or a function ---------------
+# plain_choice's sends are all made in send_int(), at plain_choice.c:35,
+# and only its workers send: the breakpoint holds worker 1 (ltid 2), not
+# the master.
+# held_by ID: worker 1 held by breakpoint ID.
+held_by() { [ "$(q "[t['held']['why'].split(' (')[0] for t in d['tasks'] if t['ltid'] == 2 and 'held' in t] == ['breakpoint $1']")" = True ]; }
+site_bp() {
+    local name=$1 site=$2 id
+    if start_live "$name" -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+        wait_for 30 master_held || pg_fail "$name: the master was never held"
+        if [ "$name" = site-line ]; then # from the page's form
+            res=$(python3 "$HERE/control_page.py" - site --site "$site" <<<"$PAGE_URL")
+            expect "$name: the page lists it" "$(jget "$res" 'd["breakpoints"][0]')" \
+                "#1: call any, ltid any, peer any, tag any, size any, site $site (0 matches) "
+            id=1
+        else
+            r=$(post break -d site="$site")
+            id=$(jget "$r" 'd.get("id")')
+        fi
+        expect "$name: a breakpoint at site $site" "$(q "[b['site'] for b in d['breakpoints']]")" "['$site']"
+        post resume -d '' >/dev/null
+        if wait_for 30 held_by "$id"; then
+            expect "$name: worker 1 held at its send there" \
+                "$(q "[t['held']['call'] + t['held']['site'] for t in d['tasks'] if t['ltid'] == 2][0]")" \
+                "pvm_send at plain_choice.c:35"
+            expect "$name: the master not held by it" \
+                "$(q "[t['ltid'] for t in d['tasks'] if t['ltid'] == 1 and 'held' in t and t['held']['why'].startswith('breakpoint')]")" "[]"
+        else
+            pg_fail "$name: worker 1 was not held by breakpoint $id: $(ctl)"
+        fi
+        post unbreak -d id=all >/dev/null
+        post resume -d '' >/dev/null
+        for i in $(seq 300); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+        stop_pangaea
+        expect "$name: the replay ended as recorded" "$RC:$(grep -v '^pangaea' "$D/$name.out" | md5sum)" \
+            "0:$(grep -v '^pangaea' "$D/rec.out" | md5sum)"
+    fi
+}
+site_bp site-line plain_choice.c:35
+site_bp site-func send_int
+if start_live site-bad -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    for bad in sor.c:x sor.c: :12 a/b.c:3 "f()"; do
+        r=$(post break -d site="$bad")
+        expect "site=$bad: refused, naming site" "$(jget "$r" 'd["error"].startswith("site is")')" True
+    done
+    post resume -d '' >/dev/null
+    for i in $(seq 300); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+    stop_pangaea
 fi
 
 pg_pvm_stop

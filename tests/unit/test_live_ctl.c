@@ -222,6 +222,21 @@ START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
     free(out);
     ck_assert_int_eq(c->nbp, 0);
 
+    /* A call site: FILE:LINE or a function, matched by the task. */
+    ck_assert_int_eq(run(lv_ctl_break, "site=sor.c:228", &out), 200);
+    free(out);
+    ck_assert_str_eq(c->bp[0].site, "sor.c:228");
+    ck_assert_int_eq(run(lv_ctl_break, "site=relax_row", &out), 200);
+    free(out);
+    ck_assert_str_eq(c->bp[1].site, "relax_row");
+    ck_assert_int_eq(run(lv_ctl_break, "site=sor.c:0", &out), 400);
+    ck_assert_ptr_nonnull(strstr(out, "site is FILE:LINE"));
+    free(out);
+    ck_assert_int_eq(run(lv_ctl_break, "site=../sor.c:3", &out), 400);
+    free(out);
+    ck_assert_int_eq(run(lv_ctl_unbreak, "id=all", &out), 200);
+    free(out);
+
     /* Resume all is the run's state (tasks that start later read it);
      * pause all ends it. */
     ck_assert_int_eq(run(lv_ctl_resume, "", &out), 200);
