@@ -746,6 +746,7 @@ void top_live_ended(int ltid, int normal, int status, int stopped)
 
     if (!on)
         return;
+    lv_ctl_gone(ltid); /* not under the snapshot's lock (lv_ctl_json) */
     lv_snap_lock();
     if ((t = lv_task(ltid))) {
         if (!kept_at_end(t))

@@ -102,6 +102,10 @@ int lv_guard_fields(const struct lv_form *f, const char *takes, FILE *out);
  * every task go and unmaps all. */
 int lv_ctl_start(const struct top_opts *o, const char *posdir, pg_err *err);
 void lv_ctl_stop(void);
+/* ltid ended (killed, say, while held): its page no longer says it is
+ * held, so the panel drops its call, gdb line and choices, and a wait of
+ * the others is a stall again. */
+void lv_ctl_gone(int ltid);
 void lv_alt_start(const struct top_opts *o);
 /* Waits for the what-if runs started from the page (saying so once). */
 void lv_alt_stop(void);

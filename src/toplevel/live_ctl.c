@@ -122,6 +122,20 @@ void lv_ctl_stop(void)
     pthread_mutex_unlock(&cmu);
 }
 
+void lv_ctl_gone(int ltid)
+{
+    struct pg_live_pos *p;
+
+    pthread_mutex_lock(&cmu);
+    if ((p = lv_ctl_page(ltid))) {
+        __atomic_store_n(&p->held, 0, __ATOMIC_RELEASE);
+        p->pause = p->gate = 0;
+        p->steps = 0;
+        p->ncand = 0;
+    }
+    pthread_mutex_unlock(&cmu);
+}
+
 /* ---- the tasks' pages ---------------------------------------------------- */
 
 /* The page of ltid, mapped once it is complete; NULL before (or never). */

@@ -18,6 +18,9 @@
 # 4. A breakpoint at a call site (site=FILE:LINE, typed in the page's
 #    form, or a function, through the API) holds the task whose call is
 #    made there, and no other; a malformed site is refused, naming it.
+# 5. A held task killed with kill -9 leaves the panel: shown crashed, no
+#    longer held (no call, gdb line or choice for a dead pid); the run
+#    ends.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/live_lib.sh"
@@ -136,6 +139,22 @@ site_bp() {
 }
 site_bp site-line plain_choice.c:35
 site_bp site-func send_int
+# ---- 5. a held task killed (kill -9) leaves the panel -------------------
+gone_held() { [ "$(q "[t.get('state') + str('held' in t) for t in d['tasks'] if t['ltid'] == 1]")" = "['crashedFalse']" ]; }
+if start_live kill -replay -live 0 -hold -live-wait -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 master_held || pg_fail "kill: the master was never held"
+    mpid=$(q "[t['pid'] for t in d['tasks'] if t['ltid'] == 1][0]")
+    kill -KILL "$mpid"
+    if wait_for 30 gone_held; then
+        pg_pass "kill: the killed master is shown crashed, no longer held"
+    else
+        pg_fail "kill: the killed master still shows: $(ctl)"
+    fi
+    if wait_for 60 grep -q "the run is over" "$D/kill.err"; then pg_pass "kill: the run ended"
+    else pg_fail "kill: the run went on waiting: $(ctl)"; fi
+    stop_pangaea
+fi
+
 if start_live site-bad -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
     for bad in sor.c:x sor.c: :12 a/b.c:3 "f()"; do
         r=$(post break -d site="$bad")
