@@ -192,8 +192,10 @@ if PANGAEA_STALL=1 start_live brk -replay -live 0 -hold -logdir "$REC" "$PROG" "
             "$(q "' '.join(str($(task 2)['held'][k]) for k in ('call', 'tag', 'why'))")" \
             "pvm_send 21 breakpoint 1 (match 1)"
         pg_pass "the others went on (worker 2 ended)"
+        # (running, or "waiting" once PANGAEA_STALL=1 has passed while
+        # worker 1 is held: either way not held)
         expect "the master, at its receive of tag 21, is not held" \
-            "$(q "$(task 1)['state']")" running
+            "$(q "$(task 1)['state'] in ('running', 'waiting') and 'held' not in $(task 1)")" True
         sleep 3
         if grep -qi "stall" "$D/brk.err"; then
             pg_fail "a held task was reported stalled"; cat "$D/brk.err"
