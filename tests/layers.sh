@@ -49,7 +49,7 @@ display_races
 live_snap
 live_json
 live_ctl
-live_alt live_gdb
+live_alt live_gdb live_guard
 live
 display tasks perfetto monitor
 postmortem explore chaos_runs

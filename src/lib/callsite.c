@@ -272,6 +272,18 @@ const char *pg_site_where_pc(void *pc, char *buf, int size)
     return buf;
 }
 
+int pg_site_parts_pc(void *pc, char *file, int fsize, char *func, int nsize,
+                     int *line)
+{
+    char path[PATH_MAX];
+    uintptr_t off;
+
+    if (!pc || locate(program_pc(pc), path, sizeof path, &off) < 0)
+        return -1;
+    pg_site_parts(path, (long)off, file, fsize, func, nsize, line);
+    return 0;
+}
+
 int pg_site_is_new(void *pc)
 {
     return pc && pg.comm && !find(program_pc(pc))->id;

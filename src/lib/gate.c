@@ -117,16 +117,43 @@ static int call_is(const char *want, const char *call)
     return !strncmp(call, "pvm_", 4) && !strcmp(want, call + 4);
 }
 
+/* The call made at pc is at site, FILE:LINE or a function's name.  The
+ * names of the last few call sites are kept (a lookup in the debug
+ * information is not made again at each pass of a loop). */
+static int site_is(const char *site, void *pc)
+{
+    static struct { void *pc; char file[256], func[256]; int line; } seen[8];
+    static unsigned next;
+    char at[300];
+    unsigned i;
+
+    for (i = 0; i < 8 && seen[i].pc != pc; i++)
+        ;
+    if (i == 8) {
+        i = next++ % 8;
+        if (pg_site_parts_pc(pc, seen[i].file, sizeof seen[i].file,
+                             seen[i].func, sizeof seen[i].func,
+                             &seen[i].line) < 0)
+            return 0;
+        seen[i].pc = pc;
+    }
+    if (!strchr(site, ':'))
+        return !strcmp(site, seen[i].func);
+    snprintf(at, sizeof at, "%s:%d", seen[i].file, seen[i].line);
+    return seen[i].line > 0 && !strcmp(site, at);
+}
+
 /* Breakpoint b matches the call: counts the match; 1 when it stops. */
-static int bp_hit(struct pg_live_bp *b, const char *call, int peer, int tag,
-                  int size, char *why, size_t len)
+static int bp_hit(struct pg_live_bp *b, const char *call, void *pc, int peer,
+                  int tag, int size, char *why, size_t len)
 {
     int n;
 
     if (b->id <= 0 || (b->ltid != PG_LIVE_ANY && b->ltid != pg.ltid) ||
         !call_is(b->call, call) || (b->peer != PG_LIVE_ANY && b->peer != peer) ||
         (b->tag != PG_LIVE_ANY && b->tag != tag) ||
-        (b->size != PG_LIVE_ANY && b->size != size))
+        (b->size != PG_LIVE_ANY && b->size != size) ||
+        (b->site[0] && !site_is(b->site, pc)))
         return 0;
     n = __atomic_add_fetch(&b->count, 1, __ATOMIC_SEQ_CST);
     if (b->hits > 0 && n != b->hits)
@@ -246,7 +273,7 @@ void pg_gate(const char *call, void *pc, int peer_tid, int tag, int size,
     }
     n = pg_live_ctl ? pg_live_ctl->nbp : 0;
     for (i = 0; i < n && i < PG_LIVE_BPS; i++) /* each counts its match */
-        if (bp_hit(&pg_live_ctl->bp[i], call, peer, tag, size, hit,
+        if (bp_hit(&pg_live_ctl->bp[i], call, pc, peer, tag, size, hit,
                    sizeof hit)) {
             if (!why[0]) /* the first reason says why */
                 snprintf(why, sizeof why, "%s", hit);

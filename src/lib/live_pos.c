@@ -57,6 +57,13 @@ static void open_ctl(const char *dir)
         munmap(map, sizeof *pg_live_ctl);
 }
 
+/* The page said "resume all" (and no "pause all" since). */
+static int all_go(void)
+{
+    return pg_live_ctl &&
+           __atomic_load_n(&pg_live_ctl->all_go, __ATOMIC_SEQ_CST);
+}
+
 void pg_live_pos_open(void)
 {
     const char *dir = getenv(PG_ENV_LIVE), *hold = getenv(PG_ENV_HOLD);
@@ -89,7 +96,11 @@ void pg_live_pos_open(void)
     pg_live->seq = 0;
     pg_live->waiting = 0;
     pg_live->pid = (int32_t)syscall(SYS_getpid); /* the real one */
-    if (hold && !strcmp(hold, "1") && pg.ltid > 0) /* -hold */
+    if (hold && !strcmp(hold, "1") && pg.ltid > 0 && !all_go()) /* -hold */
         pg_live->pause = pg_live->gate = 1;
-    __atomic_store_n(&pg_live->magic, PG_LIVE_MAGIC, __ATOMIC_RELEASE);
+    __atomic_store_n(&pg_live->magic, PG_LIVE_MAGIC, __ATOMIC_SEQ_CST);
+    /* "resume all" said between the test above and the page showing (it
+     * then let go only the tasks it saw): this one goes too */
+    if (pg_live->pause && all_go())
+        pg_live->pause = pg_live->gate = 0;
 }

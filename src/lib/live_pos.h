@@ -69,6 +69,8 @@ struct pg_live_bp {
     volatile int32_t count;
     int32_t pad;
     char call[24];
+    char site[64]; /* FILE:LINE (the file's base name) or a function;
+                      "" any */
 };
 
 /* DIR/control, one per run, mapped by pangaea (read-write) and each task:
@@ -78,6 +80,9 @@ struct pg_live_ctl {
     uint32_t magic;
     volatile int32_t nbp;
     struct pg_live_bp bp[PG_LIVE_BPS];
+    /* "resume all" is the run's state, not only its tasks' so far: set,
+     * a task starting under -hold starts running; "pause all" clears it. */
+    volatile int32_t all_go;
 };
 
 extern struct pg_live_pos *pg_live;
@@ -86,7 +91,8 @@ extern struct pg_live_ctl *pg_live_ctl;
 /* Maps DIR/ltid-N.pos (and DIR/control) when PANGAEA_LIVE names a
  * directory (a run under -live); otherwise, or on any failure, pg_live
  * stays NULL (a warning: the live view then misses this task, the run goes
- * on).  Under PANGAEA_HOLD the task starts paused. */
+ * on).  Under PANGAEA_HOLD the task starts paused, unless the page said
+ * "resume all" (all_go). */
 void pg_live_pos_open(void);
 
 static inline void pg_live_seq(long seq)

@@ -275,6 +275,10 @@ int pg_site_current(void);
 const char *pg_site_where(char *buf, int size);
 /* The same for the call made at pc (the live page's gate, before PG_SITE). */
 const char *pg_site_where_pc(void *pc, char *buf, int size);
+/* The call made at pc as file (base name), function and line (0 when
+ * unknown): a breakpoint's site (gate.c); 0, or -1 when pc is unknown. */
+int pg_site_parts_pc(void *pc, char *file, int fsize, char *func, int nsize,
+                     int *line);
 /* For the number of a held call's event (gate.c): 1 if the call at pc
  * would write a new <site> record; 1 if a <poll> record is due first. */
 int pg_site_is_new(void *pc);

@@ -26,9 +26,15 @@
  *   POST /control/gdb         gdb attached to held ltid, in a tmux window
  *   POST /control/choose      ltid's receive takes sender's msgid (a
  *                             what-if when replaying)
- * The controls' fields come from the query string and a form-encoded
- * body (`curl -d`), gathered over libmicrohttpd's calls (64 KiB at most);
- * their handlers write JSON to a memory stream (serve_json).
+ * Before a route is served, the request must show what live_guard.c
+ * asks (the run's token, this server's Host and Origin, a control's
+ * content type: admit), on the first call, headers only, so nothing of a
+ * refused request is read further.  A route's fields come from the query
+ * string and a form-encoded body (`curl -d`), gathered over
+ * libmicrohttpd's calls (64 KiB at most), and are checked against those
+ * it takes; handlers write JSON to a memory stream (serve_route).  Idle
+ * connections are closed and connections counted per client (serve): a
+ * client that opens many and sends nothing cannot hold the server.
  *
  * The monitor tells the live view what it learns anyway (a task started,
  * ended, reported a crash, a divergence, a wait): the hooks below only
@@ -77,17 +83,6 @@ static int on, wait_after;
 static char url[128], posdir[4200];
 
 /* ---- options ------------------------------------------------------------ */
-
-/* libmicrohttpd's own words: none while the server starts (a port in use
- * is said once, by us, naming the address), prefixed once it serves. */
-static void mhd_log(void *cls, const char *fmt, va_list ap)
-{
-    (void)cls;
-    if (!on)
-        return;
-    fprintf(stderr, "pangaea: live view (libmicrohttpd): ");
-    vfprintf(stderr, fmt, ap);
-}
 
 int top_live_arg(const char *arg, struct top_opts *o)
 {
@@ -162,6 +157,12 @@ static enum MHD_Result serve_filter_css(struct MHD_Connection *c)
                   MHD_RESPMEM_PERSISTENT);
 }
 
+/* What pages have read (the HTTP thread writes, the monitor's reads):
+ * when one last polled /events.json (pg_seconds, in ms), and whether an
+ * answer held the end of a run that is over. */
+static long polled_ms;
+static int final_served;
+
 static enum MHD_Result serve_events(struct MHD_Connection *c)
 {
     const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
@@ -181,7 +182,10 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     lv_snap_lock();
     lv_json_write(fp, since, MAX_EVENTS);
+    if (!lv.running && since + MAX_EVENTS >= lv.nev)
+        __atomic_store_n(&final_served, 1, __ATOMIC_RELEASE);
     lv_snap_unlock();
+    __atomic_store_n(&polled_ms, (long)(pg_seconds() * 1000), __ATOMIC_RELEASE);
     if (fclose(fp) != 0) {
         free(buf);
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
@@ -190,20 +194,73 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
                   MHD_RESPMEM_MUST_FREE);
 }
 
-/* ---- the control routes: form fields in, JSON out (live_ctl.c) --------- */
+/* ---- the routes: fields checked, then served ---------------------------- */
 
 static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
                                  const char *key, const char *value)
 {
     (void)kind;
-    lv_form_add(cls, key, value); /* MHD has decoded both */
+    if (strcmp(key, "token")) /* the run's token: checked before */
+        lv_form_add(cls, key, value); /* MHD has decoded both */
     return MHD_YES;
 }
 
 typedef int (*json_handler)(const struct lv_form *f, FILE *out);
 
-static enum MHD_Result serve_json(struct MHD_Connection *c, json_handler h,
-                                  char *body)
+/* Every route: a method and a path, served by a function of the
+ * connection or by a handler of the request's fields; the fields it takes
+ * (any other is a 400); open: served without the token (the filters'
+ * static files, shared with -display's page, hold nothing of the run).
+ * README.md lists them (the table under "Interactive debugging"). */
+static const struct route {
+    const char *method, *path;
+    enum MHD_Result (*serve)(struct MHD_Connection *c);
+    json_handler json;
+    const char *takes;
+    int open;
+} routes[] = {
+    { "GET", "/", serve_page, NULL, "", 0 },
+    { "GET", "/events.json", serve_events, NULL, "since", 0 },
+    { "GET", "/filter.js", serve_filter_js, NULL, "", 1 },
+    { "GET", "/filter.css", serve_filter_css, NULL, "", 1 },
+    { "GET", "/control.json", NULL, lv_alt_control_json, "", 0 },
+    { "GET", "/alternatives.json", NULL, lv_alt_get, "ltid event", 0 },
+    { "POST", "/control/step", NULL, lv_ctl_step, "ltid from", 0 },
+    { "POST", "/control/pause", NULL, lv_ctl_pause, "ltid", 0 },
+    { "POST", "/control/resume", NULL, lv_ctl_resume, "ltid", 0 },
+    { "POST", "/control/runto", NULL, lv_ctl_runto, "ltid event", 0 },
+    { "POST", "/control/break", NULL, lv_ctl_break,
+      "call ltid peer tag size hits site", 0 },
+    { "POST", "/control/unbreak", NULL, lv_ctl_unbreak, "id", 0 },
+    { "POST", "/control/choose", NULL, lv_alt_choose,
+      "ltid event sender msgid", 0 },
+    { "POST", "/control/gdb", NULL, lv_gdb_open, "ltid", 0 },
+};
+#define NROUTES (sizeof routes / sizeof routes[0])
+
+/* A refusal: {"ok":false,"error":why} with code. */
+static enum MHD_Result refuse(struct MHD_Connection *c, unsigned code,
+                              const char *why)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    if (!fp)
+        return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    lv_bad(fp, "%s", why);
+    if (fclose(fp) != 0) {
+        free(buf);
+        return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    }
+    return answer(c, code, "application/json", buf, len,
+                  MHD_RESPMEM_MUST_FREE);
+}
+
+/* The route's fields (the query string's, then a form body's) checked
+ * against those it takes; then the route: a handler's JSON, or its page. */
+static enum MHD_Result serve_route(struct MHD_Connection *c,
+                                   const struct route *r, char *body)
 {
     struct lv_form f = { 0 };
     char *buf = NULL;
@@ -218,40 +275,21 @@ static enum MHD_Result serve_json(struct MHD_Connection *c, json_handler h,
         lv_form_free(&f);
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     }
-    code = h(&f, fp);
+    code = lv_guard_fields(&f, r->takes, fp);
+    if (!code && r->json)
+        code = r->json(&f, fp);
     lv_form_free(&f);
     if (fclose(fp) != 0) {
         free(buf);
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     }
+    if (!code) {
+        free(buf);
+        return r->serve(c);
+    }
     return answer(c, (unsigned)code, "application/json", buf, len,
                   MHD_RESPMEM_MUST_FREE);
 }
-
-/* Every route: a method and a path, served by a function of the
- * connection or by a handler of the request's fields.  README.md lists
- * them (the table under "Interactive debugging"). */
-static const struct route {
-    const char *method, *path;
-    enum MHD_Result (*serve)(struct MHD_Connection *c);
-    json_handler json;
-} routes[] = {
-    { "GET", "/", serve_page, NULL },
-    { "GET", "/events.json", serve_events, NULL },
-    { "GET", "/filter.js", serve_filter_js, NULL },
-    { "GET", "/filter.css", serve_filter_css, NULL },
-    { "GET", "/control.json", NULL, lv_alt_control_json },
-    { "GET", "/alternatives.json", NULL, lv_alt_get },
-    { "POST", "/control/step", NULL, lv_ctl_step },
-    { "POST", "/control/pause", NULL, lv_ctl_pause },
-    { "POST", "/control/resume", NULL, lv_ctl_resume },
-    { "POST", "/control/runto", NULL, lv_ctl_runto },
-    { "POST", "/control/break", NULL, lv_ctl_break },
-    { "POST", "/control/unbreak", NULL, lv_ctl_unbreak },
-    { "POST", "/control/choose", NULL, lv_alt_choose },
-    { "POST", "/control/gdb", NULL, lv_gdb_open },
-};
-#define NROUTES (sizeof routes / sizeof routes[0])
 
 /* A POST body, gathered over MHD's calls (at most 64 KiB). */
 struct body {
@@ -288,19 +326,14 @@ static enum MHD_Result not_allowed(struct MHD_Connection *c, size_t i)
     return rc;
 }
 
-/* Gathers a POST's body; 1 once it is complete (in b->buf). */
+/* Gathers a POST's body (the first call made *state); 1 once it is
+ * complete (in b->buf). */
 static int gather(void **state, const char *upload, size_t *upload_size,
                   struct body **out)
 {
     struct body *b = *state;
     char *nb;
 
-    if (!b) { /* the first call: headers only */
-        if (!(b = calloc(1, sizeof *b)))
-            return -1;
-        *state = b;
-        return 0;
-    }
     if (*upload_size) {
         if (b->len + *upload_size > 65536 ||
             !(nb = realloc(b->buf, b->len + *upload_size + 1)))
@@ -316,37 +349,97 @@ static int gather(void **state, const char *upload, size_t *upload_size,
     return 1;
 }
 
+static const char *value(struct MHD_Connection *c, enum MHD_ValueKind kind,
+                         const char *key)
+{
+    return MHD_lookup_connection_value(c, kind, key);
+}
+
+/* The request's route (NROUTES: none; *other: one of its path with
+ * another method). */
+static size_t find_route(const char *path, const char *method, size_t *other)
+{
+    size_t i;
+
+    *other = NROUTES;
+    for (i = 0; i < NROUTES; i++) {
+        if (strcmp(routes[i].path, path))
+            continue;
+        if (!strcmp(routes[i].method, method))
+            return i;
+        *other = i;
+    }
+    return NROUTES;
+}
+
+/* What a request must show before anything is read or done (live_guard.c):
+ * the Host and Origin of this server, the token, a control's content
+ * type.  MHD_YES with nothing queued when it may go on. */
+static enum MHD_Result admit(struct MHD_Connection *c, const struct route *r,
+                             int *refused)
+{
+    const char *why, *tok = value(c, MHD_HEADER_KIND, "X-Pangaea-Token");
+    int code;
+
+    *refused = 1;
+    code = lv_guard_origin(value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+                           value(c, MHD_HEADER_KIND, "Origin"), &why);
+    if (code)
+        return refuse(c, (unsigned)code, why);
+    if (!r->open && !lv_guard_token_ok(tok ? tok
+                                           : value(c, MHD_GET_ARGUMENT_KIND,
+                                                   "token")))
+        return refuse(c, MHD_HTTP_FORBIDDEN, "this request lacks the live "
+                      "view's token: open the URL pangaea printed (it "
+                      "carries ?token=), or send the token in the header "
+                      "X-Pangaea-Token");
+    if (!strcmp(r->method, "POST") &&
+        !lv_guard_form_type(value(c, MHD_HEADER_KIND,
+                                  MHD_HTTP_HEADER_CONTENT_TYPE)))
+        return refuse(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "a control is a "
+                      "POST of application/x-www-form-urlencoded fields "
+                      "(the page's, or curl -d's)");
+    *refused = 0;
+    return MHD_YES;
+}
+
 static enum MHD_Result dispatch(void *cls, struct MHD_Connection *c,
                                 const char *path, const char *method,
                                 const char *version, const char *upload,
                                 size_t *upload_size, void **state)
 {
     struct body *b = NULL;
-    size_t i, other = NROUTES;
-    int rc;
+    size_t i, other;
+    const char *why;
+    enum MHD_Result res;
+    int rc, refused;
 
     (void)cls, (void)version;
-    for (i = 0; i < NROUTES; i++) {
-        if (strcmp(routes[i].path, path))
-            continue;
-        if (strcmp(routes[i].method, method)) {
-            other = i;
-            continue;
+    i = find_route(path, method, &other);
+    if (!*state) { /* the first call: headers only */
+        if (i == NROUTES) { /* a foreign Host learns nothing, not even 404 */
+            if ((rc = lv_guard_origin(value(c, MHD_HEADER_KIND,
+                                            MHD_HTTP_HEADER_HOST),
+                                      value(c, MHD_HEADER_KIND, "Origin"),
+                                      &why)))
+                return refuse(c, (unsigned)rc, why);
+            if (other < NROUTES)
+                return not_allowed(c, other);
+            return text(c, MHD_HTTP_NOT_FOUND, "no such page: README.md "
+                        "lists the live view's routes\n");
         }
-        if (routes[i].serve)
-            return routes[i].serve(c);
+        if ((res = admit(c, &routes[i], &refused)) != MHD_YES || refused)
+            return res;
         if (strcmp(method, "POST"))
-            return serve_json(c, routes[i].json, NULL);
-        if ((rc = gather(state, upload, upload_size, &b)) < 0)
-            return text(c, MHD_HTTP_CONTENT_TOO_LARGE,
-                        "a control's body is a short form\n");
-        return rc ? serve_json(c, routes[i].json, b->buf ? b->buf : "")
-                  : MHD_YES;
+            return serve_route(c, &routes[i], NULL);
+        if (!(*state = calloc(1, sizeof(struct body))))
+            return MHD_NO;
+        return MHD_YES;
     }
-    if (other < NROUTES)
-        return not_allowed(c, other);
-    return text(c, MHD_HTTP_NOT_FOUND,
-                "no such page: README.md lists the live view's routes\n");
+    if ((rc = gather(state, upload, upload_size, &b)) < 0)
+        return text(c, MHD_HTTP_CONTENT_TOO_LARGE,
+                    "a control's body is a short form\n");
+    return rc ? serve_route(c, &routes[i], b->buf ? b->buf : "") : MHD_YES;
 }
 
 /* ---- start and end ------------------------------------------------------ */
@@ -404,11 +497,76 @@ static void block_signals(sigset_t *old)
     pthread_sigmask(SIG_BLOCK, &all, old);
 }
 
+/* The server's limits (README.md, "Live view"): a connection idle this
+ * many seconds is closed (one sending its headers a byte at a time too);
+ * so many connections from one client address at once, and in all. */
+#define CONN_TIMEOUT 10
+#define CONN_PER_CLIENT 16
+#define CONN_MAX 64
+
+/* libmicrohttpd's messages (a client refused at the limit, say), named
+ * as pangaea's; a client that floods the server does not flood the
+ * user's terminal too: the first few only.  (MHD's thread only.) */
+static void server_said(void *cls, const char *fmt, va_list ap)
+{
+    static int said;
+
+    (void)cls;
+    if (!on) /* while it starts: a port in use is said once, by us */
+        return;
+    if (said > 8)
+        return;
+    if (said++ == 8) {
+        fputs("pangaea: -live: more messages of the HTTP server are not "
+              "shown\n", stderr);
+        return;
+    }
+    fputs("pangaea: -live: ", stderr);
+    vfprintf(stderr, fmt, ap);
+}
+
+static struct MHD_Daemon *serve(const struct sockaddr_in *sa, uint16_t port)
+{
+    struct MHD_Daemon *d;
+    sigset_t old;
+
+    block_signals(&old);
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
+                         port, NULL, NULL, dispatch, NULL,
+                         MHD_OPTION_EXTERNAL_LOGGER, server_said, NULL,
+                         MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
+                         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)sa,
+                         MHD_OPTION_CONNECTION_TIMEOUT,
+                         (unsigned int)CONN_TIMEOUT,
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                         (unsigned int)CONN_PER_CLIENT,
+                         MHD_OPTION_CONNECTION_LIMIT, (unsigned int)CONN_MAX,
+                         MHD_OPTION_END);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return d;
+}
+
+/* Says where the page is: its URL carries the token (live_guard.c), so
+ * it goes to pangaea's stderr, the user's, and nowhere else.  An address
+ * other than loopback is reachable from the network: said so. */
+static void say_where(const char *addr, unsigned port)
+{
+    snprintf(url, sizeof url, "http://%s:%u/", addr, port);
+    if (strncmp(addr, "127.", 4))
+        fprintf(stderr, "pangaea: warning: -live %s:%u: the live page can "
+                "be reached from the network (plain HTTP: anyone on the "
+                "way can read it); it still requires the token in its "
+                "URL\n", addr, port);
+    fprintf(stderr, "pangaea: live view at %s?token=%s\n", url,
+            lv_guard_token());
+}
+
 int top_live_start(const struct top_opts *o, pg_err *err)
 {
+    const char *addr = o->live_addr[0] ? o->live_addr : "127.0.0.1";
     struct sockaddr_in sa;
     const union MHD_DaemonInfo *info;
-    sigset_t old;
+    unsigned port;
 
     unsetenv(PG_ENV_LIVE);
     unsetenv(PG_ENV_HOLD); /* a what-if this view started is not held */
@@ -419,33 +577,20 @@ int top_live_start(const struct top_opts *o, pg_err *err)
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)o->live_port);
-    inet_pton(AF_INET, o->live_addr[0] ? o->live_addr : "127.0.0.1",
-              &sa.sin_addr);
-    block_signals(&old);
-    daemon_ = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-                               MHD_USE_ERROR_LOG, (uint16_t)o->live_port,
-                               NULL, NULL, dispatch, NULL,
-                               MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-                               MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
-                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-                               MHD_OPTION_END);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (!daemon_)
+    inet_pton(AF_INET, addr, &sa.sin_addr);
+    if (!(daemon_ = serve(&sa, (uint16_t)o->live_port)))
         return pg_err_set(err, "-live: cannot serve on %s:%d (in use, or "
-                          "not an address of this host)",
-                          o->live_addr[0] ? o->live_addr : "127.0.0.1",
-                          o->live_port);
-    if (make_posdir(o->logdir, err) < 0 ||
+                          "not an address of this host)", addr, o->live_port);
+    info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
+    port = info ? info->port : (unsigned)o->live_port;
+    if (lv_guard_start(addr, port, err) < 0 || /* before any request */
+        make_posdir(o->logdir, err) < 0 ||
         lv_ctl_start(o, posdir, err) < 0) { /* the control path */
         MHD_stop_daemon(daemon_);
         return -1;
     }
     lv_alt_start(o);
-    info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
-    snprintf(url, sizeof url, "http://%s:%u/",
-             o->live_addr[0] ? o->live_addr : "127.0.0.1",
-             info ? info->port : (unsigned)o->live_port);
-    fprintf(stderr, "pangaea: live view at %s\n", url);
+    say_where(addr, port);
     on = 1;
     wait_after = o->live_wait;
     return 0;
@@ -549,6 +694,21 @@ static void wait_for_user(void)
     }
 }
 
+/* Without -live-wait, a page open on the run (it polled in the last 2 s)
+ * gets the run's final state before the server goes: pangaea waits until
+ * an answer holding the end of the run was served, 10 s at most (a page
+ * still reading a long run's events gets that long). */
+static void let_pages_catch_up(void)
+{
+    double t0 = pg_seconds();
+
+    if (t0 * 1000 - __atomic_load_n(&polled_ms, __ATOMIC_ACQUIRE) > 2000)
+        return;
+    while (!__atomic_load_n(&final_served, __ATOMIC_ACQUIRE) &&
+           pg_seconds() - t0 < 10.0)
+        usleep(20000);
+}
+
 void top_live_finish(int status)
 {
     struct lv_task *t;
@@ -566,6 +726,8 @@ void top_live_finish(int status)
     lv_alt_stop(); /* what-if runs the page started end first */
     if (wait_after)
         wait_for_user();
+    else
+        let_pages_catch_up();
     MHD_stop_daemon(daemon_);
     daemon_ = NULL;
     lv_ctl_stop(); /* no task is held any more; the control file goes */
@@ -609,6 +771,7 @@ void top_live_ended(int ltid, int normal, int status, int stopped)
 
     if (!on)
         return;
+    lv_ctl_gone(ltid); /* not under the snapshot's lock (lv_ctl_json) */
     lv_snap_lock();
     if ((t = lv_task(ltid))) {
         if (!kept_at_end(t))

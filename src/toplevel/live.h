@@ -10,6 +10,8 @@
  *                (step, pause, resume, run-to, breakpoints), /control.json
  *   live_alt.c   choosing a receive's message: /alternatives.json,
  *                /control/choose, the what-if runs they start
+ *   live_guard.c who may ask: the run's token, Host and Origin, the
+ *                controls' content type, each route's fields
  *   live.html    the page served at /
  *   filter.js, filter.css (filter_assets.c)  its filters, served at
  *                /filter.js and /filter.css, shared with -display's page
@@ -59,10 +61,11 @@ void lv_json_write(FILE *fp, long since, long max);
 /* ---- the control path (live_ctl.c, live_alt.c) ------------------------ */
 
 /* A request's fields: the query string's, then a form-encoded POST body's
- * (decoded; a key given twice: the last wins). */
+ * (decoded; a key given twice is refused by lv_guard_fields).  dropped:
+ * fields past LV_FORM_MAX, not kept (and refused). */
 #define LV_FORM_MAX 32
 struct lv_form {
-    int n;
+    int n, dropped;
     char *key[LV_FORM_MAX], *val[LV_FORM_MAX];
 };
 const char *lv_form_get(const struct lv_form *f, const char *key);
@@ -73,14 +76,36 @@ void lv_form_body(struct lv_form *f, char *body);
 void lv_form_free(struct lv_form *f);
 /* 1 and *v; 0 when absent, empty or "any"; -1 when not a number. */
 int lv_form_int(const struct lv_form *f, const char *key, long *v);
-/* Writes {"ok":false,"error":...} (fmt with one %s) and returns 400. */
-int lv_bad(FILE *out, const char *fmt, const char *arg);
+/* Writes {"ok":false,"error":...} (printf's fmt) and returns 400. */
+int lv_bad(FILE *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- who may ask (live_guard.c) ----------------------------------------- */
+
+/* Makes the run's token and notes the address and port served (addr
+ * "0.0.0.0": every address of the host); 0, or -1 and err. */
+int lv_guard_start(const char *addr, unsigned port, pg_err *err);
+const char *lv_guard_token(void);
+/* 1 if given is the run's token. */
+int lv_guard_token_ok(const char *given);
+/* 0 if Host names the address served and Origin, if any, is it; else
+ * 403 and *why. */
+int lv_guard_origin(const char *host, const char *origin, const char **why);
+/* 1 if a Content-Type is application/x-www-form-urlencoded. */
+int lv_guard_form_type(const char *type);
+/* 0 if every field of f is one of takes (space-separated words), once;
+ * else writes the error naming the field and returns 400. */
+int lv_guard_fields(const struct lv_form *f, const char *takes, FILE *out);
 
 /* Makes PANGAEA_LIVE/control (the breakpoints) in posdir and, for -hold,
  * names PANGAEA_HOLD to the tasks; 0, or -1 and err.  lv_ctl_stop lets
  * every task go and unmaps all. */
 int lv_ctl_start(const struct top_opts *o, const char *posdir, pg_err *err);
 void lv_ctl_stop(void);
+/* ltid ended (killed, say, while held): its page no longer says it is
+ * held, so the panel drops its call, gdb line and choices, and a wait of
+ * the others is a stall again. */
+void lv_ctl_gone(int ltid);
 void lv_alt_start(const struct top_opts *o);
 /* Waits for the what-if runs started from the page (saying so once). */
 void lv_alt_stop(void);
@@ -136,6 +161,8 @@ struct lv_task {
     struct lv_event *rec;
     int *rec_to;
     long nrec, rec_loaded;
+    long bad_at, bad_size; /* -log: the event its log last failed to read
+                              at (-1 none), and the log's size then */
     int waiting;          /* in a receive, as its position file says */
     long next_recv;       /* index in rec of what it waits for, or -1 */
     int *site_map;        /* its log's site ids 1, 2... -> lv.sites */

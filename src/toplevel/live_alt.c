@@ -102,12 +102,27 @@ static void write_race(FILE *out, const struct rc_race *r, int first)
     fputs("]}", out);
 }
 
+/* 1 if ltid is a task of the recording (under amu, races loaded). */
+static int recorded(long ltid)
+{
+    int i;
+
+    for (i = 0; i < an.run.ntasks; i++)
+        if (an.run.tasks[i].ltid == ltid)
+            return 1;
+    return 0;
+}
+
 static int replay_alts(long ltid, long event, FILE *out)
 {
     int i, k = 0;
 
     pthread_mutex_lock(&amu);
     load_races();
+    if (ltid >= 0 && !recorded(ltid)) {
+        pthread_mutex_unlock(&amu);
+        return lv_bad(out, "ltid %ld is not a task of the recording", ltid);
+    }
     fputs("{\"mode\":\"replay\",\"races\":[", out);
     for (i = 0; i < an.n; i++) {
         const struct rc_race *r = &an.races[i];
@@ -155,9 +170,18 @@ static int log_alts(long ltid, FILE *out)
 int lv_alt_get(const struct lv_form *f, FILE *out)
 {
     long ltid = -1, event = 0;
+    int known;
 
     if (lv_form_int(f, "ltid", &ltid) < 0 || lv_form_int(f, "event", &event) < 0)
         return lv_bad(out, "ltid and event are numbers%s", "");
+    if (lv.mode != PANGAEA_REPLAY && ltid >= 0) { /* a task of this run */
+        lv_ctl_lock();
+        known = lv_ctl_page((int)ltid) != NULL;
+        lv_ctl_unlock();
+        if (!known)
+            return lv_bad(out, "ltid %ld has no control block (not started, "
+                          "or not on this host)", ltid);
+    }
     return lv.mode == PANGAEA_REPLAY ? replay_alts(ltid, event, out)
                                      : log_alts(ltid, out);
 }
@@ -188,6 +212,63 @@ static int choose_queued(long ltid, long sender, long msgid, FILE *out)
     fprintf(out, "{\"ok\":true,\"mode\":\"log\",\"ltid\":%ld,\"took\":"
             "{\"ltid\":%ld,\"msgid\":%ld}}\n", ltid, sender, msgid);
     return 200;
+}
+
+/* The race of ltid's receive at event (under amu), or NULL. */
+static const struct rc_race *race_at(long ltid, long event)
+{
+    const struct rc_race *r;
+    int i;
+
+    for (i = 0; i < an.n; i++) {
+        r = &an.races[i];
+        if (an.run.tasks[r->task].ltid == ltid &&
+            RC_EV(&an.run, r->task, r->pos)->seq == event)
+            return r;
+    }
+    return NULL;
+}
+
+/* 1 if the race offers sender's msgid (under amu). */
+static int offered(const struct rc_race *r, long sender, long msgid)
+{
+    const struct rc_msg *g;
+    int j;
+
+    for (j = 0; j < r->nalts; j++) {
+        g = &an.run.msg[r->alts[j].msg];
+        if (g->src >= 0 && an.run.tasks[g->src].ltid == sender &&
+            g->msgid == msgid)
+            return 1;
+    }
+    return 0;
+}
+
+/* Replaying, a choice is one the race analysis offers (what
+ * /alternatives.json lists); else 400 naming the field that is not. */
+static int bad_choice(long ltid, long event, long sender, long msgid,
+                      FILE *out)
+{
+    const struct rc_race *r;
+    int known, ok;
+
+    pthread_mutex_lock(&amu);
+    load_races();
+    known = recorded(ltid);
+    r = race_at(ltid, event);
+    ok = r && offered(r, sender, msgid);
+    pthread_mutex_unlock(&amu);
+    if (!known)
+        return lv_bad(out, "ltid %ld is not a task of the recording", ltid);
+    if (!r)
+        return lv_bad(out, "event %ld of ltid %ld is not a receive that "
+                      "could take another message (GET /alternatives.json "
+                      "lists them)", event, ltid);
+    if (!ok)
+        return lv_bad(out, "sender %ld, msgid %ld: not a message that "
+                      "receive could take (GET /alternatives.json lists "
+                      "them)", sender, msgid);
+    return 0;
 }
 
 static void *whatif_thread(void *arg)
@@ -273,6 +354,8 @@ int lv_alt_choose(const struct lv_form *f, FILE *out)
         return choose_queued(ltid, sender, msgid, out);
     if (event < 1)
         return lv_bad(out, "choose needs event=E, the receive's event%s", "");
+    if (bad_choice(ltid, event, sender, msgid, out))
+        return 400;
     return start_whatif(ltid, event, sender, msgid, out);
 }
 

@@ -17,11 +17,16 @@
  * thread, under one mutex of its own (the snapshot's lock only to read
  * task states).  Tasks are found by listing the directory.
  *
- *   step   [ltid]              paused tasks make one call each, then wait
+ *   step   [ltid] [from]       held tasks make one call each, then wait
+ *                              (from: the holds the asker saw, so two
+ *                              tabs clicking at once step once)
  *   pause  [ltid]              tasks stop before their next call
- *   resume [ltid]              tasks go on (breakpoints still apply)
+ *   resume [ltid]              tasks go on (breakpoints still apply); all:
+ *                              tasks that start later too (all_go)
  *   runto  ltid event          the task runs until it has done `event`
- *   break  [call ltid peer tag size hits]   a conditional breakpoint
+ *   break  [call ltid peer tag size hits site]  a conditional breakpoint
+ *                              (site: FILE:LINE or a function; the task
+ *                              matches it, gate.c)
  *   unbreak id|all
  * Choosing a message at a racing receive is live_alt.c.
  */
@@ -31,6 +36,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +62,7 @@ static struct mapped {
 static int npages;
 static size_t cap_pages;
 static char dir[4200];
+static char replay_dir[4096]; /* replaying: the recording (its ltids) */
 static int next_bp = 1, hold_opt;
 
 /* ---- start and end ------------------------------------------------------- */
@@ -67,6 +74,8 @@ int lv_ctl_start(const struct top_opts *o, const char *posdir, pg_err *err)
     int fd;
 
     snprintf(dir, sizeof dir, "%s", posdir);
+    snprintf(replay_dir, sizeof replay_dir, "%s",
+             o->mode == PANGAEA_REPLAY ? o->logdir : "");
     hold_opt = o->hold;
     snprintf(path, sizeof path, "%s/%s", posdir, PG_LIVE_CTL_FILE);
     fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -109,6 +118,20 @@ void lv_ctl_stop(void)
         ctl = NULL;
         snprintf(path, sizeof path, "%s/%s", dir, PG_LIVE_CTL_FILE);
         unlink(path);
+    }
+    pthread_mutex_unlock(&cmu);
+}
+
+void lv_ctl_gone(int ltid)
+{
+    struct pg_live_pos *p;
+
+    pthread_mutex_lock(&cmu);
+    if ((p = lv_ctl_page(ltid))) {
+        __atomic_store_n(&p->held, 0, __ATOMIC_RELEASE);
+        p->pause = p->gate = 0;
+        p->steps = 0;
+        p->ncand = 0;
     }
     pthread_mutex_unlock(&cmu);
 }
@@ -225,8 +248,10 @@ static void url_decode(char *s)
 
 void lv_form_add(struct lv_form *f, const char *k, const char *v)
 {
-    if (f->n == LV_FORM_MAX)
+    if (f->n == LV_FORM_MAX) {
+        f->dropped++;
         return;
+    }
     f->key[f->n] = strdup(k);
     f->val[f->n] = strdup(v ? v : "");
     if (f->key[f->n] && f->val[f->n])
@@ -281,11 +306,14 @@ int lv_form_int(const struct lv_form *f, const char *key, long *v)
     return *end || errno || *v < INT_MIN || *v > INT_MAX ? -1 : 1;
 }
 
-int lv_bad(FILE *out, const char *fmt, const char *arg)
+int lv_bad(FILE *out, const char *fmt, ...)
 {
     char msg[600];
+    va_list ap;
 
-    snprintf(msg, sizeof msg, fmt, arg);
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     fputs("{\"ok\":false,\"error\":", out);
     top_json_str(out, msg);
     fputs("}\n", out);
@@ -310,6 +338,49 @@ static int targets(const struct lv_form *f, FILE *out, int *ids, int max)
     return 1;
 }
 
+/* 1 when a command is for all tasks (no ltid). */
+static int for_all(const struct lv_form *f)
+{
+    long l;
+
+    return lv_form_int(f, "ltid", &l) == 0;
+}
+
+/* A step's "from": LTID:HOLDS,... the holds its asker saw per task.  The
+ * count (at most max), or -1 when malformed. */
+static int parse_from(const char *s, int *ltid, unsigned *holds, int max)
+{
+    int n = 0, used;
+
+    while (s && *s && n < max) {
+        if (sscanf(s, "%d:%u%n", &ltid[n], &holds[n], &used) != 2 ||
+            (s[used] && s[used] != ','))
+            return -1;
+        n++;
+        s += used + (s[used] == ',');
+    }
+    return s && *s ? -1 : n;
+}
+
+/* A held task is stepped unless a step given it is not taken yet, or the
+ * asker saw it at another hold (from: stepped since, from another tab):
+ * two clicks on one view make one step. */
+static int steppable(const struct pg_live_pos *p, int ltid, const int *fl,
+                     const unsigned *fh, int nfrom)
+{
+    int i;
+
+    if (!p->pause || !__atomic_load_n(&p->held, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&p->steps, __ATOMIC_ACQUIRE) > 0)
+        return 0;
+    if (nfrom < 0)
+        return 1;
+    for (i = 0; i < nfrom; i++)
+        if (fl[i] == ltid)
+            return fh[i] == p->holds;
+    return 0;
+}
+
 static void say_done(FILE *out, const char *what, const int *ids, int n)
 {
     int i;
@@ -329,9 +400,16 @@ static void say_done(FILE *out, const char *what, const int *ids, int n)
  * step is given (the task publishes its next call once it has it). */
 int lv_ctl_step(const struct lv_form *f, FILE *out)
 {
-    int ids[MAX_TASKS], n, i, k = 0;
+    static int fl[MAX_TASKS];      /* the HTTP thread's only */
+    static unsigned fh[MAX_TASKS];
+    int ids[MAX_TASKS], n, i, k = 0, nfrom = -1;
     struct pg_live_pos *p;
 
+    if (lv_form_get(f, "from") &&
+        (nfrom = parse_from(lv_form_get(f, "from"), fl, fh, MAX_TASKS)) < 0)
+        return lv_bad(out, "from is LTID:HOLDS,... (the holds of each task "
+                      "as /control.json showed them), not %s",
+                      lv_form_get(f, "from"));
     lv_ctl_lock();
     if ((n = targets(f, out, ids, MAX_TASKS)) < 0) {
         lv_ctl_unlock();
@@ -340,7 +418,7 @@ int lv_ctl_step(const struct lv_form *f, FILE *out)
     fputs("{\"ok\":true,\"calls\":[", out);
     for (i = 0; i < n; i++) {
         p = mapped(ids[i]);
-        if (!p->pause || !__atomic_load_n(&p->held, __ATOMIC_ACQUIRE))
+        if (!steppable(p, ids[i], fl, fh, nfrom))
             continue;
         fprintf(out, "%s{\"ltid\":%d,\"call\":", k ? "," : "", ids[i]);
         top_json_str(out, p->call);
@@ -367,6 +445,8 @@ int lv_ctl_pause(const struct lv_form *f, FILE *out)
         lv_ctl_unlock();
         return 400;
     }
+    if (for_all(f) && ctl) /* all: tasks to come too */
+        __atomic_store_n(&ctl->all_go, 0, __ATOMIC_SEQ_CST);
     for (i = 0; i < n; i++) {
         mapped(ids[i])->pause = 1;
         mapped(ids[i])->gate = 1;
@@ -382,6 +462,8 @@ int lv_ctl_resume(const struct lv_form *f, FILE *out)
     struct pg_live_pos *p;
 
     lv_ctl_lock();
+    if (for_all(f) && ctl) /* all: tasks to come too (before listing) */
+        __atomic_store_n(&ctl->all_go, 1, __ATOMIC_SEQ_CST);
     if ((n = targets(f, out, ids, MAX_TASKS)) < 0) {
         lv_ctl_unlock();
         return 400;
@@ -402,9 +484,11 @@ int lv_ctl_runto(const struct lv_form *f, FILE *out)
     long l, e;
     struct pg_live_pos *p;
 
-    if (lv_form_int(f, "ltid", &l) != 1 || lv_form_int(f, "event", &e) != 1 ||
-        e < 1)
-        return lv_bad(out, "runto needs ltid=N and event=E (E >= 1)%s", "");
+    if (lv_form_int(f, "ltid", &l) != 1)
+        return lv_bad(out, "runto needs ltid=N, a task's number%s", "");
+    if (lv_form_int(f, "event", &e) != 1 || e < 1)
+        return lv_bad(out, "runto needs event=E, an event's number (1 the "
+                      "first)%s", "");
     lv_ctl_lock();
     if (!(p = lv_ctl_page((int)l))) {
         lv_ctl_unlock();
@@ -420,7 +504,21 @@ int lv_ctl_runto(const struct lv_form *f, FILE *out)
     return 200;
 }
 
-/* A breakpoint field: PG_LIVE_ANY when absent; -1 (said) when bad. */
+/* Replaying: 1 if ltid is a task of the recording.  (Recording, a task
+ * not started yet can be named.) */
+static int recorded(int ltid)
+{
+    int *ids, n = top_log_ltids(replay_dir, 0, &ids), i, found = 0;
+
+    for (i = 0; i < n && !found; i++)
+        found = ids[i] == ltid;
+    if (n > 0)
+        free(ids);
+    return found;
+}
+
+/* A breakpoint field: PG_LIVE_ANY when absent; -1 (said) when bad (not a
+ * number; replaying, a task the recording does not have). */
 static int bp_field(const struct lv_form *f, FILE *out, const char *key,
                     int32_t *v)
 {
@@ -428,8 +526,12 @@ static int bp_field(const struct lv_form *f, FILE *out, const char *key,
     int rc = lv_form_int(f, key, &x);
 
     if (rc < 0)
-        return lv_bad(out, "a breakpoint's field is a number or \"any\", "
-                      "not %s", lv_form_get(f, key)), -1;
+        return lv_bad(out, "%s is a number or \"any\", not %s", key,
+                      lv_form_get(f, key)), -1;
+    if (rc && replay_dir[0] && (!strcmp(key, "ltid") || !strcmp(key, "peer"))
+        && !recorded((int)x))
+        return lv_bad(out, "%s %ld is not a task of the recording", key,
+                      x), -1;
     *v = rc ? (int32_t)x : PG_LIVE_ANY;
     return 0;
 }
@@ -466,10 +568,26 @@ static void write_calls(FILE *out)
     fputs("]", out);
 }
 
+/* A breakpoint's site: FILE:LINE (a base name, as the filters show it)
+ * or a function's name; 1 if site is one. */
+static int site_ok(const char *site, size_t max)
+{
+    const char *colon = strrchr(site, ':');
+    size_t n = strlen(site);
+
+    if (!n || n >= max || strchr(site, '/'))
+        return 0;
+    if (colon)
+        return colon > site && colon[1] && colon[1] != '0' &&
+               strspn(colon + 1, "0123456789") == strlen(colon + 1);
+    return strspn(site, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789_") == n && !(site[0] >= '0' && site[0] <= '9');
+}
+
 int lv_ctl_break(const struct lv_form *f, FILE *out)
 {
     struct pg_live_bp b;
-    const char *call = lv_form_get(f, "call");
+    const char *call = lv_form_get(f, "call"), *site = lv_form_get(f, "site");
     long hits = 0;
 
     memset(&b, 0, sizeof b);
@@ -486,6 +604,11 @@ int lv_ctl_break(const struct lv_form *f, FILE *out)
         return lv_bad(out, "no wrapped PVM call is named %s (see \"calls\" "
                       "on /control.json)", call);
     snprintf(b.call, sizeof b.call, "%s", call && strcmp(call, "any") ? call
+                                                                      : "");
+    if (site && site[0] && strcmp(site, "any") && !site_ok(site, sizeof b.site))
+        return lv_bad(out, "site is FILE:LINE (sor.c:228) or a function's "
+                      "name, not %s", site);
+    snprintf(b.site, sizeof b.site, "%s", site && strcmp(site, "any") ? site
                                                                       : "");
     b.hits = (int32_t)hits;
     lv_ctl_lock();
@@ -560,6 +683,8 @@ static void write_bps(FILE *out)
         write_any(out, "peer", b->peer);
         write_any(out, "tag", b->tag);
         write_any(out, "size", b->size);
+        fputs(",\"site\":", out);
+        top_json_str(out, b->site[0] ? b->site : "any");
         fprintf(out, ",\"hits\":%d,\"count\":%d}", b->hits, b->count);
     }
     fputs("]", out);

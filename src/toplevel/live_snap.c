@@ -34,6 +34,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,6 +86,7 @@ struct lv_task *lv_task(int ltid)
     lv.tasks[lo] = t;
     t->ltid = ltid;
     t->next_recv = -1;
+    t->bad_at = -1;
     snprintf(t->state, sizeof t->state, "running");
     lv.ntasks++;
     return t;
@@ -190,6 +192,23 @@ static int shown_kind(int kind)
 
 /* ---- recording: the growing logs --------------------------------------- */
 
+/* A log that fails to read while its task writes it may only be
+ * torn at its tail (the event being written): said only when the same
+ * event still fails after the log grew past it, or on the scan after the
+ * run (last_scan), when nothing is being written any more. */
+static int last_scan;
+
+static int corrupt(struct lv_task *t, const char *path, long n)
+{
+    struct stat st;
+    long size = stat(path, &st) == 0 ? (long)st.st_size : -1;
+    int grew = t->bad_at == n && size > t->bad_size;
+
+    t->bad_at = n;
+    t->bad_size = size;
+    return last_scan || grew;
+}
+
 static void read_growing(struct lv_task *t)
 {
     char path[4400];
@@ -229,11 +248,12 @@ static void read_growing(struct lv_task *t)
         t->rec_loaded = n;
         lv_snap_unlock();
     }
-    if (rc < 0 && !pg_logr_cut(r)) {
+    if (rc < 0 && !pg_logr_cut(r) && corrupt(t, path, n)) {
         lv_snap_lock();
         snprintf(t->note, sizeof t->note, "%s", err.msg);
         lv_snap_unlock();
-    }
+    } else if (rc >= 0 || pg_logr_cut(r))
+        t->bad_at = -1;
     pg_logr_close(r);
     free(to);
 }
@@ -336,6 +356,7 @@ static void follow_replay(struct lv_task *t)
     /* It waits for the first receive after what it consumed. */
     t->waiting = pos.waiting;
     t->next_recv = -1;
+    t->bad_at = -1;
     for (k = t->shown; t->waiting && k < t->nrec; k++)
         if (is_wait(&t->rec[k])) {
             t->next_recv = k;
@@ -413,6 +434,7 @@ static void *scanner(void *arg)
         }
         pthread_mutex_unlock(&mu);
     }
+    last_scan = 1;
     scan_once(); /* the run is over: everything it wrote */
     return NULL;
 }

@@ -6,6 +6,9 @@ element commands), as a user would.
     control_page.py URL step N          clicks "Step all" N times
     control_page.py URL break TAG       adds a breakpoint on TAG, resumes
     control_page.py URL choose          clicks an alternative of a receive
+    control_page.py URL runto E         types E in ltid 1's "Run to" box,
+                                        clicks "Run to" after 3 refreshes
+    control_page.py URL site --site S   adds a breakpoint at call site S
     [--shot OUT.png]                    a screenshot at the end
 
 Prints one JSON object.  step: the holds of every task before and after
@@ -15,7 +18,13 @@ held by the breakpoint (per row: ltid, state, "about to call", why).
 choose: the receive and the message clicked (the first one offered that
 the receive did not take), and, replaying, the what-if line the panel
 shows once that run is over (its state and directory) and its output.
+site: the breakpoint list as shown.
+runto: what the box holds after the refreshes ("kept") and what the
+panel said once the click was answered ("said").
 The panel is read through what it shows and window.pangaeaControl.
+
+URL "-": read from stdin (the live view's URL carries its token, kept
+off command lines).
 
 Design.  The WebDriver client of graph_page.py (chromedriver over HTTP,
 standard library only, clean-up by PID) is reused as it is.
@@ -125,18 +134,46 @@ return {state: w.dataset.state, dir: w.dataset.dir, line: w.firstChild.textConte
     return out
 
 
+def runto(d, event):
+    ready(d, 1)
+    row = '#c-tasks tbody tr[data-ltid="1"]'
+    type_in(d, row + " input.runto", str(event))
+    p0 = d.js("return window.pangaeaControl.polls();")
+    wait(d, "return window.pangaeaControl.polls() >= arguments[0];", 60, p0 + 3)
+    kept = d.js("return document.querySelector(arguments[0]).value;", row + " input.runto")
+    d.js("document.getElementById('c-say').textContent = '';")
+    click(d, row + " td:last-child button:last-child")
+    said = wait(d, "const s = document.getElementById('c-say').textContent;"
+                   "return s.startsWith('runto') ? s : null;")
+    return {"kept": kept, "said": said}
+
+
+def site(d, where):
+    ready(d, 1)
+    type_in(d, "#bp-site", where)
+    click(d, "#bp-add")
+    wait(d, "return document.querySelectorAll('#c-bps li').length > 0;")
+    return {"breakpoints": d.js("return [...document.querySelectorAll('#c-bps li')]"
+                                ".map((li) => li.firstChild.textContent);")}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("url")
-    ap.add_argument("what", choices=["step", "break", "choose"])
+    ap.add_argument("what", choices=["step", "break", "choose", "runto", "site"])
     ap.add_argument("arg", nargs="?", type=int, default=0)
     ap.add_argument("--shot")
+    ap.add_argument("--site")
     a = ap.parse_args()
+    if a.url == "-":
+        a.url = sys.stdin.readline().strip()
     d = Driver((1400, 1000))
     try:
         d.call("POST", "/url", {"url": a.url})
         out = (step(d, a.arg) if a.what == "step" else
-               brk(d, a.arg) if a.what == "break" else choose(d))
+               brk(d, a.arg) if a.what == "break" else
+               runto(d, a.arg) if a.what == "runto" else
+               site(d, a.site) if a.what == "site" else choose(d))
         if a.shot:
             d.screenshot(a.shot)
         print(json.dumps(out))

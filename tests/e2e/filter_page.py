@@ -80,6 +80,8 @@ def main():
     ap.add_argument("--shot")
     a = ap.parse_args()
     live = a.live
+    if a.url == "-":  # the live view's URL carries its token: not in argv
+        a.url = sys.stdin.readline().strip()
     url = a.url if "://" in a.url else "file://" + os.path.abspath(a.url)
     d = Driver((1400, 1000))
     out = {}

@@ -29,18 +29,36 @@ stop_pangaea() {
     PID=
 }
 
+# live_url FILE: reads the URL pangaea printed in FILE (its stderr):
+# PAGE_URL is it (it carries the run's token), URL the server's root
+# without it, and $D/token.hdr a header file with the token that the curl
+# below sends (curl -H @file: the token is never on a command line, where
+# `ps` would show it).  1 while nothing is printed yet.
+live_url() {
+    PAGE_URL=$(sed -n 's/^pangaea: live view at //p' "$1" 2>/dev/null)
+    [ -n "$PAGE_URL" ] || return 1
+    URL=${PAGE_URL%%\?*}
+    (umask 077 && printf 'X-Pangaea-Token: %s\n' "${PAGE_URL##*token=}" >"$D/token.hdr")
+}
+# curl, as the tests of the live page call it, sends the run's token;
+# `command curl` does not.
+curl() {
+    if [ -s "$D/token.hdr" ]; then command curl -H "@$D/token.hdr" "$@"
+    else command curl "$@"; fi
+}
+
 # start_live NAME ARGS...: pangaea ARGS in the background (never inside
-# the user's tmux: /control/gdb would open windows there); PID and URL,
-# its output in $D/NAME.out and .err.
+# the user's tmux: /control/gdb would open windows there); PID, URL and
+# PAGE_URL (live_url), its output in $D/NAME.out and .err.
 start_live() {
     local name=$1 i
     shift
+    rm -f "$D/token.hdr"
     env -u TMUX "$PANGAEA" "$@" >"$D/$name.out" 2>"$D/$name.err" </dev/null &
     PID=$!
     URL=
     for i in $(seq 300); do
-        URL=$(sed -n 's/^pangaea: live view at //p' "$D/$name.err")
-        [ -n "$URL" ] && return 0
+        live_url "$D/$name.err" && return 0
         kill -0 "$PID" 2>/dev/null || break
         sleep 0.1
     done

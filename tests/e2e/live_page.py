@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """live_page.py - loads the page of `pangaea -live` in headless Chromium.
 
-    live_page.py URL [--min-events N] [--shot OUT.png]
-                 [--open-gate FILE [--away]]
+    live_page.py URL|- [--min-events N] [--shot OUT.png]
+                 [--open-gate FILE [--away]] [--click-to-end ID]
 
 Prints one JSON object: what the page itself reports (window.pangaeaLive:
 its rows and their labels, the events and lines it holds, how many polls
@@ -20,6 +20,14 @@ user would), creates FILE (the test program's gate: the run goes on),
 waits until the page has more events and has polled once more, and
 reports "after": whether the page follows the newest events and where
 the view is (scrollLeft, and the largest it can be).
+
+--click-to-end ID: then clicks the element of that id (the control
+panel's "Resume all", say) once, and waits until the page says the run is
+over; "end" holds whether it still says running, the events it holds and
+its summary line.
+
+URL "-": read from stdin (the live view's URL carries its token, kept
+off command lines).
 
 Design.  The WebDriver client of graph_page.py (chromedriver over HTTP,
 standard library only, clean-up by PID) is reused as it is.
@@ -77,6 +85,16 @@ def go_on(d, gate, away, had):
     return now
 
 
+def to_end(d, elem):
+    d.js("document.getElementById(arguments[0]).click();", elem)
+    t = time.time()
+    while time.time() - t < 120 and d.js("return window.pangaeaLive.running();"):
+        time.sleep(0.1)
+    return d.js("const g = window.pangaeaLive;"
+                "return {running: g.running(), events: g.events(),"
+                "        summary: document.getElementById('summary').textContent};")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("url")
@@ -84,7 +102,10 @@ def main():
     ap.add_argument("--shot")
     ap.add_argument("--open-gate")
     ap.add_argument("--away", action="store_true")
+    ap.add_argument("--click-to-end")
     a = ap.parse_args()
+    if a.url == "-":
+        a.url = sys.stdin.readline().strip()
     d = Driver((1400, 900))
     try:
         d.call("POST", "/url", {"url": a.url})
@@ -96,11 +117,13 @@ def main():
                 time.sleep(0.1)
         if out is None:
             raise RuntimeError("the page never showed %d events" % a.min_events)
-        api = [a.url.rstrip("/") + p for p in
+        api = [a.url.split("?")[0].rstrip("/") + p for p in
                ("/events.json", "/filter.js", "/filter.css",
                 "/control.json", "/alternatives.json")]
         out["other_resources"] = [u for u in out.pop("fetched")
                                   if not any(u.startswith(p) for p in api)]
+        if a.click_to_end:
+            out["end"] = to_end(d, a.click_to_end)
         if a.open_gate:
             out["after"] = go_on(d, a.open_gate, a.away, out["events"])
         if a.shot:

@@ -81,7 +81,7 @@ fi
 PID=$!
 URL=
 for i in $(seq 300); do
-    URL=$(sed -n 's/^pangaea: live view at //p' "$D/live.err")
+    live_url "$D/live.err"
     [ -n "$URL" ] && grep -q "the run is over" "$D/live.err" && break
     kill -0 "$PID" 2>/dev/null || break
     sleep 0.1
@@ -91,8 +91,8 @@ if [ -n "$URL" ] && grep -q "the run is over" "$D/live.err" &&
     F=$(jget "$CNT" "d['file']"); L=$(jget "$CNT" "d['line']")
     expect "live: /filter.js is served" "$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "${URL}filter.js")" \
         "200 text/javascript; charset=utf-8"
-    if res=$(timeout 60 python3 "$HERE/filter_page.py" "$URL" --live --site "$F" "$L" \
-             --hide "$(jget "$CNT" "d['ltid']")" --collapse 1 2>"$D/lpage.err"); then
+    if res=$(timeout 60 python3 "$HERE/filter_page.py" - --live --site "$F" "$L" \
+             --hide "$(jget "$CNT" "d['ltid']")" --collapse 1 2>"$D/lpage.err" <<<"$PAGE_URL"); then
         check live "$res" all
     else
         pg_fail "live: the page could not be driven"; cat "$D/lpage.err"

@@ -111,7 +111,7 @@ finish() {
 page() {
     local res name=$1 logs=$2 min=$3
     shift 3
-    if ! res=$($PAGE "$URL" --min-events "$min" "$@"); then
+    if ! res=$($PAGE - --min-events "$min" "$@" <<<"$PAGE_URL"); then
         pg_fail "$name: the page did not load"; return 1
     fi
     PAGE_RES=$res

@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,55 @@ START_TEST(a_growing_log_is_read_event_by_event_each_once)
 }
 END_TEST
 
+/* A log that does not read while its task may still write it is not
+ * called corrupt at once: the tail may be the event (or the seal of a
+ * block) being written.  A damage that stays is said by the scan after
+ * the run. */
+START_TEST(a_log_that_fails_to_read_is_called_corrupt_only_once_it_is_final)
+{
+    char dir[] = "/tmp/pg_test_live.XXXXXX", path[4400], note[1100];
+    struct top_opts o;
+    int to = 2, i, fd;
+    unsigned char b;
+    pg_logw *w;
+    pg_err err;
+    off_t mid;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    pg_log_path(path, sizeof path, dir, 1, PG_LOG_COMM);
+    w = pg_logw_open(path, PG_LOG_COMM, 1, "/bin/prog", "hostA", &err);
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    for (i = 1; i <= 40; i++)
+        ck_assert_int_eq(pg_logw_send(w, 1000.0 + i, "pvm_send", 5, i, 8, 1,
+                                      &to), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    fd = open(path, O_RDWR); /* a byte of the events flipped */
+    ck_assert_int_ge(fd, 0);
+    mid = lseek(fd, 0, SEEK_END) * 3 / 4;
+    ck_assert_int_eq(pread(fd, &b, 1, mid), 1);
+    b ^= 0x5a;
+    ck_assert_int_eq(pwrite(fd, &b, 1, mid), 1);
+    close(fd);
+    memset(&o, 0, sizeof o);
+    o.mode = PANGAEA_LOG;
+    snprintf(o.logdir, sizeof o.logdir, "%s", dir);
+    ck_assert_int_eq(lv_snap_start(&o, NULL, &err), 0);
+    wait_scans(3);
+    lv_snap_lock();
+    ck_assert_int_eq(lv.ntasks, 1);
+    snprintf(note, sizeof note, "%s", lv.tasks[0]->note);
+    lv_snap_unlock();
+    ck_assert_msg(!note[0], "said while the run goes on: %s", note);
+    lv_snap_stop();
+    lv_snap_lock();
+    snprintf(note, sizeof note, "%s", lv.tasks[0]->note);
+    lv_snap_unlock();
+    ck_assert_msg(note[0], "the damage is never said");
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("live");
@@ -152,6 +202,8 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, live_argument_is_a_port_or_an_address_and_port);
     tcase_add_test(tc, a_growing_log_is_read_event_by_event_each_once);
+    tcase_add_test(tc,
+        a_log_that_fails_to_read_is_called_corrupt_only_once_it_is_final);
     suite_add_tcase(s, tc);
     return ck_run(s) ? 1 : 0;
 }

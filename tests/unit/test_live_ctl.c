@@ -143,12 +143,27 @@ START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
     free(out);
     ck_assert_int_eq(p1->steps, 0);
     ck_assert_int_eq(p2->steps, 1);
+    /* A step not taken yet: another is not given (two tabs, a double
+     * click), whatever the view. */
+    ck_assert_int_eq(run(lv_ctl_step, "ltid=2&from=2:0", &out), 200);
+    ck_assert(strstr(out, "\"stepped\":[]}\n"));
+    free(out);
+    ck_assert_int_eq(p2->steps, 1);
+    p2->steps = 0, p2->holds = 1; /* taken; held again, as gate.c does */
+    ck_assert_int_eq(run(lv_ctl_step, "from=2:0", &out), 200); /* stale */
+    ck_assert(strstr(out, "\"stepped\":[]}\n"));
+    free(out);
+    ck_assert_int_eq(p2->steps, 0);
+    ck_assert_int_eq(run(lv_ctl_step, "from=2:x", &out), 400);
+    free(out);
     ck_assert_int_eq(run(lv_ctl_resume, "ltid=1", &out), 200);
     free(out);
     ck_assert(!p1->pause && !p1->gate && p2->pause);
-    ck_assert_int_eq(run(lv_ctl_step, "", &out), 200); /* the held only */
-    ck_assert(strstr(out, "\"stepped\":[2]}\n"));
+    ck_assert_int_eq(c->all_go, 0); /* one task: not the run's state */
+    ck_assert_int_eq(run(lv_ctl_step, "from=1:0,2:1", &out), 200);
+    ck_assert(strstr(out, "\"stepped\":[2]}\n")); /* the held only */
     free(out);
+    ck_assert_int_eq(p2->steps, 1);
     ck_assert_int_eq(run(lv_ctl_runto, "ltid=1&event=7", &out), 200);
     free(out);
     ck_assert(p1->runto == 7 && p1->gate && !p1->pause);
@@ -206,6 +221,34 @@ START_TEST(controls_reach_the_tasks_pages_and_the_breakpoint_file)
     ck_assert_int_eq(run(lv_ctl_unbreak, "id=all", &out), 200);
     free(out);
     ck_assert_int_eq(c->nbp, 0);
+
+    /* A call site: FILE:LINE or a function, matched by the task. */
+    ck_assert_int_eq(run(lv_ctl_break, "site=sor.c:228", &out), 200);
+    free(out);
+    ck_assert_str_eq(c->bp[0].site, "sor.c:228");
+    ck_assert_int_eq(run(lv_ctl_break, "site=relax_row", &out), 200);
+    free(out);
+    ck_assert_str_eq(c->bp[1].site, "relax_row");
+    ck_assert_int_eq(run(lv_ctl_break, "site=sor.c:0", &out), 400);
+    ck_assert_ptr_nonnull(strstr(out, "site is FILE:LINE"));
+    free(out);
+    ck_assert_int_eq(run(lv_ctl_break, "site=../sor.c:3", &out), 400);
+    free(out);
+    ck_assert_int_eq(run(lv_ctl_unbreak, "id=all", &out), 200);
+    free(out);
+
+    /* Resume all is the run's state (tasks that start later read it);
+     * pause all ends it. */
+    ck_assert_int_eq(run(lv_ctl_resume, "", &out), 200);
+    free(out);
+    ck_assert_int_eq(c->all_go, 1);
+    ck_assert(!p1->pause && !p2->pause && !p3->pause);
+    ck_assert_int_eq(run(lv_ctl_pause, "ltid=2", &out), 200);
+    free(out);
+    ck_assert_int_eq(c->all_go, 1);
+    ck_assert_int_eq(run(lv_ctl_pause, "", &out), 200);
+    free(out);
+    ck_assert_int_eq(c->all_go, 0);
 
     lv_ctl_stop(); /* lets every task go */
     ck_assert(!p2->pause && !p2->gate);
