@@ -110,7 +110,11 @@ const int pg_n_msg_calls = NELEM(pg_msg_calls);
 const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
                                        "pvm_gsize", "pvm_recvinfo",
                                        "pvm_tasks", "pvm_config",
-                                       "pvm_kill" /* 6: a replay kills here */ };
+                                       "pvm_kill", /* 6: a replay kills here */
+                                       /* 7 to 12: the mailbox (wrap_mbox.c) */
+                                       "pvm_putinfo", "pvm_delinfo",
+                                       "pvm_getmboxinfo", "pvm_insert",
+                                       "pvm_lookup", "pvm_delete" };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 
 int pg_call_index(const char *const *list, int n, const char *call)
