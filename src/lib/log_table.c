@@ -114,7 +114,11 @@ const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
                                        /* 7 to 12: the mailbox (wrap_mbox.c) */
                                        "pvm_putinfo", "pvm_delinfo",
                                        "pvm_getmboxinfo", "pvm_insert",
-                                       "pvm_lookup", "pvm_delete" };
+                                       "pvm_lookup", "pvm_delete",
+                                       /* 13: about a call not replayed
+                                        * (wrap_named.c); the code is 4
+                                        * bits: 15 is the last there is */
+                                       "not_replayed" };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 
 int pg_call_index(const char *const *list, int n, const char *call)

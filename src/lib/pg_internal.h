@@ -47,7 +47,10 @@
  *                  pvm_scatter (libgpvm3)
  *   wrap_mbox.c    pvm_putinfo, pvm_recvinfo, pvm_delinfo, pvm_getmboxinfo,
  *                  pvm_insert, pvm_lookup, pvm_delete: the mailbox
- *   wrap_route.c   pvm_setopt (PvmRoute is an event; the rest passes)
+ *   wrap_named.c   the calls not replayed (PG_NAMED rows): named, logged
+ *   wrap_route.c   pvm_setopt (PvmRoute is an event; the rest passes),
+ *                  pvm_getopt (the program's output settings)
+ *   wrap_fds.c     pvm_getfds (replay: a descriptor always readable)
  *   wrap_kill.c    pvm_kill (an event; killed.c: the victim in replay)
  */
 #ifndef PG_INTERNAL_H
@@ -55,6 +58,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
@@ -77,6 +81,7 @@ typedef int (*pg_matchfn)(int, int, int);
 struct pg_real {
 #define PG_CALL(name, ret, params, group) ret (*name) params;
 #define PG_LIBC(name, ret, params) ret (*name) params;
+#define PG_NAMED(name, ret, params, args, group) ret (*name) params;
 #include "pg_calls.def"
 #undef PG_CALL
 };

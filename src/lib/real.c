@@ -42,6 +42,9 @@ static void load(int group)
 #define PG_LIBC(name, ret, params)                                             \
     if (group == 0)                                                            \
         *(void **)&pg_real.name = find(#name);
+#define PG_NAMED(name, ret, params, args, grp)                                \
+    if (grp == group)                                                          \
+        *(void **)&pg_real.name = find("pvm_" #name);
 #include "pg_calls.def"
 #undef PG_CALL
     loaded[group] = 1;
