@@ -118,7 +118,8 @@ const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
                                        /* 13: about a call not replayed
                                         * (wrap_named.c); the code is 4
                                         * bits: 15 is the last there is */
-                                       "not_replayed" };
+                                       "not_replayed",
+                                       "pvm_hostsync" /* 14 */ };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 
 int pg_call_index(const char *const *list, int n, const char *call)

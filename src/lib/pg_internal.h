@@ -41,7 +41,8 @@
  *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
  *   wrap_exit.c    pvm_exit
  *   wrap_notify.c  pvm_notify, and the notices it brings (task exits, hosts)
- *   wrap_query.c   pvm_pstat, pvm_mstat, pvm_gsize: answers that race
+ *   wrap_query.c   pvm_pstat, pvm_mstat, pvm_gsize, pvm_hostsync: answers
+ *                  that race
  *   wrap_group.c   pvm_joingroup, pvm_lvgroup, pvm_gettid, pvm_getinst,
  *                  pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather,
  *                  pvm_scatter (libgpvm3)

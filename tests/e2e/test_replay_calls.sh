@@ -16,6 +16,7 @@
 # - plain_freeze: workers join, all members pvm_freezegroup, a late join
 #   fails, then the members leave (a replay stalled: the failed join's
 #   turn among joins and leaves was not taken).
+# - plain_hostsync: pvm_hostsync's clock and offset, given back in replay.
 # And pvm_getopt: plain_getopt's output and trace settings under pangaea
 # -log are those of a plain run (they were pangaea's).
 set -u
@@ -39,6 +40,8 @@ else
 fi
 pg_replay_case "plain_freeze (joins, pvm_freezegroup, a join that fails, leaves)" \
     "$PG_BUILD/tests/plain_freeze"
+pg_replay_case "plain_hostsync (a host's clock, to the microsecond)" \
+    "$PG_BUILD/tests/plain_hostsync"
 
 dir=$(pg_tmpdir)
 "$PG_BUILD/tests/plain_getopt" >"$dir/plain" 2>&1
