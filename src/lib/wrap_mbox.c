@@ -214,8 +214,9 @@ static int xget(const char *rec, size_t n, size_t *at)
     int32_t w;
 
     if (*at + sizeof w > n)
-        pg_fatal("a recorded pvm_getmboxinfo answer is cut short (%zu "
-                 "bytes): the data file is damaged", n);
+        pg_fatal("ltid-%d.data.pgc: a recorded pvm_getmboxinfo answer is "
+                 "cut short (%zu bytes): the data file is damaged", pg.ltid,
+                 n);
     memcpy(&w, rec + *at, sizeof w);
     *at += sizeof w;
     return w;
@@ -242,13 +243,15 @@ static struct pvmmboxinfo *take_classes(int n)
     for (ncls = n, i = 0; i < n; i++) {
         k = xget(rec, len, &at);
         if (k < 0 || at + k > len || !(cls[i].mi_name = malloc(k + 1)))
-            pg_fatal("a recorded pvm_getmboxinfo class name is damaged");
+            pg_fatal("ltid-%d.data.pgc: a recorded pvm_getmboxinfo class "
+                     "name is damaged", pg.ltid);
         memcpy(cls[i].mi_name, rec + at, k);
         cls[i].mi_name[k] = 0;
         at += k;
         k = cls[i].mi_nentries = xget(rec, len, &at);
         if (k < 0 || (size_t)k > len / 16 + 1)
-            pg_fatal("a recorded pvm_getmboxinfo class has %d entries", k);
+            pg_fatal("ltid-%d.data.pgc: a recorded pvm_getmboxinfo class "
+                     "has %d entries", pg.ltid, k);
         cls[i].mi_indices = malloc((k + 1) * sizeof(int));
         cls[i].mi_owners = malloc((k + 1) * sizeof(int));
         cls[i].mi_flags = malloc((k + 1) * sizeof(int));
@@ -330,8 +333,8 @@ int pvm_lookup(char *name, int req, int *datap)
         if (cc >= 0) {
             rec = pg_data_get('L', &n);
             if (n != sizeof *rec)
-                pg_fatal("a recorded pvm_lookup datum of %zu bytes (not 4)",
-                         n);
+                pg_fatal("ltid-%d.data.pgc: a recorded pvm_lookup datum of "
+                         "%zu bytes (not 4)", pg.ltid, n);
             datum = *rec;
             free(rec);
         }

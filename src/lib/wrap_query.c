@@ -79,8 +79,8 @@ int pvm_hostsync(int host, struct timeval *clk, struct timeval *delta)
         if ((cc = pg_replay_query("pvm_hostsync", about)) >= 0) {
             rec = pg_data_get('H', &n);
             if (n != sizeof v)
-                pg_fatal("a recorded pvm_hostsync answer of %zu bytes (not "
-                         "%zu)", n, sizeof v);
+                pg_fatal("ltid-%d.data.pgc: a recorded pvm_hostsync answer "
+                         "of %zu bytes (not %zu)", pg.ltid, n, sizeof v);
             c = (struct timeval){ rec[0], rec[1] };
             d = (struct timeval){ rec[2], rec[3] };
             free(rec);
