@@ -63,7 +63,8 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
        PG_REP_NOTE = 10 };
 /* HELD: the task stops on purpose (-stop, -debug: stop.c), text says how
  * to go on; RELEASED: it goes on.  Never a stall while held.  NOTE: a
- * remark pangaea prints on its own stderr (a call not replayed:
+ * remark pangaea prints on its own stderr after "pangaea: ", the text
+ * naming the task itself, "ltid N (program): ..." (a call not replayed:
  * wrap_named.c), not among the program's output, where its place among
  * other tasks' lines would differ from run to run. */
 

@@ -25,17 +25,17 @@
  * output, where the line's place among other tasks' would differ. */
 static void name_it(const char *call, int *said)
 {
-    char text[128];
+    char text[1100];
 
     if (*said)
         return;
     *said = 1;
-    snprintf(text, sizeof text, "%s is not replayed: this run may not "
-             "repeat", call);
     if (pg.top <= 0) {
-        pg_warn("%s", text);
+        pg_warn("%s is not replayed: this run may not repeat", call);
         return;
     }
+    snprintf(text, sizeof text, "ltid %d (%.900s): %s is not replayed: this "
+             "run may not repeat", pg.ltid, pg.program, call);
     PG_ENTER();
     pg_coord_report(PG_REP_NOTE, text);
     PG_LEAVE();

@@ -395,9 +395,8 @@ static void on_report(int *diverged)
             tt[i].still_since = 0, tt[i].state = 0; /* progress anew */
         return;
     }
-    if (v[1] == PG_REP_NOTE) { /* a call not replayed (wrap_named.c) */
-        fprintf(stderr, "pangaea: ltid %d (%s): %s\n", v[0],
-                program_of(v[0]), text);
+    if (v[1] == PG_REP_NOTE) { /* "ltid N (program): ...", wrap_named.c */
+        fprintf(stderr, "pangaea: %s\n", text);
         return;
     }
     if (v[1] == PG_REP_CRASH) {
