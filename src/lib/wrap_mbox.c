@@ -222,49 +222,60 @@ static int xget(const char *rec, size_t n, size_t *at)
     return w;
 }
 
-/* The recorded classes, rebuilt where the previous answer was (PVM, too,
- * keeps its answer only until the next call); owners by their ltid's tid
- * in this run. */
+/* Class c as recorded from *at on: its name and entries, owners by their
+ * ltid's tid in this run. */
+static void take_class(const char *rec, size_t len, size_t *at,
+                       struct pvmmboxinfo *c)
+{
+    int e, k = xget(rec, len, at), ltid, tid;
+
+    if (k < 0 || *at + k > len || !(c->mi_name = malloc(k + 1)))
+        pg_fatal("ltid-%d.data.pgc: a recorded pvm_getmboxinfo class "
+                 "name is damaged", pg.ltid);
+    memcpy(c->mi_name, rec + *at, k);
+    c->mi_name[k] = 0;
+    *at += k;
+    k = c->mi_nentries = xget(rec, len, at);
+    if (k < 0 || (size_t)k > len / 16 + 1)
+        pg_fatal("ltid-%d.data.pgc: a recorded pvm_getmboxinfo class "
+                 "has %d entries", pg.ltid, k);
+    c->mi_indices = malloc((k + 1) * sizeof(int));
+    c->mi_owners = malloc((k + 1) * sizeof(int));
+    c->mi_flags = malloc((k + 1) * sizeof(int));
+    if (!c->mi_indices || !c->mi_owners || !c->mi_flags)
+        pg_fatal("out of memory");
+    for (e = 0; e < k; e++) {
+        c->mi_indices[e] = xget(rec, len, at);
+        ltid = xget(rec, len, at);
+        tid = xget(rec, len, at);
+        c->mi_owners[e] = ltid >= 0 ? pg_tid_of(ltid) : tid;
+        c->mi_flags[e] = xget(rec, len, at);
+    }
+}
+
+/* The n recorded classes, rebuilt where the previous answer was (PVM,
+ * too, keeps its answer only until the next call). */
 static struct pvmmboxinfo *take_classes(int n)
 {
     static struct pvmmboxinfo *cls;
     static int ncls;
     size_t len, at = 0;
     char *rec = pg_data_get('X', &len);
-    int i, e, k, ltid, tid;
+    int i;
 
     for (i = 0; i < ncls; i++) {
         free(cls[i].mi_name), free(cls[i].mi_indices);
         free(cls[i].mi_owners), free(cls[i].mi_flags);
     }
     free(cls);
+    cls = NULL, ncls = 0;
+    if ((size_t)n > len / 8) /* a class takes 8 bytes at least */
+        pg_fatal("ltid-%d.data.pgc: %d recorded pvm_getmboxinfo classes "
+                 "in %zu bytes", pg.ltid, n, len);
     if (!(cls = calloc(n > 0 ? n : 1, sizeof *cls)))
         pg_fatal("out of memory");
-    for (ncls = n, i = 0; i < n; i++) {
-        k = xget(rec, len, &at);
-        if (k < 0 || at + k > len || !(cls[i].mi_name = malloc(k + 1)))
-            pg_fatal("ltid-%d.data.pgc: a recorded pvm_getmboxinfo class "
-                     "name is damaged", pg.ltid);
-        memcpy(cls[i].mi_name, rec + at, k);
-        cls[i].mi_name[k] = 0;
-        at += k;
-        k = cls[i].mi_nentries = xget(rec, len, &at);
-        if (k < 0 || (size_t)k > len / 16 + 1)
-            pg_fatal("ltid-%d.data.pgc: a recorded pvm_getmboxinfo class "
-                     "has %d entries", pg.ltid, k);
-        cls[i].mi_indices = malloc((k + 1) * sizeof(int));
-        cls[i].mi_owners = malloc((k + 1) * sizeof(int));
-        cls[i].mi_flags = malloc((k + 1) * sizeof(int));
-        if (!cls[i].mi_indices || !cls[i].mi_owners || !cls[i].mi_flags)
-            pg_fatal("out of memory");
-        for (e = 0; e < k; e++) {
-            cls[i].mi_indices[e] = xget(rec, len, &at);
-            ltid = xget(rec, len, &at);
-            tid = xget(rec, len, &at);
-            cls[i].mi_owners[e] = ltid >= 0 ? pg_tid_of(ltid) : tid;
-            cls[i].mi_flags[e] = xget(rec, len, &at);
-        }
-    }
+    for (ncls = n, i = 0; i < n; i++)
+        take_class(rec, len, &at, &cls[i]);
     free(rec);
     return cls;
 }
