@@ -112,7 +112,10 @@ test-programs: $(B)/tests/variant/plain_sized
 $(B)/tests/variant/plain_sized: tests/programs/plain_sized.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DPLAIN_SIZED_VARIANT -o $@ $< $(PVMLIBS) -lm
-# plain_query asks the group server too.
+# plain_query and plain_freeze ask the group server too.
+$(B)/tests/plain_freeze: tests/programs/plain_freeze.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -lgpvm3 $(PVMLIBS) -lm
 $(B)/tests/plain_query: tests/programs/plain_query.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< -lgpvm3 $(PVMLIBS) -lm
@@ -121,6 +124,11 @@ test-programs: $(B)/tests/comm_from_xml
 $(B)/tests/comm_from_xml: tests/tools/comm_from_xml.c $(B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
+# pvm_api prints src/lib/pg_api.def (test_pvm_api.sh, the README's list).
+test-programs: $(B)/tests/pvm_api
+$(B)/tests/pvm_api: tests/tools/pvm_api.c src/lib/pg_api.def
+	@mkdir -p $(@D)
+	$(CC) -Isrc/lib $(CFLAGS) -o $@ $<
 # gen_logs writes synthetic recordings with the log API (display tests).
 test-programs: $(B)/tests/gen_logs
 $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a

@@ -35,7 +35,8 @@ runtime
 outside
 wrap_mhf
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
-wrap_recv wrap_group wrap_route wrap_time wrap_tasks wrap_kill
+wrap_recv wrap_group wrap_route wrap_time wrap_tasks wrap_kill wrap_named
+wrap_fds wrap_mbox
 '
 TOP_LAYERS='
 untrusted

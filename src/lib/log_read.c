@@ -238,8 +238,8 @@ static int link_strings(pg_logr *r, const pg_evdesc *d, pg_event *ev,
             *PG_FIELD_PTR(ev, f, const char *) = s;
         if (f->type == PG_FT_QCALL && !pg_log_query_known(s))
             return pg_lx_fail(&r->x, err, "<%s> %s=\"%.40s\": not "
-                              "pvm_pstat, pvm_mstat, pvm_gsize, pvm_recvinfo, "
-                              "pvm_tasks, pvm_config or pvm_kill", d->name,
+                              "a call a <query> may name (pvm_pstat, "
+                              "pvm_recvinfo, pvm_kill, ...)", d->name,
                               f->name, s);
         if (f->type != PG_FT_WHAT)
             continue;

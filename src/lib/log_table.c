@@ -110,8 +110,20 @@ const int pg_n_msg_calls = NELEM(pg_msg_calls);
 const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
                                        "pvm_gsize", "pvm_recvinfo",
                                        "pvm_tasks", "pvm_config",
-                                       "pvm_kill" /* 6: a replay kills here */ };
+                                       "pvm_kill", /* 6: a replay kills here */
+                                       /* 7 to 12: the mailbox (wrap_mbox.c) */
+                                       "pvm_putinfo", "pvm_delinfo",
+                                       "pvm_getmboxinfo", "pvm_insert",
+                                       "pvm_lookup", "pvm_delete",
+                                       /* 13: about a call not replayed
+                                        * (wrap_named.c); the code is 4
+                                        * bits: 15 is the last there is */
+                                       "not_replayed",
+                                       "pvm_hostsync" /* 14 */ };
 const int pg_n_query_calls = NELEM(pg_query_calls);
+/* A binary event keeps its call's code in the high 4 bits of its first
+ * byte (log_binw.c): a 17th query call would need another format. */
+_Static_assert(NELEM(pg_query_calls) <= 16, "query call codes are 4 bits");
 
 int pg_call_index(const char *const *list, int n, const char *call)
 {

@@ -16,7 +16,8 @@
  * are bytes with 4-byte padding already in the body, raw data are bytes.
  *
  * A mailbox entry (pvm_recvinfo: how a client finds a server) is the same:
- * a <query call="pvm_recvinfo"> with the entry as an 'M' record.
+ * a <query call="pvm_recvinfo"> with the entry as an 'M' record
+ * (wrap_mbox.c, with the rest of the mailbox).
  *
  * Sends to an outside task are logged to ltid -2 (record.c), checked in
  * replay like any send, and not sent (wrap_send.c): the task that would
@@ -74,7 +75,7 @@ static char *body_of(int mid, struct mhead *h, int *len)
     return bytes;
 }
 
-static void put_message(int mid)
+void pg_outside_put(int mid)
 {
     struct mhead h;
     int len;
@@ -93,12 +94,12 @@ void pg_outside_record(const char *call, int mid)
 {
     pg_hdr h = { PG_LTID_OUTSIDE, ++count };
 
-    put_message(mid);
+    pg_outside_put(mid);
     pg_record_recv(call, mid, &h);
 }
 
 /* The next recorded message, built again: a buffer that is not current. */
-static int take_message(int *src)
+int pg_outside_take(int *src)
 {
     struct mhead h;
     struct pvmminfo mi;
@@ -131,7 +132,7 @@ int pg_outside_replay(const pg_event *ev, int take)
     if (probed > 0)
         pvm_freebuf(probed);
     probed = 0;
-    mid = take_message(&src);
+    mid = pg_outside_take(&src);
     count++;
     pg_replay_check_size(ev, mid);
     if (take == 1) {
@@ -162,30 +163,4 @@ int pg_outside_drop(int *tids, int n, int **kept)
         if (pg_peer_ltid(tids[i]) != PG_LTID_OUTSIDE)
             (*kept)[k++] = tids[i];
     return k;
-}
-
-/* ---- pvm_recvinfo ----------------------------------------------------- */
-int pvm_recvinfo(char *name, int index, int flags)
-{
-    char about[300];
-    int cc, src;
-
-    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
-                   pg_real.recvinfo(name, index, flags));
-    PG_ENTER();
-    snprintf(about, sizeof about, "%.256s#%d", name ? name : "", index);
-    if (pg.mode == PANGAEA_REPLAY) {
-        cc = pg_replay_query("pvm_recvinfo", about);
-        if (cc > 0)
-            cc = take_message(&src);
-    } else {
-        cc = pg_real.recvinfo(name, index, flags);
-        if (pg.mode == PANGAEA_LOG) {
-            if (cc > 0)
-                put_message(cc);
-            pg_record_query("pvm_recvinfo", about, cc > 0 ? 1 : cc);
-        }
-    }
-    PG_LEAVE();
-    return cc;
 }

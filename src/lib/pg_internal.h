@@ -29,7 +29,7 @@
  *   live_pos.c     a replaying task's position, for `pangaea -live`
  *                  (its own header, live_pos.h, shared with pangaea)
  *   datafile.c     ltid-N.data.pgc: contents a replay must give back
- *   outside.c      messages from tasks outside the run, pvm_recvinfo
+ *   outside.c      messages from tasks outside the run, mailbox entries
  *   timelog.c      ltid-N.time.pgc: what clocks and getpid returned
  *   wrap_time.c    gettimeofday, time, clock_gettime, getpid (PG_LIBC rows)
  *   wrap_tasks.c   pvm_tasks, pvm_config: without our tasks, and recorded
@@ -41,11 +41,17 @@
  *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
  *   wrap_exit.c    pvm_exit
  *   wrap_notify.c  pvm_notify, and the notices it brings (task exits, hosts)
- *   wrap_query.c   pvm_pstat, pvm_mstat, pvm_gsize: answers that race
+ *   wrap_query.c   pvm_pstat, pvm_mstat, pvm_gsize, pvm_hostsync: answers
+ *                  that race
  *   wrap_group.c   pvm_joingroup, pvm_lvgroup, pvm_gettid, pvm_getinst,
  *                  pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather,
  *                  pvm_scatter (libgpvm3)
- *   wrap_route.c   pvm_setopt (PvmRoute is an event; the rest passes)
+ *   wrap_mbox.c    pvm_putinfo, pvm_recvinfo, pvm_delinfo, pvm_getmboxinfo,
+ *                  pvm_insert, pvm_lookup, pvm_delete: the mailbox
+ *   wrap_named.c   the calls not replayed (PG_NAMED rows): named, logged
+ *   wrap_route.c   pvm_setopt (PvmRoute is an event; the rest passes),
+ *                  pvm_getopt (the program's output settings)
+ *   wrap_fds.c     pvm_getfds (replay: a descriptor always readable)
  *   wrap_kill.c    pvm_kill (an event; killed.c: the victim in replay)
  */
 #ifndef PG_INTERNAL_H
@@ -53,6 +59,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
@@ -75,6 +82,7 @@ typedef int (*pg_matchfn)(int, int, int);
 struct pg_real {
 #define PG_CALL(name, ret, params, group) ret (*name) params;
 #define PG_LIBC(name, ret, params) ret (*name) params;
+#define PG_NAMED(name, ret, params, args, group) ret (*name) params;
 #include "pg_calls.def"
 #undef PG_CALL
 };
@@ -554,6 +562,11 @@ void pg_time_close(void);
 /* ---- messages from outside the run, mailboxes (outside.c) -------------- */
 /* True when mid is an application message from a task outside the run. */
 int pg_outside_msg(int mid);
+/* Recording: message mid (a mailbox entry, an outside message) as the
+ * data file's next 'M' record.  Replay: that record built again as a
+ * message, a buffer that is not current (*src: its sender's tid). */
+void pg_outside_put(int mid);
+int pg_outside_take(int *src);
 /* Recording: logs the receive of outside message mid, contents and all. */
 void pg_outside_record(const char *call, int mid);
 /* Replay of the recorded receive ev of an outside message: builds it

@@ -59,9 +59,14 @@ enum { PG_KEY_TID = 1, PG_KEY_LTID = 2, PG_KEY_SIBS = 3, PG_KEY_TID_NOW = 4 };
  * found its recorded log unreadable (pangaea then exits 2, bad logs). */
 enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
        PG_REP_RESUMED = 4, PG_REP_CRASH = 5, PG_REP_BLOCKED = 6,
-       PG_REP_BADLOG = 7, PG_REP_HELD = 8, PG_REP_RELEASED = 9 };
+       PG_REP_BADLOG = 7, PG_REP_HELD = 8, PG_REP_RELEASED = 9,
+       PG_REP_NOTE = 10 };
 /* HELD: the task stops on purpose (-stop, -debug: stop.c), text says how
- * to go on; RELEASED: it goes on.  Never a stall while held. */
+ * to go on; RELEASED: it goes on.  Never a stall while held.  NOTE: a
+ * remark pangaea prints on its own stderr after "pangaea: ", the text
+ * naming the task itself, "ltid N (program): ..." (a call not replayed:
+ * wrap_named.c), not among the program's output, where its place among
+ * other tasks' lines would differ from run to run. */
 
 /* Exit statuses of a task that Pangaea ends itself. */
 #define PG_EXIT_DIVERGED 86

@@ -30,7 +30,9 @@
  * - pvm_barrier is no event, but in replay a task blocked in it tells
  *   pangaea so (PG_REP_BLOCKED), since it cannot say when it has waited
  *   long: a replay where every task waits must not hang silently.
- *   pvm_freezegroup is not wrapped: it only talks to the group server.
+ *   pvm_freezegroup is named as not replayed (wrap_named.c): it only talks
+ *   to the server, and waits for every member; a join it makes fail
+ *   (recorded as failed, with its turn) keeps that turn in replay.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,8 +175,14 @@ static int join(char *group)
     } else {
         ev = pg_replay_gettid("pvm_joingroup", group, PG_ANY, pg.ltid);
         want = ev->inst;
+        if (want < 0 && ev->order >= 0) {
+            /* it failed when recorded (the group was static by then, say)
+             * but had its turn: the later turns count on it */
+            pg_coord_turn("pvm_joingroup", group, ev->order);
+            pg_coord_turn_done(group);
+        }
         if (want < 0)
-            return want; /* it failed when recorded */
+            return want;
         if (ev->order < 0) {
             inst = replay_join_unordered(group, ev);
         } else {

@@ -1,6 +1,6 @@
 /*
- * wrap_query.c - pvm_pstat, pvm_mstat, pvm_gsize: questions whose answers
- * depend on timing.
+ * wrap_query.c - pvm_pstat, pvm_mstat, pvm_gsize, pvm_hostsync: questions
+ * whose answers depend on timing.
  *
  * "Is worker 3 still running?", "is host B up?", "how many have joined?"
  * are answered by the daemons or the group server as things stand at that
@@ -11,6 +11,7 @@
  * at the same point, and diverges otherwise.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "pg_internal.h"
 
@@ -55,4 +56,48 @@ int pvm_gsize(char *group)
 {
     pg_real_load_group();
     return ask("pvm_gsize", group ? group : "", real_gsize, group);
+}
+
+/* pvm_hostsync: a host's clock and its offset from ours, as one query
+ * (about the host's tid, value what the call returned) and, when it
+ * succeeded, an 'H' record of the data file: the two times, as four
+ * int64 (seconds, microseconds of clk, then of delta).  A replay does not
+ * ask the host: the clocks it would read are not the recorded ones. */
+int pvm_hostsync(int host, struct timeval *clk, struct timeval *delta)
+{
+    struct timeval c = { 0, 0 }, d = { 0, 0 };
+    int64_t v[4], *rec;
+    char about[16];
+    size_t n;
+    int cc;
+
+    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
+                   pg_real.hostsync(host, clk, delta));
+    PG_ENTER();
+    snprintf(about, sizeof about, "t%x", (unsigned)host);
+    if (pg.mode == PANGAEA_REPLAY || pg_replay_steers()) {
+        if ((cc = pg_replay_query("pvm_hostsync", about)) >= 0) {
+            rec = pg_data_get('H', &n);
+            if (n != sizeof v)
+                pg_fatal("ltid-%d.data.pgc: a recorded pvm_hostsync answer "
+                         "of %zu bytes (not %zu)", pg.ltid, n, sizeof v);
+            c = (struct timeval){ rec[0], rec[1] };
+            d = (struct timeval){ rec[2], rec[3] };
+            free(rec);
+        }
+    } else {
+        cc = pg_real.hostsync(host, &c, &d);
+    }
+    if (pg.mode == PANGAEA_LOG) {
+        pg_record_query("pvm_hostsync", about, cc);
+        v[0] = c.tv_sec, v[1] = c.tv_usec, v[2] = d.tv_sec, v[3] = d.tv_usec;
+        if (cc >= 0)
+            pg_data_put('H', v, sizeof v);
+    }
+    if (cc >= 0 && clk)
+        *clk = c;
+    if (cc >= 0 && delta)
+        *delta = d;
+    PG_LEAVE();
+    return cc;
 }

@@ -1,5 +1,6 @@
 /*
- * wrap_route.c - pvm_setopt: the one option that changes message order.
+ * wrap_route.c - pvm_setopt: the one option that changes message order;
+ * pvm_getopt: the program's options, not those pangaea gave it.
  *
  * A receiver that sets PvmRouteDirect while a sender streams through the
  * daemons loses per-pair FIFO order (docs/pvm-notes.md, "Message order"),
@@ -14,6 +15,14 @@
  * leaves it at the base context): its receives would never see that
  * output.  So when the program redirects output away from `pangaea` and
  * the context is still Pangaea's, the context becomes the program's own.
+ *
+ * And back: pvm_getopt of those settings answers what the program would
+ * see without Pangaea.  While output still goes to `pangaea` (the tid is
+ * pangaea's), the output tid, code and context are 0, as in a task whose
+ * output nobody collects; once the program (or its parent, whose setting
+ * a child inherits) sent it elsewhere, PVM's own values.  The same for
+ * the PvmSelfOutput* settings.  A recording otherwise showed pangaea's tid,
+ * which differs from run to run.
  */
 #include "pg_internal.h"
 
@@ -25,7 +34,7 @@ static int own_output(int what, int val, int cc)
     if (what != PvmOutputTid || cc < 0 || pg.mode == PANGAEA_OFF ||
         pg.ltid == 0 || pg.depth > 0 || val == pg.top)
         return cc;
-    if (pvm_getopt(PvmOutputContext) == pg.ctx)
+    if (pg_real.getopt(PvmOutputContext) == pg.ctx)
         pg_real.setopt(PvmOutputContext, pvm_getcontext());
     return cc;
 }
@@ -43,4 +52,29 @@ int pvm_setopt(int what, int val)
     pg_site_route(val);
     PG_LEAVE();
     return cc;
+}
+
+/* What a program sees of output option `what`, whose real value is v. */
+static int program_view(int what, int v)
+{
+    switch (what) {
+    case PvmOutputTid: case PvmOutputCode: case PvmOutputContext:
+        return pg_real.getopt(PvmOutputTid) == pg.top ? 0 : v;
+    case PvmSelfOutputTid: case PvmSelfOutputCode: case PvmSelfOutputContext:
+        return pg_real.getopt(PvmSelfOutputTid) == pg.top ? 0 : v;
+    default:
+        return v;
+    }
+}
+
+int pvm_getopt(int what)
+{
+    int v;
+
+    pg_real_load();
+    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0, pg_real.getopt(what));
+    PG_ENTER();
+    v = program_view(what, pg_real.getopt(what));
+    PG_LEAVE();
+    return v;
 }

@@ -400,6 +400,10 @@ static void on_report(int *diverged)
             tt[i].still_since = 0, tt[i].state = 0; /* progress anew */
         return;
     }
+    if (v[1] == PG_REP_NOTE) { /* "ltid N (program): ...", wrap_named.c */
+        fprintf(stderr, "pangaea: %s\n", text);
+        return;
+    }
     if (v[1] == PG_REP_CRASH) {
         if (by_ltid(v[0]))
             by_ltid(v[0])->died = 1;

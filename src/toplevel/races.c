@@ -127,6 +127,19 @@ static int barriers_before(const struct rc_run *run, const struct rc_task *t,
     return k;
 }
 
+/* A <query call="not_replayed" about="pvm_X">: counted and named, for
+ * the summary (the run's outcome may hang on it). */
+static void note_unreplayed(struct rc_run *run, const char *call)
+{
+    char *names = run->unreplayed_calls;
+    size_t n = strlen(names);
+
+    run->unreplayed++;
+    if (!strstr(names, call) && n + strlen(call) + 3 < sizeof run->unreplayed_calls)
+        snprintf(names + n, sizeof run->unreplayed_calls - n, "%s%s",
+                 n ? ", " : "", call);
+}
+
 static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_task *t = &run->tasks[ti];
@@ -135,6 +148,9 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 
     if (ev->kind == PG_EV_SITE)
         return add_site(run, t, ev) < 0 ? -1 : 0;
+    if (ev->kind == PG_EV_QUERY && ev->call &&
+        !strcmp(ev->call, "not_replayed") && ev->about)
+        note_unreplayed(run, ev->about);
     if (pg_grow(&run->ev, &run->cap_ev, (size_t)(run->nev) + 1, sizeof *run->ev) < 0)
         return -1;
     e = &run->ev[run->nev];

@@ -105,6 +105,8 @@ struct rc_run {
     long nsnaps, cap_snaps;
     int cycles;          /* dependencies broken (inconsistent logs) */
     long receives;       /* receives and failed polls examined */
+    long unreplayed;     /* calls Pangaea does not replay (wrap_named.c) */
+    char unreplayed_calls[256]; /* their names, each once, ", " between */
 };
 
 /* One race: a receive (or failed poll) and the messages it could take. */

@@ -248,6 +248,10 @@ static int print_text(const struct rc_run *run, struct rc_race *r, int n,
         fprintf(fp, "%d race%s (%d first) in %ld receives examined, %d "
                 "entr%s\n", n, n > 1 ? "s" : "", nfirst, run->receives, ng,
                 ng > 1 ? "ies" : "y");
+    if (run->unreplayed > 0)
+        fprintf(fp, "%ld call%s not replayed (%s): a replay may not repeat "
+                "what they did\n", run->unreplayed,
+                run->unreplayed > 1 ? "s" : "", run->unreplayed_calls);
     free(g);
     return 0;
 }
@@ -276,7 +280,8 @@ static void print_json(const struct rc_run *run, const struct rc_race *r,
     char site[600];
     int i, j;
 
-    fprintf(fp, "{\"receives\": %ld, \"races\": [", run->receives);
+    fprintf(fp, "{\"receives\": %ld, \"not_replayed\": %ld, \"races\": [",
+            run->receives, run->unreplayed);
     for (i = 0; i < n; i++) {
         e = RC_EV(run, r[i].task, r[i].pos);
         fprintf(fp, "%s\n  {\"ltid\": %d, \"seq\": %d, \"call\": \"%s\", "

@@ -21,7 +21,7 @@ LIB=$PG_BUILD/libpangaea.so
 # The allowed exports: the wrapped PVM and libc calls (a row each in pg_calls.def,
 # which fills real.c's lookups and the version script) and pangaea.h's calls.
 {
-    sed -n 's/^PG_CALL(\([a-z]*\),.*/pvm_\1/p' "$PG_ROOT/src/lib/pg_calls.def"
+    sed -n 's/^PG_\(CALL\|NAMED\)(\([a-z_]*\),.*/pvm_\2/p' "$PG_ROOT/src/lib/pg_calls.def"
     sed -n 's/^PG_LIBC(\([a-z_]*\),.*/\1/p' "$PG_ROOT/src/lib/pg_calls.def"
     grep -oE '\bpangaea_[a-z_]+\(' "$PG_ROOT/include/pangaea.h" | tr -d '('
 } | sort -u >"$dir/allowed"

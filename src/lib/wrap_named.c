@@ -1,0 +1,79 @@
+/*
+ * wrap_named.c - the PVM calls Pangaea does not replay, named when used.
+ *
+ * pg_api.def accounts for every call libpvm3 and libgpvm3 export; the
+ * few a program may call whose effect or answer a replay does not give
+ * back (a signal sent, output collected, hosts added, a clock compared
+ * with a host's...) are PG_NAMED rows of pg_calls.def, and their wrappers
+ * are made here from those rows.  A wrapper lets the call through as the
+ * program made it (no PG_ENTER: what PVM does inside it is handled as
+ * before), but first says once, at the call's first use, in recording and
+ * in replay alike, "pvm_X is not replayed: this run may not repeat", and
+ * logs it, before the call (pvm_halt never returns), as a <query
+ * call="not_replayed" about="pvm_X" value="0">: `pangaea -races` counts
+ * them, and a replay checks that the program makes the call at the same
+ * point (it diverges otherwise).
+ * The value a replay returns is the real call's, not the recorded one:
+ * that is what "not replayed" means.
+ */
+#include <stdio.h>
+
+#include "pg_internal.h"
+
+/* Said once per call and task (the flag is the wrapper's own), by
+ * `pangaea` on its stderr: the task's own stderr is collected with its
+ * output, where the line's place among other tasks' would differ. */
+static void name_it(const char *call, int *said)
+{
+    char text[1100];
+
+    if (*said)
+        return;
+    *said = 1;
+    if (pg.top <= 0) {
+        pg_warn("%s is not replayed: this run may not repeat", call);
+        return;
+    }
+    snprintf(text, sizeof text, "ltid %d (%.900s): %s is not replayed: this "
+             "run may not repeat", pg.ltid, pg.program, call);
+    PG_ENTER();
+    pg_coord_report(PG_REP_NOTE, text);
+    PG_LEAVE();
+}
+
+/* A call of the program's own (pangaea itself, ltid 0, is not a task of
+ * the run), inside PANGAEA_ONLY's selection. */
+static int named_app(void)
+{
+    return pg_app_call() && pg.ltid != 0;
+}
+
+/* The call's place among the task's events: logged (recording), checked
+ * (replay, a what-if while it follows its old logs). */
+static void place(const char *call)
+{
+    if (!pg_selected(-1))
+        return;
+    PG_ENTER();
+    if (pg.mode == PANGAEA_REPLAY || pg_replay_steers())
+        pg_replay_query("not_replayed", call);
+    if (pg.mode == PANGAEA_LOG)
+        pg_record_query("not_replayed", call, 0);
+    PG_LEAVE();
+}
+
+#define PG_NAMED(name, ret, params, args, group)                               \
+    ret pvm_##name params                                                      \
+    {                                                                          \
+        static int said;                                                       \
+                                                                               \
+        if (group)                                                             \
+            pg_real_load_group();                                              \
+        else                                                                   \
+            pg_real_load(); /* pangaea's own calls come early */               \
+        PG_PASS_UNLESS(named_app(), pg_real.name args);                        \
+        name_it("pvm_" #name, &said);                                          \
+        place("pvm_" #name);                                                   \
+        return pg_real.name args;                                              \
+    }
+#include "pg_calls.def"
