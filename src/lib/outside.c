@@ -174,10 +174,15 @@ int pvm_recvinfo(char *name, int index, int flags)
                    pg_real.recvinfo(name, index, flags));
     PG_ENTER();
     snprintf(about, sizeof about, "%.256s#%d", name ? name : "", index);
-    if (pg.mode == PANGAEA_REPLAY) {
+    if (pg_replaying()) { /* a what-if records it too */
         cc = pg_replay_query("pvm_recvinfo", about);
         if (cc > 0)
             cc = take_message(&src);
+        if (pg.mode == PANGAEA_LOG) {
+            if (cc > 0)
+                put_message(cc);
+            pg_record_query("pvm_recvinfo", about, cc > 0 ? 1 : cc);
+        }
     } else {
         cc = pg_real.recvinfo(name, index, flags);
         if (pg.mode == PANGAEA_LOG) {

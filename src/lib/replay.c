@@ -822,6 +822,11 @@ const pg_event *pg_replay_spawn(const char *program, int count)
 }
 
 /* ---- what-if runs (whatif.c has the plan) ----------------------------------- */
+int pg_replaying(void)
+{
+    return pg.mode == PANGAEA_REPLAY || pg_replay_steers();
+}
+
 int pg_replay_steers(void)
 {
     const pg_event *ev;
