@@ -5,7 +5,11 @@
  * that free runs seldom show, only on the receiving side, in a recorded
  * run (so whatever a chaos run finds replays like any recording):
  *  - a random delay before a receive (more messages arrive meanwhile),
- *    up to 5, 50 or 250 ms depending on the run's seed; a blocking
+ *    up to 5, 50 or 250 ms depending on the run's seed, for the task's
+ *    first 32 receives, then shrinking as 32/k at its k-th: a task's
+ *    delays add up to a few times 32 of the longest however many
+ *    receives it makes (2000 receives: about 4.6x32, not 2000x), so a
+ *    long run is not slowed past any time limit; a blocking
  *    receive waits for a first message it would take before its delay;
  *  - a random choice among the messages already queued that the receive
  *    would accept, per sender only the first in the queue: a first pass
@@ -44,6 +48,7 @@ static struct {
     int srcs[CHAOS_MAX_QUEUED];  /* the sender of each (its tid) */
     int pick;
     long scale_ns;   /* this run's longest delay */
+    long receives;   /* receives delayed so far (the delays shrink) */
 } chaos;
 
 /* xorshift64*: small, and the same sequence on every host. */
@@ -78,10 +83,13 @@ int pg_chaos_load(void)
 static void random_delay(void)
 {
     struct timespec nap = { 0, 0 };
+    long most = chaos.scale_ns;
 
     if (draw() % 4 == 0)
         return; /* three receives in four wait */
-    nap.tv_nsec = (long)(draw() % (uint32_t)chaos.scale_ns);
+    if (++chaos.receives > 32)
+        most = (long)((double)most * 32 / (double)chaos.receives);
+    nap.tv_nsec = most > 1 ? (long)(draw() % (uint32_t)most) : 0;
     nanosleep(&nap, NULL);
 }
 

@@ -14,11 +14,16 @@
  * way at every iteration costs one run per sender).  A run fails when it ends
  * otherwise than run 0 did with status 0 (a crash, an abnormal end, a
  * stall past -timeout), or with `-until output`, when its output differs
- * from run 0's; a what-if that left its recording before the forced
- * receive (status 3) is reported and not counted as a failure.  Failing
- * runs' recordings are kept (with their output, run-N.out/.err), the
- * others removed at the end.  Exit status: 1 when a run failed, 0 if
- * none, 2 on bad usage.
+ * from run 0's; a what-if that cannot be forced (refused by -whatif,
+ * status 2) or that left its recording before the forced receive (status
+ * 3) is "skipped", with why, and never counted as a failure.  An
+ * alternative is a message the race analysis offers: per sender only its
+ * earliest one the receive accepts (PVM keeps a sender's order; races.h).
+ * The summary counts what was tried and what was skipped, by reason:
+ * equal to one tried, a poll that found nothing or a host notice (nothing
+ * to force), past -depth, past -runs.  Failing runs' recordings are kept
+ * (with their output, run-N.out/.err), the others removed at the end.
+ * Exit status: 1 when a run failed, 0 if none, 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -39,7 +44,11 @@ struct node {
     int depth;
     int failed;
     int usable;         /* ended well: its races are worth a look */
+    int skipped;        /* could not be forced (status 2 or 3) */
 };
+
+/* Why alternatives were not run (the summary's counts). */
+enum skip { SAME, POLL, HOST, DEPTH, BUDGET, NSKIP };
 
 struct explore {
     const struct top_driver *d;
@@ -48,6 +57,8 @@ struct explore {
     char **tried;       /* keys of alternatives tried */
     int ntried;
     int found;          /* a run failed */
+    int skip[NSKIP];    /* alternatives not run, by reason */
+    int nskipped;       /* runs that could not force their choice */
 };
 
 int top_is_explore(const char *arg)
@@ -65,6 +76,25 @@ static int tried(struct explore *x, const char *key)
     if (x->ntried < MAX_TRIED)
         x->tried[x->ntried++] = strdup(key);
     return 0;
+}
+
+/* The first line of the file that starts with "pangaea: -whatif: " (a
+ * refusal, status 2), or the first line at all, into buf. */
+static void refusal(const char *path, char *buf, size_t size)
+{
+    char line[1024];
+    FILE *f = fopen(path, "r");
+
+    buf[0] = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!buf[0] || !strncmp(line, "pangaea: -whatif: ", 18))
+            snprintf(buf, size, "%.500s", line);
+        if (!strncmp(line, "pangaea: -whatif: ", 18))
+            break;
+    }
+    if (f)
+        fclose(f);
 }
 
 /* Runs pangaea with the given mode arguments into node i; says how it
@@ -92,15 +122,27 @@ static int run_one(struct explore *x, int i, char **mode, int nmode)
     if (i == 0)
         memcpy(hash0, r.hash, sizeof hash0);
     top_rerun_why(err, why, sizeof why);
+    if (i > 0 && !r.timed_out && r.status == 2)
+        refusal(err, why, sizeof why);
     nd->usable = !r.timed_out && r.status == 0;
-    nd->failed = r.timed_out || (r.status != 0 && r.status != 3) ||
-                 (x->d->until_output && strcmp(r.hash, hash0));
+    nd->skipped = i > 0 && !r.timed_out && (r.status == 2 || r.status == 3);
+    nd->failed = !nd->skipped &&
+                 (r.timed_out || r.status != 0 ||
+                  (x->d->until_output && strcmp(r.hash, hash0)));
+    x->nskipped += nd->skipped;
+    if (nd->skipped) {
+        printf("run %d: forced %s: skipped: %s%s%s\n", i, nd->chain,
+               r.status == 2 ? "-whatif cannot force it"
+                             : "it left its recording before the forced "
+                               "receive",
+               why[0] ? ": " : "", why);
+        fflush(stdout);
+        return 0;
+    }
     printf("run %d: %s%s: %s%s%s, output %s%s\n", i,
            i ? "forced " : "", i ? nd->chain : "recorded freely",
            r.timed_out ? "stalled (stopped after -timeout)"
-           : r.status == 0 ? "ended well"
-           : r.status == 3 ? "left its recording before the forced receive"
-                           : "failed",
+           : r.status == 0 ? "ended well" : "failed",
            why[0] ? ": " : "", why, r.hash,
            strcmp(r.hash, hash0) ? " (differs from run 0)" : "");
     fflush(stdout);
@@ -164,24 +206,57 @@ static void expand(struct explore *x, int p)
         n = 0;
     for (pass = 0; pass < 2; pass++) /* first races first */
         for (i = 0; i < n; i++) {
-            if (races[i].took < 0 || races[i].first != !pass)
+            if (races[i].first != !pass)
                 continue;
+            if (races[i].took < 0) { /* a poll that found nothing */
+                x->skip[POLL] += races[i].nalts;
+                continue;
+            }
             for (a = 0; a < races[i].nalts; a++) {
                 const struct rc_msg *m = &run.msg[races[i].alts[a].msg];
 
-                if (x->found || x->n >= x->d->runs)
+                if (x->found)
                     goto out;
-                if (m->src < 0 && m->notice_of < 0)
-                    continue; /* a host notice cannot be forced */
+                if (m->src < 0 && m->notice_of < 0) {
+                    x->skip[HOST]++; /* a host notice cannot be forced */
+                    continue;
+                }
                 key_of(&run, &races[i], races[i].alts[a].msg, key,
                        sizeof key);
-                if (!tried(x, key))
+                if (tried(x, key))
+                    x->skip[SAME]++;
+                else if (x->n >= x->d->runs)
+                    x->skip[BUDGET]++;
+                else
                     try_alt(x, p, &run, &races[i], races[i].alts[a].msg);
             }
         }
 out:
     rc_races_free(races, n);
     rc_free(&run);
+}
+
+/* What was tried and skipped, and why: one line. */
+static void print_counts(const struct explore *x)
+{
+    static const char *why[NSKIP] = {
+        "equal to one tried (same receiver, call site, filter, sender)",
+        "at polls that found nothing (only a receive that took a message "
+        "can be forced)",
+        "host notices (cannot be forced)",
+        "runs at the -depth bound (their races not examined)",
+        "past -runs" };
+    int k, any = 0;
+
+    printf("alternatives: %d tried", x->n - 1);
+    for (k = 0; k < NSKIP; k++)
+        if (x->skip[k])
+            printf("%s %d %s", any++ ? "," : "; skipped:", x->skip[k],
+                   why[k]);
+    if (x->nskipped)
+        printf("; %d of the runs could not force their choice (skipped, "
+               "not failed)", x->nskipped);
+    printf("\n");
 }
 
 /* Keeps failing runs, removes the others; prints the summary. */
@@ -191,6 +266,7 @@ static void finish(struct explore *x)
     int i;
 
     printf("%d runs%s\n", x->n, x->found ? "" : ": none failed");
+    print_counts(x);
     for (i = 0; i < x->n; i++) {
         if (x->nodes[i].failed) {
             printf("run %d failed (%s): ", i,
@@ -223,8 +299,10 @@ int top_explore(int argc, char **argv)
     mode[0] = "-log", mode[1] = "-logdir", mode[2] = x.nodes[0].dir;
     x.n = 1;
     x.found = run_one(&x, 0, mode, 3);
-    for (p = 0; p < x.n && !x.found && x.n < d.runs; p++)
-        if (x.nodes[p].depth < d.depth && x.nodes[p].usable)
+    for (p = 0; p < x.n && !x.found; p++) /* past -runs: counted only */
+        if (x.nodes[p].usable && x.nodes[p].depth >= d.depth)
+            x.skip[DEPTH]++;
+        else if (x.nodes[p].usable)
             expand(&x, p);
     finish(&x);
     return x.found ? 1 : 0;

@@ -330,6 +330,24 @@ static void default_newdir(const char *from, char *out, size_t size)
                         wi.c[j].sender, wi.c[j].msgid);
 }
 
+/* NEWDIR must not be the recording forked, nor hold it: making NEWDIR
+ * moves an older recording there away (logdir.c), and that would take the
+ * recording being forked with it.  Checked before anything moves. */
+static void check_newdir(const char *newdir)
+{
+    char real[PATH_MAX];
+    size_t n;
+
+    if (!realpath(newdir, real))
+        return; /* it does not exist yet: nothing would move */
+    n = strlen(real);
+    if (!strcmp(real, wi.from) || (!strncmp(wi.from, real, n) &&
+                                   (wi.from[n] == '/' || !strcmp(real, "/"))))
+        refuse("the new recording cannot go into %s, which holds the "
+               "recording it forks (%s): give another -o NEWDIR (nothing "
+               "was moved)", newdir, wi.from);
+}
+
 const char *top_whatif_add(const char *spec)
 {
     if (wi.n >= WHATIF_MAX)
@@ -421,6 +439,7 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
     plan_stops(&run, min);
     if (!*newdir)
         default_newdir(wi.from, newdir, size);
+    check_newdir(newdir);
     make_plan(&run, min);
     free(min);
     rc_races_free(races, n);

@@ -5,10 +5,10 @@
  * (tests/e2e/test_fifo.sh: `-chaos`, `-explore`, `-whatif` must not make
  * one).  Built against PVM only.
  *
- *   plain_fifo recv|poll [WORKERS]
+ *   plain_fifo recv|poll [WORKERS [N]]
  *
- * Each of WORKERS workers (default 1) sends N numbered messages (tag 1,
- * value 1..N), then a last one (tag 2).  The master takes them all with
+ * Each of WORKERS workers (default 1) sends N (default 10) numbered
+ * messages (tag 1, value 1..N), then a last one (tag 2).  The master takes them all with
  * pvm_recv(-1, -1) (`recv`) or by polling pvm_nrecv(-1, -1) until every
  * worker's last message came (`poll`).  It prints "in order: W workers, N
  * messages each" and ends with 0, or names the first message out of order
@@ -20,8 +20,9 @@
 #include <time.h>
 #include <pvm3.h>
 
-#define N 10
 #define MAXW 8
+
+static int N = 10;
 
 static void send_int(int tid, int tag, int v)
 {
@@ -37,6 +38,8 @@ static void worker(void)
 {
     int i, parent = pvm_parent();
 
+    pvm_recv(parent, 3); /* how many */
+    pvm_upkint(&N, 1, 1);
     for (i = 1; i <= N; i++)
         send_int(parent, 1, i);
     send_int(parent, 2, 0);
@@ -66,8 +69,11 @@ int main(int argc, char **argv)
         worker();
         return 0;
     }
-    if (nw < 1 || nw > MAXW || argc < 2) {
-        fprintf(stderr, "usage: plain_fifo recv|poll [WORKERS 1..%d]\n", MAXW);
+    if (argc > 3)
+        N = atoi(argv[3]);
+    if (nw < 1 || nw > MAXW || argc < 2 || N < 1) {
+        fprintf(stderr, "usage: plain_fifo recv|poll [WORKERS 1..%d [N]]\n",
+                MAXW);
         return 2;
     }
     if (pvm_spawn(argv[0], NULL, PvmTaskDefault, "", nw, tids) != nw) {
@@ -75,6 +81,8 @@ int main(int argc, char **argv)
         pvm_exit();
         return 1;
     }
+    for (k = 0; k < nw; k++)
+        send_int(tids[k], 3, N);
     while (done < nw) {
         if ((mid = next(poll)) < 0)
             break;
