@@ -831,8 +831,10 @@ int pg_replay_steers(void)
 {
     const pg_event *ev;
 
-    if (!pg_whatif.on || !comm.r)
+    if (!pg_whatif.on)
         return 0;
+    if (!comm.r) /* not a PVM task yet (a clock read first): it follows */
+        return !pg.started && pg_whatif_follows(1); /* if its start does */
     ev = peek(&comm);
     return ev && pg_whatif_follows(ev->seq);
 }

@@ -34,7 +34,7 @@
 
 static int fd = -1, failed;
 static unsigned char *buf;
-static size_t used, size, pos;   /* recording: used of size; replay: size, pos */
+static size_t used, size;        /* recording: used of size */
 static long nrec;
 static int64_t last_sec[PG_TIME_CLOCKS];
 static char path[4200];
@@ -112,84 +112,99 @@ void pg_time_put(int code, int clock, int64_t sec, int64_t sub)
     nrec++;
 }
 
-/* Replay: the whole file, read on the first call. */
+/* Replay: the whole file, read on the first call, from the recording
+ * replayed or, in a what-if, the one it forks (pg_whatif_dir): a what-if
+ * task reads the values of the part it follows and writes them again, so
+ * reading keeps a state of its own. */
+static struct {
+    int fd, failed;
+    unsigned char *buf;
+    size_t size, pos;
+    long nrec;
+    int64_t last_sec[PG_TIME_CLOCKS];
+    char path[4200];
+} rd = { -1, 0, NULL, 0, 0, 0, { 0 }, "" };
+
 static int open_read(void)
 {
-    struct stat;
     ssize_t r;
     size_t cap = BUF;
 
-    name_file();
-    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+    snprintf(rd.path, sizeof rd.path, "%s/ltid-%d.time.pgc", pg_whatif_dir(),
+             pg.ltid);
+    if ((rd.fd = open(rd.path, O_RDONLY | O_CLOEXEC)) < 0)
         return -1; /* recorded with PANGAEA_TIME=0, or before time was */
-    buf = malloc(cap);
-    for (size = 0; buf;) {
-        if (size == cap && !(buf = realloc(buf, cap *= 2)))
+    rd.buf = malloc(cap);
+    for (rd.size = 0; rd.buf;) {
+        if (rd.size == cap && !(rd.buf = realloc(rd.buf, cap *= 2)))
             break;
-        r = read(fd, buf + size, cap - size);
+        r = read(rd.fd, rd.buf + rd.size, cap - rd.size);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
             break;
-        size += (size_t)r;
+        rd.size += (size_t)r;
     }
-    if (!buf)
-        pg_fatal("out of memory reading %s", path);
-    if (size < HEAD || memcmp(buf, MAGIC, 4) || buf[4] != VERSION) {
+    if (!rd.buf)
+        pg_fatal("out of memory reading %s", rd.path);
+    if (rd.size < HEAD || memcmp(rd.buf, MAGIC, 4) || rd.buf[4] != VERSION) {
         pg_warn("%s is not a time file of this version: the replay reads "
-                "the real clocks", path);
-        size = 0;
+                "the real clocks", rd.path);
+        rd.size = 0;
     }
-    pos = HEAD;
+    rd.pos = HEAD;
     return 0;
+}
+
+/* The next varint of the file, into *u: 0 when it is cut or damaged. */
+static int next_uv(uint64_t *u)
+{
+    size_t n = pg_get_uv(rd.buf + rd.pos, rd.buf + rd.size, u);
+
+    rd.pos += n;
+    return n > 0;
 }
 
 int pg_time_get(int code, int clock, int64_t *sec, int64_t *sub)
 {
     uint64_t u;
-    size_t n;
     char msg[300];
 
-    if (fd < 0 && !failed && open_read() < 0)
-        failed = 1;
-    if (failed || pos >= size)
+    if (rd.fd < 0 && !rd.failed && open_read() < 0)
+        rd.failed = 1;
+    if (rd.failed || rd.pos >= rd.size)
         return 0;
-    if (buf[pos] != code && !pg.started) {
+    if (rd.buf[rd.pos] != code && !pg.started) {
         /* Not a PVM task yet: a script's interpreter, say, whose calls
          * were never recorded; it reads the real clocks. */
-        failed = 1;
+        rd.failed = 1;
         return 0;
     }
-    if (buf[pos] != code) {
+    if (rd.buf[rd.pos] != code) {
         snprintf(msg, sizeof msg, "at time value %ld: recorded a call of "
-                 "kind %d, the program made one of kind %d (%s)", nrec + 1,
-                 buf[pos], code, "1 gettimeofday, 2 time, 3 clock_gettime, "
-                 "4 getpid");
+                 "kind %d, the program made one of kind %d (%s)",
+                 rd.nrec + 1, rd.buf[rd.pos], code, "1 gettimeofday, 2 time, "
+                 "3 clock_gettime, 4 getpid");
         pg_warn("replay diverged %s", msg);
         pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
     }
-    pos++;
-    if (code == PG_TIME_CLOCK) {
-        if (!(n = pg_get_uv(buf + pos, buf + size, &u)) || (int)u != clock)
-            goto bad;
-        pos += n;
-    }
-    if (!(n = pg_get_uv(buf + pos, buf + size, &u)))
+    rd.pos++;
+    if (code == PG_TIME_CLOCK && (!next_uv(&u) || (int)u != clock))
         goto bad;
-    pos += n;
-    *sec = last_sec[clock] += pg_unzig(u);
+    if (!next_uv(&u))
+        goto bad;
+    *sec = rd.last_sec[clock] += pg_unzig(u);
     if (code == PG_TIME_TOD || code == PG_TIME_CLOCK) {
-        if (!(n = pg_get_uv(buf + pos, buf + size, &u)))
+        if (!next_uv(&u))
             goto bad;
-        pos += n;
         *sub = (int64_t)u;
     }
-    nrec++;
+    rd.nrec++;
     return 1;
 bad:
     pg_warn("%s: time value %ld is cut short or damaged: the replay reads "
-            "the real clocks from here", path, nrec + 1);
-    failed = 1;
+            "the real clocks from here", rd.path, rd.nrec + 1);
+    rd.failed = 1;
     return 0;
 }
 
@@ -202,6 +217,8 @@ void pg_time_close(void)
     }
     if (fd >= 0)
         close(fd);
-    fd = -1;
-    failed = 1; /* nothing after the end */
+    if (rd.fd >= 0)
+        close(rd.fd);
+    fd = rd.fd = -1;
+    failed = rd.failed = 1; /* nothing after the end */
 }

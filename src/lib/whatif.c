@@ -104,9 +104,12 @@ static int parse_line(const char *line)
 int pg_whatif_load(void)
 {
     const char *path = getenv(PG_ENV_WHATIF);
+    static int loaded;
     char line[4200];
     FILE *f;
 
+    if (loaded++) /* by the constructor, then by pg_start */
+        return pg_whatif.on;
     if (!path || !*path)
         return 0;
     if (!(f = fopen(path, "r")))

@@ -183,7 +183,8 @@ static void replay_input(const struct top_opts *o)
 
 int top_stdin_begin(const struct top_opts *o, pg_err *err)
 {
-    if (o->mode == PANGAEA_REPLAY) {
+    /* a what-if: whatif.c copied the input of the recording it forks */
+    if (o->mode == PANGAEA_REPLAY || o->whatif) {
         replay_input(o);
         return 0;
     }

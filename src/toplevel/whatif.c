@@ -447,6 +447,34 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
     o->whatif = wi.c[0].spec;
 }
 
+/* The part a what-if follows read the recording's input: ltid 1 reads it
+ * again, from a copy in the new recording (stdin_fwd.c gives it as in a
+ * replay), whose replay then reads that copy.  No input recorded: none. */
+static int copy_input(const struct top_opts *o, pg_err *err)
+{
+    char from[PATH_MAX + 32], copy[PATH_MAX + 32], buf[8192];
+    FILE *in, *out;
+    size_t n;
+    int fail = 0;
+
+    snprintf(from, sizeof from, "%s/pangaea-stdin", wi.from);
+    snprintf(copy, sizeof copy, "%s/pangaea-stdin", o->logdir);
+    if (!(in = fopen(from, "rb")))
+        return 0;
+    if (!(out = fopen(copy, "wbx"))) {
+        fclose(in);
+        return pg_err_set(err, "-whatif: cannot make %s", copy);
+    }
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fail |= fwrite(buf, 1, n, out) != n;
+    fail |= ferror(in);
+    fclose(in);
+    if (fclose(out) != 0 || fail)
+        return pg_err_set(err, "-whatif: cannot copy the recorded input %s "
+                          "to %s", from, copy);
+    return 0;
+}
+
 int top_whatif_start(struct top_opts *o, pg_err *err)
 {
     struct top_opts old = *o;
@@ -465,7 +493,7 @@ int top_whatif_start(struct top_opts *o, pg_err *err)
     if (!(f = fopen(path, "w")) || fputs(wi.plan, f) < 0 || fclose(f) < 0)
         return pg_err_set(err, "-whatif: cannot write %s", path);
     setenv(PG_ENV_WHATIF, path, 1);
-    return 0;
+    return copy_input(o, err);
 }
 
 int top_whatif_done(const struct top_opts *o, int status)

@@ -9,6 +9,10 @@
 #    (queries, group joins in their recorded turns) up to the forced
 #    receive, ends with status 0, and its recording replays identically;
 #    the group's followed turns are in the plan;
+#  - -whatif on tests/programs/plain_clock.c (workers seed rand() from
+#    the clock and poll a random number of times) follows the recorded
+#    clock values and pids, and on plain_stdio.c (ltid 1 reads numbers
+#    from stdin) the recorded input, given /dev/null: both end well;
 #  - -whatif -o DIR with DIR the recording forked (or a directory holding
 #    it) is refused with exit 2 before anything moves;
 #  - -explore on each ends without a false failure and says what it tried
@@ -30,12 +34,16 @@ pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 
 out() { sed -n 's/^\[[0-9]*\] //p' "$1"; }
 # first_alt DIR: "LTID:SEQ=SENDER:MSGID" for the first race of ltid 1
-first_alt() {
+# last_alt DIR: the same for its last race
+first_alt() { pick_alt "$1" 0; }
+last_alt() { pick_alt "$1" -1; }
+pick_alt() {
     "$PANGAEA" -races -json "$1" | python3 -c 'import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"]]
 r.sort(key=lambda x: x["seq"])
+r = [r[int(sys.argv[1])]] if r else []
 a = r[0]["alternatives"][0] if r else None
-print("%d:%d=%d:%d" % (1, r[0]["seq"], a["ltid"], a["msgid"]) if a else "-")'
+print("%d:%d=%d:%d" % (1, r[0]["seq"], a["ltid"], a["msgid"]) if a else "-")' "$2"
 }
 
 # --- -whatif follows queries (master1) and groups (group_race) --------------
@@ -64,6 +72,38 @@ if [ -n "$turns" ] && [ "$turns" -ge 4 ]; then
 else
     pg_fail "group_race: no turns line for group race in the plan"
     cat group_race.wi/whatif.plan
+fi
+
+# --- clocks, pids and stdin in the part followed ---------------------------
+CLOCK=$PG_BUILD/tests/plain_clock
+if timeout 120 "$PANGAEA" -log -logdir clock "$CLOCK" >clock.out 2>&1; then
+    alt=$(last_alt clock) rc=0
+    timeout 300 "$PANGAEA" -whatif "$alt" -logdir clock -o clock.wi "$CLOCK" \
+        >clock.wi.out 2>&1 || rc=$?
+    # the workers' lines (pid, sum of clock-seeded values) are as recorded
+    if [ "$rc" -eq 0 ] && [ "$(out clock.wi.out | grep '^worker' | sort)" = "$(out clock.out | grep '^worker' | sort)" ]; then
+        pg_pass "plain_clock: -whatif $alt follows the recorded clocks and pids (workers' pids and sums as recorded)"
+    else
+        pg_fail "plain_clock: -whatif $alt: exit $rc"; tail -5 clock.wi.out
+    fi
+else
+    pg_fail "plain_clock: the recording failed"; cat clock.out
+fi
+STDIO=$PG_BUILD/tests/plain_stdio
+if printf '1\n2\n3\n0\n' | timeout 120 "$PANGAEA" -log -logdir stdio "$STDIO" >stdio.out 2>&1; then
+    alt=$(last_alt stdio) rc=0
+    timeout 300 "$PANGAEA" -whatif "$alt" -logdir stdio -o stdio.wi "$STDIO" \
+        </dev/null >stdio.wi.out 2>&1 || rc=$?
+    rc2=0
+    timeout 120 "$PANGAEA" -replay -logdir stdio.wi "$STDIO" </dev/null >stdio.rp 2>&1 || rc2=$?
+    if [ "$rc" -eq 0 ] && grep -q "read 3 numbers, sum 6" stdio.wi.out &&
+            [ "$rc2" -eq 0 ] && grep -q "read 3 numbers, sum 6" stdio.rp; then
+        pg_pass "plain_stdio: -whatif $alt reads the recorded input (stdin /dev/null), and so does its replay"
+    else
+        pg_fail "plain_stdio: -whatif $alt: exit $rc, replay $rc2"; cat stdio.wi.out
+    fi
+else
+    pg_fail "plain_stdio: the recording failed"; cat stdio.out
 fi
 
 # --- -o DIR: never the recording forked -------------------------------------
