@@ -17,6 +17,9 @@
 #    it) is refused with exit 2 before anything moves;
 #  - -explore on each ends without a false failure and says what it tried
 #    and skipped; -chaos on each too (5 runs);
+#  - -explore where no what-if can follow its recording (plain_fifo drift:
+#    workers count their messages from a file that grows every run) says
+#    "skipped" with why, counts it, fails nothing, keeps nothing;
 #  - -chaos on 2000 receives of one task ends well within -timeout 120
 #    (its delays shrink), and its summary marks each kept run.
 # Runs and seconds of each -explore and -chaos are printed.
@@ -147,6 +150,17 @@ for p in master1 "$GROUP" "$FIFO poll 2"; do
         pg_fail "-chaos $name: exit $rc"; cat "ch-$name.out"
     fi
 done
+
+# --- what cannot be forced is skipped, never failed --------------------------
+rc=0
+timeout 900 "$PANGAEA" -explore -runs 5 -logdir drift "$FIFO" drift 2 >drift.out 2>&1 || rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^run [0-9]*: forced .*: skipped: it left its recording before the forced receive: .*diverged" drift.out &&
+        grep -q "could not force their choice (skipped, not failed)" drift.out &&
+        ! grep -q "failed (" drift.out && [ -z "$(ls drift)" ]; then
+    pg_pass "-explore: a choice that cannot be followed is 'skipped: why', not failed, and leaves no recording or replay command"
+else
+    pg_fail "-explore on drift: exit $rc"; cat drift.out; ls drift
+fi
 
 # --- -chaos on 2000 receives: not stalled; kept runs marked ------------------
 # Seed 2 draws the longest delays (up to 250 ms): 2000 of them would take

@@ -5,7 +5,7 @@
  * (tests/e2e/test_fifo.sh: `-chaos`, `-explore`, `-whatif` must not make
  * one).  Built against PVM only.
  *
- *   plain_fifo recv|poll [WORKERS [N]]
+ *   plain_fifo recv|poll|drift [WORKERS [N]]
  *
  * Each of WORKERS workers (default 1) sends N (default 10) numbered
  * messages (tag 1, value 1..N), then a last one (tag 2).  The master takes them all with
@@ -13,11 +13,19 @@
  * worker's last message came (`poll`).  It prints "in order: W workers, N
  * messages each" and ends with 0, or names the first message out of order
  * ("out of order: from worker K took 7 after 3") and ends with 1.
+ * `drift` is `recv` with workers whose count of messages comes from
+ * outside PVM: 10 plus the size of ./plain_fifo.count, to which each
+ * worker appends a byte first; no two runs agree, so a what-if's workers
+ * cannot follow their recording (tests/e2e/test_whatif_real.sh: -explore
+ * says "skipped", not "failed").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <pvm3.h>
 
 #define MAXW 8
@@ -40,6 +48,15 @@ static void worker(void)
 
     pvm_recv(parent, 3); /* how many */
     pvm_upkint(&N, 1, 1);
+    if (N < 0) { /* drift: from a file that grows every run */
+        struct stat st;
+        int fd = open("plain_fifo.count", O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+        if (fd < 0 || write(fd, "x", 1) != 1 || fstat(fd, &st) < 0)
+            exit(1);
+        close(fd);
+        N = 10 + (int)st.st_size;
+    }
     for (i = 1; i <= N; i++)
         send_int(parent, 1, i);
     send_int(parent, 2, 0);
@@ -63,6 +80,7 @@ int main(int argc, char **argv)
 {
     int tids[MAXW], last[MAXW] = { 0 }, nw = argc > 2 ? atoi(argv[2]) : 1;
     int poll = argc > 1 && !strcmp(argv[1], "poll"), done = 0, k, v, mid;
+    int drift = argc > 1 && !strcmp(argv[1], "drift");
     int bytes, tag, src;
 
     if (pvm_parent() >= 0) {
@@ -82,7 +100,7 @@ int main(int argc, char **argv)
         return 1;
     }
     for (k = 0; k < nw; k++)
-        send_int(tids[k], 3, N);
+        send_int(tids[k], 3, drift ? -1 : N);
     while (done < nw) {
         if ((mid = next(poll)) < 0)
             break;
@@ -92,7 +110,7 @@ int main(int argc, char **argv)
             ;
         if (k == nw)
             continue;
-        if (tag == 2 && last[k] == N) {
+        if (tag == 2 && (drift || last[k] == N)) {
             done++;
             continue;
         }
