@@ -1,29 +1,41 @@
 /*
  * explore.c - `pangaea -explore [-runs N] [-depth K] [-until crash|output]
- * [-timeout S] [-logdir DIR] prog args`: try the other orders, one what-if
- * at a time, until one fails (issue 16).
+ * [-timeout S] [-logdir DIR] prog args`: run the other orders of the racing
+ * receives, each once, one what-if at a time, until one fails (issue 16).
  *
  * Design.  A driver around `pangaea` itself (rerun.c): run 0 is a plain
  * recording; then, breadth first, every recorded run is examined with the
- * race analysis (races.h) and each alternative of each racing receive not
- * tried yet becomes a child run, `pangaea -whatif` on that recording: so
- * a child at depth k carries k forced choices (the earlier ones are in
- * its recording's prefix), and at most K.  Alternatives equal to one
- * already tried (same receiver ltid, call site, filter and sender) are
- * skipped, whatever run they come from (so a loop that races the same
- * way at every iteration costs one run per sender).  A run fails when it ends
- * otherwise than run 0 did with status 0 (a crash, an abnormal end, a
- * stall past -timeout), or with `-until output`, when its output differs
- * from run 0's; a what-if that cannot be forced (refused by -whatif,
- * status 2) or that left its recording before the forced receive (status
- * 3) is "skipped", with why, and never counted as a failure.  An
- * alternative is a message the race analysis offers: per sender only its
- * earliest one the receive accepts (PVM keeps a sender's order; races.h).
- * The summary counts what was tried and what was skipped, by reason:
- * equal to one tried, a poll that found nothing or a host notice (nothing
- * to force), past -depth, past -runs.  Failing runs' recordings are kept
- * (with their output, run-N.out/.err), the others removed at the end.
- * Exit status: 1 when a run failed, 0 if none, 2 on bad usage.
+ * race analysis (races.h) and each alternative of each racing receive may
+ * become a child run, `pangaea -whatif` on that recording: a child at
+ * depth k carries k forced choices (the earlier ones are in its
+ * recording's prefix), and at most K.  An alternative is a message the
+ * analysis offers: per sender only its earliest one the receive accepts
+ * (PVM keeps a sender's order).
+ *
+ * Which children, as dynamic partial-order reduction does it (Flanagan
+ * and Godefroid): a child is fixed by its forced choice and its causal
+ * prefix, the choices of every receive that does not follow the forced
+ * one (the what-if repeats those: whatif.c's plan).  Each run's "order"
+ * is the set of choices of all its receives (LTID:SEQ=SENDER:MSGID).  A
+ * child whose prefix and forced choice are all in the order of a run made
+ * already is that run again, whatever call site it is at, and is skipped
+ * ("already run"); so every run makes an order no run made before, a
+ * choice is never forced again after the same prefix, and a later receive
+ * at a call site is forced as readily as the first.  The exploration is
+ * complete when no alternative was left (by -runs, -depth, or a what-if
+ * that could not force its choice) and no run failed.
+ *
+ * A run fails when it ends otherwise than with status 0 (a crash, an
+ * abnormal end, a stall past -timeout), or with `-until output`, when its
+ * output differs from run 0's; a what-if that cannot be forced (refused
+ * by -whatif, status 2) or that left its recording before the forced
+ * receive (status 3) is "skipped", with why, and never counted as a
+ * failure.  The summary says how many distinct orders were run, whether
+ * that is complete, what was tried and skipped by reason (already run, a
+ * poll that found nothing or a host notice: nothing to force, past
+ * -depth, past -runs).  Failing runs' recordings are kept (with their
+ * output, run-N.out/.err), the others removed at the end.  Exit status: 1
+ * when a run failed, 0 if none, 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -36,8 +48,6 @@
 #include "rerun.h"
 #include "whatif.h"
 
-#define MAX_TRIED 100000
-
 struct node {
     char dir[PATH_MAX];
     char chain[1024];   /* the forced choices, in order */
@@ -45,20 +55,26 @@ struct node {
     int failed;
     int usable;         /* ended well: its races are worth a look */
     int skipped;        /* could not be forced (status 2 or 3) */
+    char **order;       /* its receives' choices, sorted; NULL: none */
+    int norder;
 };
 
 /* Why alternatives were not run (the summary's counts). */
-enum skip { SAME, POLL, HOST, DEPTH, BUDGET, NSKIP };
+enum skip { RUN, POLL, HOST, DEPTH, BUDGET, NSKIP };
 
 struct explore {
     const struct top_driver *d;
     struct node *nodes;
     int n;              /* runs made (nodes used) */
-    char **tried;       /* keys of alternatives tried */
-    int ntried;
     int found;          /* a run failed */
     int skip[NSKIP];    /* alternatives not run, by reason */
     int nskipped;       /* runs that could not force their choice */
+};
+
+/* A set of choices, "LTID:SEQ=SENDER:MSGID" each. */
+struct choices {
+    char **v;
+    int n, cap;
 };
 
 int top_is_explore(const char *arg)
@@ -66,15 +82,107 @@ int top_is_explore(const char *arg)
     return !strcmp(arg, "-explore");
 }
 
-static int tried(struct explore *x, const char *key)
+static void add_choice(struct choices *c, const char *s)
 {
-    int i;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        if (!(c->v = realloc(c->v, c->cap * sizeof *c->v))) {
+            fprintf(stderr, "pangaea: -explore: out of memory\n");
+            exit(2);
+        }
+    }
+    if (!(c->v[c->n++] = strdup(s))) {
+        fprintf(stderr, "pangaea: -explore: out of memory\n");
+        exit(2);
+    }
+}
 
-    for (i = 0; i < x->ntried; i++)
-        if (!strcmp(x->tried[i], key))
+static void free_choices(struct choices *c)
+{
+    while (c->n > 0)
+        free(c->v[--c->n]);
+    free(c->v);
+    c->v = NULL, c->cap = 0;
+}
+
+/* Receive pos of task t took message m: its choice, as -whatif names it
+ * (an exit notice: the ltid that ended, msgid 0; a host notice: -1). */
+static void name_choice(const struct rc_run *run, int t, int pos, int m,
+                        char *buf, size_t size)
+{
+    const struct rc_msg *x = &run->msg[m];
+
+    snprintf(buf, size, "%d:%d=%d:%d", run->tasks[t].ltid,
+             RC_EV(run, t, pos)->seq,
+             x->src >= 0 ? run->tasks[x->src].ltid
+             : x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
+             x->src >= 0 ? x->msgid : 0);
+}
+
+/* The choices of task t's receives before event `before` (all: n+1). */
+static void task_choices(const struct rc_run *run, int t, int before,
+                         struct choices *c)
+{
+    char one[64];
+    int pos;
+
+    for (pos = 1; pos < before && pos <= run->tasks[t].n; pos++) {
+        const struct rc_ev *e = RC_EV(run, t, pos);
+
+        if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
+            name_choice(run, t, pos, e->a, one, sizeof one);
+            add_choice(c, one);
+        }
+    }
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Node i's order: its recording's choices (or, for a run that could not
+ * force its choice, the choices it was to make: never tried again). */
+static void keep_order(struct node *nd, struct choices *c)
+{
+    qsort(c->v, c->n, sizeof *c->v, by_text);
+    nd->order = c->v, nd->norder = c->n;
+    c->v = NULL, c->n = c->cap = 0;
+}
+
+static void order_of_recording(struct node *nd)
+{
+    struct choices c = { NULL, 0, 0 };
+    struct rc_run run;
+    pg_err err;
+    int t;
+
+    if (rc_load(&run, nd->dir, &err) < 0)
+        return;
+    for (t = 0; t < run.ntasks; t++)
+        task_choices(&run, t, run.tasks[t].n + 1, &c);
+    rc_free(&run);
+    keep_order(nd, &c);
+}
+
+/* 1 when every choice of c is in the order of a run made already. */
+static int already_run(const struct explore *x, const struct choices *c,
+                       int *which)
+{
+    int k, i;
+
+    for (k = 0; k < x->n; k++) {
+        const struct node *nd = &x->nodes[k];
+
+        for (i = 0; nd->order && i < c->n; i++)
+            if (!bsearch(&c->v[i], nd->order, nd->norder, sizeof *nd->order,
+                         by_text))
+                break;
+        if (nd->order && i == c->n) {
+            *which = k;
             return 1;
-    if (x->ntried < MAX_TRIED)
-        x->tried[x->ntried++] = strdup(key);
+        }
+    }
     return 0;
 }
 
@@ -130,6 +238,8 @@ static int run_one(struct explore *x, int i, char **mode, int nmode)
                  (r.timed_out || r.status != 0 ||
                   (x->d->until_output && strcmp(r.hash, hash0)));
     x->nskipped += nd->skipped;
+    if (!nd->skipped)
+        order_of_recording(nd);
     if (nd->skipped) {
         printf("run %d: forced %s: skipped: %s%s%s\n", i, nd->chain,
                r.status == 2 ? "-whatif cannot force it"
@@ -149,34 +259,17 @@ static int run_one(struct explore *x, int i, char **mode, int nmode)
     return nd->failed;
 }
 
-/* The key of an alternative: receiver, site, filter, sender. */
-static void key_of(const struct rc_run *run, const struct rc_race *race,
-                   int m, char *key, size_t size)
-{
-    const struct rc_ev *e = RC_EV(run, race->task, race->pos);
-    const struct rc_msg *x = &run->msg[m];
-    char site[512];
-
-    snprintf(key, size, "%d|%s|%d|%d|%d", run->tasks[race->task].ltid,
-             rc_site_name(run, race->task, e->site, site, sizeof site),
-             e->afrom, e->atag,
-             x->src >= 0 ? run->tasks[x->src].ltid
-             : x->notice_of >= 0 ? -1000 - run->tasks[x->notice_of].ltid
-                                 : -1);
-}
-
-/* One child run forcing message m at race of node p. */
+/* One child run forcing message m at race of node p; key: its prefix's
+ * choices and the forced one (the order of a run that cannot force it). */
 static void try_alt(struct explore *x, int p, const struct rc_run *run,
-                    const struct rc_race *race, int m)
+                    const struct rc_race *race, int m, struct choices *key)
 {
-    const struct rc_msg *msg = &run->msg[m];
     struct node *nd = &x->nodes[x->n];
+    struct choices copy = { NULL, 0, 0 };
     char spec[64], *mode[6];
-    int sender = msg->src >= 0 ? run->tasks[msg->src].ltid
-                               : run->tasks[msg->notice_of].ltid;
+    int i;
 
-    snprintf(spec, sizeof spec, "%d:%d=%d:%d", run->tasks[race->task].ltid,
-             RC_EV(run, race->task, race->pos)->seq, sender, msg->msgid);
+    name_choice(run, race->task, race->pos, m, spec, sizeof spec);
     snprintf(nd->dir, sizeof nd->dir, "%s/run-%d", x->d->logdir, x->n);
     if (snprintf(nd->chain, sizeof nd->chain, "%s%s%s", x->nodes[p].chain,
                  x->nodes[p].chain[0] ? " " : "", spec) >=
@@ -187,15 +280,70 @@ static void try_alt(struct explore *x, int p, const struct rc_run *run,
     mode[3] = x->nodes[p].dir, mode[4] = "-o", mode[5] = nd->dir;
     if (run_one(x, x->n++, mode, 6))
         x->found = 1;
+    if (nd->skipped || !nd->order) { /* never tried again */
+        for (i = 0; i < key->n; i++)
+            add_choice(&copy, key->v[i]);
+        free(nd->order);
+        keep_order(nd, &copy);
+    }
 }
 
-/* The children of node p: an untried alternative of each race each. */
+/* The choices a child forcing race r keeps: every receive that does not
+ * follow r (the what-if's prefix), into c; 0, or -1 out of memory. */
+static int prefix_of(struct rc_run *run, const struct rc_race *r,
+                     struct choices *c)
+{
+    int *min = malloc((run->ntasks + 1) * sizeof *min), t;
+
+    if (!min || top_whatif_reach(run, r->task, r->pos, min) < 0)
+        return free(min), -1;
+    for (t = 0; t < run->ntasks; t++)
+        task_choices(run, t, min[t], c);
+    free(min);
+    return 0;
+}
+
+/* The alternatives of race r of node p: each run unless already run. */
+static void try_race(struct explore *x, int p, struct rc_run *run,
+                     const struct rc_race *r)
+{
+    struct choices key = { NULL, 0, 0 };
+    char one[64];
+    int a, base, k;
+
+    if (prefix_of(run, r, &key) < 0) {
+        fprintf(stderr, "pangaea: -explore: out of memory\n");
+        exit(2);
+    }
+    base = key.n;
+    for (a = 0; a < r->nalts && !x->found; a++) {
+        const struct rc_msg *m = &run->msg[r->alts[a].msg];
+
+        if (m->src < 0 && m->notice_of < 0) {
+            x->skip[HOST]++; /* a host notice cannot be forced */
+            continue;
+        }
+        while (key.n > base)
+            free(key.v[--key.n]);
+        name_choice(run, r->task, r->pos, r->alts[a].msg, one, sizeof one);
+        add_choice(&key, one);
+        if (already_run(x, &key, &k))
+            x->skip[RUN]++;
+        else if (x->n >= x->d->runs)
+            x->skip[BUDGET]++;
+        else
+            try_alt(x, p, run, r, r->alts[a].msg, &key);
+    }
+    free_choices(&key);
+}
+
+/* The children of node p: the alternatives of each race, first races
+ * first. */
 static void expand(struct explore *x, int p)
 {
     struct rc_race *races = NULL;
     struct rc_run run;
-    char key[700];
-    int n, i, a, pass;
+    int n, i, pass;
     pg_err err;
 
     if (rc_load(&run, x->nodes[p].dir, &err) < 0) {
@@ -204,34 +352,15 @@ static void expand(struct explore *x, int p)
     }
     if ((n = rc_find(&run, &races)) < 0)
         n = 0;
-    for (pass = 0; pass < 2; pass++) /* first races first */
-        for (i = 0; i < n; i++) {
+    for (pass = 0; pass < 2 && !x->found; pass++)
+        for (i = 0; i < n && !x->found; i++) {
             if (races[i].first != !pass)
                 continue;
-            if (races[i].took < 0) { /* a poll that found nothing */
+            if (races[i].took < 0) /* a poll that found nothing */
                 x->skip[POLL] += races[i].nalts;
-                continue;
-            }
-            for (a = 0; a < races[i].nalts; a++) {
-                const struct rc_msg *m = &run.msg[races[i].alts[a].msg];
-
-                if (x->found)
-                    goto out;
-                if (m->src < 0 && m->notice_of < 0) {
-                    x->skip[HOST]++; /* a host notice cannot be forced */
-                    continue;
-                }
-                key_of(&run, &races[i], races[i].alts[a].msg, key,
-                       sizeof key);
-                if (tried(x, key))
-                    x->skip[SAME]++;
-                else if (x->n >= x->d->runs)
-                    x->skip[BUDGET]++;
-                else
-                    try_alt(x, p, &run, &races[i], races[i].alts[a].msg);
-            }
+            else
+                try_race(x, p, &run, &races[i]);
         }
-out:
     rc_races_free(races, n);
     rc_free(&run);
 }
@@ -240,7 +369,8 @@ out:
 static void print_counts(const struct explore *x)
 {
     static const char *why[NSKIP] = {
-        "equal to one tried (same receiver, call site, filter, sender)",
+        "already run (a run made that choice after the same causal "
+        "prefix)",
         "at polls that found nothing (only a receive that took a message "
         "can be forced)",
         "host notices (cannot be forced)",
@@ -259,6 +389,48 @@ static void print_counts(const struct explore *x)
     printf("\n");
 }
 
+/* Two runs made the same order (a what-if may, where a forced choice
+ * changes nothing else). */
+static int same_order(const struct node *a, const struct node *b)
+{
+    int i;
+
+    if (!a->order || !b->order || a->norder != b->norder)
+        return 0;
+    for (i = 0; i < a->norder && !strcmp(a->order[i], b->order[i]); i++)
+        ;
+    return i == a->norder;
+}
+
+/* How many distinct orders the runs made, and whether that is all. */
+static void print_orders(const struct explore *x)
+{
+    int i, k, distinct = 0, left;
+
+    for (i = 0; i < x->n; i++) {
+        if (x->nodes[i].skipped)
+            continue;
+        for (k = 0; k < i && !(!x->nodes[k].skipped &&
+                               same_order(&x->nodes[k], &x->nodes[i]));
+             k++)
+            ;
+        distinct += k == i;
+    }
+    left = x->skip[DEPTH] + x->skip[BUDGET] + x->nskipped;
+    printf("orders: %d distinct order%s of the receives run", distinct,
+           distinct == 1 ? "" : "s");
+    if (x->found)
+        printf("; stopped at the first failure\n");
+    else if (!left)
+        printf("; complete (every alternative run or already run%s)\n",
+               x->skip[POLL] ? "; polls that found nothing are not forced"
+                             : "");
+    else
+        printf("; not complete: %d alternative%s or run%s left (-runs, "
+               "-depth, or not forceable)\n", left, left == 1 ? "" : "s",
+               left == 1 ? "" : "s");
+}
+
 /* Keeps failing runs, removes the others; prints the summary. */
 static void finish(struct explore *x)
 {
@@ -266,6 +438,7 @@ static void finish(struct explore *x)
     int i;
 
     printf("%d runs%s\n", x->n, x->found ? "" : ": none failed");
+    print_orders(x);
     print_counts(x);
     for (i = 0; i < x->n; i++) {
         if (x->nodes[i].failed) {
@@ -285,15 +458,14 @@ static void finish(struct explore *x)
 int top_explore(int argc, char **argv)
 {
     struct top_driver d;
-    struct explore x = { &d, NULL, 0, NULL, 0, 0 };
+    struct explore x = { &d, NULL, 0, 0, { 0 }, 0 };
     char *mode[3];
     int p;
 
     top_driver_opts(argc, argv, "-explore", &d);
     top_driver_dir(&d, "run-0");
     x.nodes = calloc(d.runs + 1, sizeof *x.nodes);
-    x.tried = calloc(MAX_TRIED, sizeof *x.tried);
-    if (!x.nodes || !x.tried)
+    if (!x.nodes)
         return 2;
     snprintf(x.nodes[0].dir, sizeof x.nodes[0].dir, "%s/run-0", d.logdir);
     mode[0] = "-log", mode[1] = "-logdir", mode[2] = x.nodes[0].dir;

@@ -175,6 +175,11 @@ out:
     return rc;
 }
 
+int top_whatif_reach(struct rc_run *run, int task, int pos, int *min)
+{
+    return reach_from(run, task, pos, min);
+}
+
 /* ---- the choice ---------------------------------------------------------- */
 
 static void name_msg(const struct rc_run *run, int m, char *buf, size_t size)

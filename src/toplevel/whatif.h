@@ -31,6 +31,12 @@ int top_whatif_start(struct top_opts *o, pg_err *err);
 /* Says how the what-if run ended and where it went; returns status. */
 int top_whatif_done(const struct top_opts *o, int status);
 
+/* Per task of run, into min: the first event that causally follows event
+ * pos of task (n+1: none), as a what-if forcing that receive stops
+ * following its recording there.  0, or -1 out of memory. */
+struct rc_run;
+int top_whatif_reach(struct rc_run *run, int task, int pos, int *min);
+
 /* -explore and -chaos: the drivers; each returns pangaea's exit status. */
 int top_is_explore(const char *arg);
 int top_explore(int argc, char **argv);

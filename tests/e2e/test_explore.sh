@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# test_explore.sh - -explore runs every order of the racing receives once:
+# tests/programs/plain_orders.c, a master taking three workers' results
+# with pvm_recv(-1, PHASE) at one call site, in one or two phases.
+#
+#  - one phase (3! = 6 orders): explored completely in 6 runs, each order
+#    once (6 distinct outputs), "complete";
+#  - `crash` (an abort when the SECOND receive takes worker 3's result):
+#    found, by a run that forces that second receive;
+#  - two phases (3! x 3! = 36 orders): 36 distinct outputs in at most 37
+#    runs, "complete";
+#  - a polling program (plain_fifo poll): ends, none failed, and says the
+#    polls that found nothing are not forced.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PANGAEA=$PG_BUILD/pangaea
+PROG=$PG_BUILD/tests/plain_orders
+dir=$(pg_tmpdir)
+cd "$dir" || exit 1
+
+pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
+
+# distinct FILE: how many distinct outputs its runs printed
+distinct() { sed -n 's/^run [0-9]*: .*, output \([0-9a-f]*\).*/\1/p' "$1" | sort -u | wc -l; }
+
+rc=0
+timeout 600 "$PANGAEA" -explore -runs 20 -logdir one "$PROG" 1 >one.out 2>&1 || rc=$?
+runs=$(sed -n 's/^\([0-9]*\) runs.*/\1/p' one.out)
+if [ "$rc" -eq 0 ] && [ "$runs" = 6 ] && [ "$(distinct one.out)" -eq 6 ] &&
+        grep -q "^orders: 6 distinct orders of the receives run; complete" one.out; then
+    pg_pass "one phase: the 6 orders in 6 runs, each once, complete"
+else
+    pg_fail "one phase: exit $rc, ${runs:-?} runs, $(distinct one.out) outputs"; cat one.out
+fi
+
+rc=0
+timeout 600 "$PANGAEA" -explore -runs 20 -logdir crash "$PROG" 1 crash >crash.out 2>&1 || rc=$?
+chain=$(sed -n 's/^run [0-9]* failed (\(.*\)): pangaea -replay .*/\1/p' crash.out)
+if [ "$rc" -eq 1 ] && grep -q "died of SIGABRT" crash.out &&
+        grep -q "1:3=" <<<"$chain"; then
+    pg_pass "the bug of the second receive is found (forced $chain)"
+else
+    pg_fail "crash: exit $rc, chain '$chain'"; cat crash.out
+fi
+
+rc=0
+timeout 900 "$PANGAEA" -explore -runs 60 -depth 10 -logdir two "$PROG" 2 >two.out 2>&1 || rc=$?
+runs=$(sed -n 's/^\([0-9]*\) runs.*/\1/p' two.out)
+if [ "$rc" -eq 0 ] && [ -n "$runs" ] && [ "$runs" -le 37 ] &&
+        [ "$(distinct two.out)" -eq 36 ] &&
+        grep -q "^orders: 36 distinct orders of the receives run; complete" two.out; then
+    pg_pass "two phases: the 36 orders in $runs runs, complete"
+else
+    pg_fail "two phases: exit $rc, ${runs:-?} runs, $(distinct two.out) outputs"; tail -5 two.out
+fi
+
+rc=0
+timeout 600 "$PANGAEA" -explore -runs 20 -logdir poll "$PG_BUILD/tests/plain_fifo" poll 2 \
+    >poll.out 2>&1 || rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^[0-9]* runs: none failed" poll.out &&
+        grep -q "polls that found nothing" poll.out; then
+    pg_pass "a polling program: $(sed -n 's/^\([0-9]*\) runs.*/\1/p' poll.out) runs, none failed; $(grep '^orders' poll.out)"
+else
+    pg_fail "polling: exit $rc"; cat poll.out
+fi
+
+cd / && pg_summary
