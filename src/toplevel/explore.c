@@ -186,23 +186,66 @@ static int already_run(const struct explore *x, const struct choices *c,
     return 0;
 }
 
-/* The first line of the file that starts with "pangaea: -whatif: " (a
- * refusal, status 2), or the first line at all, into buf. */
-static void refusal(const char *path, char *buf, size_t size)
+/* The first line of file path holding `key`, into buf ("" if none). */
+static int line_with(const char *path, const char *key, char *buf,
+                     size_t size)
 {
     char line[1024];
     FILE *f = fopen(path, "r");
 
     buf[0] = 0;
-    while (f && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (!buf[0] || !strncmp(line, "pangaea: -whatif: ", 18))
+    while (f && !buf[0] && fgets(line, sizeof line, f))
+        if (strstr(line, key)) {
+            line[strcspn(line, "\n")] = 0;
             snprintf(buf, size, "%.500s", line);
-        if (!strncmp(line, "pangaea: -whatif: ", 18))
-            break;
-    }
+        }
     if (f)
         fclose(f);
+    return buf[0] != 0;
+}
+
+/* The last non-empty line of file path that is the program's (not one
+ * of pangaea's notes, "[N] pangaea: ..."), into buf. */
+static void last_line(const char *path, char *buf, size_t size)
+{
+    char line[1024];
+    FILE *f = fopen(path, "r");
+
+    buf[0] = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] != '\n' && !strstr(line, "] pangaea: ")) {
+            line[strcspn(line, "\n")] = 0;
+            snprintf(buf, size, "%.300s", line);
+        }
+    if (f)
+        fclose(f);
+}
+
+/* How run i went, from its status and what it printed (out, err): a
+ * what-if that could not be forced is skipped only when pangaea says so
+ * (a refusal of -whatif, a divergence of the part it follows): a program
+ * that ends with status 2 or 3 itself has failed. */
+static void judge(struct explore *x, int i, const struct top_run *r,
+                  const char *out, const char *err, char *why, size_t size)
+{
+    struct node *nd = &x->nodes[i];
+    char last[400];
+
+    top_rerun_why(err, why, size);
+    nd->skipped = i > 0 && !r->timed_out &&
+                  ((r->status == 2 &&
+                    line_with(err, "pangaea: -whatif: ", why, size)) ||
+                   (r->status == 3 && line_with(err, "replay diverged", why,
+                                                size)));
+    nd->usable = !r->timed_out && r->status == 0;
+    if (r->timed_out || r->status == 0)
+        return;
+    last_line(out, last, sizeof last);
+    if (!why[0])
+        snprintf(why, size, "pangaea ended with status %d", r->status);
+    if (last[0] && strlen(why) + strlen(last) + 40 < size)
+        snprintf(why + strlen(why), size - strlen(why), "; the program's "
+                 "last output: %s", last);
 }
 
 /* Runs pangaea with the given mode arguments into node i; says how it
@@ -229,26 +272,21 @@ static int run_one(struct explore *x, int i, char **mode, int nmode)
     }
     if (i == 0)
         memcpy(hash0, r.hash, sizeof hash0);
-    top_rerun_why(err, why, sizeof why);
-    if (i > 0 && !r.timed_out && r.status == 2)
-        refusal(err, why, sizeof why);
-    nd->usable = !r.timed_out && r.status == 0;
-    nd->skipped = i > 0 && !r.timed_out && (r.status == 2 || r.status == 3);
+    judge(x, i, &r, out, err, why, sizeof why);
     nd->failed = !nd->skipped &&
                  (r.timed_out || r.status != 0 ||
                   (x->d->until_output && strcmp(r.hash, hash0)));
     x->nskipped += nd->skipped;
-    if (!nd->skipped)
-        order_of_recording(nd);
     if (nd->skipped) {
-        printf("run %d: forced %s: skipped: %s%s%s\n", i, nd->chain,
+        printf("run %d: forced %s: skipped: %s: %s\n", i, nd->chain,
                r.status == 2 ? "-whatif cannot force it"
                              : "it left its recording before the forced "
                                "receive",
-               why[0] ? ": " : "", why);
+               why);
         fflush(stdout);
         return 0;
     }
+    order_of_recording(nd);
     printf("run %d: %s%s: %s%s%s, output %s%s\n", i,
            i ? "forced " : "", i ? nd->chain : "recorded freely",
            r.timed_out ? "stalled (stopped after -timeout)"

@@ -7,6 +7,8 @@
 #    once (6 distinct outputs), "complete";
 #  - `crash` (an abort when the SECOND receive takes worker 3's result):
 #    found, by a run that forces that second receive;
+#  - `exit2` (the program itself ends with status 2 there): a failure,
+#    with the status and the program's last output, not "skipped";
 #  - two phases (3! x 3! = 36 orders): 36 distinct outputs in at most 37
 #    runs, "complete";
 #  - a polling program (plain_fifo poll): ends, none failed, and says the
@@ -37,11 +39,24 @@ fi
 rc=0
 timeout 600 "$PANGAEA" -explore -runs 20 -logdir crash "$PROG" 1 crash >crash.out 2>&1 || rc=$?
 chain=$(sed -n 's/^run [0-9]* failed (\(.*\)): pangaea -replay .*/\1/p' crash.out)
-if [ "$rc" -eq 1 ] && grep -q "died of SIGABRT" crash.out &&
-        grep -q "1:3=" <<<"$chain"; then
+kept=$(sed -n 's/^run [0-9]* failed .*: pangaea -replay -logdir \([^ ]*\) .*/\1/p' crash.out)
+# the master's second receive of phase 1, as the kept recording numbers it
+second=$("$PANGAEA" -dump "${kept:-none}" 1 2>/dev/null |
+    sed -n 's/.*<recv seq="\([0-9]*\)".* tag="1" .*/\1/p' | sed -n 2p)
+if [ "$rc" -eq 1 ] && grep -q "died of SIGABRT" crash.out && [ -n "$second" ] &&
+        [ "${chain##* }" = "1:$second=4:1" ]; then
     pg_pass "the bug of the second receive is found (forced $chain)"
 else
     pg_fail "crash: exit $rc, chain '$chain'"; cat crash.out
+fi
+
+rc=0
+timeout 600 "$PANGAEA" -explore -runs 20 -logdir exit2 "$PROG" 1 exit2 >exit2.out 2>&1 || rc=$?
+if [ "$rc" -eq 1 ] && grep -q "^run [0-9]*: forced .*: failed: pangaea ended with status 2; the program's last output: \[1\] bad order" exit2.out &&
+        ! grep -q "skipped" exit2.out; then
+    pg_pass "a program that ends with status 2 itself: failed, with its status and last output"
+else
+    pg_fail "exit2: exit $rc"; cat exit2.out
 fi
 
 rc=0
