@@ -39,14 +39,24 @@
  */
 #define _GNU_SOURCE
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pvm3.h>
+
 #include "pg_log.h"
 #include "races.h"
 #include "rerun.h"
+#include "top.h"
 #include "whatif.h"
+
+/* A set of choices, "LTID:SEQ=SENDER:MSGID" each. */
+struct choices {
+    char **v;
+    int n, cap;
+};
 
 struct node {
     char dir[PATH_MAX];
@@ -57,6 +67,14 @@ struct node {
     int skipped;        /* could not be forced (status 2 or 3) */
     char **order;       /* its receives' choices, sorted; NULL: none */
     int norder;
+    /* while it runs (a thread of its own: top_rerun waits for it) */
+    enum { IDLE, RUNNING, DONE, FINISHED } state;
+    struct choices key; /* its prefix and forced choice, sorted */
+    char **argv;
+    int nmode;
+    int timeout;
+    struct top_run r;
+    pthread_t thread;
 };
 
 /* Why alternatives were not run (the summary's counts). */
@@ -69,13 +87,13 @@ struct explore {
     int found;          /* a run failed */
     int skip[NSKIP];    /* alternatives not run, by reason */
     int nskipped;       /* runs that could not force their choice */
+    int running;        /* runs started and not finished */
+    char hash0[17];     /* run 0's output */
 };
 
-/* A set of choices, "LTID:SEQ=SENDER:MSGID" each. */
-struct choices {
-    char **v;
-    int n, cap;
-};
+/* The runs' threads say they are done; the main thread does the rest. */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 
 int top_is_explore(const char *arg)
 {
@@ -248,62 +266,187 @@ static void judge(struct explore *x, int i, const struct top_run *r,
                  "last output: %s", last);
 }
 
-/* Runs pangaea with the given mode arguments into node i; says how it
- * went; 1 if it failed. */
-static int run_one(struct explore *x, int i, char **mode, int nmode)
+static void *run_thread(void *arg)
 {
-    struct node *nd = &x->nodes[i];
-    char *argv[64 + 1024], out[PATH_MAX + 16], err[PATH_MAX + 16], why[600];
-    static char hash0[17];
-    struct top_run r;
-    int k, j = 0;
+    struct node *nd = arg;
+    char out[PATH_MAX + 16], err[PATH_MAX + 16];
 
-    argv[j++] = "pangaea";
-    for (k = 0; k < nmode; k++)
-        argv[j++] = mode[k];
-    for (k = 0; x->d->prog[k] && j < 64 + 1023; k++)
-        argv[j++] = x->d->prog[k];
-    argv[j] = NULL;
     snprintf(out, sizeof out, "%s.out", nd->dir);
     snprintf(err, sizeof err, "%s.err", nd->dir);
-    if (top_rerun(argv, out, err, x->d->timeout, &r) < 0) {
+    if (top_rerun(nd->argv, out, err, nd->timeout, &nd->r) < 0)
+        nd->r.status = 127, nd->r.timed_out = 0;
+    pthread_mutex_lock(&mu);
+    nd->state = DONE;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    return NULL;
+}
+
+/* Starts pangaea with the given mode arguments into node i, in a thread
+ * (top_rerun waits for the run). */
+static void start(struct explore *x, int i, char **mode, int nmode)
+{
+    struct node *nd = &x->nodes[i];
+    int k, j = 0;
+
+    if (!(nd->argv = calloc((size_t)nmode + 1100, sizeof *nd->argv))) {
+        fprintf(stderr, "pangaea: -explore: out of memory\n");
+        exit(2);
+    }
+    nd->argv[j++] = "pangaea";
+    for (k = 0; k < nmode; k++)
+        if (!(nd->argv[j++] = strdup(mode[k]))) {
+            fprintf(stderr, "pangaea: -explore: out of memory\n");
+            exit(2);
+        }
+    for (k = 0; x->d->prog[k] && k < 1090; k++)
+        nd->argv[j++] = x->d->prog[k];
+    nd->nmode = nmode;
+    nd->timeout = x->d->timeout;
+    pthread_mutex_lock(&mu);
+    nd->state = RUNNING;
+    pthread_mutex_unlock(&mu);
+    x->running++;
+    if (pthread_create(&nd->thread, NULL, run_thread, nd)) {
         fprintf(stderr, "pangaea: -explore: cannot start a run\n");
         exit(2);
     }
-    if (i == 0)
-        memcpy(hash0, r.hash, sizeof hash0);
-    judge(x, i, &r, out, err, why, sizeof why);
-    nd->failed = !nd->skipped &&
-                 (r.timed_out || r.status != 0 ||
-                  (x->d->until_output && strcmp(r.hash, hash0)));
-    x->nskipped += nd->skipped;
-    if (nd->skipped) {
+}
+
+/* The line that says how run i went. */
+static void say(const struct explore *x, int i, const char *why)
+{
+    const struct node *nd = &x->nodes[i];
+    const struct top_run *r = &nd->r;
+
+    if (nd->skipped)
         printf("run %d: forced %s: skipped: %s: %s\n", i, nd->chain,
-               r.status == 2 ? "-whatif cannot force it"
-                             : "it left its recording before the forced "
-                               "receive",
+               r->status == 2 ? "-whatif cannot force it"
+                              : "it left its recording before the forced "
+                                "receive",
                why);
-        fflush(stdout);
-        return 0;
-    }
-    order_of_recording(nd);
-    printf("run %d: %s%s: %s%s%s, output %s%s\n", i,
-           i ? "forced " : "", i ? nd->chain : "recorded freely",
-           r.timed_out ? "stalled (stopped after -timeout)"
-           : r.status == 0 ? "ended well" : "failed",
-           why[0] ? ": " : "", why, r.hash,
-           strcmp(r.hash, hash0) ? " (differs from run 0)" : "");
+    else
+        printf("run %d: %s%s: %s%s%s, output %s%s\n", i,
+               i ? "forced " : "", i ? nd->chain : "recorded freely",
+               r->timed_out ? "stalled (stopped after -timeout)"
+               : r->status == 0 ? "ended well" : "failed",
+               why[0] ? ": " : "", why, r->hash,
+               strcmp(r->hash, x->hash0) ? " (differs from run 0)" : "");
     fflush(stdout);
-    return nd->failed;
+}
+
+/* Node i's run ended: how it went, and its order. */
+static void finished(struct explore *x, int i)
+{
+    struct node *nd = &x->nodes[i];
+    char out[PATH_MAX + 16], err[PATH_MAX + 16], why[600];
+    int k;
+
+    pthread_join(nd->thread, NULL);
+    for (k = 1; k <= nd->nmode; k++)
+        free(nd->argv[k]);
+    free(nd->argv);
+    nd->argv = NULL;
+    x->running--;
+    snprintf(out, sizeof out, "%s.out", nd->dir);
+    snprintf(err, sizeof err, "%s.err", nd->dir);
+    if (i == 0)
+        memcpy(x->hash0, nd->r.hash, sizeof x->hash0);
+    judge(x, i, &nd->r, out, err, why, sizeof why);
+    nd->failed = !nd->skipped &&
+                 (nd->r.timed_out || nd->r.status != 0 ||
+                  (x->d->until_output && strcmp(nd->r.hash, x->hash0)));
+    x->nskipped += nd->skipped;
+    x->found |= nd->failed;
+    if (!nd->skipped)
+        order_of_recording(nd);
+    if (!nd->order) /* a run that could not force its choice: never again */
+        keep_order(nd, &nd->key);
+    free_choices(&nd->key);
+    say(x, i, why);
+    pthread_mutex_lock(&mu);
+    nd->state = FINISHED;
+    pthread_mutex_unlock(&mu);
+}
+
+/* A run's state, which its thread may be changing. */
+static int state_of(const struct node *nd)
+{
+    int state;
+
+    pthread_mutex_lock(&mu);
+    state = nd->state;
+    pthread_mutex_unlock(&mu);
+    return state;
+}
+
+/* Waits until a run ends, and finishes every run that has. */
+static void collect(struct explore *x)
+{
+    int i, done = 0;
+
+    pthread_mutex_lock(&mu);
+    while (x->running > 0) {
+        for (i = 0; i < x->n && !done; i++)
+            done = x->nodes[i].state == DONE;
+        if (done)
+            break;
+        pthread_cond_wait(&cv, &mu);
+    }
+    pthread_mutex_unlock(&mu);
+    for (i = 0; i < x->n; i++)
+        if (state_of(&x->nodes[i]) == DONE)
+            finished(x, i);
+}
+
+static void wait_node(struct explore *x, int i)
+{
+    while (state_of(&x->nodes[i]) != FINISHED)
+        collect(x);
+}
+
+/* Choices compared by their receive ("LTID:SEQ="), not what it took. */
+static int by_receive(const void *a, const void *b)
+{
+    const char *p = *(char *const *)a, *q = *(char *const *)b;
+    size_t n = strcspn(p, "="), m = strcspn(q, "=");
+    int c = strncmp(p, q, n < m ? n : m);
+
+    return c ? c : (int)n - (int)m;
+}
+
+/* 1 when key can be run now: a job is free and every running run makes
+ * another choice at one of key's receives, so none of them can make the
+ * order key asks for (it would be run twice). */
+static int can_start(const struct explore *x, const struct choices *key)
+{
+    int i, j, other;
+    char **at;
+
+    if (x->running >= x->d->jobs)
+        return 0;
+    for (i = 0; i < x->n; i++) {
+        const struct node *nd = &x->nodes[i];
+
+        if (state_of(nd) != RUNNING && state_of(nd) != DONE)
+            continue;
+        for (j = other = 0; j < key->n && !other; j++)
+            other = (at = bsearch(&key->v[j], nd->key.v, nd->key.n,
+                                  sizeof *nd->key.v, by_receive)) &&
+                    strcmp(*at, key->v[j]);
+        if (!other)
+            return 0;
+    }
+    return 1;
 }
 
 /* One child run forcing message m at race of node p; key: its prefix's
  * choices and the forced one (the order of a run that cannot force it). */
 static void try_alt(struct explore *x, int p, const struct rc_run *run,
-                    const struct rc_race *race, int m, struct choices *key)
+                    const struct rc_race *race, int m,
+                    const struct choices *key)
 {
     struct node *nd = &x->nodes[x->n];
-    struct choices copy = { NULL, 0, 0 };
     char spec[64], *mode[6];
     int i;
 
@@ -314,16 +457,12 @@ static void try_alt(struct explore *x, int p, const struct rc_run *run,
         (int)sizeof nd->chain)
         strcpy(nd->chain + sizeof nd->chain - 4, "..."); /* depth > ~30 */
     nd->depth = x->nodes[p].depth + 1;
+    for (i = 0; i < key->n; i++)
+        add_choice(&nd->key, key->v[i]);
+    qsort(nd->key.v, nd->key.n, sizeof *nd->key.v, by_text);
     mode[0] = "-whatif", mode[1] = spec, mode[2] = "-logdir";
     mode[3] = x->nodes[p].dir, mode[4] = "-o", mode[5] = nd->dir;
-    if (run_one(x, x->n++, mode, 6))
-        x->found = 1;
-    if (nd->skipped || !nd->order) { /* never tried again */
-        for (i = 0; i < key->n; i++)
-            add_choice(&copy, key->v[i]);
-        free(nd->order);
-        keep_order(nd, &copy);
-    }
+    start(x, x->n++, mode, 6);
 }
 
 /* The choices a child forcing race r keeps: every receive that does not
@@ -365,12 +504,23 @@ static void try_race(struct explore *x, int p, struct rc_run *run,
             free(key.v[--key.n]);
         name_choice(run, r->task, r->pos, r->alts[a].msg, one, sizeof one);
         add_choice(&key, one);
-        if (already_run(x, &key, &k))
-            x->skip[RUN]++;
-        else if (x->n >= x->d->runs)
-            x->skip[BUDGET]++;
-        else
-            try_alt(x, p, run, r, r->alts[a].msg, &key);
+        for (;;) { /* until it is run, or needs not be */
+            if (x->found)
+                break;
+            if (already_run(x, &key, &k)) {
+                x->skip[RUN]++;
+                break;
+            }
+            if (x->n >= x->d->runs) {
+                x->skip[BUDGET]++;
+                break;
+            }
+            if (can_start(x, &key)) {
+                try_alt(x, p, run, r, r->alts[a].msg, &key);
+                break;
+            }
+            collect(x); /* a running run may make it, or free a job */
+        }
     }
     free_choices(&key);
 }
@@ -493,12 +643,39 @@ static void finish(struct explore *x)
     }
 }
 
+/* Runs at once share one pvmd: without one running, each would start its
+ * own and halt it at its end, ending the others' tasks.  So the driver
+ * starts it (daemon.c) and halts it at the end; it does not stay enrolled
+ * meanwhile (programs that count the tasks of the machine would see it).
+ * Returns 1 if it started one. */
+static int share_daemon(void)
+{
+    int started;
+    pg_err err;
+
+    if (top_daemon_connect(&started, &err) < 0) {
+        fprintf(stderr, "pangaea: -explore: %s\n", err.msg);
+        exit(2);
+    }
+    pvm_exit();
+    return started;
+}
+
+static void halt_daemon(void)
+{
+    int again;
+    pg_err err;
+
+    if (top_daemon_connect(&again, &err) == 0)
+        top_daemon_release(1);
+}
+
 int top_explore(int argc, char **argv)
 {
     struct top_driver d;
-    struct explore x = { &d, NULL, 0, 0, { 0 }, 0 };
+    struct explore x = { &d, NULL, 0, 0, { 0 }, 0, 0, "" };
     char *mode[3];
-    int p;
+    int p, started = 0;
 
     top_driver_opts(argc, argv, "-explore", &d);
     top_driver_dir(&d, "run-0");
@@ -508,12 +685,20 @@ int top_explore(int argc, char **argv)
     snprintf(x.nodes[0].dir, sizeof x.nodes[0].dir, "%s/run-0", d.logdir);
     mode[0] = "-log", mode[1] = "-logdir", mode[2] = x.nodes[0].dir;
     x.n = 1;
-    x.found = run_one(&x, 0, mode, 3);
-    for (p = 0; p < x.n && !x.found; p++) /* past -runs: counted only */
-        if (x.nodes[p].usable && x.nodes[p].depth >= d.depth)
+    if (d.jobs > 1)
+        started = share_daemon();
+    start(&x, 0, mode, 3);
+    for (p = 0; p < x.n && !x.found; p++) { /* past -runs: counted only */
+        wait_node(&x, p);
+        if (x.nodes[p].usable && x.nodes[p].depth >= d.depth && !x.found)
             x.skip[DEPTH]++;
-        else if (x.nodes[p].usable)
+        else if (x.nodes[p].usable && !x.found)
             expand(&x, p);
+    }
+    while (x.running) /* after a failure: the runs still going */
+        collect(&x);
+    if (started)
+        halt_daemon();
     finish(&x);
     return x.found ? 1 : 0;
 }

@@ -145,8 +145,8 @@ int top_rerun_remove(const char *dir)
 static void driver_usage(const char *what, const char *why)
 {
     fprintf(stderr, "pangaea: %s: %s\nusage: pangaea -explore [-runs N] "
-            "[-depth K] [-until crash|output] [-timeout S] [-logdir DIR] "
-            "program [args...]\n       pangaea -chaos [-runs N] [-seed S] "
+            "[-depth K] [-until crash|output] [-timeout S] [-jobs N] "
+            "[-logdir DIR] program [args...]\n       pangaea -chaos [-runs N] [-seed S] "
             "[-timeout S] [-logdir DIR] program [args...]\n", what, why);
     exit(2);
 }
@@ -172,6 +172,9 @@ void top_driver_opts(int argc, char **argv, const char *what,
 
     memset(d, 0, sizeof *d);
     d->runs = 20, d->depth = 3, d->timeout = 120;
+    d->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (d->jobs < 1)
+        d->jobs = 1;
     d->logdir = chaos ? "chaos" : "explore";
     for (i = 2; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-runs") && i + 1 < argc)
@@ -180,6 +183,8 @@ void top_driver_opts(int argc, char **argv, const char *what,
             d->timeout = positive(what, argv[i], argv[i + 1]), i++;
         else if (!strcmp(argv[i], "-logdir") && i + 1 < argc)
             d->logdir = argv[++i];
+        else if (!chaos && !strcmp(argv[i], "-jobs") && i + 1 < argc)
+            d->jobs = positive(what, argv[i], argv[i + 1]), i++;
         else if (!chaos && !strcmp(argv[i], "-depth") && i + 1 < argc)
             d->depth = positive(what, argv[i], argv[i + 1]), i++;
         else if (!chaos && !strcmp(argv[i], "-until") && i + 1 < argc &&
