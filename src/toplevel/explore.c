@@ -88,6 +88,7 @@ struct explore {
     int skip[NSKIP];    /* alternatives not run, by reason */
     int nskipped;       /* runs that could not force their choice */
     int running;        /* runs started and not finished */
+    int jobs;           /* runs at once (-jobs; 1 for a group program) */
     char hash0[17];     /* run 0's output */
 };
 
@@ -184,8 +185,7 @@ static void order_of_recording(struct node *nd)
 }
 
 /* 1 when every choice of c is in the order of a run made already. */
-static int already_run(const struct explore *x, const struct choices *c,
-                       int *which)
+static int already_run(const struct explore *x, const struct choices *c)
 {
     int k, i;
 
@@ -196,10 +196,8 @@ static int already_run(const struct explore *x, const struct choices *c,
             if (!bsearch(&c->v[i], nd->order, nd->norder, sizeof *nd->order,
                          by_text))
                 break;
-        if (nd->order && i == c->n) {
-            *which = k;
+        if (nd->order && i == c->n)
             return 1;
-        }
     }
     return 0;
 }
@@ -423,7 +421,7 @@ static int can_start(const struct explore *x, const struct choices *key)
     int i, j, other;
     char **at;
 
-    if (x->running >= x->d->jobs)
+    if (x->running >= x->jobs)
         return 0;
     for (i = 0; i < x->n; i++) {
         const struct node *nd = &x->nodes[i];
@@ -486,7 +484,7 @@ static void try_race(struct explore *x, int p, struct rc_run *run,
 {
     struct choices key = { NULL, 0, 0 };
     char one[64];
-    int a, base, k;
+    int a, base;
 
     if (prefix_of(run, r, &key) < 0) {
         fprintf(stderr, "pangaea: -explore: out of memory\n");
@@ -507,7 +505,7 @@ static void try_race(struct explore *x, int p, struct rc_run *run,
         for (;;) { /* until it is run, or needs not be */
             if (x->found)
                 break;
-            if (already_run(x, &key, &k)) {
+            if (already_run(x, &key)) {
                 x->skip[RUN]++;
                 break;
             }
@@ -641,6 +639,12 @@ static void finish(struct explore *x)
         snprintf(path, sizeof path, "%s.err", x->nodes[i].dir);
         remove(path);
     }
+    for (i = 0; i < x->n; i++) {
+        struct choices c = { x->nodes[i].order, x->nodes[i].norder, 0 };
+
+        free_choices(&c);
+    }
+    free(x->nodes);
 }
 
 /* Runs at once share one pvmd: without one running, each would start its
@@ -661,6 +665,28 @@ static int share_daemon(void)
     return started;
 }
 
+/* Groups are the virtual machine's, not a run's: runs at once would join
+ * the same groups.  A program whose first run used them is explored one
+ * run at a time (said once). */
+static void groups_alone(struct explore *x)
+{
+    struct rc_run run;
+    pg_err err;
+    int i, groups;
+
+    if (x->jobs == 1 || rc_load(&run, x->nodes[0].dir, &err) < 0)
+        return;
+    groups = run.nturns > 0 || run.nbars > 0;
+    for (i = 0; i < run.nev && !groups; i++)
+        groups = run.ev[i].kind == PG_EV_GETTID;
+    rc_free(&run);
+    if (!groups)
+        return;
+    x->jobs = 1;
+    printf("(the program uses PVM groups, which runs at once would share: "
+           "one run at a time)\n");
+}
+
 static void halt_daemon(void)
 {
     int again;
@@ -673,7 +699,7 @@ static void halt_daemon(void)
 int top_explore(int argc, char **argv)
 {
     struct top_driver d;
-    struct explore x = { &d, NULL, 0, 0, { 0 }, 0, 0, "" };
+    struct explore x = { &d, NULL, 0, 0, { 0 }, 0, 0, 1, "" };
     char *mode[3];
     int p, started = 0;
 
@@ -685,9 +711,12 @@ int top_explore(int argc, char **argv)
     snprintf(x.nodes[0].dir, sizeof x.nodes[0].dir, "%s/run-0", d.logdir);
     mode[0] = "-log", mode[1] = "-logdir", mode[2] = x.nodes[0].dir;
     x.n = 1;
+    x.jobs = d.jobs;
     if (d.jobs > 1)
         started = share_daemon();
     start(&x, 0, mode, 3);
+    wait_node(&x, 0);
+    groups_alone(&x);
     for (p = 0; p < x.n && !x.found; p++) { /* past -runs: counted only */
         wait_node(&x, p);
         if (x.nodes[p].usable && x.nodes[p].depth >= d.depth && !x.found)
