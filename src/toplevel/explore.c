@@ -89,6 +89,8 @@ struct explore {
     int nskipped;       /* runs that could not force their choice */
     int running;        /* runs started and not finished */
     int jobs;           /* runs at once (-jobs; 1 for a group program) */
+    int limit;          /* runs in all (-runs, more with -resume) */
+    int next;           /* the first run not wholly expanded (-runs) */
     char hash0[17];     /* run 0's output */
 };
 
@@ -509,8 +511,10 @@ static void try_race(struct explore *x, int p, struct rc_run *run,
                 x->skip[RUN]++;
                 break;
             }
-            if (x->n >= x->d->runs) {
+            if (x->n >= x->limit) {
                 x->skip[BUDGET]++;
+                if (p < x->next)
+                    x->next = p; /* -resume goes on from there */
                 break;
             }
             if (can_start(x, &key)) {
@@ -617,7 +621,111 @@ static void print_orders(const struct explore *x)
                left == 1 ? "" : "s");
 }
 
-/* Keeps failing runs, removes the others; prints the summary. */
+/* ---- -resume: where the exploration stopped, in DIR/explore.state ---- */
+
+static void state_path(const struct explore *x, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/explore.state", x->d->logdir);
+}
+
+/* A run -resume will still expand: its recording stays. */
+static int frontier(const struct explore *x, int i)
+{
+    const struct node *nd = &x->nodes[i];
+
+    return i >= x->next && nd->usable && nd->depth < x->d->depth;
+}
+
+/* Every run: its depth, how it ended, its chain, then its order. */
+static void save_state(const struct explore *x)
+{
+    char path[PATH_MAX + 32];
+    FILE *f;
+    int i, k;
+
+    state_path(x, path, sizeof path);
+    if (!(f = fopen(path, "w"))) {
+        fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
+        return;
+    }
+    fprintf(f, "pangaea-explore 1\nhash0 %s\nnext %d\njobs %d\n", x->hash0,
+            x->next < x->n ? x->next : x->n, x->jobs == 1 ? 1 : 0);
+    for (i = 0; i < x->n; i++) {
+        const struct node *nd = &x->nodes[i];
+
+        fprintf(f, "run %d %d %d %d %d %d\t%s\n", i, nd->depth, nd->failed,
+                nd->usable, nd->skipped, nd->norder, nd->chain);
+        for (k = 0; k < nd->norder; k++)
+            fprintf(f, "%s\n", nd->order[k]);
+    }
+    if (fclose(f) != 0)
+        fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
+}
+
+static void bad_state(const char *path, const char *why)
+{
+    fprintf(stderr, "pangaea: -explore -resume: %s: %s\n", path, why);
+    exit(2);
+}
+
+/* One run's line and order, into node i. */
+static void load_run(struct explore *x, FILE *f, const char *path,
+                     const char *line)
+{
+    struct choices c = { NULL, 0, 0 };
+    char one[256], *tab = strchr(line, '\t');
+    struct node *nd;
+    int i, n, k;
+
+    if (!tab || sscanf(line, "run %d", &i) != 1 || i != x->n ||
+        i >= x->limit)
+        bad_state(path, "a run line out of place");
+    nd = &x->nodes[x->n++];
+    if (sscanf(line, "run %*d %d %d %d %d %d", &nd->depth, &nd->failed,
+               &nd->usable, &nd->skipped, &n) != 5 || n < 0)
+        bad_state(path, "a bad run line");
+    snprintf(nd->chain, sizeof nd->chain, "%.1000s", tab + 1);
+    nd->chain[strcspn(nd->chain, "\n")] = 0;
+    snprintf(nd->dir, sizeof nd->dir, "%s/run-%d", x->d->logdir, i);
+    for (k = 0; k < n; k++) {
+        if (!fgets(one, sizeof one, f))
+            bad_state(path, "cut short");
+        one[strcspn(one, "\n")] = 0;
+        add_choice(&c, one);
+    }
+    keep_order(nd, &c);
+    nd->state = FINISHED;
+}
+
+/* The runs of the exploration in DIR; returns the run to expand next. */
+static int load_state(struct explore *x)
+{
+    char path[PATH_MAX + 32], line[1200];
+    FILE *f;
+    int next = -1, one;
+
+    state_path(x, path, sizeof path);
+    if (!(f = fopen(path, "r")) || !fgets(line, sizeof line, f) ||
+        strcmp(line, "pangaea-explore 1\n"))
+        bad_state(path, "not a state this version of pangaea wrote");
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "hash0 ", 6))
+            snprintf(x->hash0, sizeof x->hash0, "%.16s", line + 6);
+        else if (sscanf(line, "next %d", &next) == 1)
+            ;
+        else if (sscanf(line, "jobs %d", &one) == 1)
+            x->jobs = one == 1 ? 1 : x->jobs; /* 1: a group program */
+        else
+            load_run(x, f, path, line);
+    fclose(f);
+    if (x->n < 1 || next < 0 || next > x->n)
+        bad_state(path, "no runs, or no place to go on from");
+    printf("(resuming: %d runs made, from run %d on)\n", x->n, next);
+    return next;
+}
+
+/* Keeps failing runs and those -resume will expand, removes the others;
+ * prints the summary. */
 static void finish(struct explore *x)
 {
     char path[PATH_MAX + 16];
@@ -626,6 +734,7 @@ static void finish(struct explore *x)
     printf("%d runs%s\n", x->n, x->found ? "" : ": none failed");
     print_orders(x);
     print_counts(x);
+    save_state(x);
     for (i = 0; i < x->n; i++) {
         if (x->nodes[i].failed) {
             printf("run %d failed (%s): ", i,
@@ -633,6 +742,8 @@ static void finish(struct explore *x)
             top_driver_replay_cmd(stdout, x->d, x->nodes[i].dir);
             continue;
         }
+        if (frontier(x, i))
+            continue; /* for -resume */
         top_rerun_remove(x->nodes[i].dir);
         snprintf(path, sizeof path, "%s.out", x->nodes[i].dir);
         remove(path);
@@ -696,34 +807,66 @@ static void halt_daemon(void)
         top_daemon_release(1);
 }
 
+/* Run 0, recorded freely; or, with -resume, the runs made already.
+ * Returns the run to expand first. */
+static int begin(struct explore *x)
+{
+    char *mode[3];
+
+    if (x->d->resume)
+        return load_state(x);
+    snprintf(x->nodes[0].dir, sizeof x->nodes[0].dir, "%s/run-0",
+             x->d->logdir);
+    mode[0] = "-log", mode[1] = "-logdir", mode[2] = x->nodes[0].dir;
+    x->n = 1;
+    start(x, 0, mode, 3);
+    wait_node(x, 0);
+    return 0;
+}
+
+/* How many runs the state in DIR holds (-resume), 0 without. */
+static int runs_made(const struct top_driver *d)
+{
+    char path[PATH_MAX + 32], line[1200];
+    FILE *f;
+    int n = 0;
+
+    snprintf(path, sizeof path, "%s/explore.state", d->logdir);
+    if (!d->resume || !(f = fopen(path, "r")))
+        return 0;
+    while (fgets(line, sizeof line, f))
+        n += !strncmp(line, "run ", 4);
+    fclose(f);
+    return n;
+}
+
 int top_explore(int argc, char **argv)
 {
     struct top_driver d;
-    struct explore x = { &d, NULL, 0, 0, { 0 }, 0, 0, 1, "" };
-    char *mode[3];
+    struct explore x = { &d, NULL, 0, 0, { 0 }, 0, 0, 1, 0, 0, "" };
     int p, started = 0;
 
     top_driver_opts(argc, argv, "-explore", &d);
     top_driver_dir(&d, "run-0");
-    x.nodes = calloc(d.runs + 1, sizeof *x.nodes);
+    x.limit = runs_made(&d) + d.runs;
+    x.next = x.limit; /* none cut short yet */
+    x.nodes = calloc(x.limit + 1, sizeof *x.nodes);
     if (!x.nodes)
         return 2;
-    snprintf(x.nodes[0].dir, sizeof x.nodes[0].dir, "%s/run-0", d.logdir);
-    mode[0] = "-log", mode[1] = "-logdir", mode[2] = x.nodes[0].dir;
-    x.n = 1;
     x.jobs = d.jobs;
     if (d.jobs > 1)
         started = share_daemon();
-    start(&x, 0, mode, 3);
-    wait_node(&x, 0);
+    p = begin(&x); /* -resume: a group program's state says jobs 1 */
     groups_alone(&x);
-    for (p = 0; p < x.n && !x.found; p++) { /* past -runs: counted only */
+    for (; p < x.n && !x.found; p++) { /* past -runs: counted only */
         wait_node(&x, p);
         if (x.nodes[p].usable && x.nodes[p].depth >= d.depth && !x.found)
             x.skip[DEPTH]++;
         else if (x.nodes[p].usable && !x.found)
             expand(&x, p);
     }
+    if (x.found && p - 1 < x.next) /* stopped in the middle of run p - 1 */
+        x.next = p > 0 ? p - 1 : 0;
     while (x.running) /* after a failure: the runs still going */
         collect(&x);
     if (started)

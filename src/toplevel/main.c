@@ -48,7 +48,7 @@ static const char usage_text[] =
     "[-o NEWDIR] "
     "program [args...]\n"
     "       pangaea -explore [-runs N] [-depth K] [-until crash|output] "
-    "[-timeout S] [-jobs N] [-logdir DIR] program [args...]\n"
+    "[-timeout S] [-jobs N] [-resume] [-logdir DIR] program [args...]\n"
     "       pangaea -chaos [-runs N] [-seed S] [-timeout S] [-logdir DIR] "
     "program [args...]\n"
     "       pangaea -pack [-logdir DIR]... -o FILE\n"

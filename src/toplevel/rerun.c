@@ -146,7 +146,7 @@ static void driver_usage(const char *what, const char *why)
 {
     fprintf(stderr, "pangaea: %s: %s\nusage: pangaea -explore [-runs N] "
             "[-depth K] [-until crash|output] [-timeout S] [-jobs N] "
-            "[-logdir DIR] program [args...]\n       pangaea -chaos [-runs N] [-seed S] "
+            "[-resume] [-logdir DIR] program [args...]\n       pangaea -chaos [-runs N] [-seed S] "
             "[-timeout S] [-logdir DIR] program [args...]\n", what, why);
     exit(2);
 }
@@ -183,6 +183,8 @@ void top_driver_opts(int argc, char **argv, const char *what,
             d->timeout = positive(what, argv[i], argv[i + 1]), i++;
         else if (!strcmp(argv[i], "-logdir") && i + 1 < argc)
             d->logdir = argv[++i];
+        else if (!chaos && !strcmp(argv[i], "-resume"))
+            d->resume = 1;
         else if (!chaos && !strcmp(argv[i], "-jobs") && i + 1 < argc)
             d->jobs = positive(what, argv[i], argv[i + 1]), i++;
         else if (!chaos && !strcmp(argv[i], "-depth") && i + 1 < argc)
@@ -216,6 +218,14 @@ void top_driver_dir(const struct top_driver *d, const char *first)
     if (mkdir(d->logdir, 0777) < 0 && errno != EEXIST) {
         fprintf(stderr, "pangaea: cannot make %s: %s\n", d->logdir,
                 strerror(errno));
+        exit(2);
+    }
+    if (d->resume) { /* explore.c reads where it stopped */
+        snprintf(path, sizeof path, "%s/explore.state", d->logdir);
+        if (access(path, R_OK) == 0)
+            return;
+        fprintf(stderr, "pangaea: -explore -resume: %s holds no exploration "
+                "to go on with (no %s)\n", d->logdir, path);
         exit(2);
     }
     snprintf(path, sizeof path, "%s/%s", d->logdir, first);

@@ -32,6 +32,7 @@ struct top_driver {
     int jobs;        /* -explore: runs at once (default: the cores) */
     long long seed;
     int have_seed;
+    int resume;      /* -explore -resume: go on with DIR's exploration */
     const char *logdir;
     char **prog;     /* program and arguments, NULL-ended */
 };

@@ -12,6 +12,8 @@
 #    with the status and the program's last output, not "skipped";
 #  - two phases (3! x 3! = 36 orders): 36 distinct outputs in at most 37
 #    runs, "complete";
+#  - two phases cut short by -runs 15, then -explore -resume -runs 30:
+#    the same 36 orders in 36 runs in all, complete;
 #  - a polling program (plain_fifo poll): ends, none failed, and says the
 #    polls that found nothing are not forced.
 set -u
@@ -79,6 +81,19 @@ if [ "$rc" -eq 0 ] && [ -n "$runs" ] && [ "$runs" -le 37 ] &&
     pg_pass "two phases: the 36 orders in $runs runs, complete"
 else
     pg_fail "two phases: exit $rc, ${runs:-?} runs, $(distinct two.out) outputs"; tail -5 two.out
+fi
+
+rc=0 rc2=0
+timeout 900 "$PANGAEA" -explore -runs 15 -depth 10 -logdir res "$PROG" 2 >res1.out 2>&1 || rc=$?
+timeout 900 "$PANGAEA" -explore -resume -runs 30 -depth 10 -logdir res "$PROG" 2 >res2.out 2>&1 || rc2=$?
+cat res1.out res2.out >res.out
+if [ "$rc" -eq 0 ] && grep -q "^orders: 15 distinct .*; not complete" res1.out &&
+        [ "$rc2" -eq 0 ] && grep -q "^(resuming: 15 runs made" res2.out &&
+        grep -q "^36 runs: none failed" res2.out && [ "$(distinct res.out)" -eq 36 ] &&
+        grep -q "^orders: 36 distinct orders of the receives run; complete" res2.out; then
+    pg_pass "two phases, 15 runs then -resume: the 36 orders in 36 runs in all, complete"
+else
+    pg_fail "resume: exit $rc then $rc2, $(distinct res.out) outputs"; tail -4 res1.out res2.out
 fi
 
 rc=0
