@@ -51,6 +51,7 @@ live_ctl
 live_alt live_gdb
 live
 display tasks perfetto monitor
+explore_order
 postmortem explore chaos_runs
 main
 '

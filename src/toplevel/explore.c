@@ -19,7 +19,7 @@
  * is the set of choices of all its receives (LTID:SEQ=SENDER:MSGID).  A
  * child whose prefix and forced choice are all in the order of a run made
  * already is that run again, whatever call site it is at, and is skipped
- * ("already run"); so every run makes an order no run made before, a
+ * ("already run": explore_order.c keeps the orders); so every run makes an order no run made before, a
  * choice is never forced again after the same prefix, and a later receive
  * at a call site is forced as readily as the first.  The exploration is
  * complete when no alternative was left (by -runs, -depth, or a what-if
@@ -46,53 +46,10 @@
 
 #include <pvm3.h>
 
+#include "explore.h"
 #include "pg_log.h"
-#include "races.h"
-#include "rerun.h"
 #include "top.h"
 #include "whatif.h"
-
-/* A set of choices, "LTID:SEQ=SENDER:MSGID" each. */
-struct choices {
-    char **v;
-    int n, cap;
-};
-
-struct node {
-    char dir[PATH_MAX];
-    char chain[1024];   /* the forced choices, in order */
-    int depth;
-    int failed;
-    int usable;         /* ended well: its races are worth a look */
-    int skipped;        /* could not be forced (status 2 or 3) */
-    char **order;       /* its receives' choices, sorted; NULL: none */
-    int norder;
-    /* while it runs (a thread of its own: top_rerun waits for it) */
-    enum { IDLE, RUNNING, DONE, FINISHED } state;
-    struct choices key; /* its prefix and forced choice, sorted */
-    char **argv;
-    int nmode;
-    int timeout;
-    struct top_run r;
-    pthread_t thread;
-};
-
-/* Why alternatives were not run (the summary's counts). */
-enum skip { RUN, POLL, HOST, DEPTH, BUDGET, NSKIP };
-
-struct explore {
-    const struct top_driver *d;
-    struct node *nodes;
-    int n;              /* runs made (nodes used) */
-    int found;          /* a run failed */
-    int skip[NSKIP];    /* alternatives not run, by reason */
-    int nskipped;       /* runs that could not force their choice */
-    int running;        /* runs started and not finished */
-    int jobs;           /* runs at once (-jobs; 1 for a group program) */
-    int limit;          /* runs in all (-runs, more with -resume) */
-    int next;           /* the first run not wholly expanded (-runs) */
-    char hash0[17];     /* run 0's output */
-};
 
 /* The runs' threads say they are done; the main thread does the rest. */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -101,107 +58,6 @@ static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 int top_is_explore(const char *arg)
 {
     return !strcmp(arg, "-explore");
-}
-
-static void add_choice(struct choices *c, const char *s)
-{
-    if (c->n == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 64;
-        if (!(c->v = realloc(c->v, c->cap * sizeof *c->v))) {
-            fprintf(stderr, "pangaea: -explore: out of memory\n");
-            exit(2);
-        }
-    }
-    if (!(c->v[c->n++] = strdup(s))) {
-        fprintf(stderr, "pangaea: -explore: out of memory\n");
-        exit(2);
-    }
-}
-
-static void free_choices(struct choices *c)
-{
-    while (c->n > 0)
-        free(c->v[--c->n]);
-    free(c->v);
-    c->v = NULL, c->cap = 0;
-}
-
-/* Receive pos of task t took message m: its choice, as -whatif names it
- * (an exit notice: the ltid that ended, msgid 0; a host notice: -1). */
-static void name_choice(const struct rc_run *run, int t, int pos, int m,
-                        char *buf, size_t size)
-{
-    const struct rc_msg *x = &run->msg[m];
-
-    snprintf(buf, size, "%d:%d=%d:%d", run->tasks[t].ltid,
-             RC_EV(run, t, pos)->seq,
-             x->src >= 0 ? run->tasks[x->src].ltid
-             : x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
-             x->src >= 0 ? x->msgid : 0);
-}
-
-/* The choices of task t's receives before event `before` (all: n+1). */
-static void task_choices(const struct rc_run *run, int t, int before,
-                         struct choices *c)
-{
-    char one[64];
-    int pos;
-
-    for (pos = 1; pos < before && pos <= run->tasks[t].n; pos++) {
-        const struct rc_ev *e = RC_EV(run, t, pos);
-
-        if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
-            name_choice(run, t, pos, e->a, one, sizeof one);
-            add_choice(c, one);
-        }
-    }
-}
-
-static int by_text(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Node i's order: its recording's choices (or, for a run that could not
- * force its choice, the choices it was to make: never tried again). */
-static void keep_order(struct node *nd, struct choices *c)
-{
-    qsort(c->v, c->n, sizeof *c->v, by_text);
-    nd->order = c->v, nd->norder = c->n;
-    c->v = NULL, c->n = c->cap = 0;
-}
-
-static void order_of_recording(struct node *nd)
-{
-    struct choices c = { NULL, 0, 0 };
-    struct rc_run run;
-    pg_err err;
-    int t;
-
-    if (rc_load(&run, nd->dir, &err) < 0)
-        return;
-    for (t = 0; t < run.ntasks; t++)
-        task_choices(&run, t, run.tasks[t].n + 1, &c);
-    rc_free(&run);
-    keep_order(nd, &c);
-}
-
-/* 1 when every choice of c is in the order of a run made already. */
-static int already_run(const struct explore *x, const struct choices *c)
-{
-    int k, i;
-
-    for (k = 0; k < x->n; k++) {
-        const struct node *nd = &x->nodes[k];
-
-        for (i = 0; nd->order && i < c->n; i++)
-            if (!bsearch(&c->v[i], nd->order, nd->norder, sizeof *nd->order,
-                         by_text))
-                break;
-        if (nd->order && i == c->n)
-            return 1;
-    }
-    return 0;
 }
 
 /* The first line of file path holding `key`, into buf ("" if none). */
@@ -359,10 +215,10 @@ static void finished(struct explore *x, int i)
     x->nskipped += nd->skipped;
     x->found |= nd->failed;
     if (!nd->skipped)
-        order_of_recording(nd);
+        ex_order_of_recording(nd);
     if (!nd->order) /* a run that could not force its choice: never again */
-        keep_order(nd, &nd->key);
-    free_choices(&nd->key);
+        ex_keep_order(nd, &nd->key);
+    ex_free_choices(&nd->key);
     say(x, i, why);
     pthread_mutex_lock(&mu);
     nd->state = FINISHED;
@@ -405,16 +261,6 @@ static void wait_node(struct explore *x, int i)
         collect(x);
 }
 
-/* Choices compared by their receive ("LTID:SEQ="), not what it took. */
-static int by_receive(const void *a, const void *b)
-{
-    const char *p = *(char *const *)a, *q = *(char *const *)b;
-    size_t n = strcspn(p, "="), m = strcspn(q, "=");
-    int c = strncmp(p, q, n < m ? n : m);
-
-    return c ? c : (int)n - (int)m;
-}
-
 /* 1 when key can be run now: a job is free and every running run makes
  * another choice at one of key's receives, so none of them can make the
  * order key asks for (it would be run twice). */
@@ -432,7 +278,7 @@ static int can_start(const struct explore *x, const struct choices *key)
             continue;
         for (j = other = 0; j < key->n && !other; j++)
             other = (at = bsearch(&key->v[j], nd->key.v, nd->key.n,
-                                  sizeof *nd->key.v, by_receive)) &&
+                                  sizeof *nd->key.v, ex_by_receive)) &&
                     strcmp(*at, key->v[j]);
         if (!other)
             return 0;
@@ -450,7 +296,7 @@ static void try_alt(struct explore *x, int p, const struct rc_run *run,
     char spec[64], *mode[6];
     int i;
 
-    name_choice(run, race->task, race->pos, m, spec, sizeof spec);
+    ex_name_choice(run, race->task, race->pos, m, spec, sizeof spec);
     snprintf(nd->dir, sizeof nd->dir, "%s/run-%d", x->d->logdir, x->n);
     if (snprintf(nd->chain, sizeof nd->chain, "%s%s%s", x->nodes[p].chain,
                  x->nodes[p].chain[0] ? " " : "", spec) >=
@@ -458,26 +304,11 @@ static void try_alt(struct explore *x, int p, const struct rc_run *run,
         strcpy(nd->chain + sizeof nd->chain - 4, "..."); /* depth > ~30 */
     nd->depth = x->nodes[p].depth + 1;
     for (i = 0; i < key->n; i++)
-        add_choice(&nd->key, key->v[i]);
-    qsort(nd->key.v, nd->key.n, sizeof *nd->key.v, by_text);
+        ex_add_choice(&nd->key, key->v[i]);
+    qsort(nd->key.v, nd->key.n, sizeof *nd->key.v, ex_by_text);
     mode[0] = "-whatif", mode[1] = spec, mode[2] = "-logdir";
     mode[3] = x->nodes[p].dir, mode[4] = "-o", mode[5] = nd->dir;
     start(x, x->n++, mode, 6);
-}
-
-/* The choices a child forcing race r keeps: every receive that does not
- * follow r (the what-if's prefix), into c; 0, or -1 out of memory. */
-static int prefix_of(struct rc_run *run, const struct rc_race *r,
-                     struct choices *c)
-{
-    int *min = malloc((run->ntasks + 1) * sizeof *min), t;
-
-    if (!min || top_whatif_reach(run, r->task, r->pos, min) < 0)
-        return free(min), -1;
-    for (t = 0; t < run->ntasks; t++)
-        task_choices(run, t, min[t], c);
-    free(min);
-    return 0;
 }
 
 /* The alternatives of race r of node p: each run unless already run. */
@@ -488,7 +319,7 @@ static void try_race(struct explore *x, int p, struct rc_run *run,
     char one[64];
     int a, base;
 
-    if (prefix_of(run, r, &key) < 0) {
+    if (ex_prefix_of(run, r, &key) < 0) {
         fprintf(stderr, "pangaea: -explore: out of memory\n");
         exit(2);
     }
@@ -502,12 +333,12 @@ static void try_race(struct explore *x, int p, struct rc_run *run,
         }
         while (key.n > base)
             free(key.v[--key.n]);
-        name_choice(run, r->task, r->pos, r->alts[a].msg, one, sizeof one);
-        add_choice(&key, one);
+        ex_name_choice(run, r->task, r->pos, r->alts[a].msg, one, sizeof one);
+        ex_add_choice(&key, one);
         for (;;) { /* until it is run, or needs not be */
             if (x->found)
                 break;
-            if (already_run(x, &key)) {
+            if (ex_already_run(x, &key)) {
                 x->skip[RUN]++;
                 break;
             }
@@ -524,7 +355,7 @@ static void try_race(struct explore *x, int p, struct rc_run *run,
             collect(x); /* a running run may make it, or free a job */
         }
     }
-    free_choices(&key);
+    ex_free_choices(&key);
 }
 
 /* The children of node p: the alternatives of each race, first races
@@ -579,19 +410,6 @@ static void print_counts(const struct explore *x)
     printf("\n");
 }
 
-/* Two runs made the same order (a what-if may, where a forced choice
- * changes nothing else). */
-static int same_order(const struct node *a, const struct node *b)
-{
-    int i;
-
-    if (!a->order || !b->order || a->norder != b->norder)
-        return 0;
-    for (i = 0; i < a->norder && !strcmp(a->order[i], b->order[i]); i++)
-        ;
-    return i == a->norder;
-}
-
 /* How many distinct orders the runs made, and whether that is all. */
 static void print_orders(const struct explore *x)
 {
@@ -601,7 +419,7 @@ static void print_orders(const struct explore *x)
         if (x->nodes[i].skipped)
             continue;
         for (k = 0; k < i && !(!x->nodes[k].skipped &&
-                               same_order(&x->nodes[k], &x->nodes[i]));
+                               ex_same_order(&x->nodes[k], &x->nodes[i]));
              k++)
             ;
         distinct += k == i;
@@ -621,109 +439,6 @@ static void print_orders(const struct explore *x)
                left == 1 ? "" : "s");
 }
 
-/* ---- -resume: where the exploration stopped, in DIR/explore.state ---- */
-
-static void state_path(const struct explore *x, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s/explore.state", x->d->logdir);
-}
-
-/* A run -resume will still expand: its recording stays. */
-static int frontier(const struct explore *x, int i)
-{
-    const struct node *nd = &x->nodes[i];
-
-    return i >= x->next && nd->usable && nd->depth < x->d->depth;
-}
-
-/* Every run: its depth, how it ended, its chain, then its order. */
-static void save_state(const struct explore *x)
-{
-    char path[PATH_MAX + 32];
-    FILE *f;
-    int i, k;
-
-    state_path(x, path, sizeof path);
-    if (!(f = fopen(path, "w"))) {
-        fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
-        return;
-    }
-    fprintf(f, "pangaea-explore 1\nhash0 %s\nnext %d\njobs %d\n", x->hash0,
-            x->next < x->n ? x->next : x->n, x->jobs == 1 ? 1 : 0);
-    for (i = 0; i < x->n; i++) {
-        const struct node *nd = &x->nodes[i];
-
-        fprintf(f, "run %d %d %d %d %d %d\t%s\n", i, nd->depth, nd->failed,
-                nd->usable, nd->skipped, nd->norder, nd->chain);
-        for (k = 0; k < nd->norder; k++)
-            fprintf(f, "%s\n", nd->order[k]);
-    }
-    if (fclose(f) != 0)
-        fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
-}
-
-static void bad_state(const char *path, const char *why)
-{
-    fprintf(stderr, "pangaea: -explore -resume: %s: %s\n", path, why);
-    exit(2);
-}
-
-/* One run's line and order, into node i. */
-static void load_run(struct explore *x, FILE *f, const char *path,
-                     const char *line)
-{
-    struct choices c = { NULL, 0, 0 };
-    char one[256], *tab = strchr(line, '\t');
-    struct node *nd;
-    int i, n, k;
-
-    if (!tab || sscanf(line, "run %d", &i) != 1 || i != x->n ||
-        i >= x->limit)
-        bad_state(path, "a run line out of place");
-    nd = &x->nodes[x->n++];
-    if (sscanf(line, "run %*d %d %d %d %d %d", &nd->depth, &nd->failed,
-               &nd->usable, &nd->skipped, &n) != 5 || n < 0)
-        bad_state(path, "a bad run line");
-    snprintf(nd->chain, sizeof nd->chain, "%.1000s", tab + 1);
-    nd->chain[strcspn(nd->chain, "\n")] = 0;
-    snprintf(nd->dir, sizeof nd->dir, "%s/run-%d", x->d->logdir, i);
-    for (k = 0; k < n; k++) {
-        if (!fgets(one, sizeof one, f))
-            bad_state(path, "cut short");
-        one[strcspn(one, "\n")] = 0;
-        add_choice(&c, one);
-    }
-    keep_order(nd, &c);
-    nd->state = FINISHED;
-}
-
-/* The runs of the exploration in DIR; returns the run to expand next. */
-static int load_state(struct explore *x)
-{
-    char path[PATH_MAX + 32], line[1200];
-    FILE *f;
-    int next = -1, one;
-
-    state_path(x, path, sizeof path);
-    if (!(f = fopen(path, "r")) || !fgets(line, sizeof line, f) ||
-        strcmp(line, "pangaea-explore 1\n"))
-        bad_state(path, "not a state this version of pangaea wrote");
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "hash0 ", 6))
-            snprintf(x->hash0, sizeof x->hash0, "%.16s", line + 6);
-        else if (sscanf(line, "next %d", &next) == 1)
-            ;
-        else if (sscanf(line, "jobs %d", &one) == 1)
-            x->jobs = one == 1 ? 1 : x->jobs; /* 1: a group program */
-        else
-            load_run(x, f, path, line);
-    fclose(f);
-    if (x->n < 1 || next < 0 || next > x->n)
-        bad_state(path, "no runs, or no place to go on from");
-    printf("(resuming: %d runs made, from run %d on)\n", x->n, next);
-    return next;
-}
-
 /* Keeps failing runs and those -resume will expand, removes the others;
  * prints the summary. */
 static void finish(struct explore *x)
@@ -734,7 +449,7 @@ static void finish(struct explore *x)
     printf("%d runs%s\n", x->n, x->found ? "" : ": none failed");
     print_orders(x);
     print_counts(x);
-    save_state(x);
+    ex_save_state(x);
     for (i = 0; i < x->n; i++) {
         if (x->nodes[i].failed) {
             printf("run %d failed (%s): ", i,
@@ -742,7 +457,7 @@ static void finish(struct explore *x)
             top_driver_replay_cmd(stdout, x->d, x->nodes[i].dir);
             continue;
         }
-        if (frontier(x, i))
+        if (ex_frontier(x, i))
             continue; /* for -resume */
         top_rerun_remove(x->nodes[i].dir);
         snprintf(path, sizeof path, "%s.out", x->nodes[i].dir);
@@ -753,7 +468,7 @@ static void finish(struct explore *x)
     for (i = 0; i < x->n; i++) {
         struct choices c = { x->nodes[i].order, x->nodes[i].norder, 0 };
 
-        free_choices(&c);
+        ex_free_choices(&c);
     }
     free(x->nodes);
 }
@@ -814,7 +529,7 @@ static int begin(struct explore *x)
     char *mode[3];
 
     if (x->d->resume)
-        return load_state(x);
+        return ex_load_state(x);
     snprintf(x->nodes[0].dir, sizeof x->nodes[0].dir, "%s/run-0",
              x->d->logdir);
     mode[0] = "-log", mode[1] = "-logdir", mode[2] = x->nodes[0].dir;
@@ -822,22 +537,6 @@ static int begin(struct explore *x)
     start(x, 0, mode, 3);
     wait_node(x, 0);
     return 0;
-}
-
-/* How many runs the state in DIR holds (-resume), 0 without. */
-static int runs_made(const struct top_driver *d)
-{
-    char path[PATH_MAX + 32], line[1200];
-    FILE *f;
-    int n = 0;
-
-    snprintf(path, sizeof path, "%s/explore.state", d->logdir);
-    if (!d->resume || !(f = fopen(path, "r")))
-        return 0;
-    while (fgets(line, sizeof line, f))
-        n += !strncmp(line, "run ", 4);
-    fclose(f);
-    return n;
 }
 
 int top_explore(int argc, char **argv)
@@ -848,7 +547,7 @@ int top_explore(int argc, char **argv)
 
     top_driver_opts(argc, argv, "-explore", &d);
     top_driver_dir(&d, "run-0");
-    x.limit = runs_made(&d) + d.runs;
+    x.limit = ex_runs_made(&d) + d.runs;
     x.next = x.limit; /* none cut short yet */
     x.nodes = calloc(x.limit + 1, sizeof *x.nodes);
     if (!x.nodes)

@@ -5,7 +5,8 @@
  *              recorded events the run follows, writes the plan
  *   rerun.c    running `pangaea` itself again (a child run, its output
  *              hashed, a time limit), for the two drivers below
- *   explore.c  -explore: one what-if per untried alternative, until one fails
+ *   explore.c  -explore: what-ifs, each a new order of the racing receives
+ *              (explore_order.c keeps the orders), until one fails
  *   chaos.c    -chaos: recorded runs with receive-side perturbation
  */
 #ifndef PG_TOP_WHATIF_H
