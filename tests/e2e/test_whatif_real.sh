@@ -12,7 +12,8 @@
 #  - -whatif on tests/programs/plain_clock.c (workers seed rand() from
 #    the clock and poll a random number of times) follows the recorded
 #    clock values and pids, and on plain_stdio.c (ltid 1 reads numbers
-#    from stdin) the recorded input, given /dev/null: both end well;
+#    from stdin) the recorded input, given /dev/null, and on plain_mhf
+#    (a pvm_addmhf handler) the handlers' messages: all end well;
 #  - -whatif -o DIR with DIR the recording forked (or a directory holding
 #    it) is refused with exit 2 before anything moves;
 #  - -explore on each ends without a false failure and says what it tried
@@ -37,12 +38,12 @@ pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 
 out() { sed -n 's/^\[[0-9]*\] //p' "$1"; }
 # first_alt DIR: "LTID:SEQ=SENDER:MSGID" for the first race of ltid 1
-# last_alt DIR: the same for its last race
+# last_alt DIR: the same for its last race (a receive's, not a handler's)
 first_alt() { pick_alt "$1" 0; }
 last_alt() { pick_alt "$1" -1; }
 pick_alt() {
     "$PANGAEA" -races -json "$1" | python3 -c 'import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"]]
+r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["call"] != "pvm_addmhf"]
 r.sort(key=lambda x: x["seq"])
 r = [r[int(sys.argv[1])]] if r else []
 a = r[0]["alternatives"][0] if r else None
@@ -107,6 +108,23 @@ if printf '1\n2\n3\n0\n' | timeout 120 "$PANGAEA" -log -logdir stdio "$STDIO" >s
     fi
 else
     pg_fail "plain_stdio: the recording failed"; cat stdio.out
+fi
+
+# message handlers (pvm_addmhf) in the part followed: their messages come
+# at the recorded points (the what-if used to leave its recording there)
+MHF=$PG_BUILD/tests/plain_mhf
+if timeout 120 "$PANGAEA" -log -logdir mhf "$MHF" 2 3 >mhf.out 2>&1; then
+    alt=$(last_alt mhf) rc=0 rc2=0
+    timeout 300 "$PANGAEA" -whatif "$alt" -logdir mhf -o mhf.wi "$MHF" 2 3 \
+        >mhf.wi.out 2>&1 || rc=$?
+    timeout 120 "$PANGAEA" -replay -logdir mhf.wi "$MHF" 2 3 >mhf.rp 2>&1 || rc2=$?
+    if [ "$rc" -eq 0 ] && [ "$rc2" -eq 0 ] && grep -q "notes 6 results 6" mhf.wi.out; then
+        pg_pass "plain_mhf: -whatif $alt follows the handlers' messages, ends well, its recording replays"
+    else
+        pg_fail "plain_mhf: -whatif $alt: exit $rc, its replay $rc2"; tail -4 mhf.wi.out mhf.rp
+    fi
+else
+    pg_fail "plain_mhf: the recording failed"; cat mhf.out
 fi
 
 # --- -o DIR: never the recording forked -------------------------------------
