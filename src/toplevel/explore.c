@@ -475,20 +475,32 @@ static void finish(struct explore *x)
 
 /* Runs at once share one pvmd: without one running, each would start its
  * own and halt it at its end, ending the others' tasks.  So the driver
- * starts it (daemon.c) and halts it at the end; it does not stay enrolled
- * meanwhile (programs that count the tasks of the machine would see it).
- * Returns 1 if it started one. */
-static int share_daemon(void)
+ * starts it (daemon.c) and halts it however it ends (atexit: a bad state
+ * for -resume exits 2 too); it does not stay enrolled meanwhile (programs
+ * that count the tasks of the machine would see it). */
+static int daemon_started;
+
+static void halt_daemon(void)
 {
-    int started;
+    int again;
     pg_err err;
 
-    if (top_daemon_connect(&started, &err) < 0) {
+    if (daemon_started && top_daemon_connect(&again, &err) == 0)
+        top_daemon_release(1);
+    daemon_started = 0;
+}
+
+static void share_daemon(void)
+{
+    pg_err err;
+
+    if (top_daemon_connect(&daemon_started, &err) < 0) {
         fprintf(stderr, "pangaea: -explore: %s\n", err.msg);
         exit(2);
     }
     pvm_exit();
-    return started;
+    if (daemon_started)
+        atexit(halt_daemon);
 }
 
 /* Groups are the virtual machine's, not a run's: runs at once would join
@@ -513,15 +525,6 @@ static void groups_alone(struct explore *x)
            "one run at a time)\n");
 }
 
-static void halt_daemon(void)
-{
-    int again;
-    pg_err err;
-
-    if (top_daemon_connect(&again, &err) == 0)
-        top_daemon_release(1);
-}
-
 /* Run 0, recorded freely; or, with -resume, the runs made already.
  * Returns the run to expand first. */
 static int begin(struct explore *x)
@@ -543,7 +546,7 @@ int top_explore(int argc, char **argv)
 {
     struct top_driver d;
     struct explore x = { &d, NULL, 0, 0, { 0 }, 0, 0, 1, 0, 0, "" };
-    int p, started = 0;
+    int p;
 
     top_driver_opts(argc, argv, "-explore", &d);
     top_driver_dir(&d, "run-0");
@@ -554,7 +557,7 @@ int top_explore(int argc, char **argv)
         return 2;
     x.jobs = d.jobs;
     if (d.jobs > 1)
-        started = share_daemon();
+        share_daemon();
     p = begin(&x); /* -resume: a group program's state says jobs 1 */
     groups_alone(&x);
     for (; p < x.n && !x.found; p++) { /* past -runs: counted only */
@@ -568,8 +571,7 @@ int top_explore(int argc, char **argv)
         x.next = p > 0 ? p - 1 : 0;
     while (x.running) /* after a failure: the runs still going */
         collect(&x);
-    if (started)
-        halt_daemon();
+    halt_daemon();
     finish(&x);
     return x.found ? 1 : 0;
 }

@@ -96,6 +96,18 @@ else
     pg_fail "resume: exit $rc then $rc2, $(distinct res.out) outputs"; tail -4 res1.out res2.out
 fi
 
+# -resume with no state, or a damaged one: exit 2, named
+mkdir -p nostate badstate && printf 'garbage\n' >badstate/explore.state
+rc=0 rc2=0
+"$PANGAEA" -explore -resume -logdir nostate "$PROG" 1 >nostate.out 2>&1 || rc=$?
+"$PANGAEA" -explore -resume -logdir badstate "$PROG" 1 >badstate.out 2>&1 || rc2=$?
+if [ "$rc" -eq 2 ] && grep -q "nostate holds no exploration" nostate.out &&
+        [ "$rc2" -eq 2 ] && grep -q "badstate/explore.state: not a state" badstate.out; then
+    pg_pass "-resume without a state or with a damaged one: exit 2, the file named"
+else
+    pg_fail "-resume on no or a bad state: exit $rc, $rc2"; cat nostate.out badstate.out
+fi
+
 rc=0
 timeout 600 "$PANGAEA" -explore -runs 20 -logdir poll "$PG_BUILD/tests/plain_fifo" poll 2 \
     >poll.out 2>&1 || rc=$?
