@@ -25,8 +25,8 @@ log_binr
 log_read log_write log_schema
 log_dump
 real progsum state site_name
-progmap
-select coord_client notice whatif chaos live_pos datafile timelog task_env
+progmap whatif
+select coord_client notice chaos live_pos datafile timelog task_env
 header callsite killed reserve
 stop
 record replay
@@ -53,6 +53,7 @@ live_ctl
 live_alt live_gdb live_guard
 live
 display tasks perfetto monitor
+explore_order
 postmortem explore chaos_runs
 main
 '

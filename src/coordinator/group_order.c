@@ -10,7 +10,9 @@
  * number.  In replay, a task asks for the number it logged, and gets the
  * turn when every turn before it in G is done.  So the server sees the
  * joins and leaves in the recorded order, and hands out the recorded
- * instances.  A task that ends in its turn gives it up.
+ * instances.  A task that ends in its turn gives it up.  A what-if run
+ * (src/lib/whatif.c) follows the first P turns of a group as recorded and
+ * asks for the others with -2 - P: the next, once turn P is reached.
  */
 #include <pvm3.h>
 #include <string.h>
@@ -25,7 +27,8 @@ struct order {
 };
 
 struct ask {
-    int tid, want;  /* want: a turn number, or -1 for the next */
+    int tid, want;  /* want: a turn number, -1 for the next, -2 - P for the
+                       next from turn P on */
     char name[256];
 };
 
@@ -59,7 +62,8 @@ static void grant(void)
 
     while (i < nasks) {
         o = order_of(asks[i].name);
-        if (o->holder || (asks[i].want >= 0 && asks[i].want != o->next)) {
+        if (o->holder || (asks[i].want >= 0 && asks[i].want != o->next) ||
+            (asks[i].want <= -2 && o->next < -2 - asks[i].want)) {
             i++;
             continue;
         }

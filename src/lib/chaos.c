@@ -5,12 +5,21 @@
  * that free runs seldom show, only on the receiving side, in a recorded
  * run (so whatever a chaos run finds replays like any recording):
  *  - a random delay before a receive (more messages arrive meanwhile),
- *    up to 5, 50 or 250 ms depending on the run's seed; a blocking
+ *    up to 5, 50 or 250 ms depending on the run's seed, for the task's
+ *    first 32 receives, then shrinking as 32/k at its k-th: a task's
+ *    delays add up to a few times 32 of the longest however many
+ *    receives it makes (2000 receives: about 4.6x32, not 2000x), so a
+ *    long run is not slowed past any time limit; a blocking
  *    receive waits for a first message it would take before its delay;
  *  - a random choice among the messages already queued that the receive
- *    would accept: a first pass through PVM's queue (pvm_nrecv with our
- *    matcher saying no to everything) collects them, the receive then
- *    accepts only the one drawn;
+ *    would accept, per sender only the first in the queue: a first pass
+ *    through PVM's queue (pvm_nrecv with our matcher saying no to
+ *    everything) collects them, the receive then accepts only the one
+ *    drawn.  PVM keeps each sender's messages in order (README, "What-if
+ *    runs"): a receive never takes a sender's later message while an
+ *    earlier one it accepts is queued, so a later one is no choice.  The queue is in arrival order,
+ *    so its first message of a sender is the one PVM would hand over even
+ *    where a route switch did reorder that pair's messages;
  *  - a poll (pvm_nrecv, pvm_probe) that finds nothing although something
  *    is queued, as if it had not arrived yet.
  * PANGAEA_CHAOS holds the run's seed; each task draws from its own
@@ -36,8 +45,10 @@ static struct {
     uint64_t state;
     enum phase phase;
     int mids[CHAOS_MAX_QUEUED], n;
+    int srcs[CHAOS_MAX_QUEUED];  /* the sender of each (its tid) */
     int pick;
     long scale_ns;   /* this run's longest delay */
+    long receives;   /* receives delayed so far (the delays shrink) */
 } chaos;
 
 /* xorshift64*: small, and the same sequence on every host. */
@@ -72,10 +83,13 @@ int pg_chaos_load(void)
 static void random_delay(void)
 {
     struct timespec nap = { 0, 0 };
+    long most = chaos.scale_ns;
 
     if (draw() % 4 == 0)
         return; /* three receives in four wait */
-    nap.tv_nsec = (long)(draw() % (uint32_t)chaos.scale_ns);
+    if (++chaos.receives > 32)
+        most = (long)((double)most * 32 / (double)chaos.receives);
+    nap.tv_nsec = most > 1 ? (long)(draw() % (uint32_t)most) : 0;
     nanosleep(&nap, NULL);
 }
 
@@ -132,16 +146,32 @@ void pg_chaos_after(void)
     chaos.phase = OFF;
 }
 
+/* Collecting: mid, accepted, joins the choices unless it was seen in an
+ * earlier pass or its sender has an older message among them (the queue
+ * is walked in arrival order, every pass from its head). */
+static void collect_one(int mid)
+{
+    struct pvmminfo mi;
+    int src, i;
+
+    if (pvm_getminfo(mid, &mi) < 0)
+        return;
+    src = mi.src;
+    for (i = 0; i < chaos.n; i++)
+        if (chaos.mids[i] == mid || chaos.srcs[i] == src)
+            return;
+    if (chaos.n < CHAOS_MAX_QUEUED) {
+        chaos.srcs[chaos.n] = src;
+        chaos.mids[chaos.n++] = mid;
+    }
+}
+
 int pg_chaos_match(int mid, int cc)
 {
-    int i;
-
     switch (chaos.phase) {
     case COLLECT:
-        for (i = 0; cc > 0 && i < chaos.n && chaos.mids[i] != mid; i++)
-            ;
-        if (cc > 0 && i == chaos.n && chaos.n < CHAOS_MAX_QUEUED)
-            chaos.mids[chaos.n++] = mid; /* seen again in a later pass */
+        if (cc > 0)
+            collect_one(mid);
         return 0;
     case PICK:
         return cc > 0 && mid == chaos.pick;

@@ -14,7 +14,9 @@
  * Each record is written with one write(2) of its length, CRC and bytes:
  * a task killed mid-write leaves whole records and a cut last one, which
  * the reader reports as the end.  The file is opened on the first record
- * (recording) or the first read (replay).
+ * (recording) or the first read (replay).  A what-if task does both: it
+ * reads the answers of the part it follows from the recording it forks
+ * (pg_whatif_dir) and writes them again, with the rest, into its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,13 +34,13 @@
 #define HEAD 8           /* magic, version, three zero bytes */
 #define MAX_RECORD (1u << 30)
 
-static int fd = -1;
-static long nrec;        /* records written or read */
-static char path[4200];
+static int fd = -1, rfd = -1; /* writing, reading */
+static long nrec, nread;      /* records written, read */
+static char path[4200], rpath[4200];
 
-static void name_file(void)
+static void name_file(char *out, size_t size, const char *dir)
 {
-    snprintf(path, sizeof path, "%s/ltid-%d.data.pgc", pg.logdir, pg.ltid);
+    snprintf(out, size, "%s/ltid-%d.data.pgc", dir, pg.ltid);
 }
 
 static void put_u32(unsigned char *p, uint32_t v)
@@ -72,7 +74,7 @@ void pg_data_put(char type, const void *bytes, size_t n)
     uint32_t crc;
 
     if (fd < 0) {
-        name_file();
+        name_file(path, sizeof path, pg.logdir);
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
                   O_NOFOLLOW, 0600); /* in a log dir: no link followed */
         if (fd < 0)
@@ -102,7 +104,7 @@ static int read_all(void *p, size_t n)
     ssize_t r;
 
     while (n > 0) {
-        r = read(fd, c, n);
+        r = read(rfd, c, n);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
@@ -118,7 +120,7 @@ static void bad(const char *why)
 {
     char msg[4400];
 
-    snprintf(msg, sizeof msg, "%s, record %ld: %s", path, nrec + 1, why);
+    snprintf(msg, sizeof msg, "%s, record %ld: %s", rpath, nread + 1, why);
     pg_warn("%s", msg);
     pg_end_task(PG_REP_BADLOG, msg, PG_EXIT_FATAL);
 }
@@ -128,12 +130,12 @@ void *pg_data_get(char type, size_t *n)
     unsigned char head[HEAD], *rec;
     uint32_t len;
 
-    if (fd < 0) {
-        name_file();
+    if (rfd < 0) {
         pg_err err;
 
-        fd = pg_log_open_read(path, &err); /* a FIFO would block the task */
-        if (fd < 0)
+        name_file(rpath, sizeof rpath, pg_whatif_dir());
+        rfd = pg_log_open_read(rpath, &err); /* a FIFO would block the task */
+        if (rfd < 0)
             bad(err.msg);
         if (read_all(head, HEAD) < 0 || memcmp(head, MAGIC, 4))
             bad("not a Pangaea data file");
@@ -153,7 +155,7 @@ void *pg_data_get(char type, size_t *n)
         free(rec);
         bad("another kind of record than the event asks for");
     }
-    nrec++;
+    nread++;
     *n = len - 1;
     memmove(rec, rec + 1, len - 1);
     return rec;
@@ -163,5 +165,7 @@ void pg_data_close(void)
 {
     if (fd >= 0)
         close(fd);
-    fd = -1;
+    if (rfd >= 0)
+        close(rfd);
+    fd = rfd = -1;
 }

@@ -402,6 +402,10 @@ const char *pg_whatif_dir(void);
 int pg_whatif_follows(long seq);
 /* The forced receive in place of the recorded event ev, else ev. */
 const pg_event *pg_whatif_forced(const pg_event *ev);
+/* The turn a join or leave of group asks the coordinator for when it is
+ * not followed: -1 (the next), or in a what-if -2 - P, "the next, but not
+ * before the P turns of the group the what-if follows". */
+int pg_whatif_turn(const char *group);
 /* PANGAEA_CHAOS: 1 if this task perturbs its receives. */
 int pg_chaos_load(void);
 /* Before a recorded receive of kind `how` (wrap_recv.c's order): delays,
@@ -493,6 +497,9 @@ const pg_event *pg_replay_spawn(const char *program, int count);
  * spawn, while the next recorded spawn is of that program and count (its
  * children then start where they ran, with their recorded ltids). */
 int pg_replay_steers(void);
+/* The call is to give its recorded answer: a replay, or a what-if task
+ * still in the part of its recording it follows (which records it too). */
+int pg_replaying(void);
 int pg_replay_spawn_steers(const char *program, int count);
 
 /* ---- the program's executable (progsum.c) ------------------------------ */

@@ -822,12 +822,19 @@ const pg_event *pg_replay_spawn(const char *program, int count)
 }
 
 /* ---- what-if runs (whatif.c has the plan) ----------------------------------- */
+int pg_replaying(void)
+{
+    return pg.mode == PANGAEA_REPLAY || pg_replay_steers();
+}
+
 int pg_replay_steers(void)
 {
     const pg_event *ev;
 
-    if (!pg_whatif.on || !comm.r)
+    if (!pg_whatif.on)
         return 0;
+    if (!comm.r) /* not a PVM task yet (a clock read first): it follows */
+        return !pg.started && pg_whatif_follows(1); /* if its start does */
     ev = peek(&comm);
     return ev && pg_whatif_follows(ev->seq);
 }

@@ -192,6 +192,8 @@ __attribute__((constructor)) static void pg_construct(void)
              getenv(PG_ENV_LOGDIR) ? getenv(PG_ENV_LOGDIR) : "logs");
     program_name();
     gethostname(pg.host, sizeof pg.host - 1);
+    if (pg.mode == PANGAEA_LOG) /* a what-if: clocks read before pg_start */
+        pg_whatif_load();       /* follow the recording too (wrap_time.c) */
     on_exit(on_process_exit, NULL);
 }
 

@@ -45,9 +45,9 @@
 #define CHUNK 12          /* a chunk's le32 length, its complement, crc32c */
 #define BUF (64 * 1024)
 
-static int fd = -1, failed, loaded;
+static int fd = -1, failed;
 static unsigned char *buf;
-static size_t used, size, pos;   /* recording: used of size; replay: size, pos */
+static size_t used, size;        /* recording: used of size */
 static long nrec;
 static int64_t last_sec[PG_TIME_CLOCKS];
 static char path[4200];
@@ -281,71 +281,87 @@ int pg_time_check(const char *file, pg_err *err)
     return cc < 0 ? -1 : 0;
 }
 
-/* Replay: the whole file, read on the first call. */
+/* Replay: the whole file, read on the first call, from the recording
+ * replayed or, in a what-if, the one it forks (pg_whatif_dir): a what-if
+ * task reads the values of the part it follows and writes them again, so
+ * reading keeps a state of its own. */
+static struct {
+    int loaded, failed;
+    unsigned char *buf;
+    size_t size, pos;
+    long nrec;
+    int64_t last_sec[PG_TIME_CLOCKS];
+    char path[4200];
+} rd;
+
 static int open_read(void)
 {
     pg_err err;
     int cc;
 
-    name_file();
-    if (access(path, F_OK) < 0)
+    snprintf(rd.path, sizeof rd.path, "%s/ltid-%d.time.pgc", pg_whatif_dir(),
+             pg.ltid);
+    if (access(rd.path, F_OK) < 0)
         return -1; /* recorded with PANGAEA_TIME=0, or before time was */
-    if (slurp(path, &buf, &size, &err) < 0)
+    if (slurp(rd.path, &rd.buf, &rd.size, &err) < 0)
         pg_fatal("%s", err.msg);
-    cc = time_records(path, buf, size, &size, &err);
+    cc = time_records(rd.path, rd.buf, rd.size, &rd.size, &err);
     if (cc < 0)
         pg_warn("%s: the replay reads the real clocks from there on",
                 err.msg);
-    pos = HEAD;
+    rd.pos = HEAD;
     return 0;
+}
+
+/* The next varint of the file, into *u: 0 when it is cut or damaged. */
+static int next_uv(uint64_t *u)
+{
+    size_t n = pg_get_uv(rd.buf + rd.pos, rd.buf + rd.size, u);
+
+    rd.pos += n;
+    return n > 0;
 }
 
 int pg_time_get(int code, int clock, int64_t *sec, int64_t *sub)
 {
     uint64_t u;
-    size_t n;
     char msg[300];
 
-    if (!loaded && !failed && (loaded = 1) && open_read() < 0)
-        failed = 1;
-    if (failed || pos >= size)
+    if (!rd.loaded && !rd.failed && (rd.loaded = 1) && open_read() < 0)
+        rd.failed = 1;
+    if (rd.failed || rd.pos >= rd.size)
         return 0;
-    if (buf[pos] != code && !pg.started) {
+    if (rd.buf[rd.pos] != code && !pg.started) {
         /* Not a PVM task yet: a script's interpreter, say, whose calls
          * were never recorded; it reads the real clocks. */
-        failed = 1;
+        rd.failed = 1;
         return 0;
     }
-    if (buf[pos] != code) {
+    if (rd.buf[rd.pos] != code) {
         snprintf(msg, sizeof msg, "at time value %ld: recorded a call of "
-                 "kind %d, the program made one of kind %d (%s)", nrec + 1,
-                 buf[pos], code, "1 gettimeofday, 2 time, 3 clock_gettime, "
-                 "4 getpid");
+                 "kind %d, the program made one of kind %d (%s)",
+                 rd.nrec + 1, rd.buf[rd.pos], code, "1 gettimeofday, 2 time, "
+                 "3 clock_gettime, 4 getpid");
         pg_warn("replay diverged %s", msg);
         pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
     }
-    pos++;
-    if (code == PG_TIME_CLOCK) {
-        if (!(n = pg_get_uv(buf + pos, buf + size, &u)) || (int)u != clock)
-            goto bad;
-        pos += n;
-    }
-    if (!(n = pg_get_uv(buf + pos, buf + size, &u)))
+    rd.pos++;
+    if (code == PG_TIME_CLOCK && (!next_uv(&u) || (int)u != clock))
         goto bad;
-    pos += n;
-    *sec = last_sec[clock] += pg_unzig(u);
+    if (!next_uv(&u))
+        goto bad;
+    *sec = rd.last_sec[clock] += pg_unzig(u);
     if (code == PG_TIME_TOD || code == PG_TIME_CLOCK) {
-        if (!(n = pg_get_uv(buf + pos, buf + size, &u)))
+        if (!next_uv(&u))
             goto bad;
-        pos += n;
         *sub = (int64_t)u;
     }
-    nrec++;
+    rd.nrec++;
     return 1;
 bad:
     pg_warn("%s: time value %ld is cut short or damaged: the replay reads "
-            "the real clocks from here", path, nrec + 1);
-    failed = 1;
+            "the real clocks from here", rd.path, rd.nrec + 1);
+    rd.failed = 1;
     return 0;
 }
 
@@ -359,5 +375,5 @@ void pg_time_close(void)
     if (fd >= 0)
         close(fd);
     fd = -1;
-    failed = 1; /* nothing after the end */
+    failed = rd.failed = 1; /* nothing after the end */
 }

@@ -18,6 +18,12 @@
  *     from DIR
  *     force LTID SEQ KIND FROM MSGID TAG   (KIND: recv, or notice)
  *     stop LTID SEQ                        (-1: the whole log)
+ *     turns P GROUP                        (P: the group's turns followed)
+ * Joins and leaves of a group take numbered turns (the coordinator's
+ * group_order.c); the turns a what-if follows are the first P of the
+ * recording's (the plan follows the turn order as happened-before), and
+ * a join or leave past a task's stop asks for a turn after them, so it
+ * can never take one the followed joins wait for.
  * A task the plan does not name (one that only exists past the fork) runs
  * freely from its start.  This file owns the plan and the substitution;
  * replay.c asks it whether an event is to be followed.
@@ -30,12 +36,44 @@
 
 struct pg_whatif pg_whatif;
 
+#define MAX_GROUPS 64
+static struct {
+    char name[256];
+    int followed;
+} groups[MAX_GROUPS];
+static int ngroups;
+
+static int parse_turns(const char *line)
+{
+    int p, at = 0;
+
+    if (sscanf(line, "turns %d %n", &p, &at) != 1 || !at || p < 0 ||
+        ngroups == MAX_GROUPS)
+        return -1;
+    snprintf(groups[ngroups].name, sizeof groups[ngroups].name, "%s",
+             line + at);
+    groups[ngroups++].followed = p;
+    return 0;
+}
+
+int pg_whatif_turn(const char *group)
+{
+    int i;
+
+    for (i = 0; pg_whatif.on && group && i < ngroups; i++)
+        if (!strcmp(groups[i].name, group))
+            return -2 - groups[i].followed;
+    return -1;
+}
+
 static int parse_line(const char *line)
 {
     int ltid, kind = 0, from, msgid, tag;
     long seq;
     char k[16];
 
+    if (!strncmp(line, "turns ", 6))
+        return parse_turns(line);
     if (sscanf(line, "stop %d %ld", &ltid, &seq) == 2) {
         if (ltid == pg.ltid)
             pg_whatif.on = 1, pg_whatif.stop = seq;
@@ -66,9 +104,12 @@ static int parse_line(const char *line)
 int pg_whatif_load(void)
 {
     const char *path = getenv(PG_ENV_WHATIF);
+    static int loaded;
     char line[4200];
     FILE *f;
 
+    if (loaded++) /* by the constructor, then by pg_start */
+        return pg_whatif.on;
     if (!path || !*path)
         return 0;
     if (!(f = fopen(path, "r")))

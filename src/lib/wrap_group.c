@@ -59,9 +59,11 @@ int pvm_gettid(char *group, int inst)
                       PG_AS_PVM(pg_real.gettid(group, inst)), -1, -1, -1,
                       "group %.40s inst %d", group ? group : "", inst);
     PG_ENTER();
-    if (pg.mode == PANGAEA_REPLAY) {
+    if (pg_replaying()) { /* a what-if records it too */
         ev = pg_replay_gettid("pvm_gettid", group, inst, PG_ANY);
         tid = ev->from < 0 ? ev->from : pg_tid_of(ev->from);
+        if (pg.mode == PANGAEA_LOG)
+            pg_record_gettid(group, inst, ltid_or_error(tid));
     } else {
         tid = pg_real.gettid(group, inst);
         if (pg.mode == PANGAEA_LOG)
@@ -81,8 +83,10 @@ int pvm_getinst(char *group, int tid)
                       "group %.40s", group ? group : "");
     PG_ENTER();
     ltid = pg_ltid_of(tid);
-    if (pg.mode == PANGAEA_REPLAY) {
+    if (pg_replaying()) { /* a what-if records it too */
         inst = pg_replay_gettid("pvm_getinst", group, PG_ANY, ltid)->inst;
+        if (pg.mode == PANGAEA_LOG)
+            pg_record_gettid(group, inst, ltid);
     } else {
         inst = pg_real.getinst(group, tid);
         if (pg.mode == PANGAEA_LOG)
@@ -165,31 +169,34 @@ static void forget_join(const char *group)
 static int join(char *group)
 {
     const pg_event *ev;
-    int inst, order, want;
+    int inst = -1, order, want;
 
-    if (pg.mode == PANGAEA_LOG) {
-        order = pg_coord_turn("pvm_joingroup", group, -1);
+    if (!pg_replaying()) { /* a what-if's turns come after those it follows */
+        order = pg_coord_turn("pvm_joingroup", group, pg_whatif_turn(group));
         inst = pg_real.joingroup(group);
         pg_record_join(group, inst, order);
         pg_coord_turn_done(group);
     } else {
         ev = pg_replay_gettid("pvm_joingroup", group, PG_ANY, pg.ltid);
         want = ev->inst;
-        if (want < 0 && ev->order >= 0) {
+        order = ev->order;
+        if (want < 0 && order >= 0) {
             /* it failed when recorded (the group was static by then, say)
              * but had its turn: the later turns count on it */
-            pg_coord_turn("pvm_joingroup", group, ev->order);
+            pg_coord_turn("pvm_joingroup", group, order);
             pg_coord_turn_done(group);
         }
-        if (want < 0)
-            return want;
-        if (ev->order < 0) {
+        if (want >= 0 && order < 0) {
             inst = replay_join_unordered(group, ev);
-        } else {
-            pg_coord_turn("pvm_joingroup", group, ev->order);
+        } else if (want >= 0) {
+            pg_coord_turn("pvm_joingroup", group, order);
             inst = pg_real.joingroup(group);
             pg_coord_turn_done(group);
         }
+        if (pg.mode == PANGAEA_LOG) /* a what-if records what it follows */
+            pg_record_join(group, want, order);
+        if (want < 0)
+            return want; /* it failed when recorded */
         if (inst != want)
             pg_fatal("pvm_joingroup(\"%s\") gave instance %d, recorded %d",
                      group, inst, want);
@@ -203,8 +210,8 @@ static int leave(char *group)
 {
     int cc, order;
 
-    if (pg.mode == PANGAEA_LOG)
-        order = pg_coord_turn("pvm_lvgroup", group, -1);
+    if (!pg_replaying())
+        order = pg_coord_turn("pvm_lvgroup", group, pg_whatif_turn(group));
     else
         order = pg_coord_turn("pvm_lvgroup", group, pg_replay_leave(group));
     cc = pg_real.lvgroup(group);

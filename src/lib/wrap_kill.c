@@ -29,11 +29,13 @@ int pvm_kill(int tid)
     PG_ENTER();
     ltid = pg_ltid_of(tid);
     snprintf(about, sizeof about, "%d", ltid);
-    if (pg.mode == PANGAEA_REPLAY) {
+    if (pg_replaying()) { /* a what-if records it too */
         cc = pg_replay_query("pvm_kill", about);
         if (ltid > 0)
             pg_coord_killing(ltid);
         pg_real.kill(tid);
+        if (pg.mode == PANGAEA_LOG)
+            pg_record_query("pvm_kill", about, cc);
     } else {
         if (ltid > 0)
             pg_coord_killing(ltid);

@@ -34,11 +34,6 @@ static int mbox_app(void)
     return pg_app_call() && pg.ltid != 0 && pg_selected(-1);
 }
 
-static int replaying(void)
-{
-    return pg.mode == PANGAEA_REPLAY || pg_replay_steers();
-}
-
 /* What the question was: "name" or "name#index". */
 static const char *about_of(char *buf, size_t size, const char *name,
                             int index, int has_index)
@@ -60,7 +55,7 @@ static int hush(void)
 {
     int was;
 
-    if (!replaying())
+    if (!pg_replaying())
         return -1;
     was = pvm_getopt(PvmAutoErr);
     pvm_setopt(PvmAutoErr, 0);
@@ -87,7 +82,7 @@ static int recorded(const char *call, const char *about)
  * the recorded one (replay, a what-if while it follows its old logs). */
 static int settle(const char *call, const char *about, int cc)
 {
-    if (replaying())
+    if (pg_replaying())
         cc = recorded(call, about);
     if (pg.mode == PANGAEA_LOG)
         pg_record_query(call, about, cc);
@@ -144,7 +139,7 @@ int pvm_recvinfo(char *name, int index, int flags)
     PG_PASS_UNLESS(mbox_app(), pg_real.recvinfo(name, index, flags));
     PG_ENTER();
     about_of(about, sizeof about, name, index, 1);
-    if (replaying()) {
+    if (pg_replaying()) {
         cc = recorded("pvm_recvinfo", about);
         if (cc > 0)
             cc = replay_entry();
@@ -292,11 +287,12 @@ int pvm_getmboxinfo(char *pattern, int *nclasses, struct pvmmboxinfo **classes)
     quiet = hush();
     cc = pg_real.getmboxinfo(pattern, &n, &got);
     unhush(quiet);
-    if (replaying()) {
+    if (pg_replaying()) {
         n = recorded("pvm_getmboxinfo", about);
         got = n >= 0 ? take_classes(n) : NULL;
         cc = n >= 0 ? PvmOk : n;
-    } else if (pg.mode == PANGAEA_LOG) {
+    }
+    if (pg.mode == PANGAEA_LOG) { /* a what-if records what it follows too */
         pg_record_query("pvm_getmboxinfo", about, cc < 0 ? cc : n);
         if (cc >= 0)
             put_classes(n, got);
@@ -339,7 +335,7 @@ int pvm_lookup(char *name, int req, int *datap)
     quiet = hush();
     cc = pg_real.lookup(name, req, &datum);
     unhush(quiet);
-    if (replaying()) {
+    if (pg_replaying()) {
         cc = recorded("pvm_lookup", about);
         if (cc >= 0) {
             rec = pg_data_get('L', &n);
@@ -349,7 +345,8 @@ int pvm_lookup(char *name, int req, int *datap)
             datum = *rec;
             free(rec);
         }
-    } else if (pg.mode == PANGAEA_LOG) {
+    }
+    if (pg.mode == PANGAEA_LOG) { /* a what-if records what it follows too */
         pg_record_query("pvm_lookup", about, cc);
         if (cc >= 0)
             pg_data_put('L', &(int32_t){ datum }, sizeof(int32_t));

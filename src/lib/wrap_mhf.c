@@ -178,17 +178,33 @@ static int wait_noted(const pg_event *ev, int tid)
     }
 }
 
-/* Replay: runs the handlers the recording has next. */
+/* A what-if records the handler's message it follows, as record_noted
+ * does. */
+static void record_followed(int mid, int outside)
+{
+    pg_hdr hd;
+
+    if (pg.mode != PANGAEA_LOG || !pg_selected(-1))
+        return;
+    if (outside)
+        pg_outside_record("pvm_addmhf", mid);
+    else if (pg_hdr_take(mid, &hd) == 1 && hd.ltid >= 0)
+        pg_record_recv("pvm_addmhf", mid, &hd);
+}
+
+/* Replay, and the part of its recording a what-if follows: runs the
+ * handlers the recording has next. */
 static void replay_due(void)
 {
     const pg_event *ev;
     struct handler *h;
     int mid, tid;
 
-    while ((ev = pg_replay_next()) && ev->kind == PG_EV_RECV &&
-           !strcmp(ev->call, "pvm_addmhf")) {
+    while (pg_replaying() && (ev = pg_replay_next()) &&
+           ev->kind == PG_EV_RECV && !strcmp(ev->call, "pvm_addmhf")) {
         if (ev->from == PG_LTID_OUTSIDE) {
             mid = pg_outside_replay(ev, 2);
+            record_followed(mid, 1);
         } else {
             if ((tid = pg_tid_of(ev->from)) <= 0)
                 pg_replay_unmatchable(ev, "waits for it, but that sender "
@@ -196,6 +212,7 @@ static void replay_due(void)
             mid = wait_noted(ev, tid);
             pg_replay_check_size(ev, mid);
             pg_replay_advance();
+            record_followed(mid, 0);
         }
         if (!(h = handler_of(mid)))
             pg_replay_unmatchable(ev, "took it by a message handler the "
@@ -213,10 +230,10 @@ void pg_mhf_sync(void)
 {
     if (running || !nhandlers)
         return;
-    if (pg.mode == PANGAEA_LOG)
-        record_noted();
-    else if (pg.mode == PANGAEA_REPLAY)
+    if (pg_replaying()) /* a what-if too, in the part it follows */
         replay_due();
+    if (pg.mode == PANGAEA_LOG && !pg_replaying())
+        record_noted();
 }
 
 int pvm_addmhf(int src, int tag, int ctx, handler_fn fn)

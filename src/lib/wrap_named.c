@@ -55,7 +55,7 @@ static void place(const char *call)
     if (!pg_selected(-1))
         return;
     PG_ENTER();
-    if (pg.mode == PANGAEA_REPLAY || pg_replay_steers())
+    if (pg_replaying())
         pg_replay_query("not_replayed", call);
     if (pg.mode == PANGAEA_LOG)
         pg_record_query("not_replayed", call, 0);

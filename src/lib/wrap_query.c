@@ -24,7 +24,7 @@ static int ask(const char *call, const char *about, ask_fn real,
 
     PG_PASS_UNLESS(pg_app_call() && pg_selected(-1), real(arg));
     PG_ENTER();
-    if (pg.mode == PANGAEA_REPLAY || pg_replay_steers())
+    if (pg_replaying())
         value = pg_replay_query(call, about); /* what-if: steers */
     else
         value = real(arg);

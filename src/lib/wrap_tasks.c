@@ -186,13 +186,17 @@ int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
                    pg_real.tasks(where, ntask, taskp));
     PG_ENTER();
     where_text(where, about, sizeof about);
-    if (pg.mode == PANGAEA_REPLAY && pg_selected(-1)) {
+    if (pg_replaying() && pg_selected(-1)) { /* a what-if records it too */
         cc = pg_replay_query("pvm_tasks", about);
         if (cc >= 0) {
             rec = pg_data_get('T', &size);
             n = tasks_from(rec, size, &ti);
+            if (pg.mode == PANGAEA_LOG)
+                pg_data_put('T', rec, size);
             free(rec);
         }
+        if (pg.mode == PANGAEA_LOG)
+            pg_record_query("pvm_tasks", about, cc);
     } else {
         cc = pg_real.tasks(where, &n, &ti);
         if (cc >= 0)
@@ -272,13 +276,17 @@ int pvm_config(int *nhostp, int *narchp, struct pvmhostinfo **hostp)
     PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
                    pg_real.config(nhostp, narchp, hostp));
     PG_ENTER();
-    if (pg.mode == PANGAEA_REPLAY) {
+    if (pg_replaying()) { /* a what-if records it too */
         cc = pg_replay_query("pvm_config", "");
         if (cc >= 0) {
             rec = pg_data_get('C', &size);
             n = hosts_from(rec, size, &narch, &hi);
+            if (pg.mode == PANGAEA_LOG)
+                pg_data_put('C', rec, size);
             free(rec);
         }
+        if (pg.mode == PANGAEA_LOG)
+            pg_record_query("pvm_config", "", cc);
     } else {
         cc = pg_real.config(&n, &narch, &hi);
         if (pg.mode == PANGAEA_LOG) {

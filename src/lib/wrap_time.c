@@ -153,14 +153,15 @@ PG_EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
         return pg_real.gettimeofday(tv, tz);
     if (null(tv) || !counts(__builtin_return_address(0)))
         return pg_real.gettimeofday(tv, tz);
-    if (pg.mode == PANGAEA_REPLAY && replayed(PG_TIME_TOD, 0, &sec, &usec)) {
+    if (pg_replaying() && replayed(PG_TIME_TOD, 0, &sec, &usec)) {
         if (tz)
             pg_real.gettimeofday(NULL, tz);
         tv->tv_sec = sec, tv->tv_usec = usec;
-        return 0;
+        cc = 0;
+    } else {
+        cc = pg_real.gettimeofday(tv, tz);
     }
-    cc = pg_real.gettimeofday(tv, tz);
-    if (cc == 0 && pg.mode == PANGAEA_LOG)
+    if (cc == 0 && pg.mode == PANGAEA_LOG) /* a what-if's followed ones too */
         pg_time_put(PG_TIME_TOD, 0, tv->tv_sec, tv->tv_usec);
     return cc;
 }
@@ -172,9 +173,11 @@ PG_EXPORT time_t time(time_t *out)
 
     if (!counts(__builtin_return_address(0)))
         return pg_real.time(out);
-    if (pg.mode == PANGAEA_REPLAY && replayed(PG_TIME_TIME, 0, &sec, &none))
+    if (pg_replaying() && replayed(PG_TIME_TIME, 0, &sec, &none))
         t = (time_t)sec;
-    else if ((t = pg_real.time(NULL)) != (time_t)-1 && pg.mode == PANGAEA_LOG)
+    else
+        t = pg_real.time(NULL);
+    if (t != (time_t)-1 && pg.mode == PANGAEA_LOG)
         pg_time_put(PG_TIME_TIME, 0, t, 0);
     if (out)
         *out = t;
@@ -189,12 +192,12 @@ PG_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts)
     if (null(ts) || clk < 0 || clk >= PG_TIME_CLOCKS - 2 ||
         !counts(__builtin_return_address(0)))
         return pg_real.clock_gettime(clk, ts);
-    if (pg.mode == PANGAEA_REPLAY &&
-        replayed(PG_TIME_CLOCK, (int)clk, &sec, &nsec)) {
+    if (pg_replaying() && replayed(PG_TIME_CLOCK, (int)clk, &sec, &nsec)) {
         ts->tv_sec = sec, ts->tv_nsec = nsec;
-        return 0;
+        cc = 0;
+    } else {
+        cc = pg_real.clock_gettime(clk, ts);
     }
-    cc = pg_real.clock_gettime(clk, ts);
     if (cc == 0 && pg.mode == PANGAEA_LOG)
         pg_time_put(PG_TIME_CLOCK, (int)clk, ts->tv_sec, ts->tv_nsec);
     return cc;
@@ -207,10 +210,11 @@ PG_EXPORT pid_t getpid(void)
 
     if (!counts(__builtin_return_address(0)))
         return pg_real.getpid();
-    if (pg.mode == PANGAEA_REPLAY &&
+    if (pg_replaying() &&
         replayed(PG_TIME_PID, PG_TIME_PID_SLOT, &pid, &none))
-        return (pid_t)pid;
-    p = pg_real.getpid();
+        p = (pid_t)pid;
+    else
+        p = pg_real.getpid();
     if (pg.mode == PANGAEA_LOG)
         pg_time_put(PG_TIME_PID, PG_TIME_PID_SLOT, p, 0);
     return p;

@@ -11,8 +11,9 @@
  * as timing allows; the recording, not the seed, is what repeats
  * exactly).  A run is kept when it fails (exit status other than 0, or a
  * stall past -timeout) or prints an output no earlier run printed; the
- * others are removed.  Exit status: 1 when a run failed, 0 if none, 2 on
- * bad usage.
+ * others are removed.  The summary lists the kept runs, each marked
+ * "failed" (with why) or "new output".  Exit status: 1 when a run failed,
+ * 0 if none, 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -56,7 +57,7 @@ int top_chaos(int argc, char **argv)
     struct top_driver d;
     char (*hashes)[17], dir[PATH_MAX], out[PATH_MAX + 8], err[PATH_MAX + 8];
     char why[600], seed[32], *args[1100];
-    int i, k, nfail = 0, nkept = 0, *kept;
+    int i, k, nfail = 0, nkept = 0, *kept, *failed;
     struct top_run r;
 
     top_driver_opts(argc, argv, "-chaos", &d);
@@ -65,7 +66,8 @@ int top_chaos(int argc, char **argv)
         d.seed = (long long)time(NULL);
     hashes = calloc(d.runs, sizeof *hashes);
     kept = calloc(d.runs, sizeof *kept);
-    if (!hashes || !kept)
+    failed = calloc(d.runs, sizeof *failed);
+    if (!hashes || !kept || !failed)
         return 2;
     args[0] = "pangaea", args[1] = "-log", args[2] = "-logdir", args[3] = dir;
     for (k = 0; d.prog[k] && k < 1090; k++)
@@ -88,7 +90,8 @@ int top_chaos(int argc, char **argv)
         fflush(stdout);
         kept[i] = r.timed_out || r.status != 0 ||
                   !seen_before(hashes, i, r.hash);
-        nfail += r.timed_out || r.status != 0;
+        failed[i] = r.timed_out || r.status != 0;
+        nfail += failed[i];
         nkept += kept[i];
         memcpy(hashes[i], r.hash, sizeof hashes[i]);
         if (!kept[i])
@@ -99,9 +102,10 @@ int top_chaos(int argc, char **argv)
     for (i = 0; i < d.runs; i++)
         if (kept[i]) {
             snprintf(dir, sizeof dir, "%s/chaos-%d", d.logdir, i);
-            printf("run %d (seed %lld): ", i, d.seed + i);
+            printf("run %d (seed %lld, %s): ", i, d.seed + i,
+                   failed[i] ? "failed" : "new output");
             top_driver_replay_cmd(stdout, &d, dir);
         }
-    free(hashes), free(kept);
+    free(hashes), free(kept), free(failed);
     return nfail ? 1 : 0;
 }

@@ -123,6 +123,9 @@ struct rc_race {
     int conservative;    /* judged without knowing the filter (pvm_recvf's
                             matcher, or a log of version 1 or 2) */
     int group;           /* report entry (races_out.c) */
+    int out_of_order;    /* it took a sender's message while an earlier one
+                            of that sender, which it accepts, was queued:
+                            that one (index into rc_run.msg), or -1 */
 };
 
 /* Loads dir (its ltid-N.comm.pgc and ltid-N.exec.xml) and computes the

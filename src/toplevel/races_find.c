@@ -10,6 +10,10 @@
  * PvmRouteDirect itself (a <route value="3"> before R) loses that order,
  * and then every such message counts, the later ones marked "FIFO broken"
  * (docs/pvm-notes.md: inversions seen when the receiver switches).
+ * A receive that took a sender's later message while that sender's
+ * earlier one (which it accepts) was there is flagged: under per-pair
+ * order PVM never does that, so the recording did not come from PVM's
+ * own order (an edited log, or a tool that broke it).
  * A receive or a poll that found a message races with two or more; a poll
  * that found nothing (its <poll> event) with one or more.  Exit notices
  * are messages from the daemon, "sent" at the end of the task that
@@ -158,6 +162,7 @@ static int keep_race(struct finder *f, int p, int pos, int took, int cons)
     r = &f->races[f->nraces];
     memset(r, 0, sizeof *r);
     r->task = p, r->pos = pos, r->took = took, r->conservative = cons;
+    r->out_of_order = -1;
     if (!(r->alts = malloc((f->ncand + 1) * sizeof *r->alts)))
         return -1;
     for (i = 0; i < f->ncand; i++)
@@ -168,12 +173,29 @@ static int keep_race(struct finder *f, int p, int pos, int took, int cons)
     return 0;
 }
 
+/* The receive took message `took`, which is not among the candidates:
+ * a candidate of the same sender (its earliest, still queued) means it
+ * was taken out of that sender's order.  That candidate, or -1. */
+static int earlier_of_sender(const struct finder *f, int took)
+{
+    const struct rc_msg *msg = f->run->msg;
+    int i;
+
+    if (msg[took].src < 0)
+        return -1;
+    for (i = 0; i < f->ncand; i++)
+        if (msg[f->cand[i].msg].src == msg[took].src)
+            return f->cand[i].msg;
+    return -1;
+}
+
 /* Receive or poll `pos` of task p: a race or not. */
 static int examine(struct finder *f, int p, int pos, int direct)
 {
     struct rc_run *run = f->run;
     const struct rc_ev *e = RC_EV(run, p, pos);
     int afrom = e->afrom, atag = e->atag, cons = 0, q, i, took, have = 0;
+    int ooo;
 
     if (e->matcher || afrom <= -3 || atag <= -2) {
         cons = 1; /* what it asked for is unknown: any source, any tag */
@@ -190,11 +212,15 @@ static int examine(struct finder *f, int p, int pos, int direct)
     took = e->kind == PG_EV_POLL ? -1 : e->a;
     for (i = 0; i < f->ncand; i++)
         have += f->cand[i].msg == took;
+    ooo = took >= 0 && !have ? earlier_of_sender(f, took) : -1;
     if (took >= 0 && !have && add(f, took, 0) < 0)
         return -1;
     run->receives++;
-    if (f->ncand >= (e->kind == PG_EV_POLL ? 1 : 2))
-        return keep_race(f, p, pos, took, cons);
+    if (f->ncand < (e->kind == PG_EV_POLL ? 1 : 2))
+        return 0;
+    if (keep_race(f, p, pos, took, cons) < 0)
+        return -1;
+    f->races[f->nraces - 1].out_of_order = ooo;
     return 0;
 }
 

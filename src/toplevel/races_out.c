@@ -225,6 +225,29 @@ static void print_entry(const struct rc_run *run, const struct rc_race *r,
                            : "the log does not say what it asked for");
 }
 
+/* Receives that took a sender's messages out of its order, each. */
+static void print_out_of_order(const struct rc_run *run,
+                               const struct rc_race *r, int n, FILE *fp)
+{
+    int i, k = 0;
+
+    for (i = 0; i < n; i++) {
+        if (r[i].out_of_order < 0)
+            continue;
+        if (!k++)
+            fprintf(fp, "Out of the sender's order (PVM keeps each "
+                    "sender's messages in order: no run of PVM takes these "
+                    "so; was the recording edited, or made by a tool that "
+                    "broke that order?):\n");
+        fprintf(fp, "   ltid %d event %d took ", run->tasks[r[i].task].ltid,
+                RC_EV(run, r[i].task, r[i].pos)->seq);
+        msg_text(run, r[i].took, fp);
+        fprintf(fp, " while ");
+        msg_text(run, r[i].out_of_order, fp);
+        fprintf(fp, ", sent before it and accepted, was queued\n");
+    }
+}
+
 static int print_text(const struct rc_run *run, struct rc_race *r, int n,
                       FILE *fp)
 {
@@ -242,6 +265,7 @@ static int print_text(const struct rc_run *run, struct rc_race *r, int n,
             if (g[i].any_first == pass)
                 print_entry(run, &r[g[i].first_race], &g[i], ++num, fp);
     }
+    print_out_of_order(run, r, n, fp);
     if (n == 0)
         fprintf(fp, "no race in %ld receives examined\n", run->receives);
     else
@@ -309,9 +333,15 @@ static void print_json(const struct rc_run *run, const struct rc_race *r,
             fprintf(fp, "%s}", r[i].alts[j].fifo_broken
                                    ? ", \"fifo_broken\": true" : "");
         }
-        fprintf(fp, "], \"first\": %s, \"conservative\": %s}",
+        fprintf(fp, "], \"first\": %s, \"conservative\": %s",
                 r[i].first ? "true" : "false",
                 r[i].conservative ? "true" : "false");
+        if (r[i].out_of_order >= 0) {
+            fprintf(fp, ", \"out_of_order\": ");
+            json_msg(run, r[i].out_of_order, fp, 0);
+            fprintf(fp, "}");
+        }
+        fprintf(fp, "}");
     }
     fprintf(fp, "%s]}\n", n ? "\n" : "");
 }

@@ -146,8 +146,8 @@ int top_rerun_remove(const char *dir)
 static void driver_usage(const char *what, const char *why)
 {
     fprintf(stderr, "pangaea: %s: %s\nusage: pangaea -explore [-runs N] "
-            "[-depth K] [-until crash|output] [-timeout S] [-logdir DIR] "
-            "program [args...]\n       pangaea -chaos [-runs N] [-seed S] "
+            "[-depth K] [-until crash|output] [-timeout S] [-jobs N] "
+            "[-resume] [-logdir DIR] program [args...]\n       pangaea -chaos [-runs N] [-seed S] "
             "[-timeout S] [-logdir DIR] program [args...]\n", what, why);
     exit(2);
 }
@@ -173,6 +173,9 @@ void top_driver_opts(int argc, char **argv, const char *what,
 
     memset(d, 0, sizeof *d);
     d->runs = 20, d->depth = 3, d->timeout = 120;
+    d->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (d->jobs < 1)
+        d->jobs = 1;
     d->logdir = chaos ? "chaos" : "explore";
     for (i = 2; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-runs") && i + 1 < argc)
@@ -181,6 +184,10 @@ void top_driver_opts(int argc, char **argv, const char *what,
             d->timeout = positive(what, argv[i], argv[i + 1]), i++;
         else if (!strcmp(argv[i], "-logdir") && i + 1 < argc)
             d->logdir = argv[++i];
+        else if (!chaos && !strcmp(argv[i], "-resume"))
+            d->resume = 1;
+        else if (!chaos && !strcmp(argv[i], "-jobs") && i + 1 < argc)
+            d->jobs = positive(what, argv[i], argv[i + 1]), i++;
         else if (!chaos && !strcmp(argv[i], "-depth") && i + 1 < argc)
             d->depth = positive(what, argv[i], argv[i + 1]), i++;
         else if (!chaos && !strcmp(argv[i], "-until") && i + 1 < argc &&
@@ -212,6 +219,14 @@ void top_driver_dir(const struct top_driver *d, const char *first)
     if (mkdir(d->logdir, 0700) < 0 && errno != EEXIST) { /* logs: 0700 */
         fprintf(stderr, "pangaea: cannot make %s: %s\n", d->logdir,
                 strerror(errno));
+        exit(2);
+    }
+    if (d->resume) { /* explore.c reads where it stopped */
+        snprintf(path, sizeof path, "%s/explore.state", d->logdir);
+        if (access(path, R_OK) == 0)
+            return;
+        fprintf(stderr, "pangaea: -explore -resume: %s holds no exploration "
+                "to go on with (no %s)\n", d->logdir, path);
         exit(2);
     }
     snprintf(path, sizeof path, "%s/%s", d->logdir, first);

@@ -29,8 +29,10 @@ int top_rerun_remove(const char *dir);
 /* The options -explore and -chaos share, and the program after them. */
 struct top_driver {
     int runs, depth, until_output, timeout;
+    int jobs;        /* -explore: runs at once (default: the cores) */
     long long seed;
     int have_seed;
+    int resume;      /* -explore -resume: go on with DIR's exploration */
     const char *logdir;
     char **prog;     /* program and arguments, NULL-ended */
 };

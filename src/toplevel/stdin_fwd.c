@@ -204,7 +204,8 @@ static int replay_input(const struct top_opts *o, pg_err *err)
 
 int top_stdin_begin(const struct top_opts *o, pg_err *err)
 {
-    if (o->mode == PANGAEA_REPLAY)
+    /* a what-if: whatif.c copied the input of the recording it forks */
+    if (o->mode == PANGAEA_REPLAY || o->whatif)
         return replay_input(o, err);
     atexit(top_stdin_end); /* every way out: no helper, no FIFO left */
     if (start_forwarding(o, err) < 0) {

@@ -10,13 +10,15 @@
  * depend on the choice).  Happened-before is followed forwards from the
  * receive over the edges the analysis loaded (program order, a send to
  * every receive that saw its message, a spawn to the child's events, a
- * task's end to the exit notices about it); a task's first event reached
+ * task's end to the exit notices about it, a group's join or leave to its
+ * next turn, a barrier to every task's passing of it); a task's first event reached
  * is where it stops following its recording (program order makes the rest
  * of the task reached too).  Several choices fork at once when none
  * depends on another (no forced receive, and no chosen message's send,
- * follows another forced receive): the stops are the earliest of each.  Recordings with groups are refused: their
- * turns and barriers would need the coordinator's ordering in the prefix.
- * The plan goes to NEWDIR/whatif.plan (format: src/lib/whatif.c), named
+ * follows another forced receive): the stops are the earliest of each.
+ * The turns of each group not reached are its first ones (turn order is
+ * an edge): the plan says how many, so that joins past a stop come after
+ * them (src/lib/whatif.c).  The plan goes to NEWDIR/whatif.plan (format: src/lib/whatif.c), named
  * to every task by PANGAEA_WHATIF; the tasks do the rest while the run is
  * recorded into NEWDIR as under -log.
  */
@@ -59,6 +61,7 @@ struct reach {
     int *task_of;        /* per event index: its task */
     int *todo, ntodo;    /* tasks whose newly reached events are to scan */
     int *scanned;        /* per task: events scanned from here on */
+    int *next_turn;      /* per turn: the group's next one, -1 */
 };
 
 static void lower(struct reach *r, int t, int pos)
@@ -81,6 +84,21 @@ static void reach_msg(struct reach *r, int m)
         lower(r, r->task_of[g], g - run->tasks[r->task_of[g]].first + 1);
 }
 
+/* Every task's passing of barrier b is reached (it waits for all). */
+static void reach_barrier(struct reach *r, int b)
+{
+    struct rc_run *run = r->run;
+    int c, pos;
+
+    for (c = 0; c < run->ntasks; c++)
+        for (pos = 1; pos <= run->tasks[c].n; pos++)
+            if (RC_EV(run, c, pos)->kind == PG_EV_BARRIER &&
+                RC_EV(run, c, pos)->a == b) {
+                lower(r, c, pos);
+                break;
+            }
+}
+
 /* Events [from, to) of task t were just reached: what they lead to. */
 static void scan(struct reach *r, int t, int from, int to)
 {
@@ -93,6 +111,11 @@ static void scan(struct reach *r, int t, int from, int to)
         if (e->kind == PG_EV_SEND)
             for (j = 0; j < e->nto; j++)
                 reach_msg(r, e->a + j);
+        if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) &&
+            e->a >= 0 && (j = r->next_turn[e->a]) >= 0)
+            lower(r, run->turns[j].task, run->turns[j].pos);
+        if (e->kind == PG_EV_BARRIER && e->a >= 0)
+            reach_barrier(r, e->a);
     }
     for (c = 0; c < run->ntasks; c++)
         if (run->tasks[c].parent == t && run->tasks[c].spawn_k >= from)
@@ -105,7 +128,7 @@ static void scan(struct reach *r, int t, int from, int to)
 
 static int reach_from(struct rc_run *run, int tf, int pos, int *min)
 {
-    struct reach r = { run, min, NULL, NULL, NULL, NULL, 0, NULL };
+    struct reach r = { run, min, NULL, NULL, NULL, NULL, 0, NULL, NULL };
     int t, g, rc = -1;
 
     r.head = malloc((run->nmsg + 1) * sizeof *r.head);
@@ -113,8 +136,15 @@ static int reach_from(struct rc_run *run, int tf, int pos, int *min)
     r.task_of = malloc((run->nev + 1) * sizeof *r.task_of);
     r.todo = malloc((run->ntasks + 1) * sizeof *r.todo);
     r.scanned = malloc((run->ntasks + 1) * sizeof *r.scanned);
-    if (!r.head || !r.next || !r.task_of || !r.todo || !r.scanned)
+    r.next_turn = malloc((run->nturns + 1) * sizeof *r.next_turn);
+    if (!r.head || !r.next || !r.task_of || !r.todo || !r.scanned ||
+        !r.next_turn)
         goto out;
+    for (g = 0; g < run->nturns; g++)
+        r.next_turn[g] = -1;
+    for (g = 0; g < run->nturns; g++)
+        if (run->turns[g].prev >= 0)
+            r.next_turn[run->turns[g].prev] = g;
     for (g = 0; g < run->nmsg; g++)
         r.head[g] = -1;
     for (t = 0; t < run->ntasks; t++) {
@@ -141,7 +171,13 @@ static int reach_from(struct rc_run *run, int tf, int pos, int *min)
     rc = 0;
 out:
     free(r.head), free(r.next), free(r.task_of), free(r.todo), free(r.scanned);
+    free(r.next_turn);
     return rc;
+}
+
+int top_whatif_reach(struct rc_run *run, int task, int pos, int *min)
+{
+    return reach_from(run, task, pos, min);
 }
 
 /* ---- the choice ---------------------------------------------------------- */
@@ -220,11 +256,37 @@ static int find_alt(const struct rc_run *run, const struct rc_race *race,
            sender, msgid, list);
 }
 
+/* Per group, how many of its turns the run follows (those no stop
+ * reaches): "turns P GROUP" lines at buf.  Returns the length added. */
+static size_t plan_turns(const struct rc_run *run, const int *min, char *buf,
+                         size_t cap)
+{
+    size_t len = 0;
+    int i, j, p, seen;
+
+    for (i = 0; i < run->nturns; i++) {
+        int g = RC_EV(run, run->turns[i].task, run->turns[i].pos)->msgid;
+
+        for (j = seen = 0; j < i && !seen; j++)
+            seen = RC_EV(run, run->turns[j].task, run->turns[j].pos)->msgid
+                   == g;
+        if (seen)
+            continue; /* the group's line is written */
+        for (j = p = 0; j < run->nturns; j++)
+            p += RC_EV(run, run->turns[j].task, run->turns[j].pos)->msgid ==
+                     g && run->turns[j].pos < min[run->turns[j].task];
+        len += snprintf(buf + len, cap - len, "turns %d %s\n", p,
+                        run->text + g);
+    }
+    return len;
+}
+
 /* The plan's text, into wi.plan: a force line per choice, a stop line
- * per task. */
+ * per task, a turns line per group. */
 static void make_plan(const struct rc_run *run, const int *min)
 {
-    size_t cap = 256 + (size_t)(run->ntasks + wi.n) * 64 + strlen(run->dir);
+    size_t cap = 256 + (size_t)(run->ntasks + wi.n) * 64 + strlen(run->dir) +
+                 (size_t)run->nturns * 300;
     int t, j, has0 = 0, followed = 0, total = 0;
     size_t len;
 
@@ -249,7 +311,8 @@ static void make_plan(const struct rc_run *run, const int *min)
                         min[t] <= k->n ? RC_EV(run, t, min[t])->seq : -1);
     }
     if (!has0)
-        snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
+        len += snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
+    plan_turns(run, min, wi.plan + len, cap - len);
     for (j = 0; j < wi.n; j++)
         fprintf(stderr, "pangaea: what-if: ltid %d event %ld takes %d:%d "
                 "instead\n", wi.c[j].ltid, wi.c[j].seq, wi.c[j].sender,
@@ -270,6 +333,24 @@ static void default_newdir(const char *from, char *out, size_t size)
         len += snprintf(out + len, size - len, "%s%d.%ld-%d.%d",
                         j ? "_" : "-", wi.c[j].ltid, wi.c[j].seq,
                         wi.c[j].sender, wi.c[j].msgid);
+}
+
+/* NEWDIR must not be the recording forked, nor hold it: making NEWDIR
+ * moves an older recording there away (logdir.c), and that would take the
+ * recording being forked with it.  Checked before anything moves. */
+static void check_newdir(const char *newdir)
+{
+    char real[PATH_MAX];
+    size_t n;
+
+    if (!realpath(newdir, real))
+        return; /* it does not exist yet: nothing would move */
+    n = strlen(real);
+    if (!strcmp(real, wi.from) || (!strncmp(wi.from, real, n) &&
+                                   (wi.from[n] == '/' || !strcmp(real, "/"))))
+        refuse("the new recording cannot go into %s, which holds the "
+               "recording it forks (%s): give another -o NEWDIR (nothing "
+               "was moved)", newdir, wi.from);
 }
 
 const char *top_whatif_add(const char *spec)
@@ -354,9 +435,6 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
         refuse("no recording to fork: %s does not exist", from);
     if (rc_load(&run, wi.from, &err) < 0)
         refuse("%s", err.msg);
-    if (run.nturns > 0 || run.nbars > 0)
-        refuse("the recording in %s uses groups (joins, barriers): what-if "
-               "runs do not follow those yet", wi.from);
     if ((n = rc_find(&run, &races)) < 0)
         refuse("out of memory");
     for (j = 0; j < wi.n; j++)
@@ -366,11 +444,40 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
     plan_stops(&run, min);
     if (!*newdir)
         default_newdir(wi.from, newdir, size);
+    check_newdir(newdir);
     make_plan(&run, min);
     free(min);
     rc_races_free(races, n);
     rc_free(&run);
     o->whatif = wi.c[0].spec;
+}
+
+/* The part a what-if follows read the recording's input: ltid 1 reads it
+ * again, from a copy in the new recording (stdin_fwd.c gives it as in a
+ * replay), whose replay then reads that copy.  No input recorded: none. */
+static int copy_input(const struct top_opts *o, pg_err *err)
+{
+    char from[PATH_MAX + 32], copy[PATH_MAX + 32], buf[8192];
+    FILE *in, *out;
+    size_t n;
+    int fail = 0;
+
+    snprintf(from, sizeof from, "%s/pangaea-stdin", wi.from);
+    snprintf(copy, sizeof copy, "%s/pangaea-stdin", o->logdir);
+    if (!(in = fopen(from, "rb")))
+        return 0;
+    if (!(out = fopen(copy, "wbx"))) {
+        fclose(in);
+        return pg_err_set(err, "-whatif: cannot make %s", copy);
+    }
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fail |= fwrite(buf, 1, n, out) != n;
+    fail |= ferror(in);
+    fclose(in);
+    if (fclose(out) != 0 || fail)
+        return pg_err_set(err, "-whatif: cannot copy the recorded input %s "
+                          "to %s", from, copy);
+    return 0;
 }
 
 int top_whatif_start(struct top_opts *o, pg_err *err)
@@ -393,7 +500,7 @@ int top_whatif_start(struct top_opts *o, pg_err *err)
         top_file_end(&plan, fputs(wi.plan, f) >= 0, err) < 0)
         return -1;
     setenv(PG_ENV_WHATIF, path, 1);
-    return 0;
+    return copy_input(o, err);
 }
 
 /* The program's arguments after it, as a shell reads them back: the

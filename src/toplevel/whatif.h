@@ -5,7 +5,8 @@
  *              recorded events the run follows, writes the plan
  *   rerun.c    running `pangaea` itself again (a child run, its output
  *              hashed, a time limit), for the two drivers below
- *   explore.c  -explore: one what-if per untried alternative, until one fails
+ *   explore.c  -explore: what-ifs, each a new order of the racing receives
+ *              (explore_order.c keeps the orders), until one fails
  *   chaos.c    -chaos: recorded runs with receive-side perturbation
  */
 #ifndef PG_TOP_WHATIF_H
@@ -30,6 +31,12 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
 int top_whatif_start(struct top_opts *o, pg_err *err);
 /* Says how the what-if run ended and where it went; returns status. */
 int top_whatif_done(const struct top_opts *o, int status);
+
+/* Per task of run, into min: the first event that causally follows event
+ * pos of task (n+1: none), as a what-if forcing that receive stops
+ * following its recording there.  0, or -1 out of memory. */
+struct rc_run;
+int top_whatif_reach(struct rc_run *run, int task, int pos, int *min);
 
 /* -explore and -chaos: the drivers; each returns pangaea's exit status. */
 int top_is_explore(const char *arg);

@@ -158,10 +158,14 @@ if start_live choose -log -live 0 -hold -logdir "$REC2" "$PROG" "$K"; then
     past_spawns
     post resume -d ltid=2 >/dev/null
     post resume -d ltid=3 >/dev/null
-    # both workers' results queued at the master (2K of them, 16 at most)
-    queued() { [ "$(q "len($(task 1)['held']['candidates'])")" -ge $((2 * K)) ]; }
+    # both workers' results queued at the master: K each, but PVM keeps a
+    # sender's order, so only each worker's first is a choice
+    queued() { [ "$(q "len(set(c['ltid'] for c in $(task 1)['held']['candidates']))")" -ge 2 ]; }
     if wait_for 20 queued; then
         alts=$(curl -sf "${URL}alternatives.json?ltid=1")
+        expect "choose offers one message per sender, its oldest (msg 1)" \
+            "$(jget "$alts" '" ".join(sorted("%d:%d" % (a["ltid"], a["msgid"]) for a in d["races"][0]["alternatives"]))')" \
+            "2:1 3:1"
         read -r first pick msgid <<<"$(jget "$alts" '"%d %d %d" % (lambda a: (a[0]["ltid"], [x for x in a if x["ltid"] != a[0]["ltid"]][0]["ltid"], [x for x in a if x["ltid"] != a[0]["ltid"]][0]["msgid"]))(d["races"][0]["alternatives"])')"
         r=$(post choose -d ltid=1 -d sender="$pick" -d msgid="$msgid")
         expect "choose: accepted" "$(jget "$r" 'd["ok"]')" True

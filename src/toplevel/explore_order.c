@@ -1,0 +1,284 @@
+/*
+ * explore_order.c - the orders of `pangaea -explore`'s runs (explore.h).
+ *
+ * Design.  A run's order is the set of choices of all its receives, each
+ * "LTID:SEQ=SENDER:MSGID" (as -whatif names a choice; an exit notice:
+ * the ltid that ended and msgid 0), kept sorted so that membership is a
+ * binary search.  A child run is fixed by its forced choice and the
+ * choices of every receive that does not follow the forced one (whatif.c
+ * computes which: the what-if repeats them); when all of those are in a
+ * run made already, the child would make that run again.  The state of
+ * an exploration (DIR/explore.state, for -resume) is a text file:
+ *     pangaea-explore 1
+ *     hash0 HASH            (run 0's output)
+ *     next N                (the first run not wholly examined)
+ *     jobs 0|1              (1: one run at a time, a group program)
+ *     run I DEPTH FAILED USABLE SKIPPED NORDER<TAB>CHAIN
+ *     ...NORDER lines, its order
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "pg_log.h"
+#include "whatif.h"
+
+void ex_add_choice(struct choices *c, const char *s)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        if (!(c->v = realloc(c->v, c->cap * sizeof *c->v))) {
+            fprintf(stderr, "pangaea: -explore: out of memory\n");
+            exit(2);
+        }
+    }
+    if (!(c->v[c->n++] = strdup(s))) {
+        fprintf(stderr, "pangaea: -explore: out of memory\n");
+        exit(2);
+    }
+}
+
+void ex_free_choices(struct choices *c)
+{
+    while (c->n > 0)
+        free(c->v[--c->n]);
+    free(c->v);
+    c->v = NULL, c->cap = 0;
+}
+
+/* Receive pos of task t took message m: its choice, as -whatif names it
+ * (an exit notice: the ltid that ended, msgid 0; a host notice: -1). */
+void ex_name_choice(const struct rc_run *run, int t, int pos, int m,
+                        char *buf, size_t size)
+{
+    const struct rc_msg *x = &run->msg[m];
+
+    snprintf(buf, size, "%d:%d=%d:%d", run->tasks[t].ltid,
+             RC_EV(run, t, pos)->seq,
+             x->src >= 0 ? run->tasks[x->src].ltid
+             : x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
+             x->src >= 0 ? x->msgid : 0);
+}
+
+/* The choices of task t's receives before event `before` (all: n+1). */
+void ex_task_choices(const struct rc_run *run, int t, int before,
+                         struct choices *c)
+{
+    char one[64];
+    int pos;
+
+    for (pos = 1; pos < before && pos <= run->tasks[t].n; pos++) {
+        const struct rc_ev *e = RC_EV(run, t, pos);
+
+        if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
+            ex_name_choice(run, t, pos, e->a, one, sizeof one);
+            ex_add_choice(c, one);
+        }
+    }
+}
+
+int ex_by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Node i's order: its recording's choices (or, for a run that could not
+ * force its choice, the choices it was to make: never tried again). */
+void ex_keep_order(struct node *nd, struct choices *c)
+{
+    qsort(c->v, c->n, sizeof *c->v, ex_by_text);
+    nd->order = c->v, nd->norder = c->n;
+    c->v = NULL, c->n = c->cap = 0;
+}
+
+void ex_order_of_recording(struct node *nd)
+{
+    struct choices c = { NULL, 0, 0 };
+    struct rc_run run;
+    pg_err err;
+    int t;
+
+    if (rc_load(&run, nd->dir, &err) < 0)
+        return;
+    for (t = 0; t < run.ntasks; t++)
+        ex_task_choices(&run, t, run.tasks[t].n + 1, &c);
+    rc_free(&run);
+    ex_keep_order(nd, &c);
+}
+
+/* 1 when every choice of c is in the order of a run made already. */
+int ex_already_run(const struct explore *x, const struct choices *c)
+{
+    int k, i;
+
+    for (k = 0; k < x->n; k++) {
+        const struct node *nd = &x->nodes[k];
+
+        for (i = 0; nd->order && i < c->n; i++)
+            if (!bsearch(&c->v[i], nd->order, nd->norder, sizeof *nd->order,
+                         ex_by_text))
+                break;
+        if (nd->order && i == c->n)
+            return 1;
+    }
+    return 0;
+}
+
+/* Choices compared by their receive ("LTID:SEQ="), not what it took. */
+int ex_by_receive(const void *a, const void *b)
+{
+    const char *p = *(char *const *)a, *q = *(char *const *)b;
+    size_t n = strcspn(p, "="), m = strcspn(q, "=");
+    int c = strncmp(p, q, n < m ? n : m);
+
+    return c ? c : (int)n - (int)m;
+}
+
+/* The choices a child forcing race r keeps: every receive that does not
+ * follow r (the what-if's prefix), into c; 0, or -1 out of memory. */
+int ex_prefix_of(struct rc_run *run, const struct rc_race *r,
+                     struct choices *c)
+{
+    int *min = malloc((run->ntasks + 1) * sizeof *min), t;
+
+    if (!min || top_whatif_reach(run, r->task, r->pos, min) < 0)
+        return free(min), -1;
+    for (t = 0; t < run->ntasks; t++)
+        ex_task_choices(run, t, min[t], c);
+    free(min);
+    return 0;
+}
+
+/* Two runs made the same order (a what-if may, where a forced choice
+ * changes nothing else). */
+int ex_same_order(const struct node *a, const struct node *b)
+{
+    int i;
+
+    if (!a->order || !b->order || a->norder != b->norder)
+        return 0;
+    for (i = 0; i < a->norder && !strcmp(a->order[i], b->order[i]); i++)
+        ;
+    return i == a->norder;
+}
+
+/* ---- -resume: where the exploration stopped, in DIR/explore.state ---- */
+
+static void state_path(const struct explore *x, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/explore.state", x->d->logdir);
+}
+
+/* A run -resume will still expand: its recording stays. */
+int ex_frontier(const struct explore *x, int i)
+{
+    const struct node *nd = &x->nodes[i];
+
+    return i >= x->next && nd->usable && nd->depth < x->d->depth;
+}
+
+/* Every run: its depth, how it ended, its chain, then its order. */
+void ex_save_state(const struct explore *x)
+{
+    char path[PATH_MAX + 32];
+    FILE *f;
+    int i, k;
+
+    state_path(x, path, sizeof path);
+    if (!(f = fopen(path, "w"))) {
+        fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
+        return;
+    }
+    fprintf(f, "pangaea-explore 1\nhash0 %s\nnext %d\njobs %d\n", x->hash0,
+            x->next < x->n ? x->next : x->n, x->jobs == 1 ? 1 : 0);
+    for (i = 0; i < x->n; i++) {
+        const struct node *nd = &x->nodes[i];
+
+        fprintf(f, "run %d %d %d %d %d %d\t%s\n", i, nd->depth, nd->failed,
+                nd->usable, nd->skipped, nd->norder, nd->chain);
+        for (k = 0; k < nd->norder; k++)
+            fprintf(f, "%s\n", nd->order[k]);
+    }
+    if (fclose(f) != 0)
+        fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
+}
+
+static void bad_state(const char *path, const char *why)
+{
+    fprintf(stderr, "pangaea: -explore -resume: %s: %s\n", path, why);
+    exit(2);
+}
+
+/* One run's line and order, into node i. */
+static void load_run(struct explore *x, FILE *f, const char *path,
+                     const char *line)
+{
+    struct choices c = { NULL, 0, 0 };
+    char one[256], *tab = strchr(line, '\t');
+    struct node *nd;
+    int i, n, k;
+
+    if (!tab || sscanf(line, "run %d", &i) != 1 || i != x->n ||
+        i >= x->limit)
+        bad_state(path, "a run line out of place");
+    nd = &x->nodes[x->n++];
+    if (sscanf(line, "run %*d %d %d %d %d %d", &nd->depth, &nd->failed,
+               &nd->usable, &nd->skipped, &n) != 5 || n < 0)
+        bad_state(path, "a bad run line");
+    snprintf(nd->chain, sizeof nd->chain, "%.1000s", tab + 1);
+    nd->chain[strcspn(nd->chain, "\n")] = 0;
+    snprintf(nd->dir, sizeof nd->dir, "%s/run-%d", x->d->logdir, i);
+    for (k = 0; k < n; k++) {
+        if (!fgets(one, sizeof one, f))
+            bad_state(path, "cut short");
+        one[strcspn(one, "\n")] = 0;
+        ex_add_choice(&c, one);
+    }
+    ex_keep_order(nd, &c);
+    nd->state = FINISHED;
+}
+
+/* The runs of the exploration in DIR; returns the run to expand next. */
+int ex_load_state(struct explore *x)
+{
+    char path[PATH_MAX + 32], line[1200];
+    FILE *f;
+    int next = -1, one;
+
+    state_path(x, path, sizeof path);
+    if (!(f = fopen(path, "r")) || !fgets(line, sizeof line, f) ||
+        strcmp(line, "pangaea-explore 1\n"))
+        bad_state(path, "not a state this version of pangaea wrote");
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "hash0 ", 6))
+            snprintf(x->hash0, sizeof x->hash0, "%.16s", line + 6);
+        else if (sscanf(line, "next %d", &next) == 1)
+            ;
+        else if (sscanf(line, "jobs %d", &one) == 1)
+            x->jobs = one == 1 ? 1 : x->jobs; /* 1: a group program */
+        else
+            load_run(x, f, path, line);
+    fclose(f);
+    if (x->n < 1 || next < 0 || next > x->n)
+        bad_state(path, "no runs, or no place to go on from");
+    printf("(resuming: %d runs made, from run %d on)\n", x->n, next);
+    return next;
+}
+
+/* How many runs the state in DIR holds (-resume), 0 without. */
+int ex_runs_made(const struct top_driver *d)
+{
+    char path[PATH_MAX + 32], line[1200];
+    FILE *f;
+    int n = 0;
+
+    snprintf(path, sizeof path, "%s/explore.state", d->logdir);
+    if (!d->resume || !(f = fopen(path, "r")))
+        return 0;
+    while (fgets(line, sizeof line, f))
+        n += !strncmp(line, "run ", 4);
+    fclose(f);
+    return n;
+}
+
