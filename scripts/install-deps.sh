@@ -35,6 +35,7 @@ TEST=(
     man-db                          # tests: the man pages render (man -l)
     zstd                            # tests: packs opened with tar --zstd
     dpkg-dev debhelper              # tests: debian/ builds a package
+    valgrind                        # tests: -races and -min linear, counted in instructions (test_scaling)
 )
 
 case "${1:-test}" in

@@ -2,11 +2,12 @@
  * races.h - `pangaea -races`: which receives of a recorded run could have
  * taken another message, and which (issue 14).  From the logs alone.
  *
- *   races.c       loading a recording into flat arrays, and happened-before
- *                 as vector clocks computed offline (nothing was added to
- *                 messages): program order, send -> receive, spawn ->
- *                 the child's first event, group joins and leaves in their
- *                 recorded turns, barriers, a task's end -> its exit notice
+ *   races.c       loading a recording into flat arrays
+ *   races_clock.c happened-before as vector clocks computed offline
+ *                 (nothing was added to messages): program order, send ->
+ *                 receive, spawn -> the child's first event, group joins
+ *                 and leaves in their recorded turns, barriers, a task's
+ *                 end -> its exit notice; memory linear in events
  *   races_find.c  the potential matches of every receive and failed poll
  *   races_out.c   the report (text grouped by site and senders, or JSON),
  *                 and the `-races` command
@@ -75,11 +76,25 @@ struct rc_turn {         /* one join or leave of a group, in turn order */
     int task, pos, snap, prev; /* prev: the turn before (index), -1 */
 };
 
+/* What a task learnt directly (races_clock.c): task `task` made `pos`
+ * events, and knew then what its snapshot `snap` says (-1: nothing). */
+struct rc_dent {
+    int task, pos, snap;
+};
+
+/* What a task knew at one point: `pos` events of its own, what its
+ * snapshot `prev` knew, and the entries run->dents[first .. first+n-1]
+ * it learnt since. */
+struct rc_snap {
+    int pos, prev, n;
+    long first;
+};
+
 struct rc_barrier {      /* the k-th pvm_barrier on a group */
     int group, k;        /* group: offset into text */
     int need, arrived;   /* participants (tasks with that barrier), so far */
     int snap;            /* the join of their clocks once all arrived */
-    int *vc;
+    struct rc_dent *who; /* each participant's clock at its arrival */
 };
 
 struct rc_run {
@@ -101,8 +116,10 @@ struct rc_run {
     char *text;          /* interned strings: modules, groups */
     int ntext;
     size_t cap_text;
-    int *snaps;          /* vector clocks, ntasks ints each */
-    long nsnaps, cap_snaps;
+    struct rc_snap *snaps; /* clocks, as chains of what was learnt */
+    size_t nsnaps, cap_snaps;
+    struct rc_dent *dents;
+    size_t ndents, cap_dents;
     int cycles;          /* dependencies broken (inconsistent logs) */
     long receives;       /* receives and failed polls examined */
 };
