@@ -150,6 +150,9 @@ void rc_free(struct rc_run *run);
  * first race; 0: none) on.  0, or -1 when out of memory. */
 int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
                  int nwant, const int *minpos, int *first);
+/* Up to this many tasks each task's clock is an array of ntasks, above
+ * it a hash of what it knows (races_clock.c); the unit tests lower it. */
+extern int rc_dense_max;
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
 

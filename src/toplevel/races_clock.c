@@ -27,7 +27,7 @@
  * learns it.  So memory is a few bytes a communication whatever the task
  * count, and time is the entries that change.  The clock of each task
  * now is kept whole for lookups: an array of ntasks per task up to
- * DENSE_MAX tasks, a hash of the components it has above that (20,000
+ * rc_dense_max tasks, a hash of the components it has above that (20,000
  * short tasks cost what their communication does, not 20,000^2).
  * A message entry keeps the one component the analysis asks about
  * (vcd); an exit notice gets it from the ended task's clock.
@@ -41,7 +41,7 @@
 #include "pg_grow.h"
 #include "pg_log.h"
 
-#define DENSE_MAX 2048 /* up to this many tasks, clocks are ntasks arrays */
+int rc_dense_max = 2048; /* up to this many tasks, clocks are ntasks arrays */
 
 /* ---- each task's clock now --------------------------------------------- */
 
@@ -50,7 +50,7 @@ struct cell {
     int pend; /* its entry among the task's pending ones, if still there */
 };
 
-struct hclock { /* a task's clock above DENSE_MAX tasks: task+1 -> cell */
+struct hclock { /* a task's clock above rc_dense_max tasks: task+1 -> cell */
     int *key;
     struct cell *cell;
     int cap, count;
@@ -516,7 +516,7 @@ static int sim_alloc(struct rc_run *run, struct sim *s)
     int n = run->ntasks, t;
 
     s->n = n;
-    if (n <= DENSE_MAX)
+    if (n <= rc_dense_max)
         s->dense = calloc((size_t)n * n, sizeof *s->dense);
     else
         s->sparse = calloc(n, sizeof *s->sparse);
