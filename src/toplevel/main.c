@@ -43,7 +43,7 @@ static const char usage_text[] =
     "       pangaea -replay [-stop LTID:EVENT]... [-debug LTID[:EVENT]] "
     "[options] program [args...]\n"
     "       pangaea -dump [LOGDIR] [LTID]\n"
-    "       pangaea -races [-json] [LOGDIR]\n"
+    "       pangaea -races [-json|-jsonl] [LOGDIR]\n"
     "       pangaea -whatif LTID:SEQ=SENDER:MSGID [-whatif ...] [-logdir DIR] "
     "[-o NEWDIR] "
     "program [args...]\n"

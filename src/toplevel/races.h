@@ -172,7 +172,7 @@ const char *pg_site_name(const char *module, long offset, char *buf,
 void pg_site_parts(const char *module, long offset, char *file, int fsize,
                    char *func, int nsize, int *line);
 
-/* `pangaea -races [-json] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
+/* `pangaea -races [-json|-jsonl] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
 int top_is_races(const char *arg);
 int top_races(int argc, char **argv);
 /* For the display: the races of a loaded directory; NULL when none or

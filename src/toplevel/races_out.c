@@ -1,5 +1,5 @@
 /*
- * races_out.c - `pangaea -races [-json] [LOGDIR]`: the report of races.h.
+ * races_out.c - `pangaea -races [-json|-jsonl] [LOGDIR]`: the report of races.h.
  *
  * Exit status 0: no race; 1: races (a CI job can gate on it); 2: bad
  * input (no logs, a malformed log), as the other commands.
