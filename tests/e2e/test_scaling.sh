@@ -14,6 +14,9 @@
 #   and takes one) analysed by -races under a 1 GB address-space limit
 #   (ulimit -v), and its answer right (no race, every receive examined).
 #   The old clocks, ntasks ints per task and per snapshot, needed 4.8 GB.
+# - -tasks reads a summary: 10^6 events (the deep queue) within 100 MB of
+#   address space, its counts right (the whole run loaded took ~135 MB,
+#   and short of memory printed wrong counts).
 # No pvmd: the recordings are written by gen_logs.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -71,6 +74,18 @@ if [ $rc -eq 0 ] && echo "$out" | grep -q "in 20000 receives examined"; then
     pg_pass "-races: 20,000 tasks within 1 GB of address space, no race, 20000 receives"
 else
     pg_fail "-races on 20,000 tasks within 1 GB: exit $rc: $(echo "$out" | tail -2)"
+fi
+
+big=$dir/big
+mkdir -p "$big"
+"$G" "$big" 9 1000000 star >/dev/null || pg_fail "gen_logs 10^6 star failed"
+out=$( (ulimit -v 102400; "$P" -tasks "$big") 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && ! echo "$out" | grep -q "out of memory" &&
+   echo "$out" | tail -1 | grep -q "^10 tasks, 500000 sends, 500000 receives, 500000 messages matched, 0 send destinations and 0 receives unmatched"; then
+    pg_pass "-tasks: 10^6 events within 100 MB of address space, counts right"
+else
+    pg_fail "-tasks on 10^6 events within 100 MB: exit $rc: $(echo "$out" | tail -2)"
 fi
 
 pg_summary
