@@ -330,9 +330,23 @@ static int prunable(const char *dir, pg_err *err)
     return 0;
 }
 
+/* A log written again: its path and its temporary's, made when needed (a
+ * few bytes a log, not two paths: 20,000 tasks are 40,000 logs). */
 struct out {
+    int ltid, kind, set;
+};
+
+struct paths {
     char path[4400], tmp[4420];
 };
+
+static struct paths *paths_of(const char *dir, const struct out *o,
+                              struct paths *p)
+{
+    pg_log_path(p->path, sizeof p->path, dir, o->ltid, o->kind);
+    snprintf(p->tmp, sizeof p->tmp, "%s.min-tmp", p->path);
+    return p;
+}
 
 static int prune_all(struct rc_run *run, struct out *o, int *nout,
                      struct min_stats *st, pg_err *err)
@@ -350,30 +364,31 @@ static int prune_all(struct rc_run *run, struct out *o, int *nout,
     st->races = n;
     for (t = 0; rc == 0 && t < run->ntasks; t++, r0 = r1) {
         int ltid = run->tasks[t].ltid;
+        struct paths p;
 
         for (r1 = r0; r1 < n && races[r1].task == t; r1++)
             ; /* task t's races: rc_find gives them task by task */
-        pg_log_path(o[k].path, sizeof o[k].path, run->dir, ltid, PG_LOG_COMM);
-        st->bytes_before += file_size(o[k].path);
+        o[k] = (struct out){ ltid, PG_LOG_COMM, 0 };
+        paths_of(run->dir, &o[k], &p);
+        st->bytes_before += file_size(p.path);
         if (run->tasks[t].note[0]) { /* its task died: kept whole */
             st->full_tasks++;
-            st->bytes_after += file_size(o[k].path);
+            st->bytes_after += file_size(p.path);
         } else if (!(keepv = keep_of(run, races + r0, r1 - r0, t, reserved,
                                      jump, st))) {
             rc = pg_err_set(err, "out of memory");
         } else {
-            snprintf(o[k].tmp, sizeof o[k].tmp, "%s.min-tmp", o[k].path);
-            rc = prune_comm(run, t, keepv, o[k].path, o[k].tmp, st, err);
+            o[k].set = 1;
+            rc = prune_comm(run, t, keepv, p.path, p.tmp, st, err);
             free(keepv);
             if (rc == 0)
-                st->bytes_after += file_size(o[k++].tmp);
+                st->bytes_after += file_size(p.tmp), k++;
         }
         if (rc == 0) {
-            pg_log_path(o[k].path, sizeof o[k].path, run->dir, ltid,
-                        PG_LOG_EXEC);
-            snprintf(o[k].tmp, sizeof o[k].tmp, "%s.min-tmp", o[k].path);
-            if (access(o[k].path, F_OK) == 0 &&
-                (rc = mark_exec(o[k].path, o[k].tmp, err)) == 0)
+            o[k] = (struct out){ ltid, PG_LOG_EXEC, 1 };
+            paths_of(run->dir, &o[k], &p);
+            if (access(p.path, F_OK) == 0 &&
+                (rc = mark_exec(p.path, p.tmp, err)) == 0)
                 k++;
         }
     }
@@ -388,6 +403,7 @@ static int minimize(const char *dir, struct min_stats *st, pg_err *err)
 {
     struct rc_run run;
     struct out *o;
+    struct paths p;
     char path[4400];
     int n = 0, i, rc;
 
@@ -402,22 +418,20 @@ static int minimize(const char *dir, struct min_stats *st, pg_err *err)
         return rc_free(&run), pg_err_set(err, "out of memory"), -1;
     rc = prune_all(&run, o, &n, st, err);
     for (i = 0; rc == 0 && i < n; i++)
-        if (rename(o[i].tmp, o[i].path) < 0)
-            rc = pg_err_set(err, "cannot rename %s to %s", o[i].tmp,
-                            o[i].path);
+        if (rename(paths_of(dir, &o[i], &p)->tmp, p.path) < 0)
+            rc = pg_err_set(err, "cannot rename %s to %s", p.tmp, p.path);
     for (i = 0; rc < 0 && i < n + 1 && i < 2 * run.ntasks + 2; i++)
-        if (o[i].tmp[0])
-            unlink(o[i].tmp);
+        if (o[i].set)
+            unlink(paths_of(dir, &o[i], &p)->tmp);
     /* pangaea's own exec log, if it has no communication log */
     pg_log_path(path, sizeof path, dir, 0, PG_LOG_COMM);
     if (rc == 0 && access(path, F_OK) != 0) {
-        struct out z;
+        struct out z = { 0, PG_LOG_EXEC, 1 };
 
-        pg_log_path(z.path, sizeof z.path, dir, 0, PG_LOG_EXEC);
-        snprintf(z.tmp, sizeof z.tmp, "%s.min-tmp", z.path);
-        if ((rc = mark_exec(z.path, z.tmp, err)) == 0 &&
-            rename(z.tmp, z.path) < 0)
-            rc = pg_err_set(err, "cannot rename %s", z.tmp);
+        paths_of(dir, &z, &p);
+        if ((rc = mark_exec(p.path, p.tmp, err)) == 0 &&
+            rename(p.tmp, p.path) < 0)
+            rc = pg_err_set(err, "cannot rename %s", p.tmp);
     }
     free(o);
     rc_free(&run);
