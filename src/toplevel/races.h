@@ -125,9 +125,10 @@ struct rc_run {
 };
 
 /* One race: a receive (or failed poll) and the messages it could take. */
-struct rc_alt {
-    int msg;             /* index into rc_run.msg */
-    int fifo_broken;     /* counted only because per-pair order is lost */
+struct rc_alt {            /* 4 bytes: a deep queue has many */
+    unsigned msg : 31;       /* index into rc_run.msg */
+    unsigned fifo_broken : 1; /* counted only because per-pair order is
+                                 lost */
 };
 struct rc_race {
     int task, pos;       /* the receive: task index, event number */
