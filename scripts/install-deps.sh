@@ -37,6 +37,7 @@ TEST=(
     strace                          # tests: a task's attempts to reach a dead pvmd (test_exit_enrol)
     e2fsprogs                       # tests: chattr +i, a log directory made immutable (test_survive)
     dpkg-dev debhelper              # tests: debian/ builds a package
+    valgrind                        # tests: -races and -min linear, counted in instructions (test_scaling)
 )
 
 case "${1:-test}" in

@@ -125,15 +125,38 @@ static int kept(const pg_event *ev, int keep_recv)
 
 #define ROUTE_DIRECT 3 /* PvmRouteDirect, as races_find.c reads it */
 
+/* The first message at or after m in its (sender, receiver) chain that
+ * is not reserved, -1 none.  Reservations only grow (receives are decided
+ * from the last to the first), so a reserved message's jump can point past
+ * every reserved one after it, for good: a union-find over the chain, each
+ * reserved run crossed once (path compression), not once per receive. */
+static int unreserved(int *jump, const char *reserved, int m)
+{
+    int r = m, x;
+
+    while (r >= 0 && reserved[r])
+        r = jump[r];
+    while (m >= 0 && reserved[m]) {
+        x = jump[m];
+        jump[m] = r;
+        m = x;
+    }
+    return r;
+}
+
 /* Whether a racing receive (event pos of task t, its race r) needs
  * keeping: some alternative could reach it in a replay.  A replay keeps
  * the messages of later kept receives (reserved) from the receives it
  * leaves to PVM, so an alternative that is reserved is no alternative,
  * but then, where PVM keeps per-pair order, its sender's next message
- * that the receive could take is (the walk below). */
+ * that the receive could take is (the walk below).  The walk jumps over
+ * reserved messages (unreserved()): it would only pass them, and the
+ * first of them sent after the receive would end it, as the next
+ * unreserved one does then (a sender's knowledge of the receiver, vcd,
+ * only grows along its messages). */
 static int race_needs_keeping(const struct rc_run *run, const struct rc_race *r,
                               int pos, int atag, int direct,
-                              const char *reserved)
+                              const char *reserved, int *jump)
 {
     const struct rc_msg *msg = run->msg;
     int i, m;
@@ -147,12 +170,13 @@ static int race_needs_keeping(const struct rc_run *run, const struct rc_race *r,
                 return 1;
             continue; /* the analysis listed every message of the sender */
         }
-        for (; m >= 0; m = msg[m].next) {
+        for (m = unreserved(jump, reserved, m); m >= 0;
+             m = unreserved(jump, reserved, msg[m].next)) {
             if (msg[m].taken_pos && msg[m].taken_pos < pos)
                 continue;
             if (msg[m].vcd >= pos)
                 break; /* sent after the receive, and so is the rest */
-            if ((atag >= 0 && msg[m].tag != atag) || reserved[m])
+            if (atag >= 0 && msg[m].tag != atag)
                 continue;
             return 1; /* the first message of the sender it could take */
         }
@@ -165,8 +189,9 @@ static int race_needs_keeping(const struct rc_run *run, const struct rc_race *r,
  * receives take is known (reserved) when an earlier one is decided.
  * NULL when out of memory. */
 static char *keep_of(const struct rc_run *run, const struct rc_race *races,
-                     int n, int t, char *reserved, struct min_stats *st)
-{
+                     int n, int t, char *reserved, int *jump,
+                     struct min_stats *st)
+{ /* races: task t's n races */
     const struct rc_task *task = &run->tasks[t];
     int *race_at = malloc(((size_t)task->n + 2) * sizeof *race_at);
     char *keep = calloc((size_t)task->n + 2, 1), *direct = calloc((size_t)task->n + 2, 1);
@@ -185,7 +210,7 @@ static char *keep_of(const struct rc_run *run, const struct rc_race *races,
         race_at[pos] = -1;
     }
     for (i = 0; i < n; i++)
-        if (races[i].task == t && races[i].took >= 0)
+        if (races[i].took >= 0)
             race_at[races[i].pos] = i;
     for (pos = task->n; pos >= 1; pos--) {
         const struct rc_ev *e = RC_EV(run, t, pos);
@@ -200,7 +225,7 @@ static char *keep_of(const struct rc_run *run, const struct rc_race *races,
         else if (race_at[pos] >= 0)
             keep[pos] = cons || race_needs_keeping(run, &races[race_at[pos]],
                                                    pos, e->atag, direct[pos],
-                                                   reserved);
+                                                   reserved, jump);
         st->implied += race_at[pos] >= 0 && !keep[pos];
         if (keep[pos] && e->a >= 0 && strcmp(call, "pvm_probe"))
             reserved[e->a] = 1; /* a replay keeps it for this receive */
@@ -306,49 +331,70 @@ static int prunable(const char *dir, pg_err *err)
     return 0;
 }
 
+/* A log written again: its path and its temporary's, made when needed (a
+ * few bytes a log, not two paths: 20,000 tasks are 40,000 logs). */
 struct out {
+    int ltid, kind, set;
+};
+
+struct paths {
     char path[4400], tmp[4420];
 };
+
+static struct paths *paths_of(const char *dir, const struct out *o,
+                              struct paths *p)
+{
+    pg_log_path(p->path, sizeof p->path, dir, o->ltid, o->kind);
+    snprintf(p->tmp, sizeof p->tmp, "%s.min-tmp", p->path);
+    return p;
+}
 
 static int prune_all(struct rc_run *run, struct out *o, int *nout,
                      struct min_stats *st, pg_err *err)
 {
     struct rc_race *races = NULL;
-    int n = rc_find(run, &races), t, rc = 0, k = 0;
+    int n = rc_find(run, &races), t, rc = 0, k = 0, i, r0 = 0, r1;
     char *keepv, *reserved = calloc((size_t)run->nmsg + 1, 1);
+    int *jump = malloc(((size_t)run->nmsg + 1) * sizeof *jump);
 
-    if (n < 0 || !reserved)
+    if (n < 0 || !reserved || !jump)
         return rc_races_free(races, n < 0 ? 0 : n), free(reserved),
-               pg_err_set(err, "out of memory"), -1;
+               free(jump), pg_err_set(err, "out of memory"), -1;
+    for (i = 0; i < run->nmsg; i++)
+        jump[i] = run->msg[i].next; /* rc_find chained each pair's */
     st->races = n;
-    for (t = 0; rc == 0 && t < run->ntasks; t++) {
+    for (t = 0; rc == 0 && t < run->ntasks; t++, r0 = r1) {
         int ltid = run->tasks[t].ltid;
+        struct paths p;
 
-        pg_log_path(o[k].path, sizeof o[k].path, run->dir, ltid, PG_LOG_COMM);
-        st->bytes_before += file_size(o[k].path);
+        for (r1 = r0; r1 < n && races[r1].task == t; r1++)
+            ; /* task t's races: rc_find gives them task by task */
+        o[k] = (struct out){ ltid, PG_LOG_COMM, 0 };
+        paths_of(run->dir, &o[k], &p);
+        st->bytes_before += file_size(p.path);
         if (run->tasks[t].note[0]) { /* its task died: kept whole */
             st->full_tasks++;
-            st->bytes_after += file_size(o[k].path);
-        } else if (!(keepv = keep_of(run, races, n, t, reserved, st))) {
+            st->bytes_after += file_size(p.path);
+        } else if (!(keepv = keep_of(run, races + r0, r1 - r0, t, reserved,
+                                     jump, st))) {
             rc = pg_err_set(err, "out of memory");
         } else {
-            snprintf(o[k].tmp, sizeof o[k].tmp, "%s.min-tmp", o[k].path);
-            rc = prune_comm(run, t, keepv, o[k].path, o[k].tmp, st, err);
+            o[k].set = 1;
+            rc = prune_comm(run, t, keepv, p.path, p.tmp, st, err);
             free(keepv);
             if (rc == 0)
-                st->bytes_after += file_size(o[k++].tmp);
+                st->bytes_after += file_size(p.tmp), k++;
         }
         if (rc == 0) {
-            pg_log_path(o[k].path, sizeof o[k].path, run->dir, ltid,
-                        PG_LOG_EXEC);
-            snprintf(o[k].tmp, sizeof o[k].tmp, "%s.min-tmp", o[k].path);
-            if (access(o[k].path, F_OK) == 0 &&
-                (rc = mark_exec(o[k].path, o[k].tmp, err)) == 0)
+            o[k] = (struct out){ ltid, PG_LOG_EXEC, 1 };
+            paths_of(run->dir, &o[k], &p);
+            if (access(p.path, F_OK) == 0 &&
+                (rc = mark_exec(p.path, p.tmp, err)) == 0)
                 k++;
         }
     }
     rc_races_free(races, n);
-    free(reserved);
+    free(reserved), free(jump);
     *nout = k;
     return rc;
 }
@@ -358,6 +404,7 @@ static int minimize(const char *dir, struct min_stats *st, pg_err *err)
 {
     struct rc_run run;
     struct out *o;
+    struct paths p;
     char path[4400];
     int n = 0, i, rc;
 
@@ -372,22 +419,20 @@ static int minimize(const char *dir, struct min_stats *st, pg_err *err)
         return rc_free(&run), pg_err_set(err, "out of memory"), -1;
     rc = prune_all(&run, o, &n, st, err);
     for (i = 0; rc == 0 && i < n; i++)
-        if (rename(o[i].tmp, o[i].path) < 0)
-            rc = pg_err_set(err, "cannot rename %s to %s", o[i].tmp,
-                            o[i].path);
+        if (rename(paths_of(dir, &o[i], &p)->tmp, p.path) < 0)
+            rc = pg_err_set(err, "cannot rename %s to %s", p.tmp, p.path);
     for (i = 0; rc < 0 && i < n + 1 && i < 2 * run.ntasks + 2; i++)
-        if (o[i].tmp[0])
-            unlink(o[i].tmp);
+        if (o[i].set)
+            unlink(paths_of(dir, &o[i], &p)->tmp);
     /* pangaea's own exec log, if it has no communication log */
     pg_log_path(path, sizeof path, dir, 0, PG_LOG_COMM);
     if (rc == 0 && access(path, F_OK) != 0) {
-        struct out z;
+        struct out z = { 0, PG_LOG_EXEC, 1 };
 
-        pg_log_path(z.path, sizeof z.path, dir, 0, PG_LOG_EXEC);
-        snprintf(z.tmp, sizeof z.tmp, "%s.min-tmp", z.path);
-        if ((rc = mark_exec(z.path, z.tmp, err)) == 0 &&
-            rename(z.tmp, z.path) < 0)
-            rc = pg_err_set(err, "cannot rename %s", z.tmp);
+        paths_of(dir, &z, &p);
+        if ((rc = mark_exec(p.path, p.tmp, err)) == 0 &&
+            rename(p.tmp, p.path) < 0)
+            rc = pg_err_set(err, "cannot rename %s", p.tmp);
     }
     free(o);
     rc_free(&run);

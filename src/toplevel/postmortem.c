@@ -65,7 +65,8 @@ int top_postmortem(int argc, char **argv)
     if (argc > first + 1)
         return pm_usage("too many arguments");
     dir = argc > first ? argv[first] : DEFAULT_LOGDIR;
-    if (top_run_load(&run, dir, &err) < 0) {
+    if ((!strcmp(mode, "-tasks") ? top_run_load_summary(&run, dir, &err)
+                                 : top_run_load(&run, dir, &err)) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return TOP_EXIT_USAGE;
     }

@@ -11,8 +11,8 @@
  * parent's).
  *
  * The clocks are races_clock.c's: memory is events (48 bytes), message
- * entries (40 bytes a destination) and clock snapshots (4 bytes a task,
- * one per run of sends between receives).
+ * entries (40 bytes a destination) and clock snapshots (24 bytes, one
+ * per run of sends between receives, and 12 bytes a task learnt from).
  */
 #include "races.h"
 
@@ -380,8 +380,8 @@ void rc_free(struct rc_run *run)
     for (t = 0; t < run->ntasks; t++)
         free(run->tasks[t].sites);
     for (t = 0; t < run->nbars; t++)
-        free(run->bars[t].vc);
+        free(run->bars[t].who);
     free(run->tasks), free(run->ev), free(run->msg), free(run->turns);
-    free(run->bars), free(run->text), free(run->snaps);
+    free(run->bars), free(run->text), free(run->snaps), free(run->dents);
     memset(run, 0, sizeof *run);
 }

@@ -2,11 +2,12 @@
  * races.h - `pangaea -races`: which receives of a recorded run could have
  * taken another message, and which.  From the logs alone.
  *
- *   races.c       loading a recording into flat arrays, and happened-before
- *                 as vector clocks computed offline (nothing was added to
- *                 messages): program order, send -> receive, spawn ->
- *                 the child's first event, group joins and leaves in their
- *                 recorded turns, barriers, a task's end -> its exit notice
+ *   races.c       loading a recording into flat arrays
+ *   races_clock.c happened-before as vector clocks computed offline
+ *                 (nothing was added to messages): program order, send ->
+ *                 receive, spawn -> the child's first event, group joins
+ *                 and leaves in their recorded turns, barriers, a task's
+ *                 end -> its exit notice; memory linear in events
  *   races_find.c  the potential matches of every receive and failed poll
  *   races_out.c   the report (text grouped by site and senders, or JSON),
  *                 and the `-races` command
@@ -75,11 +76,25 @@ struct rc_turn {         /* one join or leave of a group, in turn order */
     int task, pos, snap, prev; /* prev: the turn before (index), -1 */
 };
 
+/* What a task learnt directly (races_clock.c): task `task` made `pos`
+ * events, and knew then what its snapshot `snap` says (-1: nothing). */
+struct rc_dent {
+    int task, pos, snap;
+};
+
+/* What a task knew at one point: `pos` events of its own, what its
+ * snapshot `prev` knew, and the entries run->dents[first .. first+n-1]
+ * it learnt since. */
+struct rc_snap {
+    int pos, prev, n;
+    long first;
+};
+
 struct rc_barrier {      /* the k-th pvm_barrier on a group */
     int group, k;        /* group: offset into text */
     int need, arrived;   /* participants (tasks with that barrier), so far */
     int snap;            /* the join of their clocks once all arrived */
-    int *vc;
+    struct rc_dent *who; /* each participant's clock at its arrival */
 };
 
 struct rc_run {
@@ -101,8 +116,10 @@ struct rc_run {
     char *text;          /* interned strings: modules, groups */
     int ntext;
     size_t cap_text;
-    int *snaps;          /* vector clocks, ntasks ints each */
-    long nsnaps, cap_snaps;
+    struct rc_snap *snaps; /* clocks, as chains of what was learnt */
+    size_t nsnaps, cap_snaps;
+    struct rc_dent *dents;
+    size_t ndents, cap_dents;
     int cycles;          /* dependencies broken (inconsistent logs) */
     long receives;       /* receives and failed polls examined */
     long unreplayed;     /* calls Pangaea does not replay (wrap_named.c) */
@@ -110,9 +127,10 @@ struct rc_run {
 };
 
 /* One race: a receive (or failed poll) and the messages it could take. */
-struct rc_alt {
-    int msg;             /* index into rc_run.msg */
-    int fifo_broken;     /* counted only because per-pair order is lost */
+struct rc_alt {            /* 4 bytes: a deep queue has many */
+    unsigned msg : 31;       /* index into rc_run.msg */
+    unsigned fifo_broken : 1; /* counted only because per-pair order is
+                                 lost */
 };
 struct rc_race {
     int task, pos;       /* the receive: task index, event number */
@@ -138,6 +156,9 @@ void rc_free(struct rc_run *run);
  * first race; 0: none) on.  0, or -1 when out of memory. */
 int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
                  int nwant, const int *minpos, int *first);
+/* Up to this many tasks each task's clock is an array of ntasks, above
+ * it a hash of what it knows (races_clock.c); the unit tests lower it. */
+extern int rc_dense_max;
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
 
@@ -157,7 +178,7 @@ const char *pg_site_name(const char *module, long offset, char *buf,
 void pg_site_parts(const char *module, long offset, char *file, int fsize,
                    char *func, int nsize, int *line);
 
-/* `pangaea -races [-json] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
+/* `pangaea -races [-json|-jsonl] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
 int top_is_races(const char *arg);
 int top_races(int argc, char **argv);
 /* For the display: the races of a loaded directory; NULL when none or

@@ -6,17 +6,31 @@
  * until an event waits for another task: a receive for its send, a turn
  * of a group for the turn before, a barrier for every participant (the
  * tasks whose log has that barrier), an exit notice for the end of the
- * task that exited, a child's first event for its spawn.  Each task keeps
- * its clock (ntasks ints); what another task needs of it later (at a
- * send, a turn, a spawn, its end) is a snapshot in one arena, taken only
- * when the clock changed since the last one other than in its own
- * component, which the reader puts back from the event number: a run of
- * sends between two receives shares one.  A message entry also keeps the
- * one component the analysis asks about (vcd).  Inconsistent logs could
- * wait in a cycle; the lowest waiting task then goes on as if its
- * dependency were met, counted in run->cycles.  Waking is coarse (every
- * waiting task, after any progress): O(tasks) per step, cheap next to
- * reading the logs for the task counts PVM allows on a host.
+ * task that exited, a child's first event for its spawn.  A task that
+ * waits is woken by the task it waits for (a list per task), a barrier's
+ * participants by the last to arrive, a child by its spawn: the work is
+ * linear in events, not events x tasks.  Inconsistent logs could wait in
+ * a cycle; the lowest waiting task then goes on as if its dependency were
+ * met, counted in run->cycles.
+ *
+ * Clocks that cost what the communication needs (in the spirit of the
+ * tree clocks of Mathur et al., ASPLOS 2022).  What another task needs of
+ * task t later (at a send, a turn, a spawn, its end, a barrier) is a
+ * snapshot: a record in run->snaps of how many events t had made, the
+ * snapshot of t before it, and only what t learnt directly since then
+ * (run->dents: "task q up to event p, and q's snapshot then"), not the
+ * whole vector.  A run of sends between two receives shares one.  Task r
+ * learning (q, p, snapshot k) walks q's chain from k back to the first
+ * snapshot r had seen already (r knew q up to there, so everything q
+ * knew then), and from each entry it learns, recursively (a stack):
+ * each entry of each snapshot is looked at about once per task that
+ * learns it.  So memory is a few bytes a communication whatever the task
+ * count, and time is the entries that change.  The clock of each task
+ * now is kept whole for lookups: an array of ntasks per task up to
+ * rc_dense_max tasks, a hash of the components it has above that (20,000
+ * short tasks cost what their communication does, not 20,000^2).
+ * A message entry keeps the one component the analysis asks about
+ * (vcd); an exit notice gets it from the ended task's clock.
  */
 #include "races.h"
 
@@ -24,15 +38,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pg_grow.h"
 #include "pg_log.h"
 
-/* ---- the clocks ------------------------------------------------------------ */
+int rc_dense_max = 2048; /* up to this many tasks, clocks are ntasks arrays */
+
+/* ---- each task's clock now --------------------------------------------- */
+
+struct cell {
+    int val;  /* events of the component's task it has seen */
+    int pend; /* its entry among the task's pending ones, if still there */
+};
+
+struct hclock { /* a task's clock above rc_dense_max tasks: task+1 -> cell */
+    int *key;
+    struct cell *cell;
+    int cap, count;
+};
+
+struct list { /* a small growable array of ints or entries */
+    void *a;
+    int n;
+    size_t cap;
+};
 
 struct sim {
-    int *vc;        /* ntasks x ntasks: each task's clock */
-    int *snap;      /* per task: its last snapshot, -1: changed since */
+    int n;
+    struct cell *dense;     /* n x n, or NULL */
+    struct hclock *sparse;  /* per task, or NULL */
+    struct list *pend;      /* per task: entries learnt since its snapshot */
+    struct list *waiters;   /* per task: tasks waiting for it to go on */
+    struct list stack;      /* learn(): snapshots to walk */
+    int *last;              /* per task: its last snapshot, -1 none */
+    int *seen;              /* per task: first races of others it saw */
+    int *kid, *kid_first, *kid_cur; /* children by spawner, spawn order */
     int *queue, qn;
     char *queued;
+    int low;                /* no task below it waits */
+    int oom;
     const int *want_task, *want_pos; /* rc_clocks_at: events to copy */
     int nwant;
     int *wcur;      /* per task: its next entry in want_* */
@@ -40,100 +83,186 @@ struct sim {
     int *out;       /* per event asked for: 1 if a first race */
 };
 
-/* A snapshot of task t's clock: the last one if nothing but its own
- * component changed since. */
+static int list_push(struct list *l, const void *x, size_t size)
+{
+    if (pg_grow(&l->a, &l->cap, (size_t)l->n + 1, size) < 0)
+        return -1;
+    memcpy((char *)l->a + (size_t)l->n++ * size, x, size);
+    return 0;
+}
+
+static unsigned hq(int q)
+{
+    return (unsigned)q * 2654435761u;
+}
+
+static int hgrow(struct hclock *h)
+{
+    struct hclock g = { 0 };
+    int i, j;
+
+    g.cap = h->cap ? 2 * h->cap : 8;
+    g.key = calloc(g.cap, sizeof *g.key);
+    g.cell = malloc(g.cap * sizeof *g.cell);
+    if (!g.key || !g.cell)
+        return free(g.key), free(g.cell), -1;
+    for (i = 0; i < h->cap; i++) {
+        if (!h->key[i])
+            continue;
+        for (j = hq(h->key[i] - 1) & (g.cap - 1); g.key[j];
+             j = (j + 1) & (g.cap - 1))
+            ;
+        g.key[j] = h->key[i], g.cell[j] = h->cell[i];
+    }
+    g.count = h->count;
+    free(h->key), free(h->cell);
+    *h = g;
+    return 0;
+}
+
+/* Component q of task t's clock; made (0) when add.  NULL when absent, or
+ * out of memory (s->oom). */
+static struct cell *cell_of(struct sim *s, int t, int q, int add)
+{
+    struct hclock *h;
+    int i;
+
+    if (s->dense)
+        return &s->dense[(long)t * s->n + q];
+    h = &s->sparse[t];
+    if (add && 2 * (h->count + 1) > h->cap && hgrow(h) < 0) {
+        s->oom = 1;
+        return NULL;
+    }
+    if (!h->cap)
+        return NULL;
+    for (i = hq(q) & (h->cap - 1); h->key[i]; i = (i + 1) & (h->cap - 1))
+        if (h->key[i] == q + 1)
+            return &h->cell[i];
+    if (!add)
+        return NULL;
+    h->key[i] = q + 1;
+    h->cell[i] = (struct cell){ 0, -1 };
+    h->count++;
+    return &h->cell[i];
+}
+
+/* Task t's clock at q: events of q that happen before t's next one. */
+static int clock_at(const struct rc_run *run, struct sim *s, int t, int q)
+{
+    const struct cell *c;
+
+    if (q == t)
+        return run->tasks[t].cur;
+    c = cell_of(s, t, q, 0);
+    return c ? c->val : 0;
+}
+
+/* Raises component q of task t's clock to val: its cell if it rose (and
+ * *old what it was), NULL if not (or out of memory: s->oom). */
+static struct cell *rise(struct sim *s, int t, int q, int val, int *old)
+{
+    struct cell *c;
+
+    if (q == t || q < 0 || val <= 0 || !(c = cell_of(s, t, q, 1)) ||
+        val <= c->val)
+        return NULL;
+    *old = c->val;
+    if (s->minpos && s->minpos[q] && c->val < s->minpos[q] &&
+        val >= s->minpos[q])
+        s->seen[t]++; /* it now sees q's first race */
+    c->val = val;
+    return c;
+}
+
+/* ---- snapshots ------------------------------------------------------------ */
+
+/* A record of what task t knows now: its last one if it learnt nothing
+ * since (only its own component moved, which the reader puts back from
+ * the event number).  Its index, -1 out of memory. */
 static int snapshot(struct rc_run *run, struct sim *s, int t)
 {
-    int n = run->ntasks;
-    long need = (run->nsnaps + 1) * n;
+    struct list *p = &s->pend[t];
+    struct rc_snap *r;
 
-    if (s->snap[t] >= 0)
-        return s->snap[t];
-    if (need > run->cap_snaps) {
-        long cap = run->cap_snaps ? run->cap_snaps * 2 : 1024L * n;
-        int *p;
+    if (s->last[t] >= 0 && p->n == 0)
+        return s->last[t];
+    if (run->nsnaps >= INT_MAX - 1 ||
+        pg_grow(&run->snaps, &run->cap_snaps, run->nsnaps + 1,
+                sizeof *run->snaps) < 0 ||
+        pg_grow(&run->dents, &run->cap_dents, run->ndents + p->n + 1,
+                sizeof *run->dents) < 0)
+        return -1;
+    r = &run->snaps[run->nsnaps];
+    r->pos = run->tasks[t].cur;
+    r->prev = s->last[t];
+    r->first = (long)run->ndents;
+    r->n = p->n;
+    if (p->n)
+        memcpy(run->dents + run->ndents, p->a, p->n * sizeof *run->dents);
+    run->ndents += p->n;
+    p->n = 0;
+    return s->last[t] = (int)run->nsnaps++;
+}
 
-        while (cap < need)
-            cap *= 2;
-        if (!(p = realloc(run->snaps, cap * sizeof *p)))
+/* Task t learns what snapshot sn of task q knew, past event `old` of q
+ * (what t knew of q before): q's chain of snapshots back to old, and
+ * through each entry that is news the snapshots it names, recursively. */
+static int learn(struct rc_run *run, struct sim *s, int t, int sn, int old)
+{
+    const struct rc_dent *d;
+    int item[2] = { sn, old }, j, o, upto;
+    long i;
+
+    s->stack.n = 0;
+    if (list_push(&s->stack, item, sizeof item) < 0)
+        return -1;
+    while (s->stack.n > 0) {
+        memcpy(item, (int *)s->stack.a + 2 * --s->stack.n, sizeof item);
+        upto = item[1];
+        for (j = item[0]; j >= 0 && run->snaps[j].pos > upto;
+             j = run->snaps[j].prev)
+            for (i = 0; i < run->snaps[j].n; i++) {
+                d = &run->dents[run->snaps[j].first + i];
+                if (!rise(s, t, d->task, d->pos, &o)) {
+                    if (s->oom)
+                        return -1;
+                    continue;
+                }
+                item[0] = d->snap, item[1] = o;
+                if (d->snap >= 0 &&
+                    list_push(&s->stack, item, sizeof item) < 0)
+                    return -1;
+            }
+    }
+    return 0;
+}
+
+/* Task t learns that q made pos events, and what q knew then (its
+ * snapshot sn, -1 none): one entry among t's pending ones. */
+static int merge(struct rc_run *run, struct sim *s, int t, int sn, int q,
+                 int pos)
+{
+    struct list *p = &s->pend[t];
+    struct rc_dent d = { q, pos, sn }, *e;
+    struct cell *c;
+    int old;
+
+    if (!(c = rise(s, t, q, pos, &old)))
+        return s->oom ? -1 : 0;
+    e = c->pend >= 0 && c->pend < p->n ? (struct rc_dent *)p->a + c->pend
+                                       : NULL;
+    if (e && e->task == q) {
+        *e = d; /* newer news of q covers the older */
+    } else {
+        c->pend = p->n;
+        if (list_push(p, &d, sizeof d) < 0)
             return -1;
-        run->snaps = p;
-        run->cap_snaps = cap;
     }
-    memcpy(run->snaps + run->nsnaps * n, s->vc + (long)t * n, n * sizeof(int));
-    if (run->nsnaps > INT_MAX - 1)
-        return -1;
-    return s->snap[t] = (int)run->nsnaps++;
+    return sn >= 0 ? learn(run, s, t, sn, old) : 0;
 }
 
-/* Task t's clock takes the maximum with snapshot sn, whose task `owner`
- * had made `pos` events. */
-static void merge(struct rc_run *run, struct sim *s, int t, int sn, int owner,
-                  int pos)
-{
-    int n = run->ntasks, *v = s->vc + (long)t * n, i, changed = 0;
-    const int *w;
-
-    if (sn >= 0) {
-        w = run->snaps + (long)sn * n;
-        for (i = 0; i < n; i++)
-            if (w[i] > v[i] && i != t)
-                v[i] = w[i], changed = 1;
-    }
-    if (owner >= 0 && owner != t && pos > v[owner])
-        v[owner] = pos, changed = 1;
-    if (changed)
-        s->snap[t] = -1;
-}
-
-/* What event e of task t waits for: 1 if it can be placed now. */
-static int ready(struct rc_run *run, const struct rc_task *t,
-                 const struct rc_ev *e)
-{
-    const struct rc_msg *m;
-    const struct rc_turn *u;
-
-    if (t->cur == 0 && t->parent >= 0 && t->spawn_snap < 0)
-        return 0;
-    if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
-        m = &run->msg[e->a];
-        if (m->src >= 0)
-            return run->tasks[m->src].cur >= m->src_pos;
-        return m->notice_of < 0 || run->tasks[m->notice_of].end_snap >= 0;
-    }
-    if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) && e->a >= 0) {
-        u = &run->turns[e->a];
-        return u->prev < 0 || run->turns[u->prev].snap >= 0;
-    }
-    if (e->kind == PG_EV_BARRIER)
-        return run->bars[e->a].arrived >= run->bars[e->a].need;
-    return 1;
-}
-
-/* Task t reached barrier b: its clock joins the barrier's; the last to
- * arrive makes the barrier's snapshot.  1 when it completed it. */
-static int arrive(struct rc_run *run, struct sim *s, int t,
-                  struct rc_barrier *b)
-{
-    int n = run->ntasks, i, *v = s->vc + (long)t * n;
-
-    if (!b->vc && !(b->vc = calloc(n, sizeof *b->vc)))
-        return -1;
-    for (i = 0; i < n; i++)
-        if (v[i] > b->vc[i])
-            b->vc[i] = v[i];
-    if (b->vc[t] < run->tasks[t].cur + 1)
-        b->vc[t] = run->tasks[t].cur + 1; /* the barrier event itself */
-    if (++b->arrived < b->need)
-        return 0;
-    /* t takes the barrier's clock now (it would when placing the event):
-     * its row then is the snapshot to make */
-    memcpy(v, b->vc, n * sizeof *v);
-    v[t] = run->tasks[t].cur;
-    s->snap[t] = -1;
-    b->snap = snapshot(run, s, t);
-    return b->snap < 0 ? -1 : 1;
-}
+/* ---- the worklist ---------------------------------------------------------- */
 
 static void enqueue(struct sim *s, int t)
 {
@@ -143,52 +272,127 @@ static void enqueue(struct sim *s, int t)
     }
 }
 
-static void wake_all(struct rc_run *run, struct sim *s)
+/* Wakes the tasks that wait for task t. */
+static void wake(struct sim *s, int t)
 {
-    int t;
+    struct list *w = &s->waiters[t];
+    int i;
 
-    for (t = 0; t < run->ntasks; t++)
-        if (run->tasks[t].cur < run->tasks[t].n)
-            enqueue(s, t);
+    for (i = 0; i < w->n; i++)
+        enqueue(s, ((int *)w->a)[i]);
+    w->n = 0;
+}
+
+/* What event e of task t waits for: -1 if it can be placed now, else the
+ * task whose progress may let it (n: a barrier or a spawn, which wake
+ * their own). */
+static int blocker(struct rc_run *run, const struct rc_task *t,
+                   const struct rc_ev *e)
+{
+    const struct rc_msg *m;
+    const struct rc_turn *u;
+    int n = run->ntasks;
+
+    if (t->cur == 0 && t->parent >= 0 && t->spawn_snap < 0)
+        return n;
+    if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
+        m = &run->msg[e->a];
+        if (m->src >= 0)
+            return run->tasks[m->src].cur >= m->src_pos ? -1 : m->src;
+        return m->notice_of < 0 || run->tasks[m->notice_of].end_snap >= 0
+                   ? -1 : m->notice_of;
+    }
+    if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) && e->a >= 0) {
+        u = &run->turns[e->a];
+        return u->prev < 0 || run->turns[u->prev].snap >= 0
+                   ? -1 : run->turns[u->prev].task;
+    }
+    if (e->kind == PG_EV_BARRIER)
+        return run->bars[e->a].arrived >= run->bars[e->a].need ? -1 : n;
+    return -1;
+}
+
+/* Task t reached barrier b: its clock and its barrier event join the
+ * barrier's; the last to arrive makes the barrier's snapshot (every
+ * participant's, pos INT_MAX: always walked) and wakes the others. */
+static int arrive(struct rc_run *run, struct sim *s, int t,
+                  struct rc_barrier *b)
+{
+    struct rc_snap *r;
+    int sn, i;
+
+    if (!b->who && !(b->who = malloc(b->need * sizeof *b->who)))
+        return -1;
+    if ((sn = snapshot(run, s, t)) < 0)
+        return -1;
+    b->who[b->arrived] = (struct rc_dent){ t, run->tasks[t].cur + 1, sn };
+    if (++b->arrived < b->need)
+        return 0;
+    if (pg_grow(&run->snaps, &run->cap_snaps, run->nsnaps + 1,
+                sizeof *run->snaps) < 0 ||
+        pg_grow(&run->dents, &run->cap_dents, run->ndents + b->need,
+                sizeof *run->dents) < 0)
+        return -1;
+    r = &run->snaps[run->nsnaps];
+    *r = (struct rc_snap){ INT_MAX, -1, b->need, (long)run->ndents };
+    memcpy(run->dents + run->ndents, b->who, b->need * sizeof *b->who);
+    run->ndents += b->need;
+    b->snap = (int)run->nsnaps++;
+    for (i = 0; i < b->need; i++)
+        enqueue(s, b->who[i].task);
+    return 0;
 }
 
 /* Merges what event e of task t waited for (all of it is there). */
-static void take_deps(struct rc_run *run, struct sim *s, int t,
-                      const struct rc_ev *e)
+static int take_deps(struct rc_run *run, struct sim *s, int t,
+                     const struct rc_ev *e)
 {
     const struct rc_msg *m;
     const struct rc_turn *u;
     const struct rc_task *x;
+    const struct rc_snap *b;
+    long i;
 
     if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
         m = &run->msg[e->a];
-        if (m->src >= 0) {
-            merge(run, s, t, m->snap, m->src, m->src_pos);
-        } else if (m->notice_of >= 0) {
+        if (m->src >= 0)
+            return merge(run, s, t, m->snap, m->src, m->src_pos);
+        if (m->notice_of >= 0) {
             x = &run->tasks[m->notice_of];
-            merge(run, s, t, x->end_snap, m->notice_of, x->n);
+            return merge(run, s, t, x->end_snap, m->notice_of, x->n);
         }
     } else if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) &&
                e->a >= 0 && run->turns[e->a].prev >= 0) {
         u = &run->turns[run->turns[e->a].prev];
-        merge(run, s, t, u->snap, u->task, u->pos);
-    } else if (e->kind == PG_EV_BARRIER) {
-        merge(run, s, t, run->bars[e->a].snap, -1, 0);
+        return merge(run, s, t, u->snap, u->task, u->pos);
+    } else if (e->kind == PG_EV_BARRIER && run->bars[e->a].snap >= 0) {
+        b = &run->snaps[run->bars[e->a].snap];
+        for (i = 0; i < b->n; i++) {
+            const struct rc_dent *d = &run->dents[b->first + i];
+
+            if (merge(run, s, t, d->snap, d->task, d->pos) < 0)
+                return -1;
+            b = &run->snaps[run->bars[e->a].snap]; /* snaps may move */
+        }
     }
+    return 0;
 }
 
-/* A race at event pos of task t, whose clock is v, is first when it has
- * seen no race of any task (its own earlier ones included). */
-static int first_race(const int *minpos, int n, int t, int pos, const int *v)
+/* The children task t spawned after its event k->cur: their clocks start
+ * from its own. */
+static int spawns(struct rc_run *run, struct sim *s, int t)
 {
-    int q;
+    int cur = run->tasks[t].cur, c;
 
-    if (minpos[t] != pos)
-        return 0;
-    for (q = 0; q < n; q++)
-        if (q != t && minpos[q] && v[q] >= minpos[q])
-            return 0;
-    return 1;
+    for (; s->kid_cur[t] < s->kid_first[t + 1]; s->kid_cur[t]++) {
+        c = s->kid[s->kid_cur[t]];
+        if (run->tasks[c].spawn_k > cur)
+            break;
+        if ((run->tasks[c].spawn_snap = snapshot(run, s, t)) < 0)
+            return -1;
+        enqueue(s, c);
+    }
+    return 0;
 }
 
 /* Places the next event of task t (its dependencies met, or `force`). */
@@ -196,13 +400,14 @@ static int place(struct rc_run *run, struct sim *s, int t, int force)
 {
     struct rc_task *k = &run->tasks[t];
     struct rc_ev *e = &run->ev[k->first + k->cur];
-    int n = run->ntasks, *v = s->vc + (long)t * n, i, sn, c;
+    int i, sn;
 
-    if (k->cur == 0 && k->parent >= 0 && k->spawn_snap >= 0)
-        merge(run, s, t, k->spawn_snap, k->parent, k->spawn_k);
-    if (!force)
-        take_deps(run, s, t, e);
-    v[t] = ++k->cur;
+    if (k->cur == 0 && k->parent >= 0 && k->spawn_snap >= 0 &&
+        merge(run, s, t, k->spawn_snap, k->parent, k->spawn_k) < 0)
+        return -1;
+    if (!force && take_deps(run, s, t, e) < 0)
+        return -1;
+    ++k->cur;
     if (e->kind == PG_EV_SEND) {
         if ((sn = snapshot(run, s, t)) < 0)
             return -1;
@@ -210,7 +415,7 @@ static int place(struct rc_run *run, struct sim *s, int t, int force)
             struct rc_msg *m = &run->msg[e->a + i];
 
             m->snap = sn;
-            m->vcd = m->dst >= 0 ? v[m->dst] : 0;
+            m->vcd = m->dst >= 0 ? clock_at(run, s, t, m->dst) : 0;
         }
     } else if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) &&
                e->a >= 0) {
@@ -221,43 +426,37 @@ static int place(struct rc_run *run, struct sim *s, int t, int force)
     while (s->wcur && s->wcur[t] < s->nwant && s->want_task[s->wcur[t]] == t &&
            s->want_pos[s->wcur[t]] <= k->cur) {
         if (s->want_pos[s->wcur[t]] == k->cur)
-            s->out[s->wcur[t]] = first_race(s->minpos, n, t, k->cur, v);
+            s->out[s->wcur[t]] = s->minpos[t] == k->cur && s->seen[t] == 0;
         s->wcur[t]++;
     }
-    for (c = 0; c < n; c++) /* children spawned here */
-        if (run->tasks[c].parent == t && run->tasks[c].spawn_k == k->cur) {
-            if ((run->tasks[c].spawn_snap = snapshot(run, s, t)) < 0)
-                return -1;
-            enqueue(s, c);
-        }
-    if (k->cur == k->n) {
-        if ((k->end_snap = snapshot(run, s, t)) < 0)
-            return -1;
-        wake_all(run, s);
-    }
+    if (spawns(run, s, t) < 0)
+        return -1;
+    if (k->cur == k->n && (k->end_snap = snapshot(run, s, t)) < 0)
+        return -1;
     return 0;
 }
 
 /* Advances task t as far as it can: 1 if it placed anything, -1 out of
- * memory. */
+ * memory.  Where it stops, it waits for the task that blocks it. */
 static int advance(struct rc_run *run, struct sim *s, int t, char *arrived)
 {
     struct rc_task *k = &run->tasks[t];
     struct rc_ev *e;
-    int moved = 0, rc;
+    int moved = 0, b;
 
     while (k->cur < k->n) {
         e = &run->ev[k->first + k->cur];
         if (e->kind == PG_EV_BARRIER && !arrived[t] &&
             !(k->cur == 0 && k->parent >= 0 && k->spawn_snap < 0)) {
             arrived[t] = 1;
-            if ((rc = arrive(run, s, t, &run->bars[e->a])) < 0)
+            if (arrive(run, s, t, &run->bars[e->a]) < 0)
                 return -1;
-            if (rc)
-                wake_all(run, s);
         }
-        if (!ready(run, k, e))
+        if ((b = blocker(run, k, e)) >= 0) {
+            if (b < run->ntasks && list_push(&s->waiters[b], &t, sizeof t) < 0)
+                return -1;
             break;
+        }
         arrived[t] = 0;
         if (place(run, s, t, 0) < 0)
             return -1;
@@ -266,14 +465,131 @@ static int advance(struct rc_run *run, struct sim *s, int t, char *arrived)
     return moved;
 }
 
-static int lowest_waiting(const struct rc_run *run)
+static int lowest_waiting(const struct rc_run *run, struct sim *s)
+{
+    while (s->low < run->ntasks &&
+           run->tasks[s->low].cur >= run->tasks[s->low].n)
+        s->low++; /* a task done stays done */
+    return s->low < run->ntasks ? s->low : -1;
+}
+
+/* ---- the simulation ------------------------------------------------------- */
+
+static int by_spawn(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0])
+                        : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Every child under its spawner, in spawn order (sim.kid*). */
+static int index_kids(struct rc_run *run, struct sim *s)
+{
+    int n = run->ntasks, t, k = 0, *pairs = malloc((n + 1) * 3 * sizeof *pairs);
+
+    if (!pairs)
+        return -1;
+    for (t = 0; t < n; t++)
+        if (run->tasks[t].parent >= 0) {
+            pairs[3 * k] = run->tasks[t].parent;
+            pairs[3 * k + 1] = run->tasks[t].spawn_k;
+            pairs[3 * k++ + 2] = t;
+        }
+    qsort(pairs, k, 3 * sizeof *pairs, by_spawn);
+    for (t = 0; t <= n; t++)
+        s->kid_first[t] = 0;
+    for (t = 0; t < k; t++) {
+        s->kid[t] = pairs[3 * t + 2];
+        s->kid_first[pairs[3 * t] + 1]++;
+    }
+    for (t = 0; t < n; t++) {
+        s->kid_first[t + 1] += s->kid_first[t];
+        s->kid_cur[t] = s->kid_first[t];
+    }
+    free(pairs);
+    return 0;
+}
+
+static int sim_alloc(struct rc_run *run, struct sim *s)
+{
+    int n = run->ntasks, t;
+
+    s->n = n;
+    if (n <= rc_dense_max)
+        s->dense = calloc((size_t)n * n, sizeof *s->dense);
+    else
+        s->sparse = calloc(n, sizeof *s->sparse);
+    s->pend = calloc(n, sizeof *s->pend);
+    s->waiters = calloc(n, sizeof *s->waiters);
+    s->last = malloc(n * sizeof *s->last);
+    s->seen = calloc(n, sizeof *s->seen);
+    s->kid = malloc((n + 1) * sizeof *s->kid);
+    s->kid_first = malloc((n + 1) * sizeof *s->kid_first);
+    s->kid_cur = malloc((n + 1) * sizeof *s->kid_cur);
+    s->queue = malloc(n * sizeof *s->queue);
+    s->queued = calloc(n, 1);
+    if ((!s->dense && !s->sparse) || !s->pend || !s->waiters || !s->last ||
+        !s->seen || !s->kid || !s->kid_first || !s->kid_cur || !s->queue ||
+        !s->queued)
+        return -1;
+    for (t = 0; s->dense && t < n * n; t++)
+        s->dense[t].pend = -1;
+    for (t = 0; t < n; t++)
+        s->last[t] = -1;
+    return 0;
+}
+
+static void sim_free(struct sim *s)
 {
     int t;
 
-    for (t = 0; t < run->ntasks; t++)
-        if (run->tasks[t].cur < run->tasks[t].n)
-            return t;
-    return -1;
+    for (t = 0; t < s->n; t++) {
+        if (s->sparse)
+            free(s->sparse[t].key), free(s->sparse[t].cell);
+        if (s->pend)
+            free(s->pend[t].a);
+        if (s->waiters)
+            free(s->waiters[t].a);
+    }
+    free(s->dense), free(s->sparse), free(s->pend), free(s->waiters);
+    free(s->stack.a), free(s->last), free(s->seen), free(s->kid);
+    free(s->kid_first), free(s->kid_cur), free(s->queue), free(s->queued);
+}
+
+/* The run's state before any event is placed. */
+static void reset(struct rc_run *run)
+{
+    int i;
+
+    run->nsnaps = run->ndents = 0;
+    run->cycles = 0;
+    for (i = 0; i < run->nbars; i++) {
+        run->bars[i].arrived = 0;
+        run->bars[i].snap = -1;
+    }
+    for (i = 0; i < run->nturns; i++)
+        run->turns[i].snap = -1;
+    for (i = 0; i < run->ntasks; i++) {
+        run->tasks[i].cur = 0;
+        run->tasks[i].end_snap = run->tasks[i].spawn_snap = -1;
+        if (run->tasks[i].spawn_k == 0)
+            run->tasks[i].parent = -1; /* spawned before the parent's first
+                                          event: nothing to wait for */
+    }
+}
+
+/* An exit notice knows what the task that ended knew of its receiver. */
+static void notice_clocks(struct rc_run *run, struct sim *s)
+{
+    int i;
+
+    for (i = 0; i < run->nmsg; i++) {
+        struct rc_msg *m = &run->msg[i];
+
+        if (m->src < 0 && m->notice_of >= 0 && m->dst >= 0)
+            m->vcd = clock_at(run, s, m->notice_of, m->dst);
+    }
 }
 
 /* Computes every clock, from scratch. */
@@ -282,37 +598,14 @@ static int simulate(struct rc_run *run, struct sim *s)
     int n = run->ntasks, t, rc = 0, i;
     char *arrived = calloc(n, 1);
 
-    s->vc = calloc((size_t)n * n, sizeof *s->vc);
-    s->snap = malloc(n * sizeof *s->snap);
-    s->queue = malloc(n * sizeof *s->queue);
-    s->queued = calloc(n, 1);
-    s->qn = 0;
-    if (!arrived || !s->vc || !s->snap || !s->queue || !s->queued)
+    reset(run);
+    if (!arrived || sim_alloc(run, s) < 0 || index_kids(run, s) < 0)
         rc = -1;
-    run->nsnaps = 0;
-    run->cycles = 0;
-    for (i = 0; i < run->nbars; i++) {
-        run->bars[i].arrived = 0;
-        run->bars[i].snap = -1;
-        free(run->bars[i].vc);
-        run->bars[i].vc = NULL;
-    }
-    for (i = 0; i < run->nturns; i++)
-        run->turns[i].snap = -1;
-    for (t = 0; rc == 0 && t < n; t++) {
-        run->tasks[t].cur = 0;
-        run->tasks[t].end_snap = run->tasks[t].spawn_snap = -1;
-        s->snap[t] = -1;
-    }
-    for (t = 0; rc == 0 && t < n; t++) {
-        if (run->tasks[t].spawn_k == 0)
-            run->tasks[t].parent = -1; /* spawned before the parent's first
-                                          event: nothing to wait for */
-        enqueue(s, t);
-    }
+    for (t = n - 1; rc == 0 && t >= 0; t--)
+        enqueue(s, t); /* popped from the end: task 0 first */
     while (rc == 0) {
         if (s->qn == 0) {
-            if ((t = lowest_waiting(run)) < 0)
+            if ((t = lowest_waiting(run, s)) < 0)
                 break;
             run->cycles++;
             arrived[t] = 0;
@@ -321,6 +614,8 @@ static int simulate(struct rc_run *run, struct sim *s)
                 run->tasks[t].parent = -1; /* its spawner never got there */
             else if (place(run, s, t, 1) < 0)
                 rc = -1;
+            else
+                wake(s, t);
             enqueue(s, t);
             continue;
         }
@@ -329,9 +624,12 @@ static int simulate(struct rc_run *run, struct sim *s)
         if ((i = advance(run, s, t, arrived)) < 0)
             rc = -1;
         else if (i > 0)
-            wake_all(run, s);
+            wake(s, t);
     }
-    free(arrived), free(s->vc), free(s->snap), free(s->queue), free(s->queued);
+    if (rc == 0)
+        notice_clocks(run, s);
+    free(arrived);
+    sim_free(s);
     return rc;
 }
 
@@ -356,4 +654,3 @@ int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
     free(s.wcur);
     return rc;
 }
-

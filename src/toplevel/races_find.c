@@ -23,9 +23,10 @@
  * it took any source and tag, and marked so.  Probes take nothing: the
  * receive after a probe can take another message than the one probed.
  *
- * Cost.  Messages to p are kept per sender in send order; a cursor per
- * sender skips those taken already, so a receive costs one step per
- * sender plus the messages it skips by tag: linear in practice.  A race
+ * Cost.  Messages to p are kept per sender in send order (only the
+ * senders p has: no tasks x tasks table); a cursor per sender skips those
+ * taken already, so a receive costs one step per sender plus the
+ * messages it skips by tag: linear in practice.  A race
  * is "first" when no other racing receive happens before it: the clocks
  * of the racing receives are computed in a second pass (rc_clocks_at),
  * then R is first when, for every task q, R has seen none of q's races.
@@ -41,11 +42,15 @@
 
 #define ROUTE_DIRECT 3 /* PvmRouteDirect */
 
+struct sender {       /* the messages of one sender to one receiver */
+    int src, head, cur; /* cur: the first not taken yet */
+};
+
 struct finder {
     struct rc_run *run;
-    int *head;       /* ntasks x ntasks: first message from src to dst */
-    int *nhead;      /* per dst: its first notice */
-    int *cur;        /* per src: cursor over its messages to the task */
+    struct sender *snd; /* by receiver, then sender (task index) */
+    int *snd_first;     /* per receiver: its senders snd[first .. next's) */
+    int *nhead;         /* per dst: its first notice */
     struct rc_alt *cand;
     int ncand;
     size_t cap;
@@ -55,36 +60,54 @@ struct finder {
 };
 
 /* Chains the messages of each (sender, destination) pair in send order,
- * and the notices of each destination. */
+ * and the notices of each destination; each destination's senders in
+ * one array: memory linear in messages, whatever the task count.  The
+ * message entries are in the order the logs were read (sender by sender,
+ * each in send order), which a stable sort by destination keeps. */
 static int lists(struct finder *f)
 {
     struct rc_run *run = f->run;
-    long n = run->ntasks, cells = n * n;
-    int *tail, i, c;
+    int n = run->ntasks, *order, *at, i, d, k, nsnd = 0, prev;
+    struct rc_msg *m;
 
-    f->head = malloc(cells * sizeof *f->head);
-    tail = malloc(cells * sizeof *tail);
-    f->nhead = malloc(n * sizeof *f->nhead);
-    f->cur = malloc(n * sizeof *f->cur);
-    if (!f->head || !tail || !f->nhead || !f->cur)
-        return free(tail), -1;
-    memset(f->head, -1, cells * sizeof *f->head);
-    memset(f->nhead, -1, n * sizeof *f->nhead);
+    f->snd_first = calloc((size_t)n + 1, sizeof *f->snd_first);
+    f->nhead = malloc(((size_t)n + 1) * sizeof *f->nhead);
+    at = calloc((size_t)n + 1, sizeof *at);
+    order = malloc(((size_t)run->nmsg + 1) * sizeof *order);
+    if (!f->snd_first || !f->nhead || !at || !order)
+        return free(at), free(order), -1;
+    memset(f->nhead, -1, ((size_t)n + 1) * sizeof *f->nhead);
     for (i = run->nmsg - 1; i >= 0; i--) { /* backwards: heads come out first */
-        struct rc_msg *m = &run->msg[i];
-
-        if (m->dst < 0)
-            continue;
-        if (m->src < 0) {
+        m = &run->msg[i];
+        if (m->dst >= 0 && m->src < 0) {
             m->next = f->nhead[m->dst];
             f->nhead[m->dst] = i;
-            continue;
+        } else if (m->dst >= 0) {
+            at[m->dst + 1]++;
         }
-        c = (int)(m->dst * n + m->src);
-        m->next = f->head[c];
-        f->head[c] = i;
     }
-    free(tail);
+    for (d = 0; d < n; d++)
+        at[d + 1] += at[d];
+    for (i = 0; i < run->nmsg; i++)
+        if ((m = &run->msg[i])->dst >= 0 && m->src >= 0)
+            order[at[m->dst]++] = i; /* at[d]: the end of d's now */
+    f->snd = malloc(((size_t)run->nmsg + 1) * sizeof *f->snd);
+    if (!f->snd)
+        return free(at), free(order), -1;
+    for (d = 0, k = 0; d < n; d++) {
+        f->snd_first[d] = nsnd;
+        for (prev = -1; k < at[d]; k++) {
+            m = &run->msg[order[k]];
+            m->next = -1;
+            if (prev >= 0 && run->msg[prev].src == m->src)
+                run->msg[prev].next = order[k];
+            else
+                f->snd[nsnd++] = (struct sender){ m->src, order[k], order[k] };
+            prev = order[k];
+        }
+    }
+    f->snd_first[n] = nsnd;
+    free(at), free(order);
     return 0;
 }
 
@@ -97,18 +120,17 @@ static int add(struct finder *f, int msg, int fifo_broken)
     return 0;
 }
 
-/* The messages sender q could give receive `pos` of p. */
-static int from_sender(struct finder *f, int p, int q, int pos, int atag,
+/* The messages sender q could give receive `pos` of its receiver. */
+static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
                        int direct)
 {
     const struct rc_msg *msg = f->run->msg;
     int m, found = 0;
 
-    (void)p;
-    for (m = f->cur[q]; m >= 0 && msg[m].taken_pos && msg[m].taken_pos < pos;
+    for (m = q->cur; m >= 0 && msg[m].taken_pos && msg[m].taken_pos < pos;
          m = msg[m].next)
         ;
-    f->cur[q] = m; /* taken before: never again a match */
+    q->cur = m; /* taken before: never again a match */
     for (; m >= 0; m = msg[m].next) {
         if (msg[m].taken_pos && msg[m].taken_pos < pos)
             continue;
@@ -130,8 +152,7 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
 {
     const struct rc_run *run = f->run;
     const struct rc_msg *m;
-    const struct rc_task *x;
-    int i, vcd;
+    int i;
 
     if (afrom != -1)
         return 0; /* notices come from the daemon, not from a task */
@@ -140,13 +161,8 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
         if ((m->taken_pos && m->taken_pos < pos) ||
             (atag >= 0 && m->tag != atag))
             continue;
-        vcd = 0;
-        if (m->notice_of >= 0) {
-            x = &run->tasks[m->notice_of];
-            vcd = x->end_snap >= 0
-                      ? run->snaps[(long)x->end_snap * run->ntasks + p] : 0;
-        }
-        if (vcd < pos && add(f, i, 0) < 0)
+        /* vcd: what the ended task knew of p at its end (races_clock.c) */
+        if ((m->notice_of < 0 || m->vcd < pos) && add(f, i, 0) < 0)
             return -1;
     }
     return 0;
@@ -189,6 +205,23 @@ static int earlier_of_sender(const struct finder *f, int took)
     return -1;
 }
 
+/* The first of p's senders a receive from afrom (-1: anyone) asks: the
+ * senders are in task order, which is ltid order. */
+static int first_sender(const struct finder *f, int p, int afrom)
+{
+    int lo = f->snd_first[p], hi = f->snd_first[p + 1];
+
+    while (afrom != -1 && lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+
+        if (f->run->tasks[f->snd[mid].src].ltid < afrom)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Receive or poll `pos` of task p: a race or not. */
 static int examine(struct finder *f, int p, int pos, int direct)
 {
@@ -202,11 +235,12 @@ static int examine(struct finder *f, int p, int pos, int direct)
         afrom = atag = -1;
     }
     f->ncand = 0;
-    for (q = 0; q < run->ntasks; q++)
-        if ((afrom == -1 || run->tasks[q].ltid == afrom) &&
-            f->head[(long)p * run->ntasks + q] >= 0 &&
-            from_sender(f, p, q, pos, atag, direct) < 0)
+    for (q = first_sender(f, p, afrom); q < f->snd_first[p + 1]; q++) {
+        if (afrom != -1 && run->tasks[f->snd[q].src].ltid != afrom)
+            break;
+        if (from_sender(f, &f->snd[q], pos, atag, direct) < 0)
             return -1;
+    }
     if (notices(f, p, pos, afrom, atag) < 0)
         return -1;
     took = e->kind == PG_EV_POLL ? -1 : e->a;
@@ -228,10 +262,8 @@ static int per_task(struct finder *f, int p)
 {
     struct rc_run *run = f->run;
     const struct rc_ev *e;
-    int q, pos, direct = 0;
+    int pos, direct = 0;
 
-    for (q = 0; q < run->ntasks; q++)
-        f->cur[q] = f->head[(long)p * run->ntasks + q];
     for (pos = 1; pos <= run->tasks[p].n; pos++) {
         e = RC_EV(run, p, pos);
         if (e->kind == PG_EV_ROUTE)
@@ -276,7 +308,7 @@ int rc_find(struct rc_run *run, struct rc_race **races)
         rc = per_task(&f, p);
     if (rc == 0 && f.nraces > 0)
         rc = firsts(run, f.races, f.nraces);
-    free(f.head), free(f.nhead), free(f.cur), free(f.cand);
+    free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
     if (rc < 0) {
         rc_races_free(f.races, f.nraces);
         *races = NULL;

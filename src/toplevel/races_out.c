@@ -1,5 +1,5 @@
 /*
- * races_out.c - `pangaea -races [-json] [LOGDIR]`: the report of races.h.
+ * races_out.c - `pangaea -races [-json|-jsonl] [LOGDIR]`: the report of races.h.
  *
  * Exit status 0: no race; 1: races (a CI job can gate on it); 2: bad
  * input (no logs, a malformed log), as the other commands.
@@ -9,7 +9,11 @@
  * receives"), and the entries whose races are "first" (no other race
  * happens before them) come first: the later ones may be artifacts of
  * those.  Each entry shows its earliest receive.  The JSON report is for
- * tools: every race, ungrouped, with the fields README.md lists.
+ * tools: every race, ungrouped, with the fields README.md lists.  JSON
+ * lines (-jsonl) are for big recordings: a line a race, each sender's
+ * alternatives as runs of message ids (a fifth of -json's bytes where
+ * every receive races with every sender, far less where per-pair order
+ * is lost and a whole queue races).
  */
 #include "races.h"
 
@@ -346,6 +350,122 @@ static void print_json(const struct rc_run *run, const struct rc_race *r,
     fprintf(fp, "%s]}\n", n ? "\n" : "");
 }
 
+/* ---- JSON lines -------------------------------------------------------------- */
+
+/* The end of a run of message ids: "5" alone, "[5,9]" for 5..9. */
+static void jsonl_run(int first, int last, FILE *fp)
+{
+    if (first == last)
+        fprintf(fp, "%d", first);
+    else
+        fprintf(fp, "[%d,%d]", first, last);
+}
+
+/* The alternatives of race r as {"LTID": [5, [7,9], ...], ...}: the
+ * message ids of each sender, runs of consecutive ids as [first, last]
+ * (a deep queue with per-pair order lost lists a sender's whole queue:
+ * one run), and the notices apart.  alts come sender by sender, each in
+ * send order (races_find.c). */
+static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
+                       int broken, FILE *fp)
+{
+    const struct rc_msg *m, *p = NULL;
+    int i, first = 0;
+
+    fprintf(fp, "{");
+    for (i = 0; i < r->nalts; i++) {
+        m = &run->msg[r->alts[i].msg];
+        if (m->src < 0 || r->alts[i].fifo_broken != broken)
+            continue;
+        if (p && p->src == m->src && m->msgid == p->msgid + 1) {
+            p = m; /* the run goes on */
+            continue;
+        }
+        if (p)
+            jsonl_run(first, p->msgid, fp);
+        if (!p || p->src != m->src)
+            fprintf(fp, "%s\"%d\":[", !p ? "" : "],",
+                    run->tasks[m->src].ltid);
+        else
+            fprintf(fp, ",");
+        first = m->msgid;
+        p = m;
+    }
+    if (p) {
+        jsonl_run(first, p->msgid, fp);
+        fprintf(fp, "]");
+    }
+    fprintf(fp, "}");
+}
+
+/* The exit notices race r could have taken, by the ltid that ended (-1:
+ * a host notice). */
+static void jsonl_notices(const struct rc_run *run, const struct rc_race *r,
+                          FILE *fp)
+{
+    const struct rc_msg *m;
+    int i, nn = 0;
+
+    fprintf(fp, "[");
+    for (i = 0; i < r->nalts; i++) {
+        m = &run->msg[r->alts[i].msg];
+        if (m->src < 0)
+            fprintf(fp, "%s%d", nn++ ? "," : "",
+                    m->notice_of >= 0 ? run->tasks[m->notice_of].ltid : -1);
+    }
+    fprintf(fp, "]");
+}
+
+/* One line a race, as found: for a stream reader (jq, a script reading
+ * line by line).  Per race "ltid", "seq", "call", "tag", "site",
+ * "asked": [from, tag], "took": [ltid, msgid] or null (a notice:
+ * [ended ltid, 0]), "alts" (runs of message ids per sender),
+ * "fifo_broken" (the same, of the alternatives counted only because the
+ * receiver lost per-pair order), "notices" (the ltids whose exit notice
+ * it could have taken, -1 a host notice), "first", "conservative"; a
+ * last line {"receives", "races"}. */
+static void print_jsonl(const struct rc_run *run, const struct rc_race *r,
+                        int n, FILE *fp)
+{
+    const struct rc_ev *e;
+    const struct rc_msg *t;
+    char site[600];
+    int i;
+
+    for (i = 0; i < n; i++) {
+        e = RC_EV(run, r[i].task, r[i].pos);
+        fprintf(fp, "{\"ltid\":%d,\"seq\":%d,\"call\":\"%s\",\"tag\":",
+                run->tasks[r[i].task].ltid, e->seq, call_of(e));
+        if (r[i].took >= 0)
+            fprintf(fp, "%d", run->msg[r[i].took].tag);
+        else
+            fprintf(fp, "null");
+        fprintf(fp, ",\"site\":");
+        top_json_str(fp, rc_site_name(run, r[i].task, e->site, site,
+                                      sizeof site));
+        fprintf(fp, ",\"asked\":[%d,%d],\"took\":", e->afrom, e->atag);
+        if (r[i].took < 0) {
+            fprintf(fp, "null");
+        } else {
+            t = &run->msg[r[i].took];
+            fprintf(fp, "[%d,%d]", t->src >= 0 ? run->tasks[t->src].ltid
+                                   : t->notice_of >= 0
+                                       ? run->tasks[t->notice_of].ltid : -1,
+                    t->src >= 0 ? t->msgid : 0);
+        }
+        fprintf(fp, ",\"alts\":");
+        jsonl_alts(run, &r[i], 0, fp);
+        fprintf(fp, ",\"fifo_broken\":");
+        jsonl_alts(run, &r[i], 1, fp);
+        fprintf(fp, ",\"notices\":");
+        jsonl_notices(run, &r[i], fp);
+        fprintf(fp, ",\"first\":%s,\"conservative\":%s}\n",
+                r[i].first ? "true" : "false",
+                r[i].conservative ? "true" : "false");
+    }
+    fprintf(fp, "{\"receives\":%ld,\"races\":%d}\n", run->receives, n);
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 int top_is_races(const char *arg)
@@ -355,8 +475,8 @@ int top_is_races(const char *arg)
 
 static int races_usage(const char *why)
 {
-    fprintf(stderr, "pangaea: %s\nusage: pangaea -races [-json] [LOGDIR]\n",
-            why);
+    fprintf(stderr, "pangaea: %s\nusage: pangaea -races [-json|-jsonl] "
+            "[LOGDIR]\n", why);
     return TOP_EXIT_USAGE;
 }
 
@@ -369,10 +489,13 @@ int top_races(int argc, char **argv)
     pg_err err;
 
     for (i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "-json"))
+        if (!strcmp(argv[i], "-json") && !json)
             json = 1;
+        else if (!strcmp(argv[i], "-jsonl") && !json)
+            json = 2;
         else if (argv[i][0] == '-' || dir)
-            return races_usage("-races takes -json and one log directory");
+            return races_usage("-races takes -json or -jsonl, and one log "
+                               "directory");
         else
             dir = argv[i];
     }
@@ -396,7 +519,9 @@ int top_races(int argc, char **argv)
                 "dependencies could not be met (logs of two runs?)\n",
                 run.dir, run.cycles);
     rc = 0;
-    if (json)
+    if (json == 2)
+        print_jsonl(&run, races, n, stdout);
+    else if (json)
         print_json(&run, races, n, stdout);
     else if (print_text(&run, races, n, stdout) < 0)
         rc = TOP_EXIT_FAILED;

@@ -99,6 +99,10 @@ struct top_run {
  * 0, or -1 and err when the directory cannot be read or holds no log. */
 int top_run_load(struct top_run *run, const char *dir, pg_err *err);
 void top_run_free(struct top_run *run);
+/* The same, for a summary (-tasks): every task with its counts and only
+ * its last message event; the run's counts of what matched; no links, no
+ * order.  Memory about 20 bytes an event (the messages' keys). */
+int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err);
 
 /* Gives every event its logical position, lam (lamport.c).  0, or -1
  * when out of memory. */

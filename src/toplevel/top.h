@@ -190,7 +190,7 @@ int top_is_postmortem(const char *arg);
 int top_is_dump(const char *arg);
 int top_dump(int argc, char **argv);
 int top_postmortem(int argc, char **argv);
-/* races_out.c: -races [-json] [LOGDIR] (races.h). */
+/* races_out.c: -races [-json|-jsonl] [LOGDIR] (races.h). */
 int top_is_races(const char *arg);
 int top_races(int argc, char **argv);
 

@@ -9,7 +9,9 @@
 # the dying task's message, a receiver-side direct route marked "FIFO
 # broken", and the contributions of a pvm_reduce; call sites resolve to the
 # source line of the call, in the report and in a replay's divergence.  Then the text report (grouping, first races)
-# and bad input (exit 2).  The expectations are checked by races_check.py.
+# and bad input (exit 2).  -jsonl (a line a race, alternatives as runs of
+# message ids per sender) says what -json says, for every program, and
+# the direct route's queue is one run.  The expectations are checked by races_check.py.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -78,6 +80,53 @@ if [ -d "$dir/direct" ]; then
         pg_fail "text report of direct:"; cat "$dir/direct.txt"
     fi
 fi
+# jsonl_same NAME: -races -jsonl expands to -races -json's races.
+jsonl_same() {
+    "$PANGAEA" -races -jsonl "$dir/$1" >"$dir/$1.jsonl" 2>/dev/null
+    python3 - "$dir/$1.json" "$dir/$1.jsonl" <<'PY'
+import json, sys
+full = json.load(open(sys.argv[1]))
+lines = [json.loads(l) for l in open(sys.argv[2])]
+tail = lines.pop()
+def key(r, alts, took):
+    return (r["ltid"], r["seq"], r["call"], r["tag"], r["site"], took,
+            sorted(alts), r["first"], r["conservative"])
+a = []
+for r in full["races"]:
+    t = r["took"]
+    took = None if t is None else (t["ltid"], t["msgid"])
+    a.append(key(r, [(x["ltid"], x["msgid"], bool(x.get("notice")),
+                      bool(x.get("fifo_broken"))) for x in r["alternatives"]],
+                 took))
+b, runs = [], 0
+for r in lines:
+    alts = []
+    for broken in (False, True):
+        for ltid, ids in r["fifo_broken" if broken else "alts"].items():
+            for x in ids:
+                lo, hi = (x, x) if isinstance(x, int) else (x[0], x[1])
+                runs += lo != hi
+                alts += [(int(ltid), i, False, broken) for i in range(lo, hi + 1)]
+    alts += [(n, 0, True, False) for n in r["notices"]]
+    b.append(key(r, alts, None if r["took"] is None else tuple(r["took"])))
+if a != b or tail != {"receives": full["receives"], "races": len(a)}:
+    sys.exit("-jsonl differs from -json: %r / %r" % (b[:2], a[:2]))
+print(runs)
+PY
+}
+for mode in named wild poll notice direct reduce; do
+    [ -f "$dir/$mode.json" ] || continue
+    if runs=$(jsonl_same "$mode"); then
+        if [ "$mode" != direct ] || [ "$runs" -gt 0 ]; then
+            pg_pass "$mode: -races -jsonl says what -json says ($runs runs of ids)"
+        else
+            pg_fail "direct: -jsonl lists the queue's ids one by one, not as a run"
+        fi
+    else
+        pg_fail "$mode: $runs"
+    fi
+done
+
 if [ -d "$dir/wild" ]; then
     "$PANGAEA" -races "$dir/wild" >"$dir/wild.txt" 2>&1
     if [ "$(sed -n 1p "$dir/wild.txt" | cut -c1-2)" = R1 ] &&

@@ -3,6 +3,7 @@
  * measuring the display on big runs.
  *
  *   gen_logs DIR TASKS EVENTS [SKEW_US]
+ *   gen_logs DIR TASKS EVENTS star|star-ack|ring
  *
  * Design.  Writes the logs of TASKS tasks (ltids 1..TASKS, plus ltid 0,
  * the top-level task) with the log API (pg_logw_*), as a recording would:
@@ -17,6 +18,19 @@
  * of or behind the others by its parity, so receives can be stamped
  * before their sends.  The last task gets no <end>, as if it crashed, and
  * ltid 0's program name is full of characters that need escaping.
+ *
+ * The star shapes measure the analyses on deep queues and many tasks: a
+ * master (ltid 1) takes the messages of TASKS-1 workers with
+ * pvm_recv(-1,-1), in a random order that keeps each worker's order, so
+ * every receive races with every worker that still has a message queued.
+ * "star": the workers send all their messages unasked (the queue is as
+ * deep as the run); "star-ack": each worker waits for the master's ack
+ * of its message before sending the next (flow control: the workers'
+ * clocks learn of each other through the master).  "ring": each task
+ * sends to the next and then takes one message (from anyone: no race),
+ * EVENTS/2/TASKS rounds; many tasks that each know little.  The logs are written
+ * one after the other (a few files open at a time), so TASKS may be tens
+ * of thousands.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +164,116 @@ static int do_recv(pg_logw **w, struct inbox *b, int n, int k, double t)
     return 1;
 }
 
+/* ---- the star shapes ------------------------------------------------------- */
+
+/* order[j]: the worker whose message the master's j-th receive takes;
+ * each worker sends about the same number. */
+static int *star_order(int workers, int total)
+{
+    int *order = malloc((size_t)total * sizeof *order), j, k;
+
+    if (!order)
+        exit(1);
+    for (j = 0; j < total; j++)
+        order[j] = 2 + j % workers;
+    for (j = total - 1; j > 0; j--) { /* shuffled; per-worker order is the
+                                         order of its receives */
+        k = (int)rnd((unsigned)j + 1);
+        int x = order[j];
+        order[j] = order[k], order[k] = x;
+    }
+    return order;
+}
+
+/* Worker w's log: its sends (msgid 1, 2, ...), each followed by the
+ * master's ack when ack (the master's j-th send has msgid j+1). */
+static void star_worker(const char *dir, int w, const int *order, int total,
+                        int ack, double t0)
+{
+    pg_logw *lw = open_log(dir, w, PG_LOG_COMM);
+    int j, k = 0, one = 1;
+
+    for (j = 0; j < total; j++) {
+        if (order[j] != w)
+            continue;
+        pg_logw_send(lw, t0 + 2e-6 * j, "pvm_send", 10, ++k, 64, 1, &one);
+        if (ack)
+            pg_logw_recv(lw, t0 + 2e-6 * j + 1.5e-6, "pvm_recv", 1, 11, j + 1,
+                         8);
+    }
+    pg_logw_end(lw, t0 + 2e-6 * total + 1e-3, 0);
+    if (pg_logw_close(lw) < 0)
+        exit(1);
+}
+
+static int star(const char *dir, int n, int total, int ack)
+{
+    int workers = n - 1, *order, *count = calloc(n + 1, sizeof *count), j, w;
+    double t0 = 1700000000.0 + 1e-3;
+    pg_logw *lw;
+
+    if (ack)
+        total /= 3; /* a send, a receive and an ack per message */
+    else
+        total /= 2;
+    if (total < 1)
+        total = 1;
+    order = star_order(workers, total);
+    lw = open_log(dir, 0, PG_LOG_COMM);
+    pg_logw_end(lw, t0 + 2e-6 * total + 1e-3, 0);
+    pg_logw_close(lw);
+    lw = open_log(dir, 1, PG_LOG_COMM);
+    for (j = 0; j < total; j++) {
+        w = order[j];
+        pg_logw_note(lw, 0, -1, -1, 0);
+        pg_logw_recv(lw, t0 + 2e-6 * j + 1e-6, "pvm_recv", w, 10, ++count[w],
+                     64);
+        if (ack)
+            pg_logw_send(lw, t0 + 2e-6 * j + 1.2e-6, "pvm_send", 11, j + 1, 8,
+                         1, &w);
+    }
+    pg_logw_end(lw, t0 + 2e-6 * total + 1e-3, 0);
+    if (pg_logw_close(lw) < 0)
+        return 1;
+    for (w = 2; w <= n; w++)
+        star_worker(dir, w, order, total, ack, t0);
+    write_exec(dir, n, 1700000000.0, t0 + 2e-6 * total + 1e-3);
+    printf("gen_logs: %d tasks, %d events in %s\n", n,
+           total * (ack ? 3 : 2), dir);
+    free(order), free(count);
+    return 0;
+}
+
+static int ring(const char *dir, int n, int total)
+{
+    int rounds = total / 2 / n, k, r, to, msgs = 0;
+    double t0 = 1700000000.0 + 1e-3, t;
+    pg_logw *lw;
+
+    if (rounds < 1)
+        rounds = 1;
+    lw = open_log(dir, 0, PG_LOG_COMM);
+    pg_logw_end(lw, t0 + 2e-6 * rounds + 1e-3, 0);
+    pg_logw_close(lw);
+    for (k = 1; k <= n; k++) {
+        lw = open_log(dir, k, PG_LOG_COMM);
+        to = k % n + 1;
+        for (r = 0; r < rounds; r++, msgs++) {
+            t = t0 + 2e-6 * r;
+            pg_logw_send(lw, t, "pvm_send", 12, r + 1, 8, 1, &to);
+            pg_logw_note(lw, 0, -1, -1, 0);
+            pg_logw_recv(lw, t + 1e-6, "pvm_recv", k == 1 ? n : k - 1, 12,
+                         r + 1, 8);
+        }
+        pg_logw_end(lw, t0 + 2e-6 * rounds + 1e-3, 0);
+        if (pg_logw_close(lw) < 0)
+            return 1;
+    }
+    write_exec(dir, n, 1700000000.0, t0 + 2e-6 * rounds + 1e-3);
+    printf("gen_logs: %d tasks, %d events in %s\n", n, 2 * msgs, dir);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int n, total, k, events = 0;
@@ -158,10 +282,19 @@ int main(int argc, char **argv)
     struct inbox *in;
     int *next_id;
 
+    if (argc == 5 && (!strcmp(argv[4], "star") ||
+                      !strcmp(argv[4], "star-ack") || !strcmp(argv[4], "ring"))) {
+        if ((n = atoi(argv[2])) < 2 || n > 100000 ||
+            (total = atoi(argv[3])) < 1)
+            return fprintf(stderr, "gen_logs: TASKS 2..100000\n"), 2;
+        if (!strcmp(argv[4], "ring"))
+            return ring(argv[1], n, total);
+        return star(argv[1], n, total, argv[4][4] == '-');
+    }
     if (argc < 4 || (n = atoi(argv[2])) < 2 || n > 4000 ||
         (total = atoi(argv[3])) < 1) {
         fprintf(stderr, "usage: gen_logs DIR TASKS(2..4000) EVENTS "
-                "[SKEW_US]\n");
+                "[SKEW_US]\n       gen_logs DIR TASKS EVENTS star|star-ack|ring\n");
         return 2;
     }
     skew = argc > 4 ? atof(argv[4]) * 1e-6 : 0;

@@ -284,6 +284,87 @@ START_TEST(test_matcher_is_judged_conservatively)
 }
 END_TEST
 
+/* A random run of 7 tasks (sends, multicasts, receives from anyone or
+ * from one task, a barrier of all half-way), analysed twice: with the
+ * clocks of each task as arrays and as hashes (what more than
+ * DENSE_MAX tasks get).  The same races, alternatives, first races and
+ * per-message clocks. */
+struct pending { int from, msgid, tag; };
+
+static void random_run(void)
+{
+    static struct pending q[8][4096];
+    int nq[8] = { 0 }, next[8] = { 0 }, step, k, i, to[3], nto;
+    unsigned long long rng = 0x9E3779B97F4A7C15ull;
+
+    for (step = 0; step < 3000; step++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        k = 1 + (int)(rng % 7);
+        if (step == 1500)
+            for (i = 1; i <= 7; i++)
+                ck_assert_int_eq(pg_logw_barrier(log_of(i), now += 1e-3, "g",
+                                                 7, 0), 0);
+        if (nq[k] > 0 && (rng >> 8) % 100 < 50) {
+            struct pending m;
+
+            i = (int)((rng >> 16) % nq[k]);
+            m = q[k][i];
+            q[k][i] = q[k][--nq[k]];
+            recv1(k, (rng >> 24) % 4 ? -1 : m.from, -1, m.from, m.tag, m.msgid);
+            continue;
+        }
+        nto = 1 + (int)((rng >> 32) % 3);
+        for (i = 0; i < nto; i++)
+            to[i] = 1 + (int)((rng >> (36 + 3 * i)) % 7);
+        if (nto > 1 && to[0] == to[1])
+            nto = 1;
+        if (nto > 2 && (to[2] == to[0] || to[2] == to[1]))
+            nto = 2;
+        next[k]++;
+        ck_assert_int_eq(pg_logw_send(log_of(k), now += 1e-3, nto > 1 ?
+                                      "pvm_mcast" : "pvm_send", 5, next[k], 4,
+                                      nto, to), 0);
+        for (i = 0; i < nto; i++)
+            if (nq[to[i]] < 4096)
+                q[to[i]][nq[to[i]]++] = (struct pending){ k, next[k], 5 };
+    }
+}
+
+START_TEST(test_clocks_as_hashes_give_what_arrays_give)
+{
+    struct rc_race *r0;
+    int n0, n1, *vcd, i, j;
+
+    random_run();
+    close_all();
+    n0 = analyse(); /* arrays: 7 tasks */
+    ck_assert_int_gt(n0, 100);
+    r0 = races, races = NULL;
+    vcd = malloc(run.nmsg * sizeof *vcd);
+    for (i = 0; i < run.nmsg; i++)
+        vcd[i] = run.msg[i].vcd;
+    rc_free(&run);
+    rc_dense_max = 0; /* hashes */
+    n1 = analyse();
+    rc_dense_max = 2048;
+    ck_assert_int_eq(n1, n0);
+    for (i = 0; i < run.nmsg; i++)
+        ck_assert_int_eq(run.msg[i].vcd, vcd[i]);
+    for (i = 0; i < n0; i++) {
+        ck_assert_int_eq(races[i].task, r0[i].task);
+        ck_assert_int_eq(races[i].pos, r0[i].pos);
+        ck_assert_int_eq(races[i].took, r0[i].took);
+        ck_assert_int_eq(races[i].first, r0[i].first);
+        ck_assert_int_eq(races[i].nalts, r0[i].nalts);
+        for (j = 0; j < r0[i].nalts; j++)
+            ck_assert_int_eq(races[i].alts[j].msg, r0[i].alts[j].msg);
+    }
+    rc_races_free(r0, n0);
+    free(vcd);
+    done(n1);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -298,6 +379,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_a_race_after_another_is_not_first);
     tcase_add_test(tc, test_exit_notice_races_with_the_last_message);
     tcase_add_test(tc, test_matcher_is_judged_conservatively);
+    tcase_add_test(tc, test_clocks_as_hashes_give_what_arrays_give);
     suite_add_tcase(s, tc);
     return s;
 }
