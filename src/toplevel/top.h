@@ -57,6 +57,13 @@ void top_debug_env(const char *dir);
 int top_debug_pvmd(int started, pg_err *err);
 void top_debug_say(void);
 int top_debug_held(int ltid);
+/* -replay: the program's arguments against the recorded ones (spawn: the
+ * first spawn of ltid 0's execution log).  None given: o->args becomes the
+ * recorded ones; others given: -1 and err, unless -otherargs (a warning).
+ * Also takes -otherargs in top_debug_opt. */
+struct pg_event;
+int top_replay_args(struct top_opts *o, const struct pg_event *spawn,
+                    pg_err *err);
 
 /* Where the run happens (runenv.c).  top_mkdirs: dir and its missing
  * parents (mkdir -p), 0 or -1 and err naming the component.  top_workdir:
