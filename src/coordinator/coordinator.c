@@ -37,8 +37,11 @@ struct task {
 
 /* A task's exit report and the daemon's news of its exit come by different
  * paths (the report may use a direct route): the report can come second.
- * A task is called abnormal only when none came this long after its end. */
-#define REPORT_GRACE 2.0
+ * A task is called abnormal only when none came this long after its end.
+ * Only a task that ends without a word waits so: a crash the task caught
+ * is reported (status -signal), and a task `pangaea` or the program
+ * kills is announced first (PG_TAG_KILLING). */
+static double report_grace = 2.0; /* PANGAEA_REPORT_GRACE: seconds */
 
 struct pending {
     int asker, kind, key;
@@ -297,13 +300,15 @@ static void tell_ended(struct task *t)
     int v[4];
 
     if (t->told || !t->ended ||
-        (!t->reported && !t->killed && now() - t->ended_at < REPORT_GRACE))
+        (!t->reported && !t->killed && now() - t->ended_at < report_grace))
         return;
     t->told = 1;
     v[0] = t->ltid;
     v[1] = t->tid;
     v[2] = t->status;
-    v[3] = t->reported ? 1 : t->killed ? 2 : 0;
+    /* A crash the task reported itself (runtime.c) has status -signal:
+     * known at once, and no normal end. */
+    v[3] = t->reported && t->status >= 0 ? 1 : t->killed ? 2 : 0;
     send_ints(top, PG_TAG_ENDED, v, 4, NULL, NULL);
 }
 
@@ -375,6 +380,8 @@ int main(int argc, char **argv)
         return 2;
     }
     top = pvm_parent();
+    if (getenv("PANGAEA_REPORT_GRACE")) /* a slow network: more */
+        report_grace = atof(getenv("PANGAEA_REPORT_GRACE"));
     /* Errors are values here (a whois of a tid that is no task's); PVM's
      * own messages about them would land in the program's output. */
     pvm_setopt(PvmAutoErr, 0);

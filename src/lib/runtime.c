@@ -224,6 +224,8 @@ static void on_crash(int sig)
                  sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", pg.events);
         pg.depth++;
         pg_coord_report(PG_REP_CRASH, msg);
+        if (pg.ltid != 0)
+            pg_coord_exit(-sig); /* known at once: no grace to wait out */
         /* Leaving PVM sends the report for sure; a crash inside PVM could
          * make that hang, so an alarm ends the wait. */
         alarm(2);

@@ -173,7 +173,8 @@ static void on_ended(int *abnormal)
     t->normal = v[3];
     top_live_ended(t->ltid, t->normal, t->status, /* -live */
                    !t->normal && reporter >= 0 && t->ltid != reporter);
-    if (!t->normal && reporter >= 0) {
+    t->died |= t->status < 0; /* it reported its crash (status -signal) */
+    if (t->normal != 1 && reporter >= 0) {
         if (t->ltid != reporter)
             fprintf(stderr, "pangaea: ltid %d (%s) stopped: the run was "
                     "ended after %s\n", t->ltid, t->program,
@@ -422,6 +423,7 @@ static void kill_all(void)
 
     for (i = 0; i < ntt; i++)
         if (!tt[i].ended && tt[i].tid != coord_tid && tt[i].ltid > 0) {
+            pg_coord_killing(tt[i].ltid); /* its end then needs no grace */
             pvm_kill(tt[i].tid);
             pvm_sendsig(tt[i].tid, SIGCONT);
         }
