@@ -275,6 +275,12 @@ int pg_site_current(void);
 const char *pg_site_where(char *buf, int size);
 /* The same for the call made at pc (the live page's gate, before PG_SITE). */
 const char *pg_site_where_pc(void *pc, char *buf, int size);
+/* At a crash (from the signal handler; fault: the interrupted pc, or
+ * NULL): the program's innermost frame, the first of the stack in an
+ * object that is not the C library's, PVM's or Pangaea's: its pc, object
+ * and offset; 0, or -1 if none. */
+int pg_site_crash(void *fault, void **pc, char *module, size_t size,
+                  int *offset);
 /* For the number of a held call's event (gate.c): 1 if the call at pc
  * would write a new <site> record; 1 if a <poll> record is due first. */
 int pg_site_is_new(void *pc);
@@ -476,6 +482,10 @@ int pg_replay_query(const char *call, const char *about);
 int pg_replay_leave(const char *group);
 /* The next recorded spawn, checked against the program's request. */
 const pg_event *pg_replay_spawn(const char *program, int count);
+/* The signal the recording of this task died of (its <crash>, due now
+ * that every recorded spawn was made), and where (file:line, or ""); 0 if
+ * it did not die here. */
+int pg_replay_recorded_crash(char *where, int size);
 /* A what-if task: 1 while its next recorded event is to be followed (a
  * receive, send or query then goes the replay way, and is recorded); for a
  * spawn, while the next recorded spawn is of that program and count (its

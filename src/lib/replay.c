@@ -21,6 +21,7 @@
  * kept receives (reserve.c; refused by pg_match), which the pruning
  * guarantees is the recorded message (minimize.c says why).
  */
+#define _GNU_SOURCE
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -300,6 +301,15 @@ static const pg_event *peek(struct cursor *c)
     return ev;
 }
 
+/* The next recorded spawn of this task, or NULL: its crash (the <crash>
+ * a recording that died ends with) is no spawn. */
+static const pg_event *peek_spawn(void)
+{
+    const pg_event *ev = peek(&exec);
+
+    return ev && ev->kind == PG_EV_SPAWN ? ev : NULL;
+}
+
 void pg_replay_prefetch(void)
 {
     struct slot *s;
@@ -432,8 +442,12 @@ void pg_replay_check_end(int status)
     else if (race_only && !comm.cut && end_seq > comm.seq + 1)
         snprintf(rec, sizeof rec, "%ld more send(s) or receive(s) (left out "
                  "of the race-only recording)", end_seq - comm.seq - 1);
-    else if (peek(&exec))
+    else if (peek_spawn())
         snprintf(rec, sizeof rec, "a pvm_spawn of %s", exec.ev.program);
+    else if (peek(&exec)) /* a <crash> */
+        snprintf(rec, sizeof rec, "that the task died of SIG%s here",
+                 sigabbrev_np(exec.ev.value) ? sigabbrev_np(exec.ev.value)
+                                             : "?");
     else if (comm.cut)
         snprintf(rec, sizeof rec, "that the task died here");
     else if (comm.has_end && comm.end_status != status)
@@ -800,9 +814,24 @@ static int same_program(const char *a, const char *b)
     return !strcmp(pg_basename(a), pg_basename(b));
 }
 
+int pg_replay_recorded_crash(char *where, int size)
+{
+    const pg_event *ev = exec.r ? peek(&exec) : NULL;
+    char name[600];
+
+    if (!ev || ev->kind != PG_EV_CRASH)
+        return 0;
+    if (where && size > 0)
+        where[0] = 0;
+    if (where && ev->module && ev->module[0])
+        snprintf(where, size, "%s",
+                 pg_site_name(ev->module, ev->offset, name, sizeof name));
+    return ev->value;
+}
+
 const pg_event *pg_replay_spawn(const char *program, int count)
 {
-    const pg_event *ev = peek(&exec);
+    const pg_event *ev = peek_spawn();
 
     if (!ev || ev->kind != PG_EV_SPAWN || !same_program(ev->program, program) ||
         ev->count != count) {
@@ -838,7 +867,7 @@ int pg_replay_spawn_steers(const char *program, int count)
 
     if (!pg_whatif.on || !exec.r)
         return 0;
-    ev = peek(&exec);
-    return ev && ev->kind == PG_EV_SPAWN && same_program(ev->program, program)
+    ev = peek_spawn();
+    return ev && same_program(ev->program, program)
            && ev->count == count;
 }

@@ -18,7 +18,7 @@
 
 static volatile int *nowhere;
 
-static void crash_here(int how_abort)
+__attribute__((noinline)) static void crash_here(int how_abort)
 {
     if (how_abort)
         abort();
