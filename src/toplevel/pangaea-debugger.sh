@@ -20,8 +20,10 @@
 # claims it again and execs the program in the same process: the runtime
 # keeps the ltid across that exec).  The program's stdin, stdout and stderr
 # are this script's (redirections on gdb's `run`, through /proc): its
-# output reaches pangaea as always, gdb's stays in the window.  With :EVENT gdb stops at pg_stop_here (stop.c), called when
-# the task has completed that recorded event, in the program's frame.
+# output reaches pangaea as always, gdb's stays in the window.  With
+# :EVENT gdb stops at pg_stop_here (stop.c), called when the task has
+# completed that recorded event, and goes on to where the program's frame
+# resumes (a temporary breakpoint there): gdb is in the program's frame.
 set -u
 prog=$1
 shift
@@ -46,15 +48,19 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
     echo "set startup-with-shell on"
     echo "set environment LD_PRELOAD $preload"
     echo "set args$args $io"
+    # pg_stop_here is called deep in Pangaea's frames: a temporary
+    # breakpoint where the program's frame resumes, and `continue` to it,
+    # leave gdb in the program's own frame, so that `next` steps the
+    # program's lines, not src/lib/stop.c's.
     echo "python"
-    echo "def pangaea_up():"
+    echo "def pangaea_to_program():"
     echo "    f = gdb.newest_frame()"
     echo "    while f is not None:"
     echo "        sal = f.find_sal()"
     echo "        name = sal.symtab.filename if sal.symtab else ''"
     echo "        lib = gdb.solib_name(f.pc()) or ''"
-    echo "        if 'libpangaea' not in lib and 'src/lib/' not in name:"
-    echo "            f.select()"
+    echo "        if 'src/lib/' not in name and not any(s in lib for s in ('libpangaea', 'libpvm3', 'libgpvm3', 'libc.')):"
+    echo "            gdb.Breakpoint('*%d' % f.pc(), temporary=True)"
     echo "            return"
     echo "        f = f.older()"
     echo "end"
@@ -64,8 +70,8 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
         echo "commands"
         echo "silent"
         echo "printf \"pangaea: ltid %d is at recorded event %ld (continue: the replay goes on)\\n\", ltid, event"
-        echo "python pangaea_up()"
-        echo "frame"
+        echo "python pangaea_to_program()"
+        echo "continue"
         echo "end"
     fi
     echo "run"
