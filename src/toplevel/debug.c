@@ -21,7 +21,9 @@
  * spawn of ltid 0's execution log): a replay given none takes them, one
  * given others is refused, as the program would compute something else and
  * the replay would say nothing of it; -otherargs replays with the given
- * ones all the same, with a warning.
+ * ones all the same, with a warning.  -rebuilt lets the tasks run another
+ * build of their programs (PANGAEA_REBUILT, replay.c): the replay goes on
+ * while their messages agree with the recording.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -38,6 +40,7 @@ static int debug_ltid = -1; /* -debug's ltid */
 static char debug_arg[64];  /* "L" or "L:E" */
 static char hook[PATH_MAX + 32];
 static int other_args;      /* -otherargs */
+static int rebuilt;         /* -rebuilt: tasks may run another build */
 
 /* "L:E" (event required) or "L[:E]": 0 and the numbers, or -1. */
 static int parse_point(const char *s, int need_event, long *l, long *e)
@@ -64,6 +67,8 @@ int top_debug_opt(int argc, char **argv, int *i, char *why, size_t size)
 
     if (!strcmp(argv[*i], "-otherargs"))
         return other_args = 1;
+    if (!strcmp(argv[*i], "-rebuilt"))
+        return rebuilt = 1;
     if (strcmp(argv[*i], "-stop") && strcmp(argv[*i], "-debug"))
         return 0;
     if (*i + 1 >= argc) {
@@ -113,8 +118,8 @@ const char *top_debug_misuse(pangaea_mode_t mode, const char *logdir)
     if ((stops[0] || debug_ltid >= 0) && mode != PANGAEA_REPLAY)
         return "-stop and -debug stop a task at a recorded event: they go "
                "with -replay";
-    if (other_args && mode != PANGAEA_REPLAY)
-        return "-otherargs goes with -replay";
+    if ((other_args || rebuilt) && mode != PANGAEA_REPLAY)
+        return "-otherargs and -rebuilt go with -replay";
     if (!logdir) /* not known yet: the mode alone */
         return NULL;
     if (debug_ltid >= 0 && !recorded(logdir, debug_ltid))
@@ -217,6 +222,7 @@ void top_debug_env(const char *dir)
     char place[PATH_MAX + 64];
 
     setenv(PG_ENV_STOP, stops, 1);
+    setenv(PG_ENV_REBUILT, rebuilt ? "1" : "", 1);
     setenv(PG_ENV_DEBUG, debug_arg, 1);
     place[0] = 0;
     if (debug_ltid >= 0) {

@@ -621,6 +621,34 @@ static void on_loss(int tag, int *abnormal)
     kill_all();
 }
 
+/* A replay that ended well says so, with how much it replayed: the
+ * events of the tasks' recorded logs (each log numbers its own). */
+static void say_replayed(void)
+{
+    char path[PATH_MAX + 64];
+    long events = 0;
+    int i, tasks = 0;
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logr *r;
+
+    for (i = 0; i < ntt; i++) {
+        if (tt[i].ltid <= 0)
+            continue;
+        tasks++;
+        pg_log_path(path, sizeof path, opts->logdir, tt[i].ltid, PG_LOG_COMM);
+        if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+            continue;
+        while (pg_logr_next(r, &ev, &err) == 1)
+            events += ev.kind != PG_EV_END;
+        pg_logr_close(r);
+    }
+    fprintf(stderr, "pangaea: replayed %ld event%s of %d task%s as "
+            "recorded\n", events, events == 1 ? "" : "s", tasks,
+            tasks == 1 ? "" : "s");
+}
+
 int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
 {
     int mid, len, tag, src, abnormal = 0, diverged = 0, octx, quiet = 0;
@@ -691,5 +719,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     pg_real.send(coord, PG_TAG_QUIT);
     pvm_setcontext(octx);
     top_run_broken |= (diverged & 2) != 0;
+    if (o->mode == PANGAEA_REPLAY && exit_status(abnormal, diverged) == 0)
+        say_replayed();
     return exit_status(abnormal, diverged);
 }

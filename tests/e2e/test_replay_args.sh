@@ -57,7 +57,7 @@ fi
 rc=0
 timeout 60 "$PANGAEA" -log -otherargs -logdir "$dir/l2" "$ARGS" </dev/null \
     >/dev/null 2>"$dir/log.err" || rc=$?
-if [ "$rc" -eq 2 ] && grep -q -- '-otherargs goes with -replay' "$dir/log.err"; then
+if [ "$rc" -eq 2 ] && grep -q -- '-otherargs and -rebuilt go with -replay' "$dir/log.err"; then
     pg_pass "-otherargs outside a replay is refused"
 else
     pg_fail "-log -otherargs: exit $rc"; cat "$dir/log.err"
