@@ -20,6 +20,9 @@
  *    recorded by its ltid and given back as the tid that ltid has in the
  *    replay; a task outside the run keeps its recorded tid, and so do
  *    pids, flags and host (pvmd) tids, which are the recording's.
+ * A what-if run (whatif.c) follows its recording up to the forced receive:
+ * there the recorded query is checked and passed over, and the answer is
+ * PVM's of today (the run goes its own way after that receive anyway).
  * The arrays returned are ours, valid until the next call, as PVM's are.
  */
 #include <stdio.h>
@@ -228,6 +231,8 @@ int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
             free(rec);
         }
     } else {
+        if (pg_replay_steers() && pg_selected(-1)) /* a what-if run */
+            pg_replay_query("pvm_tasks", about); /* in step; today's answer */
         cc = pg_real.tasks(where, &n, &ti);
         if (cc >= 0)
             tasks_record(&o, n, ti);
@@ -314,6 +319,8 @@ int pvm_config(int *nhostp, int *narchp, struct pvmhostinfo **hostp)
             free(rec);
         }
     } else {
+        if (pg_replay_steers()) /* a what-if run: see pvm_tasks */
+            pg_replay_query("pvm_config", "");
         cc = pg_real.config(&n, &narch, &hi);
         if (pg.mode == PANGAEA_LOG) {
             if (cc >= 0) {
