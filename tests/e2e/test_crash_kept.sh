@@ -9,7 +9,8 @@
 # in crash_here(), a function of its own; where must name that line, the
 # program's innermost frame, not a frame of libc (abort's) or of Pangaea's
 # signal handler.  The page is checked in headless Chromium (graph_page.py)
-# when chromium-driver is installed.
+# when chromium-driver is installed; its event times read from the run's
+# start (+S.UUUUUU s), the recorded clock after them.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -63,9 +64,9 @@ if command -v chromedriver >/dev/null; then
     html=$("$PANGAEA" -display "$dir/segv" 2>"$dir/display.err")
     if grep -q '>crash</span>' "$html" &&
        res=$(python3 "$HERE/graph_page.py" "$html" --click 1 4 2>"$dir/page.err") &&
-       [ "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["graph"]["crashes"], d["full"]["real"]["crashes"], d["details"]["ending"])' "$res")" = \
-         "1 1 died of SIGSEGV at plain_segv.c:$segv_line" ]; then
-        pg_pass "the page draws one crash (legend 'crash'), and ltid 1's event says how it died"
+       [ "$(python3 -c 'import json,sys,re; d=json.loads(sys.argv[1]); print(d["graph"]["crashes"], d["full"]["real"]["crashes"], d["details"]["ending"], bool(re.match(r"\+\d+\.\d{6} s  \[\d+\.\d{6}\]", d["details"]["t"])))' "$res")" = \
+         "1 1 died of SIGSEGV at plain_segv.c:$segv_line True" ]; then
+        pg_pass "the page draws one crash (legend 'crash'), ltid 1's event says how it died, its time is from the run's start ($(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["details"]["t"])' "$res"))"
     else
         pg_fail "the page: ${res:-no result}"; tail -5 "$dir/page.err" "$dir/display.err"
     fi
