@@ -162,6 +162,7 @@ static int first_copy(void)
 }
 
 static void end_task(int kind, const char *msg, int status);
+static void catch_crashes(void);
 
 __attribute__((constructor)) static void pg_construct(void)
 {
@@ -195,6 +196,8 @@ __attribute__((constructor)) static void pg_construct(void)
     program_name();
     gethostname(pg.host, sizeof pg.host - 1);
     on_exit(on_process_exit, NULL);
+    if (pg.ltid > 0) /* a crash before the first PVM call is told too */
+        catch_crashes();
 }
 
 /* The top-level task is not spawned: it sets pg up itself before starting. */
@@ -279,14 +282,16 @@ static void on_crash(int sig, siginfo_t *si, void *ucv)
 
     if (!once && !pg_forked_child()) {
         once = 1;
+        alarm(5); /* whatever hangs below (PVM, a lock the crash held) */
+        if (!pg.started && pg_start() < 0) /* it crashed before its first */
+            raise(sig);                      /* PVM call: enrol to say so */
         pg.depth++;
         crash_words(sig, fault_pc(ucv), msg, sizeof msg);
         pg_coord_report(PG_REP_CRASH, msg);
         if (pg.ltid != 0)
             pg_coord_exit(-sig); /* known at once: no grace to wait out */
         /* Leaving PVM sends the report for sure; a crash inside PVM could
-         * make that hang, so an alarm ends the wait. */
-        alarm(2);
+         * make that hang: the alarm ends the wait. */
         pg_real.exit();
     }
     raise(sig); /* SA_RESETHAND: now the default action */

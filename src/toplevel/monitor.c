@@ -213,7 +213,9 @@ static const char *program_of(int ltid)
     for (i = 0; i < ntt; i++)
         if (tt[i].ltid == ltid && tt[i].program[0])
             return tt[i].program;
-    return "?";
+    /* Its report came before the coordinator's news of its start: the
+     * first task's program is ours to name all the same. */
+    return ltid == 1 && opts ? opts->program : "?";
 }
 
 static struct ttask *by_ltid(int ltid)

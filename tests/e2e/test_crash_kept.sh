@@ -60,6 +60,18 @@ crash() {
 crash segv SEGV "$segv_line"
 crash abort ABRT "$abort_line" abort
 
+# A crash before the program's first PVM call: told with its signal and
+# line, not as a task that "never started Pangaea".
+rc=0
+timeout 60 "$PANGAEA" -log -logdir "$dir/early" "$PROG" early </dev/null \
+    >"$dir/early.out" 2>"$dir/early.err" || rc=$?
+if [ "$rc" -eq 4 ] && ! grep -q 'never' "$dir/early.err" &&
+   grep -q "ltid 1 (.*plain_segv) died of SIGSEGV after event 0 of its log, at plain_segv.c:$segv_line$" "$dir/early.err"; then
+    pg_pass "a crash before the first PVM call is told: $(grep -o 'died of.*' "$dir/early.err")"
+else
+    pg_fail "early crash: exit $rc"; cat "$dir/early.err"
+fi
+
 if command -v chromedriver >/dev/null; then
     html=$("$PANGAEA" -display "$dir/segv" 2>"$dir/display.err")
     if grep -q '>crash</span>' "$html" &&
