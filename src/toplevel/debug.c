@@ -226,6 +226,11 @@ void top_debug_env(const char *dir)
     setenv(PG_ENV_DEBUG, debug_arg, 1);
     place[0] = 0;
     if (debug_ltid >= 0) {
+        char host[256] = "";
+
+        gethostname(host, sizeof host - 1);
+        snprintf(place, sizeof place, "%d@%s", (int)getpid(), host);
+        setenv(PG_ENV_TOP_PID, place, 1); /* pangaea-debugger watches it */
         snprintf(hook, sizeof hook, "%s/pangaea-debugger", dir);
         setenv("PVM_DEBUGGER", hook, 1); /* for a pvmd we start */
         tmux_place(place, sizeof place);

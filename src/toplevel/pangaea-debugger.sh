@@ -82,21 +82,52 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
     echo "tmux wait-for -S $chan"
 } >"$work/run"
 
+# Ended from outside (pangaea ends the run: it kills this task; or pangaea
+# itself died and its coordinator kills the run's tasks): the window or
+# session goes too, and with it gdb (SIGHUP), which kills the program it
+# started.  The wait runs in the background so that the trap runs at once
+# (bash runs a trap only once a foreground command is over).
+window= sock= waiter=
+finish() {
+    [ -n "$waiter" ] && kill "$waiter" 2>/dev/null
+    [ -n "$window" ] && TMUX=${where#window:} tmux kill-window -t "$window" 2>/dev/null
+    [ -n "$sock" ] && { tmux -S "$sock" kill-server 2>/dev/null; rm -f "$sock"; }
+    rm -rf "$work"
+}
+trap 'finish; exit 143' TERM
+trap 'finish; exit 130' INT
+trap 'finish; exit 129' HUP
+
 title="ltid $ltid${event:+ @$event}"
 case $where in
 window:*)
-    TMUX=${where#window:} tmux new-window -n "$title" "bash '$work/run'" || exit 1
-    TMUX=${where#window:} tmux wait-for "$chan"
+    window=$(TMUX=${where#window:} tmux new-window -P -F '#{window_id}' -n "$title" "bash '$work/run'") || exit 1
+    TMUX=${where#window:} tmux wait-for "$chan" &
     ;;
 session:*)
     sock=${where#session:}
     tmux -S "$sock" new-session -d -s "pangaea" -n "$title" "bash '$work/run'" || exit 1
-    tmux -S "$sock" wait-for "$chan"
-    rm -f "$sock" # gdb is over, and with it the session
+    tmux -S "$sock" wait-for "$chan" &
     ;;
 *)
     echo "pangaea-debugger: PANGAEA_TMUX is not set: run under pangaea -debug" >&2
     exit 1
     ;;
 esac
+waiter=$!
+# pangaea gone (killed, or it ended the run) while gdb still holds the
+# task: nobody is left to end it, so this script does (PANGAEA_TOP_PID:
+# pangaea's pid@host, watched when it runs on this host).
+toppid=${PANGAEA_TOP_PID%@*}
+[ "${PANGAEA_TOP_PID#*@}" = "$(hostname)" ] || toppid=
+while kill -0 "$waiter" 2>/dev/null; do
+    if [ -n "$toppid" ] && ! kill -0 "$toppid" 2>/dev/null; then
+        finish
+        exit 143
+    fi
+    sleep 0.5
+done
+waiter= window= # gdb is over; its window closed with it
+[ -n "$sock" ] && rm -f "$sock" # and the session
+sock=
 rm -rf "$work"

@@ -72,6 +72,16 @@ else
     pg_fail "early crash: exit $rc"; cat "$dir/early.err"
 fi
 
+# A spawned argument longer than a log holds is named as such.
+rc=0
+timeout 60 "$PANGAEA" -log -logdir "$dir/long" "$PROG" longarg </dev/null \
+    >"$dir/long.out" 2>"$dir/long.err" || rc=$?
+if [ "$rc" -ne 0 ] && grep -q "pvm_spawn of .*plain_segv: its argument 3 is 5000 bytes, too long for the execution log" "$dir/long.out" "$dir/long.err"; then
+    pg_pass "a spawned argument of 5000 bytes is named (exit $rc)"
+else
+    pg_fail "long spawned argument: exit $rc"; cat "$dir/long.out" "$dir/long.err"
+fi
+
 if command -v chromedriver >/dev/null; then
     html=$("$PANGAEA" -display "$dir/segv" 2>"$dir/display.err")
     if grep -q '>crash</span>' "$html" &&

@@ -1,13 +1,16 @@
 /*
  * plain_segv.c - a PVM program that crashes for sure, at a known line.
  *
- *   plain_segv [early|abort]  ltid 1; spawns 2 copies of itself as workers
+ *   plain_segv [early|abort|longarg]
+ *                             ltid 1; spawns 2 copies of itself as workers
  *
  * Built against PVM alone (tests preload Pangaea).  Each worker sends one
  * message to the master and exits; the master takes both, prints them and
  * then writes through a NULL pointer in crash_here() (SIGSEGV), or calls
  * abort() with "abort" (SIGABRT).  With "early" the master crashes before
  * its first PVM call, so Pangaea's library never ran a wrapped call in it.
+ * With "longarg" each worker gets a third argument of 5000 bytes, more than
+ * an execution log holds (the worker ignores it).
  * Tests find the crashing line by the marker comment CRASH-LINE.
  */
 #include <pvm3.h>
@@ -46,7 +49,13 @@ int main(int argc, char **argv)
         return 1;
     self[len] = 0;
     for (i = 0; i < 2; i++) {
-        char num[16], *cargv[] = { "-worker", num, NULL };
+        static char big[5001];
+        char num[16], *cargv[] = { "-worker", num, NULL, NULL };
+
+        if (argc > 1 && !strcmp(argv[1], "longarg")) {
+            memset(big, 'x', sizeof big - 1);
+            cargv[2] = big;
+        }
 
         snprintf(num, sizeof num, "%d", i + 1);
         if (pvm_spawn(self, cargv, PvmTaskDefault, "", 1, &tids[i]) != 1) {
