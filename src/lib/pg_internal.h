@@ -148,6 +148,9 @@ int pg_wait_overdue(struct pg_wait *w);
 double pg_now(void);
 /* Prints "pangaea: ltid N (program): <message>" on stderr. */
 void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* PVM's words for an error code (PvmNoFile: "No such file"), for messages
+ * that would otherwise show a number. */
+const char *pg_pvm_strerror(int code);
 /* Ends this task: tells `pangaea` (report kind PG_REP_*, msg), closes the
  * logs, leaves PVM (all three through pg_ender), exits with status. */
 void pg_end_task(int kind, const char *msg, int status)

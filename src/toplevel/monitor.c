@@ -692,7 +692,8 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
         if (quiet >= 0)
             quiet = 0;
         if (mid < 0) {
-            fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %d)\n", mid);
+            fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %s, %d)\n",
+                    pg_pvm_strerror(mid), mid);
             top_run_broken = 1;
             return TOP_EXIT_FAILED;
         }

@@ -10,6 +10,7 @@
 # 60 s: a run that waits out the grace is cut off by `timeout` (exit 124),
 # whatever the load of the machine.  Each run must also end as it should:
 # the crash named with its signal (exit 4), the divergence (exit 3).
+# Last, a PVM error is told in its words, not only its number.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -39,6 +40,16 @@ if [ "$rc" -eq 3 ] && grep -q 'replay diverged in ltid 2' "$dir/div.err" &&
     pg_pass "a divergence ends the run at once, the task pangaea stopped named so"
 else
     pg_fail "divergence: exit $rc (124: the grace was waited out)"; cat "$dir/div.out" "$dir/div.err"
+fi
+
+# PVM's errors in words: a spawn on a host the machine lacks.
+rc=0
+timeout 60 "$PANGAEA" -log -host nohost -logdir "$dir/nohost" "$PG_BUILD/tests/plain_args" \
+    </dev/null >/dev/null 2>"$dir/nohost.err" || rc=$?
+if [ "$rc" -eq 2 ] && grep -q '(pvm_spawn: No such host, -6)' "$dir/nohost.err"; then
+    pg_pass "PVM's error is told in words: $(cat "$dir/nohost.err")"
+else
+    pg_fail "-host nohost: exit $rc"; cat "$dir/nohost.err"
 fi
 
 pg_pvm_stop
