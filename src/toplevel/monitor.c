@@ -162,7 +162,7 @@ static void say_last_event(int ltid)
 
 static void on_ended(int *abnormal)
 {
-    int v[4];
+    int v[4], stopped;
     struct ttask *t;
 
     pvm_upkint(v, 4, 1);
@@ -171,8 +171,9 @@ static void on_ended(int *abnormal)
     t->ended = 1;
     t->status = v[2];
     t->normal = v[3];
-    top_live_ended(t->ltid, t->normal, t->status, /* -live */
-                   !t->normal && reporter >= 0 && t->ltid != reporter);
+    stopped = t->normal != 1 && reporter >= 0 && t->ltid != reporter;
+    top_live_ended(t->ltid, stopped ? 0 : t->normal, t->status, /* -live */
+                   stopped); /* killed by pangaea (normal 2): stopped */
     t->died |= t->status < 0; /* it reported its crash (status -signal) */
     if (t->normal != 1 && reporter >= 0) {
         if (t->ltid != reporter)
