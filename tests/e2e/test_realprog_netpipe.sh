@@ -24,6 +24,7 @@ stop_receiver() {
 }
 trap 'stop_receiver; pg_cleanup' EXIT
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
+cd "$dir" || exit 1 # NPpvm writes np.out where it runs: here
 host=$(hostname)
 NP=(NPpvm -u 4096 -n 20 -p 0)
 
@@ -63,5 +64,6 @@ else
     pg_fail "transmitter replay: exit $rc"; tail -n 5 "$dir/rep.out"
 fi
 
+cd /
 pg_pvm_stop
 pg_summary
