@@ -94,9 +94,13 @@ finish() {
     [ -n "$sock" ] && { tmux -S "$sock" kill-server 2>/dev/null; rm -f "$sock"; }
     rm -rf "$work"
 }
-trap 'finish; exit 143' TERM
-trap 'finish; exit 130' INT
-trap 'finish; exit 129' HUP
+# This shell carries libpangaea (the pvmd preloaded it), whose exit
+# handlers would take it for the task and look for its logs: it leaves by
+# exec (no exit handlers run), the program under gdb being the task.
+leave() { exec /bin/sh -c "exit $1"; }
+trap 'finish; leave 143' TERM
+trap 'finish; leave 130' INT
+trap 'finish; leave 129' HUP
 
 title="ltid $ltid${event:+ @$event}"
 case $where in
@@ -123,7 +127,7 @@ toppid=${PANGAEA_TOP_PID%@*}
 while kill -0 "$waiter" 2>/dev/null; do
     if [ -n "$toppid" ] && ! kill -0 "$toppid" 2>/dev/null; then
         finish
-        exit 143
+        leave 143
     fi
     sleep 0.5
 done
@@ -131,3 +135,4 @@ waiter= window= # gdb is over; its window closed with it
 [ -n "$sock" ] && rm -f "$sock" # and the session
 sock=
 rm -rf "$work"
+leave 0

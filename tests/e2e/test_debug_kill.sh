@@ -9,6 +9,7 @@
 # pangaea gets SIGTERM, as a user's kill would send.  Then the socket's
 # tmux server, gdb and the task must all be gone within a few seconds.
 # Whatever this test started is ended by its PID or socket on the way out.
+# Then gdb is quit at a task's crash: no "bad log" may follow.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -65,6 +66,33 @@ else
 fi
 wait "$runner" 2>/dev/null
 runner=
+
+# Quitting gdb at a task's crash (the logs in a -logdir of their own, the
+# run started elsewhere): the task was killed, and that is all pangaea
+# says; no "bad log" of a log looked for in logs/ (pangaea-debugger's own
+# shell, which carries the library, used to take itself for the task).
+timeout 60 "$PANGAEA" -log -logdir "$dir/crashlogs" "$PG_BUILD/tests/plain_segv" >/dev/null 2>&1
+mkdir -p "$dir/elsewhere"
+( cd "$dir/elsewhere" && unset TMUX && export TMPDIR=$dir/elsewhere &&
+  exec timeout 120 "$PANGAEA" -replay -debug 1 -logdir "$dir/crashlogs" \
+      "$PG_BUILD/tests/plain_segv" >"$dir/q.out" 2>"$dir/q.err" ) &
+runner=$!
+sock=
+for i in $(seq 300); do
+    sock=$(grep -Eo 'tmux -S [^ ]+ attach' "$dir/q.err" 2>/dev/null | awk '{print $3}')
+    [ -n "$sock" ] && tmux -S "$sock" capture-pane -p -t pangaea 2>/dev/null |
+        grep -q 'received signal SIGSEGV' && break
+    sleep 0.1
+done
+[ -n "$sock" ] && tmux -S "$sock" send-keys -t pangaea quit Enter
+rc=0; wait "$runner" || rc=$?
+runner=
+if [ -n "$sock" ] && [ "$rc" -eq 4 ] && ! grep -q 'bad log' "$dir/q.err" &&
+   grep -q 'ltid 1 (.*plain_segv.*) ended abnormally' "$dir/q.err"; then
+    pg_pass "quitting gdb at the crash: the task ended abnormally, no 'bad log' (exit 4)"
+else
+    pg_fail "quitting gdb at the crash: exit $rc, socket '$sock'"; cat "$dir/q.err"
+fi
 
 pg_pvm_stop
 pg_summary
