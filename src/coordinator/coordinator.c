@@ -37,8 +37,11 @@ struct task {
 
 /* A task's exit report and the daemon's news of its exit come by different
  * paths (the report may use a direct route): the report can come second.
- * A task is called abnormal only when none came this long after its end. */
-#define REPORT_GRACE 2.0
+ * A task is called abnormal only when none came this long after its end.
+ * Only a task that ends without a word waits so: a crash the task caught
+ * is reported (status -signal), and a task `pangaea` or the program
+ * kills is announced first (PG_TAG_KILLING). */
+static double report_grace = 2.0; /* PANGAEA_REPORT_GRACE: seconds */
 
 struct pending {
     int asker, kind, key;
@@ -144,9 +147,19 @@ static void resolve_pending(void)
     int i = 0;
 
     while (i < npend) {
-        if (answer(&pend[i], now() > pend[i].deadline))
+        if (answer(&pend[i], 0)) {
             pend[i] = pend[--npend];
-        else
+        } else if (now() > pend[i].deadline) {
+            /* Said aloud: a wait this long is a wrong guess somewhere. */
+            fprintf(stderr, pend[i].kind == PG_KEY_LTID
+                    ? "pangaea-coord: no task registered as ltid %d in 10 s "
+                      "(asked by t%x): answered as unknown\n"
+                    : "pangaea-coord: no task registered as t%x in 10 s "
+                      "(asked by t%x): answered as unknown\n",
+                    pend[i].key, pend[i].asker);
+            answer(&pend[i], 1);
+            pend[i] = pend[--npend];
+        } else
             i++;
     }
 }
@@ -203,12 +216,17 @@ static void on_announce(int src)
  * parents never reaches `pangaea` or a task the coordinator knows (a server
  * started by hand, a task of another `pangaea` run).  Such a tid will never
  * register, so it is answered "unknown" at once instead of after the
- * deadline (outside.c records its messages with their contents). */
+ * deadline (outside.c records its messages with their contents).
+ * `pangaea` and the coordinator themselves are no program task either:
+ * asked about by tid (a replayed send to the tid an outside task had when
+ * recorded, now reused by one of them), they are outside at once. */
 static int outside_run(int tid)
 {
     struct pvmtaskinfo *ti;
     int n, hops;
 
+    if ((tid == top || tid == pvm_mytid()) && !find(PG_KEY_TID, tid))
+        return 1;
     for (hops = 0; hops < 64; hops++) {
         if (tid == top || tid == pvm_mytid() || find(PG_KEY_TID, tid))
             return 0;
@@ -282,13 +300,15 @@ static void tell_ended(struct task *t)
     int v[4];
 
     if (t->told || !t->ended ||
-        (!t->reported && !t->killed && now() - t->ended_at < REPORT_GRACE))
+        (!t->reported && !t->killed && now() - t->ended_at < report_grace))
         return;
     t->told = 1;
     v[0] = t->ltid;
     v[1] = t->tid;
     v[2] = t->status;
-    v[3] = t->reported ? 1 : t->killed ? 2 : 0;
+    /* A crash the task reported itself (runtime.c) has status -signal:
+     * known at once, and no normal end. */
+    v[3] = t->reported && t->status >= 0 ? 1 : t->killed ? 2 : 0;
     send_ints(top, PG_TAG_ENDED, v, 4, NULL, NULL);
 }
 
@@ -360,6 +380,11 @@ int main(int argc, char **argv)
         return 2;
     }
     top = pvm_parent();
+    if (getenv("PANGAEA_REPORT_GRACE")) /* a slow network: more */
+        report_grace = atof(getenv("PANGAEA_REPORT_GRACE"));
+    /* Errors are values here (a whois of a tid that is no task's); PVM's
+     * own messages about them would land in the program's output. */
+    pvm_setopt(PvmAutoErr, 0);
     pvm_setcontext(atoi(argv[1]));
     /* If pangaea itself dies, nobody would end this run: do it. */
     pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &top);

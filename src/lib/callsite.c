@@ -284,6 +284,43 @@ int pg_site_parts_pc(void *pc, char *file, int fsize, char *func, int nsize,
     return 0;
 }
 
+/* 1 if the object at path is the C library's, PVM's or Pangaea's (or the
+ * loader's, libgcc's): frames there are not the program's. */
+static int system_object(const char *path)
+{
+    static const char *const sys[] = { "libc.", "libc-", "ld-linux",
+        "libpthread", "libgcc_s", "libpvm3", "libgpvm3", "libpangaea" };
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t i;
+
+    for (i = 0; i < sizeof sys / sizeof sys[0]; i++)
+        if (!strncmp(base, sys[i], strlen(sys[i])))
+            return 1;
+    return 0;
+}
+
+int pg_site_crash(void *fault, void **pc, char *module, size_t size,
+                  int *offset)
+{
+    void *frames[64];
+    uintptr_t off;
+    int n = backtrace(frames, 64), i;
+
+    for (i = 0; i < n; i++) {
+        /* Sites are return addresses, named by the byte before them; the
+         * faulting instruction itself is named by its first byte. */
+        void *at = frames[i] == fault ? (char *)fault + 1 : frames[i];
+
+        if (locate(at, module, size, &off) < 0 || system_object(module))
+            continue;
+        *pc = at;
+        *offset = (int)off;
+        return 0;
+    }
+    module[0] = 0;
+    return -1;
+}
+
 int pg_site_is_new(void *pc)
 {
     return pc && pg.comm && !find(program_pc(pc))->id;

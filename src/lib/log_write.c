@@ -505,6 +505,8 @@ int pg_logw_event(pg_logw *w, const pg_event *ev)
         return pg_logw_spawn(w, ev->t, ev->program, ev->argv, ev->flags,
                              ev->where, ev->count, ev->nchild, ev->child_ltid,
                              ev->child_host);
+    if (w && w->kind == PG_LOG_EXEC && ev->kind == PG_EV_CRASH)
+        return pg_logw_crash(w, ev->t, ev->value, ev->module, ev->offset);
     if (ev->kind == PG_EV_END)
         return pg_logw_misses(w, ev->misses), pg_logw_end(w, ev->t, ev->status);
     if (w)
@@ -618,6 +620,18 @@ int pg_logw_spawn(pg_logw *w, double t, const char *program,
             put_str(w, "host", host) || finish(w))
             return -1;
     }
+    return end_event(w);
+}
+
+int pg_logw_crash(pg_logw *w, double t, int sig, const char *module,
+                  int offset)
+{
+    if (!usable(w, PG_LOG_EXEC) || !time_ok(t))
+        return -1;
+    if (begin_event(w, "crash", t) || put_long(w, "signal", sig) ||
+        put_str(w, "module", module ? module : "") ||
+        put_long(w, "offset", offset < 0 ? 0 : offset))
+        return -1;
     return end_event(w);
 }
 

@@ -156,6 +156,9 @@ int pg_wait_overdue(struct pg_wait *w);
 double pg_now(void);
 /* Prints "pangaea: ltid N (program): <message>" on stderr. */
 void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* PVM's words for an error code (PvmNoFile: "No such file"), for messages
+ * that would otherwise show a number. */
+const char *pg_pvm_strerror(int code);
 /* Ends this task: tells `pangaea` (report kind PG_REP_*, msg), closes the
  * logs, leaves PVM (all three through pg_ender), exits with status. */
 void pg_end_task(int kind, const char *msg, int status)
@@ -287,6 +290,13 @@ const char *pg_site_where_pc(void *pc, char *buf, int size);
  * unknown): a breakpoint's site (gate.c); 0, or -1 when pc is unknown. */
 int pg_site_parts_pc(void *pc, char *file, int fsize, char *func, int nsize,
                      int *line);
+
+/* At a crash (from the signal handler; fault: the interrupted pc, or
+ * NULL): the program's innermost frame, the first of the stack in an
+ * object that is not the C library's, PVM's or Pangaea's: its pc, object
+ * and offset; 0, or -1 if none. */
+int pg_site_crash(void *fault, void **pc, char *module, size_t size,
+                  int *offset);
 /* For the number of a held call's event (gate.c): 1 if the call at pc
  * would write a new <site> record; 1 if a <poll> record is due first. */
 int pg_site_is_new(void *pc);
@@ -492,6 +502,10 @@ int pg_replay_query(const char *call, const char *about);
 int pg_replay_leave(const char *group);
 /* The next recorded spawn, checked against the program's request. */
 const pg_event *pg_replay_spawn(const char *program, int count);
+/* The signal the recording of this task died of (its <crash>, due now
+ * that every recorded spawn was made), and where (file:line, or ""); 0 if
+ * it did not die here. */
+int pg_replay_recorded_crash(char *where, int size);
 /* A what-if task: 1 while its next recorded event is to be followed (a
  * receive, send or query then goes the replay way, and is recorded); for a
  * spawn, while the next recorded spawn is of that program and count (its

@@ -94,7 +94,8 @@ typedef struct pg_event {
     int from;           /* RECV: source ltid; NOTICE: the ltid that ended */
     pg_notice_what what;       /* NOTICE */
     const char *about;         /* QUERY: an ltid, a host or a group */
-    int value;                 /* QUERY: what the call returned */
+    int value;                 /* QUERY: what the call returned; CRASH:
+                                  the signal */
     int nto;            /* SEND: number of destination ltids */
     const int *to;      /* SEND: destination ltids */
     const char *program;       /* SPAWN */
@@ -118,7 +119,7 @@ typedef struct pg_event {
     int asked_tag;      /* RECV/NOTICE/POLL: tag asked for (-1 any), -2 if
                            unknown */
     int matcher;        /* RECV/NOTICE/POLL: 1 through pvm_recvf's matcher */
-    const char *module; /* SITE: the object file (path as loaded) */
+    const char *module; /* SITE, CRASH: the object file (path as loaded) */
     int offset;         /* SITE: return address minus the object's base */
     int misses;                /* SEND/RECV/END: polls (pvm_nrecv, pvm_probe,
                                   pvm_trecv) that found no message just
@@ -174,6 +175,10 @@ int pg_logw_spawn(pg_logw *w, double t, const char *program,
                   char *const *argv, int flags, const char *where, int count,
                   int nchild, const int *child_ltid,
                   const char *const *child_host);
+/* The exec log's <crash>: the task died of `sig`, the program's frame at
+ * `offset` in `module` ("" unknown); then comes <end status=-sig>. */
+int pg_logw_crash(pg_logw *w, double t, int sig, const char *module,
+                  int offset);
 int pg_logw_end(pg_logw *w, double t, int status);
 /* <gettid group= inst= ltid=/>: instance `inst` of `group` was task `ltid`
  * (negative: the PVM error the call returned). */

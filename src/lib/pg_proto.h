@@ -92,11 +92,16 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
 #define PG_ENV_STOP "PANGAEA_STOP"    /* -stop: "L:E,L:E" (stop.c)      */
 #define PG_ENV_DEBUG "PANGAEA_DEBUG"  /* -debug: "L" or "L:E"           */
 #define PG_ENV_TMUX "PANGAEA_TMUX"    /* -debug: pangaea's $TMUX, or "" */
+#define PG_ENV_TOP_PID "PANGAEA_TOP_PID" /* -debug: pangaea's pid@host, for
+                                           pangaea-debugger to watch */
+#define PG_ENV_REBUILT "PANGAEA_REBUILT" /* -rebuilt: "1", another build may
+                                           replay (replay.c) */
 #define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
                     "PANGAEA_ONLY:PANGAEA_PROGDIR:PANGAEA_WHATIF:PANGAEA_CHAOS:" \
                     "PANGAEA_LIVE:PANGAEA_STOP:PANGAEA_DEBUG:PANGAEA_TMUX:PANGAEA_TIME:" \
-                    "PANGAEA_CWD:PANGAEA_STDIN:PANGAEA_HOLD:" \
+                    "PANGAEA_CWD:PANGAEA_STDIN:PANGAEA_HOLD:PANGAEA_REBUILT:" \
+                    "PANGAEA_TOP_PID:" \
                     "PVM_EXPORT"
 
 #endif

@@ -174,6 +174,15 @@ void pg_record_spawn(const char *program, char **argv, int flags,
 
     if (!hosts)
         pg_fatal("out of memory");
+    for (i = 0; argv && argv[i]; i++) { /* say which, not "cannot write" */
+        char *one[2] = { argv[i], NULL };
+
+        if (!pg_logw_args_ok(one))
+            pg_fatal("pvm_spawn of %.300s: its argument %d is %zu bytes, too "
+                     "long for the execution log (at most 4096, 2048 for one "
+                     "with bytes XML cannot hold)", program, i + 1,
+                     strlen(argv[i]));
+    }
     for (i = 0; i < nchild; i++)
         hosts[i] = strdup(pg_host_of(tids[i]));
     check(pg_logw_spawn(pg.exec, pg_now(), program, argv, flags,

@@ -21,6 +21,7 @@
  * kept receives (reserve.c; refused by pg_match), which the pruning
  * guarantees is the recorded message (minimize.c says why).
  */
+#define _GNU_SOURCE
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,6 +113,15 @@ static void bad_log(const char *msg)
     pg_end_task(PG_REP_BADLOG, msg, PG_EXIT_FATAL);
 }
 
+/* A divergence is reported to `pangaea`, which prints it once for the run;
+ * the task says it on its own stderr only when there is no `pangaea` to
+ * tell (its own stderr reaches the same screen: it printed twice). */
+static void say_diverged(const char *msg)
+{
+    if (pg.top <= 0 || pg.ltid == 0)
+        pg_warn("replay diverged %s", msg);
+}
+
 static int open_cursor(struct cursor *c, pg_log_kind kind, pg_log_header *h)
 {
     pg_err err;
@@ -124,7 +134,8 @@ static int open_cursor(struct cursor *c, pg_log_kind kind, pg_log_header *h)
 }
 
 /* The task runs the executable it ran when recorded, byte for byte: the
- * same base name is not enough (a rebuilt program behaves otherwise).
+ * same base name is not enough (a rebuilt program behaves otherwise),
+ * unless `pangaea -replay -rebuilt` asked for another build on purpose.
  * Checked by each task as it starts, since only the pvmd knows where it
  * found a child's program; pangaea then exits 3, as for any divergence. */
 static void check_program(const pg_log_header *h)
@@ -137,11 +148,20 @@ static void check_program(const pg_log_header *h)
         snprintf(sum, sizeof sum, "unreadable");
     if (!strcmp(sum, h->sha256))
         return;
+    if (getenv(PG_ENV_REBUILT) && !strcmp(getenv(PG_ENV_REBUILT), "1")) {
+        /* -rebuilt: the classic loop (add a printf, rebuild, replay); the
+         * replay goes on while the messages agree, and the first that
+         * differs is a divergence like any other. */
+        pg_warn("runs %.300s, another build than recorded (-rebuilt): it "
+                "replays while its messages agree with the recording", exe);
+        return;
+    }
     snprintf(msg, sizeof msg, "at its start: recorded program %.300s with "
              "SHA-256 %s; the task runs %.300s with SHA-256 %s (another build "
-             "or another program)", h->exe[0] ? h->exe : h->program,
+             "or another program; -rebuilt replays another build)",
+             h->exe[0] ? h->exe : h->program,
              h->sha256, exe, sum);
-    pg_warn("replay diverged %s", msg);
+    say_diverged(msg);
     pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }
 
@@ -300,6 +320,15 @@ static const pg_event *peek(struct cursor *c)
     return ev;
 }
 
+/* The next recorded spawn of this task, or NULL: its crash (the <crash>
+ * a recording that died ends with) is no spawn. */
+static const pg_event *peek_spawn(void)
+{
+    const pg_event *ev = peek(&exec);
+
+    return ev && ev->kind == PG_EV_SPAWN ? ev : NULL;
+}
+
 void pg_replay_prefetch(void)
 {
     struct slot *s;
@@ -373,7 +402,7 @@ static void diverge(const char *happened, const char *fmt, ...)
     snprintf(msg, sizeof msg,
              "at event %ld: recorded %s; the program %s%s",
              next_seq(), rec, happened, pg_site_where(site, sizeof site));
-    pg_warn("replay diverged %s", msg);
+    say_diverged(msg);
     pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }
 
@@ -432,8 +461,12 @@ void pg_replay_check_end(int status)
     else if (race_only && !comm.cut && end_seq > comm.seq + 1)
         snprintf(rec, sizeof rec, "%ld more send(s) or receive(s) (left out "
                  "of the race-only recording)", end_seq - comm.seq - 1);
-    else if (peek(&exec))
+    else if (peek_spawn())
         snprintf(rec, sizeof rec, "a pvm_spawn of %s", exec.ev.program);
+    else if (peek(&exec)) /* a <crash> */
+        snprintf(rec, sizeof rec, "that the task died of SIG%s here",
+                 sigabbrev_np(exec.ev.value) ? sigabbrev_np(exec.ev.value)
+                                             : "?");
     else if (comm.cut)
         snprintf(rec, sizeof rec, "that the task died here");
     else if (comm.has_end && comm.end_status != status)
@@ -443,7 +476,7 @@ void pg_replay_check_end(int status)
         return;
     snprintf(msg, sizeof msg, "at event %ld: recorded %s; the program "
              "ended with status %d", next_seq(), rec, status);
-    pg_warn("replay diverged %s", msg);
+    say_diverged(msg);
     pg_coord_report(PG_REP_DIVERGED, msg);
 }
 
@@ -800,9 +833,24 @@ static int same_program(const char *a, const char *b)
     return !strcmp(pg_basename(a), pg_basename(b));
 }
 
+int pg_replay_recorded_crash(char *where, int size)
+{
+    const pg_event *ev = exec.r ? peek(&exec) : NULL;
+    char name[600];
+
+    if (!ev || ev->kind != PG_EV_CRASH)
+        return 0;
+    if (where && size > 0)
+        where[0] = 0;
+    if (where && ev->module && ev->module[0])
+        snprintf(where, size, "%s",
+                 pg_site_name(ev->module, ev->offset, name, sizeof name));
+    return ev->value;
+}
+
 const pg_event *pg_replay_spawn(const char *program, int count)
 {
-    const pg_event *ev = peek(&exec);
+    const pg_event *ev = peek_spawn();
 
     if (!ev || ev->kind != PG_EV_SPAWN || !same_program(ev->program, program) ||
         ev->count != count) {
@@ -813,7 +861,7 @@ const pg_event *pg_replay_spawn(const char *program, int count)
                  "program spawned %s (count %d)", exec.seq + 1,
                  ev ? "pvm_spawn of " : "no more spawns",
                  ev ? ev->program : "", ev ? ev->count : 0, program, count);
-        pg_warn("replay diverged %s", msg);
+        say_diverged(msg);
         pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
     }
     exec.have = 0;
@@ -845,7 +893,7 @@ int pg_replay_spawn_steers(const char *program, int count)
 
     if (!pg_whatif.on || !exec.r)
         return 0;
-    ev = peek(&exec);
-    return ev && ev->kind == PG_EV_SPAWN && same_program(ev->program, program)
+    ev = peek_spawn();
+    return ev && same_program(ev->program, program)
            && ev->count == count;
 }

@@ -31,6 +31,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "pg_internal.h"
@@ -160,6 +162,7 @@ static int first_copy(void)
 }
 
 static void end_task(int kind, const char *msg, int status);
+static void catch_crashes(void);
 
 __attribute__((constructor)) static void pg_construct(void)
 {
@@ -195,6 +198,8 @@ __attribute__((constructor)) static void pg_construct(void)
     if (pg.mode == PANGAEA_LOG) /* a what-if: clocks read before pg_start */
         pg_whatif_load();       /* follow the recording too (wrap_time.c) */
     on_exit(on_process_exit, NULL);
+    if (pg.ltid > 0) /* a crash before the first PVM call is told too */
+        catch_crashes();
 }
 
 /* The top-level task is not spawned: it sets pg up itself before starting. */
@@ -212,23 +217,83 @@ void pg_set_top(pangaea_mode_t mode, int ctx, int coord, const char *logdir)
     gethostname(pg.host, sizeof pg.host - 1);
 }
 
+/* A recording keeps how the task died: the exec log's <crash> (signal,
+ * the program's frame) and <end status=-signal>, closed so it is whole. */
+static void record_crash(int sig, const char *module, int offset)
+{
+    double t = pg_now();
+
+    if (pg.mode != PANGAEA_LOG || !pg.exec)
+        return;
+    pg_logw_crash(pg.exec, t, sig, module, offset);
+    pg_logw_end(pg.exec, t, -sig);
+    pg_logw_close(pg.exec);
+    pg.exec = NULL;
+}
+
+/* "died of SIGSEGV after event 7 of its log, at f.c:12", and in a replay
+ * whether the recording died so too. */
+static void crash_words(int sig, void *fault, char *msg, size_t size)
+{
+    char module[PATH_MAX], where[700] = "", rec[600] = "";
+    void *pc = NULL;
+    int offset = 0, rsig;
+    size_t n;
+
+    if (pg_site_crash(fault, &pc, module, sizeof module, &offset) == 0)
+        pg_site_where_pc(pc, where, sizeof where);
+    record_crash(sig, module, offset);
+    n = snprintf(msg, size, "died of SIG%s after event %ld of its log%s%s",
+                 sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", pg.events,
+                 where[0] ? "," : "", where);
+    if (pg.mode != PANGAEA_REPLAY || n >= size)
+        return;
+    rsig = pg_replay_recorded_crash(rec, sizeof rec);
+    if (rsig == sig)
+        snprintf(msg + n, size - n, ", as recorded");
+    else if (rsig)
+        snprintf(msg + n, size - n, "; the recording died of SIG%s%s%s",
+                 sigabbrev_np(rsig) ? sigabbrev_np(rsig) : "?",
+                 rec[0] ? " at " : "", rec);
+    else
+        snprintf(msg + n, size - n, "; the recording did not die there");
+}
+
 /* A task that crashes says how, and after which event of its log, before
  * it dies: best effort (PVM is called from a signal handler), but the run's
  * report then names the cause, which is what a person debugging needs. */
-static void on_crash(int sig)
+/* The pc the signal interrupted, or NULL where its register is unknown. */
+static void *fault_pc(void *ucv)
+{
+    ucontext_t *uc = ucv;
+
+#if defined(__x86_64__)
+    return uc ? (void *)uc->uc_mcontext.gregs[REG_RIP] : NULL;
+#elif defined(__aarch64__)
+    return uc ? (void *)uc->uc_mcontext.pc : NULL;
+#else
+    (void)uc;
+    return NULL;
+#endif
+}
+
+static void on_crash(int sig, siginfo_t *si, void *ucv)
 {
     static volatile sig_atomic_t once;
-    char msg[128];
+    char msg[1500];
 
     if (!once && !pg_forked_child()) {
         once = 1;
-        snprintf(msg, sizeof msg, "died of SIG%s after event %ld of its log",
-                 sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", pg.events);
+        alarm(5); /* whatever hangs below (PVM, a lock the crash held) */
+        if (!pg.started && pg_start() < 0) /* it crashed before its first */
+            raise(sig);                      /* PVM call: enrol to say so */
         pg.depth++;
+        crash_words(sig, fault_pc(ucv), msg, sizeof msg);
         pg_coord_report(PG_REP_CRASH, msg);
+        if (pg.ltid != 0)
+            pg_coord_exit(-sig); /* known at once: no grace to wait out */
         /* Leaving PVM sends the report for sure; a crash inside PVM could
-         * make that hang, so an alarm ends the wait. */
-        alarm(2);
+         * make that hang: the alarm ends the wait. */
         pg_real.exit();
     }
     raise(sig); /* SA_RESETHAND: now the default action */
@@ -241,8 +306,8 @@ static void catch_crashes(void)
     size_t i;
 
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_crash;
-    sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sa.sa_sigaction = on_crash;
+    sa.sa_flags = SA_RESETHAND | SA_NODEFER | SA_SIGINFO;
     for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
 }

@@ -158,3 +158,13 @@ void pg_fatal(const char *fmt, ...)
     pg_warn("%s", buf);
     pg_end_task(PG_REP_FATAL, buf, PG_EXIT_FATAL);
 }
+
+extern char *pvm_errlist[]; /* libpvm3's messages, indexed by -code */
+extern int pvm_nerr;
+
+const char *pg_pvm_strerror(int code)
+{
+    return code < 0 && -code < pvm_nerr && pvm_errlist[-code]
+               ? pvm_errlist[-code]
+               : "unknown error";
+}

@@ -26,6 +26,7 @@
  * pg_gate_after (gdb's breakpoint) once it has returned.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,9 +116,43 @@ __attribute__((noinline)) void pg_gate_after(int ltid)
     __asm__ volatile("" ::"r"(ltid) : "memory");
 }
 
+/* gdb attached to a stopped task lands in raise(), inside the C library
+ * under Pangaea's frames: this script, given to gdb with -x, selects the
+ * program's innermost frame (the first outside the C library, PVM and
+ * Pangaea) and shows it.  Written by the task as it stops, into TMPDIR
+ * (O_NOFOLLOW, 0600), removed when it goes on; "" if it cannot be. */
+static void frame_script(int pid, char *path, size_t size)
+{
+    static const char text[] =
+        "python\n"
+        "f = gdb.newest_frame()\n"
+        "while f.older() is not None and any(s in (gdb.solib_name(f.pc()) "
+        "or '') for s in ('libc.', 'libc-', 'ld-linux', 'libpangaea', "
+        "'libpvm3', 'libgpvm3')):\n"
+        "    f = f.older()\n"
+        "f.select()\n"
+        "end\n"
+        "frame\n";
+    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+                                                            : "/tmp";
+    int fd;
+
+    if (snprintf(path, size, "%s/pangaea-frame-%d.gdb", tmp, pid) >=
+        (int)size) {
+        path[0] = 0;
+        return;
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+              0600);
+    if (fd < 0 || write(fd, text, sizeof text - 1) != (ssize_t)sizeof text - 1)
+        path[0] = 0;
+    if (fd >= 0)
+        close(fd);
+}
+
 void pg_stop_now(void)
 {
-    char line[1024], site[700]; /* pangaea takes 1100 at most */
+    char line[1100], site[600], script[200]; /* pangaea takes 1100 at most */
     int pid = (int)syscall(SYS_getpid); /* the real one, not the recorded */
     int armed = pg_stop_armed;
 
@@ -135,11 +170,15 @@ void pg_stop_now(void)
         pg_stop_here(pg.ltid, armed_at);
         return; /* still held: -debug holds the task throughout */
     }
+    frame_script(pid, script, sizeof script);
     snprintf(line, sizeof line, "stopped after event %ld: %s%s, on host %s, "
-             "pid %d: attach with gdb -p %d; the run goes on when the task "
-             "gets SIGCONT (or gdb continues and detaches)", armed_at, what,
-             pg_site_where(site, sizeof site), pg.host, pid, pid);
+             "pid %d: attach with gdb -p %d%s%s; the run goes on when the "
+             "task gets SIGCONT (or gdb continues and detaches)", armed_at,
+             what, pg_site_where(site, sizeof site), pg.host, pid, pid,
+             script[0] ? " -x " : "", script);
     pg_coord_report(PG_REP_HELD, line);
     raise(SIGSTOP);
+    if (script[0])
+        unlink(script);
     pg_coord_report(PG_REP_RELEASED, "");
 }

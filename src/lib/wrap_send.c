@@ -7,6 +7,10 @@
  * naming every ltid it reached (PVM skips duplicates and the sender).
  * In replay a send to a task outside the run is checked but not made
  * (outside.c): that task's answers come from the log.
+ * A send PVM refuses on its arguments alone (a negative tag, a destination
+ * that is no task's tid, such as pvm_parent()'s PvmNoParent) fails with
+ * PvmBadParam before any traffic, in every run alike: it is no event, so
+ * it is neither logged nor checked, only handed to PVM to fail again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +52,26 @@ static int reached(const int *tids, int n, int *out)
     return k;
 }
 
+/* PVM's own test of a task id (TIDISTASK in its sources): positive, not
+ * a group or multicast address, a non-zero task part. */
+static int is_task_tid(int tid)
+{
+    return tid > 0 && !(tid & 0x40000000) && (tid & 0x3ffff) != 0;
+}
+
+/* True if PVM refuses this send on its arguments (see the file comment). */
+static int refused(const int *tids, int n, int tag)
+{
+    int i;
+
+    if (tag < 0)
+        return 1;
+    for (i = 0; i < n; i++)
+        if (!is_task_tid(tids[i]))
+            return 1;
+    return 0;
+}
+
 static int send_common(const char *call, int *tids, int n, int tag, int mcast,
                        char *group)
 {
@@ -58,6 +82,11 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
 
     if (!to)
         pg_fatal("out of memory");
+    if (!group && refused(tids, n, tag)) {
+        ++pg.next_msgid; /* as before: recordings of such sends stay valid */
+        cc = real_send(&d);
+        goto out;
+    }
     pg_mhf_sync(); /* handlers due first (wrap_mhf.c) */
     nto = mcast ? reached(tids, n, to) : 1;
     if (!mcast)
@@ -79,9 +108,10 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
         free(d.tids);
     if (cc < 0 && pg.mode == PANGAEA_LOG && selected)
         pg_record_unsend();
+    pg_mhf_sync();
+out:
     if (to != small)
         free(to);
-    pg_mhf_sync();
     return cc;
 }
 

@@ -3,11 +3,15 @@
  * as the program may see it.
  *
  * Two things are wrong with PVM's answers under `pangaea`:
- *  - they list Pangaea's own tasks: `pangaea` itself and its coordinator.
- *    A program that counts the tasks of the machine (NetPIPE refuses to
- *    run unless it finds exactly its own two) must not see them, so they
- *    are taken out of every pvm_tasks answer, and the first task's parent
- *    (`pangaea`) reads as none, as pvm_parent says (wrap_spawn.c);
+ *  - they list Pangaea's own tasks: `pangaea` itself and its coordinator,
+ *    and those of any other `pangaea` run on the same virtual machine (a
+ *    server and its client recorded apart).  A program that counts the
+ *    tasks of the machine (NetPIPE refuses to run unless it finds exactly
+ *    its own two) must not see them, so they are taken out of every
+ *    pvm_tasks answer, and the first task's parent (`pangaea`) reads as
+ *    none, as pvm_parent says (wrap_spawn.c).  Another run's tasks are
+ *    known by their programs: a coordinator runs pangaea-coord (-debug's
+ *    hook pangaea-debugger), and the task that spawned one is a `pangaea`;
  *  - they depend on timing (which tasks still run, which hosts are up), so
  *    a program that polls them takes other branches from run to run.  Each
  *    call is a <query call="pvm_tasks|pvm_config"> event whose answer is a
@@ -16,6 +20,9 @@
  *    recorded by its ltid and given back as the tid that ltid has in the
  *    replay; a task outside the run keeps its recorded tid, and so do
  *    pids, flags and host (pvmd) tids, which are the recording's.
+ * A what-if run (whatif.c) follows its recording up to the forced receive:
+ * there the recorded query is checked and passed over, and the answer is
+ * PVM's of today (the run goes its own way after that receive anyway).
  * The arrays returned are ours, valid until the next call, as PVM's are.
  */
 #include <stdio.h>
@@ -84,9 +91,39 @@ static const char *get_str(struct in *i)
 /* Hidden: `pangaea`, the coordinator, and the entries of tid 0 that PVM
  * lists while a process enrols (a connection not yet a task; they show
  * while Pangaea's tasks start, and are no task the program could use). */
-static int is_ours(int tid)
+static int own_task(int tid)
 {
     return tid <= 0 || tid == pg.top || tid == pg.coord;
+}
+
+/* 1 if a_out is one of Pangaea's programs. */
+static int pangaea_program(const char *a_out)
+{
+    static const char *const ours[] = { "pangaea", "pangaea-coord",
+                                        "pangaea-debugger" };
+    const char *base = a_out && strrchr(a_out, '/') ? strrchr(a_out, '/') + 1
+                                                    : a_out ? a_out : "";
+    size_t i;
+
+    for (i = 0; i < sizeof ours / sizeof ours[0]; i++)
+        if (!strcmp(base, ours[i]))
+            return 1;
+    return 0;
+}
+
+/* Hidden in an answer of n tasks: ours, any Pangaea program, and the
+ * parent of a coordinator (another run's `pangaea`). */
+static int is_ours(int tid, int n, const struct pvmtaskinfo *ti)
+{
+    int i;
+
+    if (own_task(tid))
+        return 1;
+    for (i = 0; i < n; i++)
+        if (pangaea_program(ti[i].ti_a_out) &&
+            (ti[i].ti_tid == tid || ti[i].ti_ptid == tid))
+            return 1;
+    return 0;
 }
 
 /* A task tid: its ltid, or NO_LTID (outside the run, or none). */
@@ -117,13 +154,13 @@ static void tasks_record(struct out *o, int n, const struct pvmtaskinfo *ti)
     int i, kept = 0;
 
     for (i = 0; i < n; i++)
-        kept += !is_ours(ti[i].ti_tid);
+        kept += !is_ours(ti[i].ti_tid, n, ti);
     put_int(o, kept);
     for (i = 0; i < n; i++) {
-        int ptid = ti[i].ti_ptid > 0 && is_ours(ti[i].ti_ptid)
+        int ptid = ti[i].ti_ptid > 0 && is_ours(ti[i].ti_ptid, n, ti)
                        ? 0 : ti[i].ti_ptid;
 
-        if (is_ours(ti[i].ti_tid))
+        if (is_ours(ti[i].ti_tid, n, ti))
             continue;
         put_int(o, ltid_of_task(ti[i].ti_tid));
         put_int(o, ti[i].ti_tid);
@@ -198,6 +235,8 @@ int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
         if (pg.mode == PANGAEA_LOG)
             pg_record_query("pvm_tasks", about, cc);
     } else {
+        if (pg_replay_steers() && pg_selected(-1)) /* a what-if run */
+            pg_replay_query("pvm_tasks", about); /* in step; today's answer */
         cc = pg_real.tasks(where, &n, &ti);
         if (cc >= 0)
             tasks_record(&o, n, ti);
@@ -288,6 +327,8 @@ int pvm_config(int *nhostp, int *narchp, struct pvmhostinfo **hostp)
         if (pg.mode == PANGAEA_LOG)
             pg_record_query("pvm_config", "", cc);
     } else {
+        if (pg_replay_steers()) /* a what-if run: see pvm_tasks */
+            pg_replay_query("pvm_config", "");
         cc = pg_real.config(&n, &narch, &hi);
         if (pg.mode == PANGAEA_LOG) {
             if (cc >= 0) {

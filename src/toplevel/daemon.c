@@ -17,15 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pg_internal.h"
 #include "top.h"
-
-extern char *pvm_errlist[]; /* libpvm3's messages, indexed by -code */
-extern int pvm_nerr;
-
-const char *top_pvm_strerror(int code)
-{
-    return code < 0 && -code < pvm_nerr ? pvm_errlist[-code] : "unknown error";
-}
 
 /* The daemon searches PVM_PATH for programs named without a '/'; on Debian
  * the group server and examples live outside its default path. */
@@ -138,7 +131,7 @@ int top_daemon_connect(int *started, pg_err *err)
     if (cc < 0 && cc != PvmDupHost)
         return pg_err_set(err, "no pvmd runs and a private one does not "
                                "start (pvm_start_pvmd: %s; its log is "
-                               "%s/pvml.%d)", top_pvm_strerror(cc), dir,
+                               "%s/pvml.%d)", pg_pvm_strerror(cc), dir,
                           (int)getuid());
     if (pvm_mytid() < 0)
         return pg_err_set(err, "started a pvmd but cannot enrol in it");

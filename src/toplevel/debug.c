@@ -16,6 +16,14 @@
  * gdb goes to a new window of the user's tmux session when pangaea runs
  * inside tmux, else to a detached tmux session of its own whose socket
  * pangaea names.
+ *
+ * The program's arguments in a replay are the recorded ones (the first
+ * spawn of ltid 0's execution log): a replay given none takes them, one
+ * given others is refused, as the program would compute something else and
+ * the replay would say nothing of it; -otherargs replays with the given
+ * ones all the same, with a warning.  -rebuilt lets the tasks run another
+ * build of their programs (PANGAEA_REBUILT, replay.c): the replay goes on
+ * while their messages agree with the recording.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +40,8 @@ static char stops[1024];    /* "L:E,L:E" */
 static int debug_ltid = -1; /* -debug's ltid */
 static char debug_arg[64];  /* "L" or "L:E" */
 static char hook[PATH_MAX + 32];
+static int other_args;      /* -otherargs */
+static int rebuilt;         /* -rebuilt: tasks may run another build */
 
 /* "L:E" (event required) or "L[:E]": 0 and the numbers, or -1. */
 static int parse_point(const char *s, int need_event, long *l, long *e)
@@ -56,6 +66,10 @@ int top_debug_opt(int argc, char **argv, int *i, char *why, size_t size)
     size_t n = strlen(stops);
     long l, e;
 
+    if (!strcmp(argv[*i], "-otherargs"))
+        return other_args = 1;
+    if (!strcmp(argv[*i], "-rebuilt"))
+        return rebuilt = 1;
     if (strcmp(argv[*i], "-stop") && strcmp(argv[*i], "-debug"))
         return 0;
     if (*i + 1 >= argc) {
@@ -143,6 +157,8 @@ const char *top_debug_misuse(pangaea_mode_t mode, const char *logdir)
     if ((stops[0] || debug_ltid >= 0) && mode != PANGAEA_REPLAY)
         return "-stop and -debug stop a task at a recorded event: they go "
                "with -replay";
+    if ((other_args || rebuilt) && mode != PANGAEA_REPLAY)
+        return "-otherargs and -rebuilt go with -replay";
     if (!logdir) /* not known yet: the mode alone */
         return NULL;
     if (debug_ltid >= 0)
@@ -150,6 +166,70 @@ const char *top_debug_misuse(pangaea_mode_t mode, const char *logdir)
     for (s = stops; *s && !why; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
         why = point_misuse(logdir, s);
     return why;
+}
+
+/* The arguments, quoted, printable bytes as they are, others in \ooo. */
+static void quote_args(char *const *argv, int argc, char *out, size_t size)
+{
+    size_t n = 0;
+    const unsigned char *c;
+    int i;
+
+    out[0] = 0;
+    for (i = 0; i < argc && n + 8 < size; i++) {
+        out[n++] = i ? ' ' : '"';
+        if (i)
+            out[n++] = '"';
+        for (c = (const unsigned char *)argv[i]; *c && n + 8 < size; c++)
+            n += *c >= 0x20 && *c < 0x7f && *c != '"' && *c != '\\'
+                     ? (size_t)snprintf(out + n, size - n, "%c", *c)
+                     : (size_t)snprintf(out + n, size - n, "\\%03o", *c);
+        out[n++] = '"';
+        out[n] = 0;
+    }
+    if (i < argc)
+        snprintf(out + n, size - n, " ...");
+}
+
+static int same_args(char *const *a, int na, char *const *b)
+{
+    int i;
+
+    for (i = 0; i < na && b[i]; i++)
+        if (strcmp(a[i], b[i]))
+            return 0;
+    return i == na && !b[i];
+}
+
+int top_replay_args(struct top_opts *o, const pg_event *spawn, pg_err *err)
+{
+    char rec[1024], given[1024];
+    int i, n;
+
+    if (!o->args || !o->args[0]) { /* none given: the recorded ones */
+        if (!(o->args = calloc(spawn->argc + 1, sizeof *o->args)))
+            return pg_err_set(err, "out of memory");
+        for (i = 0; i < spawn->argc; i++)
+            if (!(o->args[i] = strdup(spawn->argv[i])))
+                return pg_err_set(err, "out of memory");
+        return 0;
+    }
+    if (same_args(spawn->argv, spawn->argc, o->args))
+        return 0;
+    for (n = 0; o->args[n]; n++)
+        ;
+    quote_args(spawn->argv, spawn->argc, rec, sizeof rec);
+    quote_args(o->args, n, given, sizeof given);
+    if (!other_args)
+        return pg_err_set(err, "the recording in %s ran %s with the "
+                          "arguments %s, not %s: give none to replay with the "
+                          "recorded ones (-otherargs replays with these all "
+                          "the same)", o->logdir, pg_basename(spawn->program),
+                          spawn->argc ? rec : "(none)", given);
+    fprintf(stderr, "pangaea: warning: -otherargs: replaying with %s, recorded "
+            "with %s: the program may diverge from its recording\n", given,
+            spawn->argc ? rec : "(none)");
+    return 0;
 }
 
 int top_debug_held(int ltid)
@@ -187,9 +267,15 @@ void top_debug_env(const char *dir)
     char place[PATH_MAX + 64];
 
     setenv(PG_ENV_STOP, stops, 1);
+    setenv(PG_ENV_REBUILT, rebuilt ? "1" : "", 1);
     setenv(PG_ENV_DEBUG, debug_arg, 1);
     place[0] = 0;
     if (debug_ltid >= 0) {
+        char host[256] = "";
+
+        gethostname(host, sizeof host - 1);
+        snprintf(place, sizeof place, "%d@%s", (int)getpid(), host);
+        setenv(PG_ENV_TOP_PID, place, 1); /* pangaea-debugger watches it */
         snprintf(hook, sizeof hook, "%s/pangaea-debugger", dir);
         setenv("PVM_DEBUGGER", hook, 1); /* for a pvmd we start */
         tmux_place(place, sizeof place);

@@ -124,7 +124,7 @@ static long long get_dseq(const struct top_run *run, int e)
 
 static void write_tasks(FILE *fp, const struct top_run *run)
 {
-    char end[64];
+    char end[400];
     int i;
 
     fprintf(fp, ",\n\"tasks\":[");

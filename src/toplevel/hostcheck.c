@@ -457,6 +457,8 @@ static int check_first_spawn(struct top_opts *o, pg_err *err)
     else if (strcmp(pg_basename(ev.program), pg_basename(o->program)))
         cc = pg_err_set(err, "the recording in %s is of %s, not of %s",
                         o->logdir, ev.program, o->program);
+    else if (top_replay_args(o, &ev, err) < 0) /* debug.c: as recorded */
+        cc = -1;
     else if (o->only[0] && strcmp(o->only, h.select))
         cc = pg_err_set(err, "-only \"%s\": a replay uses the selection "
                         "its recording was made with (\"%s\")", o->only,

@@ -663,9 +663,9 @@ int main(int argc, char **argv)
     run.coord = start_coordinator(&o, dir, ctx);
     if (run.coord < 0) {
         fprintf(stderr, "pangaea: cannot start the coordinator %s/pangaea-coord"
-                        "%s%s (pvm_spawn: %s)\n", dir,
+                        "%s%s (pvm_spawn: %s, %d)\n", dir,
                 o.coordhost ? " on host " : "", o.coordhost ? o.coordhost : "",
-                top_pvm_strerror(run.coord));
+                pg_pvm_strerror(run.coord), run.coord);
         top_daemon_release(run.started);
         return TOP_EXIT_FAILED;
     }
@@ -680,9 +680,9 @@ int main(int argc, char **argv)
     pg_set_top(o.mode, ctx, run.coord, o.logdir);
     if (pvm_spawn(o.program, o.args, o.host ? PvmTaskHost : PvmTaskDefault,
                   (char *)(o.host ? o.host : ""), 1, &tid) != 1) {
-        fprintf(stderr, "pangaea: cannot start %s%s%s (pvm_spawn: %s)\n",
+        fprintf(stderr, "pangaea: cannot start %s%s%s (pvm_spawn: %s, %d)\n",
                 o.program, o.host ? " on host " : "", o.host ? o.host : "",
-                top_pvm_strerror(tid));
+                pg_pvm_strerror(tid), tid);
         pvm_kill(run.coord);
         pg_record_close(TOP_EXIT_FAILED);
         pg_top_off();

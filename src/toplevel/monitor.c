@@ -166,7 +166,7 @@ static void say_last_event(int ltid)
 
 static void on_ended(int *abnormal)
 {
-    int v[4];
+    int v[4], stopped;
     struct ttask *t;
 
     pvm_upkint(v, 4, 1);
@@ -175,9 +175,11 @@ static void on_ended(int *abnormal)
     t->ended = 1;
     t->status = v[2];
     t->normal = v[3];
-    top_live_ended(t->ltid, t->normal, t->status, /* -live */
-                   !t->normal && reporter >= 0 && t->ltid != reporter);
-    if (!t->normal && reporter >= 0) {
+    stopped = t->normal != 1 && reporter >= 0 && t->ltid != reporter;
+    top_live_ended(t->ltid, stopped ? 0 : t->normal, t->status, /* -live */
+                   stopped); /* killed by pangaea (normal 2): stopped */
+    t->died |= t->status < 0; /* it reported its crash (status -signal) */
+    if (t->normal != 1 && reporter >= 0) {
         if (t->ltid != reporter)
             fprintf(stderr, "pangaea: ltid %d (%s) stopped: the run was "
                     "ended after %s\n", t->ltid, t->program,
@@ -216,7 +218,9 @@ static const char *program_of(int ltid)
     for (i = 0; i < ntt; i++)
         if (tt[i].ltid == ltid && tt[i].program[0])
             return tt[i].program;
-    return "?";
+    /* Its report came before the coordinator's news of its start: the
+     * first task's program is ours to name all the same. */
+    return ltid == 1 && opts ? opts->program : "?";
 }
 
 static struct ttask *by_ltid(int ltid)
@@ -431,6 +435,7 @@ static void kill_all(void)
 
     for (i = 0; i < ntt; i++)
         if (!tt[i].ended && tt[i].tid != coord_tid && tt[i].ltid > 0) {
+            pg_coord_killing(tt[i].ltid); /* its end then needs no grace */
             pvm_kill(tt[i].tid);
             pvm_sendsig(tt[i].tid, SIGCONT);
         }
@@ -662,6 +667,34 @@ static void on_loss(int tag, int *abnormal)
     kill_all();
 }
 
+/* A replay that ended well says so, with how much it replayed: the
+ * events of the tasks' recorded logs (each log numbers its own). */
+static void say_replayed(void)
+{
+    char path[PATH_MAX + 64];
+    long events = 0;
+    int i, tasks = 0;
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logr *r;
+
+    for (i = 0; i < ntt; i++) {
+        if (tt[i].ltid <= 0)
+            continue;
+        tasks++;
+        pg_log_path(path, sizeof path, opts->logdir, tt[i].ltid, PG_LOG_COMM);
+        if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+            continue;
+        while (pg_logr_next(r, &ev, &err) == 1)
+            events += ev.kind != PG_EV_END;
+        pg_logr_close(r);
+    }
+    fprintf(stderr, "pangaea: replayed %ld event%s of %d task%s as "
+            "recorded\n", events, events == 1 ? "" : "s", tasks,
+            tasks == 1 ? "" : "s");
+}
+
 int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
 {
     int mid, len, tag, src, abnormal = 0, diverged = 0, octx, quiet = 0;
@@ -706,8 +739,8 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
         if (quiet >= 0)
             quiet = 0;
         if (mid < 0) {
-            fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %s)\n",
-                    top_pvm_strerror(mid));
+            fprintf(stderr, "pangaea: lost the pvmd (pvm_recv: %s, %d)\n",
+                    pg_pvm_strerror(mid), mid);
             top_run_broken = 1;
             return TOP_EXIT_FAILED;
         }
@@ -736,5 +769,7 @@ int top_monitor(const struct top_opts *o, int ctx, int coord, int first_tid)
     pg_real.send(coord, PG_TAG_QUIT);
     pvm_setcontext(octx);
     top_run_broken |= (diverged & 2) != 0;
+    if (o->mode == PANGAEA_REPLAY && exit_status(abnormal, diverged) == 0)
+        say_replayed();
     return exit_status(abnormal, diverged);
 }

@@ -160,6 +160,8 @@ static int copy_event(const struct move *m, int log, pg_logw *w,
     pg_logw_misses(w, ev->misses);
     if (ev->kind == PG_EV_END)
         return pg_logw_end(w, ev->t, ev->status);
+    if (ev->kind != PG_EV_SPAWN) /* a <crash>: as it was */
+        return pg_logw_event(w, ev);
     hosts = new_hosts(m, log, ev);
     cc = pg_logw_spawn(w, ev->t, ev->program, ev->argv, ev->flags, ev->where,
                        ev->count, ev->nchild, ev->child_ltid, hosts);

@@ -20,8 +20,10 @@
 # claims it again and execs the program in the same process: the runtime
 # keeps the ltid across that exec).  The program's stdin, stdout and stderr
 # are this script's (redirections on gdb's `run`, through /proc): its
-# output reaches pangaea as always, gdb's stays in the window.  With :EVENT gdb stops at pg_stop_here (stop.c), called when
-# the task has completed that recorded event, in the program's frame.
+# output reaches pangaea as always, gdb's stays in the window.  With
+# :EVENT gdb stops at pg_stop_here (stop.c), called when the task has
+# completed that recorded event, and goes on to where the program's frame
+# resumes (a temporary breakpoint there): gdb is in the program's frame.
 set -u
 prog=$1
 shift
@@ -46,15 +48,19 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
     echo "set startup-with-shell on"
     echo "set environment LD_PRELOAD $preload"
     echo "set args$args $io"
+    # pg_stop_here is called deep in Pangaea's frames: a temporary
+    # breakpoint where the program's frame resumes, and `continue` to it,
+    # leave gdb in the program's own frame, so that `next` steps the
+    # program's lines, not src/lib/stop.c's.
     echo "python"
-    echo "def pangaea_up():"
+    echo "def pangaea_to_program():"
     echo "    f = gdb.newest_frame()"
     echo "    while f is not None:"
     echo "        sal = f.find_sal()"
     echo "        name = sal.symtab.filename if sal.symtab else ''"
     echo "        lib = gdb.solib_name(f.pc()) or ''"
-    echo "        if 'libpangaea' not in lib and 'src/lib/' not in name:"
-    echo "            f.select()"
+    echo "        if 'src/lib/' not in name and not any(s in lib for s in ('libpangaea', 'libpvm3', 'libgpvm3', 'libc.')):"
+    echo "            gdb.Breakpoint('*%d' % f.pc(), temporary=True)"
     echo "            return"
     echo "        f = f.older()"
     echo "end"
@@ -64,8 +70,8 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
         echo "commands"
         echo "silent"
         echo "printf \"pangaea: ltid %d is at recorded event %ld (continue: the replay goes on)\\n\", ltid, event"
-        echo "python pangaea_up()"
-        echo "frame"
+        echo "python pangaea_to_program()"
+        echo "continue"
         echo "end"
     fi
     echo "run"
@@ -76,11 +82,31 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
     echo "tmux wait-for -S $chan"
 } >"$work/run"
 
+# Ended from outside (pangaea ends the run: it kills this task; or pangaea
+# itself died and its coordinator kills the run's tasks): the window or
+# session goes too, and with it gdb (SIGHUP), which kills the program it
+# started.  The wait runs in the background so that the trap runs at once
+# (bash runs a trap only once a foreground command is over).
+window= sock= waiter=
+finish() {
+    [ -n "$waiter" ] && kill "$waiter" 2>/dev/null
+    [ -n "$window" ] && TMUX=${where#window:} tmux kill-window -t "$window" 2>/dev/null
+    [ -n "$sock" ] && { tmux -S "$sock" kill-server 2>/dev/null; rm -f "$sock"; rmdir "${sdir:-}" 2>/dev/null; }
+    rm -rf "$work"
+}
+# This shell carries libpangaea (the pvmd preloaded it), whose exit
+# handlers would take it for the task and look for its logs: it leaves by
+# exec (no exit handlers run), the program under gdb being the task.
+leave() { exec /bin/sh -c "exit $1"; }
+trap 'finish; leave 143' TERM
+trap 'finish; leave 130' INT
+trap 'finish; leave 129' HUP
+
 title="ltid $ltid${event:+ @$event}"
 case $where in
 window:*)
-    TMUX=${where#window:} tmux new-window -n "$title" "bash '$work/run'" || exit 1
-    TMUX=${where#window:} tmux wait-for "$chan"
+    window=$(TMUX=${where#window:} tmux new-window -P -F '#{window_id}' -n "$title" "bash '$work/run'") || exit 1
+    TMUX=${where#window:} tmux wait-for "$chan" &
     ;;
 session:*)
     sock=${where#session:}
@@ -93,13 +119,29 @@ session:*)
         exit 1
     fi
     tmux -S "$sock" new-session -d -s "pangaea" -n "$title" "bash '$work/run'" || exit 1
-    tmux -S "$sock" wait-for "$chan"
-    rm -f "$sock" # gdb is over, and with it the session
-    rmdir "$sdir" 2>/dev/null
+    tmux -S "$sock" wait-for "$chan" &
     ;;
 *)
     echo "pangaea-debugger: PANGAEA_TMUX is not set: run under pangaea -debug" >&2
     exit 1
     ;;
 esac
+waiter=$!
+# pangaea gone (killed, or it ended the run) while gdb still holds the
+# task: nobody is left to end it, so this script does (PANGAEA_TOP_PID:
+# pangaea's pid@host, watched when it runs on this host).
+toppid=${PANGAEA_TOP_PID%@*}
+[ "${PANGAEA_TOP_PID#*@}" = "$(hostname)" ] || toppid=
+while kill -0 "$waiter" 2>/dev/null; do
+    if [ -n "$toppid" ] && ! kill -0 "$toppid" 2>/dev/null; then
+        finish
+        leave 143
+    fi
+    sleep 0.5
+done
+waiter= window= # gdb is over; its window closed with it
+[ -n "$sock" ] && rm -f "$sock" # and the session
+[ -n "${sdir:-}" ] && rmdir "$sdir" 2>/dev/null # its private directory
+sock=
 rm -rf "$work"
+leave 0

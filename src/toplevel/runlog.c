@@ -16,6 +16,7 @@
  *
  * The logical order is lamport.c's.
  */
+#define _GNU_SOURCE /* sigabbrev_np */
 #include "races.h" /* pg_site_name */
 #include "runlog.h"
 #include "top.h"
@@ -239,8 +240,18 @@ static int take_comm(struct top_run *run, int ti, const pg_event *ev,
 static int take_spawn(struct top_run *run, int ti, const pg_event *ev,
                       void *arg)
 {
+    struct top_task *t = &run->tasks[ti];
+    char name[600];
     int i, c;
 
+    if (ev->kind == PG_EV_CRASH) { /* how it died, kept by its recording */
+        t->signal = ev->value;
+        snprintf(t->crash_at, sizeof t->crash_at, "%s",
+                 ev->module && ev->module[0]
+                     ? pg_site_name(ev->module, ev->offset, name, sizeof name)
+                     : "");
+        return 0;
+    }
     for (i = 0; i < ev->nchild; i++)
         if ((c = top_run_task(run, ev->child_ltid[i])) >= 0)
             run->tasks[c].parent = run->tasks[ti].ltid;
@@ -561,7 +572,11 @@ int top_run_is_send(const struct top_event *e)
 
 const char *top_run_ending(const struct top_task *t, char *buf, int size)
 {
-    if (t->ended)
+    if (t->signal)
+        snprintf(buf, size, "died of SIG%s%s%s",
+                 sigabbrev_np(t->signal) ? sigabbrev_np(t->signal) : "?",
+                 t->crash_at[0] ? " at " : "", t->crash_at);
+    else if (t->ended)
         snprintf(buf, size, "status %d", t->status);
     else
         snprintf(buf, size, "no end: crashed or still running");

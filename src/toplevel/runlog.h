@@ -41,6 +41,8 @@ struct top_task {
     char host[256];
     int ended;       /* an <end> was read (comm or exec log) */
     int status;      /* its status */
+    int signal;      /* the signal it died of (its exec log's <crash>), or 0 */
+    char crash_at[300]; /* where: the program's frame as file:line, or "" */
     int first, nev;  /* its events: run->ev[first .. first+nev-1] */
     int nsend, nrecv;
     char note[1100]; /* why its logs are incomplete, "" when they are not */

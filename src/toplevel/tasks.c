@@ -31,7 +31,7 @@ static void print_last(FILE *fp, const struct top_run *run,
 
 int top_tasks_print(const struct top_run *run, FILE *fp)
 {
-    char end[64], parent[16], host[256], prog[1024];
+    char end[400], end2[400], parent[16], host[256], prog[1024];
     int i, hw = 4, w;
 
     for (i = 0; i < run->ntasks; i++)
@@ -46,7 +46,8 @@ int top_tasks_print(const struct top_run *run, FILE *fp)
         fprintf(fp, "%-6d %-6s %-*s %-32s %7d %7d  %s\n", t->ltid,
                 t->parent < 0 ? "-" : parent, hw,
                 tty_safe(t->host[0] ? t->host : "?", host, sizeof host),
-                top_run_ending(t, end, sizeof end), t->nsend, t->nrecv,
+                tty_safe(top_run_ending(t, end, sizeof end), end2, sizeof end2),
+                t->nsend, t->nrecv,
                 tty_safe(t->program[0] ? t->program : "?", prog, sizeof prog));
         if (t->note[0])
             fprintf(fp, "       note: %s\n",

@@ -60,6 +60,13 @@ void top_debug_env(const char *dir);
 int top_debug_pvmd(int started, pg_err *err);
 void top_debug_say(void);
 int top_debug_held(int ltid);
+/* -replay: the program's arguments against the recorded ones (spawn: the
+ * first spawn of ltid 0's execution log).  None given: o->args becomes the
+ * recorded ones; others given: -1 and err, unless -otherargs (a warning).
+ * Also takes -otherargs in top_debug_opt. */
+struct pg_event;
+int top_replay_args(struct top_opts *o, const struct pg_event *spawn,
+                    pg_err *err);
 
 /* Where the run happens (runenv.c).  top_mkdirs: dir and its missing
  * parents (mkdir -p), 0 or -1 and err naming the component.  top_workdir:
@@ -123,8 +130,6 @@ enum {
 int top_daemon_connect(int *started, pg_err *err);
 /* Leaves PVM; halts the daemon if we started it. */
 void top_daemon_release(int started);
-/* PVM's own words for an error code (pvm_spawn's -6: "No such host"). */
-const char *top_pvm_strerror(int code);
 
 /* Runs the program under the coordinator until every task has ended.
  * Returns pangaea's exit status. */

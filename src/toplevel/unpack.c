@@ -405,7 +405,7 @@ static int first_task(struct top_opts *o, const char *progdir, pg_err *err)
         return pg_err_set(err, "the pack holds no program for ltid 1 (%s)",
                           o->program);
     if (o->args && o->args[0])
-        return 0; /* arguments given: they replace the recorded ones */
+        return 0; /* arguments given: checked against the recorded ones */
     pg_log_path(path, sizeof path, o->logdir, 0, PG_LOG_EXEC);
     if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, err)))
         return -1;

@@ -64,7 +64,7 @@ wait_for() {
 PANGAEA_STALL=2 timeout 120 "$PANGAEA" -replay -stop "1:$N" -logdir "$logs" "$RACE" \
     >"$dir/stop.out" 2>"$dir/stop.err" &
 runner=$!
-line="ltid 1 \(.*plain_race\) stopped after event $N: pvm_[a-z]+ of message [0-9]+ from ltid [0-9]+ tag [0-9]+ at plain_race\.c:[0-9]+, on host [^ ]+, pid [0-9]+: attach with gdb -p [0-9]+; the run goes on when the task gets SIGCONT"
+line="ltid 1 \(.*plain_race\) stopped after event $N: pvm_[a-z]+ of message [0-9]+ from ltid [0-9]+ tag [0-9]+ at plain_race\.c:[0-9]+, on host [^ ]+, pid [0-9]+: attach with gdb -p [0-9]+ -x [^ ;]+; the run goes on when the task gets SIGCONT"
 pid=
 if wait_for "$dir/stop.err" 60 "$line"; then
     pid=$(grep -Eo 'gdb -p [0-9]+' "$dir/stop.err" | head -1 | awk '{print $3}')
@@ -87,6 +87,16 @@ if [ -n "$pid" ]; then
         pg_pass "-stop: gdb -p $pid -batch -ex bt finds main on the stack"
     else
         pg_fail "-stop: no main in gdb's backtrace:"; cat "$dir/gdb.out"
+    fi
+    # The line names a gdb script (-x) that opens gdb in the program's frame,
+    # not in raise() under Pangaea's frames.
+    script=$(grep -Eo 'gdb -p [0-9]+ -x [^ ;]+' "$dir/stop.err" | head -1 | awk '{print $5}')
+    timeout 60 gdb -p "$pid" -batch -x "$script" >"$dir/gdbx.out" 2>&1
+    if [ -n "$script" ] && grep -Eq '^#[0-9]+ .* at tests/programs/plain_race\.c:[0-9]+' "$dir/gdbx.out" &&
+       ! grep -Eq '^#0 ' "$dir/gdbx.out"; then
+        pg_pass "-stop: gdb -p $pid -x $(basename "$script") opens in the program's frame: $(grep -Eo '^#[0-9]+ .*' "$dir/gdbx.out" | tail -1)"
+    else
+        pg_fail "-stop: the frame script '$script' did not select the program's frame:"; cat "$dir/gdbx.out"
     fi
     kill -CONT "$pid"
 fi
@@ -138,7 +148,17 @@ if [ -n "$at" ] && pane dbg:1 | grep -Eq "in [a-z_]+ \(.*\) at tests/programs/pl
 else
     pg_fail "-debug 1:$N in tmux: window 1:"; pane dbg:1 | tail -15; cat "$dir/dbg.err"
 fi
-sleep 3 # past the stall limit: still no stall
+# gdb is in the program's frame: `next` steps the program's lines.
+$TM send-keys -t dbg:1 "next" Enter
+sleep 2
+after_next=$(pane dbg:1 | sed -n '/(gdb) next/,$p')
+stepped=$(sed -n 2p <<<"$after_next")
+if grep -Eq '^[0-9]+[[:space:]]' <<<"$stepped" && ! grep -q 'stop\.c' <<<"$after_next"; then
+    pg_pass "-debug: the first next steps a line of the program ($(cut -c1-60 <<<"$stepped")), not of src/lib/stop.c"
+else
+    pg_fail "-debug: next did not step the program's line:"; pane dbg:1 | tail -12
+fi
+sleep 1 # past the stall limit: still no stall
 $TM send-keys -t dbg:1 "continue" Enter
 wait_for "$dir/dbg.rc" 60 "pangaea-exit-"
 if grep -q "pangaea-exit-0" "$dir/dbg.rc" && cmp -s "$dir/rec.out" "$dir/dbg.out" &&

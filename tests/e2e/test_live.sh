@@ -247,7 +247,7 @@ fi
 # recording does not have: each task pangaea names as diverged is marked
 # so, with its report as the note.
 rm -f "$G"/gate* "$G/stop" && touch "$G/gate1" "$G/gate2"
-if start_live div -replay -live -live-wait -logdir "$LOGS" "$PROG" $((R + 3)) "$G"; then
+if start_live div -replay -otherargs -live -live-wait -logdir "$LOGS" "$PROG" $((R + 3)) "$G"; then
     if wait_for 120 said div "the run is over"; then
         J=$(events)
         named=$(sed -n 's/^pangaea: replay diverged in ltid \([0-9]*\) .*/\1/p' "$D/div.err" | sort -n | tr '\n' ' ')
