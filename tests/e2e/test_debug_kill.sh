@@ -74,7 +74,7 @@ runner=
 timeout 60 "$PANGAEA" -log -logdir "$dir/crashlogs" "$PG_BUILD/tests/plain_segv" >/dev/null 2>&1
 mkdir -p "$dir/elsewhere"
 ( cd "$dir/elsewhere" && unset TMUX && export TMPDIR=$dir/elsewhere &&
-  exec timeout 120 "$PANGAEA" -replay -debug 1 -logdir "$dir/crashlogs" \
+  exec timeout 120 "$PANGAEA" -replay -debug 1 -cwd recorded -logdir "$dir/crashlogs" \
       "$PG_BUILD/tests/plain_segv" >"$dir/q.out" 2>"$dir/q.err" ) &
 runner=$!
 sock=

@@ -143,7 +143,7 @@ fi
 # receive meets the recorded failed polls; the worker sends another tag).
 if [ -d "$dir/poll" ]; then
     rc=0
-    timeout 120 "$PANGAEA" -replay -logdir "$dir/poll" "$PG_BUILD/tests/plain_known" notice \
+    timeout 120 "$PANGAEA" -replay -otherargs -logdir "$dir/poll" "$PG_BUILD/tests/plain_known" notice \
         >"$dir/div.out" 2>&1 || rc=$?
     if [ "$rc" -eq 3 ] &&
        grep -q "the program called pvm_recv(.*) at plain_known.c:$recv_line" "$dir/div.out"; then
