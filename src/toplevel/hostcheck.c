@@ -55,9 +55,6 @@
 #include "pg_internal.h"
 #include "top.h"
 
-extern char *pvm_errlist[]; /* libpvm3's messages, indexed by -code */
-extern int pvm_nerr;
-
 int top_multihost;
 
 struct place {          /* one task of the recording, from its parent's log */
@@ -494,7 +491,7 @@ int top_check_recording(struct top_opts *o, pg_err *err)
 
 /* ---- the hosts ------------------------------------------------------- */
 
-static int in_vm(const char *host)
+int top_host_in_vm(const char *host)
 {
     struct pvmhostinfo *hi;
     int nhost, narch, i;
@@ -505,11 +502,6 @@ static int in_vm(const char *host)
         if (!strcmp(hi[i].hi_name, host))
             return 1;
     return 0;
-}
-
-static const char *pvm_error(int code)
-{
-    return code < 0 && -code < pvm_nerr ? pvm_errlist[-code] : "error";
 }
 
 /* Who is to run on `host`, for a message: the first task and the log that
@@ -536,7 +528,7 @@ static int ensure_host(const struct top_opts *o, const char *host, pg_err *err)
     char *names[1] = { (char *)host }, who[PATH_MAX + 128];
     int info = 0, cc;
 
-    if (in_vm(host))
+    if (top_host_in_vm(host))
         return 0;
     if (!o->addhosts) {
         tasks_on(o, host, who, sizeof who);
@@ -556,7 +548,7 @@ static int ensure_host(const struct top_opts *o, const char *host, pg_err *err)
     tasks_on(o, host, who, sizeof who);
     return pg_err_set(err, "host \"%s\" is not part of the virtual machine "
                       "and cannot be added (pvm_addhosts: %s, %d); %s",
-                      host, pvm_error(cc), cc, who);
+                      host, pg_pvm_strerror(cc), cc, who);
 }
 
 /* The name PVM gives the host `pangaea` runs on. */

@@ -531,20 +531,6 @@ static int begin_logs(const struct top_opts *o, pg_err *err)
     return o->mode == PANGAEA_LOG ? top_logdir_begin(o->logdir, err) : 0;
 }
 
-/* 1 if PVM's virtual machine has a host of that name. */
-static int in_vm(const char *host)
-{
-    struct pvmhostinfo *hi;
-    int nhost, narch, i;
-
-    if (pvm_config(&nhost, &narch, &hi) < 0)
-        return 0;
-    for (i = 0; i < nhost; i++)
-        if (!strcmp(hi[i].hi_name, host))
-            return 1;
-    return 0;
-}
-
 /* -host and -coordhost of a recording (or -none) name hosts of the virtual
  * machine: checked before the last recording moves.  A replay's hosts are
  * the recording's (hostcheck.c adds them). */
@@ -555,7 +541,7 @@ static int check_named_hosts(const struct top_opts *o, pg_err *err)
     int i;
 
     for (i = 0; i < 2 && o->mode != PANGAEA_REPLAY; i++)
-        if (h[i] && !in_vm(h[i]))
+        if (h[i] && !top_host_in_vm(h[i]))
             return pg_err_set(err, "%s %s: no host of that name in the "
                               "virtual machine (add it first, e.g. with "
                               "the pvm console's add %s); nothing was "

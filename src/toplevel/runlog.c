@@ -492,16 +492,23 @@ static int match_summary(struct top_run *run, struct summary *sm)
     return 0;
 }
 
+/* What both loads start with: run emptied, the directory resolved, its
+ * tasks found.  0, or -1 and err. */
+static int begin_load(struct top_run *run, const char *dir, pg_err *err)
+{
+    memset(run, 0, sizeof *run);
+    if (!realpath(dir, run->dir))
+        return pg_err_set(err, "no log directory %s: %s", dir,
+                          strerror(errno));
+    return scan_dir(run, err);
+}
+
 int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err)
 {
     struct summary sm = {0};
     int i, rc = 0;
 
-    memset(run, 0, sizeof *run);
-    if (!realpath(dir, run->dir))
-        return pg_err_set(err, "no log directory %s: %s", dir,
-                          strerror(errno));
-    if (scan_dir(run, err) < 0)
+    if (begin_load(run, dir, err) < 0)
         return -1;
     for (i = 0; i < run->ntasks; i++) {
         struct top_task *t = &run->tasks[i];
@@ -527,11 +534,7 @@ int top_run_load(struct top_run *run, const char *dir, pg_err *err)
     struct loader ld = {0};
     int i;
 
-    memset(run, 0, sizeof *run);
-    if (!realpath(dir, run->dir))
-        return pg_err_set(err, "no log directory %s: %s", dir,
-                          strerror(errno));
-    if (scan_dir(run, err) < 0)
+    if (begin_load(run, dir, err) < 0)
         return -1;
     for (i = 0; i < run->ntasks; i++) {
         read_task(run, &ld, i);
