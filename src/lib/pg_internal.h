@@ -53,6 +53,19 @@
  *                  pvm_getopt (the program's output settings)
  *   wrap_fds.c     pvm_getfds (replay: a descriptor always readable)
  *   wrap_kill.c    pvm_kill (an event; killed.c: the victim in replay)
+ *   wrap_mbox.c    the mailbox (pvm_putinfo, pvm_recvinfo, ...) and the
+ *                  old database (pvm_insert, pvm_lookup, pvm_delete)
+ *   wrap_fds.c     pvm_getfds: a descriptor a replay's select() can wait on
+ *   wrap_named.c   the calls not replayed (PG_NAMED rows), named at first use
+ * and the mechanisms they share:
+ *   gate.c         holding a task before a call (-live -hold, breakpoints)
+ *   reserve.c      race-only replay: messages kept for the kept receives
+ *   stop.c         -stop and -debug: a task stopped after an event
+ *   progmap.c      which program a replayed spawn runs (packs, rebuilds)
+ *   log_*.c        the logs: their table (log_table.c), binary writer and
+ *                  reader (log_binw.c, log_binr*.c), XML (log_xml.c,
+ *                  log_read.c, log_write.c, log_dump.c), files (log_sink.c)
+ * docs/ARCHITECTURE.md follows one receive through all of it.
  */
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
@@ -144,8 +157,10 @@ int pg_stall_seconds(void);
 /* Seconds on a monotonic clock. */
 double pg_seconds(void);
 /* A replay wait that speaks up once it has lasted PANGAEA_STALL seconds:
- * pg_wait_overdue is true that once, the caller then says what it waits
- * wait is over, if it was reported. */
+ * pg_wait_start when it begins; pg_wait_overdue is true once, when it has
+ * lasted that long, and the caller then says what it waits for
+ * (pg_wait_report); pg_wait_end says the wait is over, if it was
+ * reported. */
 struct pg_wait {
     double start;
     int said;
