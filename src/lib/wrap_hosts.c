@@ -80,8 +80,8 @@ static int hosts_call(const char *verb, hosts_fn real, char **names,
 
     PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
                    real(names, count, svp));
-    if (count < 1 || count > 4096)
-        return real(names, count, svp); /* PvmBadParam, as PVM says it */
+    if (count < 1) /* PvmBadParam, whatever the world: nothing to log */
+        return real(names, count, svp);
     PG_ENTER();
     hosts_about(about, sizeof about, verb, names, count);
     infos = calloc((size_t)count, sizeof *infos);
