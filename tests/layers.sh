@@ -36,7 +36,7 @@ outside
 wrap_mhf
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route wrap_time wrap_tasks wrap_kill wrap_named
-wrap_fds wrap_mbox
+wrap_fds wrap_mbox wrap_hosts
 '
 TOP_LAYERS='
 untrusted

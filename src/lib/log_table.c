@@ -119,7 +119,10 @@ const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
                                         * (wrap_named.c); the code is 4
                                         * bits: 15 is the last there is */
                                        "not_replayed",
-                                       "pvm_hostsync" /* 14 */ };
+                                       "pvm_hostsync", /* 14 */
+                                       /* 15: pvm_addhosts, pvm_delhosts
+                                        * (wrap_hosts.c) */
+                                       "pvm_hosts" };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 /* A binary event keeps its call's code in the high 4 bits of its first
  * byte (log_binw.c): a 17th query call would need another format. */

@@ -48,6 +48,7 @@
  *                  pvm_scatter (libgpvm3)
  *   wrap_mbox.c    pvm_putinfo, pvm_recvinfo, pvm_delinfo, pvm_getmboxinfo,
  *                  pvm_insert, pvm_lookup, pvm_delete: the mailbox
+ *   wrap_hosts.c   pvm_addhosts, pvm_delhosts: the answers per host
  *   wrap_named.c   the calls not replayed (PG_NAMED rows): named, logged
  *   wrap_route.c   pvm_setopt (PvmRoute is an event; the rest passes),
  *                  pvm_getopt (the program's output settings)

@@ -3,8 +3,8 @@
  *
  * pg_api.def accounts for every call libpvm3 and libgpvm3 export; the
  * few a program may call whose effect or answer a replay does not give
- * back (a signal sent, output collected, hosts added, a clock compared
- * with a host's...) are PG_NAMED rows of pg_calls.def, and their wrappers
+ * back (a signal sent, output collected, the virtual machine halted, a
+ * group frozen...) are PG_NAMED rows of pg_calls.def, and their wrappers
  * are made here from those rows.  A wrapper lets the call through as the
  * program made it (no PG_ENTER: what PVM does inside it is handled as
  * before), but first says once, at the call's first use, in recording and
