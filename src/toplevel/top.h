@@ -190,6 +190,9 @@ int top_move(int argc, char **argv);
 
 /* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (postmortem.c): read a
  * recording's logs only.  top_postmortem returns the exit status. */
+/* `-export perfetto`: its stdout is binary, so it is not filtered as
+ * text (untrusted.c), and never written to a terminal. */
+int top_is_binary_export(int argc, char **argv);
 int top_is_postmortem(const char *arg);
 /* dump.c: -dump [LOGDIR] [LTID], the communication logs as XML. */
 int top_is_dump(const char *arg);
