@@ -7,7 +7,8 @@ against what the logs hold (read through `pangaea -dump` and `-races
     perfetto_check.py PANGAEA LOGDIR TRACE
 
 Prints one JSON object: {"problems": [...], "tracks": N, "events": N,
-"flows": N, "races": N, "bytes": N, "bytes_per_event": F}.  A problem is
+"flows": N, "races": N, "bytes": N, "names": [...], "bytes_per_event": F}
+(names: the interned event names).  A problem is
 any difference between the trace and the logs: a task without its track,
 a track whose count of events, flows started or ended, or race markers is
 not the logs', a flow id started or ended twice, a race marker not at a
@@ -88,7 +89,7 @@ def from_trace(packets):
         if name and name.startswith("race: "):
             per[track]["races"] += 1
             prev = last.get(seq)
-            if not prev or prev[0] != ts or not re.match(r"pvm_\w*recv", prev[1] or ""):
+            if not prev or prev[0] != ts or not re.match(r"pvm_\w*(recv|probe)", prev[1] or ""):
                 problems.append("race marker at %s of track %s follows %s" % (ts, track, prev))
             continue
         per[track]["events"] += 1
@@ -105,7 +106,8 @@ def from_trace(packets):
     flows = len(set(starts) & set(ends))
     if flows != len(ends):
         problems.append("%d flows end where none started" % (len(ends) - flows))
-    return tracks, per, flows, problems
+    allnames = sorted({n for d in names.values() for n in d.values() if n})
+    return tracks, per, flows, problems, allnames
 
 
 def from_logs(pangaea, logdir):
@@ -114,7 +116,7 @@ def from_logs(pangaea, logdir):
     # -dump prints one document per log; split them
     docs = [d for d in re.split(r"(?=<\?xml )", xml) if d.strip()]
     sent, want = {}, defaultdict(Counter)
-    recvs = []
+    recvs, recv_seqs = [], set()
     for d in docs:
         root = ET.fromstring(d)
         ltid = int(root.find("header").get("ltid"))
@@ -126,6 +128,7 @@ def from_logs(pangaea, logdir):
             elif ev.tag == "recv":
                 want[ltid]["events"] += 1
                 recvs.append((ltid, int(ev.get("from")), ev.get("msgid")))
+                recv_seqs.add((ltid, int(ev.get("seq"))))
     for ltid, frm, msgid in recvs:
         if ltid in sent.get((frm, msgid), []):
             want[ltid]["flows_in"] += 1
@@ -133,8 +136,8 @@ def from_logs(pangaea, logdir):
     out = subprocess.run([pangaea, "-races", "-jsonl", logdir],
                          capture_output=True, text=True)
     for line in out.stdout.splitlines():
-        r = json.loads(line)
-        if "recv" in r.get("call", "") and r.get("took"):
+        r = json.loads(line)  # a race at a failed poll is no <recv>
+        if (r.get("ltid"), r.get("seq")) in recv_seqs:
             want[r["ltid"]]["races"] += 1
     return want
 
@@ -144,7 +147,7 @@ def main():
     raw = subprocess.run(["protoc", "--decode_raw"], stdin=open(trace, "rb"),
                          capture_output=True, text=True, check=True).stdout
     packets = [p for f, p in parse_raw(raw) if f == 1]
-    tracks, per, flows, problems = from_trace(packets)
+    tracks, per, flows, problems, names = from_trace(packets)
     want = from_logs(pangaea, logdir)
     for ltid, w in sorted(want.items()):
         if ltid + 1 not in tracks:
@@ -163,7 +166,7 @@ def main():
     print(json.dumps({"problems": problems, "tracks": len(tracks),
                       "events": events, "flows": flows,
                       "races": sum(p["races"] for p in per.values()),
-                      "bytes": size,
+                      "bytes": size, "names": names,
                       "bytes_per_event": round(size / max(events, 1), 1)}))
 
 
