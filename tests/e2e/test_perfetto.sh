@@ -14,7 +14,8 @@
 # 3. Generated recordings of 20,000 events (gen_logs: the default mix, and
 #    "star": every receive races) hold the same and cost <= 40 bytes an
 #    event (the JSON cost ~280).
-# 4. A directory that is no recording: exit 2, named.
+# 4. A directory that is no recording: exit 2, named.  A terminal as
+#    stdout (script(1) gives one): refused, exit 2, no bytes on it.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -89,6 +90,17 @@ if [ "$rc" = 2 ] && grep -qF "$dir/empty" "$dir/e.err" && [ ! -s "$dir/e.out" ];
     pg_pass "a directory with no logs: exit 2, named, no trace written"
 else
     pg_fail "a directory with no logs: exit $rc: $(cat "$dir/e.err")"
+fi
+
+if [ -d "$dir/gen-8-20000" ] && command -v script >/dev/null; then
+    rc=0
+    script -qec "$PANGAEA -export perfetto $dir/gen-8-20000" /dev/null >"$dir/tty.out" 2>&1 || rc=$?
+    if [ "$rc" = 2 ] && grep -q "writes a binary trace: redirect it to a file" "$dir/tty.out" &&
+       ! grep -q "pvm_send" "$dir/tty.out"; then
+        pg_pass "a terminal as stdout: refused (exit 2), nothing binary written to it"
+    else
+        pg_fail "a terminal as stdout: exit $rc: $(head -c 300 "$dir/tty.out" | tr -cd '[:print:]\n')"
+    fi
 fi
 
 pg_summary
