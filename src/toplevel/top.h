@@ -8,7 +8,7 @@
  *   hostcheck.c  every check before a replay: the logs, the program, hosts
  *   move.c     -move, -move-host: moving tasks to other hosts in the logs
  *   postmortem.c  -display, -tasks, -export perfetto: a recorded run shown
- *              (tasks.c, perfetto.c, json.c),
+ *              (tasks.c, perfetto.c: protobuf, perfetto_json.c, json.c),
  *              with runlog.c (loading, matching), lamport.c (logical
  *              order), display.c and graph.html (the event graph page)
  *   paths.c    where the coordinator, library and schema are (build tree
