@@ -23,7 +23,10 @@
  *   - Every racing receive (races.c's analysis, as -races finds them) gets
  *     a second instant at its time named "race: N alternatives".
  * Timestamps are nanoseconds since the whole second before the first
- * event (the recorded microseconds times 1000).
+ * event (the recorded microseconds times 1000), as recorded: Perfetto
+ * takes a flow's earliest event as its start, so a receive whose host's
+ * clock stamped it before its send (see -display's logical order) shows
+ * its arrow reversed.
  *
  * Field numbers, from Perfetto's public protos (protos/perfetto/trace/):
  *   trace.proto          Trace.packet = 1
