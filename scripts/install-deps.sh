@@ -38,6 +38,7 @@ TEST=(
     e2fsprogs                       # tests: chattr +i, a log directory made immutable (test_survive)
     dpkg-dev debhelper              # tests: debian/ builds a package
     valgrind                        # tests: -races and -min linear, counted in instructions (test_scaling)
+    protobuf-compiler               # tests: protoc --decode_raw reads -export perfetto's trace (test_perfetto)
 )
 
 case "${1:-test}" in

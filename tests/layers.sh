@@ -52,7 +52,7 @@ live_json
 live_ctl
 live_alt live_gdb live_guard
 live
-display tasks perfetto monitor
+display tasks perfetto perfetto_json monitor
 explore_order
 postmortem explore chaos_runs
 main

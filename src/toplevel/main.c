@@ -582,10 +582,12 @@ int main(int argc, char **argv)
     if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
         return top_move(argc, argv);
     /* untrusted.c: a log's strings print escaped; stdout too for the
-     * commands that only read logs (a run's stdout is the program's) */
+     * commands that only read logs (a run's stdout is the program's; a
+     * binary trace's bytes are data, not text: postmortem.c) */
     top_safe_output(argc > 1 && (top_is_dump(argv[1]) ||
                                  top_is_races(argv[1]) ||
-                                 top_is_postmortem(argv[1])));
+                                 (top_is_postmortem(argv[1]) &&
+                                  !top_is_binary_export(argc, argv))));
     if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
         return top_dump(argc, argv);
     if (argc > 1 && top_is_races(argv[1])) /* races_out.c: from the logs */

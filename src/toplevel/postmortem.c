@@ -4,16 +4,18 @@
  *
  *   pangaea -display [LOGDIR]            the event graph, one HTML file
  *   pangaea -tasks [LOGDIR]              every task and how it ended
- *   pangaea -export perfetto [LOGDIR]    Chrome/Perfetto trace JSON
+ *   pangaea -export perfetto [LOGDIR]    Perfetto's protobuf trace
+ *   pangaea -export perfetto-json [LOGDIR]  the same as trace JSON
  *
  * Design.  main() hands argv here before its own parsing, so the record
  * and replay options stay apart from these.  This file has the dispatch;
- * the task table is tasks.c's, the trace perfetto.c's, the HTML
+ * the task table is tasks.c's, the traces perfetto.c's and perfetto_json.c's, the HTML
  * display.c's, the JSON string writer json.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runlog.h"
 #include "top.h"
@@ -25,7 +27,8 @@ static int pm_usage(const char *why)
     fprintf(stderr, "pangaea: %s\n"
             "usage: pangaea -display [LOGDIR]\n"
             "       pangaea -tasks [LOGDIR]\n"
-            "       pangaea -export perfetto [LOGDIR] > trace.json\n"
+            "       pangaea -export perfetto [LOGDIR] > trace.perfetto-trace\n"
+            "       pangaea -export perfetto-json [LOGDIR] > trace.json\n"
             "LOGDIR defaults to %s/\n", why, DEFAULT_LOGDIR);
     return TOP_EXIT_USAGE;
 }
@@ -50,20 +53,30 @@ int top_is_postmortem(const char *arg)
            !strcmp(arg, "-export");
 }
 
+int top_is_binary_export(int argc, char **argv)
+{
+    return argc > 2 && !strcmp(argv[1], "-export") &&
+           !strcmp(argv[2], "perfetto");
+}
+
 int top_postmortem(int argc, char **argv)
 {
     const char *mode = argv[1], *dir;
-    int first = 2, rc;
+    int first = 2, rc, json = 0;
     struct top_run run;
     pg_err err;
 
     if (!strcmp(mode, "-export")) {
-        if (argc < 3 || strcmp(argv[2], "perfetto"))
-            return pm_usage("-export knows one format: perfetto");
+        if (argc < 3 || (strcmp(argv[2], "perfetto") &&
+                         !(json = !strcmp(argv[2], "perfetto-json"))))
+            return pm_usage("-export knows two formats: perfetto, perfetto-json");
         first = 3;
     }
     if (argc > first + 1)
         return pm_usage("too many arguments");
+    if (top_is_binary_export(argc, argv) && isatty(1))
+        return pm_usage("-export perfetto writes a binary trace: redirect "
+                        "it to a file (> trace.perfetto-trace)");
     dir = argc > first ? argv[first] : DEFAULT_LOGDIR;
     if ((!strcmp(mode, "-tasks") ? top_run_load_summary(&run, dir, &err)
                                  : top_run_load(&run, dir, &err)) < 0) {
@@ -76,7 +89,9 @@ int top_postmortem(int argc, char **argv)
     else if (!strcmp(mode, "-tasks"))
         rc = top_tasks_print(&run, stdout) < 0 ? TOP_EXIT_FAILED : 0;
     else
-        rc = top_export_perfetto(&run, stdout) < 0 ? TOP_EXIT_FAILED : 0;
+        rc = (json ? top_export_perfetto_json(&run, stdout)
+                   : top_export_perfetto(&run, stdout)) < 0 ? TOP_EXIT_FAILED
+                                                            : 0;
     if (fflush(stdout) != 0)
         rc = TOP_EXIT_FAILED;
     top_run_free(&run);

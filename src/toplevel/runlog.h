@@ -124,9 +124,12 @@ const char *top_run_ending(const struct top_task *t, char *buf, int size);
  * HTML <script> need, and replacing invalid UTF-8 with U+FFFD. */
 void top_json_str(FILE *fp, const char *s);
 
-/* The post-mortem modes (postmortem.c, tasks.c, perfetto.c, display.c, json.c). */
+/* The post-mortem modes (postmortem.c, tasks.c, perfetto*.c, display.c, json.c). */
 int top_tasks_print(const struct top_run *run, FILE *fp);
+/* Perfetto's protobuf trace (perfetto.c), and the older trace JSON
+ * (perfetto_json.c).  0, or -1 when out of memory or fp fails. */
 int top_export_perfetto(const struct top_run *run, FILE *fp);
+int top_export_perfetto_json(const struct top_run *run, FILE *fp);
 int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err);
 /* The races of the run (races.h) as the page's "races" (display_races.c). */

@@ -8,7 +8,7 @@
  *   hostcheck.c  every check before a replay: the logs, the program, hosts
  *   move.c     -move, -move-host: moving tasks to other hosts in the logs
  *   postmortem.c  -display, -tasks, -export perfetto: a recorded run shown
- *              (tasks.c, perfetto.c, json.c),
+ *              (tasks.c, perfetto.c: protobuf, perfetto_json.c, json.c),
  *              with runlog.c (loading, matching), lamport.c (logical
  *              order), display.c and graph.html (the event graph page)
  *   paths.c    where the coordinator, library and schema are (build tree
@@ -192,6 +192,9 @@ int top_move(int argc, char **argv);
 
 /* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (postmortem.c): read a
  * recording's logs only.  top_postmortem returns the exit status. */
+/* `-export perfetto`: its stdout is binary, so it is not filtered as
+ * text (untrusted.c), and never written to a terminal. */
+int top_is_binary_export(int argc, char **argv);
 int top_is_postmortem(const char *arg);
 /* dump.c: -dump [LOGDIR] [LTID], the communication logs as XML. */
 int top_is_dump(const char *arg);

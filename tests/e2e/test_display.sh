@@ -93,8 +93,8 @@ check_click() {
 
 check_perfetto() {
     local res
-    if ! "$PANGAEA" -export perfetto "$2" >"$3" 2>"$3.err"; then
-        pg_fail "$1: -export perfetto failed"; cat "$3.err"; return
+    if ! "$PANGAEA" -export perfetto-json "$2" >"$3" 2>"$3.err"; then
+        pg_fail "$1: -export perfetto-json failed"; cat "$3.err"; return
     fi
     res=$($CHECK perfetto "$2" "$3") || { pg_fail "$1: trace JSON unreadable"; return; }
     if [ "$(jget "$res" 'd["nproblems"]')" = 0 ] &&
