@@ -24,16 +24,7 @@
  *           (tag 30); the master takes them with pvm_recv(-1, 30): with
  *           per-pair order lost, the first receive races with the two
  *           later messages and the second with the third (FIFO broken).
- *   apart   the master sets PvmRouteDirect; W1 sends 70 messages of tag 30,
- *           70 of tag 31, then one of tag 32 that the master waits for
- *           (all of W1's are queued then); W2 sends one of tag 30 after
- *           300 ms; W3 one of tag 31 once the master says so (tag 40),
- *           after the first receive.  The master takes one of tag 30 and
- *           one of tag 31 at one call site: the first races with W1's
- *           other 69 and W2's, the second with W1's 69 and W3's (not
- *           W2's: another tag), so the two have other senders.  It takes
- *           W2's and W3's messages by name at the end.
- * The master prints what it took, in order; workers print nothing.
+ * The master prints what it took; workers print nothing.  apart: below.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +54,7 @@ static void send_int(int tid, int tag, int v)
     check("pvm_send", pvm_send(tid, tag));
 }
 
-/* Takes a message with (tid, tag), prints what it was, and returns its
- * sender. */
+/* Takes a message with (tid, tag), prints what it was; its sender. */
 static int take(int tid, int tag, const int *w, int n)
 {
     int mid = check("pvm_recv", pvm_recv(tid, tag)), bytes, mtag, src, i;
@@ -76,7 +66,17 @@ static int take(int tid, int tag, const int *w, int n)
     return src;
 }
 
-/* Mode apart's workers (see the top). */
+/*
+ * Mode apart: the master sets PvmRouteDirect; W1 sends 70 messages of tag 30,
+ * 70 of tag 31, then one of tag 32 that the master waits for
+ * (all of W1's are queued then); W2 sends one of tag 30 after
+ * 300 ms; W3 one of tag 31 once the master says so (tag 40),
+ * after the first receive.  The master takes one of tag 30 and
+ * one of tag 31 at one call site: the first races with W1's
+ * other 69 and W2's, the second with W1's 69 and W3's (not
+ * W2's: another tag), so the two have other senders.  It takes
+ * W2's and W3's messages by name at the end.
+ */
 static void apart_worker(int parent, int index)
 {
     struct timespec nap = { 0, 300 * 1000 * 1000 };
@@ -95,7 +95,7 @@ static void apart_worker(int parent, int index)
     }
 }
 
-/* Mode apart's master (see the top). */
+/* Mode apart's master (above). */
 static void apart(const int *w)
 {
     check("pvm_recv", pvm_recv(w[0], 32));
