@@ -75,6 +75,7 @@
 struct min_stats {
     long bytes_before, bytes_after;  /* communication logs */
     long receives, kept_receives, races, kept_events, events;
+    long poll_runs;                  /* of the receives: runs of failed polls */
     long implied;                    /* races left out: order follows */
     int full_tasks;                  /* logs kept whole (their task died) */
 };
@@ -91,6 +92,14 @@ static int replayed(int kind)
 {
     return kind == PG_EV_SEND || kind == PG_EV_RECV || kind == PG_EV_NOTICE ||
            kind == PG_EV_GETTID || kind == PG_EV_QUERY || kind == PG_EV_LEAVE;
+}
+
+/* Whether an event is a receive as -races counts them (races_find.c
+ * examines these): a receive, a notice taken, or a run of failed polls
+ * (its <poll>), so that the two reports' numbers agree. */
+static int examined(int kind)
+{
+    return kind == PG_EV_RECV || kind == PG_EV_NOTICE || kind == PG_EV_POLL;
 }
 
 /* Whether a send names a task outside the run (a replay checks it
@@ -244,7 +253,7 @@ static int prune_comm(const struct rc_run *run, int t, const char *keepv,
     pg_logr *r = pg_logr_open(path, PG_LOG_COMM, &h, err);
     pg_logw *w = NULL;
     long idx = 0;
-    int pos = 0, rc = 0, keep;
+    int pos = 0, rc = 0, keep, polls = 0;
 
     if (!r)
         return -1;
@@ -262,8 +271,14 @@ static int prune_comm(const struct rc_run *run, int t, const char *keepv,
         }
         keep = kept(&ev, ev.kind == PG_EV_RECV && keepv[pos]);
         st->events += ev.kind != PG_EV_SITE;
-        st->receives += ev.kind == PG_EV_RECV;
-        st->kept_receives += keep && ev.kind == PG_EV_RECV;
+        st->receives += examined(ev.kind);
+        st->poll_runs += ev.kind == PG_EV_POLL;
+        st->kept_receives += keep && examined(ev.kind);
+        if (ev.kind != PG_EV_SITE && ev.kind != PG_EV_POLL) {
+            st->kept_receives += keep ? polls : 0;
+            polls = 0; /* their number stays where it rode, or goes */
+        }
+        polls += ev.kind == PG_EV_POLL;
         if (replayed(ev.kind) || ev.kind == PG_EV_END)
             idx++;
         if (!keep)
@@ -349,6 +364,21 @@ static struct paths *paths_of(const char *dir, const struct out *o,
     return p;
 }
 
+/* The counts of a task whose log is kept whole (it died): every receive
+ * and event of it stays, and -races counted them too. */
+static void count_whole(const struct rc_run *run, int t, struct min_stats *st)
+{
+    int pos, kind;
+
+    for (pos = 1; pos <= run->tasks[t].n; pos++) {
+        kind = RC_EV(run, t, pos)->kind;
+        st->receives += examined(kind);
+        st->kept_receives += examined(kind);
+        st->poll_runs += kind == PG_EV_POLL;
+        st->events++, st->kept_events++;
+    }
+}
+
 static int prune_all(struct rc_run *run, struct out *o, int *nout,
                      struct min_stats *st, pg_err *err)
 {
@@ -375,6 +405,7 @@ static int prune_all(struct rc_run *run, struct out *o, int *nout,
         if (run->tasks[t].note[0]) { /* its task died: kept whole */
             st->full_tasks++;
             st->bytes_after += file_size(p.path);
+            count_whole(run, t, st);
         } else if (!(keepv = keep_of(run, races + r0, r1 - r0, t, reserved,
                                      jump, st))) {
             rc = pg_err_set(err, "out of memory");
@@ -441,11 +472,16 @@ static int minimize(const char *dir, struct min_stats *st, pg_err *err)
 
 static void report(const char *dir, const struct min_stats *st, double secs)
 {
+    char polls[80] = "";
+
+    if (st->poll_runs) /* counted as -races counts them */
+        snprintf(polls, sizeof polls, "%ld of them %s of failed polls; ",
+                 st->poll_runs, st->poll_runs > 1 ? "runs" : "a run");
     fprintf(stderr, "pangaea: %s is race-only now: %ld of %ld receives kept "
-            "(%ld race, %ld of them implied by kept ones), %ld of %ld events; "
-            "communication logs %ld -> %ld bytes (%.1f%%)%s in %.2f s\n", dir,
-            st->kept_receives, st->receives, st->races, st->implied,
-            st->kept_events, st->events,
+            "(%s%ld race, %ld of them implied by kept ones), %ld of %ld "
+            "events; communication logs %ld -> %ld bytes (%.1f%%)%s in %.2f "
+            "s\n", dir, st->kept_receives, st->receives, polls, st->races,
+            st->implied, st->kept_events, st->events,
             st->bytes_before, st->bytes_after,
             st->bytes_before ? 100.0 * st->bytes_after / st->bytes_before : 0,
             st->full_tasks ? "; the logs of tasks that died kept whole" : "",

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "log_table.h"
+#include "pg_grow.h"
 #include "pg_log.h"
 #include "runlog.h"
 #include "top.h"
@@ -73,19 +74,51 @@ static void msg_text(const struct rc_run *run, int m, FILE *fp)
 
 /* ---- grouping -------------------------------------------------------------- */
 
-#define KEYMAX 68 /* site (object, offset), call, kind, up to 64 senders */
-
+/* An entry's key: the site (object, offset), the call, the kind, then
+ * every sender, sorted (a pool of ints: a receive of a 256-task run has
+ * 256 senders, and a receive that lost per-pair order may list one
+ * sender's whole queue before the next sender: no fixed room cuts a set
+ * short, so receives with other senders are never one entry). */
 struct entry {
-    int key[KEYMAX], nkey;
+    size_t koff;       /* its key: grouper.keys[koff .. koff+nkey-1] */
+    int nkey;
     int first_race; /* index of its first race */
     int count, any_first;
+    long polls;        /* runs of failed polls: the polls they held */
 };
 
+struct grouper {
+    struct entry *g;
+    int ng;
+    size_t capg;
+    int *tab, hcap;    /* hash of the entries, open addressing */
+    int *keys;         /* every entry's key */
+    size_t nkeys, capk;
+    int *key;          /* the key of the race at hand */
+    size_t capkey;
+};
+
+/* A message's sender as a number: its ltid; a notice of PVM's -1, the exit
+ * notice of ltid L -2 - L (the notices of two tasks are two senders). */
 static int sender_of(const struct rc_run *run, int m)
 {
     const struct rc_msg *x = &run->msg[m];
 
-    return x->src >= 0 ? run->tasks[x->src].ltid : -1 - (x->notice_of >= 0);
+    if (x->src >= 0)
+        return run->tasks[x->src].ltid;
+    return x->notice_of >= 0 ? -2 - run->tasks[x->notice_of].ltid : -1;
+}
+
+/* How many polls the run of failed polls of race r held: the number
+ * rides on the event after its <poll> (docs/comm-log-format.md); 0 when r
+ * is no such run, -1 when the log ends before saying. */
+static int polls_of(const struct rc_run *run, const struct rc_race *r)
+{
+    if (RC_EV(run, r->task, r->pos)->kind != PG_EV_POLL)
+        return 0;
+    if (r->pos >= run->tasks[r->task].n)
+        return -1;
+    return RC_EV(run, r->task, r->pos + 1)->misses;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -95,23 +128,31 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The site (object and offset: the same in every task), the call, and
- * the senders (taken and alternatives), as numbers; returns how many. */
+/* The key of race r into gr->key: the site (object and offset: the same
+ * in every task), the call, the kind, and the senders (taken and
+ * alternatives); returns its length, -1 when out of memory. */
 static int group_key(const struct rc_run *run, const struct rc_race *r,
-                     int *key)
+                     struct grouper *gr)
 {
     const struct rc_ev *e = RC_EV(run, r->task, r->pos);
     const struct rc_task *t = &run->tasks[r->task];
-    int *ids = key + 4, n = 0, i, k;
+    int *key, *ids, n = 0, i, k, s;
 
+    if (pg_grow(&gr->key, &gr->capkey, (size_t)r->nalts + 5,
+                sizeof *gr->key) < 0)
+        return -1;
+    key = gr->key, ids = key + 4;
     key[0] = e->site >= 1 && e->site <= t->nsites
                  ? t->sites[e->site - 1].module : -1;
     key[1] = key[0] >= 0 ? t->sites[e->site - 1].offset : r->task;
     key[2] = e->call, key[3] = e->kind;
     if (r->took >= 0)
         ids[n++] = sender_of(run, r->took);
-    for (i = 0; i < r->nalts && n < KEYMAX - 4; i++)
-        ids[n++] = sender_of(run, r->alts[i].msg);
+    for (i = 0; i < r->nalts; i++) { /* they come sender by sender */
+        s = sender_of(run, r->alts[i].msg);
+        if (n == 0 || s != ids[n - 1])
+            ids[n++] = s;
+    }
     qsort(ids, n, sizeof *ids, cmp_int);
     for (i = k = 0; i < n; i++)
         if (i == 0 || ids[i] != ids[k - 1])
@@ -129,9 +170,54 @@ static unsigned long hash_key(const int *k, int n)
     return h;
 }
 
-static int same_key(const struct entry *g, const int *key, int n)
+static int same_key(const struct grouper *gr, const struct entry *g,
+                    const int *key, int n)
 {
-    return g->nkey == n && !memcmp(g->key, key, n * sizeof *key);
+    return g->nkey == n && !memcmp(gr->keys + g->koff, key, n * sizeof *key);
+}
+
+/* The slot of key in the hash table: its entry's, or the empty one. */
+static int slot_of(const struct grouper *gr, const int *key, int n)
+{
+    int h, j;
+
+    for (h = hash_key(key, n) & (gr->hcap - 1); (j = gr->tab[h]) >= 0 &&
+         !same_key(gr, &gr->g[j], key, n); h = (h + 1) & (gr->hcap - 1))
+        ;
+    return h;
+}
+
+/* Twice the room in the hash table, every entry hashed again. */
+static int rehash(struct grouper *gr)
+{
+    int *old = gr->tab, k;
+
+    if (!(gr->tab = malloc(2 * gr->hcap * sizeof *gr->tab)))
+        return gr->tab = old, -1;
+    free(old);
+    gr->hcap *= 2;
+    memset(gr->tab, -1, gr->hcap * sizeof *gr->tab);
+    for (k = 0; k < gr->ng; k++)
+        gr->tab[slot_of(gr, gr->keys + gr->g[k].koff, gr->g[k].nkey)] = k;
+    return 0;
+}
+
+/* A new entry of key (its race i); its index, -1 when out of memory. */
+static int new_entry(struct grouper *gr, const int *key, int nkey, int i)
+{
+    struct entry *g;
+
+    if (pg_grow(&gr->g, &gr->capg, (size_t)gr->ng + 1, sizeof *gr->g) < 0 ||
+        pg_grow(&gr->keys, &gr->capk, gr->nkeys + nkey, sizeof *gr->keys) < 0 ||
+        (2 * (gr->ng + 1) > gr->hcap && rehash(gr) < 0))
+        return -1;
+    memcpy(gr->keys + gr->nkeys, key, nkey * sizeof *key);
+    g = &gr->g[gr->ng];
+    g->koff = gr->nkeys, g->nkey = nkey;
+    g->first_race = i, g->count = 0, g->any_first = 0, g->polls = 0;
+    gr->nkeys += nkey;
+    gr->tab[slot_of(gr, key, nkey)] = gr->ng;
+    return gr->ng++;
 }
 
 /* Groups the races by key: one entry per site and sender set, found
@@ -139,61 +225,47 @@ static int same_key(const struct entry *g, const int *key, int n)
 static int group(const struct rc_run *run, struct rc_race *r, int n,
                  struct entry **out)
 {
-    int cap = 64, ng = 0, hcap = 1024, *tab, i, j, h;
-    struct entry *g = malloc(cap * sizeof *g), *q;
-    int key[KEYMAX], nkey;
+    struct grouper gr = { 0 };
+    int i, j, nkey, rc = 0;
 
-    tab = malloc(hcap * sizeof *tab);
-    if (!g || !tab)
-        return free(g), free(tab), -1;
-    memset(tab, -1, hcap * sizeof *tab);
-    for (i = 0; i < n; i++) {
-        nkey = group_key(run, &r[i], key);
-        for (h = hash_key(key, nkey) & (hcap - 1); (j = tab[h]) >= 0 &&
-             !same_key(&g[j], key, nkey); h = (h + 1) & (hcap - 1))
-            ;
-        if (j < 0) {
-            if (ng + 1 >= cap) {
-                if (!(q = realloc(g, 2 * cap * sizeof *g)))
-                    return free(g), free(tab), -1;
-                g = q, cap *= 2;
-            }
-            if (2 * (ng + 1) > hcap) { /* rehash into twice the room */
-                int *nt = malloc(2 * hcap * sizeof *nt), k, m;
-
-                if (!nt)
-                    return free(g), free(tab), -1;
-                memset(nt, -1, 2 * hcap * sizeof *nt);
-                for (k = 0; k < ng; k++) {
-                    for (m = hash_key(g[k].key, g[k].nkey) & (2 * hcap - 1);
-                         nt[m] >= 0;
-                         m = (m + 1) & (2 * hcap - 1))
-                        ;
-                    nt[m] = k;
-                }
-                free(tab);
-                tab = nt, hcap *= 2;
-                for (h = hash_key(key, nkey) & (hcap - 1); tab[h] >= 0;
-                     h = (h + 1) & (hcap - 1))
-                    ;
-            }
-            tab[h] = j = ng++;
-            memcpy(g[j].key, key, nkey * sizeof *key);
-            g[j].nkey = nkey;
-            g[j].first_race = i, g[j].count = 0, g[j].any_first = 0;
+    gr.hcap = 1024;
+    if (!(gr.tab = malloc(gr.hcap * sizeof *gr.tab)))
+        return -1;
+    memset(gr.tab, -1, gr.hcap * sizeof *gr.tab);
+    for (i = 0; rc == 0 && i < n; i++) {
+        if ((nkey = group_key(run, &r[i], &gr)) < 0 ||
+            ((j = gr.tab[slot_of(&gr, gr.key, nkey)]) < 0 &&
+             (j = new_entry(&gr, gr.key, nkey, i)) < 0)) {
+            rc = -1;
+            break;
         }
-        if (r[i].first && !r[g[j].first_race].first)
-            g[j].first_race = i; /* show a first race if it has one */
-        g[j].count++;
-        g[j].any_first |= r[i].first;
+        if (r[i].first && !r[gr.g[j].first_race].first)
+            gr.g[j].first_race = i; /* show a first race if it has one */
+        gr.g[j].count++;
+        gr.g[j].polls += polls_of(run, &r[i]) > 0 ? polls_of(run, &r[i]) : 0;
+        gr.g[j].any_first |= r[i].first;
         r[i].group = j;
     }
-    free(tab);
-    *out = g;
-    return ng;
+    free(gr.tab), free(gr.keys), free(gr.key);
+    if (rc < 0)
+        return free(gr.g), -1;
+    *out = gr.g;
+    return gr.ng;
 }
 
 /* ---- text ------------------------------------------------------------------- */
+
+/* The size of a run of failed polls (polls_of()), after "found nothing". */
+static void print_polls(int n, FILE *fp)
+{
+    if (n < 0)
+        fprintf(fp, " (a run of failed polls; how many, the log does not "
+                "say: it ends there)");
+    else if (n > 1)
+        fprintf(fp, " (%d failed polls in a row)", n);
+    else if (n == 1)
+        fprintf(fp, " (1 failed poll)");
+}
 
 static void print_entry(const struct rc_run *run, const struct rc_race *r,
                         const struct entry *g, int num, FILE *fp)
@@ -208,6 +280,7 @@ static void print_entry(const struct rc_run *run, const struct rc_race *r,
             rc_site_name(run, r->task, e->site, site, sizeof site));
     if (r->took < 0) {
         fprintf(fp, "found nothing");
+        print_polls(polls_of(run, r), fp);
     } else {
         fprintf(fp, "took ");
         msg_text(run, r->took, fp);
@@ -219,7 +292,11 @@ static void print_entry(const struct rc_run *run, const struct rc_race *r,
         if (r->alts[i].fifo_broken)
             fprintf(fp, " (FIFO broken)");
     }
-    if (g->count > 1)
+    if (g->count > 1 && e->kind == PG_EV_POLL)
+        fprintf(fp, "   (same at %d more run%s of failed polls; %ld failed "
+                "polls in all)", g->count - 1, g->count > 2 ? "s" : "",
+                g->polls);
+    else if (g->count > 1)
         fprintf(fp, "   (same at %d more receive%s)", g->count - 1,
                 g->count > 2 ? "s" : "");
     fprintf(fp, "\n");

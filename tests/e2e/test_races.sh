@@ -8,7 +8,9 @@
 # only one message can match), a failed poll, an exit notice racing with
 # the dying task's message, a receiver-side direct route marked "FIFO
 # broken", and the contributions of a pvm_reduce; call sites resolve to the
-# source line of the call, in the report and in a replay's divergence.  Then the text report (grouping, first races)
+# source line of the call, in the report and in a replay's divergence.  Then the text report (grouping, first races,
+# how many polls a run of failed polls held, receives with other senders
+# apart though one sender's queue lists 69 alternatives first)
 # and bad input (exit 2).  -jsonl (a line a race, alternatives as runs of
 # message ids per sender) says what -json says, for every program, and
 # the direct route's queue is one run.  The expectations are checked by races_check.py.
@@ -138,8 +140,43 @@ if [ -d "$dir/wild" ]; then
     fi
 fi
 
+# A run of failed polls says how many polls it held: the misses= of the
+# event after its <poll> in the master's log (plain_known poll polls every
+# millisecond for 300 ms).
+if [ -d "$dir/poll" ]; then
+    "$PANGAEA" -races "$dir/poll" >"$dir/poll.txt" 2>&1
+    misses=$(pg_comm_xml "$dir/poll" 1 | grep -A1 '<poll ' | sed -n 's/.* misses="\([0-9]*\)".*/\1/p')
+    if [ -n "$misses" ] && [ "$misses" -gt 1 ] &&
+       grep -q "^R1 ltid 1 event [0-9]* pvm_nrecv(-1, 20) at plain_known.c:$poll_line found nothing ($misses failed polls in a row);" "$dir/poll.txt"; then
+        pg_pass "text report: the run of failed polls says its $misses polls"
+    else
+        pg_fail "text report of poll: the log says ${misses:-no} misses:"; cat "$dir/poll.txt"
+    fi
+fi
+
+# Receives at one call site with other senders are two entries, even when
+# one sender's queue (per-pair order lost: 69 alternatives) comes first:
+# plain_known apart's first receive races with ltids 2 and 3, its second
+# (same site) with ltids 2 and 4.
+if record apart "$PG_BUILD/tests/plain_known" apart; then
+    "$PANGAEA" -races "$dir/apart" >"$dir/apart.txt" 2>&1
+    at="at plain_known.c:$recv_line took ltid 2 msg"
+    if grep -q "^R1 ltid 1 event [0-9]* pvm_recv(-1, 30) $at" "$dir/apart.txt" &&
+       grep -q "^R2 ltid 1 event [0-9]* pvm_recv(-1, 31) $at" "$dir/apart.txt" &&
+       sed -n 2p "$dir/apart.txt" | grep -q "ltid 3 msg 1" &&
+       ! sed -n 2p "$dir/apart.txt" | grep -q "ltid 4 msg" &&
+       sed -n 5p "$dir/apart.txt" | grep -q "ltid 4 msg 1" &&
+       ! grep -q "same at" "$dir/apart.txt" &&
+       tail -1 "$dir/apart.txt" | grep -q "^2 races (1 first) in [0-9]* receives examined, 2 entries"; then
+        pg_pass "text report: receives at one site with other senders are two entries"
+    else
+        pg_fail "text report of apart:"; cut -c1-300 "$dir/apart.txt"
+    fi
+fi
+
 # A replay that diverges names the call site of the program's call: the
-# recording of poll replayed by the program of notice (the master's first
+# recording of poll replayed by the program of notice (-otherargs: the
+# arguments differ on purpose; the master's first
 # receive meets the recorded failed polls; the worker sends another tag).
 if [ -d "$dir/poll" ]; then
     rc=0

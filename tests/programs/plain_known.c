@@ -24,7 +24,7 @@
  *           (tag 30); the master takes them with pvm_recv(-1, 30): with
  *           per-pair order lost, the first receive races with the two
  *           later messages and the second with the third (FIFO broken).
- * The master prints what it took, in order; workers print nothing.
+ * The master prints what it took; workers print nothing.  apart: below.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +54,8 @@ static void send_int(int tid, int tag, int v)
     check("pvm_send", pvm_send(tid, tag));
 }
 
-/* Takes a message with (tid, tag) and prints what it was. */
-static void take(int tid, int tag, const int *w, int n)
+/* Takes a message with (tid, tag), prints what it was; its sender. */
+static int take(int tid, int tag, const int *w, int n)
 {
     int mid = check("pvm_recv", pvm_recv(tid, tag)), bytes, mtag, src, i;
 
@@ -63,6 +63,47 @@ static void take(int tid, int tag, const int *w, int n)
     for (i = 0; i < n && w[i] != src; i++)
         ;
     printf("took tag %d from %s%d\n", mtag, i < n ? "W" : "pvmd ", i + 1);
+    return src;
+}
+
+/*
+ * Mode apart: the master sets PvmRouteDirect; W1 sends 70 messages of tag 30,
+ * 70 of tag 31, then one of tag 32 that the master waits for
+ * (all of W1's are queued then); W2 sends one of tag 30 after
+ * 300 ms; W3 one of tag 31 once the master says so (tag 40),
+ * after the first receive.  The master takes one of tag 30 and
+ * one of tag 31 at one call site: the first races with W1's
+ * other 69 and W2's, the second with W1's 69 and W3's (not
+ * W2's: another tag), so the two have other senders.  It takes
+ * W2's and W3's messages by name at the end.
+ */
+static void apart_worker(int parent, int index)
+{
+    struct timespec nap = { 0, 300 * 1000 * 1000 };
+    int i;
+
+    if (index == 1) {
+        for (i = 0; i < 140; i++)
+            send_int(parent, i < 70 ? 30 : 31, i);
+        send_int(parent, 32, 0);
+    } else if (index == 2) {
+        nanosleep(&nap, NULL);
+        send_int(parent, 30, index);
+    } else {
+        check("pvm_recv", pvm_recv(parent, 40));
+        send_int(parent, 31, index);
+    }
+}
+
+/* Mode apart's master (above). */
+static void apart(const int *w)
+{
+    check("pvm_recv", pvm_recv(w[0], 32));
+    take(-1, 30, w, 3);
+    send_int(w[2], 40, 0);
+    if (take(-1, 31, w, 3) != w[2])
+        take(w[2], 31, w, 3);
+    take(w[1], 30, w, 3);
 }
 
 static void worker(const char *mode, int index)
@@ -72,7 +113,9 @@ static void worker(const char *mode, int index)
 
     if (!strcmp(mode, "poll"))
         nanosleep(&nap, NULL);
-    if (!strcmp(mode, "direct"))
+    if (!strcmp(mode, "apart"))
+        apart_worker(parent, index);
+    else if (!strcmp(mode, "direct"))
         for (i = 0; i < 3; i++)
             send_int(parent, 30, i);
     else
@@ -114,9 +157,9 @@ int main(int argc, char **argv)
     if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
         die("readlink", -1);
     self[len] = 0;
-    if (!strcmp(mode, "direct"))
+    if (!strcmp(mode, "direct") || !strcmp(mode, "apart"))
         check("pvm_setopt", pvm_setopt(PvmRoute, PvmRouteDirect));
-    n = spawn(self, mode, !strcmp(mode, "wild") ? 3
+    n = spawn(self, mode, !strcmp(mode, "wild") || !strcmp(mode, "apart") ? 3
                           : !strcmp(mode, "named") ? 2 : 1, w);
     if (!strcmp(mode, "named")) {
         for (i = 0; i < n; i++)
@@ -136,6 +179,8 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "direct")) {
         for (i = 0; i < 3; i++)
             take(-1, 30, w, n);
+    } else if (!strcmp(mode, "apart")) {
+        apart(w);
     } else {
         die("unknown mode", -1);
     }

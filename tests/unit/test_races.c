@@ -3,10 +3,12 @@
  * races*.c) on hand-made logs: no pvmd, no program.  Each test writes the
  * communication logs of a few tasks with the log writer, as the runtime
  * would, loads the directory and checks the races found: which receives,
- * what they took, their alternatives, first or not.
+ * what they took, their alternatives, first or not; and the text report
+ * keeps receives with other senders (exit notices of other tasks) apart.
  */
 #define _XOPEN_SOURCE 700
 #include <check.h>
+#include <fcntl.h>
 
 #include "check_run.h"
 #include <ftw.h>
@@ -17,6 +19,7 @@
 
 #include "pg_log.h"
 #include "races.h"
+#include "top.h"
 
 static char dir[64];
 static pg_logw *w[8];
@@ -267,6 +270,68 @@ START_TEST(test_exit_notice_races_with_the_last_message)
 }
 END_TEST
 
+/* The text report of dir (top_races, as `pangaea -races DIR` prints
+ * it) into buf. */
+static void text_report(char *buf, size_t size)
+{
+    char path[128], *argv[] = { "pangaea", "-races", dir, NULL };
+    int saved, fd;
+    FILE *fp;
+    size_t n;
+
+    snprintf(path, sizeof path, "%s.txt", dir);
+    fflush(stdout);
+    saved = dup(1);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    dup2(fd, 1);
+    close(fd);
+    top_races(3, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    fp = fopen(path, "r");
+    ck_assert_ptr_nonnull(fp);
+    n = fread(buf, 1, size - 1, fp);
+    buf[n] = 0;
+    fclose(fp);
+    unlink(path);
+}
+
+/* Two receives at one site, each taking ltid 2's message, one racing with
+ * the exit notice of ltid 3, the other (after ltid 4 learnt of the first)
+ * with that of ltid 4: other senders, two entries of the text report. */
+START_TEST(test_exit_notices_of_two_tasks_are_two_senders)
+{
+    char text[4096];
+
+    ck_assert_int_eq(pg_logw_query(log_of(3), now += 1e-3, "pvm_gsize", "g",
+                                   1), 0); /* an event: ltid 3 ends after it */
+    send1(2, 1, 5, 1);
+    send1(2, 1, 5, 2);
+    recv1(1, -1, -1, 2, 5, 1);
+    pg_logw_note(log_of(1), 0, -1, -1, 0);
+    ck_assert_int_eq(pg_logw_notice(log_of(1), now += 1e-3, "pvm_recv", 99,
+                                    PG_NOTICE_EXIT, 3, 4), 0);
+    send1(1, 4, 7, 1);
+    recv1(4, 1, 7, 1, 7, 1);
+    recv1(1, -1, -1, 2, 5, 2);
+    pg_logw_note(log_of(1), 0, -1, -1, 0);
+    ck_assert_int_eq(pg_logw_notice(log_of(1), now += 1e-3, "pvm_recv", 99,
+                                    PG_NOTICE_EXIT, 4, 4), 0);
+    close_all();
+    text_report(text, sizeof text);
+    ck_assert_msg(strstr(text, "event 1 pvm_recv(-1, -1) at an unknown site "
+                         "took ltid 2 msg 1;\n   could have taken the exit "
+                         "notice of ltid 3 (tag 99)\n") &&
+                  strstr(text, "pvm_recv(-1, -1) at an unknown site took "
+                         "ltid 2 msg 2;\n"
+                         "   could have taken the exit notice of ltid 4 "
+                         "(tag 99)\n") && !strstr(text, "same at"),
+                  "%s", text);
+}
+END_TEST
+
 /* A receive through the program's matcher: any message could do. */
 START_TEST(test_matcher_is_judged_conservatively)
 {
@@ -379,6 +444,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_a_race_after_another_is_not_first);
     tcase_add_test(tc, test_exit_notice_races_with_the_last_message);
     tcase_add_test(tc, test_matcher_is_judged_conservatively);
+    tcase_add_test(tc, test_exit_notices_of_two_tasks_are_two_senders);
     tcase_add_test(tc, test_clocks_as_hashes_give_what_arrays_give);
     suite_add_tcase(s, tc);
     return s;
