@@ -474,6 +474,10 @@ void pg_replay_unmatchable(const pg_event *ev, const char *why)
     __attribute__((noreturn));
 /* Called when the expected receive happened: moves on. */
 void pg_replay_advance(void);
+/* Says "replay diverged MSG" on the task's stderr only when there is no
+ * `pangaea` to report it to (it prints each divergence once for the run);
+ * the caller then ends the task with PG_REP_DIVERGED and MSG. */
+void pg_replay_say_diverged(const char *msg);
 /* Race-only recordings (pangaea -min): 1 when the program's receive is one
  * the log left out (PVM then takes the message with the program's filter;
  * the caller reports it taken with pg_replay_left_out_took); a poll there

@@ -116,7 +116,7 @@ static void bad_log(const char *msg)
 /* A divergence is reported to `pangaea`, which prints it once for the run;
  * the task says it on its own stderr only when there is no `pangaea` to
  * tell (its own stderr reaches the same screen: it printed twice). */
-static void say_diverged(const char *msg)
+void pg_replay_say_diverged(const char *msg)
 {
     if (pg.top <= 0 || pg.ltid == 0)
         pg_warn("replay diverged %s", msg);
@@ -161,7 +161,7 @@ static void check_program(const pg_log_header *h)
              "or another program; -rebuilt replays another build)",
              h->exe[0] ? h->exe : h->program,
              h->sha256, exe, sum);
-    say_diverged(msg);
+    pg_replay_say_diverged(msg);
     pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }
 
@@ -402,7 +402,7 @@ static void diverge(const char *happened, const char *fmt, ...)
     snprintf(msg, sizeof msg,
              "at event %ld: recorded %s; the program %s%s",
              next_seq(), rec, happened, pg_site_where(site, sizeof site));
-    say_diverged(msg);
+    pg_replay_say_diverged(msg);
     pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
 }
 
@@ -476,7 +476,7 @@ void pg_replay_check_end(int status)
         return;
     snprintf(msg, sizeof msg, "at event %ld: recorded %s; the program "
              "ended with status %d", next_seq(), rec, status);
-    say_diverged(msg);
+    pg_replay_say_diverged(msg);
     pg_coord_report(PG_REP_DIVERGED, msg);
 }
 
@@ -861,7 +861,7 @@ const pg_event *pg_replay_spawn(const char *program, int count)
                  "program spawned %s (count %d)", exec.seq + 1,
                  ev ? "pvm_spawn of " : "no more spawns",
                  ev ? ev->program : "", ev ? ev->count : 0, program, count);
-        say_diverged(msg);
+        pg_replay_say_diverged(msg);
         pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
     }
     exec.have = 0;

@@ -342,7 +342,7 @@ int pg_time_get(int code, int clock, int64_t *sec, int64_t *sub)
                  "kind %d, the program made one of kind %d (%s)",
                  rd.nrec + 1, rd.buf[rd.pos], code, "1 gettimeofday, 2 time, "
                  "3 clock_gettime, 4 getpid");
-        pg_warn("replay diverged %s", msg);
+        pg_replay_say_diverged(msg); /* once: pangaea says it */
         pg_end_task(PG_REP_DIVERGED, msg, PG_EXIT_DIVERGED);
     }
     rd.pos++;

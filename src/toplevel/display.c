@@ -26,7 +26,10 @@
  * copied in place of their own markers.  For the filters each site is also
  * given as [file, function, line] ("siteParts"), and each barrier a task
  * returned from as [task, index of its next event, time, site, count,
- * group] ("barriers").
+ * group] ("barriers").  The page joins the tasks of one barrier (the
+ * k-th barrier each task made on a group) by a mark.  Each task a spawn
+ * started (and whose logs are here) is [spawner, time, child] ("spawns"):
+ * a line from the spawn to the child's first event.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -188,6 +191,20 @@ static void write_filter_data(FILE *fp, const struct top_run *run)
     putc(']', fp);
 }
 
+/* The spawns (see the design comment), times as the barriers'. */
+static void write_spawns(FILE *fp, const struct top_run *run)
+{
+    int i;
+
+    fprintf(fp, ",\n\"spawns\":[");
+    for (i = 0; i < run->nspawns; i++)
+        fprintf(fp, "%s[%d,%lld,%d]", i ? "," : "", run->spawns[i].task,
+                (long long)((run->spawns[i].t - (double)t0_of(run)) * 1e6
+                            + 0.5),
+                run->spawns[i].child);
+    putc(']', fp);
+}
+
 static void write_data(FILE *fp, const struct top_run *run)
 {
     int i;
@@ -220,6 +237,7 @@ static void write_data(FILE *fp, const struct top_run *run)
     }
     putc(']', fp);
     write_filter_data(fp, run);
+    write_spawns(fp, run);
     write_links(fp, run);
     top_display_races(fp, run); /* display_races.c: what -races found */
     fprintf(fp, "}\n");

@@ -100,7 +100,7 @@ struct loader {
     int *site;           /* this task's site ids (1, 2...) -> run->sites */
     size_t sitecap;
     int nsite;
-    size_t namecap, partcap, barcap;
+    size_t namecap, partcap, barcap, spawncap;
 };
 
 /* A <site> of the task being read: named once (site_name.c, libdw), the
@@ -237,6 +237,25 @@ static int take_comm(struct top_run *run, int ti, const pg_event *ev,
     return add_event(run, arg, ti, ev);
 }
 
+/* A child whose logs are in the directory: kept for the pages (when ld,
+ * the loader of a whole run, is given). */
+static int keep_spawn(struct top_run *run, struct loader *ld, int ti, int c,
+                      double t)
+{
+    struct top_spawn *s;
+
+    if (!ld)
+        return 0;
+    if (pg_grow(&run->spawns, &ld->spawncap, (size_t)run->nspawns + 1,
+                sizeof *run->spawns) < 0)
+        return -1;
+    s = &run->spawns[run->nspawns++];
+    s->task = ti;
+    s->child = c;
+    s->t = t;
+    return 0;
+}
+
 static int take_spawn(struct top_run *run, int ti, const pg_event *ev,
                       void *arg)
 {
@@ -252,9 +271,14 @@ static int take_spawn(struct top_run *run, int ti, const pg_event *ev,
                      : "");
         return 0;
     }
+    if (ev->kind != PG_EV_SPAWN)
+        return 0;
     for (i = 0; i < ev->nchild; i++)
-        if ((c = top_run_task(run, ev->child_ltid[i])) >= 0)
+        if ((c = top_run_task(run, ev->child_ltid[i])) >= 0) {
             run->tasks[c].parent = run->tasks[ti].ltid;
+            if (keep_spawn(run, arg, ti, c, ev->t) < 0)
+                return -1;
+        }
     return 0;
 }
 
@@ -263,7 +287,7 @@ static void read_task(struct top_run *run, struct loader *ld, int ti)
     struct top_task *t = &run->tasks[ti];
     int i;
 
-    read_log(run, ti, PG_LOG_EXEC, take_spawn, NULL);
+    read_log(run, ti, PG_LOG_EXEC, take_spawn, ld);
     t->first = run->nev;
     ld->nsite = 0; /* site ids are the task's own */
     read_log(run, ti, PG_LOG_COMM, take_comm, ld);
@@ -561,6 +585,7 @@ void top_run_free(struct top_run *run)
     free(run->sites);
     free(run->site_parts);
     free(run->barriers);
+    free(run->spawns);
     free(run->tasks);
     free(run->ev);
     free(run->to);

@@ -67,6 +67,14 @@ struct top_barrier {
     char group[64];
 };
 
+/* One task a pvm_spawn started (its parent's exec log's <spawn>): the
+ * pages draw a line from the spawn to the child's first event. */
+struct top_spawn {
+    int task;     /* the spawner: index into run->tasks */
+    int child;    /* the child: index into run->tasks (its logs exist) */
+    double t;     /* the spawn's time, as recorded */
+};
+
 struct top_link {
     int send, recv;  /* event indexes: one line of the graph, one flow */
 };
@@ -94,6 +102,8 @@ struct top_run {
     int nsites;
     struct top_barrier *barriers; /* in task order, then log order */
     int nbarriers;
+    struct top_spawn *spawns; /* in the spawners' task order, then log order */
+    int nspawns;
 };
 
 /* Loads every ltid-N.{comm,exec}.xml of dir, matches and orders.  A log

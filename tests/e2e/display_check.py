@@ -5,7 +5,12 @@ and a check of `pangaea -export perfetto` against it.
     display_check.py count DIR          prints JSON: ltids, row labels
                                         (host/program/ltid), sends, receives,
                                         matched messages, unmatched ones,
-                                        each task's first send
+                                        each task's first send, the rows
+                                        drawn (every ltid but Pangaea's 0
+                                        when it has no message), barriers
+                                        (per task; one per group and k-th
+                                        call; those joining several tasks),
+                                        spawns between rows
     display_check.py perfetto DIR TRACE prints JSON: the problems found (none
                                         when every recorded message has
                                         exactly one flow from its send to
@@ -29,9 +34,11 @@ PANGAEA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                        "build", "pangaea")
 
 
-def load(d):
+def load(d, extra=None):
     sends, recvs, ltids = {}, [], set()
     first_send, labels = {}, {}
+    extra = {} if extra is None else extra
+    bars, spawns = extra.setdefault("barriers", []), extra.setdefault("spawns", [])
     for path in glob.glob(os.path.join(d, "ltid-*")):
         m = re.match(r"ltid-(\d+)\.(comm\.pgc|exec\.xml)$", os.path.basename(path))
         if not m:
@@ -52,6 +59,8 @@ def load(d):
             labels.setdefault(ltid, "%s/%s/%d" % (
                 h.get("host"), h.get("program").rsplit("/", 1)[-1] or h.get("program"), ltid))
         if m.group(2) != "comm.pgc":
+            spawns += [(ltid, int(c.get("ltid"))) for s in root.findall("spawn")
+                       for c in s.findall("child")]
             continue
         for el in root:
             if el.tag == "send":
@@ -63,6 +72,8 @@ def load(d):
                                              "tag": int(el.get("tag")),
                                              "msgid": int(el.get("msgid")),
                                              "to": to})
+            elif el.tag == "barrier":
+                bars.append((ltid, el.get("group")))
             elif el.tag == "recv":
                 recvs.append({"ltid": ltid, "seq": int(el.get("seq")),
                               "from": int(el.get("from")),
@@ -71,7 +82,16 @@ def load(d):
 
 
 def count(d):
-    ltids, sends, recvs, first_send, labels = load(d)
+    extra = {}
+    ltids, sends, recvs, first_send, labels = load(d, extra)
+    busy = {s for s, _ in sends} | {r["ltid"] for r in recvs}
+    rows = [l for l in ltids if l != 0 or l in busy]
+    kth, insts = {}, {}
+    for ltid, group in extra["barriers"]:  # in log order per task
+        kth[(ltid, group)] = kth.get((ltid, group), 0) + 1
+        k = (group, kth[(ltid, group)])
+        insts[k] = insts.get(k, 0) + 1
+    spawns = [p for p in extra["spawns"] if p[0] in rows and p[1] in rows]
     matched = [r for r in recvs if (r["from"], r["msgid"]) in sends]
     taken = {(r["from"], r["msgid"], r["ltid"]) for r in matched}
     lost = sum(1 for (s, mid), v in sends.items() for t in v["to"]
@@ -83,7 +103,11 @@ def count(d):
             "unmatched_dests": lost, "unreceived_sends": unreceived,
             "mcasts": sum(1 for v in sends.values() if v["call"] == "pvm_mcast"),
             "bcasts": sum(1 for v in sends.values() if v["call"] == "pvm_bcast"),
-            "first_send": {str(k): v for k, v in first_send.items()}}
+            "first_send": {str(k): v for k, v in first_send.items()},
+            "rows": rows, "row_labels": [labels[ltids.index(l)] for l in rows],
+            "barriers": len(extra["barriers"]), "barrier_insts": len(insts),
+            "barrier_joins": sum(1 for n in insts.values() if n > 1),
+            "spawns": len(spawns)}
 
 
 def perfetto(d, trace_path):

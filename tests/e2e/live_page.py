@@ -6,7 +6,7 @@
 
 Prints one JSON object: what the page itself reports (window.pangaeaLive:
 its rows and their labels, the events and lines it holds, how many polls
-it made), its task table as the user sees it (per row: ltid, state, and
+it made, the counts of the frame last drawn, the legend's entries), its task table as the user sees it (per row: ltid, state, and
 the "waits for / note" cell, and the data-waits the page keeps), and how
 many resources it loaded (only this server's /events.json, the filters'
 /filter.js and /filter.css, and the control panel's /control.json and
@@ -51,7 +51,8 @@ for (const tr of document.querySelectorAll('#tasks tbody tr'))
              waits: tr.dataset.waits ? JSON.parse(tr.dataset.waits) : null});
 return {rows: g.rows(), rowLabels: g.rowLabels(), events: g.events(),
         lines: g.lines(), polls: g.polls(), running: g.running(),
-        following: g.following(), drawn: g.drawn, table: rows,
+        following: g.following(), drawn: g.drawn, table: rows, frame: g.frame(),
+        legend: Array.from(document.querySelectorAll('#bar .legend'), (e) => e.textContent.trim()),
         summary: document.getElementById('summary').textContent,
         fetched: performance.getEntriesByType('resource').map((r) => r.name)};
 """

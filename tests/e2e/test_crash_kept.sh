@@ -2,7 +2,9 @@
 # test_crash_kept.sh - how a task died is kept by its recording and shown:
 # the execution log's <crash signal= module= offset=> and <end
 # status=-signal>, `pangaea -tasks`, the -display page (a red cross, its
-# legend, the details of the task's events) and the replay's last words.
+# legend, the details of the task's events), the live page (the same
+# cross and legend, and the signal and line in words) and the replay's
+# last words.
 #
 # Design.  plain_segv's master takes two messages and then dies for sure:
 # SIGSEGV at the line marked CRASH-LINE, or SIGABRT (abort) with "abort",
@@ -13,15 +15,20 @@
 # start (+S.UUUUUU s), the recorded clock after them.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/live_lib.sh"
 
 PANGAEA=$PG_BUILD/pangaea
 PROG=$PG_BUILD/tests/plain_segv
 SRC=$PG_ROOT/tests/programs/plain_segv.c
 HERE=$(cd "$(dirname "$0")" && pwd)
 dir=$(pg_tmpdir)
+D=$dir # live_lib.sh's directory
+trap 'stop_pangaea; pg_cleanup' EXIT
 segv_line=$(grep -n 'CRASH-LINE' "$SRC" | tail -n 1 | cut -d: -f1)
 abort_line=$(grep -n 'abort();' "$SRC" | head -n 1 | cut -d: -f1)
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
+
+said_over() { grep -q "the run is over" "$dir/live.err"; }
 
 # crash NAME SIG LINE ARGS...: records, checks the log, -tasks, the replay.
 crash() {
@@ -92,6 +99,25 @@ if command -v chromedriver >/dev/null; then
     else
         pg_fail "the page: ${res:-no result}"; tail -5 "$dir/page.err" "$dir/display.err"
     fi
+fi
+
+# The live page of a run whose master crashes: a red cross on its row,
+# the legend's "crash", and the signal and line in words in the table.
+if command -v chromedriver >/dev/null && command -v curl >/dev/null &&
+   start_live live -log -live -live-wait -logdir "$dir/live" "$PROG"; then
+    if wait_for 60 said_over; then
+        res=$(python3 "$HERE/live_page.py" - --min-events 4 <<<"$PAGE_URL" 2>"$dir/live.page")
+        got=$(jget "${res:-null}" '"%s|%s|%s" % (d["frame"]["crashes"], "crash" in d["legend"],
+              [r["state"] + ": " + r["text"] for r in d["table"] if r["ltid"] == 1][0])')
+        if [[ $got == "1|True|crashed: "*"died of SIGSEGV"*"at plain_segv.c:$segv_line"* ]]; then
+            pg_pass "the live page draws one crash (legend 'crash'), its row says how: ${got##*|}"
+        else
+            pg_fail "the live page: '$got'"; tail -5 "$dir/live.page"
+        fi
+    else
+        pg_fail "live: the run did not end"; cat "$dir/live.err"
+    fi
+    stop_pangaea
 fi
 
 pg_pvm_stop

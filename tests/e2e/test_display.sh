@@ -15,7 +15,10 @@
 #    was not logged, skewed clocks, a task with no end) checks the same,
 #    unmatched marks included; then 1,000 and 100,000 events measure the
 #    HTML's size and how long the page takes to become usable.
-# 5. Races: plain_known wild (tests/e2e/test_races.sh) has two racing
+# 5. Barriers and spawns: group_barriers (3 tasks, 2 barriers) must be
+#    drawn with a bar per task and barrier, each barrier's joined, and a
+#    line per spawn between drawn rows; no row for Pangaea's empty ltid 0.
+# 6. Races: plain_known wild (tests/e2e/test_races.sh) has two racing
 #    receives with three alternatives in all; the page must mark both,
 #    draw the three dashed lines, and a click on the first receive must
 #    list its alternatives and call site as `pangaea -races -json` does.
@@ -49,10 +52,16 @@ expect() {
 check_page() {
     local name=$1 logs=$2 res=$3 cnt ntasks
     cnt=$($CHECK count "$logs")
-    ntasks=$(jget "$cnt" 'len(d["ltids"])')
-    expect "$name: one row per task" "$(jget "$res" 'd["graph"]["rows"]')" "$ntasks"
+    ntasks=$(jget "$cnt" 'len(d["rows"])')
+    expect "$name: one row per task (Pangaea's ltid 0 only with messages)" "$(jget "$res" 'd["graph"]["rows"]')" "$ntasks"
     expect "$name: rows labelled host/program/ltid, in ltid order" \
-        "$(jget "$res" 'ascii(d["graph"]["rowLabels"])')" "$(jget "$cnt" 'ascii(d["labels"])')"
+        "$(jget "$res" 'ascii(d["graph"]["rowLabels"])')" "$(jget "$cnt" 'ascii(d["row_labels"])')"
+    expect "$name: barriers drawn with the whole run in view (real, logical: bars, joins)" \
+        "$(jget "$res" '[(f["barrierMarks"], f["barrierJoins"]) for f in (d["full"]["real"], d["full"]["logical"])]')" \
+        "$(jget "$cnt" '[(d["barriers"], d["barrier_joins"])] * 2')"
+    expect "$name: spawns drawn with the whole run in view (real, logical)" \
+        "$(jget "$res" '[f["spawns"] for f in (d["full"]["real"], d["full"]["logical"])]')" \
+        "$(jget "$cnt" '[d["spawns"]] * 2')"
     expect "$name: send marks = <send> in the logs" \
         "$(jget "$res" 'd["graph"]["sendMarks"]')" "$(xml_count "$logs" //send)"
     expect "$name: receive marks = <recv> in the logs" \
@@ -179,7 +188,25 @@ else
     pg_fail "generated: gen_logs failed"
 fi
 
-# ---- 5: races ------------------------------------------------------------------
+# ---- 5: barriers and spawns ------------------------------------------------------
+bl=$dir/barriers
+if timeout 60 "$PANGAEA" -log -logdir "$bl" "$PG_BUILD/tests/group_barriers" \
+        >"$dir/bar.out" 2>&1; then
+    html=$("$PANGAEA" -display "$bl")
+    if res=$($PAGE "$html" 2>"$dir/page.err"); then
+        check_page "barriers" "$bl" "$res"
+        cnt=$($CHECK count "$bl")
+        [ "$(jget "$cnt" 'd["barrier_joins"] == 2 and d["spawns"] == 2 and 0 not in d["rows"] and 0 in d["ltids"]')" = True ] &&
+            pg_pass "barriers: the run has 2 barriers, 2 spawns and an empty ltid 0 (the checks above prove something)" ||
+            pg_fail "barriers: the recording is not what the test needs: $cnt"
+    else
+        pg_fail "barriers: the browser could not show the page"; tail -5 "$dir/page.err"
+    fi
+else
+    pg_fail "barriers: recording group_barriers failed"; cat "$dir/bar.out"
+fi
+
+# ---- 6: races ------------------------------------------------------------------
 rl=$dir/races
 if timeout 120 "$PANGAEA" -log -logdir "$rl" "$PG_BUILD/tests/plain_known" wild \
         >"$dir/races.out" 2>&1; then
