@@ -113,15 +113,6 @@ static void bad_log(const char *msg)
     pg_end_task(PG_REP_BADLOG, msg, PG_EXIT_FATAL);
 }
 
-/* A divergence is reported to `pangaea`, which prints it once for the run;
- * the task says it on its own stderr only when there is no `pangaea` to
- * tell (its own stderr reaches the same screen: it printed twice). */
-void pg_replay_say_diverged(const char *msg)
-{
-    if (pg.top <= 0 || pg.ltid == 0)
-        pg_warn("replay diverged %s", msg);
-}
-
 static int open_cursor(struct cursor *c, pg_log_kind kind, pg_log_header *h)
 {
     pg_err err;

@@ -159,6 +159,16 @@ void pg_fatal(const char *fmt, ...)
     pg_end_task(PG_REP_FATAL, buf, PG_EXIT_FATAL);
 }
 
+/* A divergence is reported to `pangaea`, which prints it once for the
+ * run; the task says it on its own stderr only when there is no `pangaea`
+ * to tell (its own stderr reaches the same screen: it printed twice).
+ * Here, at the bottom, for replay.c and timelog.c alike. */
+void pg_replay_say_diverged(const char *msg)
+{
+    if (pg.top <= 0 || pg.ltid == 0)
+        pg_warn("replay diverged %s", msg);
+}
+
 extern char *pvm_errlist[]; /* libpvm3's messages, indexed by -code */
 extern int pvm_nerr;
 
