@@ -82,6 +82,11 @@ void pg_ltid_remember(int tid, int ltid)
     imap_put(&by_ltid, ltid + 1, tid);
 }
 
+int pg_ltid_cached(int tid, int *ltid)
+{
+    return imap_get(&by_tid, tid, ltid);
+}
+
 /* ---- control messages ------------------------------------------------------ */
 static int ctl_send(int to, int tag, const int *v, int n, const char *s1,
                     const char *s2)

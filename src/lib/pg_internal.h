@@ -371,6 +371,10 @@ int pg_peer_ltid(int tid);
  * never waits for a task to register. */
 int pg_ltid_now(int tid);
 void pg_ltid_remember(int tid, int ltid);
+/* 1 and *ltid (-1: outside the run) if this task knows tid's ltid
+ * already (it spawned it, or asked before), else 0: never asks anyone,
+ * so a matcher may call it. */
+int pg_ltid_cached(int tid, int *ltid);
 void pg_coord_exit(int status);
 /* The children of one pvm_spawn call (the parent says; children ask). */
 void pg_coord_group(const int *tids, int n);

@@ -11,9 +11,9 @@
  * kept receive (probes take nothing: not theirs) until that receive takes
  * it.  The matcher (replay.c) refuses them to left-out receives.
  *
- * The matcher sees a sender's tid, and may not ask the coordinator, so the
- * ltids of the reserved senders are turned into tids beforehand (those
- * already running); a message from a tid not known then, when some
+ * The matcher sees a sender's tid, and may not ask the coordinator: a tid
+ * the task knows already (it spawned that task, or asked before) is taken
+ * from its own table (pg_ltid_cached); a message from another tid, when some
  * reserved sender's tid is not known either and that sender has a reserved
  * message with this id, is refused and noted, and the receive learns the
  * tids and the noted tids' ltids (pg_reserve_learn) and tries again: a
@@ -166,9 +166,25 @@ static int refused_unknown(int tid)
     return nnoted == NOTED;
 }
 
+static void other(int tid);
+
+/* tid is ltid's, as this task knows without asking: remembered. */
+static int known(int tid, int ltid, int msgid)
+{
+    int i;
+
+    for (i = 0; i < nsenders; i++)
+        if (senders[i].ltid == ltid) {
+            senders[i].tid = tid;
+            return reserved(ltid, msgid);
+        }
+    other(tid);
+    return 0;
+}
+
 int pg_reserved(int tid, int msgid)
 {
-    int i, unknown = 0;
+    int i, ltid, unknown = 0;
 
     if (!used || msgid <= 0)
         return 0;
@@ -180,6 +196,8 @@ int pg_reserved(int tid, int msgid)
             return 0;
     if (refused_unknown(tid)) /* its older message waits: keep the order */
         return 1;
+    if (pg_ltid_cached(tid, &ltid)) /* known here already: no asking */
+        return known(tid, ltid, msgid);
     for (i = 0; i < nsenders; i++) /* a tid of a sender not known yet? */
         unknown |= !senders[i].tid && reserved(senders[i].ltid, msgid);
     if (unknown) {

@@ -278,10 +278,10 @@ START_TEST(a_query_before_its_number_in_a_race_only_log_diverges)
 }
 END_TEST
 
-/* What kept receives take is reserved (reserve.c) until they take it; a
- * message from a tid not learnt yet is refused while it may be one, and
- * the tids learnt (here from the table, so nobody is asked); probes
- * reserve nothing; a tid of no reserved sender is never refused. */
+/* What kept receives take is reserved (reserve.c) until they take it;
+ * the tids the task knows already (here all: remembered) are answered at
+ * once; probes reserve nothing; a tid of no reserved sender is never
+ * refused. */
 START_TEST(kept_receives_reserve_their_messages_until_taken)
 {
     char path[4200];
@@ -302,10 +302,9 @@ START_TEST(kept_receives_reserve_their_messages_until_taken)
     pg_ltid_remember(T3, 3);
     pg_ltid_remember(0x40004, 4);
     ck_assert_int_eq(pg_reserve_load(path, &err), 0);
-    ck_assert_int_eq(pg_reserved(T2, 1), 1); /* not learnt: may be */
+    ck_assert_int_eq(pg_reserved(T2, 1), 1); /* known here: reserved */
     ck_assert_int_eq(pg_reserved(0x40004, 2), 0); /* no sender has id 2 */
-    ck_assert_int_eq(pg_reserve_learn(), 1);
-    ck_assert_int_eq(pg_reserve_learn(), 0); /* nothing more noted */
+    ck_assert_int_eq(pg_reserve_learn(), 0); /* nobody to ask about */
     ck_assert_int_eq(pg_reserved(T2, 1), 1);
     ck_assert_int_eq(pg_reserved(T2, 2), 0);
     ck_assert_int_eq(pg_reserved(T2, 3), 1);
@@ -340,12 +339,13 @@ START_TEST(a_refused_unknown_sender_keeps_its_order)
     ck_assert_int_eq(pg_logw_end(w, 3.0, 0), 0);
     ck_assert_int_eq(pg_logw_close(w), 0);
     pg_ltid_remember(T2, 2);
-    pg_ltid_remember(0x40004, 4);
     ck_assert_int_eq(pg_reserve_load(path, &err), 0);
-    /* ltid 4's message 1 could be ltid 2's reserved message 1 */
+    /* 0x40004, not known here yet: its message 1 could be ltid 2's
+     * reserved message 1 (ltid 2's tid not learnt by the table either) */
     ck_assert_int_eq(pg_reserved(0x40004, 1), 1);
     ck_assert_int_eq(pg_reserved(0x40004, 2), 1); /* behind it: held */
     ck_assert_int_eq(pg_reserved(T3, 2), 0); /* another tid: no reason */
+    pg_ltid_remember(0x40004, 4); /* what asking the coordinator gives */
     ck_assert_int_eq(pg_reserve_learn(), 1);
     ck_assert_int_eq(pg_reserved(0x40004, 1), 0); /* learnt: ltid 4's */
     ck_assert_int_eq(pg_reserved(0x40004, 2), 0);
