@@ -279,11 +279,19 @@ static void set_mode(struct top_opts *o, pangaea_mode_t mode, const char *opt)
     o->mode = mode;
 }
 
+/* Set when logdir_path made the log directory itself: a run that stops
+ * before it starts (a -live port in use) removes it again, if still
+ * empty. */
+static int made_logdir;
+
 /* The log directory, absolute (tasks start in other directories). */
 static void logdir_path(struct top_opts *o, const char *logdir)
 {
+    struct stat st;
     pg_err err;
 
+    made_logdir = o->mode != PANGAEA_REPLAY && lstat(logdir, &st) < 0 &&
+                  errno == ENOENT;
     /* runenv.c: with its parents, naming the one that cannot be made */
     if (o->mode != PANGAEA_REPLAY && top_mkdirs(logdir, &err) < 0) {
         fprintf(stderr, "pangaea: cannot use the log directory %s: %s\n",
@@ -608,8 +616,11 @@ int main(int argc, char **argv)
     parse(argc, argv, &o);
     if (o.pack && top_unpack(&o, &err) < 0) /* unpack.c */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
-    if (top_live_start(&o, &err) < 0) /* live.c: a port in use moves nothing */
+    if (top_live_start(&o, &err) < 0) { /* live.c: a port in use moves nothing */
+        if (made_logdir)
+            rmdir(o.logdir); /* made just now, empty: nothing is left */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
+    }
     self_dir(dir, sizeof dir);
     prepare_logs(&o);
     if (top_workdir(&o, &err) < 0) /* runenv.c: where the tasks start */

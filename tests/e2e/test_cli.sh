@@ -142,6 +142,11 @@ for _ in $(seq 50); do [ -s port.txt ] && break; sleep 0.1; done
 expect "-live on a port in use: one line, Pangaea's" 2 \
     "-live: cannot serve on 127.0.0.1:$(cat port.txt)" \
     "$PANGAEA" -log -logdir livebusy -live "$(cat port.txt)" "$SOR" 4
+if [ -e livebusy ]; then
+    pg_fail "-live on a port in use left the log directory it made"
+else
+    pg_pass "-live on a port in use leaves no log directory behind"
+fi
 if grep -qi "failed to bind" "$dir/err"; then
     pg_fail "libmicrohttpd's own 'Failed to bind' came too"
 else
