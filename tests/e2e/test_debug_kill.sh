@@ -43,8 +43,10 @@ done
 sock=$(grep -Eo 'tmux -S [^ ]+ attach' "$dir/dbg.err" | awk '{print $3}')
 task=$(grep -Eo "is at event $N: .* pid [0-9]+" "$dir/dbg.err" | grep -Eo '[0-9]+$')
 [ -n "$task" ] && gdbpid=$(awk '/^PPid:/ {print $2}' "/proc/$task/status" 2>/dev/null)
-# pangaea itself: the child of timeout (the subshell exec'd it)
-top=$(awk -v p="$runner" '$4 == p {print $1}' /proc/[0-9]*/stat 2>/dev/null | head -n 1)
+# pangaea itself: the child of timeout (the subshell exec'd it).  The
+# stat files are read through cat, which goes past a process that ended
+# meanwhile; Debian's awk (mawk) stops at the first file it cannot open.
+top=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$runner" '$4 == p {print $1}' | head -n 1)
 if [ -n "$task" ] && [ -n "$gdbpid" ] && [ "$(cat "/proc/$gdbpid/comm" 2>/dev/null)" = gdb ] &&
    [ -n "$sock" ] && [ "$(cat "/proc/$top/comm" 2>/dev/null)" = pangaea ]; then
     kill -TERM "$top"
