@@ -74,7 +74,10 @@ void pg_live_pos_open(void)
     if (!dir || !*dir || pg.ltid < 0 || pg_live)
         return;
     snprintf(path, sizeof path, "%s/ltid-%d.pos", dir, pg.ltid);
-    fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    /* Never O_TRUNC: pangaea may have the file mapped already, and a file
+     * cut to 0 under its mapping is a SIGBUS in pangaea when it reads it.
+     * The size is set, then the page cleared through the mapping. */
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0 || ftruncate(fd, sizeof *pg_live) < 0) {
         pg_warn("the live view will not see this task: cannot make %s: %s",
                 path, strerror(errno));
@@ -90,6 +93,7 @@ void pg_live_pos_open(void)
                 path, strerror(errno));
         return;
     }
+    memset(map, 0, sizeof *pg_live); /* magic 0: not a page until set */
     open_ctl(dir);
     pg_live = map;
     pg_live->ltid = pg.ltid;

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "live.h"
@@ -152,6 +153,7 @@ static struct pg_live_pos *mapped(int ltid)
 struct pg_live_pos *lv_ctl_page(int ltid)
 {
     struct pg_live_pos *p;
+    struct stat st;
     char path[4400];
     void *map;
     int fd;
@@ -164,6 +166,12 @@ struct pg_live_pos *lv_ctl_page(int ltid)
     if (pg_grow(&pages, &cap_pages, (size_t)npages + 1, sizeof *pages) < 0 ||
         (fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
         return NULL;
+    /* A page not yet of its size (the task sizes it after creating it):
+     * mapped now, reading it would be a SIGBUS.  Asked again later. */
+    if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof *p) {
+        close(fd);
+        return NULL;
+    }
     map = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
