@@ -15,28 +15,46 @@ endif
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 # Where `pangaea` finds the rest is found at run time, relative to its
-# executable (src/toplevel/paths.c); PG_SCHEMA_DIR is the source tree's
+# executable (src/cli/files/paths.c); PG_SCHEMA_DIR is the source tree's
 # schema, for the unit tests and as the last resort.
 # The version is debian/changelog's (one place; man/ and -version agree:
 # tests/e2e/test_install.sh).
 VERSION := $(shell head -n 1 debian/changelog | cut -d'(' -f2 | cut -d')' -f1 | cut -d- -f1)
-CPPFLAGS += -Iinclude -Isrc/lib $(XML_CFLAGS) \
+CPPFLAGS += -Iinclude $(XML_CFLAGS) \
             -DPG_SCHEMA_DIR='"$(abspath schema)"' -DPG_VERSION='"$(VERSION)"'
-# -pack (src/toplevel/pack.c, unpack.c): tar + zstd through libarchive;
+# -pack (src/cli/recording/pack.c, unpack.c): tar + zstd through libarchive;
 # only the command links it, never the library preloaded into tasks.
 ARCHIVE_LIBS := $(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive)
 B := build
 PVMLIBS := -lpvm3
 SYSLIBS := -ldl -lm -lnettle
-# -live serves the run's event graph over HTTP (src/toplevel/live*.c).
+# -live serves the run's event graph over HTTP (src/cli/live/).
 MHD_LIBS := -lmicrohttpd -pthread
 
-LIB_SRC  := $(wildcard src/lib/*.c)
-LIB_OBJ  := $(LIB_SRC:src/lib/%.c=$(B)/lib/%.o)
-TOP_SRC  := $(wildcard src/toplevel/*.c)
-TOP_OBJ  := $(TOP_SRC:src/toplevel/%.c=$(B)/toplevel/%.o)
-COORD_SRC := $(wildcard src/coordinator/*.c)
-COORD_OBJ := $(COORD_SRC:src/coordinator/%.c=$(B)/coordinator/%.o)
+# The sources, by layer (docs/ARCHITECTURE.md; tests/layers.sh holds them):
+#   src/base/         errors and growable arrays, used by everything
+#   src/log/          the log format (events, binary and XML logs): no PVM
+#   src/pvm/runtime/  the runtime inside each task (record, replay, gates)
+#   src/pvm/wrap/     the PVM calls it wraps (pg_calls.def, pg_api.def)
+#   src/pvm/coordinator/  the coordinator task
+#   src/cli/*/        the `pangaea` command: run, recording, analysis,
+#                     search, view, live
+# Objects mirror the sources under $(B)/ (build/src/pvm/wrap/wrap_recv.o).
+LIB_DIRS := src/base src/log src/pvm/runtime src/pvm/wrap
+CLI_DIRS := $(sort $(dir $(wildcard src/cli/*/)))
+CLI_DIRS := $(CLI_DIRS:%/=%)
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
+TOP_SRC  := $(foreach d,$(CLI_DIRS),$(wildcard $(d)/*.c))
+TOP_OBJ  := $(TOP_SRC:%.c=$(B)/%.o)
+COORD_SRC := $(wildcard src/pvm/coordinator/*.c)
+COORD_OBJ := $(COORD_SRC:%.c=$(B)/%.o)
+LIB_DEPS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.h $(d)/*.def)) $(wildcard include/*.h)
+TOP_DEPS := $(LIB_DEPS) $(foreach d,$(CLI_DIRS),$(wildcard $(d)/*.h $(d)/*.def))
+# Headers are included by name: each folder is on the include path (the
+# library's folders for all, the command's for the command).
+CPPFLAGS += $(LIB_DIRS:%=-I%)
+TOP_CPPFLAGS := $(CLI_DIRS:%=-I%)
 
 # The test programs (one of them Fortran: gfortran) are built for the
 # tests, not by `make` alone, so the demo needs no test-only package.
@@ -44,26 +62,26 @@ all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
      $(B)/pangaea-debugger $(B)/sor
 
 # Hidden by default, and a version script: the library exports only the PVM
-# calls it wraps (src/lib/pg_calls.def) and pangaea.h's: the version script
-# $(B)/libpangaea.map is made from src/lib/libpangaea.map.in and that list.
-$(B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
+# calls it wraps (src/pvm/wrap/pg_calls.def) and pangaea.h's: the version script
+# $(B)/libpangaea.map is made from src/pvm/wrap/libpangaea.map.in and that list.
+$(LIB_OBJ): $(B)/%.o: %.c $(LIB_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
-$(B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h src/toplevel/*.def include/*.h)
+$(TOP_OBJ): $(B)/%.o: %.c $(TOP_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(TOP_CPPFLAGS) $(CFLAGS) -c $< -o $@
 # display.c embeds the page template with .incbin (pangaea -display).
-$(B)/toplevel/display.o: src/toplevel/graph.html
-$(B)/toplevel/live.o: src/toplevel/live.html
+$(B)/src/cli/view/display.o: src/cli/view/graph.html
+$(B)/src/cli/live/live.o: src/cli/live/live.html
 # filter_assets.c embeds the filters both pages use.
-$(B)/toplevel/filter_assets.o: src/toplevel/filter.js src/toplevel/filter.css
-$(B)/coordinator/%.o: src/coordinator/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
+$(B)/src/cli/view/filter_assets.o: src/cli/view/filter.js src/cli/view/filter.css
+$(COORD_OBJ): $(B)/%.o: %.c $(LIB_DEPS) $(wildcard src/pvm/coordinator/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/libpangaea.map: src/lib/libpangaea.map.in src/lib/pg_calls.def
+$(B)/libpangaea.map: src/pvm/wrap/libpangaea.map.in src/pvm/wrap/pg_calls.def
 	@mkdir -p $(@D)
-	$(CC) -E -P -x c -Isrc/lib $< -o $@
+	$(CC) -E -P -x c -Isrc/pvm/wrap $< -o $@
 $(B)/libpangaea.so: $(LIB_OBJ) $(B)/libpangaea.map
 	$(CC) -shared -Wl,--version-script=$(B)/libpangaea.map -o $@ $(LIB_OBJ) $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 $(B)/libpangaea.a: $(LIB_OBJ)
@@ -73,7 +91,7 @@ $(B)/libpangaea.a: $(LIB_OBJ)
 $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
 	$(CC) -o $@ $(TOP_OBJ) $(B)/libpangaea.a $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
 # The coordinator is a plain PVM task; it shares only the protocol header.
-$(B)/pangaea-coord: $(COORD_OBJ) $(B)/lib/err.o $(B)/lib/grow.o
+$(B)/pangaea-coord: $(COORD_OBJ) $(B)/src/base/err.o $(B)/src/base/grow.o
 	$(CC) -o $@ $^ $(PVMLIBS)
 
 # A Fortran PVM program built with -g (libfpvm3's bindings): test_debug
@@ -83,8 +101,8 @@ $(B)/tests/fortran_self: tests/programs/fortran_self.f
 	@mkdir -p $(@D)
 	gfortran -g -O0 -I/usr/include -o $@ $< -lfpvm3 $(PVMLIBS)
 
-# PVM_DEBUGGER for `pangaea -replay -debug` (src/toplevel/debug.c).
-$(B)/pangaea-debugger: src/toplevel/pangaea-debugger.sh
+# PVM_DEBUGGER for `pangaea -replay -debug` (src/cli/run/debug.c).
+$(B)/pangaea-debugger: src/cli/run/pangaea-debugger.sh
 	@mkdir -p $(@D)
 	install -m 755 $< $@
 
@@ -124,11 +142,11 @@ test-programs: $(B)/tests/comm_from_xml
 $(B)/tests/comm_from_xml: tests/tools/comm_from_xml.c $(B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
-# pvm_api prints src/lib/pg_api.def (test_pvm_api.sh, the README's list).
+# pvm_api prints src/pvm/wrap/pg_api.def (test_pvm_api.sh, the README's list).
 test-programs: $(B)/tests/pvm_api
-$(B)/tests/pvm_api: tests/tools/pvm_api.c src/lib/pg_api.def
+$(B)/tests/pvm_api: tests/tools/pvm_api.c src/pvm/wrap/pg_api.def
 	@mkdir -p $(@D)
-	$(CC) -Isrc/lib $(CFLAGS) -o $@ $<
+	$(CC) -Isrc/pvm/wrap $(CFLAGS) -o $@ $<
 # gen_logs writes synthetic recordings with the log API (display tests).
 test-programs: $(B)/tests/gen_logs
 $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
@@ -142,8 +160,8 @@ $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
 # the library's objects in $(SAN_B)/; the library itself stays unsanitized.
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_B     := $(B)/asan
-SAN_OBJ   := $(LIB_SRC:src/lib/%.c=$(SAN_B)/lib/%.o)
-$(SAN_B)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*.def include/*.h)
+SAN_OBJ   := $(LIB_SRC:%.c=$(SAN_B)/%.o)
+$(SAN_OBJ): $(SAN_B)/%.o: %.c $(LIB_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(SAN_B)/libpangaea.a: $(SAN_OBJ)
@@ -155,18 +173,18 @@ UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 # They may test the command's parts too (test_lamport.c): its objects but
 # main.o, sanitized, in $(SAN_B)/libtop.a.
-SAN_TOP_OBJ := $(filter-out $(SAN_B)/toplevel/main.o,$(TOP_SRC:src/toplevel/%.c=$(SAN_B)/toplevel/%.o))
-$(SAN_B)/toplevel/%.o: src/toplevel/%.c $(wildcard src/lib/*.h src/lib/*.def src/toplevel/*.h src/toplevel/*.def include/*.h)
+SAN_TOP_OBJ := $(filter-out $(SAN_B)/src/cli/main/main.o,$(TOP_SRC:%.c=$(SAN_B)/%.o))
+$(SAN_TOP_OBJ): $(SAN_B)/%.o: %.c $(TOP_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
-$(SAN_B)/toplevel/display.o: src/toplevel/graph.html
-$(SAN_B)/toplevel/live.o: src/toplevel/live.html
-$(SAN_B)/toplevel/filter_assets.o: src/toplevel/filter.js src/toplevel/filter.css
+	$(CC) $(CPPFLAGS) $(TOP_CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(SAN_B)/src/cli/view/display.o: src/cli/view/graph.html
+$(SAN_B)/src/cli/live/live.o: src/cli/live/live.html
+$(SAN_B)/src/cli/view/filter_assets.o: src/cli/view/filter.js src/cli/view/filter.css
 $(SAN_B)/libtop.a: $(SAN_TOP_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc/toplevel $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
+	$(CC) $(CPPFLAGS) $(TOP_CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
 
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done
@@ -207,7 +225,7 @@ bench: all bench-programs test-programs
 	@bash bench/views.sh $(VIEWS_FLAGS)
 
 # make install PREFIX=/usr/local [DESTDIR=/stage] [LIBDIR=...]; make uninstall
-# (the same variables).  The layout is what src/toplevel/paths.c looks for
+# (the same variables).  The layout is what src/cli/files/paths.c looks for
 # beside the installed `pangaea`: PREFIX/bin/pangaea, PREFIX/lib/pangaea/
 # (the coordinator and a link to the library it preloads into tasks),
 # PREFIX/share/pangaea/ (the schema); so bin, lib/pangaea and share stay
@@ -278,12 +296,12 @@ test-programs: $(B)/tests/alt_race
 # target without libFuzzer, sanitized as the unit tests are).
 # `make fuzz FUZZ_TIME=300` runs longer.
 FUZZ_TIME ?= 60
-FUZZ_SRC  := $(wildcard src/lib/log_*.c) src/lib/err.c
+FUZZ_SRC  := $(wildcard src/log/*.c) src/base/err.c
 $(B)/fuzz/replay_corpus: tests/fuzz/replay_corpus.c tests/fuzz/fuzz_logr.c $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $(filter %.c,$^) $(SAN_B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
 test-programs: $(B)/fuzz/replay_corpus
-$(B)/fuzz/fuzz_logr: tests/fuzz/fuzz_logr.c $(FUZZ_SRC) $(wildcard src/lib/*.h)
+$(B)/fuzz/fuzz_logr: tests/fuzz/fuzz_logr.c $(FUZZ_SRC) $(wildcard src/log/*.h src/base/*.h)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^) $(XML_LIBS)
 fuzz: $(B)/fuzz/fuzz_logr

@@ -65,7 +65,7 @@ __attribute__((unused)) static int bench_check(const char *what, int rc)
 
 /* The clock is read by a system call, not by libc's clock_gettime: under
  * `pangaea` that one is the program's, recorded and given back in replay
- * (src/lib/wrap_time.c), and a replay would print the recording's
+ * (src/pvm/wrap/wrap_time.c), and a replay would print the recording's
  * figures.  (One call costs ~0.1 us more; two per timed section.) */
 __attribute__((unused)) static double bench_now(void)
 {

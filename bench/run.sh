@@ -267,7 +267,7 @@ bench pp8live "$REPS" "log live" "$BIN/pingpong" 8 "$PP8_N"
 bench pp64k   "$REPS" "$ALL" "$BIN/pingpong" 65536 "$PP64_N"
 bench mcast3  "$REPS" "$ALL" "$BIN/mcast" 3 "$MCAST_N"
 bench poll    "$REPS" "$ALL" "$BIN/poll" "$POLL_N"
-# Clock and pid calls, recorded and replayed (src/lib/wrap_time.c).
+# Clock and pid calls, recorded and replayed (src/pvm/wrap/wrap_time.c).
 bench clock   "$REPS" "$ALL" "$BIN/clock" "$CLOCK_N"
 bench spawn   "$REPS" "$ALL" "$BIN/spawn" "$SPAWN_N"
 bench empty   "$REPS" "$ALL" "$BIN/poll" 1

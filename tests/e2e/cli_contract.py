@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """cli_contract.py - README.md and man/pangaea.1 held to the command-line
-table (src/toplevel/options.def), as `pangaea -help` prints it.
+table (src/cli/main/options.def), as `pangaea -help` prints it.
 
     cli_contract.py PANGAEA ROOT          check; exit 1 and what differs
     cli_contract.py PANGAEA ROOT --write  rewrite the generated parts
@@ -79,7 +79,7 @@ def tp_tags(section):
 
 def man_synopsis(lines):
     body = "\n".join(l.replace("-", "\\-") for l in lines)
-    return (".\\\" doctest: usage (generated from src/toplevel/options.def by "
+    return (".\\\" doctest: usage (generated from src/cli/main/options.def by "
             "tests/e2e/cli_contract.py --write: do not edit)\n.nf\n"
             + body + "\n.fi\n")
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""filter_page.py - drives the event filters (src/toplevel/filter.js) of a
+"""filter_page.py - drives the event filters (src/cli/view/filter.js) of a
 page in headless Chromium: -display's file or -live's page.
 
     filter_page.py URL --site FILE LINE [--hide LTID] [--collapse K]

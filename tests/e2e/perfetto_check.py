@@ -14,7 +14,7 @@ a track whose count of events, flows started or ended, or race markers is
 not the logs', a flow id started or ended twice, a race marker not at a
 receive of its track.
 
-Field numbers are Perfetto's (src/toplevel/perfetto.c lists them):
+Field numbers are Perfetto's (src/cli/view/perfetto.c lists them):
 packet 1; in a packet timestamp 8, sequence id 10, track_event 11,
 interned_data 12, trace_packet_defaults 59 (track_event_defaults 11,
 track_uuid 11), track_descriptor 60 (uuid 1, name 2); in a track event

@@ -154,7 +154,7 @@ sleep 2
 after_next=$(pane dbg:1 | sed -n '/(gdb) next/,$p')
 stepped=$(sed -n 2p <<<"$after_next")
 if grep -Eq '^[0-9]+[[:space:]]' <<<"$stepped" && ! grep -q 'stop\.c' <<<"$after_next"; then
-    pg_pass "-debug: the first next steps a line of the program ($(cut -c1-60 <<<"$stepped")), not of src/lib/stop.c"
+    pg_pass "-debug: the first next steps a line of the program ($(cut -c1-60 <<<"$stepped")), not of src/pvm/runtime/stop.c"
 else
     pg_fail "-debug: next did not step the program's line:"; pane dbg:1 | tail -12
 fi

@@ -2,7 +2,7 @@
 # test_docs.sh - README.md and the man pages are a tested contract.
 #
 #  - cli_contract.py: the man page's SYNOPSIS and the README's usage block
-#    are what the command-line table (src/toplevel/options.def) prints as
+#    are what the command-line table (src/cli/main/options.def) prints as
 #    `pangaea -help`; the man page's MODES, OPTIONS, EXIT STATUS and
 #    ENVIRONMENT and the README name exactly the table's modes, options,
 #    statuses and variables.

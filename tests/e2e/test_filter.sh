@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_filter.sh - the event filters of both pages (src/toplevel/filter.js):
+# test_filter.sh - the event filters of both pages (src/cli/view/filter.js):
 # -display's file and -live's page, in headless Chromium (filter_page.py).
 #
 # group_barriers (3 tasks: messages before, between and after two

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_live_guard.sh - the live view answers only its own user
-# (src/toplevel/live_guard.c): each attack on its HTTP API is tried and
+# (src/cli/live/live_guard.c): each attack on its HTTP API is tried and
 # seen refused, with nothing done, while the page's own requests work
 # (the page itself in Chromium: test_live.sh, test_interactive.sh).
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_pvm_api.sh - every call of libpvm3 and libgpvm3 is accounted for.
 #
-# Design.  src/lib/pg_api.def has a row for every function the installed
+# Design.  src/pvm/wrap/pg_api.def has a row for every function the installed
 # libraries export (build/tests/pvm_api prints the rows):
 # - its rows are exactly `nm -D --defined-only` (type T) of libpvm3.so.3
 #   and libgpvm3.so.3, each in its library, both ways;
@@ -32,7 +32,7 @@ fi
 
 "$API" how | sort >"$dir/how"
 sed -n 's/^PG_CALL(\([a-z]*\),.*/REPLAYED pvm_\1/p; s/^PG_NAMED(\([a-z_]*\),.*/NAMED pvm_\1/p' \
-    "$PG_ROOT/src/lib/pg_calls.def" | sort >"$dir/wrapped"
+    "$PG_ROOT/src/pvm/wrap/pg_calls.def" | sort >"$dir/wrapped"
 if [ "$(wc -l <"$dir/wrapped")" -gt 40 ] && cmp -s "$dir/how" "$dir/wrapped"; then
     pg_pass "pg_api.def's $(grep -c REPLAYED "$dir/how") replayed and $(grep -c NAMED "$dir/how") named calls are exactly pg_calls.def's wrappers"
 else

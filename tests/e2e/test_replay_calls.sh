@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_replay_calls.sh - a program per row of src/lib/pg_api.def that is
+# test_replay_calls.sh - a program per row of src/pvm/wrap/pg_api.def that is
 # replayed beyond messages: its output depends on what the call returned.
 #
 # Design.  For each case (pg_replay_case): 6 runs under `pangaea -none` must

@@ -2,7 +2,7 @@
 # test_symbols.sh - two copies of the runtime in one process stay apart.
 #
 # Design.  libpangaea.so must export only the PVM calls it wraps (those
-# src/lib/pg_calls.def lists) and the calls of include/pangaea.h;
+# src/pvm/wrap/pg_calls.def lists) and the calls of include/pangaea.h;
 # anything else it exports (pg, pg_real, ...) binds to the first copy
 # loaded when a process holds two, and the second copy then calls the
 # first for its "real" PVM call: pvm_spawn spun at 100% CPU for ever.
@@ -21,8 +21,8 @@ LIB=$PG_BUILD/libpangaea.so
 # The allowed exports: the wrapped PVM and libc calls (a row each in pg_calls.def,
 # which fills real.c's lookups and the version script) and pangaea.h's calls.
 {
-    sed -n 's/^PG_\(CALL\|NAMED\)(\([a-z_]*\),.*/pvm_\2/p' "$PG_ROOT/src/lib/pg_calls.def"
-    sed -n 's/^PG_LIBC(\([a-z_]*\),.*/\1/p' "$PG_ROOT/src/lib/pg_calls.def"
+    sed -n 's/^PG_\(CALL\|NAMED\)(\([a-z_]*\),.*/pvm_\2/p' "$PG_ROOT/src/pvm/wrap/pg_calls.def"
+    sed -n 's/^PG_LIBC(\([a-z_]*\),.*/\1/p' "$PG_ROOT/src/pvm/wrap/pg_calls.def"
     grep -oE '\bpangaea_[a-z_]+\(' "$PG_ROOT/include/pangaea.h" | tr -d '('
 } | sort -u >"$dir/allowed"
 nm -D --defined-only "$LIB" | awk '{print $3}' | sort -u >"$dir/exported"

@@ -1,5 +1,5 @@
 /*
- * pvm_api.c - prints src/lib/pg_api.def, the table of every call libpvm3
+ * pvm_api.c - prints src/pvm/wrap/pg_api.def, the table of every call libpvm3
  * and libgpvm3 export, for tests/e2e/test_pvm_api.sh.
  *
  *   pvm_api nm       "libpvm3 SYMBOL" per row, as nm -D would list them
@@ -108,7 +108,7 @@ static void print_readme(void)
     for (i = 0; i < NROWS; i++)
         internal += rows[i].kind == INTERNAL && rows[i].how == PASSED;
     printf("Every one of the %d functions libpvm3 and libgpvm3 (PVM 3.4.6) "
-           "export is a row of\n`src/lib/pg_api.def` "
+           "export is a row of\n`src/pvm/wrap/pg_api.def` "
            "(made from it by `build/tests/pvm_api readme`):\n\n", all);
     printf("- Recorded and replayed:\n");
     list(REPLAYED);

@@ -1,6 +1,6 @@
 /*
  * test_lamport.c - the happened-before order of a recorded run
- * (src/toplevel/runlog.c matches receives to sends, lamport.c gives every
+ * (src/cli/recording/runlog.c matches receives to sends, lamport.c gives every
  * event its logical position) on hand-made logs, without a pvmd.  Each
  * test writes the comm and exec logs of a few tasks with the log writer in
  * a fresh directory, loads it with top_run_load, and checks positions:

@@ -1,9 +1,9 @@
 /*
  * test_live_ctl.c - the live view's control path without a pvmd
- * (src/toplevel/live_ctl.c): a request's fields (form-encoded bodies,
+ * (src/cli/live/live_ctl.c): a request's fields (form-encoded bodies,
  * "any", bad numbers), and what each control writes into a task's
  * control block and the run's breakpoint file, read back as a task
- * would read them (src/lib/live_pos.h), and on /control.json.
+ * would read them (src/pvm/runtime/live_pos.h), and on /control.json.
  *
  * The task's page is made here as a task makes it (ltid-N.pos with its
  * magic); no task runs.

@@ -1,5 +1,5 @@
 /*
- * test_log.c - unit tests of the per-task XML logs (src/lib/log_*.c): what
+ * test_log.c - unit tests of the per-task XML logs (src/log/log_*.c): what
  * the writer writes reads back the same, streams, and validates against
  * schema/pangaea-log.xsd; the schema refuses what is not a log; the writer
  * refuses what it cannot write faithfully.  test_log_bad.c has the reader

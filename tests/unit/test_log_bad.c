@@ -1,5 +1,5 @@
 /*
- * test_log_bad.c - unit tests of the log reader (src/lib/log_read.c)
+ * test_log_bad.c - unit tests of the log reader (src/log/log_read.c)
  * against bad and hostile logs: truncated, garbage, of another version or
  * kind, with events after <end>, unknown elements, bad numbers, lists and
  * strings over the limits, entities, random bytes, random mutations and

@@ -1,5 +1,5 @@
 /*
- * test_log_table.c - the event table (src/lib/pg_events.def) against
+ * test_log_table.c - the event table (src/log/pg_events.def) against
  * schema/pangaea-log.xsd, both ways.
  *
  * Design.  The schema is parsed with libxml2 as a tree; for each root

@@ -1,5 +1,5 @@
 /*
- * test_races.c - the race analysis of `pangaea -races` (src/toplevel/
+ * test_races.c - the race analysis of `pangaea -races` (src/cli/analysis/
  * races*.c) on hand-made logs: no pvmd, no program.  Each test writes the
  * communication logs of a few tasks with the log writer, as the runtime
  * would, loads the directory and checks the races found: which receives,

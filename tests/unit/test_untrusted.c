@@ -1,6 +1,6 @@
 /*
  * test_untrusted.c - what a recording's strings may be and how they are
- * shown (src/toplevel/untrusted.c, hostcheck.c): the host-name grammar a
+ * shown (src/cli/files/untrusted.c, hostcheck.c): the host-name grammar a
  * <child host="..."> must follow, top_esc, the filter top_safe_output
  * puts under stdout (C0 controls but newline and tab, DEL, and UTF-8 C1
  * controls as \xNN, also when a C1 control is split across two writes),

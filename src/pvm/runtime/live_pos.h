@@ -2,7 +2,7 @@
  * live_pos.h - where a task is, published for `pangaea -live` (the task
  * writes, pangaea reads; see live_pos.c), and the control block through
  * which pangaea holds it at a PVM call (gate.c; pangaea's side:
- * src/toplevel/live_ctl.c).
+ * src/cli/live/live_ctl.c).
  */
 #ifndef PG_LIVE_POS_H
 #define PG_LIVE_POS_H

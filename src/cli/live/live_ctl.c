@@ -6,7 +6,7 @@
  *
  * Design.  pangaea talks to a task through the task's position file,
  * PANGAEA_LIVE/ltid-N.pos, which pangaea maps too (read-write): its
- * control block (src/lib/live_pos.h) says pause, steps (calls let through
+ * control block (src/pvm/runtime/live_pos.h) says pause, steps (calls let through
  * while paused), run-to, and a choice among queued messages; the task
  * says there which call it waits before.  The breakpoints are in one file
  * for the run, PANGAEA_LIVE/control, made here before any task starts and

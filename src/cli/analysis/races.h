@@ -11,7 +11,7 @@
  *   races_find.c  the potential matches of every receive and failed poll
  *   races_out.c   the report (text grouped by site and senders, or JSON),
  *                 and the `-races` command
- *   src/lib/site_name.c  call sites (object + offset) to file:line, libdw
+ *   src/pvm/runtime/site_name.c  call sites (object + offset) to file:line, libdw
  * The display (display.c) marks the races found here.
  */
 #ifndef TOP_RACES_H
@@ -171,7 +171,7 @@ void rc_races_free(struct rc_race *races, int n);
  * of task t; "" for site 0.  The buffer is the caller's. */
 const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
                          int size);
-/* src/lib/site_name.c: the same for an object and an offset. */
+/* src/pvm/runtime/site_name.c: the same for an object and an offset. */
 const char *pg_site_name(const char *module, long offset, char *buf,
                          int size);
 /* The same site as file, function and line apart. */

@@ -11,7 +11,7 @@
  * turn when every turn before it in G is done.  So the server sees the
  * joins and leaves in the recorded order, and hands out the recorded
  * instances.  A task that ends in its turn gives it up.  A what-if run
- * (src/lib/whatif.c) follows the first P turns of a group as recorded and
+ * (src/pvm/runtime/whatif.c) follows the first P turns of a group as recorded and
  * asks for the others with -2 - P: the next, once turn P is reached.
  */
 #include <pvm3.h>

@@ -70,7 +70,7 @@ __asm__(".pushsection .rodata\n"
         ".global top_live_html\n"
         ".type top_live_html, @object\n"
         "top_live_html:\n"
-        ".incbin \"src/toplevel/live.html\"\n"
+        ".incbin \"src/cli/live/live.html\"\n"
         ".byte 0\n"
         ".size top_live_html, . - top_live_html\n"
         ".popsection\n");

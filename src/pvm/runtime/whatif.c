@@ -7,7 +7,7 @@
  * the next recorded event is one the plan says to follow: that event is
  * replayed (a receive waits for its recorded message, a send is checked,
  * a query answers as recorded) and recorded again.  `pangaea -whatif`
- * (src/toplevel/whatif.c) computes the plan from the old recording:
+ * (src/cli/search/whatif.c) computes the plan from the old recording:
  * for each ltid, the number (seq) of its first event that causally follows
  * the forced receive, so the prefix a task replays never depends on the
  * forced choice; for the forced task, that receive itself, which takes the

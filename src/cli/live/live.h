@@ -4,7 +4,7 @@
  *   live.c       options, the HTTP server (libmicrohttpd), its routes
  *   live_snap.c  the snapshot: tasks and events read from what the tasks
  *                write (growing comm logs; in replay, the recording and
- *                each task's position file, src/lib/live_pos.h)
+ *                each task's position file, src/pvm/runtime/live_pos.h)
  *   live_json.c  the snapshot as /events.json
  *   live_ctl.c   the control path: holding tasks at their PVM calls
  *                (step, pause, resume, run-to, breakpoints), /control.json
@@ -109,7 +109,7 @@ void lv_ctl_gone(int ltid);
 void lv_alt_start(const struct top_opts *o);
 /* Waits for the what-if runs started from the page (saying so once). */
 void lv_alt_stop(void);
-/* The control block of ltid (src/lib/live_pos.h), once the task made it;
+/* The control block of ltid (src/pvm/runtime/live_pos.h), once the task made it;
  * under lv_ctl_lock. */
 struct pg_live_pos *lv_ctl_page(int ltid);
 /* The ltids that made a control block, ascending (at most max). */

@@ -4,7 +4,7 @@
  *
  * Design.  A driver around `pangaea -log` (rerun.c): run i records into
  * DIR/chaos-i with PANGAEA_CHAOS set to seed S+i, which every task's
- * runtime reads (src/lib/chaos.c: random delays before receives, a random
+ * runtime reads (src/pvm/runtime/chaos.c: random delays before receives, a random
  * pick among the queued messages a receive would accept, polls that
  * sometimes find nothing).  S is the time unless given, and printed with
  * every run, so `-chaos -runs 1 -seed X` runs one of them again (as far

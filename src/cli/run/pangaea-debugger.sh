@@ -51,7 +51,7 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
     # pg_stop_here is called deep in Pangaea's frames: a temporary
     # breakpoint where the program's frame resumes, and `continue` to it,
     # leave gdb in the program's own frame, so that `next` steps the
-    # program's lines, not src/lib/stop.c's.
+    # program's lines, not src/pvm/runtime/stop.c's.
     echo "python"
     echo "def pangaea_to_program():"
     echo "    f = gdb.newest_frame()"
@@ -59,7 +59,7 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
     echo "        sal = f.find_sal()"
     echo "        name = sal.symtab.filename if sal.symtab else ''"
     echo "        lib = gdb.solib_name(f.pc()) or ''"
-    echo "        if 'src/lib/' not in name and not any(s in lib for s in ('libpangaea', 'libpvm3', 'libgpvm3', 'libc.')):"
+    echo "        if not any(d in name for d in ('src/base/', 'src/log/', 'src/pvm/')) and not any(s in lib for s in ('libpangaea', 'libpvm3', 'libgpvm3', 'libc.')):"
     echo "            gdb.Breakpoint('*%d' % f.pc(), temporary=True)"
     echo "            return"
     echo "        f = f.older()"

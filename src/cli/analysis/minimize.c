@@ -23,7 +23,7 @@
  *
  * Which racing receives go too (Netzer and Miller's "races whose order
  * follows from traced ones").  A replay keeps the messages of kept
- * receives (reserved, src/lib/reserve.c) from the receives it leaves to
+ * receives (reserved, src/pvm/runtime/reserve.c) from the receives it leaves to
  * PVM.  So, deciding each task's receives from its last to its first, a
  * racing receive goes when, for every sender of an alternative, that
  * sender's messages it could take (matching, not taken earlier, not sent

@@ -15,7 +15,7 @@
  *
  * Recording, the alternatives are the messages already queued at a held
  * receive that it would accept (the task lists them in its control block,
- * src/lib/gate.c); a choice names one to the task and lets the receive be
+ * src/pvm/runtime/gate.c); a choice names one to the task and lets the receive be
  * made (one step): the task takes that message, and the recording records
  * what was taken, so it replays identically.
  */

@@ -5,7 +5,7 @@
  *
  * Design.  The tasks learn their stop events from the environment every
  * task inherits (PANGAEA_STOP, PANGAEA_DEBUG: PVM_EXPORT carries them) and
- * stop themselves (src/lib/stop.c); the monitor counts a task held while it
+ * stop themselves (src/pvm/runtime/stop.c); the monitor counts a task held while it
  * says so, and the -debug task throughout (top_debug_held), so no stall is
  * reported for it or for the tasks waiting for it.  -debug goes through
  * PVM's own hook: the spawn of that ltid asks for PvmTaskDebug, and the

@@ -18,7 +18,7 @@
  * follows another forced receive): the stops are the earliest of each.
  * The turns of each group not reached are its first ones (turn order is
  * an edge): the plan says how many, so that joins past a stop come after
- * them (src/lib/whatif.c).  The plan goes to NEWDIR/whatif.plan (format: src/lib/whatif.c), named
+ * them (src/pvm/runtime/whatif.c).  The plan goes to NEWDIR/whatif.plan (format: src/pvm/runtime/whatif.c), named
  * to every task by PANGAEA_WHATIF; the tasks do the rest while the run is
  * recorded into NEWDIR as under -log.
  */

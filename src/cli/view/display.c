@@ -3,7 +3,7 @@
  * self-contained HTML file.
  *
  * Design.  The page itself (canvas drawing, zoom, picking, details) is
- * src/toplevel/graph.html, a real HTML file that can be read and edited
+ * src/cli/view/graph.html, a real HTML file that can be read and edited
  * as such; the assembler's .incbin puts it into this object at build
  * time (the Makefile makes this object depend on it), so the command needs
  * no file at run time and the page needs no network.  This file only
@@ -47,7 +47,7 @@ __asm__(".pushsection .rodata\n"
         ".global top_graph_html\n"
         ".type top_graph_html, @object\n"
         "top_graph_html:\n"
-        ".incbin \"src/toplevel/graph.html\"\n"
+        ".incbin \"src/cli/view/graph.html\"\n"
         ".byte 0\n"
         ".size top_graph_html, . - top_graph_html\n"
         ".popsection\n");

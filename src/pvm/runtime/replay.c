@@ -12,7 +12,7 @@
  * divergence: the task says which event, what was recorded and what
  * happened, tells `pangaea`, and ends.
  *
- * A race-only log (`pangaea -min`, src/toplevel/minimize.c) holds only the
+ * A race-only log (`pangaea -min`, src/cli/analysis/minimize.c) holds only the
  * events a replay cannot do without, each numbered as in the full log
  * (counting the events replay acts on).  The task counts its events; one
  * whose number is the next kept event's is replayed as above ("due"); any

@@ -12,7 +12,7 @@
  * wildcard, -1, counts as selected): both agree unless a wildcard receive
  * took an unselected message, which the README names as the limit.
  * "race-only" marks a recording `pangaea -min` pruned (what is kept and
- * how it replays: src/toplevel/minimize.c, replay.c).
+ * how it replays: src/cli/analysis/minimize.c, replay.c).
  */
 #include <errno.h>
 #include <stdio.h>

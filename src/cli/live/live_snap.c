@@ -11,7 +11,7 @@
  * bytes an event), and the pause between scans is at least 20 times the
  * last scan's length, so the thread takes at most about 5% of one CPU
  * however long the logs grow.  Replaying, tasks write no log: each maps a
- * small position file (src/lib/live_pos.c) holding the recorded events it
+ * small position file (src/pvm/runtime/live_pos.c) holding the recorded events it
  * consumed and whether it waits in a receive (read afresh each scan); the
  * snapshot shows the recorded events up to there (read once from the
  * recording), and for a task that waits, the recorded receive it waits

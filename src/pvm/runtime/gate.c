@@ -8,7 +8,7 @@
  * is gated there, in one place, with its main arguments as text.  With
  * nothing set the macro costs two loads and no call.
  *
- * Design.  pangaea (src/toplevel/live_ctl.c) writes the task's control
+ * Design.  pangaea (src/cli/live/live_ctl.c) writes the task's control
  * block in its position file and the run's breakpoints in PANGAEA_LIVE/
  * control; the task obeys them here, so nothing is added to the program's
  * messages and pangaea needs no round trip per call.  Before the call the

@@ -2,7 +2,7 @@
  * reserve.c - replay of a race-only recording: the messages reserved for
  * the receives it kept.
  *
- * `pangaea -min` (src/toplevel/minimize.c) leaves a racing receive out of
+ * `pangaea -min` (src/cli/analysis/minimize.c) leaves a racing receive out of
  * the log when every message it could have taken instead is one a later
  * kept receive takes: the order follows from those.  In replay such a
  * message must not be taken by a receive the log left out, so the task

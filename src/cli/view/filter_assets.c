@@ -1,5 +1,5 @@
 /*
- * filter_assets.c - embeds src/toplevel/filter.js and filter.css, the
+ * filter_assets.c - embeds src/cli/view/filter.js and filter.css, the
  * event filters both pages use (filter_assets.h).
  *
  * Design.  One copy of the filters' code for two pages: -display writes
@@ -16,13 +16,13 @@ __asm__(".pushsection .rodata\n"
         ".global top_filter_js\n"
         ".type top_filter_js, @object\n"
         "top_filter_js:\n"
-        ".incbin \"src/toplevel/filter.js\"\n"
+        ".incbin \"src/cli/view/filter.js\"\n"
         ".byte 0\n"
         ".size top_filter_js, . - top_filter_js\n"
         ".global top_filter_css\n"
         ".type top_filter_css, @object\n"
         "top_filter_css:\n"
-        ".incbin \"src/toplevel/filter.css\"\n"
+        ".incbin \"src/cli/view/filter.css\"\n"
         ".byte 0\n"
         ".size top_filter_css, . - top_filter_css\n"
         ".popsection\n");
