@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# test_arch_doc.sh - docs/ARCHITECTURE.md names only what exists.
+# test_arch_doc.sh - docs/ARCHITECTURE.md and docs/DEVELOPING.md name only
+# what exists.
 #
 # The architecture page follows a receive through the code by file and
 # function name; a rename or a move that forgets the page would send the
 # next engineer looking for what is gone.  Every `name.ext` it quotes in
 # backticks (a file: .c .h .def .sh .md .py .xsd .html) must be a file of
-# the tree, and every quoted identifier that looks like one of the code's
+# the tree (at that path when it gives one), and every quoted identifier that looks like one of the code's
 # (pg_*, PG_*, a name followed by "()") must be defined or used in src/
 # or tests/.  Also: the tree cites only itself (no path outside it, no
 # tracker's issue numbers in src/, tests/ or docs/), and no compiled
@@ -13,42 +14,49 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-PAGE=$PG_ROOT/docs/ARCHITECTURE.md
-[ -f "$PAGE" ] || { pg_fail "docs/ARCHITECTURE.md is missing"; pg_summary; exit 1; }
 cd "$PG_ROOT" || exit 1
 
-# Files: every backticked token with a known extension, its last part.
-missing=
-n=0
-for f in $(grep -o '`[^` ]*\.\(c\|h\|def\|sh\|md\|py\|xsd\|html\)`' "$PAGE" |
-           tr -d '`' | sort -u); do
-    n=$((n + 1))
-    base=${f##*/}
-    if [ -e "$f" ] || [ -n "$(git ls-files "*/$base" "$base" | head -n 1)" ]; then
-        continue
-    fi
-    missing="$missing $f"
-done
-if [ -z "$missing" ] && [ "$n" -gt 20 ]; then
-    pg_pass "ARCHITECTURE.md: the $n files it names exist"
-else
-    pg_fail "ARCHITECTURE.md names files that are not in the tree ($n named):$missing"
-fi
+# check_page PAGE LEAST: the files and identifiers PAGE names exist (it
+# names more than LEAST of each, so a page that lost its content fails).
+check_page() {
+    local PAGE=$PG_ROOT/$1 name=${1##*/} least=$2 f base id missing n
+    [ -f "$PAGE" ] || { pg_fail "$1 is missing"; return; }
 
-# Identifiers: pg_x, PG_X, and name() in backticks.
-missing=
-n=0
-for id in $(grep -o '`[A-Za-z_][A-Za-z0-9_.]*\(()\)\?`' "$PAGE" | tr -d '`' |
-            grep -E '^(pg_|PG_)|\(\)$' | sed 's/()$//' | sort -u); do
-    n=$((n + 1))
-    grep -rqw --include='*.[ch]' --include='*.def' -- "$id" src tests ||
-        missing="$missing $id"
-done
-if [ -z "$missing" ] && [ "$n" -gt 20 ]; then
-    pg_pass "ARCHITECTURE.md: the $n functions, macros and variables it names are in the code"
-else
-    pg_fail "ARCHITECTURE.md names what the code does not have ($n named):$missing"
-fi
+    # Files: every backticked token with a known extension, its last part.
+    missing=
+    n=0
+    for f in $(grep -o '`[^` ]*\.\(c\|h\|def\|sh\|md\|py\|xsd\|html\)`' "$PAGE" |
+               tr -d '`' | sort -u); do
+        n=$((n + 1))
+        base=${f##*/}
+        if [ -e "$f" ] || { [ "$f" = "$base" ] && [ -n "$(git ls-files "*/$base" "$base" | head -n 1)" ]; }; then
+            continue
+        fi
+        missing="$missing $f"
+    done
+    if [ -z "$missing" ] && [ "$n" -gt "$least" ]; then
+        pg_pass "$name: the $n files it names exist"
+    else
+        pg_fail "$name names files that are not in the tree ($n named):$missing"
+    fi
+
+    # Identifiers: pg_x, PG_X, and name() in backticks.
+    missing=
+    n=0
+    for id in $(grep -o '`[A-Za-z_][A-Za-z0-9_.]*\(()\)\?`' "$PAGE" | tr -d '`' |
+                grep -E '^(pg_|PG_)|\(\)$' | sed 's/()$//' | sort -u); do
+        n=$((n + 1))
+        grep -rqw --include='*.[ch]' --include='*.def' -- "$id" src tests ||
+            missing="$missing $id"
+    done
+    if [ -z "$missing" ] && [ "$n" -gt "$least" ]; then
+        pg_pass "$name: the $n functions, macros and variables it names are in the code"
+    else
+        pg_fail "$name names what the code does not have ($n named):$missing"
+    fi
+}
+check_page docs/ARCHITECTURE.md 20
+check_page docs/DEVELOPING.md 5
 
 # The tree refers only to itself.
 out=$(git grep -nIE 'issues? #?[0-9]+|PVM-FACTS|MPI-FACTS|\.\./shared|/work/shared' -- src tests docs ':!tests/e2e/test_arch_doc.sh' | head -5)
