@@ -94,6 +94,19 @@ $(B)/pangaea: $(TOP_OBJ) $(B)/libpangaea.a
 $(B)/pangaea-coord: $(COORD_OBJ) $(B)/src/base/err.o $(B)/src/base/grow.o
 	$(CC) -o $@ $^ $(PVMLIBS)
 
+# The recording model, analyses and pages know nothing of PVM: their
+# folders and the layers below them make their own library, and
+# tests/tools/views_only.c links it without libpvm3 (tests/layers.sh also
+# checks their objects use no PVM symbol).
+VIEW_DIRS := src/base src/log src/cli/files src/cli/recording src/cli/analysis src/cli/view
+VIEW_OBJ  := $(filter $(addprefix $(B)/,$(addsuffix /%,$(VIEW_DIRS))),$(LIB_OBJ) $(TOP_OBJ))
+$(B)/libpangaea-views.a: $(VIEW_OBJ)
+	rm -f $@ && ar rcs $@ $^
+test-programs: $(B)/tests/views_only
+$(B)/tests/views_only: tests/tools/views_only.c $(B)/libpangaea-views.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TOP_CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea-views.a $(XML_LIBS) $(SYSLIBS)
+
 # A Fortran PVM program built with -g (libfpvm3's bindings): test_debug
 # checks that its call sites name its Fortran lines.
 test-programs: $(B)/tests/fortran_self

@@ -306,4 +306,17 @@ int pg_time_check(const char *path, pg_err *err);
  * pvm_trecv, pvm_probe, pvm_precv), else 0. */
 int pg_log_call_known(const char *call);
 
+/* The sender ltid of a message from a task outside the run (a server
+ * started by hand, a task of another `pangaea` run). */
+#define PG_LTID_OUTSIDE (-2)
+
+/* An object and an offset from its start as "file.c:LINE", or
+ * "function+0xOFF (object)", or "object+0xOFF" (site_name.c). */
+const char *pg_site_name(const char *module, long offset, char *buf,
+                         int size);
+/* The same site as its source file (else the object's name), function
+ * (else "?") and line (else 0), each apart (site_name.c). */
+void pg_site_parts(const char *module, long offset, char *file, int fsize,
+                   char *func, int nsize, int *line);
+
 #endif

@@ -67,7 +67,8 @@
 #include <unistd.h>
 
 #include "log_table.h"
-#include "pg_internal.h"
+#include "pg_log.h"
+#include "pg_util.h"
 #include "races.h"
 #include "top.h"
 

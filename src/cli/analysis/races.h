@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "pg_err.h"
+#include "pg_log.h"
 
 /* One event of a task's communication log, as the analysis needs it. */
 struct rc_ev {
@@ -171,12 +172,8 @@ void rc_races_free(struct rc_race *races, int n);
  * of task t; "" for site 0.  The buffer is the caller's. */
 const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
                          int size);
-/* src/pvm/runtime/site_name.c: the same for an object and an offset. */
-const char *pg_site_name(const char *module, long offset, char *buf,
-                         int size);
-/* The same site as file, function and line apart. */
-void pg_site_parts(const char *module, long offset, char *file, int fsize,
-                   char *func, int nsize, int *line);
+/* pg_site_name and pg_site_parts (pg_log.h, src/log/site_name.c): the
+ * same for an object and an offset. */
 
 /* `pangaea -races [-json|-jsonl] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
 int top_is_races(const char *arg);

@@ -41,7 +41,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pg_internal.h"
+#include "pg_err.h"
+#include "pg_util.h"
 #include "top.h"
 
 /* ---- strings ---------------------------------------------------------- */

@@ -31,7 +31,8 @@
 #include <unistd.h>
 
 #include "pg_grow.h"
-#include "pg_internal.h"
+#include "pg_log.h"
+#include "pg_util.h"
 #include "top.h"
 
 struct move {

@@ -85,6 +85,7 @@
 #include "pangaea.h"
 #pragma GCC visibility pop
 #include "pg_err.h"
+#include "pg_util.h"
 #include "pg_log.h"
 #include "pg_proto.h"
 #include "live_pos.h"
@@ -151,12 +152,8 @@ int pg_app_ctx(int ctx);
 int pg_system_ctx(int ctx);
 /* pvm_getcontext(), without the call once the task is enrolled. */
 int pg_context(void);
-/* The last component of a path (programs are compared by it). */
-const char *pg_basename(const char *path);
 /* PANGAEA_STALL: seconds a wait may last before it is reported (30). */
 int pg_stall_seconds(void);
-/* Seconds on a monotonic clock. */
-double pg_seconds(void);
 /* A replay wait that speaks up once it has lasted PANGAEA_STALL seconds:
  * pg_wait_start when it begins; pg_wait_overdue is true once, when it has
  * lasted that long, and the caller then says what it waits for
@@ -168,8 +165,6 @@ struct pg_wait {
 };
 void pg_wait_start(struct pg_wait *w);
 int pg_wait_overdue(struct pg_wait *w);
-/* Wall-clock time stamp of an event. */
-double pg_now(void);
 /* Prints "pangaea: ltid N (program): <message>" on stderr. */
 void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* PVM's words for an error code (PvmNoFile: "No such file"), for messages
@@ -317,14 +312,6 @@ int pg_site_crash(void *fault, void **pc, char *module, size_t size,
  * would write a new <site> record; 1 if a <poll> record is due first. */
 int pg_site_is_new(void *pc);
 int pg_site_pending(void);
-/* An object and an offset from its start as "file.c:LINE", or
- * "function+0xOFF (object)", or "object+0xOFF" (site_name.c). */
-const char *pg_site_name(const char *module, long offset, char *buf,
-                         int size);
-/* The same site as its source file (else the object's name), function
- * (else "?") and line (else 0), each apart (site_name.c). */
-void pg_site_parts(const char *module, long offset, char *file, int fsize,
-                   char *func, int nsize, int *line);
 /* pvm_barrier(group, count) returned: logged when recording. */
 void pg_site_barrier(const char *group, int count);
 
@@ -362,10 +349,9 @@ void pg_coord_killing(int ltid);
 /* The ltid of the task with PVM tid `tid`, asking the coordinator once. */
 int pg_ltid_of(int tid);
 int pg_tid_of(int ltid);
-/* The ltid of a peer, or PG_LTID_OUTSIDE for a task outside the run (a
- * server started by hand, a task of another `pangaea` run): the answer,
- * negative ones too, is asked once and kept. */
-#define PG_LTID_OUTSIDE (-2)
+/* The ltid of a peer, or PG_LTID_OUTSIDE (pg_log.h) for a task outside
+ * the run (a server started by hand, a task of another `pangaea` run): the
+ * answer, negative ones too, is asked once and kept. */
 int pg_peer_ltid(int tid);
 /* The ltid of tid if the coordinator knows it now, else -1 (not kept):
  * never waits for a task to register. */
@@ -544,8 +530,6 @@ int pg_replay_spawn_steers(const char *program, int count);
 /* The path of this process's executable, and its SHA-256 in hex
  * 0, or -1 when it cannot be read. */
 int pg_exe_sum(char *exe, size_t exe_size, char hex[65]);
-/* The SHA-256 of the file at path, in hex; 0, or -1. */
-int pg_file_sum(const char *path, char hex[65]);
 
 /* ---- programs of an unpacked pack (progmap.c) -------------------------- */
 /* The program to start as child `ltid` in a replay: the packed copy of the

@@ -23,7 +23,6 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
-#include <nettle/sha2.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -51,44 +50,6 @@ const char *pg_task_script(void)
     const char *s = getenv(PG_ENV_SCRIPT);
 
     return s && *s ? s : NULL;
-}
-
-/* The SHA-256 of the open file fd, in hex; 0, or -1 (a read failed). */
-static int fd_sum(int fd, char hex[65])
-{
-    struct sha256_ctx ctx;
-    uint8_t digest[SHA256_DIGEST_SIZE], buf[65536];
-    ssize_t n;
-    int i;
-
-    sha256_init(&ctx);
-    while ((n = read(fd, buf, sizeof buf)) > 0)
-        sha256_update(&ctx, n, buf);
-    if (n < 0)
-        return -1;
-    sha256_digest(&ctx, sizeof digest, digest);
-    for (i = 0; i < SHA256_DIGEST_SIZE; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-    return 0;
-}
-
-/* Only a regular file is read: the path may come from a log, and a FIFO
- * there would hang the reader (opened without waiting, then checked). */
-int pg_file_sum(const char *path, char hex[65])
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), cc;
-    struct stat st;
-
-    if (fd < 0)
-        return -1;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        errno = EINVAL;
-        return -1;
-    }
-    cc = fd_sum(fd, hex);
-    close(fd);
-    return cc;
 }
 
 int pg_exe_sum(char *exe, size_t exe_size, char hex[65])

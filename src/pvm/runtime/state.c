@@ -56,13 +56,6 @@ int pg_app_ctx(int ctx)
     return !pg_system_ctx(ctx) || (pg.coll && ctx == SYSCTX_DG_CTX);
 }
 
-const char *pg_basename(const char *path)
-{
-    const char *s = strrchr(path, '/');
-
-    return s ? s + 1 : path;
-}
-
 int pg_stall_seconds(void)
 {
     static int v = -1;
@@ -73,27 +66,6 @@ int pg_stall_seconds(void)
         v = s && atoi(s) > 0 ? atoi(s) : 30;
     }
     return v;
-}
-
-/* libc's clock_gettime, not the one wrap_time.c gives the program: the
- * runtime's own time stamps are never recorded or replayed. */
-static int clock_now(clockid_t clk, struct timespec *ts)
-{
-    static int (*real)(clockid_t, struct timespec *);
-
-    if (!real)
-        *(void **)&real = dlsym(RTLD_NEXT, "clock_gettime");
-    if (!real)
-        return (int)syscall(SYS_clock_gettime, clk, ts);
-    return real(clk, ts);
-}
-
-double pg_seconds(void)
-{
-    struct timespec ts;
-
-    clock_now(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 void pg_wait_start(struct pg_wait *w)
@@ -107,14 +79,6 @@ int pg_wait_overdue(struct pg_wait *w)
     if (w->said || pg_seconds() - w->start < pg_stall_seconds())
         return 0;
     return w->said = 1;
-}
-
-double pg_now(void)
-{
-    struct timespec ts;
-
-    clock_now(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void vwarn(const char *fmt, va_list ap)

@@ -1,0 +1,16 @@
+/*
+ * pg_util.h - small things every part needs and none owns (util.c).
+ */
+#ifndef PG_UTIL_H
+#define PG_UTIL_H
+
+/* The last component of a path (programs are compared by it). */
+const char *pg_basename(const char *path);
+/* Wall-clock time stamp of an event (never the program's replayed clock). */
+double pg_now(void);
+/* Seconds on a monotonic clock (never the program's replayed clock). */
+double pg_seconds(void);
+/* The SHA-256 of the regular file at path, in hex; 0, or -1. */
+int pg_file_sum(const char *path, char hex[65]);
+
+#endif
