@@ -298,7 +298,7 @@ static const pg_event *peek(struct cursor *c)
         read_next(c, &c->ev);
     }
     ev = c == &comm ? &c->slot[c->cur].ev : &c->ev;
-    c->misses = ev->misses;
+    c->misses = c == &comm ? pg_whatif_misses(ev) : ev->misses;
     if (ev->kind == PG_EV_END) {
         if (c == &comm)
             end_seq = ev->seq;
@@ -602,9 +602,10 @@ const pg_event *pg_replay_next(void)
 
 int pg_replay_poll_missed(void)
 {
-    peek(&comm);
-    if (comm.misses <= 0 || !due())
-        return 0;
+    const pg_event *ev = peek(&comm);
+
+    if (comm.misses <= 0 || !due()) /* a what-if may force one more */
+        return comm.misses <= 0 && ev && pg_whatif_nothing(ev->seq);
     comm.misses--;
     return 1;
 }
