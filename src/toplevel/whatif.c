@@ -276,20 +276,39 @@ static void refuse(const char *fmt, ...)
     exit(TOP_EXIT_USAGE);
 }
 
-/* The race at ltid:seq; refuses (exit 2) when there is none. */
-static const struct rc_race *find_race(const struct rc_run *run,
-                                       const struct rc_race *races, int n,
-                                       int ltid, long seq)
+/* Task index and event number of ltid's event seq into *t, *pos: 0, or
+ * -1 when the recording has none. */
+static int find_event(const struct rc_run *run, int ltid, long seq, int *t,
+                      int *pos)
 {
-    int i;
+    for (*t = 0; *t < run->ntasks && run->tasks[*t].ltid != ltid; ++*t)
+        ;
+    for (*pos = 1; *t < run->ntasks && *pos <= run->tasks[*t].n &&
+                   RC_EV(run, *t, *pos)->seq != seq; ++*pos)
+        ;
+    return *t < run->ntasks && *pos <= run->tasks[*t].n ? 0 : -1;
+}
 
-    for (i = 0; i < n; i++)
-        if (run->tasks[races[i].task].ltid == ltid &&
-            RC_EV(run, races[i].task, races[i].pos)->seq == seq)
-            return &races[i];
-    refuse("ltid %d event %ld of %s is not a receive that could have taken "
-           "another message (pangaea -races %s lists those)", ltid,
-           seq, run->dir, run->dir);
+/* The race at ltid:seq, into *race: only that receive is examined, and
+ * what follows it comes from its reach, not from clocks (the whole run's
+ * races and clocks cost far more at scale: BENCHMARKS.md); refuses (exit
+ * 2) when there is none. */
+static void find_race(struct rc_run *run, int ltid, long seq,
+                      struct rc_race *race)
+{
+    int t, pos, rc = 0, *min = malloc((run->ntasks + 1) * sizeof *min);
+
+    if (!min)
+        refuse("out of memory");
+    if (find_event(run, ltid, seq, &t, &pos) == 0 &&
+        (reach_from(run, t, pos, min) < 0 ||
+         (rc = rc_find_at(run, t, pos, min, race)) < 0))
+        refuse("out of memory");
+    free(min);
+    if (rc == 0)
+        refuse("ltid %d event %ld of %s is not a receive that could have "
+               "taken another message (pangaea -races %s lists those)",
+               ltid, seq, run->dir, run->dir);
 }
 
 static int find_alt(const struct rc_run *run, const struct rc_race *race,
@@ -438,12 +457,7 @@ static void check_nothing(struct rc_run *run, struct choice *c)
 {
     int t, pos;
 
-    for (t = 0; t < run->ntasks && run->tasks[t].ltid != c->ltid; t++)
-        ;
-    for (pos = 1; t < run->ntasks && pos <= run->tasks[t].n &&
-                  RC_EV(run, t, pos)->seq != c->seq; pos++)
-        ;
-    if (t == run->ntasks || pos > run->tasks[t].n)
+    if (find_event(run, c->ltid, c->seq, &t, &pos) < 0)
         refuse("%s has no event %ld of ltid %d", run->dir, c->seq, c->ltid);
     switch (top_whatif_may_find_nothing(run, t, pos)) {
     case -1:
@@ -457,12 +471,11 @@ static void check_nothing(struct rc_run *run, struct choice *c)
     c->task = t, c->pos = pos, c->m = -1;
 }
 
-/* Choice j, checked against the races of run. */
-static void check_choice(struct rc_run *run, const struct rc_race *races,
-                         int n, int j)
+/* Choice j, checked against the race analysis of its receive. */
+static void check_choice(struct rc_run *run, int j)
 {
     struct choice *c = &wi.c[j];
-    const struct rc_race *race;
+    struct rc_race race;
     size_t len = strlen(wi.choice);
     char end;
     int k;
@@ -483,13 +496,14 @@ static void check_choice(struct rc_run *run, const struct rc_race *races,
     if (c->nothing) {
         check_nothing(run, c);
     } else {
-        race = find_race(run, races, n, c->ltid, c->seq);
-        c->m = find_alt(run, race, c->sender, c->msgid);
-        if (c->m == race->took)
+        find_race(run, c->ltid, c->seq, &race);
+        c->m = find_alt(run, &race, c->sender, c->msgid);
+        if (c->m == race.took)
             refuse("ltid %d event %ld took %d:%d when recorded: choose "
                    "another of its alternatives", c->ltid, c->seq, c->sender,
                    c->msgid);
-        c->task = race->task, c->pos = race->pos, c->at_poll = race->took < 0;
+        c->task = race.task, c->pos = race.pos, c->at_poll = race.took < 0;
+        free(race.alts);
     }
     snprintf(wi.choice + len, sizeof wi.choice - len, "%s%s", j ? ", " : "",
              c->spec);
@@ -532,18 +546,15 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
                       size_t size)
 {
     struct rc_run run;
-    struct rc_race *races = NULL;
-    int n, j, *min;
+    int j, *min;
     pg_err err;
 
     if (!realpath(from, wi.from))
         refuse("no recording to fork: %s does not exist", from);
-    if (rc_load(&run, wi.from, &err) < 0)
+    if (rc_load_logs(&run, wi.from, &err) < 0)
         refuse("%s", err.msg);
-    if ((n = rc_find(&run, &races)) < 0)
-        refuse("out of memory");
     for (j = 0; j < wi.n; j++)
-        check_choice(&run, races, n, j);
+        check_choice(&run, j);
     if (!(min = malloc((run.ntasks + 1) * sizeof *min)))
         refuse("out of memory");
     plan_stops(&run, min);
@@ -552,7 +563,6 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
     check_newdir(newdir);
     make_plan(&run, min);
     free(min);
-    rc_races_free(races, n);
     rc_free(&run);
     o->whatif = wi.c[0].spec;
 }

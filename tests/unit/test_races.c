@@ -20,6 +20,7 @@
 #include "pg_log.h"
 #include "races.h"
 #include "top.h"
+#include "whatif.h"
 
 static char dir[64];
 static pg_logw *w[8];
@@ -430,6 +431,49 @@ START_TEST(test_clocks_as_hashes_give_what_arrays_give)
 }
 END_TEST
 
+/* -whatif examines one receive, on logs loaded without clocks, with what
+ * follows it from its reach (rc_find_at): for every receive of a random
+ * run (multicasts, a barrier, named and wildcard sources) it finds the
+ * race the whole analysis finds there, alternative for alternative. */
+START_TEST(test_one_receive_by_its_reach_gives_what_the_analysis_gives)
+{
+    struct rc_run one;
+    struct rc_race r;
+    int n, i, j, t, pos, rc, *min, checked = 0;
+    pg_err err;
+
+    random_run();
+    n = analyse();
+    ck_assert_int_gt(n, 100);
+    ck_assert_int_eq(rc_load_logs(&one, dir, &err), 0);
+    min = malloc((one.ntasks + 1) * sizeof *min);
+    for (t = 0, i = 0; t < one.ntasks; t++)
+        for (pos = 1; pos <= one.tasks[t].n; pos++) {
+            if (RC_EV(&one, t, pos)->kind != PG_EV_RECV)
+                continue;
+            ck_assert_int_eq(top_whatif_reach(&one, t, pos, min), 0);
+            rc = rc_find_at(&one, t, pos, min, &r);
+            while (i < n && (races[i].task < t ||
+                             (races[i].task == t && races[i].pos < pos)))
+                i++;
+            ck_assert_int_eq(rc, i < n && races[i].task == t &&
+                                 races[i].pos == pos);
+            if (rc != 1)
+                continue;
+            checked++;
+            ck_assert_int_eq(r.took, races[i].took);
+            ck_assert_int_eq(r.nalts, races[i].nalts);
+            for (j = 0; j < r.nalts; j++)
+                ck_assert_int_eq(r.alts[j].msg, races[i].alts[j].msg);
+            free(r.alts);
+        }
+    ck_assert_int_eq(checked, n);
+    free(min);
+    rc_free(&one);
+    done(n);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -446,6 +490,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_matcher_is_judged_conservatively);
     tcase_add_test(tc, test_exit_notices_of_two_tasks_are_two_senders);
     tcase_add_test(tc, test_clocks_as_hashes_give_what_arrays_give);
+    tcase_add_test(tc, test_one_receive_by_its_reach_gives_what_the_analysis_gives);
     suite_add_tcase(s, tc);
     return s;
 }
