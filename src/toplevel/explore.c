@@ -547,7 +547,7 @@ static void groups_alone(struct explore *x)
     pg_err err;
     int i, groups;
 
-    if (x->jobs == 1 || rc_load(&run, x->nodes[0].dir, &err) < 0)
+    if (x->jobs == 1 || rc_load_logs(&run, x->nodes[0].dir, &err) < 0)
         return;
     groups = run.nturns > 0 || run.nbars > 0;
     for (i = 0; i < run.nev && !groups; i++)

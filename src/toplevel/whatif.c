@@ -223,7 +223,7 @@ int top_whatif_may_find_nothing(struct rc_run *run, int t, int pos)
     if (e->a < 0 || !is_poll(run, t, pos))
         return 0;
     x = &run->msg[e->a];
-    if (x->src < 0 && x->notice_of < 0)
+    if (x->src < 0 && (x->notice_of < 0 || run->tasks[x->notice_of].n < 1))
         return 0; /* a host notice: when it comes is the daemon's */
     if (!(min = malloc((run->ntasks + 1) * sizeof *min)))
         return -1;
