@@ -474,6 +474,59 @@ START_TEST(test_one_receive_by_its_reach_gives_what_the_analysis_gives)
 }
 END_TEST
 
+/* A pvm_nrecv by ltid 1 that took message msgid of `from` (any source,
+ * tag 5). */
+static void nrecv1(int from, int msgid)
+{
+    pg_logw_note(log_of(1), 0, -1, 5, 0);
+    ck_assert_int_eq(pg_logw_recv(log_of(1), now += 1e-3, "pvm_nrecv", from,
+                                  5, msgid, 4), 0);
+}
+
+/* Event number of ltid 1's k-th receive in the loaded run. */
+static int nth_receive(int k)
+{
+    int pos;
+
+    for (pos = 1; pos <= run.tasks[0].n; pos++)
+        if (RC_EV(&run, 0, pos)->kind == PG_EV_RECV && --k == 0)
+            return pos;
+    ck_abort_msg("no such receive");
+    return 0;
+}
+
+/* A poll that found a message could have found nothing only if it had
+ * not seen the send otherwise: ltid 2 sends m1 to ltid 1, then m2 to ltid
+ * 3, which sends m3 to ltid 1.  Ltid 1 polling m1 before it takes m3 could
+ * have missed it; after m3 (which followed m1's send) PVM had it queued.
+ * A blocking receive is never forced to find nothing. */
+START_TEST(test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    send1(2, 3, 5, 2);
+    recv1(3, 2, 5, 2, 5, 2);
+    send1(3, 1, 5, 1);
+    nrecv1(2, 1);      /* m1, polled first: could have been missed */
+    recv1(1, 3, 5, 3, 5, 1);
+    n = analyse();
+    ck_assert_int_eq(top_whatif_may_find_nothing(&run, 0, nth_receive(1)), 1);
+    ck_assert_int_eq(top_whatif_may_find_nothing(&run, 0, nth_receive(2)), 0);
+    done(n);
+    teardown(), setup();
+    send1(2, 1, 5, 1);
+    send1(2, 3, 5, 2);
+    recv1(3, 2, 5, 2, 5, 2);
+    send1(3, 1, 5, 1);
+    recv1(1, 3, 5, 3, 5, 1);
+    nrecv1(2, 1);      /* m1, polled after m3: it was there */
+    n = analyse();
+    ck_assert_int_eq(top_whatif_may_find_nothing(&run, 0, nth_receive(2)), 0);
+    done(n);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -491,6 +544,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_exit_notices_of_two_tasks_are_two_senders);
     tcase_add_test(tc, test_clocks_as_hashes_give_what_arrays_give);
     tcase_add_test(tc, test_one_receive_by_its_reach_gives_what_the_analysis_gives);
+    tcase_add_test(tc, test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send);
     suite_add_tcase(s, tc);
     return s;
 }
