@@ -436,6 +436,8 @@ const char *pg_whatif_dir(void);
 int pg_whatif_follows(long seq);
 /* The forced receive in place of the recorded event ev, else ev. */
 const pg_event *pg_whatif_forced(const pg_event *ev);
+/* 1 while the forced choice is due at the recorded event numbered seq. */
+int pg_whatif_due(long seq);
 /* The failed polls recorded before event ev still to be given: none when
  * the what-if forces the first of them to find a message. */
 int pg_whatif_misses(const pg_event *ev);

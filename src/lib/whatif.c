@@ -181,6 +181,11 @@ const pg_event *pg_whatif_forced(const pg_event *ev)
     return &copy;
 }
 
+int pg_whatif_due(long seq)
+{
+    return due(seq);
+}
+
 int pg_whatif_misses(const pg_event *ev)
 {
     return pg_whatif.at_poll && due(ev->seq) ? 0 : ev->misses;

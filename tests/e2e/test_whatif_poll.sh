@@ -9,6 +9,8 @@
 #  - a recording whose poll found a result (`late`): LTID:SEQ=none makes it
 #    find nothing ("poll 0 order ..", the plan says "nothing"), and that
 #    recording replays identically;
+#  - `last`: the polls just before the master's end (its <end> carries
+#    them), forced to find worker 1's late message, find it ("last 1");
 #  - =none at the blocking pvm_recv, and a malformed choice, are refused
 #    with exit 2, named, and make no new recording.
 set -u
@@ -65,6 +67,24 @@ else
         pg_pass "a poll that found a message, forced to find nothing: '$got', and its recording replays so"
     else
         pg_fail "forcing nothing: exit $rc, replay $rc2"; cat none.out none-r.out
+    fi
+fi
+
+# --- the polls just before a task's end, forced to find a message -------------
+timeout 120 "$PANGAEA" -log -logdir last "$PROG" "$dir/o" last >last.out 2>&1
+# the last <poll> of ltid 1, with its <end> right after it
+lastpoll=$("$PANGAEA" -dump last 1 2>/dev/null | grep -A1 '<poll ' | tail -2 |
+    sed -n '1s/.*<poll seq="\([0-9]*\)".*asked_tag="3".*/\1/p')
+if [ -z "$lastpoll" ] || ! "$PANGAEA" -dump last 1 | grep -q "<end seq=\"$((lastpoll + 1))\""; then
+    pg_fail "the free run's last poll is not just before its end: $(out last.out)"
+else
+    rc=0
+    timeout 120 "$PANGAEA" -whatif "1:$lastpoll=2:2" -logdir last -o lastfound "$PROG" "$dir/o" last \
+        >lastfound.out 2>&1 || rc=$?
+    if [ "$rc" -eq 0 ] && [ "$(out lastfound.out | tail -1)" = "last 1" ]; then
+        pg_pass "the polls just before the end, forced: 'last 1'"
+    else
+        pg_fail "forcing the last polls: exit $rc"; cat lastfound.out
     fi
 fi
 

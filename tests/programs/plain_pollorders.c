@@ -5,7 +5,7 @@
  * give (tests/e2e/test_explore.sh: `-explore` must force the poll both
  * ways and run each order once).  Built against PVM only.
  *
- *   plain_pollorders FILE [crash|late]
+ *   plain_pollorders FILE [crash|late|last]
  *
  * The master spawns two workers, tells each to go (tag 98), then calls
  * pvm_nrecv(-1, 1) once and takes what is left with pvm_recv(-1, 1).  It
@@ -19,7 +19,10 @@
  * polls only once a worker's result was sent (each worker makes the file
  * FILE.TID, TID the master's, once it sent; the master waits for it, then
  * 100 ms more): free runs find a result, and only a poll forced to find
- * nothing gives the orders of "poll 0".
+ * nothing gives the orders of "poll 0".  With `last`, worker 1 sends one
+ * more message (tag 3) 300 ms after its result, and the master, its line
+ * printed, polls for it once just before it ends and prints "last 1" if
+ * it found it, "last 0" if not (free runs: not).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +51,8 @@ int main(int argc, char **argv)
     int tids[2], i, polled, got = 0;
     int crash = argc > 2 && !strcmp(argv[2], "crash");
     int late = argc > 2 && !strcmp(argv[2], "late");
-    char *args[4], num[16], line[64], sent[4200];
+    int last = argc > 2 && !strcmp(argv[2], "last");
+    char *args[5], num[16], line[64], sent[4200];
     FILE *f;
 
     if (argc > 3 && !strcmp(argv[1], "-worker")) {
@@ -57,6 +61,10 @@ int main(int argc, char **argv)
         snprintf(sent, sizeof sent, "%s.%x", argv[3], pvm_parent());
         if ((f = fopen(sent, "a")))
             fclose(f);
+        if (argc > 4 && !strcmp(argv[4], "last") && !strcmp(argv[2], "1")) {
+            usleep(300000);
+            send_int(pvm_parent(), 3, 1);
+        }
         pvm_exit();
         return 0;
     }
@@ -66,7 +74,8 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < 2; i++) {
         snprintf(num, sizeof num, "%d", i + 1);
-        args[0] = "-worker", args[1] = num, args[2] = argv[1], args[3] = NULL;
+        args[0] = "-worker", args[1] = num, args[2] = argv[1];
+        args[3] = last ? "last" : NULL, args[4] = NULL;
         if (pvm_spawn(argv[0], args, PvmTaskDefault, "", 1, &tids[i]) != 1) {
             fprintf(stderr, "plain_pollorders: spawn failed\n");
             pvm_exit();
@@ -95,6 +104,10 @@ int main(int argc, char **argv)
     if ((f = fopen(argv[1], "a"))) {
         fprintf(f, "%s\n", line);
         fclose(f);
+    }
+    if (last) {
+        printf("last %d\n", take(pvm_nrecv(-1, 3)));
+        fflush(stdout);
     }
     pvm_exit();
     return 0;
