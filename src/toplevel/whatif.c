@@ -204,8 +204,9 @@ static int is_poll(const struct rc_run *run, int t, int pos)
 
     if (!strcmp(call, "pvm_nrecv") || !strcmp(call, "pvm_probe"))
         return 1;
-    for (k = 1; !strcmp(call, "pvm_trecv") && e->site && k <= run->tasks[t].n;
-         k++)
+    if (strcmp(call, "pvm_trecv") || !e->site)
+        return 0;
+    for (k = 1; k <= run->tasks[t].n; k++)
         if (RC_EV(run, t, k)->kind == PG_EV_POLL &&
             RC_EV(run, t, k)->site == e->site)
             return 1;

@@ -527,12 +527,42 @@ START_TEST(test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send)
 }
 END_TEST
 
+/* A pvm_trecv is a poll only where its call site timed out in the run
+ * (the log does not say whether it had a time-out): ltid 1 takes ltid 2's
+ * message with pvm_trecv at site 1, after a time-out there or not. */
+START_TEST(test_a_trecv_is_a_poll_where_its_site_timed_out)
+{
+    int timed, n;
+
+    for (timed = 0; timed <= 1; timed++) {
+        if (timed)
+            teardown(), setup();
+        send1(2, 1, 5, 1);
+        ck_assert_int_eq(pg_logw_site(log_of(1), now += 1e-3, 1, "p", 16),
+                         0);
+        if (timed) {
+            ck_assert_int_eq(pg_logw_poll(log_of(1), now += 1e-3,
+                                          "pvm_trecv", -1, 5, 0, 1), 0);
+            pg_logw_misses(log_of(1), 1);
+        }
+        pg_logw_note(log_of(1), 1, -1, 5, 0);
+        ck_assert_int_eq(pg_logw_recv(log_of(1), now += 1e-3, "pvm_trecv", 2,
+                                      5, 1, 4), 0);
+        n = analyse();
+        ck_assert_int_eq(top_whatif_may_find_nothing(&run, 0,
+                                                     nth_receive(1)), timed);
+        done(n);
+    }
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
     TCase *tc = tcase_create("analysis");
 
     tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120); /* random runs, sanitized, on a busy machine */
     tcase_add_test(tc, test_wildcard_races_named_source_does_not);
     tcase_add_test(tc, test_a_send_that_happens_after_the_receive_is_no_alternative);
     tcase_add_test(tc, test_tag_filter_leaves_other_tags_out);
@@ -545,6 +575,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_clocks_as_hashes_give_what_arrays_give);
     tcase_add_test(tc, test_one_receive_by_its_reach_gives_what_the_analysis_gives);
     tcase_add_test(tc, test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send);
+    tcase_add_test(tc, test_a_trecv_is_a_poll_where_its_site_timed_out);
     suite_add_tcase(s, tc);
     return s;
 }
