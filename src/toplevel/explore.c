@@ -24,11 +24,16 @@
  * =none for polls that found nothing; K counts the task's receives).  A
  * child whose prefix and forced choice are all in the order of a run made
  * already is that run again, whatever call site it is at, and is skipped
- * ("already run": explore_order.c keeps the orders); so every run makes an order no run made before, a
- * choice is never forced again after the same prefix, and a later receive
- * at a call site is forced as readily as the first.  The exploration is
- * complete when no alternative was left (by -runs, -depth, or a what-if
- * that could not force its choice) and no run failed.
+ * ("already run": explore_order.c keeps the orders, and what a run was
+ * asked to force but did not make); so every run makes an order no run
+ * made before, a choice is never forced again after the same prefix, and
+ * a later receive at a call site is forced as readily as the first.
+ * Receives are numbered per task, not by the log's event numbers, which
+ * count call-site records written where a site is first used: two runs
+ * that took other paths would number the same receive otherwise.  The
+ * exploration is complete when no alternative was left (by -runs,
+ * -depth, or a what-if that could not force its choice) and no run
+ * failed.
  *
  * A run fails when it ends otherwise than with status 0 (a crash, an
  * abnormal end, a stall past -timeout), or with `-until output`, when its
@@ -37,9 +42,10 @@
  * receive (status 3) is "skipped", with why, and never counted as a
  * failure.  The summary says how many distinct orders were run, whether
  * that is complete, what was tried and skipped by reason (already run, a
- * host notice: nothing to force, past -depth, past -runs).  Failing runs' recordings are kept (with their
- * output, run-N.out/.err), the others removed at the end.  Exit status: 1
- * when a run failed, 0 if none, 2 on bad usage.
+ * host notice: nothing to force, past -depth, past -runs).  Failing
+ * runs' recordings are kept (with their output, run-N.out/.err), the
+ * others removed at the end.  Exit status: 1 when a run failed, 0 if
+ * none, 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <limits.h>
