@@ -13,7 +13,7 @@
  * choices of every receive that does not follow the forced one (whatif.c
  * computes which: the what-if repeats them); when all of those are in a
  * run made already, the child would make that run again; so would a
- * child asking for a subset of what a run made already was asked to force
+ * child asking for exactly what a run made already was asked to force
  * ("tried": a run whose order lacks a choice it was to make, as a poll
  * forced to find nothing that polls again and finds the same message).
  * The state of
@@ -168,15 +168,16 @@ static int subset(const struct choices *c, char **v, int n)
     return v != NULL;
 }
 
-/* 1 when every choice of c is in the order of a run made already, or in
- * what a run was asked to force. */
+/* 1 when every choice of c is in the order of a run made already, or c
+ * is what a run was asked to force (and did not make). */
 int ex_already_run(const struct explore *x, const struct choices *c)
 {
     int k;
 
     for (k = 0; k < x->n; k++)
         if (subset(c, x->nodes[k].order, x->nodes[k].norder) ||
-            subset(c, x->nodes[k].tried, x->nodes[k].ntried))
+            (c->n == x->nodes[k].ntried &&
+             subset(c, x->nodes[k].tried, x->nodes[k].ntried)))
             return 1;
     return 0;
 }
