@@ -14,8 +14,15 @@
 #    runs, "complete";
 #  - two phases cut short by -runs 15, then -explore -resume -runs 30:
 #    the same 36 orders in 36 runs in all, complete;
-#  - a polling program (plain_fifo poll): ends, none failed, and says the
-#    polls that found nothing are not forced.
+#  - polls (tests/programs/plain_pollorders.c: one pvm_nrecv(-1, 1), then
+#    pvm_recv for the rest, each run appending its order to a file): the
+#    4 orders PVM can give ("poll 0 order 12", "poll 0 order 21", "poll 1
+#    order 12", "poll 2 order 21"), each exactly once, in 4 runs, complete:
+#    from a free run whose poll found nothing (forced to find each worker's
+#    result) and, with `late` and -jobs 2, from one whose poll found worker
+#    1's (forced to find nothing, and worker 2's); `crash` (an abort when
+#    the poll found worker 2's result) found by forcing that poll;
+#  - a busy-polling program (plain_fifo poll) ends, none failed.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -108,14 +115,49 @@ else
     pg_fail "-resume on no or a bad state: exit $rc, $rc2"; cat nostate.out badstate.out
 fi
 
+POLL=$PG_BUILD/tests/plain_pollorders
+want=$(printf 'poll 0 order 12\npoll 0 order 21\npoll 1 order 12\npoll 2 order 21\n')
+for how in "1 early" "2 late"; do
+    jobs=${how% *} mode=${how#* } rc=0
+    rm -f "$dir/orders-$mode"*
+    # shellcheck disable=SC2046
+    timeout 600 "$PANGAEA" -explore -runs 20 -jobs "$jobs" -logdir "poll-$mode" "$POLL" \
+        "$dir/orders-$mode" $([ "$mode" = late ] && echo late) >"poll-$mode.out" 2>&1 || rc=$?
+    runs=$(sed -n 's/^\([0-9]*\) runs.*/\1/p' "poll-$mode.out")
+    got=$(sort "$dir/orders-$mode" 2>/dev/null)
+    if [ "$rc" -eq 0 ] && [ "$runs" = 4 ] && [ "$got" = "$want" ] &&
+            grep -q "^orders: 4 distinct orders of the receives run; complete" "poll-$mode.out"; then
+        pg_pass "polls ($mode, -jobs $jobs): the 4 orders PVM can give, each once, in 4 runs, complete"
+    else
+        pg_fail "polls ($mode, -jobs $jobs): exit $rc, ${runs:-?} runs, orders:"
+        echo "$got"; cat "poll-$mode.out"
+    fi
+done
+grep -q "forced 1:[0-9]*=none" poll-late.out &&
+    pg_pass "a poll that found a message is forced to find nothing" ||
+    pg_fail "no poll was forced to find nothing"
+
 rc=0
-timeout 600 "$PANGAEA" -explore -runs 20 -logdir poll "$PG_BUILD/tests/plain_fifo" poll 2 \
-    >poll.out 2>&1 || rc=$?
-if [ "$rc" -eq 0 ] && grep -q "^[0-9]* runs: none failed" poll.out &&
-        grep -q "polls that found nothing" poll.out; then
-    pg_pass "a polling program: $(sed -n 's/^\([0-9]*\) runs.*/\1/p' poll.out) runs, none failed; $(grep '^orders' poll.out)"
+timeout 600 "$PANGAEA" -explore -runs 20 -logdir pollcrash "$POLL" "$dir/orders-crash" crash \
+    >pollcrash.out 2>&1 || rc=$?
+chain=$(sed -n 's/^run [0-9]* failed (\(.*\)): pangaea -replay .*/\1/p' pollcrash.out | head -1)
+kept=$(sed -n 's/^run [0-9]* failed .*: pangaea -replay -logdir \([^ ]*\) .*/\1/p' pollcrash.out | head -1)
+# the kept run's plan: the poll forced was one that found nothing
+poll=$(sed -n 's/^force 1 \([0-9]*\) poll-recv 3 1 1$/\1/p' "${kept:-none}/whatif.plan" 2>/dev/null)
+if [ "$rc" -eq 1 ] && grep -q "died of SIGABRT" pollcrash.out && [ -n "$poll" ] &&
+        [ "$chain" = "1:$poll=3:1" ]; then
+    pg_pass "the bug of a poll that found worker 2's result is found (forced $chain)"
 else
-    pg_fail "polling: exit $rc"; cat poll.out
+    pg_fail "poll crash: exit $rc, chain '$chain', poll '$poll'"; cat pollcrash.out
+fi
+
+rc=0
+timeout 600 "$PANGAEA" -explore -runs 10 -logdir poll "$PG_BUILD/tests/plain_fifo" poll 2 \
+    >poll.out 2>&1 || rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^[0-9]* runs: none failed" poll.out; then
+    pg_pass "a busy-polling program: $(sed -n 's/^\([0-9]*\) runs.*/\1/p' poll.out) runs, none failed; $(grep '^orders' poll.out)"
+else
+    pg_fail "busy polling: exit $rc"; cat poll.out
 fi
 
 cd / && pg_summary

@@ -20,6 +20,7 @@
 #include "pg_log.h"
 #include "races.h"
 #include "top.h"
+#include "whatif.h"
 
 static char dir[64];
 static pg_logw *w[8];
@@ -430,12 +431,138 @@ START_TEST(test_clocks_as_hashes_give_what_arrays_give)
 }
 END_TEST
 
+/* -whatif examines one receive, on logs loaded without clocks, with what
+ * follows it from its reach (rc_find_at): for every receive of a random
+ * run (multicasts, a barrier, named and wildcard sources) it finds the
+ * race the whole analysis finds there, alternative for alternative. */
+START_TEST(test_one_receive_by_its_reach_gives_what_the_analysis_gives)
+{
+    struct rc_run one;
+    struct rc_race r;
+    int n, i, j, t, pos, rc, *min, checked = 0;
+    pg_err err;
+
+    random_run();
+    n = analyse();
+    ck_assert_int_gt(n, 100);
+    ck_assert_int_eq(rc_load_logs(&one, dir, &err), 0);
+    min = malloc((one.ntasks + 1) * sizeof *min);
+    for (t = 0, i = 0; t < one.ntasks; t++)
+        for (pos = 1; pos <= one.tasks[t].n; pos++) {
+            if (RC_EV(&one, t, pos)->kind != PG_EV_RECV)
+                continue;
+            ck_assert_int_eq(top_whatif_reach(&one, t, pos, min), 0);
+            rc = rc_find_at(&one, t, pos, min, &r);
+            while (i < n && (races[i].task < t ||
+                             (races[i].task == t && races[i].pos < pos)))
+                i++;
+            ck_assert_int_eq(rc, i < n && races[i].task == t &&
+                                 races[i].pos == pos);
+            if (rc != 1)
+                continue;
+            checked++;
+            ck_assert_int_eq(r.took, races[i].took);
+            ck_assert_int_eq(r.nalts, races[i].nalts);
+            for (j = 0; j < r.nalts; j++)
+                ck_assert_int_eq(r.alts[j].msg, races[i].alts[j].msg);
+            free(r.alts);
+        }
+    ck_assert_int_eq(checked, n);
+    free(min);
+    rc_free(&one);
+    done(n);
+}
+END_TEST
+
+/* A pvm_nrecv by ltid 1 that took message msgid of `from` (any source,
+ * tag 5). */
+static void nrecv1(int from, int msgid)
+{
+    pg_logw_note(log_of(1), 0, -1, 5, 0);
+    ck_assert_int_eq(pg_logw_recv(log_of(1), now += 1e-3, "pvm_nrecv", from,
+                                  5, msgid, 4), 0);
+}
+
+/* Event number of ltid 1's k-th receive in the loaded run. */
+static int nth_receive(int k)
+{
+    int pos;
+
+    for (pos = 1; pos <= run.tasks[0].n; pos++)
+        if (RC_EV(&run, 0, pos)->kind == PG_EV_RECV && --k == 0)
+            return pos;
+    ck_abort_msg("no such receive");
+    return 0;
+}
+
+/* A poll that found a message could have found nothing only if it had
+ * not seen the send otherwise: ltid 2 sends m1 to ltid 1, then m2 to ltid
+ * 3, which sends m3 to ltid 1.  Ltid 1 polling m1 before it takes m3 could
+ * have missed it; after m3 (which followed m1's send) PVM had it queued.
+ * A blocking receive is never forced to find nothing. */
+START_TEST(test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send)
+{
+    int n;
+
+    send1(2, 1, 5, 1);
+    send1(2, 3, 5, 2);
+    recv1(3, 2, 5, 2, 5, 2);
+    send1(3, 1, 5, 1);
+    nrecv1(2, 1);      /* m1, polled first: could have been missed */
+    recv1(1, 3, 5, 3, 5, 1);
+    n = analyse();
+    ck_assert_int_eq(top_whatif_may_find_nothing(&run, 0, nth_receive(1)), 1);
+    ck_assert_int_eq(top_whatif_may_find_nothing(&run, 0, nth_receive(2)), 0);
+    done(n);
+    teardown(), setup();
+    send1(2, 1, 5, 1);
+    send1(2, 3, 5, 2);
+    recv1(3, 2, 5, 2, 5, 2);
+    send1(3, 1, 5, 1);
+    recv1(1, 3, 5, 3, 5, 1);
+    nrecv1(2, 1);      /* m1, polled after m3: it was there */
+    n = analyse();
+    ck_assert_int_eq(top_whatif_may_find_nothing(&run, 0, nth_receive(2)), 0);
+    done(n);
+}
+END_TEST
+
+/* A pvm_trecv is a poll only where its call site timed out in the run
+ * (the log does not say whether it had a time-out): ltid 1 takes ltid 2's
+ * message with pvm_trecv at site 1, after a time-out there or not. */
+START_TEST(test_a_trecv_is_a_poll_where_its_site_timed_out)
+{
+    int timed, n;
+
+    for (timed = 0; timed <= 1; timed++) {
+        if (timed)
+            teardown(), setup();
+        send1(2, 1, 5, 1);
+        ck_assert_int_eq(pg_logw_site(log_of(1), now += 1e-3, 1, "p", 16),
+                         0);
+        if (timed) {
+            ck_assert_int_eq(pg_logw_poll(log_of(1), now += 1e-3,
+                                          "pvm_trecv", -1, 5, 0, 1), 0);
+            pg_logw_misses(log_of(1), 1);
+        }
+        pg_logw_note(log_of(1), 1, -1, 5, 0);
+        ck_assert_int_eq(pg_logw_recv(log_of(1), now += 1e-3, "pvm_trecv", 2,
+                                      5, 1, 4), 0);
+        n = analyse();
+        ck_assert_int_eq(top_whatif_may_find_nothing(&run, 0,
+                                                     nth_receive(1)), timed);
+        done(n);
+    }
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
     TCase *tc = tcase_create("analysis");
 
     tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120); /* random runs, sanitized, on a busy machine */
     tcase_add_test(tc, test_wildcard_races_named_source_does_not);
     tcase_add_test(tc, test_a_send_that_happens_after_the_receive_is_no_alternative);
     tcase_add_test(tc, test_tag_filter_leaves_other_tags_out);
@@ -446,6 +573,9 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_matcher_is_judged_conservatively);
     tcase_add_test(tc, test_exit_notices_of_two_tasks_are_two_senders);
     tcase_add_test(tc, test_clocks_as_hashes_give_what_arrays_give);
+    tcase_add_test(tc, test_one_receive_by_its_reach_gives_what_the_analysis_gives);
+    tcase_add_test(tc, test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send);
+    tcase_add_test(tc, test_a_trecv_is_a_poll_where_its_site_timed_out);
     suite_add_tcase(s, tc);
     return s;
 }

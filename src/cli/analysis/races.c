@@ -356,6 +356,15 @@ static int link_turns(struct rc_run *run)
 
 int rc_load(struct rc_run *run, const char *dir, pg_err *err)
 {
+    if (rc_load_logs(run, dir, err) < 0)
+        return -1;
+    if (rc_clocks_at(run, NULL, NULL, 0, NULL, NULL) < 0)
+        return pg_err_set(err, "out of memory"), -1;
+    return 0;
+}
+
+int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err)
+{
     int t;
 
     memset(run, 0, sizeof *run);
@@ -367,8 +376,7 @@ int rc_load(struct rc_run *run, const char *dir, pg_err *err)
             return -1;
     for (t = 0; t < run->ntasks; t++)
         read_exec(run, t);
-    if (match(run) < 0 || link_turns(run) < 0 ||
-        rc_clocks_at(run, NULL, NULL, 0, NULL, NULL) < 0)
+    if (match(run) < 0 || link_turns(run) < 0)
         return pg_err_set(err, "out of memory"), -1;
     return 0;
 }

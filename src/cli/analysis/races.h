@@ -150,6 +150,9 @@ struct rc_race {
 /* Loads dir (its ltid-N.comm.pgc and ltid-N.exec.xml) and computes the
  * clocks.  0, or -1 and err (a log that is malformed: exit 2). */
 int rc_load(struct rc_run *run, const char *dir, pg_err *err);
+/* The same without the clocks (message vcd unset): for rc_find_at with
+ * the receive's reach, as -whatif does. */
+int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
 /* Computes the clocks (again), and for each race asked for (want_task[i],
  * want_pos[i]: sorted by task, then event) sets first[i] to 1 when it
@@ -167,6 +170,13 @@ extern int rc_dense_max;
  * when out of memory. */
 int rc_find(struct rc_run *run, struct rc_race **races);
 void rc_races_free(struct rc_race *races, int n);
+/* The race of receive (or failed poll) pos of task p alone, into *race
+ * (its alts malloc'd; first not computed): 1, 0 when it is no race, -1
+ * out of memory.  min: NULL (the clocks say which sends follow it), or
+ * per task its first event the receive happens before (n+1: none; as
+ * top_whatif_reach computes it), for a run loaded without clocks. */
+int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
+               struct rc_race *race);
 
 /* "file.c:LINE", else "function+0xOFF", else "object+0xOFF", for site id
  * of task t; "" for site 0.  The buffer is the caller's. */

@@ -30,6 +30,11 @@
  * is "first" when no other racing receive happens before it: the clocks
  * of the racing receives are computed in a second pass (rc_clocks_at),
  * then R is first when, for every task q, R has seen none of q's races.
+ * rc_find_at examines one receive only: linear in messages, for -whatif
+ * (a deep queue's every race is 10^8 alternatives at 256 tasks), and
+ * without clocks when given what follows the receive (the what-if's
+ * reach, which it computes anyway): a send follows it exactly when the
+ * clocks would say so (tests/unit/test_races.c holds the two equal).
  */
 #include "races.h"
 
@@ -316,6 +321,58 @@ int rc_find(struct rc_run *run, struct rc_race **races)
     }
     *races = f.races;
     return f.nraces;
+}
+
+/* One receive's race alone (what -whatif checks a choice against): the
+ * same lists, and the receive examined as per_task would, without the
+ * other receives' alternatives or the clocks of the "first" marks. */
+/* What the clocks would say of the messages to p, from min (rc_find_at):
+ * vcd >= pos exactly when the send (or the end an exit notice is about)
+ * follows receive pos. */
+static void vcd_from_reach(struct rc_run *run, int p, int pos, const int *min)
+{
+    struct rc_msg *m;
+    int i, after;
+
+    for (i = 0; i < run->nmsg; i++) {
+        if ((m = &run->msg[i])->dst != p)
+            continue;
+        after = m->src >= 0 ? min[m->src] <= m->src_pos
+                : m->notice_of >= 0 &&
+                  min[m->notice_of] <= run->tasks[m->notice_of].n;
+        m->vcd = after ? pos : 0;
+    }
+}
+
+int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
+               struct rc_race *race)
+{
+    struct finder f = { run };
+    const struct rc_ev *e;
+    int k, direct = 0, rc;
+
+    memset(race, 0, sizeof *race);
+    if (p < 0 || p >= run->ntasks || pos < 1 || pos > run->tasks[p].n)
+        return 0;
+    e = RC_EV(run, p, pos);
+    if (e->kind != PG_EV_RECV && e->kind != PG_EV_NOTICE &&
+        e->kind != PG_EV_POLL)
+        return 0;
+    for (k = 1; k < pos; k++)
+        if (RC_EV(run, p, k)->kind == PG_EV_ROUTE)
+            direct = RC_EV(run, p, k)->a == ROUTE_DIRECT;
+    if (min)
+        vcd_from_reach(run, p, pos, min);
+    rc = lists(&f) < 0 || examine(&f, p, pos, direct) < 0 ? -1
+         : f.nraces;
+    if (rc == 1) {
+        *race = f.races[0]; /* its alts go with it */
+        free(f.races);
+    } else {
+        rc_races_free(f.races, f.nraces);
+    }
+    free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
+    return rc;
 }
 
 void rc_races_free(struct rc_race *races, int n)

@@ -10,20 +10,30 @@
  * depth k carries k forced choices (the earlier ones are in its
  * recording's prefix), and at most K.  An alternative is a message the
  * analysis offers: per sender only its earliest one the receive accepts
- * (PVM keeps a sender's order).
+ * (PVM keeps a sender's order).  Polls are receives too: polls that found
+ * nothing (one receive per run of them) could have found each message
+ * the analysis offers them, and a poll that found a message could have
+ * found nothing where PVM could have given it later (whatif.c judges:
+ * the poll had not seen its send through another message).
  *
  * Which children, as dynamic partial-order reduction does it (Flanagan
  * and Godefroid): a child is fixed by its forced choice and its causal
  * prefix, the choices of every receive that does not follow the forced
  * one (the what-if repeats those: whatif.c's plan).  Each run's "order"
- * is the set of choices of all its receives (LTID:SEQ=SENDER:MSGID).  A
+ * is the set of choices of all its receives (LTID#K=SENDER:MSGID, or
+ * =none for polls that found nothing; K counts the task's receives).  A
  * child whose prefix and forced choice are all in the order of a run made
  * already is that run again, whatever call site it is at, and is skipped
- * ("already run": explore_order.c keeps the orders); so every run makes an order no run made before, a
- * choice is never forced again after the same prefix, and a later receive
- * at a call site is forced as readily as the first.  The exploration is
- * complete when no alternative was left (by -runs, -depth, or a what-if
- * that could not force its choice) and no run failed.
+ * ("already run": explore_order.c keeps the orders, and what a run was
+ * asked to force but did not make); so every run makes an order no run
+ * made before, a choice is never forced again after the same prefix, and
+ * a later receive at a call site is forced as readily as the first.
+ * Receives are numbered per task, not by the log's event numbers, which
+ * count call-site records written where a site is first used: two runs
+ * that took other paths would number the same receive otherwise.  The
+ * exploration is complete when no alternative was left (by -runs,
+ * -depth, or a what-if that could not force its choice) and no run
+ * failed.
  *
  * A run fails when it ends otherwise than with status 0 (a crash, an
  * abnormal end, a stall past -timeout), or with `-until output`, when its
@@ -32,10 +42,10 @@
  * receive (status 3) is "skipped", with why, and never counted as a
  * failure.  The summary says how many distinct orders were run, whether
  * that is complete, what was tried and skipped by reason (already run, a
- * poll that found nothing or a host notice: nothing to force, past
- * -depth, past -runs).  Failing runs' recordings are kept (with their
- * output, run-N.out/.err), the others removed at the end.  Exit status: 1
- * when a run failed, 0 if none, 2 on bad usage.
+ * host notice: nothing to force, past -depth, past -runs).  Failing
+ * runs' recordings are kept (with their output, run-N.out/.err), the
+ * others removed at the end.  Exit status: 1 when a run failed, 0 if
+ * none, 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -218,6 +228,8 @@ static void finished(struct explore *x, int i)
         ex_order_of_recording(nd);
     if (!nd->order) /* a run that could not force its choice: never again */
         ex_keep_order(nd, &nd->key);
+    else
+        ex_keep_tried(nd); /* one that did not make it: never again */
     ex_free_choices(&nd->key);
     say(x, i, why);
     pthread_mutex_lock(&mu);
@@ -286,17 +298,17 @@ static int can_start(const struct explore *x, const struct choices *key)
     return 1;
 }
 
-/* One child run forcing message m at race of node p; key: its prefix's
- * choices and the forced one (the order of a run that cannot force it). */
+/* One child run forcing message m (-1: nothing) at receive pos of task t
+ * of node p; key: its prefix's choices and the forced one (the order of a
+ * run that cannot force it). */
 static void try_alt(struct explore *x, int p, const struct rc_run *run,
-                    const struct rc_race *race, int m,
-                    const struct choices *key)
+                    int t, int pos, int m, const struct choices *key)
 {
     struct node *nd = &x->nodes[x->n];
     char spec[64], *mode[6];
     int i;
 
-    ex_name_choice(run, race->task, race->pos, m, spec, sizeof spec);
+    ex_name_choice(run, t, pos, m, spec, sizeof spec);
     snprintf(nd->dir, sizeof nd->dir, "%s/run-%d", x->d->logdir, x->n);
     if (snprintf(nd->chain, sizeof nd->chain, "%s%s%s", x->nodes[p].chain,
                  x->nodes[p].chain[0] ? " " : "", spec) >=
@@ -311,55 +323,89 @@ static void try_alt(struct explore *x, int p, const struct rc_run *run,
     start(x, x->n++, mode, 6);
 }
 
-/* The alternatives of race r of node p: each run unless already run. */
+/* Choice m (-1: nothing) at receive pos of task t of node p, whose
+ * prefix is key: run unless already run.  key comes back as it was. */
+static void try_one(struct explore *x, int p, struct rc_run *run, int t,
+                    int pos, int m, struct choices *key)
+{
+    char one[64];
+
+    ex_order_name(run, t, pos, m, one, sizeof one);
+    ex_add_choice(key, one);
+    for (;;) { /* until it is run, or needs not be */
+        if (x->found)
+            break;
+        if (ex_already_run(x, key)) {
+            x->skip[RUN]++;
+            break;
+        }
+        if (x->n >= x->limit) {
+            x->skip[BUDGET]++;
+            if (p < x->next)
+                x->next = p; /* -resume goes on from there */
+            break;
+        }
+        if (can_start(x, key)) {
+            try_alt(x, p, run, t, pos, m, key);
+            break;
+        }
+        collect(x); /* a running run may make it, or free a job */
+    }
+    free(key->v[--key->n]);
+}
+
+/* The choices a child forcing receive pos of task t keeps, into key. */
+static void prefix(struct rc_run *run, int t, int pos, struct choices *key)
+{
+    if (ex_prefix_of(run, t, pos, key) < 0) {
+        fprintf(stderr, "pangaea: -explore: out of memory\n");
+        exit(2);
+    }
+}
+
+/* The alternatives of race r of node p (a receive, or polls that found
+ * nothing): each run unless already run. */
 static void try_race(struct explore *x, int p, struct rc_run *run,
                      const struct rc_race *r)
 {
     struct choices key = { NULL, 0, 0 };
-    char one[64];
-    int a, base;
+    int a;
 
-    if (ex_prefix_of(run, r, &key) < 0) {
-        fprintf(stderr, "pangaea: -explore: out of memory\n");
-        exit(2);
-    }
-    base = key.n;
+    prefix(run, r->task, r->pos, &key);
     for (a = 0; a < r->nalts && !x->found; a++) {
         const struct rc_msg *m = &run->msg[r->alts[a].msg];
 
-        if (m->src < 0 && m->notice_of < 0) {
+        if (m->src < 0 && m->notice_of < 0)
             x->skip[HOST]++; /* a host notice cannot be forced */
-            continue;
-        }
-        while (key.n > base)
-            free(key.v[--key.n]);
-        ex_name_choice(run, r->task, r->pos, r->alts[a].msg, one, sizeof one);
-        ex_add_choice(&key, one);
-        for (;;) { /* until it is run, or needs not be */
-            if (x->found)
-                break;
-            if (ex_already_run(x, &key)) {
-                x->skip[RUN]++;
-                break;
-            }
-            if (x->n >= x->limit) {
-                x->skip[BUDGET]++;
-                if (p < x->next)
-                    x->next = p; /* -resume goes on from there */
-                break;
-            }
-            if (can_start(x, &key)) {
-                try_alt(x, p, run, r, r->alts[a].msg, &key);
-                break;
-            }
-            collect(x); /* a running run may make it, or free a job */
-        }
+        else
+            try_one(x, p, run, r->task, r->pos, r->alts[a].msg, &key);
     }
     ex_free_choices(&key);
 }
 
+/* Polls of node p that found a message and could have found nothing
+ * (whatif.c says which): each such choice run unless already run. */
+static void try_nothing(struct explore *x, int p, struct rc_run *run)
+{
+    struct choices key = { NULL, 0, 0 };
+    int t, pos, may;
+
+    for (t = 0; t < run->ntasks && !x->found; t++)
+        for (pos = 1; pos <= run->tasks[t].n && !x->found; pos++) {
+            if ((may = top_whatif_may_find_nothing(run, t, pos)) < 0) {
+                fprintf(stderr, "pangaea: -explore: out of memory\n");
+                exit(2);
+            }
+            if (!may)
+                continue;
+            prefix(run, t, pos, &key);
+            try_one(x, p, run, t, pos, -1, &key);
+            ex_free_choices(&key);
+        }
+}
+
 /* The children of node p: the alternatives of each race, first races
- * first. */
+ * first, then polls forced to find nothing. */
 static void expand(struct explore *x, int p)
 {
     struct rc_race *races = NULL;
@@ -374,14 +420,11 @@ static void expand(struct explore *x, int p)
     if ((n = rc_find(&run, &races)) < 0)
         n = 0;
     for (pass = 0; pass < 2 && !x->found; pass++)
-        for (i = 0; i < n && !x->found; i++) {
-            if (races[i].first != !pass)
-                continue;
-            if (races[i].took < 0) /* a poll that found nothing */
-                x->skip[POLL] += races[i].nalts;
-            else
+        for (i = 0; i < n && !x->found; i++)
+            if (races[i].first == !pass)
                 try_race(x, p, &run, &races[i]);
-        }
+    if (!x->found)
+        try_nothing(x, p, &run);
     rc_races_free(races, n);
     rc_free(&run);
 }
@@ -392,8 +435,6 @@ static void print_counts(const struct explore *x)
     static const char *why[NSKIP] = {
         "already run (a run made that choice after the same causal "
         "prefix)",
-        "at polls that found nothing (only a receive that took a message "
-        "can be forced)",
         "host notices (cannot be forced)",
         "runs at the -depth bound (their races not examined)",
         "past -runs" };
@@ -430,9 +471,7 @@ static void print_orders(const struct explore *x)
     if (x->found)
         printf("; stopped at the first failure\n");
     else if (!left)
-        printf("; complete (every alternative run or already run%s)\n",
-               x->skip[POLL] ? "; polls that found nothing are not forced"
-                             : "");
+        printf("; complete (every alternative run or already run)\n");
     else
         printf("; not complete: %d alternative%s or run%s left (-runs, "
                "-depth, or not forceable)\n", left, left == 1 ? "" : "s",
@@ -467,8 +506,10 @@ static void finish(struct explore *x)
     }
     for (i = 0; i < x->n; i++) {
         struct choices c = { x->nodes[i].order, x->nodes[i].norder, 0 };
+        struct choices t = { x->nodes[i].tried, x->nodes[i].ntried, 0 };
 
         ex_free_choices(&c);
+        ex_free_choices(&t);
     }
     free(x->nodes);
 }
@@ -512,7 +553,7 @@ static void groups_alone(struct explore *x)
     pg_err err;
     int i, groups;
 
-    if (x->jobs == 1 || rc_load(&run, x->nodes[0].dir, &err) < 0)
+    if (x->jobs == 1 || rc_load_logs(&run, x->nodes[0].dir, &err) < 0)
         return;
     groups = run.nturns > 0 || run.nbars > 0;
     for (i = 0; i < run.nev && !groups; i++)

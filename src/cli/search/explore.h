@@ -1,7 +1,7 @@
 /*
  * explore.h - the parts of `pangaea -explore` (explore.c) that keep its
- * runs' orders (explore_order.c): the sets of choices, "LTID:SEQ=SENDER:
- * MSGID" each, that tell runs apart; whether a child would make an order
+ * runs' orders (explore_order.c): the sets of choices, "LTID#K=SENDER:
+ * MSGID" or "LTID#K=none" each, that tell runs apart; whether a child would make an order
  * a run made already; the state -resume goes on from.
  */
 #ifndef PG_TOP_EXPLORE_H
@@ -14,7 +14,7 @@
 #include "races.h"
 #include "rerun.h"
 
-/* A set of choices, "LTID:SEQ=SENDER:MSGID" each. */
+/* A set of choices, "LTID#K=SENDER:MSGID" or "LTID#K=none" each. */
 struct choices {
     char **v;
     int n, cap;
@@ -29,6 +29,8 @@ struct node {
     int skipped;        /* could not be forced (status 2 or 3) */
     char **order;       /* its receives' choices, sorted; NULL: none */
     int norder;
+    char **tried;       /* its key, when its order lacks some of it */
+    int ntried;
     /* while it runs (a thread of its own: top_rerun waits for it) */
     enum { IDLE, RUNNING, DONE, FINISHED } state;
     struct choices key; /* its prefix and forced choice, sorted */
@@ -40,7 +42,7 @@ struct node {
 };
 
 /* Why alternatives were not run (the summary's counts). */
-enum skip { RUN, POLL, HOST, DEPTH, BUDGET, NSKIP };
+enum skip { RUN, HOST, DEPTH, BUDGET, NSKIP };
 
 struct explore {
     const struct top_driver *d;
@@ -60,9 +62,12 @@ struct explore {
 /* ---- explore_order.c ---- */
 void ex_add_choice(struct choices *c, const char *s); /* exits 2 out of memory */
 void ex_free_choices(struct choices *c);
-/* Receive pos of task t took message m: its choice, as -whatif names it. */
+/* Receive pos of task t took message m (-1: found nothing): its choice,
+ * as -whatif names it (LTID:SEQ=...), and as orders name it (LTID#K=...). */
 void ex_name_choice(const struct rc_run *run, int t, int pos, int m,
                     char *buf, size_t size);
+void ex_order_name(const struct rc_run *run, int t, int pos, int m,
+                   char *buf, size_t size);
 /* The choices of task t's receives before its event `before`, into c. */
 void ex_task_choices(const struct rc_run *run, int t, int before,
                      struct choices *c);
@@ -70,14 +75,15 @@ int ex_by_text(const void *a, const void *b);     /* for qsort, bsearch */
 int ex_by_receive(const void *a, const void *b);  /* "LTID:SEQ=" only */
 /* c, sorted, becomes node nd's order (c is emptied). */
 void ex_keep_order(struct node *nd, struct choices *c);
+/* Node nd's key becomes what it tried, if its order lacks some of it. */
+void ex_keep_tried(struct node *nd);
 /* Node nd's order from its recording (none if it cannot be read). */
 void ex_order_of_recording(struct node *nd);
 /* 1 when every choice of c is in the order of a run made already. */
 int ex_already_run(const struct explore *x, const struct choices *c);
-/* The choices a child forcing race r keeps (its prefix), into c: 0, or
- * -1 out of memory. */
-int ex_prefix_of(struct rc_run *run, const struct rc_race *r,
-                 struct choices *c);
+/* The choices a child forcing receive pos of task keeps (its prefix),
+ * into c: 0, or -1 out of memory. */
+int ex_prefix_of(struct rc_run *run, int task, int pos, struct choices *c);
 int ex_same_order(const struct node *a, const struct node *b);
 /* -resume: a run whose recording must stay; the state written, read
  * (exit 2 on a bad one; returns the run to expand next); how many runs

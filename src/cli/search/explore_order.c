@@ -2,19 +2,28 @@
  * explore_order.c - the orders of `pangaea -explore`'s runs (explore.h).
  *
  * Design.  A run's order is the set of choices of all its receives, each
- * "LTID:SEQ=SENDER:MSGID" (as -whatif names a choice; an exit notice:
- * the ltid that ended and msgid 0), kept sorted so that membership is a
- * binary search.  A child run is fixed by its forced choice and the
+ * "LTID#K=SENDER:MSGID" (K: the receive is the task's K-th; an exit
+ * notice: the ltid that ended and msgid 0; polls that found nothing, one
+ * receive per run of them: "=none"), kept sorted so that membership is a
+ * binary search.  Receives are numbered among the task's receives, not by
+ * the log's event numbers: those count call-site records too, written
+ * where a site is first used, and two runs that took other paths number
+ * the same receive otherwise.  -whatif names a choice by the event number
+ * of the recording it forks (LTID:SEQ=SENDER:MSGID, LTID:SEQ=none).  A child run is fixed by its forced choice and the
  * choices of every receive that does not follow the forced one (whatif.c
  * computes which: the what-if repeats them); when all of those are in a
- * run made already, the child would make that run again.  The state of
+ * run made already, the child would make that run again; so would a
+ * child asking for exactly what a run made already was asked to force
+ * ("tried": a run whose order lacks a choice it was to make, as a poll
+ * forced to find nothing that polls again and finds the same message).
+ * The state of
  * an exploration (DIR/explore.state, for -resume) is a text file:
- *     pangaea-explore 1
+ *     pangaea-explore 2
  *     hash0 HASH            (run 0's output)
  *     next N                (the first run not wholly examined)
  *     jobs 0|1              (1: one run at a time, a group program)
- *     run I DEPTH FAILED USABLE SKIPPED NORDER<TAB>CHAIN
- *     ...NORDER lines, its order
+ *     run I DEPTH FAILED USABLE SKIPPED NORDER NTRIED<TAB>CHAIN
+ *     ...NORDER lines, its order, then NTRIED lines, what it tried
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -47,32 +56,73 @@ void ex_free_choices(struct choices *c)
     c->v = NULL, c->cap = 0;
 }
 
-/* Receive pos of task t took message m: its choice, as -whatif names it
- * (an exit notice: the ltid that ended, msgid 0; a host notice: -1). */
-void ex_name_choice(const struct rc_run *run, int t, int pos, int m,
-                        char *buf, size_t size)
+/* "SENDER:MSGID" of message m (an exit notice: the ltid that ended, 0;
+ * a host notice: -1:0), or "none" for m -1. */
+static void name_taken(const struct rc_run *run, int m, char *buf,
+                       size_t size)
 {
-    const struct rc_msg *x = &run->msg[m];
+    const struct rc_msg *x = m >= 0 ? &run->msg[m] : NULL;
 
-    snprintf(buf, size, "%d:%d=%d:%d", run->tasks[t].ltid,
-             RC_EV(run, t, pos)->seq,
-             x->src >= 0 ? run->tasks[x->src].ltid
-             : x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
-             x->src >= 0 ? x->msgid : 0);
+    if (!x)
+        snprintf(buf, size, "none");
+    else
+        snprintf(buf, size, "%d:%d", x->src >= 0 ? run->tasks[x->src].ltid
+                 : x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
+                 x->src >= 0 ? x->msgid : 0);
+}
+
+void ex_name_choice(const struct rc_run *run, int t, int pos, int m,
+                    char *buf, size_t size)
+{
+    char taken[32];
+
+    name_taken(run, m, taken, sizeof taken);
+    snprintf(buf, size, "%d:%d=%s", run->tasks[t].ltid,
+             RC_EV(run, t, pos)->seq, taken);
+}
+
+static int is_receive(const struct rc_ev *e)
+{
+    return e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE ||
+           e->kind == PG_EV_POLL;
+}
+
+/* "LTID#K=" + what it took, receive k of task t (its event pos). */
+static void order_choice(const struct rc_run *run, int t, int k, int m,
+                         char *buf, size_t size)
+{
+    char taken[32];
+
+    name_taken(run, m, taken, sizeof taken);
+    snprintf(buf, size, "%d#%d=%s", run->tasks[t].ltid, k, taken);
+}
+
+void ex_order_name(const struct rc_run *run, int t, int pos, int m,
+                   char *buf, size_t size)
+{
+    int k = 1, i;
+
+    for (i = 1; i < pos; i++)
+        k += is_receive(RC_EV(run, t, i));
+    order_choice(run, t, k, m, buf, size);
 }
 
 /* The choices of task t's receives before event `before` (all: n+1). */
 void ex_task_choices(const struct rc_run *run, int t, int before,
-                         struct choices *c)
+                     struct choices *c)
 {
     char one[64];
-    int pos;
+    int pos, k = 0;
 
     for (pos = 1; pos < before && pos <= run->tasks[t].n; pos++) {
         const struct rc_ev *e = RC_EV(run, t, pos);
 
-        if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
-            ex_name_choice(run, t, pos, e->a, one, sizeof one);
+        if (!is_receive(e))
+            continue;
+        k++;
+        if (e->kind == PG_EV_POLL || e->a >= 0) {
+            order_choice(run, t, k, e->kind == PG_EV_POLL ? -1 : e->a, one,
+                         sizeof one);
             ex_add_choice(c, one);
         }
     }
@@ -99,7 +149,7 @@ void ex_order_of_recording(struct node *nd)
     pg_err err;
     int t;
 
-    if (rc_load(&run, nd->dir, &err) < 0)
+    if (rc_load_logs(&run, nd->dir, &err) < 0) /* an order needs no clocks */
         return;
     for (t = 0; t < run.ntasks; t++)
         ex_task_choices(&run, t, run.tasks[t].n + 1, &c);
@@ -107,22 +157,38 @@ void ex_order_of_recording(struct node *nd)
     ex_keep_order(nd, &c);
 }
 
-/* 1 when every choice of c is in the order of a run made already. */
+/* 1 when every choice of c is in the sorted set v of n. */
+static int subset(const struct choices *c, char **v, int n)
+{
+    int i;
+
+    for (i = 0; v && i < c->n; i++)
+        if (!bsearch(&c->v[i], v, n, sizeof *v, ex_by_text))
+            return 0;
+    return v != NULL;
+}
+
+/* 1 when every choice of c is in the order of a run made already, or c
+ * is what a run was asked to force (and did not make). */
 int ex_already_run(const struct explore *x, const struct choices *c)
 {
-    int k, i;
+    int k;
 
-    for (k = 0; k < x->n; k++) {
-        const struct node *nd = &x->nodes[k];
-
-        for (i = 0; nd->order && i < c->n; i++)
-            if (!bsearch(&c->v[i], nd->order, nd->norder, sizeof *nd->order,
-                         ex_by_text))
-                break;
-        if (nd->order && i == c->n)
+    for (k = 0; k < x->n; k++)
+        if (subset(c, x->nodes[k].order, x->nodes[k].norder) ||
+            (c->n == x->nodes[k].ntried &&
+             subset(c, x->nodes[k].tried, x->nodes[k].ntried)))
             return 1;
-    }
     return 0;
+}
+
+void ex_keep_tried(struct node *nd)
+{
+    if (nd->order && subset(&nd->key, nd->order, nd->norder))
+        return; /* it made them all: its order says so */
+    qsort(nd->key.v, nd->key.n, sizeof *nd->key.v, ex_by_text);
+    nd->tried = nd->key.v, nd->ntried = nd->key.n;
+    nd->key.v = NULL, nd->key.n = nd->key.cap = 0;
 }
 
 /* Choices compared by their receive ("LTID:SEQ="), not what it took. */
@@ -135,14 +201,14 @@ int ex_by_receive(const void *a, const void *b)
     return c ? c : (int)n - (int)m;
 }
 
-/* The choices a child forcing race r keeps: every receive that does not
- * follow r (the what-if's prefix), into c; 0, or -1 out of memory. */
-int ex_prefix_of(struct rc_run *run, const struct rc_race *r,
-                     struct choices *c)
+/* The choices a child forcing receive pos of task t keeps: every receive
+ * that does not follow it (the what-if's prefix), into c; 0, or -1 out
+ * of memory. */
+int ex_prefix_of(struct rc_run *run, int task, int pos, struct choices *c)
 {
     int *min = malloc((run->ntasks + 1) * sizeof *min), t;
 
-    if (!min || top_whatif_reach(run, r->task, r->pos, min) < 0)
+    if (!min || top_whatif_reach(run, task, pos, min) < 0)
         return free(min), -1;
     for (t = 0; t < run->ntasks; t++)
         ex_task_choices(run, t, min[t], c);
@@ -190,15 +256,18 @@ void ex_save_state(const struct explore *x)
         fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
         return;
     }
-    fprintf(f, "pangaea-explore 1\nhash0 %s\nnext %d\njobs %d\n", x->hash0,
+    fprintf(f, "pangaea-explore 2\nhash0 %s\nnext %d\njobs %d\n", x->hash0,
             x->next < x->n ? x->next : x->n, x->jobs == 1 ? 1 : 0);
     for (i = 0; i < x->n; i++) {
         const struct node *nd = &x->nodes[i];
 
-        fprintf(f, "run %d %d %d %d %d %d\t%s\n", i, nd->depth, nd->failed,
-                nd->usable, nd->skipped, nd->norder, nd->chain);
+        fprintf(f, "run %d %d %d %d %d %d %d\t%s\n", i, nd->depth,
+                nd->failed, nd->usable, nd->skipped, nd->norder, nd->ntried,
+                nd->chain);
         for (k = 0; k < nd->norder; k++)
             fprintf(f, "%s\n", nd->order[k]);
+        for (k = 0; k < nd->ntried; k++)
+            fprintf(f, "%s\n", nd->tried[k]);
     }
     if (fclose(f) != 0)
         fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
@@ -210,32 +279,45 @@ static void bad_state(const char *path, const char *why)
     exit(2);
 }
 
-/* One run's line and order, into node i. */
+/* n lines of choices of f, sorted, into c. */
+static void load_choices(FILE *f, const char *path, int n, struct choices *c)
+{
+    char one[256];
+    int k;
+
+    for (k = 0; k < n; k++) {
+        if (!fgets(one, sizeof one, f))
+            bad_state(path, "cut short");
+        one[strcspn(one, "\n")] = 0;
+        ex_add_choice(c, one);
+    }
+    qsort(c->v, c->n, sizeof *c->v, ex_by_text);
+}
+
+/* One run's line, order and what it tried, into node i. */
 static void load_run(struct explore *x, FILE *f, const char *path,
                      const char *line)
 {
-    struct choices c = { NULL, 0, 0 };
-    char one[256], *tab = strchr(line, '\t');
+    struct choices c = { NULL, 0, 0 }, t = { NULL, 0, 0 };
+    char *tab = strchr(line, '\t');
     struct node *nd;
-    int i, n, k;
+    int i, n, ntried;
 
     if (!tab || sscanf(line, "run %d", &i) != 1 || i != x->n ||
         i >= x->limit)
         bad_state(path, "a run line out of place");
     nd = &x->nodes[x->n++];
-    if (sscanf(line, "run %*d %d %d %d %d %d", &nd->depth, &nd->failed,
-               &nd->usable, &nd->skipped, &n) != 5 || n < 0)
+    if (sscanf(line, "run %*d %d %d %d %d %d %d", &nd->depth, &nd->failed,
+               &nd->usable, &nd->skipped, &n, &ntried) != 6 || n < 0 ||
+        ntried < 0)
         bad_state(path, "a bad run line");
     snprintf(nd->chain, sizeof nd->chain, "%.1000s", tab + 1);
     nd->chain[strcspn(nd->chain, "\n")] = 0;
     snprintf(nd->dir, sizeof nd->dir, "%s/run-%d", x->d->logdir, i);
-    for (k = 0; k < n; k++) {
-        if (!fgets(one, sizeof one, f))
-            bad_state(path, "cut short");
-        one[strcspn(one, "\n")] = 0;
-        ex_add_choice(&c, one);
-    }
+    load_choices(f, path, n, &c);
     ex_keep_order(nd, &c);
+    load_choices(f, path, ntried, &t);
+    nd->tried = t.v, nd->ntried = t.n;
     nd->state = FINISHED;
 }
 
@@ -248,7 +330,7 @@ int ex_load_state(struct explore *x)
 
     state_path(x, path, sizeof path);
     if (!(f = fopen(path, "r")) || !fgets(line, sizeof line, f) ||
-        strcmp(line, "pangaea-explore 1\n"))
+        strcmp(line, "pangaea-explore 2\n"))
         bad_state(path, "not a state this version of pangaea wrote");
     while (fgets(line, sizeof line, f))
         if (!strncmp(line, "hash0 ", 6))

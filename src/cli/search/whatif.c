@@ -5,10 +5,14 @@
  * Design.  The choice is checked against the race analysis of DIR
  * (races.h): the receive must be one `-races` reports, and the message
  * one of its alternatives; anything else is refused with exit 2 and the
- * list.  Then the plan: the run must repeat every event that does not
- * causally follow the forced receive, and nothing that does (those could
- * depend on the choice).  Happened-before is followed forwards from the
- * receive over the edges the analysis loaded (program order, a send to
+ * list.  Only that receive is examined (rc_find_at), on the logs loaded
+ * without clocks, a send following it exactly when its reach (below)
+ * says so: the whole run's races and clocks cost seconds and hundreds of
+ * MB at 10^6 events, for one answer.  Then the plan: the run must
+ * repeat every event that does not causally follow the forced receive,
+ * and nothing that does (those could depend on the choice).
+ * Happened-before is followed forwards from the receive over the edges
+ * the analysis loaded (program order, a send to
  * every receive that saw its message, a spawn to the child's events, a
  * task's end to the exit notices about it, a group's join or leave to its
  * next turn, a barrier to every task's passing of it); a task's first event reached
@@ -21,6 +25,15 @@
  * them (src/pvm/runtime/whatif.c).  The plan goes to NEWDIR/whatif.plan (format: src/pvm/runtime/whatif.c), named
  * to every task by PANGAEA_WHATIF; the tasks do the rest while the run is
  * recorded into NEWDIR as under -log.
+ *
+ * Polls.  Polls that found nothing (a <poll>: -races lists what they
+ * could have found) are forced to find one of those messages as any
+ * receive is.  A poll that found a message (pvm_nrecv, pvm_probe, a
+ * pvm_trecv whose site timed out in the run) is forced to find nothing
+ * with LTID:SEQ=none, only where PVM could have done so: the poll had
+ * not seen the message's send through any other message (following
+ * happened-before from the send, the poll is the task's first event
+ * reached), else per-pair order or the daemons' would have had it queued.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -30,6 +43,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "log_table.h"
 #include "pg_internal.h"
 #include "races.h"
 #include "top.h"
@@ -40,8 +54,10 @@ struct choice {
     const char *spec;
     int ltid, sender, msgid;
     long seq;
-    const struct rc_race *race;
-    int m;               /* the message chosen (rc_run.msg) */
+    int nothing;         /* LTID:SEQ=none: a poll forced to find nothing */
+    int task, pos;       /* the receive (or the last of failed polls) */
+    int at_poll;         /* it found nothing when recorded */
+    int m;               /* the message chosen (rc_run.msg), -1: none */
 };
 
 static struct {
@@ -180,6 +196,52 @@ int top_whatif_reach(struct rc_run *run, int task, int pos, int *min)
     return reach_from(run, task, pos, min);
 }
 
+/* Receive pos of task t is a poll: pvm_nrecv, pvm_probe, or a pvm_trecv
+ * whose call site timed out somewhere in the run (the log does not say
+ * whether a pvm_trecv had a time-out: one that did not blocks, and PVM
+ * never returns nothing from it). */
+static int is_poll(const struct rc_run *run, int t, int pos)
+{
+    const struct rc_ev *e = RC_EV(run, t, pos);
+    const char *call = pg_msg_calls[e->call < pg_n_msg_calls ? e->call : 0];
+    int k;
+
+    if (!strcmp(call, "pvm_nrecv") || !strcmp(call, "pvm_probe"))
+        return 1;
+    if (strcmp(call, "pvm_trecv") || !e->site)
+        return 0;
+    for (k = 1; k <= run->tasks[t].n; k++)
+        if (RC_EV(run, t, k)->kind == PG_EV_POLL &&
+            RC_EV(run, t, k)->site == e->site)
+            return 1;
+    return 0;
+}
+
+int top_whatif_may_find_nothing(struct rc_run *run, int t, int pos)
+{
+    const struct rc_ev *e = RC_EV(run, t, pos);
+    const struct rc_msg *x;
+    int *min, ok;
+
+    if (e->kind != PG_EV_RECV && e->kind != PG_EV_NOTICE)
+        return 0;
+    if (e->a < 0 || !is_poll(run, t, pos))
+        return 0;
+    x = &run->msg[e->a];
+    if (x->src < 0 && (x->notice_of < 0 || run->tasks[x->notice_of].n < 1))
+        return 0; /* a host notice: when it comes is the daemon's */
+    if (!(min = malloc((run->ntasks + 1) * sizeof *min)))
+        return -1;
+    /* the poll saw the send (or the end the notice is about) only
+     * through that message: before the poll the task had not */
+    ok = x->src >= 0 ? reach_from(run, x->src, x->src_pos, min)
+                     : reach_from(run, x->notice_of,
+                                  run->tasks[x->notice_of].n, min);
+    ok = ok < 0 ? -1 : min[t] == pos;
+    free(min);
+    return ok;
+}
+
 /* ---- the choice ---------------------------------------------------------- */
 
 static void name_msg(const struct rc_run *run, int m, char *buf, size_t size)
@@ -219,20 +281,39 @@ static void refuse(const char *fmt, ...)
     exit(TOP_EXIT_USAGE);
 }
 
-/* The race at ltid:seq; refuses (exit 2) when there is none. */
-static const struct rc_race *find_race(const struct rc_run *run,
-                                       const struct rc_race *races, int n,
-                                       int ltid, long seq)
+/* Task index and event number of ltid's event seq into *t, *pos: 0, or
+ * -1 when the recording has none. */
+static int find_event(const struct rc_run *run, int ltid, long seq, int *t,
+                      int *pos)
 {
-    int i;
+    for (*t = 0; *t < run->ntasks && run->tasks[*t].ltid != ltid; ++*t)
+        ;
+    for (*pos = 1; *t < run->ntasks && *pos <= run->tasks[*t].n &&
+                   RC_EV(run, *t, *pos)->seq != seq; ++*pos)
+        ;
+    return *t < run->ntasks && *pos <= run->tasks[*t].n ? 0 : -1;
+}
 
-    for (i = 0; i < n; i++)
-        if (run->tasks[races[i].task].ltid == ltid &&
-            RC_EV(run, races[i].task, races[i].pos)->seq == seq)
-            return &races[i];
-    refuse("ltid %d event %ld of %s is not a receive that could have taken "
-           "another message (pangaea -races %s lists those)", ltid,
-           seq, run->dir, run->dir);
+/* The race at ltid:seq, into *race: only that receive is examined, and
+ * what follows it comes from its reach, not from clocks (the whole run's
+ * races and clocks cost far more at scale: BENCHMARKS.md); refuses (exit
+ * 2) when there is none. */
+static void find_race(struct rc_run *run, int ltid, long seq,
+                      struct rc_race *race)
+{
+    int t, pos, rc = 0, *min = malloc((run->ntasks + 1) * sizeof *min);
+
+    if (!min)
+        refuse("out of memory");
+    if (find_event(run, ltid, seq, &t, &pos) == 0 &&
+        (reach_from(run, t, pos, min) < 0 ||
+         (rc = rc_find_at(run, t, pos, min, race)) < 0))
+        refuse("out of memory");
+    free(min);
+    if (rc == 0)
+        refuse("ltid %d event %ld of %s is not a receive that could have "
+               "taken another message (pangaea -races %s lists those)",
+               ltid, seq, run->dir, run->dir);
 }
 
 static int find_alt(const struct rc_run *run, const struct rc_race *race,
@@ -294,12 +375,17 @@ static void make_plan(const struct rc_run *run, const int *min)
         refuse("out of memory");
     len = snprintf(wi.plan, cap, "from %s\n", run->dir);
     for (j = 0; j < wi.n; j++) {
-        const struct rc_msg *x = &run->msg[wi.c[j].m];
+        const struct rc_msg *x = wi.c[j].m >= 0 ? &run->msg[wi.c[j].m] : NULL;
 
-        len += snprintf(wi.plan + len, cap - len, "force %d %ld %s %d %d %d\n",
-                        wi.c[j].ltid, wi.c[j].seq,
-                        x->src >= 0 ? "recv" : "notice", wi.c[j].sender,
-                        x->msgid, x->tag);
+        if (!x)
+            len += snprintf(wi.plan + len, cap - len, "force %d %ld nothing "
+                            "0 0 0\n", wi.c[j].ltid, wi.c[j].seq);
+        else
+            len += snprintf(wi.plan + len, cap - len,
+                            "force %d %ld %s%s %d %d %d\n", wi.c[j].ltid,
+                            wi.c[j].seq, wi.c[j].at_poll ? "poll-" : "",
+                            x->src >= 0 ? "recv" : "notice", wi.c[j].sender,
+                            x->msgid, x->tag);
     }
     for (t = 0; t < run->ntasks; t++) {
         const struct rc_task *k = &run->tasks[t];
@@ -314,9 +400,14 @@ static void make_plan(const struct rc_run *run, const int *min)
         len += snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
     plan_turns(run, min, wi.plan + len, cap - len);
     for (j = 0; j < wi.n; j++)
-        fprintf(stderr, "pangaea: what-if: ltid %d event %ld takes %d:%d "
-                "instead\n", wi.c[j].ltid, wi.c[j].seq, wi.c[j].sender,
-                wi.c[j].msgid);
+        if (wi.c[j].nothing)
+            fprintf(stderr, "pangaea: what-if: ltid %d event %ld (a poll) "
+                    "finds nothing instead\n", wi.c[j].ltid, wi.c[j].seq);
+        else
+            fprintf(stderr, "pangaea: what-if: ltid %d event %ld %stakes "
+                    "%d:%d instead\n", wi.c[j].ltid, wi.c[j].seq,
+                    wi.c[j].at_poll ? "(polls that found nothing) " : "",
+                    wi.c[j].sender, wi.c[j].msgid);
     fprintf(stderr, "pangaea: what-if: the run follows %s for the %d of its "
             "%d events that do not depend on %s, then runs freely\n",
             run->dir, followed, total,
@@ -330,9 +421,13 @@ static void default_newdir(const char *from, char *out, size_t size)
     int j;
 
     for (j = 0; j < wi.n && len < size; j++)
-        len += snprintf(out + len, size - len, "%s%d.%ld-%d.%d",
-                        j ? "_" : "-", wi.c[j].ltid, wi.c[j].seq,
-                        wi.c[j].sender, wi.c[j].msgid);
+        if (wi.c[j].nothing)
+            len += snprintf(out + len, size - len, "%s%d.%ld-none",
+                            j ? "_" : "-", wi.c[j].ltid, wi.c[j].seq);
+        else
+            len += snprintf(out + len, size - len, "%s%d.%ld-%d.%d",
+                            j ? "_" : "-", wi.c[j].ltid, wi.c[j].seq,
+                            wi.c[j].sender, wi.c[j].msgid);
 }
 
 /* NEWDIR must not be the recording forked, nor hold it: making NEWDIR
@@ -361,32 +456,60 @@ const char *top_whatif_add(const char *spec)
     return spec;
 }
 
-/* Choice j, checked against the races of run. */
-static void check_choice(const struct rc_run *run,
-                         const struct rc_race *races, int n, int j)
+/* LTID:SEQ=none: the poll must have found a message, and PVM must be
+ * able to have given it later (whatif.h). */
+static void check_nothing(struct rc_run *run, struct choice *c)
+{
+    int t, pos;
+
+    if (find_event(run, c->ltid, c->seq, &t, &pos) < 0)
+        refuse("%s has no event %ld of ltid %d", run->dir, c->seq, c->ltid);
+    switch (top_whatif_may_find_nothing(run, t, pos)) {
+    case -1:
+        refuse("out of memory");
+    case 0:
+        refuse("ltid %d event %ld cannot find nothing: it is not a poll "
+               "(pvm_nrecv, pvm_probe, a timed pvm_trecv) that took a "
+               "message, or the poll had seen that message's send through "
+               "another message (PVM had it there)", c->ltid, c->seq);
+    }
+    c->task = t, c->pos = pos, c->m = -1;
+}
+
+/* Choice j, checked against the race analysis of its receive. */
+static void check_choice(struct rc_run *run, int j)
 {
     struct choice *c = &wi.c[j];
+    struct rc_race race;
     size_t len = strlen(wi.choice);
     char end;
     int k;
 
-    if (sscanf(c->spec, "%d:%ld=%d:%d%c", &c->ltid, &c->seq, &c->sender,
-               &c->msgid, &end) != 4)
-        refuse("the choice \"%s\" is not LTID:SEQ=SENDER:MSGID (as "
-               "pangaea -races names receives and messages)", c->spec);
+    if (sscanf(c->spec, "%d:%ld=none%c", &c->ltid, &c->seq, &end) == 2 &&
+        !strcmp(strchr(c->spec, '=') + 1, "none"))
+        c->nothing = 1;
+    else if (sscanf(c->spec, "%d:%ld=%d:%d%c", &c->ltid, &c->seq,
+                    &c->sender, &c->msgid, &end) != 4)
+        refuse("the choice \"%s\" is not LTID:SEQ=SENDER:MSGID or "
+               "LTID:SEQ=none (as pangaea -races names receives and "
+               "messages)", c->spec);
     for (k = 0; k < j; k++)
         if (wi.c[k].ltid == c->ltid)
             refuse("two choices for ltid %d: a task's second forced receive "
                    "would depend on its first (fork the what-if's recording "
                    "instead, as -explore does)", c->ltid);
-    c->race = find_race(run, races, n, c->ltid, c->seq);
-    if (c->race->took < 0)
-        refuse("ltid %d event %ld is a poll that found nothing: only a "
-               "receive that took a message can be forced", c->ltid, c->seq);
-    c->m = find_alt(run, c->race, c->sender, c->msgid);
-    if (c->m == c->race->took)
-        refuse("ltid %d event %ld took %d:%d when recorded: choose another "
-               "of its alternatives", c->ltid, c->seq, c->sender, c->msgid);
+    if (c->nothing) {
+        check_nothing(run, c);
+    } else {
+        find_race(run, c->ltid, c->seq, &race);
+        c->m = find_alt(run, &race, c->sender, c->msgid);
+        if (c->m == race.took)
+            refuse("ltid %d event %ld took %d:%d when recorded: choose "
+                   "another of its alternatives", c->ltid, c->seq, c->sender,
+                   c->msgid);
+        c->task = race.task, c->pos = race.pos, c->at_poll = race.took < 0;
+        free(race.alts);
+    }
     snprintf(wi.choice + len, sizeof wi.choice - len, "%s%s", j ? ", " : "",
              c->spec);
 }
@@ -402,16 +525,17 @@ static void plan_stops(struct rc_run *run, int *min)
     for (t = 0; t < run->ntasks; t++)
         min[t] = run->tasks[t].n + 1;
     for (j = 0; j < wi.n; j++) {
-        if (reach_from(run, wi.c[j].race->task, wi.c[j].race->pos, one) < 0)
+        if (reach_from(run, wi.c[j].task, wi.c[j].pos, one) < 0)
             refuse("out of memory");
         for (k = 0; k < wi.n; k++) {
-            const struct rc_msg *x = &run->msg[wi.c[k].m];
+            const struct rc_msg *x = wi.c[k].m >= 0 ? &run->msg[wi.c[k].m]
+                                                    : NULL;
 
-            if (k != j && one[wi.c[k].race->task] <= wi.c[k].race->pos)
+            if (k != j && one[wi.c[k].task] <= wi.c[k].pos)
                 refuse("%s depends on %s (its receive follows that one): "
                        "fork the what-if's recording instead, as -explore "
                        "does", wi.c[k].spec, wi.c[j].spec);
-            if (k != j && x->src >= 0 && one[x->src] <= x->src_pos)
+            if (k != j && x && x->src >= 0 && one[x->src] <= x->src_pos)
                 refuse("the message %s chooses is sent after %s's receive: "
                        "fork the what-if's recording instead",
                        wi.c[k].spec, wi.c[j].spec);
@@ -427,18 +551,15 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
                       size_t size)
 {
     struct rc_run run;
-    struct rc_race *races = NULL;
-    int n, j, *min;
+    int j, *min;
     pg_err err;
 
     if (!realpath(from, wi.from))
         refuse("no recording to fork: %s does not exist", from);
-    if (rc_load(&run, wi.from, &err) < 0)
+    if (rc_load_logs(&run, wi.from, &err) < 0)
         refuse("%s", err.msg);
-    if ((n = rc_find(&run, &races)) < 0)
-        refuse("out of memory");
     for (j = 0; j < wi.n; j++)
-        check_choice(&run, races, n, j);
+        check_choice(&run, j);
     if (!(min = malloc((run.ntasks + 1) * sizeof *min)))
         refuse("out of memory");
     plan_stops(&run, min);
@@ -447,7 +568,6 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
     check_newdir(newdir);
     make_plan(&run, min);
     free(min);
-    rc_races_free(races, n);
     rc_free(&run);
     o->whatif = wi.c[0].spec;
 }

@@ -37,6 +37,9 @@ int top_whatif_done(const struct top_opts *o, int status);
  * following its recording there.  0, or -1 out of memory. */
 struct rc_run;
 int top_whatif_reach(struct rc_run *run, int task, int pos, int *min);
+/* Receive pos of task t is a poll that took a message it could as well
+ * not have found (LTID:SEQ=none): 1, 0, -1 out of memory. */
+int top_whatif_may_find_nothing(struct rc_run *run, int task, int pos);
 
 /* -explore and -chaos: the drivers; each returns pangaea's exit status. */
 int top_is_explore(const char *arg);

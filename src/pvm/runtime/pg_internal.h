@@ -407,6 +407,10 @@ struct pg_whatif {
     long stop;           /* its first event not followed, -1: none        */
     int force;           /* this task has the forced receive: forced      */
     pg_event forced;     /* seq, kind, from, msgid, tag of the choice     */
+    int at_poll;         /* forced at polls that found nothing (a <poll>
+                            numbered forced.seq): due at the next event  */
+    int nothing;         /* forced to find nothing (a poll that found one) */
+    int done;            /* the forced poll has happened                  */
     char from[4096];     /* the old recording                             */
 };
 extern struct pg_whatif pg_whatif;
@@ -418,6 +422,14 @@ const char *pg_whatif_dir(void);
 int pg_whatif_follows(long seq);
 /* The forced receive in place of the recorded event ev, else ev. */
 const pg_event *pg_whatif_forced(const pg_event *ev);
+/* 1 while the forced choice is due at the recorded event numbered seq. */
+int pg_whatif_due(long seq);
+/* The failed polls recorded before event ev still to be given: none when
+ * the what-if forces the first of them to find a message. */
+int pg_whatif_misses(const pg_event *ev);
+/* 1 (once) when the poll about to replay recorded event seq is forced to
+ * find nothing. */
+int pg_whatif_nothing(long seq);
 /* The turn a join or leave of group asks the coordinator for when it is
  * not followed: -1 (the next), or in a what-if -2 - P, "the next, but not
  * before the P turns of the group the what-if follows". */

@@ -298,7 +298,7 @@ static const pg_event *peek(struct cursor *c)
         read_next(c, &c->ev);
     }
     ev = c == &comm ? &c->slot[c->cur].ev : &c->ev;
-    c->misses = ev->misses;
+    c->misses = c == &comm ? pg_whatif_misses(ev) : ev->misses;
     if (ev->kind == PG_EV_END) {
         if (c == &comm)
             end_seq = ev->seq;
@@ -524,9 +524,21 @@ void pg_replay_check_size(const pg_event *ev, int mid)
     diverge(did, "%s of %d bytes", describe(ev, rec, sizeof rec), ev->bytes);
 }
 
+/* The next event; at the log's end, when a what-if forces the polls
+ * recorded just before the task's <end> to find a message, that <end>
+ * (the forced receive stands in for it). */
+static const pg_event *peek_forced(void)
+{
+    const pg_event *ev = peek_due();
+
+    if (!ev && comm.done && !comm.cut && pg_whatif_due(end_seq))
+        return &comm.slot[comm.cur].ev;
+    return ev;
+}
+
 const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag)
 {
-    const pg_event *ev = pg_whatif_forced(peek_due());
+    const pg_event *ev = pg_whatif_forced(peek_forced());
     char rec[256], did[256];
 
     if (ev && !comm.misses && ev->kind == PG_EV_RECV &&
@@ -602,9 +614,10 @@ const pg_event *pg_replay_next(void)
 
 int pg_replay_poll_missed(void)
 {
-    peek(&comm);
-    if (comm.misses <= 0 || !due())
-        return 0;
+    const pg_event *ev = peek(&comm);
+
+    if (comm.misses <= 0 || !due()) /* a what-if may force one more */
+        return comm.misses <= 0 && ev && pg_whatif_nothing(ev->seq);
     comm.misses--;
     return 1;
 }
@@ -875,7 +888,9 @@ int pg_replay_steers(void)
     if (!comm.r) /* not a PVM task yet (a clock read first): it follows */
         return !pg.started && pg_whatif_follows(1); /* if its start does */
     ev = peek(&comm);
-    return ev && pg_whatif_follows(ev->seq);
+    if (!ev) /* polls before the <end> may still be forced */
+        return comm.done && !comm.cut && pg_whatif_due(end_seq);
+    return pg_whatif_follows(ev->seq);
 }
 
 int pg_replay_spawn_steers(const char *program, int count)

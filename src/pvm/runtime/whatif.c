@@ -16,7 +16,8 @@
  * directory, named by PANGAEA_WHATIF (exported to every task), so it is
  * also a record of what was forced:
  *     from DIR
- *     force LTID SEQ KIND FROM MSGID TAG   (KIND: recv, or notice)
+ *     force LTID SEQ KIND FROM MSGID TAG   (KIND: recv, notice, poll-recv,
+ *                                           poll-notice, or nothing)
  *     stop LTID SEQ                        (-1: the whole log)
  *     turns P GROUP                        (P: the group's turns followed)
  * Joins and leaves of a group take numbered turns (the coordinator's
@@ -24,6 +25,14 @@
  * recording's (the plan follows the turn order as happened-before), and
  * a join or leave past a task's stop asks for a turn after them, so it
  * can never take one the followed joins wait for.
+ * Polls.  A run of polls that found nothing is one <poll> event (the
+ * last of them, numbered SEQ) and a count on the event after it; forced
+ * to find a message (poll-recv, poll-notice), the first poll of that run
+ * takes it, waiting for it as a replay waits (its send is not after the
+ * poll, so it comes): the forced choice is due at the event after SEQ,
+ * whose count is then not given.  A poll that found a message, forced to
+ * find nothing (nothing), gives its recorded misses, then one more, and
+ * the task runs freely from there.
  * A task the plan does not name (one that only exists past the fork) runs
  * freely from its start.  This file owns the plan and the substitution;
  * replay.c asks it whether an event is to be followed.
@@ -81,11 +90,15 @@ static int parse_line(const char *line)
     }
     if (sscanf(line, "force %d %ld %15s %d %d %d", &ltid, &seq, k, &from,
                &msgid, &tag) == 6) {
-        kind = !strcmp(k, "recv") ? PG_EV_RECV
-               : !strcmp(k, "notice") ? PG_EV_NOTICE : 0;
+        int poll = !strncmp(k, "poll-", 5), nothing = !strcmp(k, "nothing");
+        const char *base = poll ? k + 5 : k;
+
+        kind = !strcmp(base, "recv") || nothing ? PG_EV_RECV
+               : !strcmp(base, "notice") ? PG_EV_NOTICE : 0;
         if (!kind)
             return -1;
         if (ltid == pg.ltid) {
+            pg_whatif.at_poll = poll, pg_whatif.nothing = nothing;
             memset(&pg_whatif.forced, 0, sizeof pg_whatif.forced);
             pg_whatif.forced.kind = kind;
             pg_whatif.forced.seq = seq;
@@ -134,11 +147,21 @@ const char *pg_whatif_dir(void)
     return pg_whatif.on ? pg_whatif.from : pg.logdir;
 }
 
+/* The forced choice is due at the recorded event numbered seq: that
+ * event itself, or for polls that found nothing the event after them. */
+static int due(long seq)
+{
+    if (!pg_whatif.on || !pg_whatif.force || pg_whatif.done)
+        return 0;
+    return seq == pg_whatif.forced.seq ||
+           (pg_whatif.at_poll && seq > pg_whatif.forced.seq);
+}
+
 int pg_whatif_follows(long seq)
 {
     if (!pg_whatif.on)
         return 0;
-    if (pg_whatif.force && seq == pg_whatif.forced.seq)
+    if (due(seq))
         return 1;
     return pg_whatif.stop < 0 || seq < pg_whatif.stop;
 }
@@ -147,12 +170,31 @@ const pg_event *pg_whatif_forced(const pg_event *ev)
 {
     static pg_event copy;
 
-    if (!pg_whatif.on || !pg_whatif.force || !ev ||
-        ev->seq != pg_whatif.forced.seq)
+    if (!ev || !due(ev->seq) || pg_whatif.nothing)
         return ev;
     copy = pg_whatif.forced;
-    copy.misses = ev->misses;
+    copy.seq = ev->seq;
+    copy.misses = pg_whatif.at_poll ? 0 : ev->misses;
     copy.call = ev->call;
     copy.t = ev->t;
+    pg_whatif.done = pg_whatif.at_poll; /* a recv's own seq moves on */
     return &copy;
+}
+
+int pg_whatif_due(long seq)
+{
+    return due(seq);
+}
+
+int pg_whatif_misses(const pg_event *ev)
+{
+    return pg_whatif.at_poll && due(ev->seq) ? 0 : ev->misses;
+}
+
+int pg_whatif_nothing(long seq)
+{
+    if (!pg_whatif.nothing || !due(seq))
+        return 0;
+    pg_whatif.done = 1;
+    return 1;
 }
