@@ -209,7 +209,13 @@ e2e: all test-programs
 layers: all
 	@bash tests/layers.sh
 
-check: all test-programs layers unit e2e
+# The build uses every core (it is most of check's time before the e2e
+# tests, which run side by side themselves: tests/e2e/run_all.sh); the
+# checks then run one after another, so their reports do not interleave.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+check:
+	@$(MAKE) --no-print-directory -j$(NPROC) all test-programs
+	@$(MAKE) --no-print-directory layers unit e2e
 
 demo: all
 	@bash examples/sor/demo.sh
