@@ -284,6 +284,9 @@ int pg_debug_ltid(void);
 void pg_site_enter(void *pc);
 /* Writes the <route> event of the program's pvm_setopt(PvmRoute, val). */
 void pg_site_route(int val);
+/* A task whose output PVM sends elsewhere (pvm_catchout) tells `pangaea`
+ * so at enrolment: the end of its output (wrap_route.c). */
+void pg_output_elsewhere(void);
 /* The receive being recorded asked for source tid and tag (matcher: 1
  * through the program's pvm_recvf matcher). */
 void pg_site_ask(int tid, int tag, int matcher);

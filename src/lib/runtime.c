@@ -329,6 +329,7 @@ int pg_start(void)
     pg_default_match = pg_real.recvf(pg_match);
     if (pg.ltid != 0 && pg_coord_register() < 0)
         pg_fatal("cannot register with the coordinator t%x", pg.coord);
+    pg_output_elsewhere(); /* wrap_route.c: no wait for output never sent */
     if (pg.mode == PANGAEA_LOG && pg_record_open(&err) < 0)
         pg_fatal("cannot open the logs in %s: %s", pg.logdir, err.msg);
     if (pg.mode == PANGAEA_LOG && pg_whatif_load() && pg_replay_open() < 0)
