@@ -634,6 +634,10 @@ void pg_mhf_sync(void);
 /* True when the program has handlers: a blocking receive then waits in
  * slices, running them between (pg_mhf_sync), as PVM would while blocked. */
 int pg_mhf_installed(void);
+/* The task ends: a program that called pvm_catchout gets the rest of its
+ * children's output now, recorded or replayed, while the logs are open
+ * (wrap_mhf.c). */
+void pg_mhf_finish(void);
 
 /* ---- sends (wrap_send.c) ------------------------------------------------ */
 /* pvm_bcast to group members `tids` (n of them, the sender excluded): one

@@ -380,6 +380,9 @@ static void finish(int status)
     pg.depth++;
     if ((pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY) && pg_leave_groups)
         pg_leave_groups();
+    pg.depth--;
+    pg_mhf_finish(); /* pvm_catchout's last output, as program code */
+    pg.depth++;
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
     pg_time_close();

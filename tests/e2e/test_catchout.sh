@@ -11,6 +11,10 @@
 #   other reasons: up to 3 runs are tried, and one within the bound is
 #   enough; the fixed wait made every run 3 s late, so it still fails.
 # - Every line the children printed reaches the output, through the parent.
+# - The order of the children's lines differs between unrecorded runs, and
+#   a replay prints the recorded order, 5 of 5 (pg_replay_case): the
+#   parent's output handler takes each chunk as a message from outside the
+#   run, recorded with its contents (src/lib/wrap_mhf.c).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -53,6 +57,11 @@ if [ "$n" -eq 15 ] && grep -q '^\[1\] parent: 3 children ended$' "$dir/out$try";
 else
     pg_fail "plain_catchout: $n of the children's 15 lines came out:"; head -30 "$dir/out$try"
 fi
+
+PG_RUNS=5
+PG_FREE_RUNS=8
+pg_replay_case "plain_catchout (pvm_catchout: the order of the children's lines)" \
+    "$PG_BUILD/tests/plain_catchout"
 
 pg_pvm_stop
 pg_summary

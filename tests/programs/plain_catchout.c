@@ -7,13 +7,16 @@
  *                              for their exit notices, prints
  *                              "parent: N children ended", pvm_exit
  *                              (which waits for the children's output)
+ *                              (PvmShowTids off: the lines are the
+ *                              children's, without their tids, which
+ *                              differ from run to run whatever the order)
  *   plain_catchout -child K    prints "child K line J" for J = 0..4, a
  *                              few hundred microseconds apart (the
  *                              pause depends on its pid: the lines of the
  *                              children interleave differently each run)
  */
+#include <stdio.h> /* before pvm3.h: it declares pvm_catchout(FILE *) */
 #include <pvm3.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
         (len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
         return 1;
     self[len] = 0;
+    pvm_setopt(PvmShowTids, 0);
     pvm_catchout(stdout);
     for (i = 0; i < n; i++) {
         snprintf(arg, sizeof arg, "%d", i);
