@@ -35,7 +35,7 @@
  * handler the recorded messages at the recorded points, dropping the
  * output the children send this time (the same lines, in another order).
  * At the task's end PVM waits in pvm_exit for the children's output
- * (libpvm3's second handler, taken as well): pg_mhf_finish runs that wait
+ * (libpvm3's second handler, taken as well): finish_output runs that wait
  * while the logs are still open, recording, or hands over the rest of the
  * recorded output, replaying.
  */
@@ -125,6 +125,7 @@ static int copy_of(int mid, struct pvmminfo *mi)
 }
 
 static void record_noted(void);
+static void finish_output(void);
 
 static int trampoline(int mid)
 {
@@ -291,6 +292,7 @@ static int catchout_handler(int src, int tag, int ctx, handler_fn fn)
 {
     if (!flush_output && nhandlers && handlers[nhandlers - 1].output) {
         flush_output = fn;
+        pg_finish_output = finish_output; /* runtime.c, at the task's end */
         return pg_real.addmhf(src, tag, ctx, fn);
     }
     return add_handler(src, tag, ctx, fn, 1);
@@ -330,7 +332,7 @@ int pvm_catchout(FILE *ff)
     return cc;
 }
 
-void pg_mhf_finish(void)
+static void finish_output(void)
 {
     if (!flush_output || finishing)
         return;

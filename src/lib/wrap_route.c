@@ -27,12 +27,11 @@
  * Last, the end of a run: `pangaea` waits for the end of every task's
  * output (monitor.c), and PVM sends it only to where the output goes.  A
  * task whose output goes elsewhere (its parent called pvm_catchout, or set
- * PvmOutputTid) says so itself as it enrols (pg_output_elsewhere), with
- * the message that ends a task's output: no fixed wait for output that
+ * PvmOutputTid) says so itself as it enrols (pg_output_elsewhere,
+ * coord_client.c), with the message that ends a task's output: no fixed wait for output that
  * will never come.
  */
 #include "pg_internal.h"
-#include "pg_proto.h"
 
 /* The program's children's output goes to the program, in its context.
  * After the tid is set: PVM changes the context only for output sent to
@@ -87,24 +86,3 @@ int pvm_getopt(int what)
     return v;
 }
 
-/* The end of this task's output, sent to `pangaea` when PVM will send it
- * elsewhere: the message PVM would send (tid, count 0), in the context
- * `pangaea` gave output (the task's PvmSelfOutputContext is PVM's). */
-void pg_output_elsewhere(void)
-{
-    int v[2], octx, buf, obuf;
-
-    if (pg.ltid <= 0 || pg.top <= 0 ||
-        pg_real.getopt(PvmSelfOutputTid) == pg.top)
-        return;
-    v[0] = pg.tid;
-    v[1] = 0;
-    octx = pvm_setcontext(pg.ctx);
-    buf = pvm_mkbuf(PvmDataDefault);
-    obuf = pvm_setsbuf(buf);
-    pvm_pkint(v, 2, 1);
-    pg_real.send(pg.top, PG_TAG_OUTPUT);
-    pvm_setsbuf(obuf);
-    pvm_freebuf(buf);
-    pvm_setcontext(octx);
-}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# test_sendsig.sh - a signal sent with pvm_sendsig lands, in replay, where
+# it landed when recorded (src/lib/wrap_sig.c).
+#
+# plain_signal's child polls with pvm_nrecv until SIGUSR1 from its parent
+# lands, and reports how many polls that took: unrecorded runs differ, and
+# 5 replays of a recording print the recorded count (pg_replay_case).
+# Then the signals files of that recording: the sender's "sent 0", the
+# receiver's one landing.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
+PG_RUNS=5
+PG_FREE_RUNS=6
+
+pg_replay_case "plain_signal (pvm_sendsig: where SIGUSR1 lands among the child's polls)" \
+    "$PG_BUILD/tests/plain_signal"
+if grep -q '^\[1\] child: SIGUSR1 landed after [0-9]* polls$' "$(dirname "$PG_CASE_LOGS")/rec.out"; then
+    pg_pass "plain_signal: the recorded signal landed and the child counted its polls"
+else
+    pg_fail "plain_signal: the recording did not say where the signal landed:"
+    cat "$(dirname "$PG_CASE_LOGS")/rec.out"
+fi
+if [ "$(cat "$PG_CASE_LOGS"/ltid-1.signals.pgc 2>/dev/null)" = "sent 0" ] &&
+   grep -qx 'signal [0-9]* 10' "$PG_CASE_LOGS"/ltid-2.signals.pgc 2>/dev/null &&
+   [ "$(wc -l <"$PG_CASE_LOGS"/ltid-2.signals.pgc)" -eq 1 ]; then
+    pg_pass "plain_signal: the sender's signals file holds its call, the receiver's the one landing"
+else
+    pg_fail "plain_signal: unexpected signals files:"
+    head "$PG_CASE_LOGS"/ltid-*.signals.pgc
+fi
+
+pg_pvm_stop
+pg_summary
