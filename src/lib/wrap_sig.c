@@ -64,6 +64,9 @@ static struct landing *due; /* replay: the recorded landings, in order */
 static size_t ndue, cap_due, next_due;
 static int *sent;           /* replay: what each recorded pvm_sendsig did */
 static size_t nsent, cap_sent, next_sent;
+static int loaded;          /* replay: the file was read */
+
+static void load(void);
 
 static int mapped(int sig)
 {
@@ -136,6 +139,7 @@ void pg_sig_gate(void)
         pg_sig_at = LONG_MAX;
         return;
     }
+    load();
     land(pg.calls - 1); /* the last call had no end to land them at */
     if (next_due < ndue && due[next_due].call == pg.calls)
         pg_stop_armed |= PG_STOP_SIG;
@@ -148,7 +152,7 @@ static void sig_leave(void)
 
 static void sig_finish(void)
 {
-    if (pg.mode == PANGAEA_REPLAY)
+    if (pg.mode == PANGAEA_REPLAY && loaded)
         land(pg.calls);
 }
 
@@ -175,16 +179,23 @@ static void load_line(const char *line, long lineno)
     }
 }
 
+/* Read at the program's first call (pg_sig_at starts at 0), once the
+ * task is enrolled: a bad file is then a fatal error `pangaea` reports. */
 static void load(void)
 {
     char line[200];
     long lineno = 0;
-    FILE *f = fopen(path, "re");
+    FILE *f;
 
-    if (!f)
+    if (loaded)
+        return;
+    loaded = 1;
+    if (!(f = fopen(path, "re")))
         return; /* no signal was sent or came: no file */
-    while (fgets(line, sizeof line, f))
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
         load_line(line, ++lineno);
+    }
     fclose(f);
     pg_sig_at = ndue ? due[0].call : LONG_MAX;
 }
@@ -206,7 +217,7 @@ static void sig_start(void)
             old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
             sigaction(SIGRTMIN + s - 1, &sa, NULL);
     if (pg.mode == PANGAEA_REPLAY)
-        load();
+        pg_sig_at = 0; /* the first call reads the recorded landings */
 }
 
 /* runtime.c and stop.c sit below this file: they call it through these
@@ -252,6 +263,7 @@ int pvm_sendsig(int tid, int sig)
     }
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY) {
+        load();
         cc = recorded_sent(ltid, sig);
     } else {
         cc = pg_real.sendsig(tid, SIGRTMIN + sig - 1);

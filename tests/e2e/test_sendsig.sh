@@ -6,7 +6,8 @@
 # lands, and reports how many polls that took: unrecorded runs differ, and
 # 5 replays of a recording print the recorded count (pg_replay_case).
 # Then the signals files of that recording: the sender's "sent 0", the
-# receiver's one landing.
+# receiver's one landing; and a copy of the recording whose receiver's file
+# has a line that is not one: its replay fails, naming the file and line.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +30,19 @@ if [ "$(cat "$PG_CASE_LOGS"/ltid-1.signals.pgc 2>/dev/null)" = "sent 0" ] &&
 else
     pg_fail "plain_signal: unexpected signals files:"
     head "$PG_CASE_LOGS"/ltid-*.signals.pgc
+fi
+
+bad=$(pg_tmpdir)/logs
+cp -r "$PG_CASE_LOGS" "$bad"
+echo 'signal soon 10' >>"$bad/ltid-2.signals.pgc"
+rc=0
+timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$bad" "$PG_BUILD/tests/plain_signal" \
+    >"$bad.out" 2>"$bad.err" || rc=$?
+if [ "$rc" -ne 0 ] && grep -q "ltid-2.signals.pgc:2: not a line of a signals file" "$bad.out" "$bad.err"; then
+    pg_pass "plain_signal: a replay refuses a bad line of a signals file, naming file and line (exit $rc)"
+else
+    pg_fail "plain_signal: a bad signals file: exit $rc, and no message naming it:"
+    cat "$bad.out" "$bad.err" | head -8
 fi
 
 pg_pvm_stop
