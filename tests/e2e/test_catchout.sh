@@ -15,6 +15,10 @@
 #   a replay prints the recorded order, 5 of 5 (pg_replay_case): the
 #   parent's output handler takes each chunk as a message from outside the
 #   run, recorded with its contents (src/lib/wrap_mhf.c).
+# - The same for a program that takes its children's output in its own
+#   receives (plain_output: PvmOutputTid and PvmOutputCode, then
+#   pvm_trecv): each output message, from a daemon in the program's
+#   context, is recorded with its contents (src/lib/outside.c).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -62,6 +66,8 @@ PG_RUNS=5
 PG_FREE_RUNS=8
 pg_replay_case "plain_catchout (pvm_catchout: the order of the children's lines)" \
     "$PG_BUILD/tests/plain_catchout"
+pg_replay_case "plain_output (PvmOutputTid/PvmOutputCode: the output taken by pvm_trecv)" \
+    "$PG_BUILD/tests/plain_output"
 
 pg_pvm_stop
 pg_summary
