@@ -162,6 +162,8 @@ static void record_noted(void)
         if (!(h = handler_of(n.mid)))
             continue;
         if (h->output) { /* a daemon's message: no header to read */
+            pg_site_ask(n.src, -1, 0); /* from outside the run: `pangaea
+                                          -races` races it with no task's */
             if (pg_selected(-1))
                 pg_outside_record("pvm_addmhf", n.mid);
         } else if (pg_selected(-1) && pg_hdr_take(n.mid, &hd) == 1 &&

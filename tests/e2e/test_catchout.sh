@@ -14,7 +14,9 @@
 # - The order of the children's lines differs between unrecorded runs, and
 #   a replay prints the recorded order, 5 of 5 (pg_replay_case): the
 #   parent's output handler takes each chunk as a message from outside the
-#   run, recorded with its contents (src/lib/wrap_mhf.c).
+#   run, recorded with its contents (src/lib/wrap_mhf.c).  `pangaea
+#   -races` judges those receives by what they take (a daemon's message):
+#   no race with the exit notices the parent's pvm_recv races for.
 # - The same for a program that takes its children's output in its own
 #   receives (plain_output: PvmOutputTid and PvmOutputCode, then
 #   pvm_trecv): each output message, from a daemon in the program's
@@ -66,6 +68,12 @@ PG_RUNS=5
 PG_FREE_RUNS=8
 pg_replay_case "plain_catchout (pvm_catchout: the order of the children's lines)" \
     "$PG_BUILD/tests/plain_catchout"
+races=$("$PG_BUILD/pangaea" -races "$PG_CASE_LOGS" 2>&1)
+if grep -q 'pvm_recv(-1, 77)' <<<"$races" && ! grep -q 'pvm_addmhf' <<<"$races"; then
+    pg_pass "plain_catchout: pangaea -races finds the exit notices' races, none at an output message"
+else
+    pg_fail "plain_catchout: pangaea -races:"; head -8 <<<"$races"
+fi
 pg_replay_case "plain_output (PvmOutputTid/PvmOutputCode: the output taken by pvm_trecv)" \
     "$PG_BUILD/tests/plain_output"
 
