@@ -12,22 +12,26 @@
  *    its start (unless the program had set them otherwise), and the
  *    handler raises S itself at once: the program's own handler, or S's
  *    default action, runs there, nested, as if S had come;
- *  - recording, the handler first appends "signal N S" to the task's
+ *  - recording, the handler first appends "signal N S I" to the task's
  *    signals file (ltid-N.signals.pgc, docs/comm-log-format.md): N is the
  *    number of PVM calls the program had begun (pg.calls, counted where
- *    every call passes, PG_PASS_UNLESS_AT).  One write(2): safe in a
- *    handler, and there even when S ends the task;
+ *    every call passes, PG_PASS_UNLESS_AT), I whether it landed inside
+ *    call N (a wrapper was at work) or after it returned.  One write(2):
+ *    safe in a handler, and there even when S ends the task;
  *  - replaying, the sender sends nothing (it returns what the recorded
  *    call did: "sent CC" lines of its own file), and the receiver raises S
- *    itself when its call N returns (PG_LEAVE, through pg_stop_now and
- *    pg_signals_leave), or,
- *    for a call that has no end of its own to hook, as its next call
+ *    itself: one that landed inside call N as call N begins (the program
+ *    cannot tell, and one that ends the task ends it inside that call, as
+ *    recorded: its log stops there), one that landed after call N as
+ *    call N returns (PG_LEAVE, through pg_stop_now and pg_signals_leave),
+ *    or, for a call that has no end of its own to hook, as the next call
  *    begins.  Between two PVM calls the program runs its own code only,
- *    so a signal that landed inside call N or after it, before call N+1,
- *    lands in replay where the program sees the same: after N returned,
- *    before N+1.  Polls that found nothing are calls too (the recorded
+ *    so the program sees the signal land between the same two calls.  Polls that found nothing are calls too (the recorded
  *    misses replay as many), so a busy-wait loop stops at the same turn.
- * Named limits (README, "What replay guarantees"): the instant within the
+ * Named limits (README, "What replay guarantees"): a signal that ends its
+ * task after polls that found nothing: their count rides on the next
+ * event, which never comes, so the replay diverges at the first poll; the
+ * instant within the
  * program's own computation between two PVM calls is not kept (a handler
  * that sets a flag a computation polls without calling PVM may land at
  * another iteration); a signal sent to a task outside the run, or a
@@ -59,6 +63,7 @@ static int fd = -1;     /* recording: opened at the first line */
 struct landing {
     long call;
     int sig;
+    int inside; /* it landed inside call `call`, not after it returned */
 };
 static struct landing *due; /* replay: the recorded landings, in order */
 static size_t ndue, cap_due, next_due;
@@ -91,26 +96,25 @@ static size_t put_long(char *p, long v)
     return i;
 }
 
-/* Appends "WORD A[ B]\n" to the signals file with one write(2), from a
- * handler or not. */
-static void put_line(const char *word, long a, long b, int two)
+/* Appends "WORD V0 V1 ...\n" (n numbers) to the signals file with one
+ * write(2), from a handler or not. */
+static void put_line(const char *word, const long *v, int n)
 {
-    char line[80];
-    size_t n = strlen(word);
+    char line[120];
+    size_t len = strlen(word);
+    int i;
 
     if (fd < 0)
         fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         return; /* the comm log's own writes report a full or lost disk */
-    memcpy(line, word, n);
-    line[n++] = ' ';
-    n += put_long(line + n, a);
-    if (two) {
-        line[n++] = ' ';
-        n += put_long(line + n, b);
+    memcpy(line, word, len);
+    for (i = 0; i < n; i++) {
+        line[len++] = ' ';
+        len += put_long(line + len, v[i]);
     }
-    line[n++] = '\n';
-    if (write(fd, line, n) < 0)
+    line[len++] = '\n';
+    if (write(fd, line, len) < 0)
         return;
 }
 
@@ -118,9 +122,10 @@ static void put_line(const char *word, long a, long b, int two)
 static void on_mapped(int rt)
 {
     int saved = errno, sig = rt - SIGRTMIN + 1;
+    long v[3] = { pg.calls, sig, pg.depth > 0 };
 
     if (pg.mode == PANGAEA_LOG)
-        put_line("signal", pg.calls, sig, 1);
+        put_line("signal", v, 3);
     errno = saved;
     raise(sig);
 }
@@ -141,6 +146,10 @@ void pg_sig_gate(void)
     }
     load();
     land(pg.calls - 1); /* the last call had no end to land them at */
+    while (next_due < ndue && due[next_due].call == pg.calls &&
+           due[next_due].inside) /* before its work: the program cannot */
+        raise(due[next_due++].sig); /* tell, and a fatal one ends it here */
+    pg_sig_at = next_due < ndue ? due[next_due].call : LONG_MAX;
     if (next_due < ndue && due[next_due].call == pg.calls)
         pg_stop_armed |= PG_STOP_SIG;
 }
@@ -160,14 +169,15 @@ static void sig_finish(void)
 static void load_line(const char *line, long lineno)
 {
     long a;
-    int b;
+    int b, in;
     char word[16];
 
-    if (sscanf(line, "%15s %ld %d", word, &a, &b) == 3 &&
-        !strcmp(word, "signal") && a >= 0 && mapped(b)) {
+    if (sscanf(line, "%15s %ld %d %d", word, &a, &b, &in) == 4 &&
+        !strcmp(word, "signal") && a >= 0 && mapped(b) &&
+        (in == 0 || in == 1)) {
         if (pg_grow(&due, &cap_due, ndue + 1, sizeof *due) < 0)
             pg_fatal("out of memory");
-        due[ndue++] = (struct landing){ a, b };
+        due[ndue++] = (struct landing){ a, b, in };
     } else if (sscanf(line, "%15s %ld", word, &a) == 2 &&
                !strcmp(word, "sent") && a >= INT_MIN && a <= 0) {
         if (pg_grow(&sent, &cap_sent, nsent + 1, sizeof *sent) < 0)
@@ -175,7 +185,8 @@ static void load_line(const char *line, long lineno)
         sent[nsent++] = (int)a;
     } else {
         pg_fatal("%s:%ld: not a line of a signals file (\"signal CALL "
-                 "SIGNAL\" or \"sent RESULT\"): %.80s", path, lineno, line);
+                 "SIGNAL INSIDE\" or \"sent RESULT\"): %.80s", path, lineno,
+                 line);
     }
 }
 
@@ -249,6 +260,7 @@ int pvm_sendsig(int tid, int sig)
 {
     static int said;
     int ltid, cc;
+    long result;
 
     pg_real_load();
     PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0, pg_real.sendsig(tid, sig));
@@ -267,7 +279,8 @@ int pvm_sendsig(int tid, int sig)
         cc = recorded_sent(ltid, sig);
     } else {
         cc = pg_real.sendsig(tid, SIGRTMIN + sig - 1);
-        put_line("sent", cc, 0, 0);
+        result = cc;
+        put_line("sent", &result, 1);
     }
     PG_LEAVE();
     return cc;

@@ -8,6 +8,9 @@
 # Then the signals files of that recording: the sender's "sent 0", the
 # receiver's one landing; and a copy of the recording whose receiver's file
 # has a line that is not one: its replay fails, naming the file and line.
+# Last, plain_signal -term: SIGTERM, uncaught, ends the child inside its
+# pvm_recv; 3 replays end it there too: the same output, the same exit
+# status as the recording (4: a task ended abnormally).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -24,7 +27,7 @@ else
     cat "$(dirname "$PG_CASE_LOGS")/rec.out"
 fi
 if [ "$(cat "$PG_CASE_LOGS"/ltid-1.signals.pgc 2>/dev/null)" = "sent 0" ] &&
-   grep -qx 'signal [0-9]* 10' "$PG_CASE_LOGS"/ltid-2.signals.pgc 2>/dev/null &&
+   grep -qx 'signal [0-9]* 10 [01]' "$PG_CASE_LOGS"/ltid-2.signals.pgc 2>/dev/null &&
    [ "$(wc -l <"$PG_CASE_LOGS"/ltid-2.signals.pgc)" -eq 1 ]; then
     pg_pass "plain_signal: the sender's signals file holds its call, the receiver's the one landing"
 else
@@ -43,6 +46,25 @@ if [ "$rc" -ne 0 ] && grep -q "ltid-2.signals.pgc:2: not a line of a signals fil
 else
     pg_fail "plain_signal: a bad signals file: exit $rc, and no message naming it:"
     cat "$bad.out" "$bad.err" | head -8
+fi
+
+dir=$(pg_tmpdir)
+rrc=0
+timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -term \
+    >"$dir/rec" 2>"$dir/rec.err" || rrc=$?
+same=0
+for i in 1 2 3; do
+    rc=0
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -term \
+        >"$dir/rep$i" 2>"$dir/rep$i.err" || rc=$?
+    [ "$rc" -eq "$rrc" ] && cmp -s "$dir/rec" "$dir/rep$i" && same=$((same + 1))
+done
+if [ "$rrc" -eq 4 ] && [ "$same" -eq 3 ] && grep -qx 'signal [0-9]* 15 1' "$dir/logs/ltid-2.signals.pgc" &&
+   grep -q '^\[1\] parent: the child ended$' "$dir/rec"; then
+    pg_pass "plain_signal -term: an uncaught SIGTERM ends the child inside its receive, in 3 of 3 replays as recorded (exit $rrc)"
+else
+    pg_fail "plain_signal -term: recording exit $rrc, $same of 3 replays the same:"
+    cat "$dir/rec" "$dir/rec.err" "$dir/logs/ltid-2.signals.pgc" "$dir/rep1" "$dir/rep1.err" | head -12
 fi
 
 pg_pvm_stop
