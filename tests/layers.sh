@@ -39,7 +39,7 @@ stop
 record replay
 gate
 runtime
-outside
+outside wrap_sig
 wrap_mhf
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route wrap_time wrap_tasks wrap_kill wrap_named

@@ -9,7 +9,7 @@
 #   that records and replays) and its NAMED rows exactly the PG_NAMED rows;
 # - the README's "What replay guarantees" holds the list pvm_api prints;
 # - a call named as not replayed says so once per task, in recording and
-#   in replay (plain_named calls pvm_sendsig twice), the replay prints the
+#   in replay (plain_named calls pvm_getnoresets twice), the replay prints the
 #   recorded output, and `pangaea -races` counts the calls.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -52,21 +52,21 @@ fi
 
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 prog=$PG_BUILD/tests/plain_named
-said='pvm_sendsig is not replayed: this run may not repeat'
+said='pvm_getnoresets is not replayed: this run may not repeat'
 rc=0
 timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$prog" >"$dir/rec" 2>"$dir/rec.err" || rc=$?
 timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$dir/logs" "$prog" >"$dir/rep" 2>"$dir/rep.err" || rc=$((rc + $?))
 n_rec=$(cat "$dir/rec" "$dir/rec.err" | grep -c "$said")
 n_rep=$(cat "$dir/rep" "$dir/rep.err" | grep -c "$said")
 if [ "$rc" -eq 0 ] && [ "$n_rec" -eq 1 ] && [ "$n_rep" -eq 1 ] && cmp -s "$dir/rec" "$dir/rep" &&
-   grep -q 'sendsig returned 0 twice' "$dir/rec"; then
-    pg_pass "pvm_sendsig, called twice, is named once in the recording and once in the replay"
+   grep -q 'getnoresets returned 0 twice' "$dir/rec"; then
+    pg_pass "pvm_getnoresets, called twice, is named once in the recording and once in the replay"
 else
-    pg_fail "naming pvm_sendsig: exit $rc, said $n_rec times recording, $n_rep replaying"
+    pg_fail "naming pvm_getnoresets: exit $rc, said $n_rec times recording, $n_rep replaying"
     cat "$dir/rec" "$dir/rec.err" "$dir/rep.err" | head -10
 fi
 races=$("$PG_BUILD/pangaea" -races "$dir/logs" 2>&1)
-if grep -q '^2 calls not replayed (pvm_sendsig)' <<<"$races"; then
+if grep -q '^2 calls not replayed (pvm_getnoresets)' <<<"$races"; then
     pg_pass "pangaea -races counts the 2 calls not replayed"
 else
     pg_fail "pangaea -races does not count them: $races"

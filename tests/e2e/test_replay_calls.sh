@@ -18,7 +18,8 @@
 #   turn among joins and leaves was not taken).
 # - plain_hostsync: pvm_hostsync's clock and offset, given back in replay.
 # And pvm_getopt: plain_getopt's output and trace settings under pangaea
-# -log are those of a plain run (they were pangaea's).
+# -log are those of a plain run (they were pangaea's), also in a parent
+# that called pvm_catchout and in its child.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -43,17 +44,19 @@ pg_replay_case "plain_freeze (joins, pvm_freezegroup, a join that fails, leaves)
 pg_replay_case "plain_hostsync (a host's clock, to the microsecond)" \
     "$PG_BUILD/tests/plain_hostsync"
 
-dir=$(pg_tmpdir)
-"$PG_BUILD/tests/plain_getopt" >"$dir/plain" 2>&1
-timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_getopt" \
-    >"$dir/rec" 2>"$dir/rec.err"
-sed 's/^\[1\] //' "$dir/rec" >"$dir/rec.bare"
-if [ "$(wc -l <"$dir/plain")" -eq 2 ] && cmp -s "$dir/plain" "$dir/rec.bare"; then
-    pg_pass "pvm_getopt: a task and its child see a plain run's output settings under pangaea -log"
-else
-    pg_fail "pvm_getopt under pangaea differs from a plain run (< plain, > pangaea):"
-    diff "$dir/plain" "$dir/rec.bare" | head -6
-fi
+for how in "" -catchout; do
+    dir=$(pg_tmpdir)
+    "$PG_BUILD/tests/plain_getopt" $how >"$dir/plain" 2>&1
+    timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_getopt" $how \
+        >"$dir/rec" 2>"$dir/rec.err"
+    sed 's/^\[1\] //' "$dir/rec" >"$dir/rec.bare"
+    if [ "$(wc -l <"$dir/plain")" -eq 2 ] && cmp -s "$dir/plain" "$dir/rec.bare"; then
+        pg_pass "pvm_getopt${how:+ after pvm_catchout}: a task and its child see a plain run's output settings under pangaea -log"
+    else
+        pg_fail "pvm_getopt${how:+ after pvm_catchout} under pangaea differs from a plain run (< plain, > pangaea):"
+        diff "$dir/plain" "$dir/rec.bare" | head -6
+    fi
+done
 
 pg_pvm_stop
 pg_summary

@@ -3,13 +3,19 @@
  * the task and in a child it spawns.
  *
  *   plain_getopt        prints its own line, then its child's
+ *   plain_getopt -catchout  the same after pvm_catchout(stdout): its
+ *                       children's output is its own to collect
+ *                       (PvmShowTids off: lines without tids)
  *   plain_getopt -child sends its line to its parent
+ *
+ * A value that is the task's own tid prints as "me", its parent's as
+ * "parent": tids differ from run to run.
  *
  * Built against PVM alone (tests preload Pangaea).  Under pangaea these
  * must read as in a plain run: pangaea's own output tid, code and context
  * are not the program's.
  */
-#include <stdio.h>
+#include <stdio.h> /* before pvm3.h: it declares pvm_catchout(FILE *) */
 #include <string.h>
 #include <unistd.h>
 #include <pvm3.h>
@@ -27,10 +33,19 @@ static const struct { int opt; const char *name; } opts[] = {
 static void line(const char *who, char *buf, size_t size)
 {
     size_t i, n = (size_t)snprintf(buf, size, "%s:", who);
+    int v, me = pvm_mytid(), parent = pvm_parent();
 
-    for (i = 0; i < sizeof opts / sizeof *opts && n < size; i++)
-        n += (size_t)snprintf(buf + n, size - n, " %s=%d", opts[i].name,
-                              pvm_getopt(opts[i].opt));
+    for (i = 0; i < sizeof opts / sizeof *opts && n < size; i++) {
+        v = pvm_getopt(opts[i].opt);
+        if (v == me && v > 0)
+            n += (size_t)snprintf(buf + n, size - n, " %s=me", opts[i].name);
+        else if (v == parent && v > 0)
+            n += (size_t)snprintf(buf + n, size - n, " %s=parent",
+                                  opts[i].name);
+        else
+            n += (size_t)snprintf(buf + n, size - n, " %s=%d", opts[i].name,
+                                  v);
+    }
 }
 
 int main(int argc, char **argv)
@@ -48,6 +63,10 @@ int main(int argc, char **argv)
         pvm_send(pvm_parent(), 1);
         pvm_exit();
         return 0;
+    }
+    if (argc > 1 && !strcmp(argv[1], "-catchout")) {
+        pvm_setopt(PvmShowTids, 0); /* no "[tid] BEGIN" lines: tids differ */
+        pvm_catchout(stdout);
     }
     line("task", buf, sizeof buf);
     printf("%s\n", buf);

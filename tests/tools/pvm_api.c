@@ -3,7 +3,7 @@
  * and libgpvm3 export, for tests/e2e/test_pvm_api.sh.
  *
  *   pvm_api nm       "libpvm3 SYMBOL" per row, as nm -D would list them
- *   pvm_api how      "REPLAYED pvm_send", "NAMED pvm_sendsig": the rows a
+ *   pvm_api how      "REPLAYED pvm_send", "NAMED pvm_halt": the rows a
  *                    wrapper of pg_calls.def must handle
  *   pvm_api readme   the README's list of what replay does with each call
  *

@@ -242,6 +242,43 @@ void pg_coord_report(int kind, const char *text)
     ctl_send(pg.top, PG_TAG_REPORT, v, 2, text, NULL);
 }
 
+/* The end of this task's output, sent to `pangaea` when PVM will send it
+ * elsewhere: the message PVM would send (tid, count 0), in the context
+ * `pangaea` gave output (the task's PvmSelfOutputContext is PVM's). */
+void pg_output_elsewhere(void)
+{
+    int v[2];
+
+    if (pg.ltid <= 0 || pg.top <= 0 ||
+        pg_real.getopt(PvmSelfOutputTid) == pg.top)
+        return;
+    v[0] = pg.tid;
+    v[1] = 0;
+    ctl_send(pg.top, PG_TAG_OUTPUT, v, 2, NULL, NULL);
+}
+
+/* Said once per call and task (the flag is the wrapper's own), by
+ * `pangaea` on its stderr: the task's own stderr is collected with its
+ * output, where the line's place among other tasks' would differ. */
+void pg_name_once(const char *call, int *said)
+{
+    char text[1100];
+
+    if (*said)
+        return;
+    *said = 1;
+    if (pg.top <= 0) {
+        pg_warn("%s is not replayed: this run may not repeat", call);
+        return;
+    }
+    snprintf(text, sizeof text, "ltid %d (%.900s): %s is not replayed: this "
+             "run may not repeat", pg.ltid, pg.program, call);
+    pg.depth++; /* PVM's calls in the report are ours (no PG_LEAVE: the
+                   stops of stop.c belong to the program's calls) */
+    pg_coord_report(PG_REP_NOTE, text);
+    pg.depth--;
+}
+
 /* A turn among the joins and leaves of a group (the coordinator's
  * group_order.c): the next one when recording (want -1), the recorded one
  * in replay, which may take long: a wait past PANGAEA_STALL is reported. */

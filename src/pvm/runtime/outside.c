@@ -44,10 +44,12 @@ int pg_outside_msg(int mid)
 
     if (mid <= 0 || pvm_getminfo(mid, &mi) < 0)
         return 0;
-    if ((mi.src & 0x80000000) != 0 || mi.src <= 0 || !pg_app_ctx(mi.ctx) ||
-        mi.ctx == pg.ctx)
-        return 0; /* a daemon's, PVM's or ours */
-    return pg_ltid_of(mi.src) < 0;
+    if (!pg_app_ctx(mi.ctx) || mi.ctx == pg.ctx)
+        return 0; /* PVM's or ours */
+    if ((mi.src & 0x80000000) != 0)
+        return 1; /* a daemon's in the program's context: the children's
+                     output it asked for (PvmOutputTid, PvmOutputCode) */
+    return mi.src > 0 && pg_ltid_of(mi.src) < 0;
 }
 
 /* The bytes of message mid's body, without moving the program's unpack

@@ -33,7 +33,8 @@
  *   timelog.c      ltid-N.time.pgc: what clocks and getpid returned
  *   wrap_time.c    gettimeofday, time, clock_gettime, getpid (PG_LIBC rows)
  *   wrap_tasks.c   pvm_tasks, pvm_config: without our tasks, and recorded
- *   wrap_mhf.c     pvm_addmhf, pvm_delmhf: handlers' messages are receives
+ *   wrap_mhf.c     pvm_addmhf, pvm_delmhf: handlers' messages are receives;
+ *                  pvm_catchout (its output handler is one)
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
  * PG_PASS_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
@@ -54,6 +55,8 @@
  *                  pvm_getopt (the program's output settings)
  *   wrap_fds.c     pvm_getfds (replay: a descriptor always readable)
  *   wrap_kill.c    pvm_kill (an event; killed.c: the victim in replay)
+ *   wrap_sig.c     pvm_sendsig: a signal lands where it landed (the
+ *                  receiver's signals file counts its calls)
  *   wrap_mbox.c    the mailbox (pvm_putinfo, pvm_recvinfo, ...) and the
  *                  old database (pvm_insert, pvm_lookup, pvm_delete)
  *   wrap_fds.c     pvm_getfds: a descriptor a replay's select() can wait on
@@ -120,6 +123,9 @@ struct pg_state {
     int nspawned;            /* children this task has spawned (for ltids)   */
     int next_msgid;          /* message ids this task has used               */
     long events;             /* communication events logged or replayed  */
+    long calls;              /* PVM calls the program began (every one that
+                                passes PG_PASS_UNLESS_AT): where a signal
+                                landed (wrap_sig.c)                          */
     int misses;              /* recording: polls that found nothing since the
                                 last event                                   */
     char program[1024];
@@ -183,6 +189,15 @@ extern void (*pg_ender)(int kind, const char *msg, int status);
 /* Set by wrap_group.c once the task joins a group: leaves them all, in
  * their turns, at the task's end. */
 extern void (*pg_leave_groups)(void);
+/* Set by wrap_mhf.c once pvm_catchout's handler is taken: at the task's
+ * end, the children's last output, recorded or replayed (pg_mhf_finish). */
+extern void (*pg_finish_output)(void);
+/* Set by wrap_sig.c (before runtime.c's constructor runs): at start-up,
+ * at the task's end, and as a call returns where a recorded signal lands
+ * (stop.c). */
+extern void (*pg_signals_start)(void);
+extern void (*pg_signals_finish)(void);
+extern void (*pg_signals_leave)(void);
 
 /* ---- selection (select.c) ------------------------------------------------ */
 /* True when an event with this tag (-1: any) is logged or replayed in this
@@ -231,8 +246,21 @@ void pg_top_off(void);
     do {                                                                       \
         if (!(app))                                                            \
             return realcall;                                                   \
+        if (++pg.calls >= pg_sig_at)                                           \
+            pg_sig_gate();                                                     \
         PG_GATE(peer_tid, tag, size, __VA_ARGS__);                             \
     } while (0)
+/* ---- pvm_sendsig: signals land where they landed (wrap_sig.c) ---------- */
+/* Replay: the call count at which the next recorded signal lands
+ * (LONG_MAX: none); PG_PASS_UNLESS_AT calls pg_sig_gate when pg.calls
+ * reaches it, which raises the signals overdue and arms PG_STOP_SIG for
+ * those due as this call returns (pg_stop_now calls pg_sig_leave). */
+extern volatile long pg_sig_at;
+void pg_sig_gate(void);
+/* Says once per `said` flag, through `pangaea`, "CALL is not replayed:
+ * this run may not repeat" (coord_client.c). */
+void pg_name_once(const char *call, int *said);
+
 /* Brackets a wrapped call: calls PVM makes inside it pass through. */
 #define PG_ENTER() (pg.depth++)
 #define PG_LEAVE()                                                             \
@@ -255,6 +283,8 @@ void pg_stop_now(void);
 /* A bit of pg_stop_armed: a call held by the live page's gate (gate.c)
  * returns; pg_stop_now then calls pg_gate_after, gdb's breakpoint. */
 #define PG_STOP_GATE 2
+/* Another: a recorded signal lands as the call returns (wrap_sig.c). */
+#define PG_STOP_SIG 4
 void pg_gate_after(int ltid);
 /* Reads this task's stop events (replay start). */
 void pg_stop_init(void);
@@ -346,6 +376,10 @@ int pg_coord_register(void);
 void pg_coord_announce(int child_ltid, int child_tid);
 /* The program is about to pvm_kill task `ltid` (wrap_kill.c). */
 void pg_coord_killing(int ltid);
+/* A task whose output PVM sends elsewhere (its parent's pvm_catchout, or
+ * PvmOutputTid) tells `pangaea` so as it enrols, with the end of its
+ * output: the run's end waits for no output that never comes. */
+void pg_output_elsewhere(void);
 /* The ltid of the task with PVM tid `tid`, asking the coordinator once. */
 int pg_ltid_of(int tid);
 int pg_tid_of(int ltid);

@@ -200,6 +200,8 @@ __attribute__((constructor)) static void pg_construct(void)
     on_exit(on_process_exit, NULL);
     if (pg.ltid > 0) /* a crash before the first PVM call is told too */
         catch_crashes();
+    if (pg_signals_start) /* wrap_sig.c: a pvm_sendsig signal may come early */
+        pg_signals_start();
 }
 
 /* The top-level task is not spawned: it sets pg up itself before starting. */
@@ -329,6 +331,7 @@ int pg_start(void)
     pg_default_match = pg_real.recvf(pg_match);
     if (pg.ltid != 0 && pg_coord_register() < 0)
         pg_fatal("cannot register with the coordinator t%x", pg.coord);
+    pg_output_elsewhere(); /* no wait for output PVM never sends `pangaea` */
     if (pg.mode == PANGAEA_LOG && pg_record_open(&err) < 0)
         pg_fatal("cannot open the logs in %s: %s", pg.logdir, err.msg);
     if (pg.mode == PANGAEA_LOG && pg_whatif_load() && pg_replay_open() < 0)
@@ -379,6 +382,12 @@ static void finish(int status)
     pg.depth++;
     if ((pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY) && pg_leave_groups)
         pg_leave_groups();
+    pg.depth--;
+    if (pg_finish_output) /* pvm_catchout's last output (wrap_mhf.c) */
+        pg_finish_output();
+    if (pg_signals_finish) /* signals due by the last call (wrap_sig.c) */
+        pg_signals_finish();
+    pg.depth++;
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
     pg_time_close();

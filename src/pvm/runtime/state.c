@@ -101,6 +101,10 @@ void pg_warn(const char *fmt, ...)
 
 void (*pg_ender)(int kind, const char *msg, int status);
 void (*pg_leave_groups)(void);
+void (*pg_finish_output)(void);
+void (*pg_signals_start)(void);
+void (*pg_signals_finish)(void);
+void (*pg_signals_leave)(void);
 
 void pg_end_task(int kind, const char *msg, int status)
 {

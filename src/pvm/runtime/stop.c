@@ -157,6 +157,8 @@ void pg_stop_now(void)
     int armed = pg_stop_armed;
 
     pg_stop_armed = 0;
+    if ((armed & PG_STOP_SIG) && pg_signals_leave) /* wrap_sig.c */
+        pg_signals_leave();
     if (armed & PG_STOP_GATE) /* a call held by the live page returned */
         pg_gate_after(pg.ltid);
     if (!(armed & 1))

@@ -29,6 +29,21 @@
  *    recorded points with the recorded messages.
  * With Pangaea on but not recording or replaying (-none), the program's
  * handler is called directly.
+ *
+ * pvm_catchout is such a handler too: libpvm3 installs one (with
+ * pvm_addmhf, in its system context) that takes the children's output,
+ * sent by their daemons, and prints each whole line to the program's
+ * FILE.  Which child's output comes first differs from run to run, so
+ * that handler is the program's as far as order goes: while pvm_catchout
+ * runs, its pvm_addmhf gets the trampoline.  Its messages come from a
+ * daemon (no task of the run), so each is recorded with its contents, as
+ * a message from outside the run (outside.c), and a replay hands the
+ * handler the recorded messages at the recorded points, dropping the
+ * output the children send this time (the same lines, in another order).
+ * At the task's end PVM waits in pvm_exit for the children's output
+ * (libpvm3's second handler, taken as well): finish_output runs that wait
+ * while the logs are still open, recording, or hands over the rest of the
+ * recorded output, replaying.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +58,7 @@ struct handler {
     int id;          /* PVM's handler id, -1 when deleted */
     int src, tag, ctx;
     handler_fn fn;
+    int output;      /* pvm_catchout's: the children's output */
 };
 
 struct noted {
@@ -54,6 +70,10 @@ static size_t nhandlers, cap_handlers;
 static struct noted *noted;
 static size_t nnoted, cap_noted;
 static int running; /* a handler of the program is running */
+/* pvm_catchout: 1 while it runs, 2 once its handlers are taken */
+static int catching;
+static handler_fn flush_output; /* its wait for the children's output */
+static int finishing; /* the task ends: output handed over as it comes */
 
 /* The program's handler for a message, as PVM matched it. */
 static struct handler *handler_of(int mid)
@@ -75,11 +95,15 @@ static struct handler *handler_of(int mid)
 /* Runs the program's handler as program code (its calls are its own). */
 static void call_handler(struct handler *h, int mid)
 {
-    int depth = pg.depth;
+    int depth = pg.depth, rbuf = 0;
 
     running = 1;
     pg.depth = 0;
+    if (h->output) /* libpvm3's unpacks at once: its message made current */
+        rbuf = pvm_setrbuf(mid);
     h->fn(mid);
+    if (h->output)
+        pvm_setrbuf(rbuf);
     pg.depth = depth;
     running = 0;
 }
@@ -106,6 +130,9 @@ static int copy_of(int mid, struct pvmminfo *mi)
     return copy;
 }
 
+static void record_noted(void);
+static void finish_output(void);
+
 static int trampoline(int mid)
 {
     struct handler *h = handler_of(mid);
@@ -113,6 +140,8 @@ static int trampoline(int mid)
 
     if (!h)
         return 0; /* deleted meanwhile: PVM would not have called it */
+    if (h->output && pg_replaying())
+        return 0; /* the recorded output is handed over instead */
     if (pg.mode != PANGAEA_LOG && pg.mode != PANGAEA_REPLAY) {
         call_handler(h, mid);
         return 0;
@@ -121,6 +150,8 @@ static int trampoline(int mid)
     if (pg_grow(&noted, &cap_noted, nnoted + 1, sizeof *noted) < 0)
         pg_fatal("out of memory");
     noted[nnoted++] = (struct noted){ copy_of(mid, &mi), mi.src, mi.wid };
+    if (finishing && !running)
+        record_noted(); /* inside the task's last wait for output */
     return 0;
 }
 
@@ -136,7 +167,13 @@ static void record_noted(void)
         memmove(noted, noted + 1, --nnoted * sizeof *noted);
         if (!(h = handler_of(n.mid)))
             continue;
-        if (pg_selected(-1) && pg_hdr_take(n.mid, &hd) == 1 && hd.ltid >= 0)
+        if (h->output) { /* a daemon's message: no header to read */
+            pg_site_ask(n.src, -1, 0); /* from outside the run: `pangaea
+                                          -races` races it with no task's */
+            if (pg_selected(-1))
+                pg_outside_record("pvm_addmhf", n.mid);
+        } else if (pg_selected(-1) && pg_hdr_take(n.mid, &hd) == 1 &&
+                   hd.ltid >= 0)
             pg_record_recv("pvm_addmhf", n.mid, &hd);
         else if (pg_selected(-1) && pg_outside_msg(n.mid))
             pg_outside_record("pvm_addmhf", n.mid);
@@ -242,25 +279,78 @@ void pg_mhf_sync(void)
         record_noted();
 }
 
+static int add_handler(int src, int tag, int ctx, handler_fn fn, int output)
+{
+    int id = pg_real.addmhf(src, tag, ctx, trampoline);
+
+    if (id >= 0) {
+        if (pg_grow(&handlers, &cap_handlers, nhandlers + 1,
+                    sizeof *handlers) < 0)
+            pg_fatal("out of memory");
+        handlers[nhandlers++] =
+            (struct handler){ id, src, tag, ctx, fn, output };
+    }
+    return id;
+}
+
+/* pvm_catchout's own handlers, installed once: the first takes the
+ * children's output (the trampoline's), the second waits for the rest of
+ * it in pvm_exit (kept for pg_mhf_finish). */
+static int catchout_handler(int src, int tag, int ctx, handler_fn fn)
+{
+    if (!flush_output && nhandlers && handlers[nhandlers - 1].output) {
+        flush_output = fn;
+        pg_finish_output = finish_output; /* runtime.c, at the task's end */
+        return pg_real.addmhf(src, tag, ctx, fn);
+    }
+    return add_handler(src, tag, ctx, fn, 1);
+}
+
 int pvm_addmhf(int src, int tag, int ctx, handler_fn fn)
 {
     int id;
 
+    if (catching == 1 && pg_system_ctx(ctx) && fn &&
+        (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY))
+        return catchout_handler(src, tag, ctx, fn);
     /* libpvm3 installs its own handlers (direct routes, in its system
      * context) while it enrols: asked first, before pg_app_call() can
      * enrol us in the middle of that. */
     PG_PASS_UNLESS(!pg_system_ctx(ctx) && fn && pg_app_call(),
                    pg_real.addmhf(src, tag, ctx, fn));
     PG_ENTER();
-    id = pg_real.addmhf(src, tag, ctx, trampoline);
-    if (id >= 0) {
-        if (pg_grow(&handlers, &cap_handlers, nhandlers + 1,
-                    sizeof *handlers) < 0)
-            pg_fatal("out of memory");
-        handlers[nhandlers++] = (struct handler){ id, src, tag, ctx, fn };
-    }
+    id = add_handler(src, tag, ctx, fn, 0);
     PG_LEAVE();
     return id;
+}
+
+/* The program's pvm_catchout, whose pvm_addmhf calls (its first only)
+ * come to pvm_addmhf above; its other calls are PVM's as they were. */
+int pvm_catchout(FILE *ff)
+{
+    int cc;
+
+    pg_real_load();
+    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0, pg_real.catchout(ff));
+    if (catching == 0 && ff)
+        catching = 1;
+    cc = pg_real.catchout(ff);
+    if (catching == 1)
+        catching = 2; /* once: PVM installs them at the first call only */
+    return cc;
+}
+
+static void finish_output(void)
+{
+    if (!flush_output || finishing)
+        return;
+    pg_mhf_sync();
+    finishing = 1;
+    if (pg.mode == PANGAEA_LOG && !pg_replaying()) {
+        PG_ENTER(); /* PVM's receives inside are PVM's */
+        flush_output(0);
+        PG_LEAVE();
+    }
 }
 
 int pvm_delmhf(int id)

@@ -20,27 +20,6 @@
 
 #include "pg_internal.h"
 
-/* Said once per call and task (the flag is the wrapper's own), by
- * `pangaea` on its stderr: the task's own stderr is collected with its
- * output, where the line's place among other tasks' would differ. */
-static void name_it(const char *call, int *said)
-{
-    char text[1100];
-
-    if (*said)
-        return;
-    *said = 1;
-    if (pg.top <= 0) {
-        pg_warn("%s is not replayed: this run may not repeat", call);
-        return;
-    }
-    snprintf(text, sizeof text, "ltid %d (%.900s): %s is not replayed: this "
-             "run may not repeat", pg.ltid, pg.program, call);
-    PG_ENTER();
-    pg_coord_report(PG_REP_NOTE, text);
-    PG_LEAVE();
-}
-
 /* A call of the program's own (pangaea itself, ltid 0, is not a task of
  * the run), inside PANGAEA_ONLY's selection. */
 static int named_app(void)
@@ -72,7 +51,7 @@ static void place(const char *call)
         else                                                                   \
             pg_real_load(); /* pangaea's own calls come early */               \
         PG_PASS_UNLESS(named_app(), pg_real.name args);                        \
-        name_it("pvm_" #name, &said);                                          \
+        pg_name_once("pvm_" #name, &said);                                         \
         place("pvm_" #name);                                                   \
         return pg_real.name args;                                              \
     }

@@ -23,6 +23,13 @@
  * a child inherits) sent it elsewhere, PVM's own values.  The same for
  * the PvmSelfOutput* settings.  A recording otherwise showed pangaea's tid,
  * which differs from run to run.
+ *
+ * Last, the end of a run: `pangaea` waits for the end of every task's
+ * output (monitor.c), and PVM sends it only to where the output goes.  A
+ * task whose output goes elsewhere (its parent called pvm_catchout, or set
+ * PvmOutputTid) says so itself as it enrols (pg_output_elsewhere,
+ * coord_client.c), with the message that ends a task's output: no fixed wait for output that
+ * will never come.
  */
 #include "pg_internal.h"
 
@@ -78,3 +85,4 @@ int pvm_getopt(int what)
     PG_LEAVE();
     return v;
 }
+

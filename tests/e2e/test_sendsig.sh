@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# test_sendsig.sh - a signal sent with pvm_sendsig lands, in replay, where
+# it landed when recorded (src/lib/wrap_sig.c).
+#
+# plain_signal's child polls with pvm_nrecv until SIGUSR1 from its parent
+# lands, and reports how many polls that took: unrecorded runs differ, and
+# 5 replays of a recording print the recorded count (pg_replay_case).
+# Then the signals files of that recording: the sender's "sent 0", the
+# receiver's one landing; and a copy of the recording whose receiver's file
+# has a line that is not one: its replay fails, naming the file and line.
+# Last, plain_signal -term: SIGTERM, uncaught, ends the child inside its
+# pvm_recv; 3 replays end it there too: the same output, the same exit
+# status as the recording (4: a task ended abnormally).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
+PG_RUNS=5
+PG_FREE_RUNS=6
+
+pg_replay_case "plain_signal (pvm_sendsig: where SIGUSR1 lands among the child's polls)" \
+    "$PG_BUILD/tests/plain_signal"
+if grep -q '^\[1\] child: SIGUSR1 landed after [0-9]* polls$' "$(dirname "$PG_CASE_LOGS")/rec.out"; then
+    pg_pass "plain_signal: the recorded signal landed and the child counted its polls"
+else
+    pg_fail "plain_signal: the recording did not say where the signal landed:"
+    cat "$(dirname "$PG_CASE_LOGS")/rec.out"
+fi
+if [ "$(cat "$PG_CASE_LOGS"/ltid-1.signals.pgc 2>/dev/null)" = "sent 0" ] &&
+   grep -qx 'signal [0-9]* 10 [01]' "$PG_CASE_LOGS"/ltid-2.signals.pgc 2>/dev/null &&
+   [ "$(wc -l <"$PG_CASE_LOGS"/ltid-2.signals.pgc)" -eq 1 ]; then
+    pg_pass "plain_signal: the sender's signals file holds its call, the receiver's the one landing"
+else
+    pg_fail "plain_signal: unexpected signals files:"
+    head "$PG_CASE_LOGS"/ltid-*.signals.pgc
+fi
+
+bad=$(pg_tmpdir)/logs
+cp -r "$PG_CASE_LOGS" "$bad"
+echo 'signal soon 10' >>"$bad/ltid-2.signals.pgc"
+rc=0
+timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$bad" "$PG_BUILD/tests/plain_signal" \
+    >"$bad.out" 2>"$bad.err" || rc=$?
+if [ "$rc" -ne 0 ] && grep -q "ltid-2.signals.pgc:2: not a line of a signals file" "$bad.out" "$bad.err"; then
+    pg_pass "plain_signal: a replay refuses a bad line of a signals file, naming file and line (exit $rc)"
+else
+    pg_fail "plain_signal: a bad signals file: exit $rc, and no message naming it:"
+    cat "$bad.out" "$bad.err" | head -8
+fi
+
+dir=$(pg_tmpdir)
+rrc=0
+timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -term \
+    >"$dir/rec" 2>"$dir/rec.err" || rrc=$?
+same=0
+for i in 1 2 3; do
+    rc=0
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -term \
+        >"$dir/rep$i" 2>"$dir/rep$i.err" || rc=$?
+    [ "$rc" -eq "$rrc" ] && cmp -s "$dir/rec" "$dir/rep$i" && same=$((same + 1))
+done
+if [ "$rrc" -eq 4 ] && [ "$same" -eq 3 ] && grep -qx 'signal [0-9]* 15 1' "$dir/logs/ltid-2.signals.pgc" &&
+   grep -q '^\[1\] parent: the child ended$' "$dir/rec"; then
+    pg_pass "plain_signal -term: an uncaught SIGTERM ends the child inside its receive, in 3 of 3 replays as recorded (exit $rrc)"
+else
+    pg_fail "plain_signal -term: recording exit $rrc, $same of 3 replays the same:"
+    cat "$dir/rec" "$dir/rec.err" "$dir/logs/ltid-2.signals.pgc" "$dir/rep1" "$dir/rep1.err" | head -12
+fi
+
+pg_pvm_stop
+pg_summary
