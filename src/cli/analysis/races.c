@@ -322,9 +322,13 @@ static int match(struct rc_run *run)
             for (j = key_hash(src, t, e->msgid) & (cap - 1); tab[j] >= 0;
                  j = (j + 1) & (cap - 1)) {
                 m = &run->msg[tab[j]];
-                if (m->src == src && m->dst == t && m->msgid == e->msgid) {
+                /* the tag too: an MPI rank's msgid counts the messages
+                 * of one tag (docs/mpi-notes.md); a PVM msgid is unique
+                 * per sender, and a PVM receive has its send's tag */
+                if (m->src == src && m->dst == t && m->msgid == e->msgid &&
+                    m->tag == e->tag) {
                     e->a = tab[j];
-                    if (strcmp(pg_msg_calls[e->call], "pvm_probe") &&
+                    if (!pg_call_probes(pg_msg_calls[e->call]) &&
                         !m->taken_pos)
                         m->taken_pos = pos;
                     break;

@@ -1,0 +1,15 @@
+/*
+ * pg_mpi_env.h - what `pangaea` (src/cli/run/mpi_run.c) tells the ranks
+ * of an MPI run through the launcher's environment passing, and what the
+ * PMPI library (src/mpi/) reads: the names only, no mpi.h (the command is
+ * built once, for both MPIs).  The values are those of a PVM run's
+ * PANGAEA_MODE and PANGAEA_LOGDIR (src/pvm/runtime/pg_proto.h), so that a
+ * user sees one vocabulary.
+ */
+#ifndef PG_MPI_ENV_H
+#define PG_MPI_ENV_H
+
+#define PGM_ENV_MODE "PANGAEA_MODE"     /* log | replay | none */
+#define PGM_ENV_LOGDIR "PANGAEA_LOGDIR" /* absolute */
+
+#endif
