@@ -12,11 +12,13 @@
  *
  * Each worker sleeps a little before each send (its pid seeds the length):
  * free runs differ, a replay must print the recorded orders and counts.
- * Any number of ranks from 2.
+ * Any number of ranks from 2.  With the argument "extra" the master polls
+ * once more at its end: another program for a replay (it must diverge).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static void nap(void)
@@ -39,7 +41,7 @@ static void worker(int rank)
     MPI_Send(&v, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
 }
 
-static void master(int n)
+static void master(int n, int extra)
 {
     MPI_Request *reqs = malloc(n * sizeof *reqs);
     int *vals = malloc(n * sizeof *vals);
@@ -70,6 +72,8 @@ static void master(int n)
         printf(" %d", st.MPI_SOURCE);
     }
     printf(" (%ld polls found nothing)\n", misses);
+    if (extra)
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
     free(reqs);
     free(vals);
 }
@@ -82,7 +86,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank == 0)
-        master(size);
+        master(size, argc > 1 && !strcmp(argv[1], "extra"));
     else
         worker(rank);
     MPI_Finalize();

@@ -152,6 +152,29 @@ static char **launcher_argv(const struct top_opts *o,
     return argv;
 }
 
+/* A signal that ends pangaea (a timeout's TERM) ends the launcher too,
+ * which ends its ranks: nothing of the run is left behind. */
+static volatile pid_t launched;
+
+static void forward(int sig)
+{
+    if (launched > 0)
+        kill(launched, sig);
+}
+
+static void forward_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    size_t i;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward;
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
 static int launch(char **argv)
 {
     int status;
@@ -167,6 +190,8 @@ static int launch(char **argv)
         return fprintf(stderr, "pangaea: cannot start %s: %s\n", argv[0],
                        strerror(errno)),
                TOP_EXIT_FAILED;
+    launched = pid;
+    forward_signals();
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return TOP_EXIT_FAILED;
