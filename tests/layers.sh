@@ -58,8 +58,8 @@ TOP_LAYERS='
 untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
-runlog hostcheck move races dump pack mpi_run
-unpack
+runlog hostcheck move races dump pack mpi_ids
+unpack mpi_run
 races_find
 races_out whatif minimize
 display_races

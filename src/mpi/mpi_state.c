@@ -2,8 +2,8 @@
  * mpi_state.c - the MPI front end's state (pg_mpi.h): the rank, the
  * message counters, the clock, ending a run that cannot go on.
  *
- * Design.  The counters name messages (pg_mpi.h): one per (direction,
- * peer rank, tag), in an open-addressing table that doubles when half
+ * Design.  The counters name the messages taken (pg_mpi.h): one per
+ * (sender rank, tag), in an open-addressing table that doubles when half
  * full; a program uses few tags and peers, so lookups are one or two
  * probes.  Only MPI_COMM_WORLD is handled so far (pgm_world_only), so the
  * communicator is not part of the key yet.
@@ -22,7 +22,7 @@
 struct pgm_state pgm;
 
 struct slot {
-    int used, send, peer, tag, count;
+    int used, peer, tag, count;
 };
 static struct slot *tab;
 static size_t cap, used;
@@ -35,22 +35,19 @@ double pgm_now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static size_t hash(int send, int peer, int tag)
+static size_t hash(int peer, int tag)
 {
     uint64_t h = (uint64_t)(unsigned)peer * 0x9E3779B97F4A7C15ull ^
-                 (uint64_t)(unsigned)tag * 0xC2B2AE3D27D4EB4Full ^
-                 (uint64_t)send;
+                 (uint64_t)(unsigned)tag * 0xC2B2AE3D27D4EB4Full;
 
     return (size_t)(h ^ h >> 29);
 }
 
-static struct slot *find(struct slot *t, size_t n, int send, int peer,
-                         int tag)
+static struct slot *find(struct slot *t, size_t n, int peer, int tag)
 {
-    size_t i = hash(send, peer, tag) & (n - 1);
+    size_t i = hash(peer, tag) & (n - 1);
 
-    while (t[i].used && !(t[i].send == send && t[i].peer == peer &&
-                          t[i].tag == tag))
+    while (t[i].used && !(t[i].peer == peer && t[i].tag == tag))
         i = (i + 1) & (n - 1);
     return &t[i];
 }
@@ -64,7 +61,7 @@ static int grow(void)
         return -1;
     for (i = 0; i < cap; i++)
         if (tab[i].used) {
-            s = find(t, n, tab[i].send, tab[i].peer, tab[i].tag);
+            s = find(t, n, tab[i].peer, tab[i].tag);
             *s = tab[i];
         }
     free(tab);
@@ -73,21 +70,20 @@ static int grow(void)
     return 0;
 }
 
-int pgm_count(int send, int peer, int tag, int take)
+int pgm_count(int peer, int tag, int take)
 {
     struct slot *s;
 
     if (2 * (used + 1) > cap && grow() < 0)
         return -1;
-    s = find(tab, cap, send, peer, tag);
+    s = find(tab, cap, peer, tag);
     if (!s->used) {
-        *s = (struct slot){ 1, send, peer, tag, 0 };
+        *s = (struct slot){ 1, peer, tag, 0 };
         used++;
     }
     if (s->count == INT32_MAX)
-        pgm_die(PGM_REFUSED, "more than %d messages of tag %d %s rank %d: "
-                "beyond what a log's message id holds", INT32_MAX, tag,
-                send ? "to" : "from", peer);
+        pgm_die(PGM_REFUSED, "more than %d messages of tag %d from rank %d: "
+                "beyond what a log's message id holds", INT32_MAX, tag, peer);
     return take ? ++s->count : s->count + 1;
 }
 

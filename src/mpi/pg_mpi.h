@@ -10,13 +10,14 @@
  * first task, as in a PVM run; ltid 0 is pangaea's own in PVM runs, and
  * absent in MPI runs).
  *
- * A message is named as in every Pangaea log by (sender ltid, msgid), but
- * msgid counts the messages of one tag from one sender to one receiver
- * (on MPI_COMM_WORLD): MPI's non-overtaking rule says a receive that took
- * a message of tag T from S took the oldest one of (S, T) not taken yet,
- * so the receiver counts what the sender counted without anything carried
- * in the message (docs/mpi-notes.md).  A message is therefore found by
- * (sender, receiver, tag, msgid).
+ * A message is named as in every Pangaea log by (sender ltid, msgid),
+ * msgid being the sender's count of its sends.  A receiver cannot know
+ * that count without something carried in the message; what it knows is
+ * that it took the k-th message of one tag from one sender (MPI's
+ * non-overtaking rule: docs/mpi-notes.md).  So a rank writes k as a
+ * receive's msgid, and pangaea rewrites it into the sender's count after
+ * the run (src/cli/recording/mpi_ids.c); a replay reads the rewritten
+ * logs, and posts receives by source and tag only.
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
  * counters, the clock), mpi_log.c (writing and reading the rank's logs,
@@ -56,6 +57,7 @@ struct pgm_state {
     struct pgm_ev next;       /* replay: the next recorded event */
     int have_next;
     int misses_used;          /* replay: of next.misses, polls done */
+    int sent;                 /* messages sent: a send's msgid */
     int misses;               /* recording: polls that found nothing */
     const char *poll_call;    /* recording: the last of them */
     int poll_from, poll_tag;
@@ -66,10 +68,10 @@ extern struct pgm_state pgm;
 /* ---- mpi_state.c ---- */
 /* Wall clock, seconds since the epoch (the logs' t). */
 double pgm_now(void);
-/* The counter of messages of `tag` from this rank to `peer` (send: 1) or
- * from `peer` to it (send: 0); returns its next value and counts it when
- * take is 1, else only peeks (a probe). -1: out of memory. */
-int pgm_count(int send, int peer, int tag, int take);
+/* The number of the message of `tag` from rank `peer` a receive takes
+ * (counts it when take is 1; a probe only peeks).  Only MPI_COMM_WORLD
+ * is recorded so far, so the communicator is not part of it. */
+int pgm_count(int peer, int tag, int take);
 /* The bytes of count items of type. */
 int pgm_bytes(MPI_Datatype type, int count);
 /* An MPI rank as an ltid, and back (MPI_ANY_SOURCE is -1). */

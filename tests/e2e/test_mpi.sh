@@ -15,7 +15,9 @@
 #   MPI_Recv as races with the other workers' tag-1 results as the
 #   alternatives (3 then 2 candidates), none at the receives that name
 #   their source, and no message "out of the sender's order" (messages
-#   are matched by sender, tag and msgid: docs/mpi-notes.md);
+#   are named as in every log once pangaea renumbered the receives after
+#   the run: docs/mpi-notes.md);
+# - -tasks matches every message of it to its send (the same renumbering);
 # - a replay of another program (the master polls once more at its end)
 #   stops, naming the divergence, with exit status 3;
 # - a replay with fewer ranks than recorded is refused, naming the log.
@@ -78,6 +80,13 @@ one_mpi() {
         pg_fail "$name: -races says messages were taken out of the sender's order"
     else
         pg_pass "$name: -races finds every message in its sender's order"
+    fi
+    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
+        grep -q "^4 tasks, 9 sends, 12 receives, 12 messages matched, 0 send destinations and 0 receives unmatched"; then
+        pg_pass "$name: -tasks matches every message to its send"
+    else
+        pg_fail "$name: -tasks does not match every message"
+        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
     fi
     dir=$(pg_tmpdir)
     timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \

@@ -322,11 +322,7 @@ static int match(struct rc_run *run)
             for (j = key_hash(src, t, e->msgid) & (cap - 1); tab[j] >= 0;
                  j = (j + 1) & (cap - 1)) {
                 m = &run->msg[tab[j]];
-                /* the tag too: an MPI rank's msgid counts the messages
-                 * of one tag (docs/mpi-notes.md); a PVM msgid is unique
-                 * per sender, and a PVM receive has its send's tag */
-                if (m->src == src && m->dst == t && m->msgid == e->msgid &&
-                    m->tag == e->tag) {
+                if (m->src == src && m->dst == t && m->msgid == e->msgid) {
                     e->a = tab[j];
                     if (!pg_call_probes(pg_msg_calls[e->call]) &&
                         !m->taken_pos)

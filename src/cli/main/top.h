@@ -80,6 +80,10 @@ int top_mkdirs(const char *dir, pg_err *err);
  * status. */
 int top_is_mpi_launcher(const char *program);
 int top_mpi_run(struct top_opts *o);
+/* mpi_ids.c: after an MPI run, each receive's msgid (the rank's count of
+ * the messages of that sender and tag) becomes its send's (the sender's
+ * count of its sends), as in every log.  0, or -1 and err. */
+int top_mpi_renumber(const char *dir, pg_err *err);
 int top_workdir(const struct top_opts *o, pg_err *err);
 /* pangaea's stdin for ltid 1 (stdin_fwd.c): forwarded as it comes, and
  * recorded as LOGDIR/pangaea-stdin; in replay the recorded input.  0, or

@@ -13,7 +13,8 @@
  * launcher itself unpreloaded), with the mode and the log directory
  * (pg_mpi_env.h).  The log directory is used as in a PVM run: locked, the
  * last good recording kept in previous/, marked complete once every
- * rank's communication log ends well.  pangaea's exit status is the
+ * rank's communication log ends well and its receives name their sends
+ * as in every Pangaea log (mpi_ids.c).  pangaea's exit status is the
  * launcher's.
  */
 #define _GNU_SOURCE
@@ -264,6 +265,11 @@ int top_mpi_run(struct top_opts *o)
     status = launch(argv);
     if (o->mode != PANGAEA_LOG)
         return status;
+    if (top_mpi_renumber(o->logdir, &err) < 0) { /* mpi_ids.c */
+        fprintf(stderr, "pangaea: the recording in %s is incomplete: %s\n",
+                o->logdir, err.msg);
+        return status ? status : TOP_EXIT_FAILED;
+    }
     n = seal(o);
     if (n < 0)
         return status ? status : TOP_EXIT_FAILED;
