@@ -36,6 +36,7 @@ log_dump
 '
 MPI_LAYERS="$BASE_LOG_LAYERS
 mpi_state
+mpi_site
 mpi_log
 mpi_p2p
 "

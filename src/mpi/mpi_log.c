@@ -4,7 +4,8 @@
  *
  * Design.  The same files as a PVM task's, through the log layer:
  * ltid-N.comm.pgc (sends, receives, what probes found, polls that found
- * nothing as `misses`) and ltid-N.exec.xml (the program, the end).  A
+ * nothing as `misses`, call sites) and ltid-N.exec.xml (the program, the
+ * end).  A
  * replay reads the communication log with the streaming reader, one event
  * ahead, and passes over the events a replay does not act on (call sites,
  * the last poll before an event); every wrapped call checks that it is
@@ -71,6 +72,7 @@ static void read_next(void);
 static void open_recording(void)
 {
     char path[PATH_MAX + 64];
+    pg_log_header h;
     struct stat st;
     pg_err err;
 
@@ -78,8 +80,12 @@ static void open_recording(void)
     if (access(path, F_OK) < 0)
         pgm_die(PGM_REFUSED, "no log %s to replay: the recording had fewer "
                 "than %d ranks", path, pgm.size);
-    if (!(pgm.rd = pg_logr_open(path, PG_LOG_COMM, NULL, &err)))
+    if (!(pgm.rd = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
         die_err("cannot replay", &err);
+    if (h.select[0]) /* the replay follows whole logs only, so far */
+        pgm_die(PGM_REFUSED, "%s is a selective or race-only log (\"%s\"): "
+                "an MPI replay follows whole recordings only so far", path,
+                h.select);
     pg_log_path(path, sizeof path, pgm.dir, pgm.size + 1, PG_LOG_COMM);
     if (pgm.rank == 0 && stat(path, &st) == 0)
         pgm_die(PGM_REFUSED, "the recording has more ranks than the %d of "
@@ -140,27 +146,31 @@ static void flush_misses(double t)
     if (!pgm.misses)
         return;
     wrote(pg_logw_poll(pgm.comm, t, pgm.poll_call,
-                       pgm_ltid_of(pgm.poll_from), pgm.poll_tag, 0, 0));
+                       pgm_ltid_of(pgm.poll_from), pgm.poll_tag, 0,
+                       pgm.poll_site));
     pg_logw_misses(pgm.comm, pgm.misses);
     pgm.misses = 0;
 }
 
 void pgm_log_send(const char *call, int peer, int tag, int msgid, int bytes)
 {
+    int site = pgm_site(), to = pgm_ltid_of(peer); /* its <site> first */
     double t = pgm_now();
-    int to = pgm_ltid_of(peer);
 
     flush_misses(t);
+    pg_logw_note(pgm.comm, site, -3, -2, 0);
     wrote(pg_logw_send(pgm.comm, t, call, tag, msgid, bytes, 1, &to));
 }
 
 void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                   int asked_from, int asked)
 {
+    int site = pgm_site(); /* its <site> before the misses' <poll> */
     double t = pgm_now();
 
     flush_misses(t);
-    pg_logw_note(pgm.comm, 0, pgm_ltid_of(asked_from), asked_tag(asked), 0);
+    pg_logw_note(pgm.comm, site, pgm_ltid_of(asked_from), asked_tag(asked),
+                 0);
     wrote(pg_logw_recv(pgm.comm, t, call, pgm_ltid_of(from), tag, msgid,
                        bytes));
 }
@@ -168,6 +178,7 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
 void pgm_log_miss(const char *call, int asked_from, int asked)
 {
     pgm.misses++;
+    pgm.poll_site = pgm_site();
     pgm.poll_call = call;
     pgm.poll_from = asked_from;
     pgm.poll_tag = asked_tag(asked);

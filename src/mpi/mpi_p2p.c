@@ -21,9 +21,10 @@
  * posting is the order non-overtaking keeps).
  *
  * Not wrapped yet (README.md, MPI programs, says what that means for a
- * replay): other communicators (refused: pgm_world_only), MPI_Sendrecv,
- * MPI_Waitall/Waitsome/Testany/Testsome/Testall, collectives, and a replay
- * of MPI_Irecv(MPI_ANY_SOURCE) (refused at the MPI_Irecv).
+ * replay): other communicators (refused: pgm_world_only),
+ * MPI_Waitsome/Testsome/Testall, collectives, and a replay of
+ * MPI_Irecv(MPI_ANY_SOURCE) (refused at the MPI_Irecv: which posted
+ * receive a completion belongs to is not in the log; it needs a field).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -165,6 +166,7 @@ PGM_API int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest,
 {
     if (PASS(dest))
         return PMPI_Send(buf, count, type, dest, tag, comm);
+    PGM_SITE();
     return send_common("MPI_Send", buf, count, type, dest, tag, comm, NULL);
 }
 
@@ -173,6 +175,7 @@ PGM_API int MPI_Isend(const void *buf, int count, MPI_Datatype type,
 {
     if (PASS(dest))
         return PMPI_Isend(buf, count, type, dest, tag, comm, req);
+    PGM_SITE();
     return send_common("MPI_Isend", buf, count, type, dest, tag, comm, req);
 }
 
@@ -190,6 +193,7 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
 
     if (PASS(source))
         return PMPI_Recv(buf, count, type, source, tag, comm, status);
+    PGM_SITE();
     pgm_world_only(comm, "MPI_Recv");
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY) {
@@ -246,6 +250,7 @@ PGM_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 {
     if (PASS(source))
         return PMPI_Iprobe(source, tag, comm, flag, status);
+    PGM_SITE();
     return probe_common("MPI_Iprobe", source, tag, comm, flag, status);
 }
 
@@ -253,6 +258,7 @@ PGM_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     if (PASS(source))
         return PMPI_Probe(source, tag, comm, status);
+    PGM_SITE();
     return probe_common("MPI_Probe", source, tag, comm, NULL, status);
 }
 
@@ -357,6 +363,7 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
 
     if (pgm.mode == PGM_OFF || pgm.busy || (i = find_pending(req)) < 0)
         return PMPI_Wait(req, status); /* a send's: not an event */
+    PGM_SITE();
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Wait", 0);
@@ -379,6 +386,7 @@ PGM_API int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 
     if (pgm.mode == PGM_OFF || pgm.busy || (i = find_pending(req)) < 0)
         return PMPI_Test(req, flag, status);
+    PGM_SITE();
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Test", 1);
@@ -441,6 +449,7 @@ PGM_API int MPI_Waitany(int n, MPI_Request reqs[], int *index,
 
     if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
         return PMPI_Waitany(n, reqs, index, status);
+    PGM_SITE();
     if (!(which = malloc((size_t)n * sizeof *which)))
         pgm_die(PGM_REFUSED, "out of memory");
     for (i = 0; i < n; i++)
@@ -461,6 +470,203 @@ PGM_API int MPI_Waitany(int n, MPI_Request reqs[], int *index,
     if (rc == MPI_SUCCESS)
         give_status(status, &st);
     free(which);
+    pgm.busy = 0;
+    return rc;
+}
+
+/* A Testany that found nothing asked for what its receives admit: one
+ * source (tag) if they all name it, else any. */
+static void testany_missed(int n, const int *which)
+{
+    int i, src = -2, tag = -2;
+
+    for (i = 0; i < n; i++) {
+        if (which[i] < 0)
+            continue;
+        src = src == -2 || src == pend[which[i]].source ? pend[which[i]].source
+                                                        : MPI_ANY_SOURCE;
+        tag = tag == -2 || tag == pend[which[i]].tag ? pend[which[i]].tag
+                                                     : MPI_ANY_TAG;
+    }
+    pgm_log_miss("MPI_Irecv", src, tag);
+}
+
+/* Testany over receives: as MPI_Test (the tests that found none done,
+ * then the one that found one), and which one, as MPI_Waitany. */
+PGM_API int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
+                        MPI_Status *status)
+{
+    const struct pgm_ev *e;
+    int *which, i, any = 0, rc = MPI_SUCCESS;
+    MPI_Status st;
+
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Testany(n, reqs, index, flag, status);
+    if (!(which = malloc((size_t)n * sizeof *which)))
+        pgm_die(PGM_REFUSED, "out of memory");
+    for (i = 0; i < n; i++)
+        any |= (which[i] = find_pending(&reqs[i])) >= 0;
+    if (!any) { /* sends only: not events */
+        free(which);
+        return PMPI_Testany(n, reqs, index, flag, status);
+    }
+    PGM_SITE();
+    pgm.busy = 1;
+    if (pgm.mode == PGM_REPLAY) {
+        e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Testany", 1);
+        *flag = e != NULL;
+        *index = MPI_UNDEFINED;
+        if (e)
+            rc = waitany_replay(n, reqs, index, which, &st);
+    } else {
+        rc = PMPI_Testany(n, reqs, index, flag, &st);
+        if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED &&
+            which[*index] >= 0)
+            completed(which[*index], &st, NULL);
+        else if (rc == MPI_SUCCESS && !*flag)
+            testany_missed(n, which);
+    }
+    if (rc == MPI_SUCCESS && *flag)
+        give_status(status, &st);
+    free(which);
+    pgm.busy = 0;
+    return rc;
+}
+
+/* Waitall: every receive among the requests completes; their events are
+ * written in the requests' order, which a replay follows. */
+static int waitall_recorded(int n, MPI_Request *reqs, const int *which,
+                            MPI_Status *st)
+{
+    MPI_Request *saved = malloc((size_t)n * sizeof *saved);
+    int i, rc;
+
+    if (!saved)
+        pgm_die(PGM_REFUSED, "out of memory");
+    memcpy(saved, reqs, (size_t)n * sizeof *saved);
+    rc = PMPI_Waitall(n, reqs, st);
+    for (i = 0; rc == MPI_SUCCESS && i < n; i++)
+        if (which[i] >= 0) /* looked up again: completed() reorders */
+            completed(find_pending(&saved[i]), &st[i], NULL);
+    free(saved);
+    return rc;
+}
+
+static int waitall_replay(int n, MPI_Request *reqs, const int *which,
+                          MPI_Status *st)
+{
+    MPI_Status *mine = malloc((size_t)n * sizeof *mine);
+    const struct pgm_ev *e;
+    int i, k, rc = MPI_SUCCESS;
+
+    if (!mine)
+        pgm_die(PGM_REFUSED, "out of memory");
+    for (i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        if (which[i] < 0)
+            continue;
+        k = find_pending(&reqs[i]);
+        e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Waitall", 0);
+        check_request(k, e, "MPI_Waitall");
+        if ((rc = PMPI_Wait(&reqs[i], &mine[i])) == MPI_SUCCESS)
+            completed(k, &mine[i], e);
+    }
+    if (rc == MPI_SUCCESS) /* the others (sends) */
+        rc = PMPI_Waitall(n, reqs, st);
+    for (i = 0; i < n; i++)
+        if (which[i] >= 0)
+            st[i] = mine[i];
+    free(mine);
+    return rc;
+}
+
+PGM_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+{
+    MPI_Status *st;
+    int *which, i, any = 0, rc;
+
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Waitall(n, reqs, statuses);
+    if (!(which = malloc((size_t)n * sizeof *which)) ||
+        !(st = malloc((size_t)n * sizeof *st)))
+        pgm_die(PGM_REFUSED, "out of memory");
+    for (i = 0; i < n; i++)
+        any |= (which[i] = find_pending(&reqs[i])) >= 0;
+    if (!any) {
+        free(which), free(st);
+        return PMPI_Waitall(n, reqs, statuses);
+    }
+    PGM_SITE();
+    pgm.busy = 1;
+    rc = pgm.mode == PGM_REPLAY ? waitall_replay(n, reqs, which, st)
+                                : waitall_recorded(n, reqs, which, st);
+    if (rc == MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE)
+        memcpy(statuses, st, (size_t)n * sizeof *st);
+    free(which), free(st);
+    pgm.busy = 0;
+    return rc;
+}
+
+/* ---- send and receive in one call ----------------------------------------- */
+
+/* Replay: the send half's event, checked, then the receive half's. */
+static const struct pgm_ev *sendrecv_expect(int dest, int stag, int source,
+                                            int rtag)
+{
+    static const char *const send_calls[] = { "MPI_Send", NULL };
+    const struct pgm_ev *e;
+
+    if (dest != MPI_PROC_NULL) {
+        e = pgm_expect(PG_EV_SEND, send_calls, "MPI_Sendrecv", 0);
+        if (e->to != pgm_ltid_of(dest) || e->tag != stag ||
+            e->msgid != pgm.sent + 1)
+            pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: "
+                    "recorded send %d, to ltid %d, tag %d; the program's "
+                    "MPI_Sendrecv is send %d, to ltid %d, tag %d", e->seq,
+                    e->msgid, e->to, e->tag, pgm.sent + 1, pgm_ltid_of(dest),
+                    stag);
+        pgm_advance();
+    }
+    if (source == MPI_PROC_NULL)
+        return NULL;
+    e = pgm_expect(PG_EV_RECV, recv_calls, "MPI_Sendrecv", 0);
+    check_admits(e, source, rtag, "MPI_Sendrecv");
+    return e;
+}
+
+/* Logged as a send (MPI_Send) and a receive (MPI_Recv), in that order. */
+PGM_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
+                         int dest, int stag, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int source, int rtag,
+                         MPI_Comm comm, MPI_Status *status)
+{
+    const struct pgm_ev *e = NULL;
+    MPI_Status st;
+    int rc;
+
+    if (pgm.mode == PGM_OFF || pgm.busy ||
+        (dest == MPI_PROC_NULL && source == MPI_PROC_NULL))
+        return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
+                             rtype, source, rtag, comm, status);
+    PGM_SITE();
+    pgm_world_only(comm, "MPI_Sendrecv");
+    pgm.busy = 1;
+    if (pgm.mode == PGM_REPLAY &&
+        (e = sendrecv_expect(dest, stag, source, rtag))) {
+        source = pgm_rank_of(e->from);
+        rtag = e->tag;
+    }
+    rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+                       source, rtag, comm, &st);
+    if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
+        pgm.sent++;
+        if (pgm.mode == PGM_LOG)
+            pgm_log_send("MPI_Send", dest, stag, pgm.sent,
+                         pgm_bytes(stype, scount));
+    }
+    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
+        took("MPI_Recv", &st, source, rtag, e, 1);
+        give_status(status, &st);
+    }
     pgm.busy = 0;
     return rc;
 }

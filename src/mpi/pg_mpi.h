@@ -20,8 +20,8 @@
  * logs, and posts receives by source and tag only.
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
- * counters, the clock), mpi_log.c (writing and reading the rank's logs,
- * divergence), mpi_p2p.c (the wrapped calls).
+ * counters, the clock), mpi_site.c (call sites), mpi_log.c (writing and
+ * reading the rank's logs, divergence), mpi_p2p.c (the wrapped calls).
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -36,6 +36,8 @@
 #include "pg_mpi_env.h"
 
 #define PGM_API __attribute__((visibility("default")))
+/* In each wrapper the program called: where it called from (mpi_site.c). */
+#define PGM_SITE() (pgm.pc = __builtin_return_address(0))
 
 enum pgm_mode { PGM_OFF = 0, PGM_LOG = 1, PGM_REPLAY = 2 };
 
@@ -52,6 +54,7 @@ struct pgm_state {
     enum pgm_mode mode;
     int rank, size, ltid;
     int busy;                 /* inside a wrapper: MPI calling itself */
+    void *pc;                 /* the program's call of the wrapper */
     pg_logw *comm, *exec;     /* recording */
     pg_logr *rd;              /* replay: the rank's communication log */
     struct pgm_ev next;       /* replay: the next recorded event */
@@ -60,7 +63,7 @@ struct pgm_state {
     int sent;                 /* messages sent: a send's msgid */
     int misses;               /* recording: polls that found nothing */
     const char *poll_call;    /* recording: the last of them */
-    int poll_from, poll_tag;
+    int poll_from, poll_tag, poll_site;
     char dir[4096];
 };
 extern struct pgm_state pgm;
@@ -87,6 +90,11 @@ _Noreturn void pgm_die(int code, const char *fmt, ...)
  * run naming the call (nothing is recorded that a replay could not
  * follow). */
 void pgm_world_only(MPI_Comm comm, const char *call);
+
+/* ---- mpi_site.c ---- */
+/* The id of the call site pgm.pc (its <site> written the first time), 0
+ * if unknown. */
+int pgm_site(void);
 
 /* ---- mpi_log.c ---- */
 /* After PMPI_Init: opens the logs (record) or the recording (replay). */

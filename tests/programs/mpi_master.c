@@ -9,6 +9,11 @@
  *            and MPI_Wait
  *   probe:   MPI_Iprobe(MPI_ANY_SOURCE, 3) polled until it finds a result,
  *            then MPI_Recv of what it found; how many polls found nothing
+ *   testany: an MPI_Irecv per worker (tag 4), a go to each (tag 7), and
+ *            MPI_Testany until all are done: the order, and how many tests found none done; the
+ *            workers send with MPI_Sendrecv, whose receive takes the
+ *            master's answer (tag 5)
+ *   waitall: an MPI_Irecv per worker (tag 6), one MPI_Waitall: the sum
  *
  * Each worker sleeps a little before each send (its pid seeds the length):
  * free runs differ, a replay must print the recorded orders and counts.
@@ -29,7 +34,7 @@ static void nap(void)
 static void worker(int rank)
 {
     MPI_Request req;
-    int v = rank * 10;
+    int v = rank * 10, w;
 
     srand((unsigned)getpid());
     nap();
@@ -39,11 +44,18 @@ static void worker(int rank)
     MPI_Wait(&req, MPI_STATUS_IGNORE);
     nap();
     MPI_Send(&v, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
+    MPI_Recv(&w, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    nap();
+    MPI_Sendrecv(&v, 1, MPI_INT, 0, 4, &w, 1, MPI_INT, 0, 5, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    v += w;
+    MPI_Send(&v, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
 }
 
 static void master(int n, int extra)
 {
     MPI_Request *reqs = malloc(n * sizeof *reqs);
+    MPI_Status *sts = malloc(n * sizeof *sts);
     int *vals = malloc(n * sizeof *vals);
     MPI_Status st;
     int i, v, idx, flag;
@@ -72,9 +84,34 @@ static void master(int n, int extra)
         printf(" %d", st.MPI_SOURCE);
     }
     printf(" (%ld polls found nothing)\n", misses);
+    printf("testany:");
+    for (i = 1; i < n; i++)
+        MPI_Irecv(&vals[i - 1], 1, MPI_INT, i, 4, MPI_COMM_WORLD,
+                  &reqs[i - 1]);
+    for (i = 1; i < n; i++) /* go: the workers send after a nap */
+        MPI_Send(&i, 1, MPI_INT, i, 7, MPI_COMM_WORLD);
+    for (i = 1, misses = 0; i < n;) {
+        MPI_Testany(n - 1, reqs, &idx, &flag, &st);
+        if (flag && idx != MPI_UNDEFINED) {
+            printf(" %d", st.MPI_SOURCE);
+            i++;
+        } else
+            misses++;
+    }
+    printf(" (%ld tests found none done)\nwaitall:", misses);
+    for (i = 1; i < n; i++)
+        MPI_Send(&i, 1, MPI_INT, i, 5, MPI_COMM_WORLD);
+    for (i = 1; i < n; i++)
+        MPI_Irecv(&vals[i - 1], 1, MPI_INT, i, 6, MPI_COMM_WORLD,
+                  &reqs[i - 1]);
+    MPI_Waitall(n - 1, reqs, sts);
+    for (i = 1, v = 0; i < n; i++)
+        v += vals[i - 1] * (sts[i - 1].MPI_SOURCE == i);
+    printf(" %d\n", v);
     if (extra)
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
     free(reqs);
+    free(sts);
     free(vals);
 }
 
