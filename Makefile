@@ -98,6 +98,16 @@ $(B)/tests/mpich/mpi_%: tests/programs/mpi_%.c
 $(B)/tests/openmpi/mpi_%: tests/programs/mpi_%.c
 	@mkdir -p $(@D)
 	mpicc.openmpi $(CFLAGS) -o $@ $<
+# Fortran (mpi_*.f90), with each MPI's mpif90: -O0 -g, for call sites.
+MPI_F_SRC := $(wildcard tests/programs/mpi_*.f90)
+test-programs: $(if $(MPICH_INC),$(MPI_F_SRC:tests/programs/%.f90=$(B)/tests/mpich/%)) \
+               $(if $(OMPI_INC),$(MPI_F_SRC:tests/programs/%.f90=$(B)/tests/openmpi/%))
+$(B)/tests/mpich/mpi_%: tests/programs/mpi_%.f90
+	@mkdir -p $(@D)
+	mpif90.mpich -g -O0 -o $@ $<
+$(B)/tests/openmpi/mpi_%: tests/programs/mpi_%.f90
+	@mkdir -p $(@D)
+	mpif90.openmpi -g -O0 -o $@ $<
 
 # The test programs (one of them Fortran: gfortran) are built for the
 # tests, not by `make` alone, so the demo needs no test-only package.

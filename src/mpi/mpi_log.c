@@ -100,6 +100,7 @@ void pgm_start(void)
     char exe[PATH_MAX] = "", host[256] = "", cwd[PATH_MAX] = "";
 
     check_library();
+    pgm.started = 1;
     pgm.mode = !mode                    ? PGM_OFF
                : !strcmp(mode, "log")    ? PGM_LOG
                : !strcmp(mode, "replay") ? PGM_REPLAY
@@ -122,6 +123,22 @@ void pgm_start(void)
         open_logs(exe, host, cwd);
     else
         open_recording();
+}
+
+/* A rank of a recording or replay whose MPI_Init never reached the
+ * library: Open MPI's Fortran bindings call PMPI_Init and the rest
+ * directly (docs/mpi-notes.md).  Said, rather than a silent run. */
+__attribute__((destructor)) static void never_started(void)
+{
+    const char *mode = getenv(PGM_ENV_MODE);
+
+    if (!pgm.started && mode && (!strcmp(mode, "log") ||
+                                 !strcmp(mode, "replay")))
+        fprintf(stderr, "pangaea: a rank (pid %d) ended without its MPI "
+                "calls reaching Pangaea's library (a Fortran program of Open "
+                "MPI? its bindings call PMPI_ directly): nothing of it was "
+                "%s\n", (int)getpid(),
+                strcmp(mode, "log") ? "replayed" : "recorded");
 }
 
 /* ---- recording ------------------------------------------------------------- */

@@ -53,6 +53,7 @@ struct pgm_ev {
 struct pgm_state {
     enum pgm_mode mode;
     int rank, size, ltid;
+    int started;              /* MPI_Init went through the library */
     int busy;                 /* inside a wrapper: MPI calling itself */
     void *pc;                 /* the program's call of the wrapper */
     pg_logw *comm, *exec;     /* recording */

@@ -26,6 +26,10 @@
 # - tests/programs/mpi_refuse.c: MPI_THREAD_MULTIPLE asked for is given
 #   SERIALIZED under -log (MULTIPLE without Pangaea), and a send on a
 #   duplicate of MPI_COMM_WORLD ends the run, named (not recorded yet).
+# - Fortran (tests/programs/mpi_fmaster.f90): with MPICH free runs differ,
+#   replays are identical and -races sees the races; with Open MPI, whose
+#   Fortran bindings bypass the MPI_ names, every rank says it was not
+#   recorded, and pangaea fails.
 # No pvmd: MPI runs need none.  Open MPI as root needs its two variables,
 # and --oversubscribe for 4 ranks on 2 cores (docs/mpi-notes.md).
 . "$(dirname "$0")/lib.sh"
@@ -147,5 +151,33 @@ refused() {
 
 one_mpi MPICH mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_master"
 one_mpi "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi/mpi_master" --oversubscribe
+
+# Fortran: MPICH's bindings call the C MPI_ names (recorded, replayed);
+# Open MPI's call PMPI_ directly: each rank says nothing was recorded.
+if command -v mpiexec.mpich >/dev/null; then
+    pg_replay_case "MPICH: a Fortran master (MPI_RECV any source)" \
+        mpiexec.mpich -n 4 "$PG_BUILD/tests/mpich/mpi_fmaster"
+    if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
+sys.exit(0 if [len(x["alternatives"]) for x in r] == [2, 1] else 1)'; then
+        pg_pass "MPICH: -races reports the Fortran master's two wildcard receives"
+    else
+        pg_fail "MPICH: -races on the Fortran master"
+        "$PG_BUILD/pangaea" -races "$PG_CASE_LOGS"
+    fi
+fi
+if command -v mpiexec.openmpi >/dev/null; then
+    dir=$(pg_tmpdir)
+    timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" mpiexec.openmpi \
+        --oversubscribe -n 2 "$PG_BUILD/tests/openmpi/mpi_fmaster" >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && [ "$(grep -c "ended without its MPI calls reaching Pangaea's library" "$dir/err")" -eq 2 ]; then
+        pg_pass "Open MPI: a Fortran program's ranks say they were not recorded (exit $rc)"
+    else
+        pg_fail "Open MPI: a Fortran program: exit $rc"
+        head -5 "$dir/err"
+    fi
+fi
 
 pg_summary
