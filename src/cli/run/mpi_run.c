@@ -199,9 +199,9 @@ static int launch(char **argv)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Every rank's communication log read to its end: the recording is
- * complete.  The number of ranks, or -1 (said). */
-static int seal(const struct top_opts *o)
+/* Every rank's communication log read to its end: the number of ranks,
+ * or -1 (said) when one stops early (its rank died) or none is there. */
+static int whole(const struct top_opts *o)
 {
     char path[PATH_MAX + 64];
     int *ids, n = top_log_ltids(o->logdir, 0, &ids), i, bad = 0;
@@ -220,9 +220,23 @@ static int seal(const struct top_opts *o)
     if (n <= 0 && !bad)
         fprintf(stderr, "pangaea: the recording in %s holds no rank's log: "
                 "did the launcher start the program?\n", o->logdir);
-    if (bad || n <= 0)
+    return bad || n <= 0 ? -1 : n;
+}
+
+/* The receives renumbered (mpi_ids.c: a cut log too, for the views); the
+ * recording marked complete if every log was whole before.  The number
+ * of ranks, or -1 (said). */
+static int seal(const struct top_opts *o)
+{
+    int n = whole(o);
+    pg_err err;
+
+    if (top_mpi_renumber(o->logdir, &err) < 0) {
+        fprintf(stderr, "pangaea: the recording in %s is incomplete: %s\n",
+                o->logdir, err.msg);
         return -1;
-    if (top_logdir_complete(o->logdir, &err) < 0) {
+    }
+    if (n > 0 && top_logdir_complete(o->logdir, &err) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return -1;
     }
@@ -265,11 +279,6 @@ int top_mpi_run(struct top_opts *o)
     status = launch(argv);
     if (o->mode != PANGAEA_LOG)
         return status;
-    if (top_mpi_renumber(o->logdir, &err) < 0) { /* mpi_ids.c */
-        fprintf(stderr, "pangaea: the recording in %s is incomplete: %s\n",
-                o->logdir, err.msg);
-        return status ? status : TOP_EXIT_FAILED;
-    }
     n = seal(o);
     if (n < 0)
         return status ? status : TOP_EXIT_FAILED;
