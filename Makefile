@@ -280,7 +280,8 @@ bench: all bench-programs test-programs
 # make install PREFIX=/usr/local [DESTDIR=/stage] [LIBDIR=...]; make uninstall
 # (the same variables).  The layout is what src/cli/files/paths.c looks for
 # beside the installed `pangaea`: PREFIX/bin/pangaea, PREFIX/lib/pangaea/
-# (the coordinator and a link to the library it preloads into tasks),
+# (the coordinator, a link to the library it preloads into tasks, and the
+# MPI libraries that were built),
 # PREFIX/share/pangaea/ (the schema); so bin, lib/pangaea and share stay
 # under PREFIX, while LIBDIR (the library, pangaea.pc) may be multiarch.
 PREFIX  ?= /usr/local
@@ -293,11 +294,12 @@ INSTALLED  = $(PREFIX)/bin/pangaea $(PKGLIBDIR)/pangaea-coord \
              $(PKGLIBDIR)/libpangaea.so $(LIBDIR)/libpangaea.so \
              $(LIBDIR)/libpangaea.a $(INCLUDEDIR)/pangaea.h \
              $(DATADIR)/pangaea-log.xsd $(LIBDIR)/pkgconfig/pangaea.pc \
-             $(MANDIR)/man1/pangaea.1 $(MANDIR)/man3/pangaea.3
+             $(MANDIR)/man1/pangaea.1 $(MANDIR)/man3/pangaea.3 \
+             $(PKGLIBDIR)/libpangaea-mpich.so $(PKGLIBDIR)/libpangaea-openmpi.so
 $(B)/pangaea.pc: pangaea.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
-install: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord
+install: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord $(MPI_LIBS_BUILT)
 	rm -f $(B)/pangaea.pc && $(MAKE) --no-print-directory $(B)/pangaea.pc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PKGLIBDIR) \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
@@ -313,6 +315,7 @@ install: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord
 	install -m 644 $(B)/pangaea.pc $(DESTDIR)$(LIBDIR)/pkgconfig/pangaea.pc
 	install -m 644 man/pangaea.1 $(DESTDIR)$(MANDIR)/man1/pangaea.1
 	install -m 644 man/pangaea.3 $(DESTDIR)$(MANDIR)/man3/pangaea.3
+	for l in $(MPI_LIBS_BUILT); do install -m 755 $$l $(DESTDIR)$(PKGLIBDIR)/; done
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
