@@ -67,9 +67,27 @@ static void open_logs(const char *exe, const char *host, const char *cwd)
 
 static void read_next(void);
 
-/* A replay needs this rank's log, and rank 0 checks that the recording
- * had no more ranks than this run. */
-static void open_recording(void)
+/* The recorded rank ran the program this rank runs (its path: a program
+ * rebuilt in place is not noticed yet). */
+static void check_program(const char *exe)
+{
+    char path[PATH_MAX + 64];
+    pg_log_header h;
+    pg_logr *r;
+    pg_err err;
+
+    pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_EXEC);
+    if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
+        die_err("cannot replay", &err);
+    pg_logr_close(r);
+    if (h.exe[0] && strcmp(h.exe, exe))
+        pgm_die(PGM_REFUSED, "the recording ran %s (%s), this run runs %s",
+                h.exe, path, exe);
+}
+
+/* A replay needs this rank's log, of this program, and rank 0 checks
+ * that the recording had no more ranks than this run. */
+static void open_recording(const char *exe)
 {
     char path[PATH_MAX + 64];
     pg_log_header h;
@@ -91,6 +109,7 @@ static void open_recording(void)
         pgm_die(PGM_REFUSED, "the recording has more ranks than the %d of "
                 "this run (%s): give the launcher the recorded number",
                 pgm.size, path);
+    check_program(exe);
     read_next();
 }
 
@@ -122,7 +141,7 @@ void pgm_start(void)
     if (pgm.mode == PGM_LOG)
         open_logs(exe, host, cwd);
     else
-        open_recording();
+        open_recording(exe);
 }
 
 /* A rank of a recording or replay whose MPI_Init never reached the

@@ -22,7 +22,8 @@
 # - -tasks matches every message of it to its send (the same renumbering);
 # - a replay of another program (the master polls once more at its end)
 #   stops, naming the divergence, with exit status 3;
-# - a replay with fewer ranks than recorded is refused, naming the log;
+# - a replay with fewer ranks than recorded is refused, naming the log,
+#   and so is a replay of another program, naming both;
 # - tests/programs/mpi_refuse.c: MPI_THREAD_MULTIPLE asked for is given
 #   SERIALIZED under -log (MULTIPLE without Pangaea), and a send on a
 #   duplicate of MPI_COMM_WORLD ends the run, named (not recorded yet).
@@ -118,6 +119,15 @@ one_mpi() {
         pg_pass "$name: a replay with fewer ranks is refused, named (exit $rc)"
     else
         pg_fail "$name: a replay with fewer ranks: exit $rc"
+        head -5 "$dir/err"
+    fi
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
+        -n 4 "${prog%/*}/mpi_refuse" >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && grep -q "the recording ran $prog .*this run runs ${prog%/*}/mpi_refuse" "$dir/err"; then
+        pg_pass "$name: a replay of another program is refused, naming both (exit $rc)"
+    else
+        pg_fail "$name: a replay of another program: exit $rc"
         head -5 "$dir/err"
     fi
     refused "$name" "$launcher" "${prog%/*}/mpi_refuse" "$@"

@@ -65,8 +65,10 @@ int top_is_mpi_launcher(const char *program)
 {
     const char *b = base_of(program);
 
-    return launcher_of(program) || !strncmp(b, "mpiexec", 7) ||
-           !strncmp(b, "mpirun", 6);
+    /* another MPI's mpiexec is named, not run as a PVM program */
+    return launcher_of(program) || !strcmp(b, "mpiexec") ||
+           !strcmp(b, "mpirun") || !strncmp(b, "mpiexec.", 8) ||
+           !strncmp(b, "mpirun.", 7);
 }
 
 /* What an MPI run does not do yet: said rather than ignored. */
