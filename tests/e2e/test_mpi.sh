@@ -20,6 +20,9 @@
 #   are named as in every log once pangaea renumbered the receives after
 #   the run: docs/mpi-notes.md);
 # - -tasks matches every message of it to its send (the same renumbering);
+# - every rank's log, dumped, is valid against the schema, and the
+#   format page's reference reader (docs/comm_log_reader.py) reads it as
+#   -dump does (the MPI calls are in the format's table of calls);
 # - a replay of another program (the master polls once more at its end)
 #   stops, naming the divergence, with exit status 3;
 # - a replay with fewer ranks than recorded is refused, naming the log,
@@ -103,6 +106,18 @@ one_mpi() {
         "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
     fi
     dir=$(pg_tmpdir)
+    bad=
+    for k in 1 2 3 4; do
+        "$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" "$k" >"$dir/$k.xml" &&
+            xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$dir/$k.xml" 2>/dev/null &&
+            python3 "$PG_ROOT/docs/comm_log_reader.py" "$PG_CASE_LOGS/ltid-$k.comm.pgc" "$dir/$k.xml" >/dev/null ||
+            bad="$bad $k"
+    done
+    if [ -z "$bad" ]; then
+        pg_pass "$name: every rank's log is valid against the schema and read alike by docs/comm_log_reader.py"
+    else
+        pg_fail "$name: the logs of ltids$bad: invalid, or read otherwise by docs/comm_log_reader.py"
+    fi
     timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
         -n 4 "$prog" extra >"$dir/out" 2>"$dir/err"
     rc=$?
