@@ -11,5 +11,11 @@
 
 #define PGM_ENV_MODE "PANGAEA_MODE"     /* log | replay | none */
 #define PGM_ENV_LOGDIR "PANGAEA_LOGDIR" /* absolute */
+/* A directory of pangaea's own for the run, where a rank that ends the
+ * run (a replay that diverged, something refused) leaves why, in a file
+ * PGM_NOTE_NAME: pangaea prints it and exits with its status, whatever
+ * the launcher forwarded or returned (docs/mpi-notes.md). */
+#define PGM_ENV_NOTES "PANGAEA_MPI_NOTES"
+#define PGM_NOTE_NAME "ltid-%d.why" /* "STATUS\nMESSAGE" */
 
 #endif

@@ -18,6 +18,7 @@
  * launcher's.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pg_grow.h"
 #include "pg_log.h"
 #include "pg_mpi_env.h"
 #include "top.h"
@@ -130,9 +132,62 @@ static void pass_env(const struct launcher *l, char **argv, int *n,
     }
 }
 
+/* What ranks that ended the run left (pg_mpi_env.h): each said, in the
+ * order of their ltids, and removed with the directory; the status of the
+ * first, or 0 if none. */
+static int say_note(const char *dir, int ltid)
+{
+    char path[PATH_MAX + 64], text[1200];
+    int code, n;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/" PGM_NOTE_NAME, dir, ltid);
+    if (!(f = fopen(path, "r")))
+        return 0;
+    n = (int)fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    unlink(path);
+    text[n > 0 ? n : 0] = 0;
+    if (sscanf(text, "%d", &code) != 1 || !strchr(text, '\n'))
+        return 0;
+    fputs(strchr(text, '\n') + 1, stderr);
+    return code;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+static int read_notes(const char *dir)
+{
+    int *ltids = NULL, n = 0, i, ltid, status = 0, code;
+    size_t cap = 0;
+    struct dirent *e;
+    DIR *d = opendir(dir);
+
+    while (d && (e = readdir(d)))
+        if (sscanf(e->d_name, PGM_NOTE_NAME, &ltid) == 1 &&
+            pg_grow(&ltids, &cap, (size_t)n + 1, sizeof *ltids) == 0)
+            ltids[n++] = ltid;
+    if (d)
+        closedir(d);
+    if (n > 1)
+        qsort(ltids, (size_t)n, sizeof *ltids, by_value);
+    for (i = 0; i < n; i++)
+        if ((code = say_note(dir, ltids[i])) && !status)
+            status = code;
+    free(ltids);
+    rmdir(dir);
+    return status;
+}
+
 /* launcher [env passing] the user's arguments. */
 static char **launcher_argv(const struct top_opts *o,
-                            const struct launcher *l, const char *lib)
+                            const struct launcher *l, const char *lib,
+                            const char *notes)
 {
     static const char *modes[] = { "", "none", "log", "replay" };
     const char *pre = getenv("LD_PRELOAD");
@@ -150,6 +205,7 @@ static char **launcher_argv(const struct top_opts *o,
         pass_env(l, argv, &n, "LD_PRELOAD", preload);
         pass_env(l, argv, &n, PGM_ENV_MODE, modes[o->mode]);
         pass_env(l, argv, &n, PGM_ENV_LOGDIR, o->logdir);
+        pass_env(l, argv, &n, PGM_ENV_NOTES, notes);
     }
     memcpy(&argv[n], o->args, (size_t)k * sizeof *argv);
     return argv;
@@ -250,8 +306,13 @@ int top_mpi_run(struct top_opts *o)
     const struct launcher *l = launcher_of(o->program);
     char lib[PATH_MAX + 64], **argv;
     const char *opt = unsupported(o);
-    int status, n;
+    const char *tmp = getenv("TMPDIR");
+    char notes[PATH_MAX];
+    int status, n, noted;
     pg_err err;
+
+    snprintf(notes, sizeof notes, "%s/pangaea-mpi.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
 
     if (!l) {
         fprintf(stderr, "pangaea: %s looks like an MPI launcher, but not "
@@ -276,9 +337,16 @@ int top_mpi_run(struct top_opts *o)
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return TOP_EXIT_USAGE;
     }
-    if (!(argv = launcher_argv(o, l, lib)))
+    if (!mkdtemp(notes)) {
+        fprintf(stderr, "pangaea: cannot make a directory %s: %s\n", notes,
+                strerror(errno));
+        return TOP_EXIT_FAILED;
+    }
+    if (!(argv = launcher_argv(o, l, lib, notes)))
         return fprintf(stderr, "pangaea: out of memory\n"), TOP_EXIT_FAILED;
     status = launch(argv);
+    noted = read_notes(notes);
+    status = noted ? noted : status;
     if (o->mode != PANGAEA_LOG)
         return status;
     n = seal(o);
