@@ -59,7 +59,8 @@ TOP_LAYERS='
 untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
-runlog hostcheck move races dump pack mpi_ids
+mpi_ids
+runlog hostcheck move races dump pack
 unpack mpi_run
 races_find
 races_out whatif minimize

@@ -27,7 +27,8 @@
 # - a replay of another program (the master polls once more at its end)
 #   stops, naming the divergence, with exit status 3;
 # - a replay with fewer ranks than recorded is refused, naming the log,
-#   and so is a replay of another program, naming both;
+#   and so is a replay of another program, naming both, and a replay
+#   without the launcher (as a PVM program's), saying why;
 # - tests/programs/mpi_refuse.c: MPI_THREAD_MULTIPLE asked for is given
 #   SERIALIZED under -log (MULTIPLE without Pangaea), and a send on a
 #   duplicate of MPI_COMM_WORLD ends the run, named (not recorded yet).
@@ -134,6 +135,15 @@ one_mpi() {
     else
         pg_fail "$name: a replay of another program: exit $rc"
         head -5 "$dir/err"
+    fi
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$prog" \
+        >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "is an MPI run's .*replay it with its launcher" "$dir/err"; then
+        pg_pass "$name: a replay without the launcher is refused, said to be an MPI run's"
+    else
+        pg_fail "$name: a replay without the launcher: exit $rc"
+        head -3 "$dir/err"
     fi
     refused "$name" "$launcher" "${prog%/*}/mpi_refuse" "$@"
 }

@@ -84,6 +84,9 @@ int top_mpi_run(struct top_opts *o);
  * the messages of that sender and tag) becomes its send's (the sender's
  * count of its sends), as in every log.  0, or -1 and err. */
 int top_mpi_renumber(const char *dir, pg_err *err);
+/* 1 if the recording in dir is an MPI run's: ranks' logs, and no log of
+ * ltid 0 (pangaea's own in a PVM run). */
+int top_mpi_recording(const char *dir);
 int top_workdir(const struct top_opts *o, pg_err *err);
 /* pangaea's stdin for ltid 1 (stdin_fwd.c): forwarded as it comes, and
  * recorded as LOGDIR/pangaea-stdin; in replay the recorded input.  0, or

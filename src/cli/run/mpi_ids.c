@@ -148,3 +148,19 @@ int top_mpi_renumber(const char *dir, pg_err *err)
     free(ids);
     return rc;
 }
+
+int top_mpi_recording(const char *dir)
+{
+    char path[PATH_MAX + 64];
+    pg_log_header h;
+    pg_logr *r;
+    int mpi = 0;
+
+    pg_log_path(path, sizeof path, dir, 1, PG_LOG_EXEC);
+    if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, NULL)))
+        return 0;
+    pg_log_path(path, sizeof path, dir, 0, PG_LOG_EXEC);
+    mpi = access(path, F_OK) < 0; /* a PVM run has pangaea's own, ltid 0 */
+    pg_logr_close(r);
+    return mpi;
+}
