@@ -13,6 +13,7 @@
  * both, since a replay that went on would follow another run.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -146,18 +147,34 @@ void pgm_start(void)
 
 /* A rank of a recording or replay whose MPI_Init never reached the
  * library: Open MPI's Fortran bindings call PMPI_Init and the rest
- * directly (docs/mpi-notes.md).  Said, rather than a silent run. */
+ * directly (docs/mpi-notes.md).  Said, rather than a silent run; only in
+ * a process that has those bindings (the library is preloaded into
+ * whatever the launcher starts: a script around the program too). */
+static int fortran_of_open_mpi(void)
+{
+#ifdef OPEN_MPI
+    static const char *const libs[] = { "libmpi_mpifh.so.40",
+                                        "libmpi_usempif08.so.40" };
+    size_t i;
+
+    for (i = 0; i < sizeof libs / sizeof *libs; i++)
+        if (dlopen(libs[i], RTLD_NOW | RTLD_NOLOAD))
+            return 1;
+#endif
+    return 0;
+}
+
 __attribute__((destructor)) static void never_started(void)
 {
     const char *mode = getenv(PGM_ENV_MODE);
 
-    if (!pgm.started && mode && (!strcmp(mode, "log") ||
-                                 !strcmp(mode, "replay")))
+    if (!pgm.started && mode &&
+        (!strcmp(mode, "log") || !strcmp(mode, "replay")) &&
+        fortran_of_open_mpi())
         fprintf(stderr, "pangaea: a rank (pid %d) ended without its MPI "
-                "calls reaching Pangaea's library (a Fortran program of Open "
-                "MPI? its bindings call PMPI_ directly): nothing of it was "
-                "%s\n", (int)getpid(),
-                strcmp(mode, "log") ? "replayed" : "recorded");
+                "calls reaching Pangaea's library (Open MPI's Fortran "
+                "bindings call PMPI_ directly): nothing of it was %s\n",
+                (int)getpid(), strcmp(mode, "log") ? "replayed" : "recorded");
 }
 
 /* ---- recording ------------------------------------------------------------- */
