@@ -54,12 +54,65 @@ TOP_DEPS := $(LIB_DEPS) $(foreach d,$(CLI_DIRS),$(wildcard $(d)/*.h $(d)/*.def))
 # Headers are included by name: each folder is on the include path (the
 # library's folders for all, the command's for the command).
 CPPFLAGS += $(LIB_DIRS:%=-I%)
-TOP_CPPFLAGS := $(CLI_DIRS:%=-I%)
+TOP_CPPFLAGS := $(CLI_DIRS:%=-I%) -Isrc/mpi
+TOP_DEPS += src/mpi/pg_mpi_env.h
+
+# The MPI front end (src/mpi/, docs/mpi-notes.md): a PMPI library built
+# once per MPI installed, since their ABIs differ (MPI_Comm is an int in
+# MPICH, a pointer in Open MPI): build/libpangaea-mpich.so and
+# build/libpangaea-openmpi.so, each from src/mpi/ compiled against that
+# MPI's mpi.h (what its mpicc says) and the log layer's objects.  The
+# MPICH objects are $(B)/src/mpi/*.o (tests/layers.sh reads them), Open
+# MPI's $(B)/openmpi/src/mpi/*.o.  Built only where the MPI is installed
+# (install-deps.sh test installs both).
+MPICH_INC := $(filter -I%,$(shell mpicc.mpich -show 2>/dev/null))
+MPICH_LNK := $(filter -L% -l%,$(shell mpicc.mpich -show 2>/dev/null))
+OMPI_INC  := $(filter -I%,$(shell mpicc.openmpi --showme:compile 2>/dev/null))
+OMPI_LNK  := $(filter -L% -l%,$(shell mpicc.openmpi --showme:link 2>/dev/null))
+MPI_SRC   := $(wildcard src/mpi/*.c)
+MPI_DEPS  := $(wildcard src/mpi/*.h src/log/*.h src/log/*.def src/base/*.h)
+MPICH_OBJ := $(MPI_SRC:%.c=$(B)/%.o)
+OMPI_OBJ  := $(MPI_SRC:%.c=$(B)/openmpi/%.o)
+BASELOG_OBJ := $(filter $(B)/src/base/% $(B)/src/log/%,$(LIB_OBJ))
+MPI_LIBS_BUILT := $(if $(MPICH_INC),$(B)/libpangaea-mpich.so) \
+                  $(if $(OMPI_INC),$(B)/libpangaea-openmpi.so)
+$(MPICH_OBJ): $(B)/%.o: %.c $(MPI_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc/mpi $(MPICH_INC) $(CFLAGS) -fvisibility=hidden -c $< -o $@
+$(OMPI_OBJ): $(B)/openmpi/%.o: %.c $(MPI_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc/mpi $(OMPI_INC) $(CFLAGS) -fvisibility=hidden -c $< -o $@
+# Exports the MPI_ wrappers only (src/mpi/libpangaea-mpi.map).
+$(B)/libpangaea-mpich.so: $(MPICH_OBJ) $(BASELOG_OBJ) src/mpi/libpangaea-mpi.map
+	$(CC) -shared -Wl,-z,defs -Wl,--version-script=src/mpi/libpangaea-mpi.map -o $@ $(MPICH_OBJ) $(BASELOG_OBJ) $(XML_LIBS) $(MPICH_LNK) $(SYSLIBS)
+$(B)/libpangaea-openmpi.so: $(OMPI_OBJ) $(BASELOG_OBJ) src/mpi/libpangaea-mpi.map
+	$(CC) -shared -Wl,-z,defs -Wl,--version-script=src/mpi/libpangaea-mpi.map -o $@ $(OMPI_OBJ) $(BASELOG_OBJ) $(XML_LIBS) $(OMPI_LNK) $(SYSLIBS)
+# MPI test programs (tests/programs/mpi_*.c), plain MPI programs built
+# with each MPI's compiler: $(B)/tests/mpich/ and $(B)/tests/openmpi/.
+MPI_PROG_SRC := $(wildcard tests/programs/mpi_*.c)
+test-programs: $(if $(MPICH_INC),$(MPI_PROG_SRC:tests/programs/%.c=$(B)/tests/mpich/%)) \
+               $(if $(OMPI_INC),$(MPI_PROG_SRC:tests/programs/%.c=$(B)/tests/openmpi/%))
+$(B)/tests/mpich/mpi_%: tests/programs/mpi_%.c
+	@mkdir -p $(@D)
+	mpicc.mpich $(CFLAGS) -o $@ $<
+$(B)/tests/openmpi/mpi_%: tests/programs/mpi_%.c
+	@mkdir -p $(@D)
+	mpicc.openmpi $(CFLAGS) -o $@ $<
+# Fortran (mpi_*.f90), with each MPI's mpif90: -O0 -g, for call sites.
+MPI_F_SRC := $(wildcard tests/programs/mpi_*.f90)
+test-programs: $(if $(MPICH_INC),$(MPI_F_SRC:tests/programs/%.f90=$(B)/tests/mpich/%)) \
+               $(if $(OMPI_INC),$(MPI_F_SRC:tests/programs/%.f90=$(B)/tests/openmpi/%))
+$(B)/tests/mpich/mpi_%: tests/programs/mpi_%.f90
+	@mkdir -p $(@D)
+	mpif90.mpich -g -O0 -o $@ $<
+$(B)/tests/openmpi/mpi_%: tests/programs/mpi_%.f90
+	@mkdir -p $(@D)
+	mpif90.openmpi -g -O0 -o $@ $<
 
 # The test programs (one of them Fortran: gfortran) are built for the
 # tests, not by `make` alone, so the demo needs no test-only package.
 all: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord \
-     $(B)/pangaea-debugger $(B)/sor
+     $(B)/pangaea-debugger $(B)/sor $(MPI_LIBS_BUILT)
 
 # Hidden by default, and a version script: the library exports only the PVM
 # calls it wraps (src/pvm/wrap/pg_calls.def) and pangaea.h's: the version script
@@ -125,7 +178,7 @@ $(B)/sor: examples/sor/sor.c include/pangaea.h $(B)/libpangaea.so
 
 # Test programs: tests/programs/*.c.  Those named plain_* are built against
 # PVM only (never seen Pangaea: they run preloaded); the others link -lpangaea.
-PROG_SRC := $(wildcard tests/programs/*.c)
+PROG_SRC := $(filter-out tests/programs/mpi_%,$(wildcard tests/programs/*.c))
 PROGS    := $(PROG_SRC:tests/programs/%.c=$(B)/tests/%)
 test-programs: $(PROGS)
 $(B)/tests/plain_%: tests/programs/plain_%.c
@@ -246,7 +299,8 @@ bench: all bench-programs test-programs
 # make install PREFIX=/usr/local [DESTDIR=/stage] [LIBDIR=...]; make uninstall
 # (the same variables).  The layout is what src/cli/files/paths.c looks for
 # beside the installed `pangaea`: PREFIX/bin/pangaea, PREFIX/lib/pangaea/
-# (the coordinator and a link to the library it preloads into tasks),
+# (the coordinator, a link to the library it preloads into tasks, and the
+# MPI libraries that were built),
 # PREFIX/share/pangaea/ (the schema); so bin, lib/pangaea and share stay
 # under PREFIX, while LIBDIR (the library, pangaea.pc) may be multiarch.
 PREFIX  ?= /usr/local
@@ -259,11 +313,12 @@ INSTALLED  = $(PREFIX)/bin/pangaea $(PKGLIBDIR)/pangaea-coord \
              $(PKGLIBDIR)/libpangaea.so $(LIBDIR)/libpangaea.so \
              $(LIBDIR)/libpangaea.a $(INCLUDEDIR)/pangaea.h \
              $(DATADIR)/pangaea-log.xsd $(LIBDIR)/pkgconfig/pangaea.pc \
-             $(MANDIR)/man1/pangaea.1 $(MANDIR)/man3/pangaea.3
+             $(MANDIR)/man1/pangaea.1 $(MANDIR)/man3/pangaea.3 \
+             $(PKGLIBDIR)/libpangaea-mpich.so $(PKGLIBDIR)/libpangaea-openmpi.so
 $(B)/pangaea.pc: pangaea.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
-install: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord
+install: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord $(MPI_LIBS_BUILT)
 	rm -f $(B)/pangaea.pc && $(MAKE) --no-print-directory $(B)/pangaea.pc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PKGLIBDIR) \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
@@ -279,6 +334,7 @@ install: $(B)/libpangaea.so $(B)/libpangaea.a $(B)/pangaea $(B)/pangaea-coord
 	install -m 644 $(B)/pangaea.pc $(DESTDIR)$(LIBDIR)/pkgconfig/pangaea.pc
 	install -m 644 man/pangaea.1 $(DESTDIR)$(MANDIR)/man1/pangaea.1
 	install -m 644 man/pangaea.3 $(DESTDIR)$(MANDIR)/man3/pangaea.3
+	for l in $(MPI_LIBS_BUILT); do install -m 755 $$l $(DESTDIR)$(PKGLIBDIR)/; done
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DATADIR) 2>/dev/null

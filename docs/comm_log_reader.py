@@ -16,7 +16,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 MSG_CALLS = ["pvm_send", "pvm_mcast", "pvm_psend", "pvm_bcast", "pvm_recv",
-             "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv", "pvm_addmhf"]
+             "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv", "pvm_addmhf",
+             "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Iprobe"]
 QUERY_CALLS = ["pvm_pstat", "pvm_mstat", "pvm_gsize", "pvm_recvinfo",
                "pvm_tasks", "pvm_config"]
 NOTICES = {1: "exit", 2: "hostdelete", 3: "hostadd"}

@@ -39,6 +39,8 @@ TEST=(
     dpkg-dev debhelper              # tests: debian/ builds a package
     valgrind                        # tests: -races and -min linear, counted in instructions (test_scaling)
     protobuf-compiler               # tests: protoc --decode_raw reads -export perfetto's trace (test_perfetto)
+    mpich libmpich-dev              # MPI programs (src/mpi/): libpangaea-mpich.so is built against
+    openmpi-bin libopenmpi-dev      #   each MPI's mpi.h (their ABIs differ); tests: test_mpi.sh
 )
 
 case "${1:-test}" in

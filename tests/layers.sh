@@ -23,14 +23,25 @@ B=${B:-$ROOT/build}
 fail=0
 
 LIB_FOLDERS='src/base src/log src/pvm/runtime src/pvm/wrap'
+# The MPI front end (its PMPI library: build/libpangaea-*.so) stands beside
+# PVM's on the same base and log layers, and uses nothing of PVM's.
+MPI_FOLDERS='src/base src/log src/mpi'
 TOP_FOLDERS='src/cli/files src/cli/recording src/cli/analysis src/cli/view src/cli/run src/cli/pack src/cli/search src/cli/live src/cli/main'
-LIB_LAYERS='
+BASE_LOG_LAYERS='
 err grow util
 log_table log_bin log_sink site_name
 log_xml log_binr_event log_binw
 log_binr
 log_read log_write log_schema
 log_dump
+'
+MPI_LAYERS="$BASE_LOG_LAYERS
+mpi_state
+mpi_site
+mpi_log
+mpi_p2p
+"
+LIB_LAYERS="$BASE_LOG_LAYERS"'
 real progsum state
 progmap whatif
 select coord_client notice chaos live_pos datafile timelog task_env
@@ -49,8 +60,9 @@ TOP_LAYERS='
 untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
+mpi_ids
 runlog hostcheck move races dump pack
-unpack
+unpack mpi_run
 races_find
 races_out whatif minimize
 display_races
@@ -152,27 +164,28 @@ check() {
 
 # Every folder of src/ is in one of the orders (or is the coordinator's).
 for d in $(cd "$ROOT" && find src -name '*.c' -printf '%h\n' | sort -u); do
-    case " $LIB_FOLDERS $TOP_FOLDERS src/pvm/coordinator " in
+    case " $LIB_FOLDERS $MPI_FOLDERS $TOP_FOLDERS src/pvm/coordinator " in
         *" $d "*) ;;
         *) echo "FAIL: $d is in no folder order: add it to tests/layers.sh"; fail=1 ;;
     esac
 done
 check "the library" "$LIB_FOLDERS" "$LIB_LAYERS"
+check "the MPI library" "$MPI_FOLDERS" "$MPI_LAYERS"
 check "the command" "$TOP_FOLDERS" "$TOP_LAYERS"
 
 # The library and the coordinator never include the command's headers.
 cli_h=$(cd "$ROOT" && ls src/cli/*/*.h | xargs -n1 basename | paste -sd'|')
-bad=$(grep -lE "#include \"($cli_h)\"" "$ROOT"/src/base/* "$ROOT"/src/log/* "$ROOT"/src/pvm/*/* 2>/dev/null)
+bad=$(grep -lE "#include \"($cli_h)\"" "$ROOT"/src/base/* "$ROOT"/src/log/* "$ROOT"/src/pvm/*/* "$ROOT"/src/mpi/* 2>/dev/null)
 if [ -n "$bad" ]; then
     echo "FAIL: the library includes the command's headers: $bad"
     fail=1
 fi
-# The base, the log format, the recording model, the analyses and the
-# pages know nothing of PVM: a second front end (docs/ARCHITECTURE.md)
+# The base, the log format, the MPI front end, the recording model, the
+# analyses and the pages know nothing of PVM: a second front end (docs/ARCHITECTURE.md)
 # shares them as they are.  Their sources include no PVM header, and their
 # objects use no pvm_ function and nothing src/pvm/ defines (the Makefile
 # also links them alone, without libpvm3: tests/tools/views_only.c).
-NO_PVM='src/base src/log src/cli/files src/cli/recording src/cli/analysis src/cli/view'
+NO_PVM='src/base src/log src/mpi src/cli/files src/cli/recording src/cli/analysis src/cli/view'
 bad=$(for d in $NO_PVM; do
           grep -lE '#include [<"](pvm3|pg_internal|pg_proto|live_pos)\.h[>"]' "$ROOT/$d"/*.[ch] 2>/dev/null
       done)

@@ -104,8 +104,14 @@ const char *const pg_msg_calls[] = {
     "pvm_send", "pvm_mcast", "pvm_psend", "pvm_bcast", "pvm_recv",
     "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv",
     "pvm_addmhf", /* 9: taken by a message handler */
+    /* 10 to 14: MPI programs (src/mpi/, docs/mpi-notes.md): a send, a
+     * receive (blocking; nonblocking, completed by a wait or test), and
+     * what an MPI_Iprobe found */
+    "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Iprobe",
 };
 const int pg_n_msg_calls = NELEM(pg_msg_calls);
+/* A send's or receive's call code is 4 bits too (log_binw.c). */
+_Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
 /* 3 to 5 were added later: answers with contents in the data file */
 const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
                                        "pvm_gsize", "pvm_recvinfo",
@@ -138,6 +144,11 @@ int pg_call_index(const char *const *list, int n, const char *call)
         if (!strcmp(list[i], call))
             return i;
     return -1;
+}
+
+int pg_call_probes(const char *call)
+{
+    return call && (!strcmp(call, "pvm_probe") || !strcmp(call, "MPI_Iprobe"));
 }
 
 const char *pg_notice_name(int what)

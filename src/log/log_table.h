@@ -72,6 +72,9 @@ extern const char *const pg_query_calls[];
 extern const int pg_n_query_calls;
 /* Index of call in list, or -1. */
 int pg_call_index(const char *const *list, int n, const char *call);
+/* 1 if `call` (one of pg_msg_calls) looks at a message without taking it
+ * (pvm_probe, MPI_Iprobe): the message stays for a later receive. */
+int pg_call_probes(const char *call);
 /* "exit", "hostdelete", "hostadd" for PG_NOTICE_*; NULL otherwise. */
 const char *pg_notice_name(int what);
 

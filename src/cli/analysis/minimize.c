@@ -237,7 +237,7 @@ static char *keep_of(const struct rc_run *run, const struct rc_race *races,
                                                    pos, e->atag, direct[pos],
                                                    reserved, jump);
         st->implied += race_at[pos] >= 0 && !keep[pos];
-        if (keep[pos] && e->a >= 0 && strcmp(call, "pvm_probe"))
+        if (keep[pos] && e->a >= 0 && !pg_call_probes(call))
             reserved[e->a] = 1; /* a replay keeps it for this receive */
     }
     free(race_at), free(direct);

@@ -324,7 +324,7 @@ static int match(struct rc_run *run)
                 m = &run->msg[tab[j]];
                 if (m->src == src && m->dst == t && m->msgid == e->msgid) {
                     e->a = tab[j];
-                    if (strcmp(pg_msg_calls[e->call], "pvm_probe") &&
+                    if (!pg_call_probes(pg_msg_calls[e->call]) &&
                         !m->taken_pos)
                         m->taken_pos = pos;
                     break;

@@ -74,6 +74,19 @@ int top_replay_args(struct top_opts *o, const struct pg_event *spawn,
  * -cwd recorded the recorded one if it exists (else a warning, and here);
  * a recorded one that differs from here is refused without it (-1, err). */
 int top_mkdirs(const char *dir, pg_err *err);
+/* An MPI run (mpi_run.c): top_is_mpi_launcher, 1 if the program (its
+ * resolved path) is an MPI launcher (mpiexec, mpirun ...); top_mpi_run
+ * runs it, recording or replaying its ranks, and returns pangaea's exit
+ * status. */
+int top_is_mpi_launcher(const char *program);
+int top_mpi_run(struct top_opts *o);
+/* mpi_ids.c: after an MPI run, each receive's msgid (the rank's count of
+ * the messages of that sender and tag) becomes its send's (the sender's
+ * count of its sends), as in every log.  0, or -1 and err. */
+int top_mpi_renumber(const char *dir, pg_err *err);
+/* 1 if the recording in dir is an MPI run's: ranks' logs, and no log of
+ * ltid 0 (pangaea's own in a PVM run). */
+int top_mpi_recording(const char *dir);
 int top_workdir(const struct top_opts *o, pg_err *err);
 /* pangaea's stdin for ltid 1 (stdin_fwd.c): forwarded as it comes, and
  * recorded as LOGDIR/pangaea-stdin; in replay the recorded input.  0, or

@@ -480,6 +480,11 @@ int top_check_recording(struct top_opts *o, pg_err *err)
     char path[PATH_MAX + 300];
 
     pg_log_path(path, sizeof path, o->logdir, 0, PG_LOG_EXEC);
+    if (access(path, R_OK) < 0 && top_mpi_recording(o->logdir))
+        return pg_err_set(err, "the recording in %s is an MPI run's (its "
+                          "ranks' logs, no %s): replay it with its "
+                          "launcher, pangaea -replay mpiexec ...", o->logdir,
+                          path);
     if (access(path, R_OK) < 0)
         return pg_err_set(err, "no recording to replay: %s is missing "
                           "(record first with pangaea -log)", path);

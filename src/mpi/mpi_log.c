@@ -1,0 +1,343 @@
+/*
+ * mpi_log.c - a rank's logs: written when recording, followed when
+ * replaying (pg_mpi.h).
+ *
+ * Design.  The same files as a PVM task's, through the log layer:
+ * ltid-N.comm.pgc (sends, receives, what probes found, polls that found
+ * nothing as `misses`, call sites) and ltid-N.exec.xml (the program, the
+ * end).  A
+ * replay reads the communication log with the streaming reader, one event
+ * ahead, and passes over the events a replay does not act on (call sites,
+ * the last poll before an event); every wrapped call checks that it is
+ * what the next event says (pgm_expect) and otherwise ends the run naming
+ * both, since a replay that went on would follow another run.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pg_mpi.h"
+
+/* ---- starting ------------------------------------------------------------ */
+
+/* The library is built against one MPI's mpi.h: a program of the other
+ * would read our constants wrongly (MPI_COMM_WORLD differs). */
+static void check_library(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+#ifdef OPEN_MPI
+    const char *want = "Open MPI";
+#else
+    const char *want = "MPICH";
+#endif
+
+    if (PMPI_Get_library_version(v, &n) != MPI_SUCCESS || !strstr(v, want)) {
+        fprintf(stderr, "pangaea: this program runs with another MPI than "
+                "%s, the one its launcher belongs to (\"%.60s\"): run it "
+                "with %s's launcher\n", want, v, want);
+        _exit(PGM_REFUSED);
+    }
+}
+
+static void die_err(const char *what, const pg_err *err)
+{
+    pgm_die(PGM_REFUSED, "%s: %s", what, err->msg);
+}
+
+static void open_logs(const char *exe, const char *host, const char *cwd)
+{
+    char path[PATH_MAX + 64];
+    pg_err err;
+
+    pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
+    if (!(pgm.comm = pg_logw_open(path, PG_LOG_COMM, pgm.ltid, exe, host,
+                                  &err)))
+        die_err("cannot record", &err);
+    pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_EXEC);
+    if (!(pgm.exec = pg_logw_open_prog(path, PG_LOG_EXEC, pgm.ltid, exe,
+                                       host, NULL, exe, NULL, cwd, &err)))
+        die_err("cannot record", &err);
+}
+
+static void read_next(void);
+
+/* The recorded rank ran the program this rank runs (its path: a program
+ * rebuilt in place is not noticed yet). */
+static void check_program(const char *exe)
+{
+    char path[PATH_MAX + 64];
+    pg_log_header h;
+    pg_logr *r;
+    pg_err err;
+
+    pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_EXEC);
+    if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
+        die_err("cannot replay", &err);
+    pg_logr_close(r);
+    if (h.exe[0] && strcmp(h.exe, exe))
+        pgm_die(PGM_REFUSED, "the recording ran %s (%s), this run runs %s",
+                h.exe, path, exe);
+}
+
+/* A replay needs this rank's log, of this program, and rank 0 checks
+ * that the recording had no more ranks than this run. */
+static void open_recording(const char *exe)
+{
+    char path[PATH_MAX + 64];
+    pg_log_header h;
+    struct stat st;
+    pg_err err;
+
+    pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
+    if (access(path, F_OK) < 0)
+        pgm_die(PGM_REFUSED, "no log %s to replay: the recording had fewer "
+                "than %d ranks", path, pgm.size);
+    if (!(pgm.rd = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+        die_err("cannot replay", &err);
+    if (h.select[0]) /* the replay follows whole logs only, so far */
+        pgm_die(PGM_REFUSED, "%s is a selective or race-only log (\"%s\"): "
+                "an MPI replay follows whole recordings only so far", path,
+                h.select);
+    pg_log_path(path, sizeof path, pgm.dir, pgm.size + 1, PG_LOG_COMM);
+    if (pgm.rank == 0 && stat(path, &st) == 0)
+        pgm_die(PGM_REFUSED, "the recording has more ranks than the %d of "
+                "this run (%s): give the launcher the recorded number",
+                pgm.size, path);
+    check_program(exe);
+    read_next();
+}
+
+void pgm_start(void)
+{
+    const char *mode = getenv(PGM_ENV_MODE), *dir = getenv(PGM_ENV_LOGDIR);
+    char exe[PATH_MAX] = "", host[256] = "", cwd[PATH_MAX] = "";
+
+    check_library();
+    pgm.started = 1;
+    pgm.mode = !mode                    ? PGM_OFF
+               : !strcmp(mode, "log")    ? PGM_LOG
+               : !strcmp(mode, "replay") ? PGM_REPLAY
+                                         : PGM_OFF;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &pgm.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &pgm.size);
+    pgm.ltid = pgm_ltid_of(pgm.rank);
+    if (pgm.mode == PGM_OFF)
+        return;
+    if (!dir || dir[0] != '/' || strlen(dir) >= sizeof pgm.dir)
+        pgm_die(PGM_REFUSED, "%s must name the log directory, absolute "
+                "(pangaea sets it: pangaea -log mpiexec ...)", PGM_ENV_LOGDIR);
+    snprintf(pgm.dir, sizeof pgm.dir, "%s", dir);
+    if (readlink("/proc/self/exe", exe, sizeof exe - 1) < 0)
+        snprintf(exe, sizeof exe, "%s", program_invocation_name);
+    gethostname(host, sizeof host - 1);
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = 0;
+    if (pgm.mode == PGM_LOG)
+        open_logs(exe, host, cwd);
+    else
+        open_recording(exe);
+}
+
+/* A rank of a recording or replay whose MPI_Init never reached the
+ * library: Open MPI's Fortran bindings call PMPI_Init and the rest
+ * directly (docs/mpi-notes.md).  Said, rather than a silent run; only in
+ * a process that has those bindings (the library is preloaded into
+ * whatever the launcher starts: a script around the program too). */
+static int fortran_of_open_mpi(void)
+{
+#ifdef OPEN_MPI
+    static const char *const libs[] = { "libmpi_mpifh.so.40",
+                                        "libmpi_usempif08.so.40" };
+    size_t i;
+
+    for (i = 0; i < sizeof libs / sizeof *libs; i++)
+        if (dlopen(libs[i], RTLD_NOW | RTLD_NOLOAD))
+            return 1;
+#endif
+    return 0;
+}
+
+__attribute__((destructor)) static void never_started(void)
+{
+    const char *mode = getenv(PGM_ENV_MODE);
+
+    if (!pgm.started && mode &&
+        (!strcmp(mode, "log") || !strcmp(mode, "replay")) &&
+        fortran_of_open_mpi())
+        fprintf(stderr, "pangaea: a rank (pid %d) ended without its MPI "
+                "calls reaching Pangaea's library (Open MPI's Fortran "
+                "bindings call PMPI_ directly): nothing of it was %s\n",
+                (int)getpid(), strcmp(mode, "log") ? "replayed" : "recorded");
+}
+
+/* ---- recording ------------------------------------------------------------- */
+
+static void wrote(int rc)
+{
+    if (rc < 0)
+        pgm_die(PGM_REFUSED, "cannot write its log in %s%s%s", pgm.dir,
+                pg_logw_why(pgm.comm) ? ": " : "",
+                pg_logw_why(pgm.comm) ? pg_logw_why(pgm.comm) : "");
+}
+
+static int asked_tag(int tag)
+{
+    return tag == MPI_ANY_TAG ? -1 : tag;
+}
+
+/* The polls that found nothing go with the next event (as a PVM task's
+ * pvm_nrecv misses), the last of them as a <poll> before it. */
+static void flush_misses(double t)
+{
+    if (!pgm.misses)
+        return;
+    wrote(pg_logw_poll(pgm.comm, t, pgm.poll_call,
+                       pgm_ltid_of(pgm.poll_from), pgm.poll_tag, 0,
+                       pgm.poll_site));
+    pg_logw_misses(pgm.comm, pgm.misses);
+    pgm.misses = 0;
+}
+
+void pgm_log_send(const char *call, int peer, int tag, int msgid, int bytes)
+{
+    int site = pgm_site(), to = pgm_ltid_of(peer); /* its <site> first */
+    double t = pgm_now();
+
+    flush_misses(t);
+    pg_logw_note(pgm.comm, site, -3, -2, 0);
+    wrote(pg_logw_send(pgm.comm, t, call, tag, msgid, bytes, 1, &to));
+}
+
+void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
+                  int asked_from, int asked)
+{
+    int site = pgm_site(); /* its <site> before the misses' <poll> */
+    double t = pgm_now();
+
+    flush_misses(t);
+    pg_logw_note(pgm.comm, site, pgm_ltid_of(asked_from), asked_tag(asked),
+                 0);
+    wrote(pg_logw_recv(pgm.comm, t, call, pgm_ltid_of(from), tag, msgid,
+                       bytes));
+}
+
+void pgm_log_miss(const char *call, int asked_from, int asked)
+{
+    pgm.misses++;
+    pgm.poll_site = pgm_site();
+    pgm.poll_call = call;
+    pgm.poll_from = asked_from;
+    pgm.poll_tag = asked_tag(asked);
+}
+
+/* ---- replaying ------------------------------------------------------------- */
+
+/* The next event a replay acts on (sites and polls are for -races). */
+static void read_next(void)
+{
+    pg_event ev;
+    pg_err err;
+    int rc;
+
+    do
+        rc = pg_logr_next(pgm.rd, &ev, &err);
+    while (rc == 1 && (ev.kind == PG_EV_SITE || ev.kind == PG_EV_POLL));
+    if (rc < 0 && !pg_logr_cut(pgm.rd))
+        die_err("cannot replay", &err);
+    pgm.have_next = rc == 1;
+    pgm.misses_used = 0;
+    if (rc == 1)
+        pgm.next = (struct pgm_ev){ ev.kind, ev.seq, ev.call, ev.tag,
+                                    ev.msgid, ev.bytes, ev.from,
+                                    ev.nto > 0 ? ev.to[0] : -1, ev.misses,
+                                    ev.status };
+}
+
+/* "a receive (MPI_Recv) from ltid 3, tag 5, msgid 1" */
+static const char *describe(const struct pgm_ev *e, char *buf, size_t size)
+{
+    if (e->kind == PG_EV_SEND)
+        snprintf(buf, size, "a send (%s) to ltid %d, tag %d", e->call, e->to,
+                 e->tag);
+    else if (e->kind == PG_EV_RECV)
+        snprintf(buf, size, "a receive (%s) from ltid %d, tag %d, msgid %d",
+                 e->call, e->from, e->tag, e->msgid);
+    else if (e->kind == PG_EV_END)
+        snprintf(buf, size, "the end of the rank");
+    else
+        snprintf(buf, size, "an event the MPI front end does not replay "
+                 "(kind %d)", (int)e->kind);
+    return buf;
+}
+
+static int call_in(const char *call, const char *const *calls)
+{
+    for (; calls && *calls; calls++)
+        if (call && !strcmp(call, *calls))
+            return 1;
+    return !calls;
+}
+
+const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
+                                const char *made, int poll)
+{
+    char d[256];
+
+    if (!pgm.have_next)
+        pgm_die(PGM_DIVERGED, "the replay diverged: the program called %s, "
+                "where the recording of this rank ends", made);
+    if (pgm.misses_used < pgm.next.misses) {
+        if (poll) {
+            pgm.misses_used++;
+            return NULL;
+        }
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: the program "
+                "called %s, where the recording has %d more polls that found "
+                "nothing", pgm.next.seq, made,
+                pgm.next.misses - pgm.misses_used);
+    }
+    if (pgm.next.kind != kind || !call_in(pgm.next.call, calls))
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded %s; "
+                "the program called %s", pgm.next.seq,
+                describe(&pgm.next, d, sizeof d), made);
+    return &pgm.next;
+}
+
+void pgm_advance(void)
+{
+    read_next();
+}
+
+/* ---- the end ------------------------------------------------------------- */
+
+void pgm_finish(void)
+{
+    double t = pgm_now();
+    int rc = 0;
+
+    if (pgm.mode == PGM_REPLAY) {
+        pgm_expect(PG_EV_END, NULL, "MPI_Finalize", 0);
+        pg_logr_close(pgm.rd);
+        pgm.rd = NULL;
+    } else if (pgm.mode == PGM_LOG) {
+        flush_misses(t);
+        rc |= pg_logw_end(pgm.comm, t, 0);
+        rc |= pg_logw_close(pgm.comm);
+        pgm.comm = NULL;
+        rc |= pg_logw_end(pgm.exec, t, 0);
+        rc |= pg_logw_close(pgm.exec);
+        pgm.exec = NULL;
+        if (rc)
+            fprintf(stderr, "pangaea: ltid %d (rank %d): its logs in %s "
+                    "could not be written whole\n", pgm.ltid, pgm.rank,
+                    pgm.dir);
+    }
+    pgm.mode = PGM_OFF;
+}

@@ -1,0 +1,98 @@
+/*
+ * mpi_site.c - the call site of each event of an MPI rank: what
+ * `pangaea -races` names ("at prog.c:57"), as for a PVM task.
+ *
+ * Design.  As the PVM runtime's call sites (src/pvm/runtime/callsite.c,
+ * whose way this follows; the front ends share no runtime code): each
+ * wrapper the program calls notes its return address (PGM_SITE(),
+ * pg_mpi.h); the log functions ask pgm_site() for the site's id, which
+ * is written once, as a <site id= module= offset=> event before its first
+ * use, with the address made relative to the object it lies in (programs
+ * may be position-independent), for the command to resolve from the
+ * object's debug information.  A small open-addressing table on the
+ * address: a loop costs one lookup per event.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "pg_mpi.h"
+
+struct site {
+    void *pc;
+    int id;
+};
+static struct site *tab;
+static size_t cap, used;
+static int last_id;
+
+/* The object pc lies in, and pc's offset into it; 0, or -1 if unknown. */
+static int locate(void *pc, char *path, size_t size, uintptr_t *off)
+{
+    struct link_map *lm = NULL;
+    Dl_info info;
+    ssize_t n;
+
+    if (!dladdr1(pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !info.dli_fbase)
+        return -1;
+    *off = (uintptr_t)pc - (uintptr_t)info.dli_fbase;
+    if (lm && lm->l_name && lm->l_name[0] == '/') {
+        snprintf(path, size, "%s", lm->l_name);
+        return 0;
+    }
+    n = readlink("/proc/self/exe", path, size - 1); /* the program itself */
+    if (n <= 0)
+        return -1;
+    path[n] = 0;
+    return 0;
+}
+
+static struct site *slot(struct site *t, size_t n, void *pc)
+{
+    size_t i = ((uintptr_t)pc >> 2) * 0x9E3779B97F4A7C15ull >> 7 & (n - 1);
+
+    while (t[i].pc && t[i].pc != pc)
+        i = (i + 1) & (n - 1);
+    return &t[i];
+}
+
+static int grow(void)
+{
+    size_t n = cap ? 2 * cap : 64, i;
+    struct site *t = calloc(n, sizeof *t);
+
+    if (!t)
+        return -1;
+    for (i = 0; i < cap; i++)
+        if (tab[i].pc)
+            *slot(t, n, tab[i].pc) = tab[i];
+    free(tab);
+    tab = t;
+    cap = n;
+    return 0;
+}
+
+int pgm_site(void)
+{
+    char module[PATH_MAX];
+    uintptr_t off;
+    struct site *s;
+
+    if (!pgm.pc || (2 * (used + 1) > cap && grow() < 0))
+        return 0;
+    s = slot(tab, cap, pgm.pc);
+    if (s->pc)
+        return s->id;
+    if (locate(pgm.pc, module, sizeof module, &off) < 0 || off > INT32_MAX ||
+        pg_logw_site(pgm.comm, pgm_now(), last_id + 1, module,
+                     (int)off) < 0)
+        return 0; /* an unknown site: the event says none */
+    *s = (struct site){ pgm.pc, ++last_id };
+    used++;
+    return s->id;
+}

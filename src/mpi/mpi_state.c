@@ -1,0 +1,166 @@
+/*
+ * mpi_state.c - the MPI front end's state (pg_mpi.h): the rank, the
+ * message counters, the clock, ending a run that cannot go on.
+ *
+ * Design.  The counters name the messages taken (pg_mpi.h): one per
+ * (sender rank, tag), in an open-addressing table that doubles when half
+ * full; a program uses few tags and peers, so lookups are one or two
+ * probes.  Only MPI_COMM_WORLD is handled so far (pgm_world_only), so the
+ * communicator is not part of the key yet.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pg_mpi.h"
+
+struct pgm_state pgm;
+
+struct slot {
+    int used, peer, tag, count;
+};
+static struct slot *tab;
+static size_t cap, used;
+
+double pgm_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static size_t hash(int peer, int tag)
+{
+    uint64_t h = (uint64_t)(unsigned)peer * 0x9E3779B97F4A7C15ull ^
+                 (uint64_t)(unsigned)tag * 0xC2B2AE3D27D4EB4Full;
+
+    return (size_t)(h ^ h >> 29);
+}
+
+static struct slot *find(struct slot *t, size_t n, int peer, int tag)
+{
+    size_t i = hash(peer, tag) & (n - 1);
+
+    while (t[i].used && !(t[i].peer == peer && t[i].tag == tag))
+        i = (i + 1) & (n - 1);
+    return &t[i];
+}
+
+static int grow(void)
+{
+    size_t n = cap ? 2 * cap : 64, i;
+    struct slot *t = calloc(n, sizeof *t), *s;
+
+    if (!t)
+        return -1;
+    for (i = 0; i < cap; i++)
+        if (tab[i].used) {
+            s = find(t, n, tab[i].peer, tab[i].tag);
+            *s = tab[i];
+        }
+    free(tab);
+    tab = t;
+    cap = n;
+    return 0;
+}
+
+int pgm_count(int peer, int tag, int take)
+{
+    struct slot *s;
+
+    if (2 * (used + 1) > cap && grow() < 0)
+        return -1;
+    s = find(tab, cap, peer, tag);
+    if (!s->used) {
+        *s = (struct slot){ 1, peer, tag, 0 };
+        used++;
+    }
+    if (s->count == INT32_MAX)
+        pgm_die(PGM_REFUSED, "more than %d messages of tag %d from rank %d: "
+                "beyond what a log's message id holds", INT32_MAX, tag, peer);
+    return take ? ++s->count : s->count + 1;
+}
+
+int pgm_bytes(MPI_Datatype type, int count)
+{
+    int size = 0;
+    long long n;
+
+    if (PMPI_Type_size(type, &size) != MPI_SUCCESS || count < 0)
+        return 0;
+    n = (long long)size * count;
+    return n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+int pgm_ltid_of(int rank)
+{
+    return rank < 0 ? -1 : rank + 1;
+}
+
+int pgm_rank_of(int ltid)
+{
+    return ltid < 1 ? MPI_ANY_SOURCE : ltid - 1;
+}
+
+/* The note for pangaea (pg_mpi_env.h): 0 when written whole. */
+static int leave_note(int code, const char *msg)
+{
+    const char *dir = getenv(PGM_ENV_NOTES);
+    char path[4096], text[1100];
+    int fd, n, ok;
+
+    if (!dir || !*dir || snprintf(path, sizeof path, "%s/" PGM_NOTE_NAME,
+                                  dir, pgm.ltid) >= (int)sizeof path)
+        return -1;
+    n = snprintf(text, sizeof text, "%d\n%s", code, msg);
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return -1;
+    ok = write(fd, text, (size_t)n) == n;
+    return close(fd) == 0 && ok ? 0 : -1;
+}
+
+void pgm_die(int code, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    int n;
+
+    n = snprintf(msg, sizeof msg, "pangaea: ltid %d (rank %d): ", pgm.ltid,
+                 pgm.rank);
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - n - 1, fmt, ap);
+    va_end(ap);
+    strcat(msg, "\n");
+    /* Said by pangaea after the run, else here in one write (a launcher
+     * forwards each write on its own).  Not MPI_Abort: MPICH's hydra then
+     * tore the job down before forwarding the rank's last words, now and
+     * then, and Open MPI 4.1.4's orterun once hung for good after it; a
+     * rank that exits non-zero without MPI_Finalize makes either launcher
+     * end the job (docs/mpi-notes.md). */
+    if (leave_note(code, msg) < 0 && write(2, msg, strlen(msg)) < 0)
+        n = 0;
+    if (pgm.comm)
+        pg_logw_flush(pgm.comm);
+    _exit(code);
+}
+
+void pgm_world_only(MPI_Comm comm, const char *call)
+{
+    int same = MPI_UNEQUAL;
+
+    if (comm == MPI_COMM_WORLD)
+        return;
+    PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same);
+    pgm_die(PGM_REFUSED, "%s on a communicator other than MPI_COMM_WORLD%s: "
+            "Pangaea records MPI_COMM_WORLD only so far (README.md, MPI "
+            "programs); nothing is recorded past this call", call,
+            same == MPI_CONGRUENT ? " (a duplicate of it)" : "");
+}

@@ -1,0 +1,121 @@
+/*
+ * pg_mpi.h - the MPI front end's runtime (src/mpi/): what its files share.
+ *
+ * Design.  The front end is a PMPI library (libpangaea-mpich.so,
+ * libpangaea-openmpi.so: built once per MPI, their ABIs differ) that the
+ * launcher preloads into every rank (pangaea sets LD_PRELOAD through the
+ * launcher's own environment passing: src/cli/run/mpi_run.c).  It writes
+ * the same logs as a PVM task, with the log layer (src/log), and knows
+ * nothing of PVM.  A rank of MPI_COMM_WORLD is ltid rank+1 (ltid 1 is the
+ * first task, as in a PVM run; ltid 0 is pangaea's own in PVM runs, and
+ * absent in MPI runs).
+ *
+ * A message is named as in every Pangaea log by (sender ltid, msgid),
+ * msgid being the sender's count of its sends.  A receiver cannot know
+ * that count without something carried in the message; what it knows is
+ * that it took the k-th message of one tag from one sender (MPI's
+ * non-overtaking rule: docs/mpi-notes.md).  So a rank writes k as a
+ * receive's msgid, and pangaea rewrites it into the sender's count after
+ * the run (src/cli/recording/mpi_ids.c); a replay reads the rewritten
+ * logs, and posts receives by source and tag only.
+ *
+ * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
+ * counters, the clock), mpi_site.c (call sites), mpi_log.c (writing and
+ * reading the rank's logs, divergence), mpi_p2p.c (the wrapped calls).
+ *
+ * This header includes mpi.h: each object is built twice, against
+ * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
+ * command shares with it (no mpi.h there).
+ */
+#ifndef PG_MPI_H
+#define PG_MPI_H
+
+#include <mpi.h>
+
+#include "pg_log.h"
+#include "pg_mpi_env.h"
+
+#define PGM_API __attribute__((visibility("default")))
+/* In each wrapper the program called: where it called from (mpi_site.c). */
+#define PGM_SITE() (pgm.pc = __builtin_return_address(0))
+
+enum pgm_mode { PGM_OFF = 0, PGM_LOG = 1, PGM_REPLAY = 2 };
+
+/* One event as the replay needs it (a copy: pg_logr's strings and lists
+ * go with its next event). */
+struct pgm_ev {
+    pg_ev_kind kind;
+    long seq;
+    const char *call;  /* the table's string (log_table.c) */
+    int tag, msgid, bytes, from, to, misses, status;
+};
+
+struct pgm_state {
+    enum pgm_mode mode;
+    int rank, size, ltid;
+    int started;              /* MPI_Init went through the library */
+    int busy;                 /* inside a wrapper: MPI calling itself */
+    void *pc;                 /* the program's call of the wrapper */
+    pg_logw *comm, *exec;     /* recording */
+    pg_logr *rd;              /* replay: the rank's communication log */
+    struct pgm_ev next;       /* replay: the next recorded event */
+    int have_next;
+    int misses_used;          /* replay: of next.misses, polls done */
+    int sent;                 /* messages sent: a send's msgid */
+    int misses;               /* recording: polls that found nothing */
+    const char *poll_call;    /* recording: the last of them */
+    int poll_from, poll_tag, poll_site;
+    char dir[4096];
+};
+extern struct pgm_state pgm;
+
+/* ---- mpi_state.c ---- */
+/* Wall clock, seconds since the epoch (the logs' t). */
+double pgm_now(void);
+/* The number of the message of `tag` from rank `peer` a receive takes
+ * (counts it when take is 1; a probe only peeks).  Only MPI_COMM_WORLD
+ * is recorded so far, so the communicator is not part of it. */
+int pgm_count(int peer, int tag, int take);
+/* The bytes of count items of type. */
+int pgm_bytes(MPI_Datatype type, int count);
+/* An MPI rank as an ltid, and back (MPI_ANY_SOURCE is -1). */
+int pgm_ltid_of(int rank);
+int pgm_rank_of(int ltid);
+/* Ends the run: prints "pangaea: ltid N (rank R): WHY" and aborts every
+ * rank with `code` (PGM_DIVERGED for a replay that diverged). */
+#define PGM_DIVERGED 3
+#define PGM_REFUSED 4
+_Noreturn void pgm_die(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Only MPI_COMM_WORLD is recorded so far: another communicator ends the
+ * run naming the call (nothing is recorded that a replay could not
+ * follow). */
+void pgm_world_only(MPI_Comm comm, const char *call);
+
+/* ---- mpi_site.c ---- */
+/* The id of the call site pgm.pc (its <site> written the first time), 0
+ * if unknown. */
+int pgm_site(void);
+
+/* ---- mpi_log.c ---- */
+/* After PMPI_Init: opens the logs (record) or the recording (replay). */
+void pgm_start(void);
+/* At MPI_Finalize: the <end>; a replay checks it is the recording's. */
+void pgm_finish(void);
+/* Recording: a send to `peer` rank, a message taken (or found by a probe)
+ * from `from` rank, a poll that found nothing. */
+void pgm_log_send(const char *call, int peer, int tag, int msgid,
+                  int bytes);
+void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
+                  int asked_from, int asked_tag);
+void pgm_log_miss(const char *call, int asked_from, int asked_tag);
+/* Replay: the next recorded event, which must be of `kind` made by one
+ * of the calls in `calls` (NULL-ended); else the replay diverged (ends
+ * the run naming the event and the call the program made).  A poll
+ * (`poll` 1) that missed when recorded returns NULL: it misses now. */
+const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
+                                const char *made, int poll);
+/* Replay: the event pgm_expect returned was done; on to the next. */
+void pgm_advance(void);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * pg_mpi_env.h - what `pangaea` (src/cli/run/mpi_run.c) tells the ranks
+ * of an MPI run through the launcher's environment passing, and what the
+ * PMPI library (src/mpi/) reads: the names only, no mpi.h (the command is
+ * built once, for both MPIs).  The values are those of a PVM run's
+ * PANGAEA_MODE and PANGAEA_LOGDIR (src/pvm/runtime/pg_proto.h), so that a
+ * user sees one vocabulary.
+ */
+#ifndef PG_MPI_ENV_H
+#define PG_MPI_ENV_H
+
+#define PGM_ENV_MODE "PANGAEA_MODE"     /* log | replay | none */
+#define PGM_ENV_LOGDIR "PANGAEA_LOGDIR" /* absolute */
+/* A directory of pangaea's own for the run, where a rank that ends the
+ * run (a replay that diverged, something refused) leaves why, in a file
+ * PGM_NOTE_NAME: pangaea prints it and exits with its status, whatever
+ * the launcher forwarded or returned (docs/mpi-notes.md). */
+#define PGM_ENV_NOTES "PANGAEA_MPI_NOTES"
+#define PGM_NOTE_NAME "ltid-%d.why" /* "STATUS\nMESSAGE" */
+
+#endif

@@ -1,0 +1,176 @@
+# tests/e2e/mpi_cases.sh - the checks test_mpi.sh (MPICH) and
+# test_mpi_openmpi.sh (Open MPI) run on an MPI (sourced after lib.sh; not
+# a test itself: run_all.sh runs test_*.sh only).
+#
+# MPI programs under Pangaea (src/mpi/, src/cli/run/mpi_run.c), as users
+# start them: pangaea -log mpiexec.mpich -n 4 ./prog, then -replay.
+# tests/programs/mpi_master.c (built with each MPI's mpicc): a master takes
+# its 3 workers' results with MPI_Recv(MPI_ANY_SOURCE), then with
+# MPI_Waitany over an MPI_Irecv per worker, then by polling
+# MPI_Iprobe(MPI_ANY_SOURCE), then with MPI_Testany (the workers use
+# MPI_Sendrecv), then MPI_Waitall; it prints the orders and the failed
+# polls and tests.  one_mpi checks, per MPI:
+# - 5 unrecorded runs (pangaea -none) differ; one run is recorded; 10
+#   replays print exactly the recorded output (lib.sh, pg_replay_case);
+# - no pvmd was started for it;
+# - pangaea -races on the recording reports the master's two wildcard
+#   MPI_Recv (at their line of mpi_master.c) as races with the other
+#   workers' tag-1 results as the alternatives (3 then 2 candidates),
+#   none at the receives that name their source (polls that found
+#   nothing may race), and no message "out of the sender's order"
+#   (messages are named as in every log once pangaea renumbered the
+#   receives after the run: docs/mpi-notes.md);
+# - -tasks matches every message of it to its send (the same renumbering);
+# - every rank's log, dumped, is valid against the schema, and the
+#   format page's reference reader (docs/comm_log_reader.py) reads it as
+#   -dump does (the MPI calls are in the format's table of calls);
+# - a replay of another program (the master polls once more at its end)
+#   stops, naming the divergence, with exit status 3;
+# - a replay with fewer ranks than recorded is refused, naming the log,
+#   and so is a replay of another program, naming both, and a replay
+#   without the launcher (as a PVM program's), saying why;
+# - tests/programs/mpi_refuse.c: MPI_THREAD_MULTIPLE asked for is given
+#   SERIALIZED under -log (MULTIPLE without Pangaea), and a send on a
+#   duplicate of MPI_COMM_WORLD ends the run, named (not recorded yet).
+# No pvmd: MPI runs need none.  Open MPI as root needs its two variables,
+# and --oversubscribe for 4 ranks on 2 cores (docs/mpi-notes.md).
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+PG_RUNS=10
+PG_FREE_RUNS=5   # the orders differ in nearly every run; 5 show it
+
+# The line of mpi_master.c's MPI_Recv(MPI_ANY_SOURCE): -races names it.
+recv_line=$(grep -n "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE" "$PG_ROOT/tests/programs/mpi_master.c" | cut -d: -f1)
+
+# races_ok LOGDIR: the race set expected of mpi_master's recording.
+races_ok() {
+    "$PG_BUILD/pangaea" -races -json "$1" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["races"]
+recv = [x for x in r if x["call"] == "MPI_Recv"]
+ok = len(recv) == 2 and recv[0]["seq"] < recv[1]["seq"]
+ok = ok and all(x["site"] == "mpi_master.c:" + sys.argv[1] for x in recv)
+ok = ok and all(x["ltid"] == 1 and x["asked"] == {"from": -1, "tag": 1} for x in recv)
+ok = ok and [len(x["alternatives"]) for x in recv] == [2, 1]
+for x in recv:
+    took = x["took"]["ltid"]
+    alts = {a["ltid"] for a in x["alternatives"]}
+    ok = ok and took not in alts and alts <= {2, 3, 4} and all(a["tag"] == 1 for a in x["alternatives"])
+ok = ok and not [x for x in r if x["call"] == "MPI_Irecv" and x["took"]]
+ok = ok and all(x["asked"]["from"] == -1 for x in r if x["took"])
+sys.exit(0 if ok else 1)' "$recv_line"
+}
+
+# one_mpi NAME LAUNCHER PROG [LAUNCHER OPTIONS...]
+one_mpi() {
+    local name=$1 launcher=$2 prog=$3 dir out
+    shift 3
+    if ! command -v "$launcher" >/dev/null; then
+        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
+        return
+    fi
+    PVM_TMP=$(pg_tmpdir)
+    export PVM_TMP
+    pg_replay_case "$name: master takes 3 results (MPI_Recv any source, Waitany, Iprobe, Testany, Waitall)" \
+        "$launcher" "$@" -n 4 "$prog"
+    if [ -e "$PVM_TMP/pvmd.$(id -u)" ]; then
+        pg_fail "$name: a pvmd was started for an MPI run"
+    else
+        pg_pass "$name: no pvmd started for the MPI runs"
+    fi
+    if races_ok "$PG_CASE_LOGS"; then
+        pg_pass "$name: -races reports the two wildcard MPI_Recv, at their line, with the other workers' results"
+    else
+        pg_fail "$name: -races does not report the expected races"
+        "$PG_BUILD/pangaea" -races "$PG_CASE_LOGS"
+    fi
+    if "$PG_BUILD/pangaea" -races "$PG_CASE_LOGS" | grep -q "sender's order"; then
+        pg_fail "$name: -races says messages were taken out of the sender's order"
+    else
+        pg_pass "$name: -races finds every message in its sender's order"
+    fi
+    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
+        grep -q "^4 tasks, 21 sends, 24 receives, 24 messages matched, 0 send destinations and 0 receives unmatched"; then
+        pg_pass "$name: -tasks matches every message to its send"
+    else
+        pg_fail "$name: -tasks does not match every message"
+        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
+    fi
+    dir=$(pg_tmpdir)
+    bad=
+    for k in 1 2 3 4; do
+        "$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" "$k" >"$dir/$k.xml" &&
+            xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$dir/$k.xml" 2>/dev/null &&
+            python3 "$PG_ROOT/docs/comm_log_reader.py" "$PG_CASE_LOGS/ltid-$k.comm.pgc" "$dir/$k.xml" >/dev/null ||
+            bad="$bad $k"
+    done
+    if [ -z "$bad" ]; then
+        pg_pass "$name: every rank's log is valid against the schema and read alike by docs/comm_log_reader.py"
+    else
+        pg_fail "$name: the logs of ltids$bad: invalid, or read otherwise by docs/comm_log_reader.py"
+    fi
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
+        -n 4 "$prog" extra >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if [ "$rc" -eq 3 ] && grep -q "ltid 1 (rank 0): the replay diverged at event .*the program called MPI_Iprobe" "$dir/err"; then
+        pg_pass "$name: a replay of another program diverges, named, exit 3"
+    else
+        pg_fail "$name: a replay of another program: exit $rc"
+        head -5 "$dir/err"
+    fi
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
+        -n 3 "$prog" >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && grep -q "the recording has more ranks than the 3 of this run" "$dir/err"; then
+        pg_pass "$name: a replay with fewer ranks is refused, named (exit $rc)"
+    else
+        pg_fail "$name: a replay with fewer ranks: exit $rc"
+        head -5 "$dir/err"
+    fi
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
+        -n 4 "${prog%/*}/mpi_refuse" >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && grep -q "the recording ran $prog .*this run runs ${prog%/*}/mpi_refuse" "$dir/err"; then
+        pg_pass "$name: a replay of another program is refused, naming both (exit $rc)"
+    else
+        pg_fail "$name: a replay of another program: exit $rc"
+        head -5 "$dir/err"
+    fi
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$prog" \
+        >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "is an MPI run's .*replay it with its launcher" "$dir/err"; then
+        pg_pass "$name: a replay without the launcher is refused, said to be an MPI run's"
+    else
+        pg_fail "$name: a replay without the launcher: exit $rc"
+        head -3 "$dir/err"
+    fi
+    refused "$name" "$launcher" "${prog%/*}/mpi_refuse" "$@"
+}
+
+# refused NAME LAUNCHER PROG [LAUNCHER OPTIONS...]: mpi_refuse.c's checks.
+refused() {
+    local name=$1 launcher=$2 prog=$3 dir rc
+    shift 3
+    dir=$(pg_tmpdir)
+    timeout 60 "$PG_BUILD/pangaea" -none -logdir "$dir/logs" "$launcher" "$@" \
+        -n 2 "$prog" >"$dir/none.out" 2>"$dir/none.err"
+    timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$launcher" "$@" \
+        -n 2 "$prog" >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if grep -qx "provided: multiple" "$dir/none.out" &&
+        grep -qx "provided: serialized" "$dir/out" &&
+        grep -q "MPI_THREAD_MULTIPLE is not recorded or replayed" "$dir/err"; then
+        pg_pass "$name: MPI_THREAD_MULTIPLE is given SERIALIZED under -log, and said"
+    else
+        pg_fail "$name: MPI_THREAD_MULTIPLE under -log"
+        cat "$dir/none.out" "$dir/out"; head -3 "$dir/err"
+    fi
+    if [ "$rc" -ne 0 ] && grep -q "ltid 1 (rank 0): MPI_Send on a communicator other than MPI_COMM_WORLD (a duplicate of it)" "$dir/err"; then
+        pg_pass "$name: a send on another communicator ends the run, named (exit $rc)"
+    else
+        pg_fail "$name: a send on another communicator: exit $rc"
+        head -5 "$dir/err"
+    fi
+}
+
