@@ -94,7 +94,7 @@ typedef int (*pg_matchfn)(int, int, int);
 /* One function pointer per row of pg_calls.def: pg_real.send is libpvm3's
  * pvm_send.  Inside a wrapper, PVM is reached only through these. */
 struct pg_real {
-#define PG_CALL(name, ret, params, group) ret (*name) params;
+#define PG_CALL(name, ret, params, group, ...) ret (*name) params;
 #define PG_LIBC(name, ret, params) ret (*name) params;
 #define PG_NAMED(name, ret, params, args, group) ret (*name) params;
 #include "pg_calls.def"
