@@ -100,32 +100,37 @@ int pg_field_present(const pg_field *f, const pg_event *ev)
     return *PG_FIELD_PTR(ev, f, const int) > f->absent;
 }
 
+/* The names of the log's call codes, made from pg_calls.def's code
+ * columns (the PVM front end's table of calls: its rows say which code
+ * each call is written with), indexed by the code.  tests/unit/
+ * test_log_table.c checks that no code is left without a name. */
+#define CODE_M(c, name) [c] = name,
+#define CODE_Q(c, name)
+#define CODE_QS(c, name)
+#define CODE_N(c, name)
 const char *const pg_msg_calls[] = {
-    "pvm_send", "pvm_mcast", "pvm_psend", "pvm_bcast", "pvm_recv",
-    "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv",
-    "pvm_addmhf", /* 9: taken by a message handler */
+#define PG_CALL(name, ret, params, group, what, space, code)                   \
+    CODE_##space(code, "pvm_" #name)
+#include "pg_calls.def"
+#undef PG_CALL
 };
 const int pg_n_msg_calls = NELEM(pg_msg_calls);
-/* 3 to 5 were added later: answers with contents in the data file */
-const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
-                                       "pvm_gsize", "pvm_recvinfo",
-                                       "pvm_tasks", "pvm_config",
-                                       "pvm_kill", /* 6: a replay kills here */
-                                       /* 7 to 12: the mailbox (wrap_mbox.c) */
-                                       "pvm_putinfo", "pvm_delinfo",
-                                       "pvm_getmboxinfo", "pvm_insert",
-                                       "pvm_lookup", "pvm_delete",
-                                       /* 13: about a call not replayed
-                                        * (wrap_named.c); the code is 4
-                                        * bits: 15 is the last there is */
-                                       "not_replayed",
-                                       "pvm_hostsync", /* 14 */
-                                       /* 15: pvm_addhosts, pvm_delhosts
-                                        * (wrap_hosts.c) */
-                                       "pvm_hosts" };
+#undef CODE_M
+#undef CODE_Q
+#define CODE_M(c, name)
+#define CODE_Q(c, name) [c] = name,
+const char *const pg_query_calls[] = {
+#define PG_CALL(name, ret, params, group, what, space, code)                   \
+    CODE_##space(code, "pvm_" #name)
+#define PG_QCODE(name, code) [code] = name,
+#include "pg_calls.def"
+#undef PG_CALL
+};
 const int pg_n_query_calls = NELEM(pg_query_calls);
-/* A binary event keeps its call's code in the high 4 bits of its first
- * byte (log_binw.c): a 17th query call would need another format. */
+#undef CODE_M
+#undef CODE_Q
+#undef CODE_QS
+#undef CODE_N
 _Static_assert(NELEM(pg_query_calls) <= 16, "query call codes are 4 bits");
 
 int pg_call_index(const char *const *list, int n, const char *call)

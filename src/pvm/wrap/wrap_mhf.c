@@ -243,7 +243,7 @@ int pvm_addmhf(int src, int tag, int ctx, handler_fn fn)
     /* libpvm3 installs its own handlers (direct routes, in its system
      * context) while it enrols: asked first, before pg_app_call() can
      * enrol us in the middle of that. */
-    PG_PASS_UNLESS(!pg_system_ctx(ctx) && fn && pg_app_call(),
+    PG_PASS_UNLESS(addmhf, !pg_system_ctx(ctx) && fn && pg_app_call(),
                    pg_real.addmhf(src, tag, ctx, fn));
     PG_ENTER();
     id = pg_real.addmhf(src, tag, ctx, trampoline);
