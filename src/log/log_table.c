@@ -36,8 +36,17 @@ static const pg_field common[] = {
 #define COMM PG_IN_COMM
 #define EXEC PG_IN_EXEC
 #define BOTH (PG_IN_COMM | PG_IN_EXEC)
-#define PG_EVENT(kind, code, name, log, message)                          \
-    { PG_EV_##kind, name, log, message, NULL, 0 },
+#define ACTS 0
+#define PASSES 1
+#define OTHER 0
+#define RECEIVE 1
+#define KEEP PG_MIN_KEEP
+#define DECIDE PG_MIN_DECIDE
+#define DROP PG_MIN_DROP
+#define HIDDEN 0
+#define SHOWN 1
+#define PG_EVENT(kind, code, name, log, message, replay, races, min, shown)   \
+    { PG_EV_##kind, name, log, message, replay, races, min, shown, NULL, 0 },
 static pg_evdesc descs[] = {
 #include "pg_events.def"
 };
@@ -131,6 +140,16 @@ const int pg_n_query_calls = NELEM(pg_query_calls);
 #undef CODE_Q
 #undef CODE_QS
 #undef CODE_N
+/* A binary event keeps its call's code in the high 4 bits of its first
+ * byte (log_binw.c).  A row's `what` and its code's space agree: a send
+ * or a receive has a message code, a query a query code, the others none
+ * (any other pair is an undeclared name here, and does not compile). */
+enum { SEND_M, RECV_M, QUERY_Q, QUERY_QS, SPAWN_N, GROUP_N, TASK_N };
+#define PG_CALL(name, ret, params, group, what, space, code)                   \
+    _Static_assert(what##_##space >= 0 && (code) >= 0 && (code) < 16,          \
+                   "pvm_" #name ": its kind and code space agree, 4 bits");
+#include "pg_calls.def"
+#undef PG_CALL
 _Static_assert(NELEM(pg_query_calls) <= 16, "query call codes are 4 bits");
 
 int pg_call_index(const char *const *list, int n, const char *call)

@@ -39,11 +39,19 @@ typedef struct pg_field {
 
 enum { PG_IN_COMM = 1, PG_IN_EXEC = 2 };
 
+/* What `pangaea -min` does with a kind of event. */
+typedef enum { PG_MIN_KEEP, PG_MIN_DECIDE, PG_MIN_DROP } pg_min_trait;
+
 typedef struct pg_evdesc {
     pg_ev_kind kind;
     const char *name;
     int logs;              /* PG_IN_COMM | PG_IN_EXEC */
     int message;           /* a message sent or taken */
+    /* its traits (pg_events.def says what they mean) */
+    int replay_passes;     /* a replay passes over it (-races reads it) */
+    int race_receive;      /* -races examines it as a receive */
+    pg_min_trait min;      /* what -min does with it */
+    int shown;             /* the views list it */
     const pg_field *fields; /* in the order they are written */
     int nfields;
 } pg_evdesc;

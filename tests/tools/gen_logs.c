@@ -394,7 +394,7 @@ static int codes(void)
         printf("msg %d %s\n", i, pg_msg_calls[i]);
     for (i = 0; i < pg_n_query_calls; i++)
         printf("query %d %s\n", i, pg_query_calls[i]);
-#define PG_EVENT(kind, code, name, log, message) printf("kind %d %s\n", code, name);
+#define PG_EVENT(kind, code, name, log, ...) printf("kind %d %s\n", code, name);
 #include "pg_events.def"
     return 0;
 }

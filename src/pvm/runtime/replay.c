@@ -251,6 +251,14 @@ static void keep(struct slot *s)
             *dst[i] = memcpy(s->text + off, strs[i], len[i]);
 }
 
+/* A kind a replay passes over (pg_events.def's replay trait). */
+static int passed_over(int kind)
+{
+    const pg_evdesc *d = pg_ev_desc(kind);
+
+    return d && d->replay_passes;
+}
+
 /* Reads the next event of a log into *ev: 1, or 0 at the end of the events
  * with *ev an <end> (the log's own, whose misses count, or one made up for
  * a log that stops: cut short by a crash, the task is followed that far). */
@@ -260,10 +268,9 @@ static int read_next(struct cursor *c, pg_event *ev)
     int cc;
 
     /* The kinds only `pangaea -races` reads (call sites, barriers, routes,
-     * the filter of missed polls) are passed over. */
-    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 &&
-           (ev->kind == PG_EV_SITE || ev->kind == PG_EV_BARRIER ||
-            ev->kind == PG_EV_ROUTE || ev->kind == PG_EV_POLL))
+     * the filter of missed polls: pg_events.def's replay trait PASSES)
+     * are passed over. */
+    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 && passed_over(ev->kind))
         ;
 
     if (cc < 0 && pg_logr_cut(c->r))
