@@ -10,6 +10,7 @@
 #include "log_table.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #define REQ 0, 0, 1
@@ -141,16 +142,52 @@ const int pg_n_query_calls = NELEM(pg_query_calls);
 #undef CODE_QS
 #undef CODE_N
 /* A binary event keeps its call's code in the high 4 bits of its first
- * byte (log_binw.c).  A row's `what` and its code's space agree: a send
- * or a receive has a message code, a query a query code, the others none
- * (any other pair is an undeclared name here, and does not compile). */
-enum { SEND_M, RECV_M, QUERY_Q, QUERY_QS, SPAWN_N, GROUP_N, TASK_N };
+ * byte (log_binw.c); a query code past 15 is written as 15, the escape,
+ * with the call's name in front of its about (PG_QUERY_ESCAPE).  A row's
+ * `what` and its code's space agree: a send or a receive has a message
+ * code, a query a query code, the others none (any other pair is an
+ * undeclared name here, and does not compile); each space's enum value
+ * is the bound of its codes. */
+enum { SEND_M = 16, RECV_M = 16, QUERY_Q = 256, QUERY_QS = 16, SPAWN_N = 1,
+       GROUP_N = 1, TASK_N = 1 };
 #define PG_CALL(name, ret, params, group, what, space, code)                   \
-    _Static_assert(what##_##space >= 0 && (code) >= 0 && (code) < 16,          \
-                   "pvm_" #name ": its kind and code space agree, 4 bits");
+    _Static_assert((code) >= 0 && (code) < what##_##space,                     \
+                   "pvm_" #name ": its kind, code space and code agree");
 #include "pg_calls.def"
 #undef PG_CALL
-_Static_assert(NELEM(pg_query_calls) <= 16, "query call codes are 4 bits");
+_Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
+_Static_assert(NELEM(pg_query_calls) > PG_QUERY_ESCAPE,
+               "code 15 is the escape's, and a call's of its own");
+
+int pg_query_escape(const char *call, const char *about, char *buf,
+                    size_t size)
+{
+    int c = pg_call_index(pg_query_calls, pg_n_query_calls, call);
+
+    if (c == PG_QUERY_ESCAPE && about && !strncmp(about, "pvm_", 4))
+        return -1; /* would read as escaped */
+    if (c <= PG_QUERY_ESCAPE)
+        return 0; /* unknown calls are refused by the writer's checks */
+    if (!about || (size_t)snprintf(buf, size, "%s %s", call, about) >= size)
+        return -1;
+    return 1;
+}
+
+const char *pg_query_unescape(const char *about, const char **call)
+{
+    const char *sp = about ? strchr(about, ' ') : NULL;
+    int i;
+
+    if (!sp || strncmp(about, "pvm_", 4))
+        return NULL;
+    for (i = PG_QUERY_ESCAPE + 1; i < pg_n_query_calls; i++)
+        if ((size_t)(sp - about) == strlen(pg_query_calls[i]) &&
+            !strncmp(about, pg_query_calls[i], (size_t)(sp - about))) {
+            *call = pg_query_calls[i];
+            return sp + 1;
+        }
+    return NULL;
+}
 
 int pg_call_index(const char *const *list, int n, const char *call)
 {

@@ -79,6 +79,20 @@ extern const int pg_n_msg_calls;
 extern const char *const pg_query_calls[];
 extern const int pg_n_query_calls;
 /* Index of call in list, or -1. */
+/* Query codes past 15 do not fit the 4 bits of a binary event's call:
+ * such a query is written with code 15 (PG_QUERY_ESCAPE), its about
+ * being the call's name, a space and the about (docs/comm-log-format.md).
+ * Code 15 is also pvm_hosts, whose about never starts with "pvm_".
+ * pg_query_escape: 1 when `call` is written with the escape, buf (size
+ * bytes) getting the about to write; 0 when it is not; -1 when the about
+ * does not fit, or is one of code 15's own that would read as escaped. */
+#define PG_QUERY_ESCAPE 15
+int pg_query_escape(const char *call, const char *about, char *buf,
+                    size_t size);
+/* The about of a query read with code 15, if escaped: the about after
+ * the call's name, *call set to the table's name; NULL if not escaped
+ * (pvm_hosts's own) or naming no call past 15. */
+const char *pg_query_unescape(const char *about, const char **call);
 int pg_call_index(const char *const *list, int n, const char *call);
 /* "exit", "hostdelete", "hostadd" for PG_NOTICE_*; NULL otherwise. */
 const char *pg_notice_name(int what);

@@ -20,7 +20,9 @@
 #include <check.h>
 
 #include "check_run.h"
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -350,6 +352,44 @@ START_TEST(test_the_kinds_traits_agree)
 }
 END_TEST
 
+/* A query past code 15 goes through the binary log with the escape and
+ * comes back as it was; code 15's own (pvm_hosts) stays itself. */
+START_TEST(test_a_query_past_code_15_is_written_with_the_escape)
+{
+    char path[] = "/tmp/pg_test_escape.XXXXXX";
+    const char *late = pg_query_calls[PG_QUERY_ESCAPE + 1];
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logw *w;
+    pg_logr *r;
+    int fd = mkstemp(path);
+
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    w = pg_logw_open(path, PG_LOG_COMM, 1, "prog", "host", &err);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(pg_logw_query(w, 1.0, late, "LINUX64 x", 7), 0);
+    ck_assert_int_eq(pg_logw_query(w, 2.0, "pvm_hosts", "add a b", 2), 0);
+    ck_assert_int_ne(pg_logw_query(w, 3.0, "pvm_hosts", "pvm_x", 2), 0);
+    ck_assert_int_eq(pg_logw_end(w, 4.0, 0), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_ptr_eq(ev.call, late); /* the table's own string */
+    ck_assert_str_eq(ev.about, "LINUX64 x");
+    ck_assert_int_eq(ev.value, 7);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_str_eq(ev.call, "pvm_hosts");
+    ck_assert_str_eq(ev.about, "add a b");
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_END);
+    pg_logr_close(r);
+    unlink(path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("event table");
@@ -367,6 +407,7 @@ int main(void)
     tcase_add_test(tc, test_the_schema_names_the_call_codes_in_order);
     tcase_add_test(tc, test_every_call_code_has_one_name);
     tcase_add_test(tc, test_the_kinds_traits_agree);
+    tcase_add_test(tc, test_a_query_past_code_15_is_written_with_the_escape);
     suite_add_tcase(s, tc);
     failed = ck_run(s);
     xmlFreeDoc(doc);

@@ -1,6 +1,7 @@
 /*
  * wrap_query.c - pvm_pstat, pvm_mstat, pvm_gsize, pvm_hostsync: questions
- * whose answers depend on timing.
+ * whose answers depend on timing; pvm_archcode: one whose answer depends
+ * on the virtual machine's hosts.
  *
  * "Is worker 3 still running?", "is host B up?", "how many have joined?"
  * are answered by the daemons or the group server as things stand at that
@@ -60,6 +61,19 @@ int pvm_gsize(char *group)
     PG_PASS_UNLESS(gsize, pg_app_call() && pg_selected(-1),
                    pg_real.gsize(group));
     return ASK("pvm_gsize", group ? group : "", pg_real.gsize(group));
+}
+
+/* pvm_archcode: the data signature of an architecture, as the hosts of
+ * the virtual machine say (PvmNotFound if no host has that architecture):
+ * another virtual machine answers otherwise, and the program may decide by
+ * it (whether to pack in XDR).  A query about the architecture's name,
+ * replayed as recorded. */
+int pvm_archcode(char *arch)
+{
+    pg_real_load();
+    PG_PASS_UNLESS(archcode, pg_app_call() && pg_selected(-1),
+                   pg_real.archcode(arch));
+    return ASK("pvm_archcode", arch ? arch : "", pg_real.archcode(arch));
 }
 
 /* pvm_hostsync: a host's clock and its offset from ours, as one query
