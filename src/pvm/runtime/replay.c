@@ -662,6 +662,8 @@ void pg_replay_advance(void)
 /* ---- the matcher ------------------------------------------------------------ */
 void pg_match_expect(const pg_event *ev)
 {
+    /* What a receive may be replayed as (pg_replay_expect_recv). */
+    assert(ev->kind == PG_EV_RECV || ev->kind == PG_EV_NOTICE);
     accepted.mid = 0;
     /* Translated before the receive: the matcher may not ask anybody. */
     if (ev->kind == PG_EV_NOTICE) {
@@ -682,6 +684,7 @@ void pg_match_expect(const pg_event *ev)
                                   "in this replay");
     want.on = 1;
     want.msgid = ev->msgid;
+    assert(want.tid > 0); /* pg_replay_unmatchable does not return */
 }
 
 void pg_match_clear(void)
@@ -750,6 +753,20 @@ static void forget(int mid)
         seen[mid].known = 0;
 }
 
+/* The matcher accepts mid for the armed receive.  One message per armed
+ * receive: PVM stops its walk at the first yes, and the receive is armed
+ * again (pg_match_expect) before it asks for another.  A mid accepted
+ * leaves the memo: PVM may give its number to another message. */
+static int accept(int mid, int len)
+{
+    assert(want.on && !want.notice);
+    assert(accepted.mid == 0 || accepted.mid == mid);
+    forget(mid);
+    accepted.mid = mid, accepted.len = len;
+    assert(mid >= nseen || !seen[mid].known);
+    return 1;
+}
+
 /* The sender and wait id of the message, looked at once per queued
  * message: -1 if PVM does not know the mid or it is of another context
  * (then it never matches the program's receives). */
@@ -783,9 +800,7 @@ int pg_match(int mid, int tid, int tag)
     if (want.on && !want.notice && mid > 0 && mid < nseen && seen[mid].known) {
         if (seen[mid].src != want.tid || seen[mid].wid != want.msgid)
             return 0;
-        accepted.mid = mid, accepted.len = seen[mid].len;
-        seen[mid].known = 0; /* forget(mid) */
-        return 1;
+        return accept(mid, seen[mid].len);
     }
     if (!want.on) {
         cc = pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
@@ -816,13 +831,10 @@ int pg_match(int mid, int tid, int tag)
     /* want.tid is a task's and want.msgid >= 1, so daemon messages and
      * messages without a header (wait id 0) never match; the context check
      * is PVM's own. */
+    assert(want.tid > 0);
     cc = header_of(mid, &src, &wid, &len) == 0 && src == want.tid &&
          wid == want.msgid;
-    if (cc) {
-        forget(mid);
-        accepted.mid = mid, accepted.len = len;
-    }
-    return cc;
+    return cc ? accept(mid, len) : 0;
 }
 
 /* ---- spawns ----------------------------------------------------------------- */
