@@ -252,6 +252,13 @@ $(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TOP_CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
 
+# Unit tests of the runtime without a pvmd (test_runtime_*.c) link the
+# fake libpvm3 of tests/unit/fake_pvm.c: its pvm_* come before libpvm3's.
+FAKE_UNITS := $(patsubst tests/unit/%.c,$(B)/unit/%,$(wildcard tests/unit/test_runtime_*.c))
+$(FAKE_UNITS): $(B)/unit/%: tests/unit/%.c tests/unit/fake_pvm.c tests/unit/fake_pvm.h $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TOP_CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< tests/unit/fake_pvm.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
+
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done
 

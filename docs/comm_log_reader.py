@@ -19,7 +19,11 @@ MSG_CALLS = ["pvm_send", "pvm_mcast", "pvm_psend", "pvm_bcast", "pvm_recv",
              "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv", "pvm_addmhf",
              "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Iprobe"]
 QUERY_CALLS = ["pvm_pstat", "pvm_mstat", "pvm_gsize", "pvm_recvinfo",
-               "pvm_tasks", "pvm_config"]
+               "pvm_tasks", "pvm_config", "pvm_kill", "pvm_putinfo",
+               "pvm_delinfo", "pvm_getmboxinfo", "pvm_insert", "pvm_lookup",
+               "pvm_delete", "not_replayed", "pvm_hostsync", "pvm_hosts",
+               "pvm_archcode"]
+ESCAPE = 15  # a query code past 15: code 15, "NAME about" in the about
 NOTICES = {1: "exit", 2: "hostdelete", 3: "hostadd"}
 # the other kinds' fields (the page's table): z zigzag, v varint, s string
 OTHER = {4: ("end", "z:status"), 5: ("gettid", "s:group z:inst z:ltid z:order"),
@@ -28,6 +32,14 @@ OTHER = {4: ("end", "z:status"), 5: ("gettid", "s:group z:inst z:ltid z:order"),
          9: ("site", "v:id s:module v:offset"),
          10: ("barrier", "s:group z:count z:site"), 11: ("route", "z:value z:site"),
          12: ("poll", "z:asked_from z:asked_tag z:matcher z:site")}
+
+
+def call_of(calls, code, what):
+    """The name of a call code; a code the page does not list ends the
+    reading, naming it (a log of a newer Pangaea, or a damaged one)."""
+    if code >= len(calls):
+        raise SystemExit(f"an unknown {what} call code {code}")
+    return calls[code]
 
 
 def crc32c(data):
@@ -118,9 +130,14 @@ def event(c, slots, st, race_only):
         t, key = f.split(":")
         ev[key] = c.zz() if t == "z" else c.uv() if t == "v" else c.s()
     if name in ("notice", "poll"):
-        ev["call"] = MSG_CALLS[code]
+        ev["call"] = call_of(MSG_CALLS, code, "message")
     if name == "query":
-        ev["call"] = QUERY_CALLS[code]
+        ev["call"] = call_of(QUERY_CALLS, code, "query")
+        if code == ESCAPE and ev["about"].startswith("pvm_"):
+            call, _, ev["about"] = ev["about"].partition(" ")
+            if call not in QUERY_CALLS[ESCAPE + 1:]:
+                raise SystemExit(f"an unknown query call {call}")
+            ev["call"] = call
     if name == "notice":
         ev["what"] = NOTICES[ev["what"]]
     return ev
@@ -137,7 +154,8 @@ def message(c, slots, st, ev, kind, code):
     else:
         site = nxt[code]
         s = slots[site % 64]
-    ev.update(kind="recv" if recv else "send", call=MSG_CALLS[code], site=site)
+    ev.update(kind="recv" if recv else "send", call=call_of(MSG_CALLS, code, "message"),
+              site=site)
     if recv:
         ev["from"] = c.zz()
     ev["tag"] = s["tag"] = s["tag"] + c.zz()

@@ -232,6 +232,20 @@ static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
     return x && r->version < 4 ? get_extra(c, ev) : 0;
 }
 
+/* A query of code 15: pvm_hosts's, or, its about starting with "pvm_",
+ * a call past 15 written with the escape (log_table.h). */
+static int unescape(struct cur *c, pg_event *ev)
+{
+    const char *about;
+
+    if (strncmp(ev->about, "pvm_", 4))
+        return 0;
+    if (!(about = pg_query_unescape(ev->about, &ev->call)))
+        return c->why = "an unknown query call", -1;
+    ev->about = about;
+    return 0;
+}
+
 /* Decodes the event at c->p into ev and raw, leaving c->p after it. */
 int pg_brx_decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
 {
@@ -258,7 +272,8 @@ int pg_brx_decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw)
             return -1;
     }
     ev->kind = d->kind;
-    return 0;
+    return d->kind == PG_EV_QUERY && code == PG_QUERY_ESCAPE ? unescape(c, ev)
+                                                             : 0;
 }
 
 /* A send's or receive's tag and size: version 2 stores them as

@@ -157,8 +157,10 @@ static int call_code(const pg_event *ev)
 {
     int c = pg_bw_call_code(ev->call);
 
-    if (ev->kind == PG_EV_QUERY)
+    if (ev->kind == PG_EV_QUERY) { /* escaped already (pg_bw_put) */
         c = pg_call_index(pg_query_calls, pg_n_query_calls, ev->call);
+        c = c > PG_QUERY_ESCAPE ? PG_QUERY_ESCAPE : c;
+    }
     return c < 0 ? 0 : c;
 }
 
@@ -232,13 +234,37 @@ static int seal(pg_bw *w, int marker)
     return marker == PG_BIN_SEAL ? open_block(w) : 0;
 }
 
+/* A query whose code is past 15 (PG_QUERY_ESCAPE): the same event, its
+ * about written with the call's name in front, in buf.  NULL if the about
+ * would be too long. */
+static const pg_event *escaped(const pg_event *ev, pg_event *esc, char *buf,
+                               size_t size)
+{
+    int c = pg_query_escape(ev->call, ev->about, buf, size);
+
+    if (c < 0)
+        return NULL;
+    if (c == 0)
+        return ev;
+    *esc = *ev;
+    esc->about = buf;
+    return esc;
+}
+
 int pg_bw_put(pg_bw *w, const pg_event *ev)
 {
     const pg_evdesc *d = pg_ev_desc(ev->kind);
     unsigned char small[256], *buf;
-    size_t need = check(d, ev), n;
+    size_t need, n;
     int64_t us;
     int rc;
+    pg_event esc;
+    char about[PG_LOG_MAX_STR];
+
+    if (d && ev->kind == PG_EV_QUERY &&
+        !(ev = escaped(ev, &esc, about, sizeof about)))
+        return -1;
+    need = check(d, ev);
 
     const pg_bw_extra x = { ev->site, ev->asked_from, ev->asked_tag,
                             ev->matcher };

@@ -10,6 +10,7 @@
 #include "log_table.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #define REQ 0, 0, 1
@@ -36,8 +37,17 @@ static const pg_field common[] = {
 #define COMM PG_IN_COMM
 #define EXEC PG_IN_EXEC
 #define BOTH (PG_IN_COMM | PG_IN_EXEC)
-#define PG_EVENT(kind, code, name, log, message)                          \
-    { PG_EV_##kind, name, log, message, NULL, 0 },
+#define ACTS 0
+#define PASSES 1
+#define OTHER 0
+#define RECEIVE 1
+#define KEEP PG_MIN_KEEP
+#define DECIDE PG_MIN_DECIDE
+#define DROP PG_MIN_DROP
+#define HIDDEN 0
+#define SHOWN 1
+#define PG_EVENT(kind, code, name, log, message, replay, races, min, shown)   \
+    { PG_EV_##kind, name, log, message, replay, races, min, shown, NULL, 0 },
 static pg_evdesc descs[] = {
 #include "pg_events.def"
 };
@@ -100,39 +110,91 @@ int pg_field_present(const pg_field *f, const pg_event *ev)
     return *PG_FIELD_PTR(ev, f, const int) > f->absent;
 }
 
+/* The names of the log's call codes, made from pg_calls.def's code
+ * columns (the PVM front end's table of calls: its rows say which code
+ * each call is written with), indexed by the code.  tests/unit/
+ * test_log_table.c checks that no code is left without a name. */
+#define CODE_M(c, name) [c] = name,
+#define CODE_Q(c, name)
+#define CODE_QS(c, name)
+#define CODE_N(c, name)
 const char *const pg_msg_calls[] = {
-    "pvm_send", "pvm_mcast", "pvm_psend", "pvm_bcast", "pvm_recv",
-    "pvm_nrecv", "pvm_trecv", "pvm_probe", "pvm_precv",
-    "pvm_addmhf", /* 9: taken by a message handler */
-    /* 10 to 14: MPI programs (src/mpi/, docs/mpi-notes.md): a send, a
-     * receive (blocking; nonblocking, completed by a wait or test), and
-     * what an MPI_Iprobe found */
-    "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Iprobe",
+#define PG_CALL(name, ret, params, group, what, space, code)                   \
+    CODE_##space(code, "pvm_" #name)
+#include "pg_calls.def"
+#undef PG_CALL
+    /* 10 to 14: the MPI front end's calls (src/mpi/, docs/mpi-notes.md):
+     * a send, a receive (blocking; nonblocking, completed by a wait or
+     * test), and what an MPI_Iprobe found */
+    [10] = "MPI_Send", [11] = "MPI_Recv", [12] = "MPI_Isend",
+    [13] = "MPI_Irecv", [14] = "MPI_Iprobe",
 };
 const int pg_n_msg_calls = NELEM(pg_msg_calls);
 /* A send's or receive's call code is 4 bits too (log_binw.c). */
 _Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
-/* 3 to 5 were added later: answers with contents in the data file */
-const char *const pg_query_calls[] = { "pvm_pstat", "pvm_mstat",
-                                       "pvm_gsize", "pvm_recvinfo",
-                                       "pvm_tasks", "pvm_config",
-                                       "pvm_kill", /* 6: a replay kills here */
-                                       /* 7 to 12: the mailbox (wrap_mbox.c) */
-                                       "pvm_putinfo", "pvm_delinfo",
-                                       "pvm_getmboxinfo", "pvm_insert",
-                                       "pvm_lookup", "pvm_delete",
-                                       /* 13: about a call not replayed
-                                        * (wrap_named.c); the code is 4
-                                        * bits: 15 is the last there is */
-                                       "not_replayed",
-                                       "pvm_hostsync", /* 14 */
-                                       /* 15: pvm_addhosts, pvm_delhosts
-                                        * (wrap_hosts.c) */
-                                       "pvm_hosts" };
+#undef CODE_M
+#undef CODE_Q
+#define CODE_M(c, name)
+#define CODE_Q(c, name) [c] = name,
+const char *const pg_query_calls[] = {
+#define PG_CALL(name, ret, params, group, what, space, code)                   \
+    CODE_##space(code, "pvm_" #name)
+#define PG_QCODE(name, code) [code] = name,
+#include "pg_calls.def"
+#undef PG_CALL
+};
 const int pg_n_query_calls = NELEM(pg_query_calls);
+#undef CODE_M
+#undef CODE_Q
+#undef CODE_QS
+#undef CODE_N
 /* A binary event keeps its call's code in the high 4 bits of its first
- * byte (log_binw.c): a 17th query call would need another format. */
-_Static_assert(NELEM(pg_query_calls) <= 16, "query call codes are 4 bits");
+ * byte (log_binw.c); a query code past 15 is written as 15, the escape,
+ * with the call's name in front of its about (PG_QUERY_ESCAPE).  A row's
+ * `what` and its code's space agree: a send or a receive has a message
+ * code, a query a query code, the others none (any other pair is an
+ * undeclared name here, and does not compile); each space's enum value
+ * is the bound of its codes. */
+enum { SEND_M = 16, RECV_M = 16, QUERY_Q = 256, QUERY_QS = 16, SPAWN_N = 1,
+       GROUP_N = 1, TASK_N = 1 };
+#define PG_CALL(name, ret, params, group, what, space, code)                   \
+    _Static_assert((code) >= 0 && (code) < what##_##space,                     \
+                   "pvm_" #name ": its kind, code space and code agree");
+#include "pg_calls.def"
+#undef PG_CALL
+_Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
+_Static_assert(NELEM(pg_query_calls) > PG_QUERY_ESCAPE,
+               "code 15 is the escape's, and a call's of its own");
+
+int pg_query_escape(const char *call, const char *about, char *buf,
+                    size_t size)
+{
+    int c = pg_call_index(pg_query_calls, pg_n_query_calls, call);
+
+    if (c == PG_QUERY_ESCAPE && about && !strncmp(about, "pvm_", 4))
+        return -1; /* would read as escaped */
+    if (c <= PG_QUERY_ESCAPE)
+        return 0; /* unknown calls are refused by the writer's checks */
+    if (!about || (size_t)snprintf(buf, size, "%s %s", call, about) >= size)
+        return -1;
+    return 1;
+}
+
+const char *pg_query_unescape(const char *about, const char **call)
+{
+    const char *sp = about ? strchr(about, ' ') : NULL;
+    int i;
+
+    if (!sp || strncmp(about, "pvm_", 4))
+        return NULL;
+    for (i = PG_QUERY_ESCAPE + 1; i < pg_n_query_calls; i++)
+        if ((size_t)(sp - about) == strlen(pg_query_calls[i]) &&
+            !strncmp(about, pg_query_calls[i], (size_t)(sp - about))) {
+            *call = pg_query_calls[i];
+            return sp + 1;
+        }
+    return NULL;
+}
 
 int pg_call_index(const char *const *list, int n, const char *call)
 {

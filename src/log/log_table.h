@@ -39,11 +39,19 @@ typedef struct pg_field {
 
 enum { PG_IN_COMM = 1, PG_IN_EXEC = 2 };
 
+/* What `pangaea -min` does with a kind of event. */
+typedef enum { PG_MIN_KEEP, PG_MIN_DECIDE, PG_MIN_DROP } pg_min_trait;
+
 typedef struct pg_evdesc {
     pg_ev_kind kind;
     const char *name;
     int logs;              /* PG_IN_COMM | PG_IN_EXEC */
     int message;           /* a message sent or taken */
+    /* its traits (pg_events.def says what they mean) */
+    int replay_passes;     /* a replay passes over it (-races reads it) */
+    int race_receive;      /* -races examines it as a receive */
+    pg_min_trait min;      /* what -min does with it */
+    int shown;             /* the views list it */
     const pg_field *fields; /* in the order they are written */
     int nfields;
 } pg_evdesc;
@@ -71,6 +79,20 @@ extern const int pg_n_msg_calls;
 extern const char *const pg_query_calls[];
 extern const int pg_n_query_calls;
 /* Index of call in list, or -1. */
+/* Query codes past 15 do not fit the 4 bits of a binary event's call:
+ * such a query is written with code 15 (PG_QUERY_ESCAPE), its about
+ * being the call's name, a space and the about (docs/comm-log-format.md).
+ * Code 15 is also pvm_hosts, whose about never starts with "pvm_".
+ * pg_query_escape: 1 when `call` is written with the escape, buf (size
+ * bytes) getting the about to write; 0 when it is not; -1 when the about
+ * does not fit, or is one of code 15's own that would read as escaped. */
+#define PG_QUERY_ESCAPE 15
+int pg_query_escape(const char *call, const char *about, char *buf,
+                    size_t size);
+/* The about of a query read with code 15, if escaped: the about after
+ * the call's name, *call set to the table's name; NULL if not escaped
+ * (pvm_hosts's own) or naming no call past 15. */
+const char *pg_query_unescape(const char *about, const char **call);
 int pg_call_index(const char *const *list, int n, const char *call);
 /* 1 if `call` (one of pg_msg_calls) looks at a message without taking it
  * (pvm_probe, MPI_Iprobe): the message stays for a later receive. */

@@ -70,7 +70,7 @@ typedef enum { PG_LOG_COMM = 0, PG_LOG_EXEC = 1 } pg_log_kind;
 /* The kinds of event: one per row of pg_events.def, where each is
  * described (its log, whether it is a message, its fields). */
 typedef enum {
-#define PG_EVENT(kind, code, name, log, message) PG_EV_##kind = code,
+#define PG_EVENT(kind, code, name, log, ...) PG_EV_##kind = code,
 #include "pg_events.def"
 } pg_ev_kind;
 

@@ -7,9 +7,14 @@
 # plain_notify: notices; plain_query: queries; group_race: group lookups,
 # joins, leaves; SOR: call sites and filters predicted across blocks;
 # plain_race, also pruned by `pangaea -min`: a race-only log with its
-# gaps) are read by it, and every field of every event must be what
-# `pangaea -dump` says of the same log. A page that leaves out or
-# misstates a rule makes them differ.
+# gaps; and a synthetic recording with every call code and every event
+# kind, `gen_logs DIR every`) are read by it, and every field of every
+# event must be what `pangaea -dump` says of the same log. A page that
+# leaves out or misstates a rule makes them differ.
+#
+# The page's lists of call codes, the reader's, and the reader's event
+# kinds are held to the tables (src/pvm/wrap/pg_calls.def's code columns,
+# src/log/pg_events.def), as `gen_logs codes` prints them.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +49,56 @@ record() { # NAME PROGRAM ARGS...
     timeout 120 "$PANGAEA" -log -logdir "$dir/$name" "$@" >"$dir/$name.out" 2>&1 ||
         { pg_fail "$name: the recording failed"; tail -5 "$dir/$name.out"; return 1; }
 }
+
+# ---- the codes: the page's lists and the reader's, against the tables ----
+"$PG_BUILD/tests/gen_logs" codes >"$dir/codes" || pg_fail "gen_logs codes failed"
+# "msg CODE NAME" / "query CODE NAME": the page's two blocks of call codes
+python3 - "$PG_ROOT/docs/comm-log-format.md" >"$dir/page_codes" <<'EOF'
+import re, sys
+text = open(sys.argv[1]).read()
+at = text.index("**The call**")
+blocks = re.findall(r"\n\n((?:    .*\n)+)", text[at:at + 3000])[:2]
+for space, block in zip(("msg", "query"), blocks):
+    for code, name in re.findall(r"(\d+) (\S+)", block):
+        print(space, code, name)
+EOF
+python3 - "$PG_ROOT/docs" >"$dir/reader_codes" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import comm_log_reader as r
+for space, calls in (("msg", r.MSG_CALLS), ("query", r.QUERY_CALLS)):
+    for code, name in enumerate(calls):
+        print(space, code, name)
+for code, (name, _) in sorted(r.OTHER.items()):
+    print("kind", code, name)
+EOF
+grep -v '^kind' "$dir/codes" >"$dir/call_codes"
+if [ "$(wc -l <"$dir/call_codes")" -gt 20 ] && cmp -s "$dir/call_codes" "$dir/page_codes"; then
+    pg_pass "the page lists the $(wc -l <"$dir/call_codes") call codes of the table"
+else
+    pg_fail "the page's call codes differ from the table's (< table, > page):"
+    diff "$dir/call_codes" "$dir/page_codes" | head -8
+fi
+reader_kinds_ok() {
+    local k code name
+    while read -r k code name; do
+        grep -qx "kind $code $name" "$dir/codes" || return 1
+    done < <(grep '^kind' "$dir/reader_codes")
+}
+if cmp -s "$dir/call_codes" <(grep -v '^kind' "$dir/reader_codes") && reader_kinds_ok; then
+    pg_pass "the reader's call codes and event kinds are the table's"
+else
+    pg_fail "the reader's codes differ from the table's (< table, > reader):"
+    diff "$dir/codes" "$dir/reader_codes" | head -8
+fi
+
+# ---- every call code and event kind, through the reader -------------------
+mkdir -p "$dir/every"
+if "$PG_BUILD/tests/gen_logs" "$dir/every" every >/dev/null; then
+    check every "$dir/every"
+else
+    pg_fail "every: gen_logs could not write the recording"
+fi
 
 for prog in plain_variety plain_notify plain_query group_race plain_race; do
     record "$prog" "$PG_BUILD/tests/$prog" && check "$prog" "$dir/$prog"

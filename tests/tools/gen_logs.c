@@ -31,11 +31,25 @@
  * EVENTS/2/TASKS rounds; many tasks that each know little.  The logs are written
  * one after the other (a few files open at a time), so TASKS may be tens
  * of thousands.
+ *
+ *   gen_logs DIR every     a recording with every call and event code
+ *   gen_logs codes         the codes, as the tables make them
+ *
+ * "every" (tests/e2e/test_format_page.sh reads it through the page's
+ * reader): task 1 sends to task 2 once with each call of pg_calls.def
+ * that is a SEND, and task 2 takes them, each with a RECV call in turn
+ * (a note, and a poll before some); then every query code, a notice of
+ * each kind, a join, a lookup, a leave, a barrier, a route; task 2's exec
+ * log has a crash.  "codes" prints "msg CODE NAME" and "query CODE NAME"
+ * per code of the log's call tables (log_table.c) and "kind CODE NAME"
+ * per event kind of pg_events.def: what the page, its reader and the
+ * schema are held to.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_table.h"
 #include "pg_log.h"
 
 struct msg {
@@ -274,6 +288,117 @@ static int ring(const char *dir, int n, int total)
     return 0;
 }
 
+/* ---- every code (gen_logs DIR every, gen_logs codes) --------------------- */
+/* The calls of pg_calls.def that are sends and receives with a message
+ * code, by their `what` column. */
+#define SEND_M(name) "pvm_" #name,
+#define RECV_M(name)
+#define ROW(what, space, name) what##_##space(name)
+#define PG_CALL(name, ret, params, group, what, space, code) ROW(what, space, name)
+#define QUERY_Q(name)
+#define QUERY_QS(name)
+#define SPAWN_N(name)
+#define GROUP_N(name)
+#define TASK_N(name)
+static const char *const send_calls[] = {
+#include "pg_calls.def"
+};
+#undef SEND_M
+#undef RECV_M
+#define SEND_M(name)
+#define RECV_M(name) "pvm_" #name,
+static const char *const recv_calls[] = {
+#include "pg_calls.def"
+};
+#undef PG_CALL
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof(a)[0]))
+/* as many messages as it takes for each send and each receive call */
+#define N_MSGS (N_OF(send_calls) > N_OF(recv_calls) ? N_OF(send_calls)     \
+                                                     : N_OF(recv_calls))
+
+static int every_comm1(const char *dir)
+{
+    pg_logw *w = open_log(dir, 1, PG_LOG_COMM);
+    double t = 1700000000.0;
+    int to = 2, i, rc = 0;
+
+    for (i = 0; i < N_MSGS; i++) {
+        pg_logw_note(w, i + 1, -3, -2, 0);
+        rc |= pg_logw_site(w, t, i + 1, "/usr/bin/gen_worker", 64 * i);
+        rc |= pg_logw_send(w, t += 1e-3, send_calls[i % N_OF(send_calls)],
+                           10 + i, i + 1, 8 * i, 1, &to);
+    }
+    for (i = 0; i < pg_n_query_calls; i++)
+        rc |= pg_logw_query(w, t += 1e-3, pg_query_calls[i], "about", i - 3);
+    rc |= pg_logw_join(w, t += 1e-3, "g", 0, 1, 1);
+    rc |= pg_logw_gettid(w, t += 1e-3, "g", 1, 2);
+    rc |= pg_logw_barrier(w, t += 1e-3, "g", 2, 0);
+    rc |= pg_logw_leave(w, t += 1e-3, "g", 3);
+    rc |= pg_logw_route(w, t += 1e-3, 3, 0);
+    for (i = PG_NOTICE_EXIT; i <= PG_NOTICE_HOSTADD; i++)
+        rc |= pg_logw_notice(w, t += 1e-3, "pvm_recv", 90 + i, i,
+                             i == PG_NOTICE_EXIT ? 2 : -1, 4);
+    rc |= pg_logw_end(w, t + 1, 0);
+    return rc | pg_logw_close(w);
+}
+
+static int every_comm2(const char *dir)
+{
+    pg_logw *w = open_log(dir, 2, PG_LOG_COMM);
+    double t = 1700000000.5;
+    int i, rc = 0;
+
+    for (i = 0; i < N_MSGS; i++) {
+        const char *call = recv_calls[i % N_OF(recv_calls)];
+
+        if (i % 2) {
+            rc |= pg_logw_poll(w, t += 1e-3, "pvm_nrecv", 1, -1, 0, 0);
+            pg_logw_misses(w, i);
+        }
+        pg_logw_note(w, 0, i % 3 ? 1 : -1, i % 2 ? 10 + i : -1, i == 3);
+        rc |= pg_logw_recv(w, t += 1e-3, call, 1, 10 + i, i + 1, 8 * i);
+    }
+    rc |= pg_logw_end(w, t + 1, -11);
+    return rc | pg_logw_close(w);
+}
+
+static int every(const char *dir)
+{
+    char *argv[] = { "-worker", NULL };
+    const char *host = "hostB";
+    int two = 2, rc;
+    pg_logw *w;
+
+    rc = every_comm1(dir) | every_comm2(dir);
+    w = open_log(dir, 0, PG_LOG_EXEC);
+    spawn_one(w, 1700000000.0, 1);
+    rc |= pg_logw_end(w, 1700000009.0, 0) | pg_logw_close(w);
+    w = open_log(dir, 1, PG_LOG_EXEC);
+    rc |= pg_logw_spawn(w, 1700000000.1, "/usr/bin/gen_worker", argv, 0, "",
+                        1, 1, &two, &host);
+    rc |= pg_logw_end(w, 1700000002.0, 0) | pg_logw_close(w);
+    w = open_log(dir, 2, PG_LOG_EXEC);
+    rc |= pg_logw_crash(w, 1700000002.0, 11, "/usr/bin/gen_worker", 4096);
+    rc |= pg_logw_end(w, 1700000002.0, -11) | pg_logw_close(w);
+    if (rc)
+        fprintf(stderr, "gen_logs: a writer refused an event in %s\n", dir);
+    return rc ? 1 : 0;
+}
+
+static int codes(void)
+{
+    int i;
+
+    for (i = 0; i < pg_n_msg_calls; i++)
+        printf("msg %d %s\n", i, pg_msg_calls[i]);
+    for (i = 0; i < pg_n_query_calls; i++)
+        printf("query %d %s\n", i, pg_query_calls[i]);
+#define PG_EVENT(kind, code, name, log, ...) printf("kind %d %s\n", code, name);
+#include "pg_events.def"
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int n, total, k, events = 0;
@@ -282,6 +407,10 @@ int main(int argc, char **argv)
     struct inbox *in;
     int *next_id;
 
+    if (argc == 2 && !strcmp(argv[1], "codes"))
+        return codes();
+    if (argc == 3 && !strcmp(argv[2], "every"))
+        return every(argv[1]);
     if (argc == 5 && (!strcmp(argv[4], "star") ||
                       !strcmp(argv[4], "star-ack") || !strcmp(argv[4], "ring"))) {
         if ((n = atoi(argv[2])) < 2 || n > 100000 ||

@@ -11,11 +11,18 @@
  * common ones, seq, t and misses, included) and the same optionality; and
  * every row of the table must be an event of the schema for each log it
  * names.  So neither can gain or lose a field without the other.
+ *
+ * The same for the call codes: the schema's enumerations of message and
+ * query calls are the log's code tables (pg_msg_calls, pg_query_calls,
+ * made from pg_calls.def's code columns), in code order, and every code
+ * up to the last has a name, used once.
  */
 #include <check.h>
 
 #include "check_run.h"
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -261,6 +268,128 @@ START_TEST(test_a_field_missing_from_the_table_would_be_seen)
 }
 END_TEST
 
+/* The values of the schema's simpleType `name`, "a b c " in order. */
+static void enum_values(const char *name, char *out, size_t size)
+{
+    xmlNodePtr t = top("simpleType", name), r, e;
+    char *v;
+
+    ck_assert_msg(t, "no simpleType %s in the schema", name);
+    out[0] = 0;
+    for (r = t->children; r; r = r->next)
+        for (e = is_xs(r, "restriction") ? r->children : NULL; e; e = e->next)
+            if (is_xs(e, "enumeration") && (v = prop(e, "value"))) {
+                snprintf(out + strlen(out), size - strlen(out), "%s ", v);
+                xmlFree(v);
+            }
+}
+
+static void table_values(const char *const *calls, int n, char *out,
+                         size_t size)
+{
+    int i;
+
+    out[0] = 0;
+    for (i = 0; i < n; i++)
+        snprintf(out + strlen(out), size - strlen(out), "%s ", calls[i]);
+}
+
+START_TEST(test_the_schema_names_the_call_codes_in_order)
+{
+    char schema[2048], table[2048];
+
+    enum_values("call", schema, sizeof schema);
+    table_values(pg_msg_calls, pg_n_msg_calls, table, sizeof table);
+    ck_assert_str_eq(schema, table);
+    enum_values("queryCall", schema, sizeof schema);
+    table_values(pg_query_calls, pg_n_query_calls, table, sizeof table);
+    ck_assert_str_eq(schema, table);
+}
+END_TEST
+
+static void named_once(const char *const *calls, int n)
+{
+    int i, j;
+
+    for (i = 0; i < n; i++) {
+        ck_assert_msg(calls[i] != NULL, "call code %d has no row", i);
+        for (j = 0; j < i; j++)
+            ck_assert_msg(strcmp(calls[i], calls[j]), "%s has codes %d and %d",
+                          calls[i], j, i);
+    }
+}
+
+START_TEST(test_every_call_code_has_one_name)
+{
+    named_once(pg_msg_calls, pg_n_msg_calls);
+    named_once(pg_query_calls, pg_n_query_calls);
+    ck_assert_int_eq(pg_call_index(pg_query_calls, pg_n_query_calls,
+                                   "pvm_kill"), 6);
+    ck_assert_int_eq(pg_call_index(pg_msg_calls, pg_n_msg_calls,
+                                   "pvm_addmhf"), 9);
+}
+END_TEST
+
+START_TEST(test_the_kinds_traits_agree)
+{
+    const pg_evdesc *d;
+    int n, i;
+
+    d = pg_ev_all(&n);
+    for (i = 0; i < n; i++) {
+        /* what a replay passes over, a race-only log does not keep */
+        ck_assert_msg(!d[i].replay_passes || d[i].min == PG_MIN_DROP,
+                      "<%s>: passed over in replay, kept by -min", d[i].name);
+        ck_assert_msg(d[i].replay_passes || d[i].min != PG_MIN_DROP,
+                      "<%s>: a replay needs it, -min drops it", d[i].name);
+        /* a drawn message is listed */
+        ck_assert_msg(!d[i].message || d[i].shown, "<%s>", d[i].name);
+    }
+    ck_assert(pg_ev_desc(PG_EV_SITE)->replay_passes &&
+              !pg_ev_desc(PG_EV_SITE)->shown);
+    ck_assert(pg_ev_desc(PG_EV_POLL)->race_receive &&
+              !pg_ev_desc(PG_EV_SEND)->race_receive);
+}
+END_TEST
+
+/* A query past code 15 goes through the binary log with the escape and
+ * comes back as it was; code 15's own (pvm_hosts) stays itself. */
+START_TEST(test_a_query_past_code_15_is_written_with_the_escape)
+{
+    char path[] = "/tmp/pg_test_escape.XXXXXX";
+    const char *late = pg_query_calls[PG_QUERY_ESCAPE + 1];
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logw *w;
+    pg_logr *r;
+    int fd = mkstemp(path);
+
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    w = pg_logw_open(path, PG_LOG_COMM, 1, "prog", "host", &err);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(pg_logw_query(w, 1.0, late, "LINUX64 x", 7), 0);
+    ck_assert_int_eq(pg_logw_query(w, 2.0, "pvm_hosts", "add a b", 2), 0);
+    ck_assert_int_ne(pg_logw_query(w, 3.0, "pvm_hosts", "pvm_x", 2), 0);
+    ck_assert_int_eq(pg_logw_end(w, 4.0, 0), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_ptr_eq(ev.call, late); /* the table's own string */
+    ck_assert_str_eq(ev.about, "LINUX64 x");
+    ck_assert_int_eq(ev.value, 7);
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_str_eq(ev.call, "pvm_hosts");
+    ck_assert_str_eq(ev.about, "add a b");
+    ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+    ck_assert_int_eq(ev.kind, PG_EV_END);
+    pg_logr_close(r);
+    unlink(path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("event table");
@@ -275,6 +404,10 @@ int main(void)
     tcase_add_test(tc, test_every_schema_event_is_a_row_with_the_same_fields);
     tcase_add_test(tc, test_every_row_is_an_event_of_the_schema_for_its_logs);
     tcase_add_test(tc, test_a_field_missing_from_the_table_would_be_seen);
+    tcase_add_test(tc, test_the_schema_names_the_call_codes_in_order);
+    tcase_add_test(tc, test_every_call_code_has_one_name);
+    tcase_add_test(tc, test_the_kinds_traits_agree);
+    tcase_add_test(tc, test_a_query_past_code_15_is_written_with_the_escape);
     suite_add_tcase(s, tc);
     failed = ck_run(s);
     xmlFreeDoc(doc);

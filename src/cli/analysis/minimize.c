@@ -58,6 +58,7 @@
  * Every log's header then says select="race-only" (execution logs too),
  * which `-replay` reports.
  */
+#include <assert.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,19 +89,24 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : 0;
 }
 
-/* The events a replay acts on, which race-only logs number. */
+/* The events a replay acts on, which race-only logs number (the <end>
+ * included): pg_events.def's replay trait. */
 static int replayed(int kind)
 {
-    return kind == PG_EV_SEND || kind == PG_EV_RECV || kind == PG_EV_NOTICE ||
-           kind == PG_EV_GETTID || kind == PG_EV_QUERY || kind == PG_EV_LEAVE;
+    const pg_evdesc *d = pg_ev_desc(kind);
+
+    return d && !d->replay_passes;
 }
 
 /* Whether an event is a receive as -races counts them (races_find.c
  * examines these): a receive, a notice taken, or a run of failed polls
- * (its <poll>), so that the two reports' numbers agree. */
+ * (its <poll>), so that the two reports' numbers agree: pg_events.def's
+ * races trait. */
 static int examined(int kind)
 {
-    return kind == PG_EV_RECV || kind == PG_EV_NOTICE || kind == PG_EV_POLL;
+    const pg_evdesc *d = pg_ev_desc(kind);
+
+    return d && d->race_receive;
 }
 
 /* Whether a send names a task outside the run (a replay checks it
@@ -120,17 +126,16 @@ static int to_outside(const pg_event *ev)
  * file, in the comm log's order, and no task of the replay sends it. */
 static int kept(const pg_event *ev, int keep_recv)
 {
-    switch (ev->kind) {
-    case PG_EV_RECV:
-        return keep_recv || ev->from == PG_LTID_OUTSIDE;
-    case PG_EV_SEND:
-        return ev->misses > 0 || to_outside(ev);
-    case PG_EV_NOTICE: case PG_EV_GETTID: case PG_EV_QUERY:
-    case PG_EV_LEAVE: case PG_EV_END:
-        return 1;
-    default:
+    const pg_evdesc *d = pg_ev_desc(ev->kind);
+
+    if (!d || d->min == PG_MIN_DROP) /* pg_events.def's min trait */
         return 0;
-    }
+    if (d->min == PG_MIN_KEEP)
+        return 1;
+    if (ev->kind == PG_EV_RECV) /* the analysis decides sends, receives */
+        return keep_recv || ev->from == PG_LTID_OUTSIDE;
+    assert(ev->kind == PG_EV_SEND);
+    return ev->misses > 0 || to_outside(ev);
 }
 
 #define ROUTE_DIRECT 3 /* PvmRouteDirect, as races_find.c reads it */
@@ -280,7 +285,7 @@ static int prune_comm(const struct rc_run *run, int t, const char *keepv,
             polls = 0; /* their number stays where it rode, or goes */
         }
         polls += ev.kind == PG_EV_POLL;
-        if (replayed(ev.kind) || ev.kind == PG_EV_END)
+        if (replayed(ev.kind))
             idx++;
         if (!keep)
             continue;

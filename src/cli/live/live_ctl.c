@@ -547,7 +547,7 @@ static int bp_field(const struct lv_form *f, FILE *out, const char *key,
 /* The calls a breakpoint can name: every wrapped PVM call (the library's
  * table, pg_calls.def), each gated before it is made (gate.c). */
 static const char *const gated_calls[] = {
-#define PG_CALL(name, ret, params, group) #name,
+#define PG_CALL(name, ret, params, group, ...) #name,
 #include "pg_calls.def"
 #undef PG_CALL
     NULL

@@ -184,10 +184,12 @@ static void append(const struct lv_event *e, const int *to)
 }
 
 /* Sites and polls are the race analysis's bookkeeping, not events a
- * viewer wants. */
+ * viewer wants (pg_events.def's shown trait). */
 static int shown_kind(int kind)
 {
-    return kind != PG_EV_SITE && kind != PG_EV_POLL;
+    const pg_evdesc *d = pg_ev_desc(kind);
+
+    return d && d->shown;
 }
 
 /* ---- recording: the growing logs --------------------------------------- */

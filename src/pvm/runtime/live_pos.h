@@ -115,11 +115,12 @@ void pg_gate(const char *call, void *pc, int peer_tid, int tag, int size,
              const char *args, ...);
 
 /* Before every PVM call of the program, in PG_PASS_UNLESS_AT
- * (pg_internal.h): with nothing set, two loads and no call. */
-#define PG_GATE(peer_tid, tag, size, ...)                                      \
+ * (pg_internal.h), which names the call by its row of pg_calls.def:
+ * with nothing set, two loads and no call. */
+#define PG_GATE(call, peer_tid, tag, size, ...)                                \
     do {                                                                       \
         if (pg_live && (pg_live->gate | (pg_live_ctl ? pg_live_ctl->nbp : 0)))  \
-            pg_gate(__func__, __builtin_return_address(0), (peer_tid), (tag),  \
+            pg_gate((call), __builtin_return_address(0), (peer_tid), (tag),    \
                     (size), __VA_ARGS__);                                      \
     } while (0)
 

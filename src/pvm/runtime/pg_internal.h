@@ -98,7 +98,7 @@ typedef int (*pg_matchfn)(int, int, int);
 /* One function pointer per row of pg_calls.def: pg_real.send is libpvm3's
  * pvm_send.  Inside a wrapper, PVM is reached only through these. */
 struct pg_real {
-#define PG_CALL(name, ret, params, group) ret (*name) params;
+#define PG_CALL(name, ret, params, group, ...) ret (*name) params;
 #define PG_LIBC(name, ret, params) ret (*name) params;
 #define PG_NAMED(name, ret, params, args, group) ret (*name) params;
 #include "pg_calls.def"
@@ -233,23 +233,33 @@ void pg_top_off(void);
  * PVM's own, or made with Pangaea off: the wrapper returns `realcall`, the
  * real function called with the program's arguments.  Otherwise it goes
  * on, its work bracketed by PG_ENTER/PG_LEAVE so that calls PVM makes
- * inside it pass this guard straight through. */
-#define PG_PASS_UNLESS(app, realcall)                                          \
-    PG_PASS_UNLESS_AT(app, realcall, -1, -1, -1, NULL)
+ * inside it pass this guard straight through.  `call` is the wrapper's
+ * row of pg_calls.def (its name without pvm_): the gate's name of it. */
+#define PG_PASS_UNLESS(call, app, realcall)                                    \
+    PG_PASS_UNLESS_AT(call, app, realcall, -1, -1, -1, NULL)
 /* The same, naming the call's main arguments for the live page's gate
  * (gate.c, live_pos.h): the peer's tid (-1 none), the tag, the size in
  * bytes (-1 unknown) and a printf text of the rest ("group %s count %d").
  * Every program's call passes the gate here, in this one place, before its
  * work: under -live with a pause, step, run-to or breakpoint set, it may
  * be held; with nothing set the gate costs two loads. */
-#define PG_PASS_UNLESS_AT(app, realcall, peer_tid, tag, size, ...)             \
+#define PG_PASS_UNLESS_AT(call, app, realcall, peer_tid, tag, size, ...)       \
+    PG_PASS_UNLESS_AS(PG_CALL_NAME(call), app, realcall, peer_tid, tag, size,  \
+                      __VA_ARGS__)
+/* The same in a helper shared by several calls: gate_name is the caller's
+ * PG_CALL_NAME(call). */
+#define PG_PASS_UNLESS_AS(gate_name, app, realcall, peer_tid, tag, size, ...)  \
     do {                                                                       \
         if (!(app))                                                            \
             return realcall;                                                   \
         if (++pg.calls >= pg_sig_at)                                           \
             pg_sig_gate();                                                     \
-        PG_GATE(peer_tid, tag, size, __VA_ARGS__);                             \
+        PG_GATE(gate_name, peer_tid, tag, size, __VA_ARGS__);                  \
     } while (0)
+/* The name the gate knows a call by: "pvm_" and the name of its row of
+ * pg_calls.def (a name that is no row's does not compile: pg_real has a
+ * member per row). */
+#define PG_CALL_NAME(call) ((void)sizeof pg_real.call, "pvm_" #call)
 /* ---- pvm_sendsig: signals land where they landed (wrap_sig.c) ---------- */
 /* Replay: the call count at which the next recorded signal lands
  * (LONG_MAX: none); PG_PASS_UNLESS_AT calls pg_sig_gate when pg.calls

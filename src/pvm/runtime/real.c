@@ -55,7 +55,7 @@ static void load(int group)
 
     if (loaded[group])
         return;
-#define PG_CALL(name, ret, params, grp)                                        \
+#define PG_CALL(name, ret, params, grp, ...)                                   \
     if (grp == group)                                                          \
         *(void **)&pg_real.name = find("pvm_" #name, group);
 #define PG_LIBC(name, ret, params)                                             \

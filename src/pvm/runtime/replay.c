@@ -251,6 +251,14 @@ static void keep(struct slot *s)
             *dst[i] = memcpy(s->text + off, strs[i], len[i]);
 }
 
+/* A kind a replay passes over (pg_events.def's replay trait). */
+static int passed_over(int kind)
+{
+    const pg_evdesc *d = pg_ev_desc(kind);
+
+    return d && d->replay_passes;
+}
+
 /* Reads the next event of a log into *ev: 1, or 0 at the end of the events
  * with *ev an <end> (the log's own, whose misses count, or one made up for
  * a log that stops: cut short by a crash, the task is followed that far). */
@@ -260,10 +268,9 @@ static int read_next(struct cursor *c, pg_event *ev)
     int cc;
 
     /* The kinds only `pangaea -races` reads (call sites, barriers, routes,
-     * the filter of missed polls) are passed over. */
-    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 &&
-           (ev->kind == PG_EV_SITE || ev->kind == PG_EV_BARRIER ||
-            ev->kind == PG_EV_ROUTE || ev->kind == PG_EV_POLL))
+     * the filter of missed polls: pg_events.def's replay trait PASSES)
+     * are passed over. */
+    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 && passed_over(ev->kind))
         ;
 
     if (cc < 0 && pg_logr_cut(c->r))
@@ -668,6 +675,8 @@ void pg_replay_advance(void)
 /* ---- the matcher ------------------------------------------------------------ */
 void pg_match_expect(const pg_event *ev)
 {
+    /* What a receive may be replayed as (pg_replay_expect_recv). */
+    assert(ev->kind == PG_EV_RECV || ev->kind == PG_EV_NOTICE);
     accepted.mid = 0;
     /* Translated before the receive: the matcher may not ask anybody. */
     if (ev->kind == PG_EV_NOTICE) {
@@ -688,6 +697,7 @@ void pg_match_expect(const pg_event *ev)
                                   "in this replay");
     want.on = 1;
     want.msgid = ev->msgid;
+    assert(want.tid > 0); /* pg_replay_unmatchable does not return */
 }
 
 void pg_match_clear(void)
@@ -756,6 +766,20 @@ static void forget(int mid)
         seen[mid].known = 0;
 }
 
+/* The matcher accepts mid for the armed receive.  One message per armed
+ * receive: PVM stops its walk at the first yes, and the receive is armed
+ * again (pg_match_expect) before it asks for another.  A mid accepted
+ * leaves the memo: PVM may give its number to another message. */
+static int accept(int mid, int len)
+{
+    assert(want.on && !want.notice);
+    assert(accepted.mid == 0 || accepted.mid == mid);
+    forget(mid);
+    accepted.mid = mid, accepted.len = len;
+    assert(mid >= nseen || !seen[mid].known);
+    return 1;
+}
+
 /* The sender and wait id of the message, looked at once per queued
  * message: -1 if PVM does not know the mid or it is of another context
  * (then it never matches the program's receives). */
@@ -789,9 +813,7 @@ int pg_match(int mid, int tid, int tag)
     if (want.on && !want.notice && mid > 0 && mid < nseen && seen[mid].known) {
         if (seen[mid].src != want.tid || seen[mid].wid != want.msgid)
             return 0;
-        accepted.mid = mid, accepted.len = seen[mid].len;
-        seen[mid].known = 0; /* forget(mid) */
-        return 1;
+        return accept(mid, seen[mid].len);
     }
     if (!want.on) {
         cc = pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
@@ -822,13 +844,10 @@ int pg_match(int mid, int tid, int tag)
     /* want.tid is a task's and want.msgid >= 1, so daemon messages and
      * messages without a header (wait id 0) never match; the context check
      * is PVM's own. */
+    assert(want.tid > 0);
     cc = header_of(mid, &src, &wid, &len) == 0 && src == want.tid &&
          wid == want.msgid;
-    if (cc) {
-        forget(mid);
-        accepted.mid = mid, accepted.len = len;
-    }
-    return cc;
+    return cc ? accept(mid, len) : 0;
 }
 
 /* ---- spawns ----------------------------------------------------------------- */

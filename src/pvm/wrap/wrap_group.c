@@ -55,7 +55,7 @@ int pvm_gettid(char *group, int inst)
 
     pg_real_load_group();
     /* The server's replies are PVM's, not the program's. */
-    PG_PASS_UNLESS_AT(!pg.coll && pg_app_call(),
+    PG_PASS_UNLESS_AT(gettid, !pg.coll && pg_app_call(),
                       PG_AS_PVM(pg_real.gettid(group, inst)), -1, -1, -1,
                       "group %.40s inst %d", group ? group : "", inst);
     PG_ENTER();
@@ -78,7 +78,7 @@ int pvm_getinst(char *group, int tid)
     int inst, ltid;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(!pg.coll && pg_app_call(),
+    PG_PASS_UNLESS_AT(getinst, !pg.coll && pg_app_call(),
                       PG_AS_PVM(pg_real.getinst(group, tid)), tid, -1, -1,
                       "group %.40s", group ? group : "");
     PG_ENTER();
@@ -227,7 +227,7 @@ int pvm_lvgroup(char *group)
     int cc;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(!pg.coll && pg_app_call() && group &&
+    PG_PASS_UNLESS_AT(lvgroup, !pg.coll && pg_app_call() && group &&
                           (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
                       pg_real.lvgroup(group), -1, -1, -1, "group %.40s", group);
     PG_ENTER();
@@ -248,7 +248,7 @@ int pvm_barrier(char *group, int count)
     int cc;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(!pg.coll && pg_app_call() &&
+    PG_PASS_UNLESS_AT(barrier, !pg.coll && pg_app_call() &&
                           (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
                       pg_real.barrier(group, count), -1, -1, -1,
                       "group %.40s count %d", group ? group : "", count);
@@ -276,8 +276,8 @@ int pvm_joingroup(char *group)
     int inst;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(pg_app_call(), pg_real.joingroup(group), -1, -1, -1,
-                      "group %.40s", group ? group : "");
+    PG_PASS_UNLESS_AT(joingroup, pg_app_call(), pg_real.joingroup(group), -1,
+                      -1, -1, "group %.40s", group ? group : "");
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY || pg.mode == PANGAEA_LOG)
         inst = join(group);
@@ -316,8 +316,8 @@ int pvm_bcast(char *group, int tag)
     int tids[1024], n, cc;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(pg_app_call(), pg_real.bcast(group, tag), -1, tag, -1,
-                      "group %.40s", group ? group : "");
+    PG_PASS_UNLESS_AT(bcast, pg_app_call(), pg_real.bcast(group, tag), -1, tag,
+                      -1, "group %.40s", group ? group : "");
     PG_SITE();
     PG_ENTER();
     n = members(group, tids, 1024);
@@ -329,11 +329,11 @@ int pvm_bcast(char *group, int tag)
 
 /* A collective runs at depth 0, so that its sends and receives with its
  * tag reach our wrappers as the program's (see the file comment). */
-#define COLLECTIVE(realcall)                                                   \
+#define COLLECTIVE(call, realcall)                                             \
     int cc;                                                                    \
     pg_real_load_group();                                                      \
-    PG_PASS_UNLESS_AT(pg_app_call(), realcall, -1, msgtag, -1, "group %.40s",  \
-                      group ? group : "");                                     \
+    PG_PASS_UNLESS_AT(call, pg_app_call(), realcall, -1, msgtag, -1,           \
+                      "group %.40s", group ? group : "");                      \
     PG_SITE();                                                                 \
     pg.coll++;                                                                 \
     pg.coll_tag = msgtag;                                                      \
@@ -344,20 +344,20 @@ int pvm_bcast(char *group, int tag)
 int pvm_reduce(void (*func)(int *, void *, void *, int *, int *), void *data,
                int count, int datatype, int msgtag, char *group, int root)
 {
-    COLLECTIVE(pg_real.reduce(func, data, count, datatype, msgtag, group,
-                              root))
+    COLLECTIVE(reduce, pg_real.reduce(func, data, count, datatype, msgtag,
+                                      group, root))
 }
 
 int pvm_gather(void *result, void *data, int count, int datatype, int msgtag,
                char *group, int root)
 {
-    COLLECTIVE(pg_real.gather(result, data, count, datatype, msgtag, group,
-                              root))
+    COLLECTIVE(gather, pg_real.gather(result, data, count, datatype, msgtag,
+                                      group, root))
 }
 
 int pvm_scatter(void *result, void *data, int count, int datatype,
                 int msgtag, char *group, int root)
 {
-    COLLECTIVE(pg_real.scatter(result, data, count, datatype, msgtag, group,
-                               root))
+    COLLECTIVE(scatter, pg_real.scatter(result, data, count, datatype,
+                                        msgtag, group, root))
 }

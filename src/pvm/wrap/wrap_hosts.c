@@ -72,14 +72,14 @@ static void hosts_record(int count, const int *svp)
     free(v);
 }
 
-static int hosts_call(const char *verb, hosts_fn real, char **names,
-                      int count, int *svp)
+static int hosts_call(const char *gate, const char *verb, hosts_fn real,
+                      char **names, int count, int *svp)
 {
     char about[512];
     int *infos, cc;
 
-    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
-                   real(names, count, svp));
+    PG_PASS_UNLESS_AS(gate, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
+                      real(names, count, svp), -1, -1, -1, NULL);
     if (count < 1) /* PvmBadParam, whatever the world: nothing to log */
         return real(names, count, svp);
     PG_ENTER();
@@ -107,11 +107,13 @@ static int hosts_call(const char *verb, hosts_fn real, char **names,
 int pvm_addhosts(char **names, int count, int *svp)
 {
     pg_real_load();
-    return hosts_call("add", pg_real.addhosts, names, count, svp);
+    return hosts_call(PG_CALL_NAME(addhosts), "add",
+                      pg_real.addhosts, names, count, svp);
 }
 
 int pvm_delhosts(char **names, int count, int *svp)
 {
     pg_real_load();
-    return hosts_call("del", pg_real.delhosts, names, count, svp);
+    return hosts_call(PG_CALL_NAME(delhosts), "del",
+                      pg_real.delhosts, names, count, svp);
 }

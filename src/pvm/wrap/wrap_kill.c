@@ -24,7 +24,7 @@ int pvm_kill(int tid)
     int cc, ltid;
 
     pg_real_load();
-    PG_PASS_UNLESS_AT(pg.ltid != 0 && pg_app_call() && pg_selected(-1),
+    PG_PASS_UNLESS_AT(kill, pg.ltid != 0 && pg_app_call() && pg_selected(-1),
                       pg_real.kill(tid), tid, -1, -1, NULL);
     PG_ENTER();
     ltid = pg_ltid_of(tid);

@@ -1,6 +1,7 @@
 /*
  * wrap_query.c - pvm_pstat, pvm_mstat, pvm_gsize, pvm_hostsync: questions
- * whose answers depend on timing.
+ * whose answers depend on timing; pvm_archcode: one whose answer depends
+ * on the virtual machine's hosts.
  *
  * "Is worker 3 still running?", "is host B up?", "how many have joined?"
  * are answered by the daemons or the group server as things stand at that
@@ -15,47 +16,64 @@
 
 #include "pg_internal.h"
 
-typedef int (*ask_fn)(const void *arg);
-
-static int ask(const char *call, const char *about, ask_fn real,
-               const void *arg)
+/* The answer to `call` about `about`: the real one `value` (recorded
+ * when recording), or in a replay the recorded one.  The wrapper has
+ * passed its guard (and the gate) already, once. */
+static int answer(const char *call, const char *about, int value)
 {
-    int value;
-
-    PG_PASS_UNLESS(pg_app_call() && pg_selected(-1), real(arg));
-    PG_ENTER();
     if (pg_replaying())
         value = pg_replay_query(call, about); /* what-if: steers */
-    else
-        value = real(arg);
     if (pg.mode == PANGAEA_LOG)
         pg_record_query(call, about, value);
-    PG_LEAVE();
     return value;
 }
 
-static int real_pstat(const void *tid) { return pg_real.pstat(*(const int *)tid); }
-static int real_mstat(const void *host) { return pg_real.mstat((char *)host); }
-static int real_gsize(const void *group) { return pg_real.gsize((char *)group); }
+/* A replay does not ask PVM: the real call is made only when needed. */
+#define ASK(call, about, realcall)                                             \
+    ({                                                                         \
+        int ask_;                                                              \
+        PG_ENTER();                                                            \
+        ask_ = answer(call, about, pg_replaying() ? 0 : (realcall));           \
+        PG_LEAVE();                                                            \
+        ask_;                                                                  \
+    })
 
 int pvm_pstat(int tid)
 {
     char about[16];
 
-    PG_PASS_UNLESS(pg_app_call(), pg_real.pstat(tid));
+    PG_PASS_UNLESS(pstat, pg_app_call() && pg_selected(-1),
+                   pg_real.pstat(tid));
     snprintf(about, sizeof about, "%d", pg_ltid_of(tid));
-    return ask("pvm_pstat", about, real_pstat, &tid);
+    return ASK("pvm_pstat", about, pg_real.pstat(tid));
 }
 
 int pvm_mstat(char *host)
 {
-    return ask("pvm_mstat", host ? host : "", real_mstat, host);
+    PG_PASS_UNLESS(mstat, pg_app_call() && pg_selected(-1),
+                   pg_real.mstat(host));
+    return ASK("pvm_mstat", host ? host : "", pg_real.mstat(host));
 }
 
 int pvm_gsize(char *group)
 {
     pg_real_load_group();
-    return ask("pvm_gsize", group ? group : "", real_gsize, group);
+    PG_PASS_UNLESS(gsize, pg_app_call() && pg_selected(-1),
+                   pg_real.gsize(group));
+    return ASK("pvm_gsize", group ? group : "", pg_real.gsize(group));
+}
+
+/* pvm_archcode: the data signature of an architecture, as the hosts of
+ * the virtual machine say (PvmNotFound if no host has that architecture):
+ * another virtual machine answers otherwise, and the program may decide by
+ * it (whether to pack in XDR).  A query about the architecture's name,
+ * replayed as recorded. */
+int pvm_archcode(char *arch)
+{
+    pg_real_load();
+    PG_PASS_UNLESS(archcode, pg_app_call() && pg_selected(-1),
+                   pg_real.archcode(arch));
+    return ASK("pvm_archcode", arch ? arch : "", pg_real.archcode(arch));
 }
 
 /* pvm_hostsync: a host's clock and its offset from ours, as one query
@@ -71,7 +89,7 @@ int pvm_hostsync(int host, struct timeval *clk, struct timeval *delta)
     size_t n;
     int cc;
 
-    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
+    PG_PASS_UNLESS(hostsync, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
                    pg_real.hostsync(host, clk, delta));
     PG_ENTER();
     snprintf(about, sizeof about, "t%x", (unsigned)host);

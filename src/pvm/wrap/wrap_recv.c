@@ -235,35 +235,36 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     return mid;
 }
 
-#define RECV_WRAPPER(name, how, realexpr, tmout)                               \
+#define RECV_WRAPPER(call, how, realexpr, tmout)                               \
     int cc;                                                                    \
-    PG_PASS_UNLESS_AT(pg_app_call_tag(tag), realexpr, tid, tag, -1, NULL);     \
+    PG_PASS_UNLESS_AT(call, pg_app_call_tag(tag), realexpr, tid, tag, -1,      \
+                      NULL);                                                   \
     PG_SITE();                                                                 \
     PG_ENTER();                                                                \
     pg_mhf_sync();                                                             \
-    cc = recv_common(name, how, tid, tag, tmout);                              \
+    cc = recv_common("pvm_" #call, how, tid, tag, tmout);                      \
     PG_LEAVE();                                                                \
     return cc;
 
 int pvm_recv(int tid, int tag)
 {
-    RECV_WRAPPER("pvm_recv", BLOCK, pg_real.recv(tid, tag), NULL)
+    RECV_WRAPPER(recv, BLOCK, pg_real.recv(tid, tag), NULL)
 }
 
 int pvm_nrecv(int tid, int tag)
 {
-    RECV_WRAPPER("pvm_nrecv", POLL, pg_real.nrecv(tid, tag), NULL)
+    RECV_WRAPPER(nrecv, POLL, pg_real.nrecv(tid, tag), NULL)
 }
 
 int pvm_trecv(int tid, int tag, struct timeval *tmout)
 {
-    RECV_WRAPPER("pvm_trecv", tmout ? TIMED : BLOCK,
+    RECV_WRAPPER(trecv, tmout ? TIMED : BLOCK,
                  pg_real.trecv(tid, tag, tmout), tmout)
 }
 
 int pvm_probe(int tid, int tag)
 {
-    RECV_WRAPPER("pvm_probe", PROBE, pg_real.probe(tid, tag), NULL)
+    RECV_WRAPPER(probe, PROBE, pg_real.probe(tid, tag), NULL)
 }
 
 /* PVM's pvm_precv receives into the caller's memory, copying raw bytes, and
@@ -274,7 +275,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
 {
     int size = pg_type_size(type), old, mid, bytes, mtag, src, n;
 
-    PG_PASS_UNLESS_AT(pg_app_call(),
+    PG_PASS_UNLESS_AT(precv, pg_app_call(),
                       pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen),
                       tid, tag, -1, NULL);
     if (size < 0)
@@ -311,7 +312,7 @@ pvm_recvf_result pvm_recvf(pg_matchfn match)
 {
     pg_matchfn prev;
 
-    PG_PASS_UNLESS(pg.mode != PANGAEA_OFF,
+    PG_PASS_UNLESS(recvf, pg.mode != PANGAEA_OFF,
                    (pvm_recvf_result)(void *)pg_real.recvf(match));
     pg_app_call(); /* our matcher is installed at start */
     prev = pg_app_match ? pg_app_match : pg_default_match;

@@ -263,7 +263,7 @@ int pvm_sendsig(int tid, int sig)
     long result;
 
     pg_real_load();
-    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0, pg_real.sendsig(tid, sig));
+    PG_PASS_UNLESS(sendsig, pg_app_call() && pg.ltid != 0, pg_real.sendsig(tid, sig));
     PG_ENTER();
     ltid = pg_ltid_of(tid);
     if (ours && sig == 0) /* a probe that the task exists: nothing lands */

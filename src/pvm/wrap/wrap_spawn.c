@@ -115,7 +115,7 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
 {
     int cc;
 
-    PG_PASS_UNLESS_AT(pg_app_call() && count > 0 && tids,
+    PG_PASS_UNLESS_AT(spawn, pg_app_call() && count > 0 && tids,
                       pg_real.spawn(task, argv, flag, where, count, tids), -1,
                       -1, -1, "%.60s count %d", task ? task : "", count);
     PG_ENTER();
@@ -129,7 +129,8 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
 
 int pvm_parent(void)
 {
-    PG_PASS_UNLESS(pg_app_call(), pg_real.parent()); /* gated, as every call */
+    /* gated, as every call */
+    PG_PASS_UNLESS(parent, pg_app_call(), pg_real.parent());
     return pg.ltid == 1 ? PvmNoParent : pg_real.parent();
 }
 
@@ -139,7 +140,7 @@ int pvm_siblings(int **tids)
 
     /* The first task was started alone, as from a shell: PVM's answer is
      * right for it. */
-    PG_PASS_UNLESS(pg_app_call(), pg_real.siblings(tids));
+    PG_PASS_UNLESS(siblings, pg_app_call(), pg_real.siblings(tids));
     if (pg.ltid <= 1)
         return pg_real.siblings(tids);
     if (n < 0) {

@@ -219,7 +219,7 @@ int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
     int cc, n = 0;
 
     /* `pangaea` itself (ltid 0, monitor.c) sees every task */
-    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0,
+    PG_PASS_UNLESS(tasks, pg_app_call() && pg.ltid != 0,
                    pg_real.tasks(where, ntask, taskp));
     PG_ENTER();
     where_text(where, about, sizeof about);
@@ -312,7 +312,7 @@ int pvm_config(int *nhostp, int *narchp, struct pvmhostinfo **hostp)
     size_t size;
     char *rec;
 
-    PG_PASS_UNLESS(pg_app_call() && pg.ltid != 0 && pg_selected(-1),
+    PG_PASS_UNLESS(config, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
                    pg_real.config(nhostp, narchp, hostp));
     PG_ENTER();
     if (pg_replaying()) { /* a what-if records it too */
