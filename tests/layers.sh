@@ -27,7 +27,7 @@ log_dump
 real progsum state site_name
 progmap whatif
 select coord_client notice chaos live_pos datafile timelog task_env
-header callsite killed reserve
+header callsite killed reserve replay_index
 stop
 record replay
 gate

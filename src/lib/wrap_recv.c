@@ -2,15 +2,25 @@
  * wrap_recv.c - pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv,
  * pvm_recvf.
  *
- * Every receive goes through one function, recv_common, with the real call
- * to make.  Recording: the real call does the matching (with the program's
+ * Every receive goes through one function, recv_common, which picks the
+ * mode's function (one section each below).  Recording (live_recv, then
+ * record_outcome): the real call does the matching (with the program's
  * matcher, if it installed one), then the header is read and the event
  * logged; a poll that finds nothing is counted, and the count is logged
- * with the next event.  Replay: polls find nothing exactly as often as they
- * did; then the next recorded receive says which message (sender ltid,
- * message id) the call must return, and the real call runs with our matcher
- * accepting only that message, whatever else has arrived.  Replay waits in
- * slices, so that a wait that lasts says so.
+ * with the next event.  Replay (replay_recv): polls find nothing exactly
+ * as often as they did; then the next recorded receive says which message
+ * (sender ltid, message id) the call must return.  A full replay takes
+ * every message of the run out of PVM's queue as it comes, into an index
+ * by sender and message id (replay_index.c), and hands over the recorded
+ * one as PVM's receive would: PVM never walks a queue that grows while
+ * the senders run ahead, and a receive costs the same with 8 senders or
+ * 64.  A what-if, a race-only log and notices take the message from PVM's
+ * queue, with our matcher accepting only it.  Replay waits in slices of a
+ * second, reading the clock only once it has to wait, so that a wait that
+ * lasts says so.
+ *
+ * Names: `bufid` is PVM's buffer id (PVM's manual calls it mid), `msgid`
+ * Pangaea's message id, carried in PVM's wait id.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,18 +71,141 @@ static int sender_gone(const pg_event *ev)
     return tid <= 0 || pg_real.pstat(tid) == PvmNoTask;
 }
 
-/* Replay: wait for the expected message, speaking up when it takes longer
- * than PANGAEA_STALL seconds, and ending the replay when its sender has
- * ended without sending it.  A probe must not take the message, so it
- * polls; the others wait in one-second slices. */
+/* ---- full replay: the recorded message from the index ------------------ */
+
+/* Takes one message of the program's context from a task of the run out
+ * of PVM's queue into the index (replay_index.c): the receive accepts the
+ * first such message, and pvm_setrbuf(0) detaches it without freeing it.
+ * PVM reads its socket only when its queue holds none (one poll without
+ * waiting, or a wait of at most `slice`).  The bufid, or 0. */
+static int take_one(struct timeval *slice, int *src, int *msgid, int *len)
+{
+    int bufid;
+
+    pg_match_drain(1);
+    bufid = slice ? pg_real.trecv(-1, -1, slice) : pg_real.nrecv(-1, -1);
+    if (bufid > 0 && pg_match_taken(src, msgid, len) < 0)
+        bufid = 0; /* not ours (cannot be: the matcher accepted it) */
+    pg_match_drain(0);
+    if (bufid <= 0)
+        return 0;
+    pvm_setrbuf(0);
+    if (pg_rxi_put(*src, *msgid, bufid, *len) < 0)
+        pg_fatal("out of memory");
+    return bufid;
+}
+
+/* Says, once the wait has lasted PANGAEA_STALL seconds, which message
+ * the task waits for and where. */
+static void say_stalled(const pg_event *ev)
+{
+    char msg[1024], site[700]; /* pangaea takes 1100 at most */
+    size_t n;
+
+    if (ev->kind == PG_EV_NOTICE && ev->what == PG_NOTICE_EXIT)
+        snprintf(msg, sizeof msg, "waits in %s for the notice (tag %d) "
+                 "that ltid %d ended (recorded event %ld)", ev->call,
+                 ev->tag, ev->from, ev->seq);
+    else if (ev->kind == PG_EV_NOTICE)
+        snprintf(msg, sizeof msg, "waits in %s for a host notice (tag %d, "
+                 "recorded event %ld)", ev->call, ev->tag, ev->seq);
+    else
+        snprintf(msg, sizeof msg, "waits in %s for message %d from ltid %d "
+                 "(tag %d, recorded event %ld)", ev->call, ev->msgid,
+                 ev->from, ev->tag, ev->seq);
+    n = strlen(msg); /* the program's call waiting: its site */
+    snprintf(msg + n, sizeof msg - n, "%s", pg_site_where(site, sizeof site));
+    pg_wait_report(msg);
+}
+
+/* A second of waiting has passed: ends the replay when the sender of the
+ * expected message has ended without sending it (after 5 s more for its
+ * last messages to arrive), and says so once the wait has lasted. */
+static void waited_a_slice(const pg_event *ev, struct pg_wait *wait,
+                           double *gone_since)
+{
+    if (ev->kind == PG_EV_NOTICE)
+        ; /* a daemon sends it: nobody to be gone */
+    else if (*gone_since == 0 && sender_gone(ev))
+        *gone_since = pg_seconds();
+    else if (*gone_since > 0 && pg_seconds() - *gone_since > 5)
+        pg_replay_unmatchable(ev, "waits for it, but that sender has "
+                                  "ended without sending it");
+    if (pg_wait_overdue(wait))
+        say_stalled(ev);
+}
+
+/* The recorded message from `src`, taking messages out of PVM's queue
+ * until it is among them: first those PVM already has, then waiting in
+ * slices of a second.  The clock is read only once the task has to wait.
+ * The program's receive buffer is put aside meanwhile (a receive frees
+ * it). */
+static int index_wait(const pg_event *ev, int src, int *len)
+{
+    struct timeval slice;
+    struct pg_wait wait;
+    double gone_since = 0;
+    int rbuf = pvm_setrbuf(0), bufid = 0, s, m, waiting = 0;
+
+    for (;;) {
+        slice.tv_sec = 1;
+        slice.tv_usec = 0;
+        if ((bufid = take_one(waiting ? &slice : NULL, &s, &m, len)) &&
+            s == src && m == ev->msgid)
+            break;
+        if (bufid)
+            continue; /* another message: kept for its receive */
+        if (!waiting++) {
+            pg_wait_start(&wait);
+            pg_live_waiting(1); /* -live shows what it waits for */
+            pg_replay_prefetch(); /* read ahead while nothing comes */
+        } else {
+            waited_a_slice(ev, &wait, &gone_since);
+        }
+    }
+    if (waiting) {
+        pg_live_waiting(0);
+        pg_wait_end(&wait);
+    }
+    pvm_setrbuf(rbuf);
+    return bufid;
+}
+
+/* A full replay hands over the recorded message as PVM's receive would:
+ * the previous receive buffer freed first, the message made the receive
+ * buffer (pvm_bufinfo and the unpacking see it as PVM's own), its bufid
+ * returned.  A probe returns the bufid and leaves both alone. */
+static int replay_indexed(const pg_event *ev, enum how how)
+{
+    int src = pg_tid_of(ev->from), bufid, len = -1, old;
+
+    if (src <= 0)
+        pg_replay_unmatchable(ev, "waits for it, but that sender never ran "
+                                  "in this replay");
+    if (how != PROBE && (old = pvm_setrbuf(0)) > 0)
+        pvm_freebuf(old);
+    if (!(bufid = pg_rxi_find(src, ev->msgid, &len)))
+        bufid = index_wait(ev, src, &len);
+    pg_replay_check_bytes(ev, len);
+    if (how != PROBE) {
+        pg_rxi_del(src, ev->msgid);
+        pvm_setrbuf(bufid);
+    }
+    pg_replay_advance();
+    return bufid;
+}
+
+/* ---- what-if, race-only due receives, notices: from PVM's queue ------- */
+
+/* Waits for the expected message in PVM's queue, the matcher accepting
+ * only it.  A probe must not take the message, so it polls; the others
+ * wait in one-second slices. */
 static int replay_wait(const pg_event *ev, enum how how)
 {
     struct timeval slice;
     struct timespec nap = { 0, 200000 };
     struct pg_wait wait;
     double gone_since = 0;
-    char msg[1024], site[700]; /* pangaea takes 1100 at most */
-    size_t n;
     int mid;
 
     pg_wait_start(&wait);
@@ -89,48 +222,14 @@ static int replay_wait(const pg_event *ev, enum how how)
         }
         if (how == PROBE)
             nanosleep(&nap, NULL);
-        else if (ev->kind == PG_EV_NOTICE)
-            ; /* a daemon sends it: nobody to be gone */
-        else if (gone_since == 0 && sender_gone(ev))
-            gone_since = pg_seconds();
-        else if (gone_since > 0 && pg_seconds() - gone_since > 5)
-            pg_replay_unmatchable(ev, "waits for it, but that sender has "
-                                      "ended without sending it");
-        if (pg_wait_overdue(&wait)) {
-            if (ev->kind == PG_EV_NOTICE && ev->what == PG_NOTICE_EXIT)
-                snprintf(msg, sizeof msg, "waits in %s for the notice (tag "
-                         "%d) that ltid %d ended (recorded event %ld)",
-                         ev->call, ev->tag, ev->from, ev->seq);
-            else if (ev->kind == PG_EV_NOTICE)
-                snprintf(msg, sizeof msg, "waits in %s for a host notice "
-                         "(tag %d, recorded event %ld)", ev->call, ev->tag,
-                         ev->seq);
-            else
-                snprintf(msg, sizeof msg,
-                         "waits in %s for message %d from ltid %d (tag %d, "
-                         "recorded event %ld)", ev->call, ev->msgid, ev->from,
-                         ev->tag, ev->seq);
-            n = strlen(msg); /* the program's call waiting: its site */
-            snprintf(msg + n, sizeof msg - n, "%s",
-                     pg_site_where(site, sizeof site));
-            pg_wait_report(msg);
-        }
+        waited_a_slice(ev, &wait, &gone_since);
     }
 }
 
-/* Replay of any receive: a poll that found nothing when recorded finds
- * nothing now; every other call returns the recorded message, waiting for
- * it if needed (the recording says it came). */
-static int replay_recv(const char *call, enum how how, int tid, int tag)
+static int replay_matched(const pg_event *ev, enum how how)
 {
-    const pg_event *ev;
     int mid;
 
-    if (how != BLOCK && pg_replay_poll_missed())
-        return 0;
-    ev = pg_replay_expect_recv(call, tid, tag);
-    if (ev->kind == PG_EV_RECV && ev->from == PG_LTID_OUTSIDE)
-        return pg_outside_replay(ev, how != PROBE);
     pg_match_expect(ev);
     if (how != PROBE)
         pg_replay_prefetch();
@@ -142,6 +241,28 @@ static int replay_recv(const char *call, enum how how, int tid, int tag)
         pg_replay_advance();
     return mid;
 }
+
+/* Replay of any receive: a poll that found nothing when recorded finds
+ * nothing now; every other call returns the recorded message, waiting for
+ * it if needed (the recording says it came): from the index in a full
+ * replay, from PVM's queue for a notice (a daemon's message) or when
+ * steered by a what-if or a race-only log (whose other receives take from
+ * PVM's queue). */
+static int replay_recv(const char *call, enum how how, int tid, int tag)
+{
+    const pg_event *ev;
+
+    if (how != BLOCK && pg_replay_poll_missed())
+        return 0;
+    ev = pg_replay_expect_recv(call, tid, tag);
+    if (ev->kind == PG_EV_RECV && ev->from == PG_LTID_OUTSIDE)
+        return pg_outside_replay(ev, how != PROBE);
+    if (ev->kind == PG_EV_RECV && pg_replay_indexed())
+        return replay_indexed(ev, how);
+    return replay_matched(ev, how);
+}
+
+/* ---- race-only replay: receives the log left out ----------------------- */
 
 /* A blocking receive a race-only log left out: PVM takes the message,
  * with the program's filter, minus those reserved for receives the log
@@ -178,6 +299,22 @@ static int left_out_recv(const char *call, int tid, int tag)
     }
 }
 
+/* ---- recording, -none, chaos: PVM chooses ------------------------------ */
+
+/* The program's receive made for real, with its matcher; a chaos run
+ * (recording) may delay it, draw the message, or make a poll miss. */
+static int live_recv(enum how how, int tid, int tag, struct timeval *tmout)
+{
+    int bufid;
+
+    pg_app_recv = 1;
+    bufid = pg.mode == PANGAEA_LOG && pg_chaos_before((int)how, tid, tag)
+                ? 0 : real_call(how, tid, tag, tmout);
+    pg_chaos_after();
+    pg_app_recv = 0;
+    return bufid;
+}
+
 /* Recording a notice: an exit names the ltid that ended (-1: a task
  * outside the run), as read from the body by the matcher. */
 static void record_notice(const char *call, int mid, pg_notice_what what)
@@ -189,50 +326,65 @@ static void record_notice(const char *call, int mid, pg_notice_what what)
     pg_record_notice(call, mid, what, ltid);
 }
 
-static int recv_common(const char *call, enum how how, int tid, int tag,
-                       struct timeval *tmout)
+/* Recording what a receive of the selected tags took: a message of the
+ * run (by its header), a notice, or a message from outside the run. */
+static void record_taken(const char *call, int tid, int tag, int bufid)
 {
     struct pvmminfo mi;
     pg_notice_what what;
-    int mid, left_out = 0;
     pg_hdr h;
 
-    if ((pg.mode == PANGAEA_REPLAY || pg_replay_steers()) &&
-        pg_selected(tag) &&
-        !(left_out = pg_replay_left_out(call, how != BLOCK))) {
-        mid = replay_recv(call, how, tid, tag); /* a what-if steers too */
-    } else if (left_out) {
-        mid = left_out_recv(call, tid, tag);
+    if (pvm_getminfo(bufid, &mi) < 0 || !pg_selected(mi.tag))
+        return;
+    pg_site_ask(tid, tag, pg_app_match != NULL);
+    if (pg_hdr_take_of(&mi, &h) == 1 && h.ltid >= 0)
+        pg_record_recv_info(call, mi.len, mi.tag, &h); /* mi: once */
+    else if ((what = pg_notice_kind(bufid)) != 0)
+        record_notice(call, bufid, what);
+    else if (pg_outside_msg(bufid))
+        pg_outside_record(call, bufid);
+}
+
+/* Recording a poll that found nothing: counted, and logged with the next
+ * event. */
+static void record_missed(const char *call, int tid, int tag)
+{
+    pg.misses++;
+    pg_site_missed(call, tid, tag, pg_app_match != NULL);
+}
+
+static void record_outcome(const char *call, enum how how, int tid, int tag,
+                           int bufid)
+{
+    if (bufid == 0 && how != BLOCK && pg_selected(tag))
+        record_missed(call, tid, tag);
+    else if (bufid > 0)
+        record_taken(call, tid, tag, bufid);
+}
+
+/* Every receive, by mode: a replay (or the part of a recording a what-if
+ * steers) follows the recording, unless a race-only log left the receive
+ * out; otherwise PVM chooses, and a recording logs what it chose. */
+static int recv_common(const char *call, enum how how, int tid, int tag,
+                       struct timeval *tmout)
+{
+    int bufid, replaying = pg.mode == PANGAEA_REPLAY || pg_replay_steers();
+
+    if (replaying && pg_selected(tag) &&
+        pg_replay_left_out(call, how != BLOCK)) {
+        bufid = left_out_recv(call, tid, tag);
+        if (bufid > 0) /* PVM chose, as the pruning allows */
+            pg_replay_left_out_took();
+    } else if (replaying && pg_selected(tag)) {
+        bufid = replay_recv(call, how, tid, tag); /* a what-if steers too */
     } else {
-        pg_app_recv = 1;
-        mid = pg.mode == PANGAEA_LOG &&
-                      pg_chaos_before((int)how, tid, tag)
-                  ? 0 : real_call(how, tid, tag, tmout);
-        pg_chaos_after();
-        pg_app_recv = 0;
+        bufid = live_recv(how, tid, tag, tmout);
     }
-    if (mid == 0 && how != BLOCK && pg.mode == PANGAEA_LOG &&
-        pg_selected(tag)) {
-        pg.misses++;
-        pg_site_missed(call, tid, tag, pg_app_match != NULL);
-    }
-    if (mid <= 0)
-        return mid;
-    if (left_out) /* a race-only replay: PVM chose, as the pruning allows */
-        pg_replay_left_out_took();
-    if (pg.mode == PANGAEA_LOG && pvm_getminfo(mid, &mi) >= 0 &&
-        pg_selected(mi.tag)) {
-        pg_site_ask(tid, tag, pg_app_match != NULL);
-        if (pg_hdr_take_of(&mi, &h) == 1 && h.ltid >= 0)
-            pg_record_recv_info(call, mi.len, mi.tag, &h); /* mi: once */
-        else if ((what = pg_notice_kind(mid)) != 0)
-            record_notice(call, mid, what);
-        else if (pg_outside_msg(mid))
-            pg_outside_record(call, mid);
-    }
-    if (how != PROBE)
-        pg_notice_read(mid, 1);
-    return mid;
+    if (pg.mode == PANGAEA_LOG) /* a what-if records what it follows too */
+        record_outcome(call, how, tid, tag, bufid);
+    if (bufid > 0 && how != PROBE)
+        pg_notice_read(bufid, 1);
+    return bufid;
 }
 
 #define RECV_WRAPPER(name, how, realexpr, tmout)                               \
