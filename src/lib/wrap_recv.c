@@ -74,10 +74,10 @@ static int sender_gone(const pg_event *ev)
 /* ---- full replay: the recorded message from the index ------------------ */
 
 /* Takes one message of the program's context from a task of the run out
- * of PVM's queue into the index (replay_index.c): the receive accepts the
- * first such message, and pvm_setrbuf(0) detaches it without freeing it.
- * PVM reads its socket only when its queue holds none (one poll without
- * waiting, or a wait of at most `slice`).  The bufid, or 0. */
+ * of PVM's queue: the receive accepts the first such message, which
+ * becomes the receive buffer (PVM frees the previous one, as for any
+ * receive).  PVM reads its socket only when its queue holds none (one
+ * poll without waiting, or a wait of at most `slice`).  The bufid, or 0. */
 static int take_one(struct timeval *slice, int *src, int *msgid, int *len)
 {
     int bufid;
@@ -87,12 +87,16 @@ static int take_one(struct timeval *slice, int *src, int *msgid, int *len)
     if (bufid > 0 && pg_match_taken(src, msgid, len) < 0)
         bufid = 0; /* not ours (cannot be: the matcher accepted it) */
     pg_match_drain(0);
-    if (bufid <= 0)
-        return 0;
+    return bufid > 0 ? bufid : 0;
+}
+
+/* A message for a later receive: detached from the receive buffer
+ * (pvm_setrbuf(0) does not free it) and kept in the index. */
+static void keep_for_later(int bufid, int src, int msgid, int len)
+{
     pvm_setrbuf(0);
-    if (pg_rxi_put(*src, *msgid, bufid, *len) < 0)
+    if (pg_rxi_put(src, msgid, bufid, len) < 0)
         pg_fatal("out of memory");
-    return bufid;
 }
 
 /* Says, once the wait has lasted PANGAEA_STALL seconds, which message
@@ -136,16 +140,16 @@ static void waited_a_slice(const pg_event *ev, struct pg_wait *wait,
 }
 
 /* The recorded message from `src`, taking messages out of PVM's queue
- * until it is among them: first those PVM already has, then waiting in
- * slices of a second.  The clock is read only once the task has to wait.
- * The program's receive buffer is put aside meanwhile (a receive frees
- * it). */
+ * until it comes: first those PVM already has, then waiting in slices of
+ * a second.  The clock is read only once the task has to wait.  The
+ * message is left as the receive buffer, as PVM's receive leaves it; the
+ * others taken meanwhile go to the index. */
 static int index_wait(const pg_event *ev, int src, int *len)
 {
     struct timeval slice;
     struct pg_wait wait;
     double gone_since = 0;
-    int rbuf = pvm_setrbuf(0), bufid = 0, s, m, waiting = 0;
+    int bufid = 0, s, m, waiting = 0;
 
     for (;;) {
         slice.tv_sec = 1;
@@ -153,9 +157,9 @@ static int index_wait(const pg_event *ev, int src, int *len)
         if ((bufid = take_one(waiting ? &slice : NULL, &s, &m, len)) &&
             s == src && m == ev->msgid)
             break;
-        if (bufid)
-            continue; /* another message: kept for its receive */
-        if (!waiting++) {
+        if (bufid) {
+            keep_for_later(bufid, s, m, *len);
+        } else if (!waiting++) {
             pg_wait_start(&wait);
             pg_live_waiting(1); /* -live shows what it waits for */
             pg_replay_prefetch(); /* read ahead while nothing comes */
@@ -167,14 +171,14 @@ static int index_wait(const pg_event *ev, int src, int *len)
         pg_live_waiting(0);
         pg_wait_end(&wait);
     }
-    pvm_setrbuf(rbuf);
     return bufid;
 }
 
 /* A full replay hands over the recorded message as PVM's receive would:
- * the previous receive buffer freed first, the message made the receive
- * buffer (pvm_bufinfo and the unpacking see it as PVM's own), its bufid
- * returned.  A probe returns the bufid and leaves both alone. */
+ * the previous receive buffer freed, the message made the receive buffer
+ * (pvm_bufinfo and the unpacking see it as PVM's own), its bufid
+ * returned.  A probe returns the bufid and leaves the receive buffer
+ * alone (the message stays in the index for the receive that takes it). */
 static int replay_indexed(const pg_event *ev, enum how how)
 {
     int src = pg_tid_of(ev->from), bufid, len = -1, old;
@@ -182,15 +186,19 @@ static int replay_indexed(const pg_event *ev, enum how how)
     if (src <= 0)
         pg_replay_unmatchable(ev, "waits for it, but that sender never ran "
                                   "in this replay");
-    if (how != PROBE && (old = pvm_setrbuf(0)) > 0)
-        pvm_freebuf(old);
-    if (!(bufid = pg_rxi_find(src, ev->msgid, &len)))
-        bufid = index_wait(ev, src, &len);
-    pg_replay_check_bytes(ev, len);
-    if (how != PROBE) {
+    if ((bufid = pg_rxi_find(src, ev->msgid, &len)) && how != PROBE) {
         pg_rxi_del(src, ev->msgid);
-        pvm_setrbuf(bufid);
+        if ((old = pvm_setrbuf(bufid)) > 0)
+            pvm_freebuf(old);
+    } else if (!bufid && how != PROBE) {
+        bufid = index_wait(ev, src, &len);
+    } else if (!bufid) {
+        old = pvm_setrbuf(0); /* a receive would free it */
+        bufid = index_wait(ev, src, &len);
+        keep_for_later(bufid, src, ev->msgid, len);
+        pvm_setrbuf(old);
     }
+    pg_replay_check_bytes(ev, len);
     pg_replay_advance();
     return bufid;
 }
