@@ -402,7 +402,6 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     PG_ENTER();                                                                \
     pg_mhf_sync();                                                             \
     cc = recv_common(name, how, tid, tag, tmout);                              \
-    pg_mhf_sync();                                                             \
     PG_LEAVE();                                                                \
     return cc;
 
@@ -458,7 +457,6 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         pvm_freebuf(mid);
     }
     pvm_setrbuf(old);
-    pg_mhf_sync();
     PG_LEAVE();
     return mid < 0 ? mid : 0;
 }

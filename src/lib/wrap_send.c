@@ -108,7 +108,6 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
         free(d.tids);
     if (cc < 0 && pg.mode == PANGAEA_LOG && selected)
         pg_record_unsend();
-    pg_mhf_sync();
 out:
     if (to != small)
         free(to);

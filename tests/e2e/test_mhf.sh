@@ -7,6 +7,8 @@
 # worker, and it prints the interleaving.  Checks: unrecorded runs differ
 # (so the replay check can fail); the recording logs every note as a
 # <recv call="pvm_addmhf">; 10 replays print exactly the recorded trace.
+# tests/programs/plain_mhf_late.c: a handler that runs while the main
+# loop waits in a receive replays at that point.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -20,5 +22,28 @@ if [ "$n" -eq $((W * M)) ]; then
     pg_pass "the $((W * M)) notes the handler took are logged as receives (call=\"pvm_addmhf\")"
 else
     pg_fail "the handler's receives logged: $n, want $((W * M))"
+fi
+# A note that arrives while the master waits in pvm_recv for the next
+# result: its handler runs inside that receive (between the slices of
+# the wait), after the master appended the previous result.  The replay
+# must run it there too, not at the end of the previous receive: the log
+# puts both between the two receives.  Three replays print the trace of
+# the recording.
+dir=$(pg_tmpdir)
+if "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_mhf_late" 4 \
+    >"$dir/rec.out" 2>"$dir/rec.err"; then
+    same=0
+    for i in 1 2 3; do
+        "$PG_BUILD/pangaea" -replay -logdir "$dir/logs" \
+            "$PG_BUILD/tests/plain_mhf_late" 4 >"$dir/rep$i.out" 2>"$dir/rep$i.err" &&
+            cmp -s "$dir/rec.out" "$dir/rep$i.out" && same=$((same + 1))
+    done
+    if [ "$same" = 3 ]; then
+        pg_pass "plain_mhf_late: a handler run inside a waiting pvm_recv replays there, 3 of 3 ($(cat "$dir/rec.out"))"
+    else
+        pg_fail "plain_mhf_late: $same of 3 replays print the recorded trace: $(cat "$dir/rec.out") / $(head -2 "$dir/rep1.out")"
+    fi
+else
+    pg_fail "plain_mhf_late: recording failed: $(tail -2 "$dir/rec.err")"
 fi
 pg_summary
