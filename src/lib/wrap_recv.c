@@ -39,13 +39,13 @@ enum how { BLOCK = PG_CHAOS_BLOCK, POLL = PG_CHAOS_POLL,
 static int sliced_recv(int tid, int tag)
 {
     struct timeval slice;
-    int mid;
+    int bufid;
 
     for (;;) {
         slice.tv_sec = 0;
         slice.tv_usec = 10000;
-        if ((mid = pg_real.trecv(tid, tag, &slice)) != 0)
-            return mid;
+        if ((bufid = pg_real.trecv(tid, tag, &slice)) != 0)
+            return bufid;
         pg_mhf_sync();
     }
 }
@@ -214,19 +214,19 @@ static int replay_wait(const pg_event *ev, enum how how)
     struct timespec nap = { 0, 200000 };
     struct pg_wait wait;
     double gone_since = 0;
-    int mid;
+    int bufid;
 
     pg_wait_start(&wait);
     pg_live_waiting(1); /* -live shows what it waits for */
     for (;;) {
         slice.tv_sec = 1;
         slice.tv_usec = 0;
-        mid = how == PROBE ? pg_real.probe(-1, -1)
+        bufid = how == PROBE ? pg_real.probe(-1, -1)
                            : pg_real.trecv(-1, -1, &slice);
-        if (mid != 0) {
+        if (bufid != 0) {
             pg_live_waiting(0);
             pg_wait_end(&wait);
-            return mid;
+            return bufid;
         }
         if (how == PROBE)
             nanosleep(&nap, NULL);
@@ -236,18 +236,18 @@ static int replay_wait(const pg_event *ev, enum how how)
 
 static int replay_matched(const pg_event *ev, enum how how)
 {
-    int mid;
+    int bufid;
 
     pg_match_expect(ev);
     if (how != PROBE)
         pg_replay_prefetch();
-    mid = replay_wait(ev, how);
+    bufid = replay_wait(ev, how);
     pg_match_clear();
-    if (mid > 0)
-        pg_replay_check_size(ev, mid);
-    if (mid > 0)
+    if (bufid > 0)
+        pg_replay_check_size(ev, bufid);
+    if (bufid > 0)
         pg_replay_advance();
-    return mid;
+    return bufid;
 }
 
 /* Replay of any receive: a poll that found nothing when recorded finds
@@ -281,21 +281,21 @@ static int left_out_recv(const char *call, int tid, int tag)
     struct timeval slice;
     struct pg_wait wait;
     char msg[256];
-    int mid;
+    int bufid;
 
     pg_wait_start(&wait);
     for (;;) {
         pg_app_recv = 1;
-        mid = pg_real.nrecv(tid, tag);
-        if (mid == 0 && !pg_reserve_learn()) {
+        bufid = pg_real.nrecv(tid, tag);
+        if (bufid == 0 && !pg_reserve_learn()) {
             slice.tv_sec = 0;
             slice.tv_usec = 100000;
-            mid = pg_real.trecv(tid, tag, &slice);
+            bufid = pg_real.trecv(tid, tag, &slice);
         }
         pg_app_recv = 0;
-        if (mid != 0) {
+        if (bufid != 0) {
             pg_wait_end(&wait);
-            return mid;
+            return bufid;
         }
         pg_reserve_learn();
         if (pg_wait_overdue(&wait)) { /* so a stalled replay is seen */
@@ -325,13 +325,13 @@ static int live_recv(enum how how, int tid, int tag, struct timeval *tmout)
 
 /* Recording a notice: an exit names the ltid that ended (-1: a task
  * outside the run), as read from the body by the matcher. */
-static void record_notice(const char *call, int mid, pg_notice_what what)
+static void record_notice(const char *call, int bufid, pg_notice_what what)
 {
-    int first = pg_notice_read(mid, 0), ltid = -1;
+    int first = pg_notice_read(bufid, 0), ltid = -1;
 
     if (what == PG_NOTICE_EXIT && first > 0)
         ltid = pg_ltid_of(first);
-    pg_record_notice(call, mid, what, ltid);
+    pg_record_notice(call, bufid, what, ltid);
 }
 
 /* Recording what a receive of the selected tags took: a message of the
@@ -395,7 +395,9 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     return bufid;
 }
 
-#define RECV_WRAPPER(name, how, realexpr, tmout)                               \
+/* The whole body of a receive wrapper: it returns (PVM's own call for a
+ * call that is PVM's, else recv_common's answer). */
+#define RETURN_WRAPPED_RECV(name, how, realexpr, tmout)                        \
     int cc;                                                                    \
     PG_PASS_UNLESS_AT(pg_app_call_tag(tag), realexpr, tid, tag, -1, NULL);     \
     PG_SITE();                                                                 \
@@ -407,23 +409,23 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
 
 int pvm_recv(int tid, int tag)
 {
-    RECV_WRAPPER("pvm_recv", BLOCK, pg_real.recv(tid, tag), NULL)
+    RETURN_WRAPPED_RECV("pvm_recv", BLOCK, pg_real.recv(tid, tag), NULL)
 }
 
 int pvm_nrecv(int tid, int tag)
 {
-    RECV_WRAPPER("pvm_nrecv", POLL, pg_real.nrecv(tid, tag), NULL)
+    RETURN_WRAPPED_RECV("pvm_nrecv", POLL, pg_real.nrecv(tid, tag), NULL)
 }
 
 int pvm_trecv(int tid, int tag, struct timeval *tmout)
 {
-    RECV_WRAPPER("pvm_trecv", tmout ? TIMED : BLOCK,
+    RETURN_WRAPPED_RECV("pvm_trecv", tmout ? TIMED : BLOCK,
                  pg_real.trecv(tid, tag, tmout), tmout)
 }
 
 int pvm_probe(int tid, int tag)
 {
-    RECV_WRAPPER("pvm_probe", PROBE, pg_real.probe(tid, tag), NULL)
+    RETURN_WRAPPED_RECV("pvm_probe", PROBE, pg_real.probe(tid, tag), NULL)
 }
 
 /* PVM's pvm_precv receives into the caller's memory, copying raw bytes, and
@@ -432,7 +434,7 @@ int pvm_probe(int tid, int tag)
 int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
               int *rtag, int *rlen)
 {
-    int size = pg_type_size(type), old, mid, bytes, mtag, src, n;
+    int size = pg_type_size(type), old, bufid, bytes, mtag, src, n;
 
     PG_PASS_UNLESS_AT(pg_app_call(),
                       pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen),
@@ -443,9 +445,9 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
     PG_ENTER();
     pg_mhf_sync();
     old = pvm_setrbuf(0);
-    mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
-    if (mid > 0) {
-        pvm_bufinfo(mid, &bytes, &mtag, &src);
+    bufid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
+    if (bufid > 0) {
+        pvm_bufinfo(bufid, &bytes, &mtag, &src);
         n = bytes < len * size ? bytes : len * size;
         pvm_upkbyte(buf, n, 1);
         if (rtid)
@@ -454,11 +456,11 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
             *rtag = mtag;
         if (rlen)
             *rlen = bytes; /* in bytes, as libpvm3 3.4.6 does */
-        pvm_freebuf(mid);
+        pvm_freebuf(bufid);
     }
     pvm_setrbuf(old);
     PG_LEAVE();
-    return mid < 0 ? mid : 0;
+    return bufid < 0 ? bufid : 0;
 }
 
 /* The program's matcher is kept and called by ours (replay.c), so that a
