@@ -524,6 +524,11 @@ int pg_rxi_find(int src, int msgid, int *len);
 /* Keeps bufid for (src, msgid): 0, or -1 when out of memory. */
 int pg_rxi_put(int src, int msgid, int bufid, int len);
 void pg_rxi_del(int src, int msgid);
+/* The bufid PVM's receive of (tid, tag) would take among the kept ones,
+ * judged by `match` (PVM's matcher convention), with its sender and
+ * message id; 0 if none matches.  Leaves it kept. */
+int pg_rxi_pick(int (*match)(int bufid, int tid, int tag), int tid, int tag,
+                int *src, int *msgid);
 size_t pg_rxi_count(void);
 void pg_rxi_clear(void);
 /* Reads the event after the next one now, while a receive waits: the

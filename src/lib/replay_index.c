@@ -14,7 +14,10 @@
  * The table is open addressing with linear probing, deleted by backward
  * shift (no tombstones), grown at half full.  A key is never 0: a task's
  * tid is > 0 and a message id >= 1.  It knows nothing of PVM: the caller
- * (wrap_recv.c) takes the messages and hands them over.
+ * (wrap_recv.c) takes the messages and hands them over.  A receive the
+ * replay does not follow (tags outside a selection, a region the program
+ * suspended Pangaea in) must still see them: pg_rxi_pick chooses among
+ * them as PVM would among its queue.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,10 +27,12 @@
 struct entry {
     uint64_t key; /* 0: free */
     int bufid, len;
+    unsigned seq; /* arrival order, for receives PVM would match */
 };
 
 static struct entry *tab;
 static size_t cap, used; /* cap: a power of two, or 0 */
+static unsigned next_seq;
 
 static uint64_t key_of(int src, int msgid)
 {
@@ -96,8 +101,32 @@ int pg_rxi_put(int src, int msgid, int bufid, int len)
         ;
     if (!tab[i].key)
         used++;
-    tab[i] = (struct entry){ key, bufid, len };
+    tab[i] = (struct entry){ key, bufid, len, next_seq++ };
     return 0;
+}
+
+/* PVM's choice among queued messages, over the index: in arrival order,
+ * the first the matcher gives 1, else the first of the highest verdict
+ * above 0.  A scan of the whole table: only receives the replay does not
+ * follow (a selection, a suspended region) come here. */
+int pg_rxi_pick(int (*match)(int bufid, int tid, int tag), int tid, int tag,
+                int *src, int *msgid)
+{
+    size_t i, best = cap;
+    int v, bestv = 0;
+
+    for (i = 0; i < cap; i++) {
+        if (!tab[i].key || (v = match(tab[i].bufid, tid, tag)) <= 0)
+            continue;
+        if (best == cap || (v == 1 && (bestv != 1 || tab[i].seq < tab[best].seq)) ||
+            (bestv != 1 && (v > bestv || (v == bestv && tab[i].seq < tab[best].seq))))
+            best = i, bestv = v;
+    }
+    if (best == cap)
+        return 0;
+    *src = (int)(tab[best].key >> 32);
+    *msgid = (int)(uint32_t)tab[best].key;
+    return tab[best].bufid;
 }
 
 /* Backward-shift deletion: the entries after the hole that would be found

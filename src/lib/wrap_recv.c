@@ -157,8 +157,10 @@ static int index_wait(const pg_event *ev, int src, int *len)
         if ((bufid = take_one(waiting ? &slice : NULL, &s, &m, len)) &&
             s == src && m == ev->msgid)
             break;
-        if (bufid) {
+        if (bufid) { /* others' messages may keep coming: still said */
             keep_for_later(bufid, s, m, *len);
+            if (waiting && pg_wait_overdue(&wait))
+                say_stalled(ev);
         } else if (!waiting++) {
             pg_wait_start(&wait);
             pg_live_waiting(1); /* -live shows what it waits for */
@@ -309,12 +311,35 @@ static int left_out_recv(const char *call, int tid, int tag)
 
 /* ---- recording, -none, chaos: PVM chooses ------------------------------ */
 
+/* A receive a full replay does not follow (outside the selection, or in
+ * a region the program suspended Pangaea in): the messages the replay
+ * already took out of PVM's queue come first, chosen as PVM would (they
+ * arrived before whatever PVM still holds).  0 if none matches. */
+static int unfollowed_from_index(enum how how, int tid, int tag)
+{
+    int bufid, src, msgid, old;
+
+    if (!pg_replay_indexed() || pg_rxi_count() == 0)
+        return 0;
+    pg_app_recv = 1; /* pg_match judges as for the program's receive */
+    bufid = pg_rxi_pick(pg_match, tid, tag, &src, &msgid);
+    pg_app_recv = 0;
+    if (bufid && how != PROBE) {
+        pg_rxi_del(src, msgid);
+        if ((old = pvm_setrbuf(bufid)) > 0)
+            pvm_freebuf(old);
+    }
+    return bufid;
+}
+
 /* The program's receive made for real, with its matcher; a chaos run
  * (recording) may delay it, draw the message, or make a poll miss. */
 static int live_recv(enum how how, int tid, int tag, struct timeval *tmout)
 {
     int bufid;
 
+    if ((bufid = unfollowed_from_index(how, tid, tag)) > 0)
+        return bufid;
     pg_app_recv = 1;
     bufid = pg.mode == PANGAEA_LOG && pg_chaos_before((int)how, tid, tag)
                 ? 0 : real_call(how, tid, tag, tmout);
