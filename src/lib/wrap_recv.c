@@ -180,7 +180,11 @@ static int index_wait(const pg_event *ev, int src, int *len)
  * the previous receive buffer freed, the message made the receive buffer
  * (pvm_bufinfo and the unpacking see it as PVM's own), its bufid
  * returned.  A probe returns the bufid and leaves the receive buffer
- * alone (the message stays in the index for the receive that takes it). */
+ * alone (the message stays in the index for the receive that takes it).
+ * One difference is left: a probed message the program made its receive
+ * buffer and partly unpacked before receiving it is handed over from
+ * where its unpacking stood, where PVM's receive starts it over (no call
+ * of PVM's resets a buffer's unpack position). */
 static int replay_indexed(const pg_event *ev, enum how how)
 {
     int src = pg_tid_of(ev->from), bufid, len = -1, old;
