@@ -292,6 +292,8 @@ BENCH_BINS := $(BENCH_SRC:bench/%.c=$(B)/bench/%) $(B)/bench/sor $(B)/bench/logi
 $(B)/bench/%: bench/%.c bench/bench.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(PVMLIBS) -lm
+# The stream benchmark is also a test's program (test_replay_cost.sh).
+test-programs: $(B)/bench/stream
 $(B)/bench/sor: examples/sor/sor.c include/pangaea.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -o $@ $< $(PVMLIBS) -lm

@@ -56,6 +56,33 @@ class Data:
         v = self.values(*a, **k)
         return statistics.median(v) if v else None
 
+    def by_rep(self, id_, mode, field, name=None, fn=None):
+        out = {}
+        for r in self.rows:
+            if r["id"] != id_ or r["mode"] != mode:
+                continue
+            if name and r.get("name") != name:
+                continue
+            v = fn(r) if fn else num(r.get(field))
+            if v is not None:
+                out.setdefault(r["rep"], v)
+        return out
+
+    def paired(self, id_, mode, field, name=None, fn=None, over="raw"):
+        """Paired ratios: each round's MODE over the same round's OVER
+        (the runs of a round are next to each other in time, so drift of
+        the machine cancels); their median and quartiles, and how many
+        rounds.  None when no round has both."""
+        a = self.by_rep(id_, mode, field, name, fn)
+        b = self.by_rep(id_, over, field, name, fn)
+        r = sorted(a[k] / b[k] for k in a if k in b and b[k])
+        if not r:
+            return None
+        if len(r) < 4:
+            return statistics.median(r), r[0], r[-1], len(r)
+        q = statistics.quantiles(r, n=4)
+        return statistics.median(r), q[0], q[2], len(r)
+
     def count(self, id_, mode):
         return len({r["rep"] for r in self.rows
                     if r["id"] == id_ and r["mode"] == mode})
@@ -95,6 +122,17 @@ def main():
     table = []   # (section, id, label, unit, {mode: median}, nruns)
 
     spread = {}  # (section, label) -> {mode: (min, max)}
+    paired_of = {}  # (section, label) -> {mode: (median, q1, q3, n)}
+
+    def pratio(sec, label, m, raw_med, m_med):
+        """The ratio shown: the paired median when rounds pair up, else
+        the ratio of the medians (rows without a raw run in each round)."""
+        p = paired_of.get((sec, label), {}).get(m)
+        return p[0] if p else ratio(m_med, raw_med)
+
+    def pspread(sec, label, m):
+        p = paired_of.get((sec, label), {}).get(m)
+        return "" if not p else "%.3f-%.3f" % (p[1], p[2])
 
     def row(section, id_, label, unit, field, name=None, fn=None,
             modes=MODES):
@@ -104,6 +142,9 @@ def main():
             v = d.values(id_, m, field, name=name, fn=fn)
             if v:
                 spread[(section, label)][m] = (min(v), max(v))
+        pair = {m: d.paired(id_, m, field, name=name, fn=fn)
+                for m in modes if m != "raw"}
+        paired_of[(section, label)] = pair
         table.append((section, id_ + (":" + name if name else ""), label,
                       unit, med, d.count(id_, "raw")))
 
@@ -232,13 +273,15 @@ def main():
         targets.append((what, shown, lim, ("met" if met else "MISSED") + by))
 
     def pct(id_, mode, field, name=None):
-        r = ratio(med(id_, mode, field, name), med(id_, "raw", field, name))
+        p = d.paired(id_, mode, field, name=name)
+        r = p[0] if p else None
         return None if r is None else (r - 1) * 100
 
     target("recording, 8 B round trip", pct("pp8", "log", "us"), 5, "%")
     target("replay, 8 B round trip", pct("pp8", "replay", "us"), 10, "%")
     # issue 18: watching a recording (-log -live) costs a few percent
-    lv = ratio(med("pp8live", "live", "us"), med("pp8live", "log", "us"))
+    lv = d.paired("pp8live", "live", "us", over="log")
+    lv = lv[0] if lv else None
     target("18: 8 B round trip, -log -live over -log",
            None if lv is None else (lv - 1) * 100, 5, "%")
     target("recording, SOR demo (wall)", pct("sor", "log", "wall"), 2, "%")
@@ -248,7 +291,9 @@ def main():
 
     # issue 13's table: ratios of medians of one interleaved run
     def x(id_, mode, field, over="raw"):
-        return ratio(med(id_, mode, field), med(id_, over, field))
+        p = d.paired(id_, mode, field, over=over)
+        return p[0] if p else ratio(med(id_, mode, field),
+                                    med(id_, over, field))
 
     big = "grow_m%d" % max((x_ for k, x_, i, o in growth
                             if k == "messages"), default=0)
@@ -299,6 +344,9 @@ def main():
                    % (what, over, "%.2f" % fl if fl else "-"),
                    spread_of(ids, mode, "us"), 1.25, "x")
 
+    # ---- instructions added per message (insn.txt, bench/insn.sh) -------
+    insn = insn_table(res)
+
     # ---- output -------------------------------------------------------------
     lines = []
     reps = machine.get("reps", "?")
@@ -322,12 +370,13 @@ def main():
             section = sec
         raw = m.get("raw")
         cells = [fmt(m.get(k)) for k in MODES]
-        rat = [fmt(ratio(m.get(k), raw)) if k in m and raw else "-"
-               for k in ("none", "log", "replay")]
+        rat = [fmt(pratio(sec, label, k, raw, m.get(k))) if k in m and raw
+               else "-" for k in ("none", "log", "replay")]
         lines.append("  %-58s %9s %9s %9s %9s %8s %8s %8s" % (
             (label + (" (%s)" % unit if unit else ""))[:58], *cells, *rat))
     lines.append("")
     lines.append(reproduced)
+    lines += [""] + insn
     lines.append("")
     lines.append("targets (issues 8, 13 and 18)")
     for what, shown, lim, verdict in targets:
@@ -340,14 +389,16 @@ def main():
 
     with open(os.path.join(res, "latest.csv"), "w") as f:
         f.write("section,id,what,unit,raw,none,log,replay,"
-                "none_ratio,log_ratio,replay_ratio,runs,"
+                "none_ratio,log_ratio,replay_ratio,"
+                "none_ratio_q1-q3,log_ratio_q1-q3,replay_ratio_q1-q3,runs,"
                 + ",".join("%s_min,%s_max" % (k, k) for k in MODES) + "\n")
         for sec, id_, label, unit, m, n in table:
             raw = m.get("raw")
             vals = ["" if m.get(k) is None else "%.6g" % m[k] for k in MODES]
-            rats = ["" if ratio(m.get(k), raw) is None else
-                    "%.4f" % ratio(m.get(k), raw)
+            rats = ["" if pratio(sec, label, k, raw, m.get(k)) is None
+                    else "%.4f" % pratio(sec, label, k, raw, m.get(k))
                     for k in ("none", "log", "replay")]
+            rats += [pspread(sec, label, k) for k in ("none", "log", "replay")]
             mm = []
             for k in MODES:
                 lo_hi = spread.get((sec, label), {}).get(k)
@@ -366,11 +417,22 @@ def main():
                 section = sec
             raw = m.get("raw")
             cells = [fmt(m.get(k)) for k in MODES]
-            rat = [fmt(ratio(m.get(k), raw)) if k in m and raw else "-"
+            rat = [fmt(pratio(sec, label, k, raw, m.get(k))) +
+                   (" (%s)" % pspread(sec, label, k)
+                    if pspread(sec, label, k) else "")
+                   if k in m and raw else "-"
                    for k in ("none", "log", "replay")]
             f.write("| %s | %s |\n" % (label + (" (%s)" % unit if unit else ""),
                                        " | ".join(cells + rat)))
         f.write("\n%s.\n\n" % reproduced)
+        if len(insn) > 1:
+            f.write("%s\n\n" % insn[0])
+            f.write("| per message | raw | -log adds | -replay adds | "
+                    "-log adds per event | -replay adds per event | reps |\n")
+            f.write("|---|---:|---:|---:|---:|---:|---:|\n")
+            for row_ in insn_rows(res):
+                f.write("| %s | %d | %+d | %+d | %+d | %+d | %d |\n" % row_)
+            f.write("\n")
         f.write("| target (issues 8, 13) | measured | limit | verdict |\n")
         f.write("|---|---:|---:|---|\n")
         for what, shown, lim, verdict in targets:
@@ -378,6 +440,48 @@ def main():
 
     svg(os.path.join(res, "growth.svg"), d, growth)
     return 0
+
+
+# ---- instructions added per message -------------------------------------------
+INSN_LABELS = {
+    "pp8": "8 B round trip (a send and a receive)",
+    "stream4": "stream, 4 tasks, per receive",
+    "stream64": "stream, 64 tasks, per receive",
+}
+
+
+def insn_rows(res):
+    """(label, raw, log adds, replay adds, log per event, replay per
+    event, reps): medians over the repetitions of bench/insn.sh."""
+    try:
+        rows = load(os.path.join(res, "insn.txt"))
+    except OSError:
+        return []
+    out = []
+    for id_ in INSN_LABELS:
+        mine = [r for r in rows if r["id"] == id_]
+        if not mine:
+            continue
+        per = int(mine[0].get("per", "1"))
+        raw, log, rep = (statistics.median(num(r[k]) for r in mine)
+                         for k in ("raw", "log", "replay"))
+        out.append((INSN_LABELS[id_], raw, log, rep, log / per, rep / per,
+                    len(mine)))
+    return out
+
+
+def insn_table(res):
+    rows = insn_rows(res)
+    if not rows:
+        return ["instructions added per message: not measured (valgrind)"]
+    lines = ["instructions per message of the first task (callgrind, "
+             "bench/insn.sh; medians), and what Pangaea adds"]
+    lines.append("  %-40s %8s %9s %9s %9s %9s" % (
+        "", "raw", "log adds", "rep adds", "log/ev", "rep/ev"))
+    for label, raw, log, rep, lpe, rpe, n in rows:
+        lines.append("  %-40s %8d %+9d %+9d %+9d %+9d" % (
+            label, raw, log, rep, lpe, rpe))
+    return lines
 
 
 # ---- the plot -----------------------------------------------------------------

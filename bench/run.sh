@@ -48,7 +48,7 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B="$ROOT/build"
 OUT="$ROOT/bench/results"
-REPS=7        # per-call benchmarks and SOR
+REPS=15       # per-call benchmarks and SOR: paired ratios, see report.py
 GREPS=3       # growth points
 QUICK=0
 IDLE=0
@@ -252,6 +252,32 @@ min_all() {
     min_bench master_worker "$BIN/stream" 4 "$GROWTH_T_M"
 }
 
+# Instructions the runtime adds per message, by event kind (bench/insn.sh:
+# callgrind on the first task, independent of the machine's load), into
+# insn.txt: one line per repetition, id=ID per=EVENTS raw=I log=+I
+# replay=+I, the counts per program message; per= says how many events of
+# the first task each message is (a round trip: a send and a receive).
+insn_all() {
+    local reps=3 n1=5000 n2=10000 s1=8000 s2=16000
+    : >"$OUT/insn.txt"
+    command -v valgrind >/dev/null || { echo "bench: no valgrind: instruction counts left out" >&2; return; }
+    [ "$QUICK" = 1 ] && reps=1 n1=1000 n2=2000 s1=1000 s2=2000
+    printf 'bench: %-14s' "instructions" >&2
+    insn_one pp8 2 "$reps" "$n1" "$n2" "$BIN/pingpong" 8
+    insn_one stream4 1 "$reps" "$s1" "$s2" "$BIN/stream" 4
+    insn_one stream64 1 "$reps" "$s1" "$s2" "$BIN/stream" 64
+    printf ' %.0f s so far\n' "$(elapsed "$T_START" "$EPOCHREALTIME")" >&2
+}
+
+insn_one() {
+    local id=$1 per=$2 reps=$3
+    shift 3
+    bash "$ROOT/bench/insn.sh" --reps "$reps" "$@" >"$WORK/insn.out" \
+        2>>"$WORK/insn.err" || FAILED=$((FAILED + 1))
+    sed "s/^/id=$id per=$per /" "$WORK/insn.out" >>"$OUT/insn.txt"
+    printf '.' >&2
+}
+
 if [ "$MINONLY" = 1 ]; then
     min_all
     pg_pvm_stop
@@ -294,6 +320,7 @@ T_END=$EPOCHREALTIME
 } >>"$OUT/machine.txt"
 
 pg_pvm_stop
+[ -z "$ONLY" ] && insn_all
 if [ -n "$ONLY" ]; then # one benchmark: its runs, no report
     cat "$RUNS"
     [ "$FAILED" -eq 0 ]

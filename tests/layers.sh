@@ -45,7 +45,7 @@ LIB_LAYERS="$BASE_LOG_LAYERS"'
 real progsum state
 progmap whatif
 select coord_client notice chaos live_pos datafile timelog task_env
-header callsite killed reserve
+header callsite killed reserve replay_index
 stop
 record replay
 gate

@@ -10,8 +10,9 @@
 # and so do the replays of 8 more recordings: where a handler ran relative
 # to the program's code is decided when recording, so each recording must
 # be tried (a handler run at the end of one call and one run at the start
-# of the next once logged alike, and 1 recording in 3 replayed another
-# trace under load).
+# of the next were once logged alike, and 1 recording in 3 replayed
+# another trace under load).  tests/programs/plain_mhf_late.c: a handler
+# that runs while the main loop waits in a receive replays at that point.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -41,5 +42,29 @@ if [ "$bad" -eq 0 ]; then
     pg_pass "8 more recordings: each replay prints its recording's trace"
 else
     pg_fail "$bad of 8 recordings did not replay their trace"
+fi
+
+# A note that arrives while the master waits in pvm_recv for the next
+# result: its handler runs inside that receive (between the slices of
+# the wait), after the master appended the previous result.  The replay
+# must run it there too, not at the end of the previous receive: the log
+# puts both between the two receives.  Three replays print the trace of
+# the recording.
+dir=$(pg_tmpdir)
+if "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_mhf_late" 4 \
+    >"$dir/rec.out" 2>"$dir/rec.err"; then
+    same=0
+    for i in 1 2 3; do
+        "$PG_BUILD/pangaea" -replay -logdir "$dir/logs" \
+            "$PG_BUILD/tests/plain_mhf_late" 4 >"$dir/rep$i.out" 2>"$dir/rep$i.err" &&
+            cmp -s "$dir/rec.out" "$dir/rep$i.out" && same=$((same + 1))
+    done
+    if [ "$same" = 3 ]; then
+        pg_pass "plain_mhf_late: a handler run inside a waiting pvm_recv replays there, 3 of 3 ($(cat "$dir/rec.out"))"
+    else
+        pg_fail "plain_mhf_late: $same of 3 replays print the recorded trace: $(cat "$dir/rec.out") / $(head -2 "$dir/rep1.out")"
+    fi
+else
+    pg_fail "plain_mhf_late: recording failed: $(tail -2 "$dir/rec.err")"
 fi
 pg_summary

@@ -545,6 +545,34 @@ void pg_reserve_free(void);
 /* Installs the matcher that accepts only the expected message while
  * `on`, and otherwise defers to the program's matcher or PVM's default. */
 void pg_match_expect(const pg_event *ev);
+/* A full replay (not a what-if, not race-only): its receives take the
+ * recorded message from the index of messages taken out of PVM's queue
+ * (replay_index.c, wrap_recv.c), not from PVM's queue. */
+int pg_replay_indexed(void);
+/* While on, the matcher accepts the first message of the program's
+ * context from a task of the run (a message id >= 1), whatever the receive
+ * asked; pg_match_taken gives the sender, message id and bytes of the
+ * message it accepted last (0, or -1 if none since pg_match_drain). */
+void pg_match_drain(int on);
+int pg_match_taken(int *src, int *msgid, int *len);
+/* The recorded receive `ev` got a message of `bytes` bytes: diverges if
+ * the recording says otherwise. */
+void pg_replay_check_bytes(const pg_event *ev, int bytes);
+
+/* ---- the replay's index of messages (replay_index.c) ---- */
+/* The buffer id kept for (sender tid, message id), and its bytes in *len;
+ * 0 if none. */
+int pg_rxi_find(int src, int msgid, int *len);
+/* Keeps bufid for (src, msgid): 0, or -1 when out of memory. */
+int pg_rxi_put(int src, int msgid, int bufid, int len);
+void pg_rxi_del(int src, int msgid);
+/* The bufid PVM's receive of (tid, tag) would take among the kept ones,
+ * judged by `match` (PVM's matcher convention), with its sender and
+ * message id; 0 if none matches.  Leaves it kept. */
+int pg_rxi_pick(int (*match)(int bufid, int tid, int tag), int tid, int tag,
+                int *src, int *msgid);
+size_t pg_rxi_count(void);
+void pg_rxi_clear(void);
 /* Reads the event after the next one now, while a receive waits: the
  * reading then costs no time on the way of the messages. */
 void pg_replay_prefetch(void);

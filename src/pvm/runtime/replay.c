@@ -182,6 +182,7 @@ static void forget_all(void);
 void pg_replay_close(void)
 {
     forget_all();
+    pg_rxi_clear();
     pg_reserve_free();
     if (comm.r)
         pg_logr_close(comm.r);
@@ -515,6 +516,16 @@ void pg_replay_send(const char *call, int tag, int bytes, int nto,
     pg_replay_advance();
 }
 
+void pg_replay_check_bytes(const pg_event *ev, int bytes)
+{
+    char rec[256], did[128];
+
+    if (ev->kind != PG_EV_RECV || ev->bytes < 0 || bytes == ev->bytes)
+        return;
+    snprintf(did, sizeof did, "received it with %d bytes", bytes);
+    diverge(did, "%s of %d bytes", describe(ev, rec, sizeof rec), ev->bytes);
+}
+
 void pg_replay_check_size(const pg_event *ev, int mid)
 {
     int bytes = -1, tag, src, known = mid > 0 && mid == accepted.mid;
@@ -801,10 +812,61 @@ static int header_of(int mid, int *src, int *wid, int *len)
 }
 
 
+/* ---- taking messages out of PVM's queue (wrap_recv.c, replay_index.c) ---- */
+static struct {
+    int on, taken;
+    int src, wid, len; /* of the message accepted last */
+} drain;
+
+int pg_replay_indexed(void)
+{
+    return pg.mode == PANGAEA_REPLAY && !race_only && comm.r;
+}
+
+void pg_match_drain(int on)
+{
+    drain.on = on;
+    drain.taken = 0;
+}
+
+int pg_match_taken(int *src, int *msgid, int *len)
+{
+    if (!drain.taken)
+        return -1;
+    *src = drain.src, *msgid = drain.wid, *len = drain.len;
+    return 0;
+}
+
+/* A task's tid: neither a daemon's (the top bit) nor a group's, and a
+ * task part (PVM's TIDISTASK). */
+static int task_tid(int tid)
+{
+    return (tid & (int)0xc0000000) == 0 && (tid & 0x3ffff) != 0;
+}
+
+/* The first message of the program's context from a task of the run: a
+ * message without a wait id (a task outside the run, replayed from the
+ * log) or from a daemon (a notice) stays in PVM's queue. */
+static int drain_match(int mid)
+{
+    struct pvmminfo mi;
+
+    if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pg_context() ||
+        mi.wid <= 0 || !task_tid(mi.src))
+        return 0;
+    drain.src = mi.src, drain.wid = mi.wid, drain.len = mi.len;
+    drain.taken = 1;
+    forget(mid);
+    return 1;
+}
+
 int pg_match(int mid, int tid, int tag)
 {
     struct pvmminfo mi;
     int src, wid, len, cc;
+
+    if (drain.on)
+        return drain_match(mid);
 
     /* PVM's walk, first: a replayed receive passing over a queued message
      * it has looked at before.  With many senders most calls are this

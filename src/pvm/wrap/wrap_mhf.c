@@ -10,18 +10,17 @@
  *  - the trampoline only notes the message (reading its header could ask
  *    the coordinator, a PVM receive inside PVM's own reading);
  *  - at the start of every wrapped send and receive, and between the
- *    slices of a blocking receive (pg_mhf_sync), the noted messages are
- *    handed to the program's handlers, in arrival order, each logged
- *    first as a <recv call="pvm_addmhf"> (from a task outside the run:
- *    with its contents, outside.c); the handler runs as program code, so
- *    its own sends are the program's.  A handler therefore runs a little
- *    later than PVM would have run it (as if its message had come a
- *    little later), never in the middle of another PVM call.  Never at
- *    the end of a call: a handler run there, after the call's own event
- *    was logged but before the program saw the call return, would be
- *    logged exactly as one run at the start of the program's next call,
- *    and a replay could not tell where to run it (the program's own code
- *    between the two calls sees the difference);
+ *    slices of a blocking receive's wait (pg_mhf_sync), the noted
+ *    messages are handed to the program's handlers, in arrival order,
+ *    each logged first as a <recv call="pvm_addmhf"> (from a task outside
+ *    the run: with its contents, outside.c); the handler runs as program
+ *    code, so its own sends are the program's.  A handler therefore runs
+ *    a little later than PVM would have run it, never in the middle of
+ *    another PVM call.  Not at the end of a call: a handler logged
+ *    between two calls then always ran after the program's code between
+ *    them (at the start of the second, or inside its wait), and the
+ *    replay, which runs it at the start of the second, cannot put it
+ *    before that code by mistake;
  *  - in replay the trampoline only notes messages; at those same points,
  *    when the recording's next event is a handler's receive, the library
  *    waits for that message (by sender ltid and message id, pumping PVM
