@@ -9,17 +9,21 @@
  * no file at run time and the page needs no network.  This file only
  * writes the run's data in place of the template's @PANGAEA_DATA@ marker.
  *
- * The data is columnar JSON, one array per field, so 100,000 events cost a
- * few megabytes and one JSON.parse: per event a code (call index * 2 + 1
- * for a send), tag, msgid, bytes, `from` (receives; -1 for sends), and the
- * time and Lamport position as deltas from the task's previous event (they
- * grow along a task, so the deltas are short).  Events are grouped by task,
- * which the task table gives as (first, count).  Times are integer
- * microseconds since the whole second t0 before the first event, so the
- * page shows recorded times exactly.  Lines are (send, receive) pairs of
- * event indexes; "stubs" are (send, ltid) for destinations no receive
- * took.  The page is written to a temporary name and renamed, so a reader
- * never sees half of it.
+ * The data is columnar: one JSON object whose per-event columns are
+ * packed integers (zigzag varints in base64, see "packer" below: about a
+ * byte a value, and the page decodes them straight into typed arrays),
+ * so 10^6 events cost some 15 MB and no JSON number parse: per event a
+ * code (call index * 2 + 1 for a send), tag, msgid, bytes, `from`
+ * (receives; -1 for sends), and the time and Lamport position as deltas
+ * from the task's previous event (they grow along a task, so the deltas
+ * are short).  Events are grouped by task, which the task table gives as
+ * (first, count).  Times are integer microseconds since the whole second
+ * t0 before the first event, so the page shows recorded times exactly.
+ * Lines are (send, receive) pairs of event indexes, packed as steps;
+ * "stubs" are (send, ltid) for destinations no receive took.  The races
+ * are a second JSON block, read after the first drawing.  The page is
+ * written to a temporary name and renamed, so a reader never sees half
+ * of it.
  *
  * The filters' script and style (filter.js, filter.css: shared with the
  * live page, which serves them as files; filter_assets.c embeds them) are
@@ -56,19 +60,79 @@ extern const char top_graph_html[];
 #define MARKER "@PANGAEA_DATA@"
 #define MARK_JS "@PANGAEA_FILTER_JS@"
 #define MARK_CSS "@PANGAEA_FILTER_CSS@"
+#define MARK_RACES "@PANGAEA_RACES@"
 
 /* ---- the data ---------------------------------------------------------- */
 
-/* One column of per-event integers: "name":[v0,v1,...] */
+/* Packed integers: each value zigzag-encoded (0,-1,1,-2... as 0,1,2,3...)
+ * as a little-endian base-128 varint (7 bits a byte, the high bit set
+ * on all but the last), the bytes in base64 inside a JSON string.  Most
+ * values (deltas, codes, small tags) take one byte: a third of their
+ * decimal text, and the page decodes them without a JSON number parse. */
+static const char B64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+struct packer {
+    FILE *fp;
+    unsigned acc; /* up to 3 bytes waiting for their base64 */
+    int n;
+};
+
+static void pack_byte(struct packer *p, unsigned b)
+{
+    p->acc = p->acc << 8 | (b & 0xff);
+    if (++p->n < 3)
+        return;
+    putc(B64[p->acc >> 18 & 63], p->fp);
+    putc(B64[p->acc >> 12 & 63], p->fp);
+    putc(B64[p->acc >> 6 & 63], p->fp);
+    putc(B64[p->acc & 63], p->fp);
+    p->acc = 0;
+    p->n = 0;
+}
+
+static void pack_value(struct packer *p, long long v)
+{
+    unsigned long long z = v < 0 ? ((unsigned long long)(-(v + 1)) << 1) | 1
+                                 : (unsigned long long)v << 1;
+
+    while (z >= 0x80) {
+        pack_byte(p, (unsigned)(z & 0x7f) | 0x80);
+        z >>= 7;
+    }
+    pack_byte(p, (unsigned)z);
+}
+
+/* The last 1 or 2 bytes, padded with '=' as base64 is. */
+static void pack_end(struct packer *p)
+{
+    int k = p->n, i;
+
+    if (!k)
+        return;
+    for (i = k; i < 3; i++) /* the bytes' bits where a full group has them */
+        p->acc <<= 8;
+    p->n = 0;
+    putc(B64[p->acc >> 18 & 63], p->fp);
+    putc(B64[p->acc >> 12 & 63], p->fp);
+    fputs(k == 1 ? "==" : "", p->fp);
+    if (k == 2)
+        fprintf(p->fp, "%c=", B64[p->acc >> 6 & 63]);
+    p->acc = 0;
+}
+
+/* One column of per-event integers: "name":"PACKED" */
 static void column(FILE *fp, const struct top_run *run, const char *name,
                    long long (*get)(const struct top_run *, int))
 {
+    struct packer p = { fp, 0, 0 };
     int e;
 
-    fprintf(fp, ",\n\"%s\":[", name);
+    fprintf(fp, ",\n\"%s\":\"", name);
     for (e = 0; e < run->nev; e++)
-        fprintf(fp, e ? ",%lld" : "%lld", get(run, e));
-    putc(']', fp);
+        pack_value(&p, get(run, e));
+    pack_end(&p);
+    putc('"', fp);
 }
 
 static long long t0_of(const struct top_run *run)
@@ -150,12 +214,17 @@ static void write_tasks(FILE *fp, const struct top_run *run)
 static void write_links(FILE *fp, const struct top_run *run)
 {
     int i, e, n = 0;
+    struct packer p = { fp, 0, 0 };
 
-    fprintf(fp, ",\n\"links\":[");
-    for (i = 0; i < run->nlinks; i++)
-        fprintf(fp, i ? ",%d,%d" : "%d,%d", run->links[i].send,
-                run->links[i].recv);
-    fprintf(fp, "],\n\"stubs\":[");
+    /* Packed: each send as the step from the previous link's (they come
+     * in send order), each receive as the step from its send. */
+    fprintf(fp, ",\n\"nlinks\":%d,\"links\":\"", run->nlinks);
+    for (i = 0; i < run->nlinks; i++) {
+        pack_value(&p, run->links[i].send - (i ? run->links[i - 1].send : 0));
+        pack_value(&p, run->links[i].recv - run->links[i].send);
+    }
+    pack_end(&p);
+    fprintf(fp, "\",\n\"stubs\":[");
     for (e = 0; e < run->nev; e++)
         for (i = 0; top_run_is_send(&run->ev[e]) && i < run->ev[e].nto; i++)
             if (!top_run_taken(run, e, run->to[run->ev[e].to + i]))
@@ -209,10 +278,10 @@ static void write_data(FILE *fp, const struct top_run *run)
 {
     int i;
 
-    fprintf(fp, "{\"v\":1,\"dir\":");
+    fprintf(fp, "{\"v\":2,\"dir\":");
     top_json_str(fp, run->dir);
-    fprintf(fp, ",\"t0\":%lld,\"cycles\":%d,\n\"calls\":[", t0_of(run),
-            run->cycles);
+    fprintf(fp, ",\"t0\":%lld,\"cycles\":%d,\"nev\":%d,\n\"calls\":[",
+            t0_of(run), run->cycles, run->nev);
     for (i = 0; i < run->ncalls; i++) {
         if (i)
             putc(',', fp);
@@ -239,7 +308,16 @@ static void write_data(FILE *fp, const struct top_run *run)
     write_filter_data(fp, run);
     write_spawns(fp, run);
     write_links(fp, run);
-    top_display_races(fp, run); /* display_races.c: what -races found */
+    fprintf(fp, "}\n");
+}
+
+/* What -races found (display_races.c), in a block of its own: a run where
+ * every receive races has several alternatives a receive, more data than
+ * all the rest, and the page reads it only after its first drawing. */
+static void write_races(FILE *fp, const struct top_run *run)
+{
+    fprintf(fp, "{\"v\":2");
+    top_display_races(fp, run);
     fprintf(fp, "}\n");
 }
 
@@ -248,7 +326,7 @@ static void write_data(FILE *fp, const struct top_run *run)
 /* The template from p on, each marker replaced by what it stands for. */
 static void write_page(FILE *fp, const struct top_run *run, const char *p)
 {
-    static const char *marks[] = { MARKER, MARK_JS, MARK_CSS };
+    static const char *marks[] = { MARKER, MARK_JS, MARK_CSS, MARK_RACES };
     const char *next, *m;
     size_t k;
 
@@ -270,6 +348,8 @@ static void write_page(FILE *fp, const struct top_run *run, const char *p)
         fwrite(p, 1, (size_t)(next - p), fp);
         if (m == marks[0])
             write_data(fp, run);
+        else if (m == marks[3])
+            write_races(fp, run);
         else
             fputs(m == marks[1] ? top_filter_js : top_filter_css, fp);
         p = next + strlen(m);

@@ -52,18 +52,21 @@ window.PangaeaFilter = (function () {
       if (!s) { s = { parts, keys }; sites.set(keys[2], s); }
       return s;
     }
-    function bump(m, k) { m.set(k, (m.get(k) || 0) + 1); }
-    // ev: {ltid, tag (may be undefined), call, site (a handle or null)}
-    function add(ev) {
-      bump(counts.task, ev.ltid);
-      if (ev.tag !== undefined) bump(counts.tag, ev.tag);
-      if (ev.call) bump(counts.call, ev.call);
+    function bump(m, k, n) { m.set(k, (m.get(k) || 0) + n); }
+    // ev: {ltid, tag (may be undefined), call, site (a handle or null)};
+    // n: how many events are alike in these (1 if not given), so that a
+    // page with many events hands over each kind of event once.
+    function add(ev, n) {
+      n = n === undefined ? 1 : n;
+      bump(counts.task, ev.ltid, n);
+      if (ev.tag !== undefined) bump(counts.tag, ev.tag, n);
+      if (ev.call) bump(counts.call, ev.call, n);
       if (ev.site) {
         const [f, fn, l] = ev.site.parts;
         if (!tree.has(f)) tree.set(f, { n: 0, funcs: new Map() });
-        const F = tree.get(f); F.n++;
+        const F = tree.get(f); F.n += n;
         if (!F.funcs.has(fn)) F.funcs.set(fn, { n: 0, lines: new Map() });
-        const G = F.funcs.get(fn); G.n++; bump(G.lines, l);
+        const G = F.funcs.get(fn); G.n += n; bump(G.lines, l, n);
       }
       dirty = true;
     }
