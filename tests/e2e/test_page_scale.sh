@@ -28,33 +28,69 @@ dir=$(pg_tmpdir)
 trap 'pg_cleanup; rm -rf "$dir"' EXIT
 
 jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+# jfile FILE EXPR: as jget, of a JSON file (an answer too long for argv).
+jfile() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 expect() {
     if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got $2, want $3"; fi
 }
 
-# check_frames NAME RESULT COUNT: the frames of scale_page.py against the logs.
+# check_frames NAME RESULT COUNT [WANT]: the frames of scale_page.py
+# against the logs (COUNT: display_check.py's); WANT, if given, is the
+# events per ltid the page must hold and draw ({ltid: [events, of them
+# sends, receives]}: the live page also draws a task's end and other
+# events, the server says which), else the logs' sends and receives.
 check_frames() {
-    local name=$1 res=$2 cnt=$3
-    expect "$name: the page holds every event" "$(jget "$res" 'd["events"]')" \
-        "$(jget "$cnt" 'd["sends"] + d["recvs"]')"
+    local name=$1 res=$2 cnt=$3 want=${4:-}
+    [ -n "$want" ] || want=$(jget "$cnt" 'json.dumps({l: [s + r, s, r] for l, (s, r) in d["per_ltid"].items() if s + r})')
+    local total busy
+    total=$(jget "$want" 'sum(v[0] for v in d.values())')
+    busy=$(jget "$want" 'sorted(int(l) for l, v in d.items() if v[0] > 1000)')
+    expect "$name: the page holds every event" "$(jget "$res" 'd["events"]')" "$total"
     for m in fit fit_logical; do
-        expect "$name ($m): every event drawn in a column, none alone" \
-            "$(jget "$res" "(d['$m']['aggregated'], d['$m']['drawn'])")" "($(jget "$cnt" 'd["sends"] + d["recvs"]'), 0)"
-        expect "$name ($m): each row's columns count its task's events" \
+        expect "$name ($m): every event of a busy row drawn in a column" \
             "$(jget "$res" "sorted((int(l), c['events']) for l, c in d['$m']['cols'].items())")" \
-            "$(jget "$cnt" 'sorted((int(l), s + r) for l, (s, r) in d["per_ltid"].items() if s + r)')"
-        expect "$name ($m): a column's colour is the kind most of its events are (sends: 0, receives: 3)" \
-            "$(jget "$res" "sorted((int(l), [k for k in range(4) if c['dominant'][k]]) for l, c in d['$m']['cols'].items())")" \
-            "$(jget "$cnt" 'sorted((int(l), [0] if s > r else [3]) for l, (s, r) in d["per_ltid"].items() if s + r)')"
+            "$(jget "$want" 'sorted((int(l), v[0]) for l, v in d.items() if v[0] > 1000)')"
+        expect "$name ($m): the kind most columns show is the kind most of the row's events are (sends: 0, receives: 3)" \
+            "$(jget "$res" "sorted((int(l), max(range(len(c['dominant'])), key=lambda k: c['dominant'][k])) for l, c in d['$m']['cols'].items())")" \
+            "$(jget "$want" 'sorted((int(l), 0 if v[1] > v[2] else 3) for l, v in d.items() if v[0] > 1000)')"
         expect "$name ($m): every line counted, drawn as fewer buckets" \
             "$(jget "$res" "(d['$m']['lines'], 0 < d['$m']['lineBuckets'] < d['$m']['lines'])")" \
             "($(jget "$cnt" 'd["lines"]'), True)"
     done
     expect "$name: zoomed in, events drawn one by one (some, none in columns)" \
         "$(jget "$res" '(d["zoomed"]["drawn"] > 0, d["zoomed"]["aggregated"], d["zoomed"]["columns"])')" "(True, 0, 0)"
-    expect "$name: ltid 1 hidden: in no column, the others' counted, no line" \
-        "$(jget "$res" '(d["hidden"]["cols"].get("1", {"events": 0})["events"], d["hidden"]["aggregated"], d["hidden"]["hidden"], d["hidden"]["lines"])')" \
-        "(0, $(jget "$cnt" 'sum(s + r for l, (s, r) in d["per_ltid"].items() if l != "1")'), $(jget "$cnt" 'sum(d["per_ltid"]["1"])'), 0)"
+    expect "$name: ltid 1 hidden: in no column, counted as hidden, no line" \
+        "$(jget "$res" '(d["hidden"]["cols"].get("1", {"events": 0})["events"], d["hidden"]["hidden"], d["hidden"]["lines"])')" \
+        "(0, $(jget "$want" 'd["1"][0]'), 0)"
+    expect "$name: ltid 1 hidden: the other busy rows still drawn in columns" \
+        "$(jget "$res" 'sorted(int(l) for l, c in d["hidden"]["cols"].items() if c["events"])')" \
+        "$(jget "$want" 'sorted(int(l) for l, v in d.items() if v[0] > 1000 and l != "1")')"
+    [ "$busy" != "[]" ] || pg_fail "$name: no row has more events than half the pixels: the test proves nothing"
+}
+
+# server_counts: the events /events.json holds per ltid, as check_frames
+# wants them (all of them, read 20,000 at a time).
+server_counts() {
+    local since=0 more=True
+    : >"$dir/events.all"
+    while [ "$more" = True ]; do
+        curl -sf "${URL}events.json?since=$since" >"$dir/page.json" || return 1
+        cat "$dir/page.json" >>"$dir/events.all"
+        more=$(jfile "$dir/page.json" 'd["more"]')
+        since=$((since + $(jfile "$dir/page.json" 'len(d["events"])')))
+    done
+    python3 -c 'import json,sys
+per, dec, text, i = {}, json.JSONDecoder(), open(sys.argv[1]).read(), 0
+while i < len(text):
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i == len(text):
+        break
+    page, i = dec.raw_decode(text, i)
+    for e in page["events"]:
+        v = per.setdefault(str(e["ltid"]), [0, 0, 0])
+        v[0] += 1; v[1] += e["kind"] == "send"; v[2] += e["kind"] == "recv"
+print(json.dumps(per))' "$dir/events.all"
 }
 
 logs=$dir/star
@@ -74,5 +110,35 @@ if "$PG_BUILD/tests/gen_logs" "$logs" 9 20000 star >/dev/null; then
     fi
 else
     pg_fail "gen_logs failed"
+fi
+
+# ---- 5: the live page, on a run of plain_flood (8 workers x 2,500 messages) ----
+. "$HERE/live_lib.sh"
+D=$dir
+trap 'stop_pangaea; pg_cleanup; rm -rf "$dir"' EXIT
+if pg_pvm_start; then
+    live=$dir/flood
+    if start_live flood -log -live -live-wait -logdir "$live" "$PG_BUILD/tests/plain_flood" 8 2500; then
+        if res=$(timeout 180 python3 "$HERE/scale_page.py" - --live <<<"$PAGE_URL" 2>"$dir/live.err") &&
+           want=$(server_counts); then
+            cnt=$($CHECK count "$live")
+            expect "-live: the server's sends and receives are the logs'" \
+                "$(jget "$want" 'sorted((int(l), v[1], v[2]) for l, v in d.items() if v[1] + v[2])')" \
+                "$(jget "$cnt" 'sorted((int(l), s, r) for l, (s, r) in d["per_ltid"].items() if s + r)')"
+            check_frames "-live" "$res" "$cnt" "$want"
+        else
+            pg_fail "-live: the browser could not show the page"; tail -5 "$dir/live.err"
+        fi
+        curl -s "${URL}events.json?format=cols&since=0" >"$dir/cols.json"
+        expect "-live: /events.json?format=cols gives an array per field, as long as the events" \
+            "$(jfile "$dir/cols.json" '(d["n"], sorted(set(len(d[k]) for k in ("ltid", "seq", "kind", "call", "us", "tag", "msgid", "bytes", "from", "site", "nto"))), "events" in d)')" \
+            "$(jfile "$dir/cols.json" '(min(d["count"], 100000), [min(d["count"], 100000)], False)')"
+        expect "-live: a format it does not know is refused" \
+            "$(curl -s -o /dev/null -w '%{http_code}' "${URL}events.json?format=xml")" 400
+        stop_pangaea
+    fi
+    pg_pvm_stop
+else
+    pg_fail "pvmd did not start"
 fi
 pg_summary
