@@ -3,6 +3,8 @@
 
     pages.py display PAGE.html          a `pangaea -display` page from disk
     pages.py live URL                   a `pangaea -live` page (URL printed)
+    pages.py live-during URL            the same, opened as the run starts:
+                                        the longest it went without drawing
 
 Prints one JSON object: ready_s (from navigation until the page says it
 is ready, measured by this script's clock), the page's own figures
@@ -58,26 +60,51 @@ TIMINGS = """
 const g = arguments[0] === "display" ? window.pangaeaGraph : window.pangaeaLive, o = {};
 const t = (f) => { const a = performance.now(); f(); return performance.now() - a; };
 o.redraw_ms = t(() => g.redraw());
-o.zoom_in_ms = t(() => g.zoom(8));
-o.zoom_out_ms = t(() => g.zoom(1 / 8));
+if (g.zoom) { o.zoom_in_ms = t(() => g.zoom(8)); o.zoom_out_ms = t(() => g.zoom(1 / 8)); } // not on the live page before its level of detail
 if (g.setMode) { o.logical_ms = t(() => g.setMode("logical")); o.real_ms = t(() => g.setMode("real")); }
 o.filter_on_ms = t(() => g.filter.setHash("task=1"));
 o.filter_off_ms = t(() => g.filter.setHash(""));
 o.events = typeof g.events === "function" ? g.events() : g.events;
 o.frame = g.frame();
-o.phases = g.phases; o.drawnMs = g.drawnMs; o.readyMs = g.readyMs;
+o.phases = typeof g.phases === "function" ? g.phases() : g.phases; o.drawnMs = g.drawnMs; o.readyMs = g.readyMs;
 return o;"""
+
+
+def during(d, url):
+    """The live page opened as the run starts: until the run is over and
+    the page has caught up, the longest time it went without drawing."""
+    t0 = time.time()
+    d.call("POST", "/url", {"url": url})
+    wait(d, LIVE_READY, 900)
+    return {"until_caught_up_s": round(time.time() - t0, 2),
+            "max_draw_gap_ms": d.js("const g = window.pangaeaLive; return g.maxDrawGapMs ? Math.round(g.maxDrawGapMs()) : null"),
+            "events": d.js("return window.pangaeaLive.events()")}
+
+
+# The live page holds every event of the run (a page before caughtUp():
+# its summary says the run is over and it holds the count it names).
+LIVE_READY = """(() => { const g = window.pangaeaLive;
+  if (!g || !g.ready || g.running()) return false;
+  if (g.caughtUp) return g.caughtUp();
+  const m = /(\\d+) events/.exec(document.getElementById("summary").textContent);
+  return !!m && g.events() >= +m[1]; })()"""
 
 
 def main():
     kind, where = sys.argv[1], sys.argv[2]
+    if kind == "live-during":
+        d = Driver((1400, 900))
+        try:
+            print(json.dumps(during(d, where)))
+        finally:
+            d.close()
+        return 0
     d = Driver((1400, 900))
     try:
         url = where if kind == "live" else "file://" + os.path.abspath(where)
         t0 = time.time()
         d.call("POST", "/url", {"url": url})
-        ready = "window.pangaeaGraph && window.pangaeaGraph.ready" if kind == "display" \
-            else "window.pangaeaLive && window.pangaeaLive.ready && window.pangaeaLive.caughtUp && window.pangaeaLive.caughtUp()"
+        ready = "window.pangaeaGraph && window.pangaeaGraph.ready" if kind == "display" else LIVE_READY
         wait(d, ready)
         out = {"ready_s": round(time.time() - t0, 2)}
         out.update(d.js(TIMINGS, kind))

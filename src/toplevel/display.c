@@ -10,7 +10,7 @@
  * writes the run's data in place of the template's @PANGAEA_DATA@ marker.
  *
  * The data is columnar: one JSON object whose per-event columns are
- * packed integers (zigzag varints in base64, see "packer" below: about a
+ * packed integers (zigzag varints in base64, json.c's packer: about a
  * byte a value, and the page decodes them straight into typed arrays),
  * so 10^6 events cost some 15 MB and no JSON number parse: per event a
  * code (call index * 2 + 1 for a send), tag, msgid, bytes, `from`
@@ -35,6 +35,7 @@
  * started (and whose logs are here) is [spawner, time, child] ("spawns"):
  * a line from the spawn to the child's first event.
  */
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,74 +65,17 @@ extern const char top_graph_html[];
 
 /* ---- the data ---------------------------------------------------------- */
 
-/* Packed integers: each value zigzag-encoded (0,-1,1,-2... as 0,1,2,3...)
- * as a little-endian base-128 varint (7 bits a byte, the high bit set
- * on all but the last), the bytes in base64 inside a JSON string.  Most
- * values (deltas, codes, small tags) take one byte: a third of their
- * decimal text, and the page decodes them without a JSON number parse. */
-static const char B64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-struct packer {
-    FILE *fp;
-    unsigned acc; /* up to 3 bytes waiting for their base64 */
-    int n;
-};
-
-static void pack_byte(struct packer *p, unsigned b)
-{
-    p->acc = p->acc << 8 | (b & 0xff);
-    if (++p->n < 3)
-        return;
-    putc(B64[p->acc >> 18 & 63], p->fp);
-    putc(B64[p->acc >> 12 & 63], p->fp);
-    putc(B64[p->acc >> 6 & 63], p->fp);
-    putc(B64[p->acc & 63], p->fp);
-    p->acc = 0;
-    p->n = 0;
-}
-
-static void pack_value(struct packer *p, long long v)
-{
-    unsigned long long z = v < 0 ? ((unsigned long long)(-(v + 1)) << 1) | 1
-                                 : (unsigned long long)v << 1;
-
-    while (z >= 0x80) {
-        pack_byte(p, (unsigned)(z & 0x7f) | 0x80);
-        z >>= 7;
-    }
-    pack_byte(p, (unsigned)z);
-}
-
-/* The last 1 or 2 bytes, padded with '=' as base64 is. */
-static void pack_end(struct packer *p)
-{
-    int k = p->n, i;
-
-    if (!k)
-        return;
-    for (i = k; i < 3; i++) /* the bytes' bits where a full group has them */
-        p->acc <<= 8;
-    p->n = 0;
-    putc(B64[p->acc >> 18 & 63], p->fp);
-    putc(B64[p->acc >> 12 & 63], p->fp);
-    fputs(k == 1 ? "==" : "", p->fp);
-    if (k == 2)
-        fprintf(p->fp, "%c=", B64[p->acc >> 6 & 63]);
-    p->acc = 0;
-}
-
 /* One column of per-event integers: "name":"PACKED" */
 static void column(FILE *fp, const struct top_run *run, const char *name,
                    long long (*get)(const struct top_run *, int))
 {
-    struct packer p = { fp, 0, 0 };
+    struct top_packer p = { fp, 0, 0 };
     int e;
 
     fprintf(fp, ",\n\"%s\":\"", name);
     for (e = 0; e < run->nev; e++)
-        pack_value(&p, get(run, e));
-    pack_end(&p);
+        top_pack_value(&p, get(run, e));
+    top_pack_end(&p);
     putc('"', fp);
 }
 
@@ -214,16 +158,17 @@ static void write_tasks(FILE *fp, const struct top_run *run)
 static void write_links(FILE *fp, const struct top_run *run)
 {
     int i, e, n = 0;
-    struct packer p = { fp, 0, 0 };
+    struct top_packer p = { fp, 0, 0 };
 
     /* Packed: each send as the step from the previous link's (they come
      * in send order), each receive as the step from its send. */
     fprintf(fp, ",\n\"nlinks\":%d,\"links\":\"", run->nlinks);
     for (i = 0; i < run->nlinks; i++) {
-        pack_value(&p, run->links[i].send - (i ? run->links[i - 1].send : 0));
-        pack_value(&p, run->links[i].recv - run->links[i].send);
+        top_pack_value(&p,
+                       run->links[i].send - (i ? run->links[i - 1].send : 0));
+        top_pack_value(&p, run->links[i].recv - run->links[i].send);
     }
-    pack_end(&p);
+    top_pack_end(&p);
     fprintf(fp, "\",\n\"stubs\":[");
     for (e = 0; e < run->nev; e++)
         for (i = 0; top_run_is_send(&run->ev[e]) && i < run->ev[e].nto; i++)
@@ -313,11 +258,94 @@ static void write_data(FILE *fp, const struct top_run *run)
 
 /* What -races found (display_races.c), in a block of its own: a run where
  * every receive races has several alternatives a receive, more data than
- * all the rest, and the page reads it only after its first drawing. */
+ * all the rest, and the page reads it only after its first drawing.
+ * display_races.c writes its integers as a JSON array, "races":[...];
+ * they pass through a stream (fopencookie) that packs them as the
+ * columns are, as they are written (no copy of the whole in memory):
+ * "races":"PACKED","nraces":N, each record's receive as the step from
+ * the previous record's (records: recv, first, site, n, then n pairs). */
+struct race_packer {
+    FILE *out;
+    struct top_packer p;
+    int state;      /* 0: before the array, 1: in it, 2: after it */
+    size_t matched; /* of RACES_KEY, before the array */
+    long long v;    /* the number being read */
+    int digits, neg;
+    long count, at, n, prev; /* values; place in the record; its n; recv */
+};
+#define RACES_KEY "\"races\":["
+
+static void race_value(struct race_packer *r)
+{
+    long long v = r->neg ? -r->v : r->v;
+
+    if (r->at == 0) { /* a record's receive: the step from the last one */
+        top_pack_value(&r->p, v - r->prev);
+        r->prev = (long)v;
+    } else {
+        top_pack_value(&r->p, v);
+    }
+    if (r->at == 3)
+        r->n = (long)v;
+    r->at = r->at + 1 == 4 + 2 * r->n && r->at >= 3 ? 0 : r->at + 1;
+    r->count++;
+    r->v = 0;
+    r->digits = r->neg = 0;
+}
+
+static void race_char(struct race_packer *r, char c)
+{
+    if (r->state != 1) { /* passed through; the array's '[' opens a string */
+        if (r->state == 0)
+            r->matched = c == RACES_KEY[r->matched] ? r->matched + 1
+                                                    : c == '"';
+        if (r->state == 0 && r->matched == strlen(RACES_KEY)) {
+            r->state = 1;
+            c = '"';
+        }
+        putc(c, r->out);
+    } else if (c >= '0' && c <= '9') {
+        r->v = r->v * 10 + (c - '0');
+        r->digits++;
+    } else if (c == '-') {
+        r->neg = 1;
+    } else if (c == ',' || c == ']' || c == '\n') {
+        if (r->digits)
+            race_value(r);
+        if (c == ']') {
+            top_pack_end(&r->p);
+            fprintf(r->out, "\",\"nraces\":%ld", r->count);
+            r->state = 2;
+        }
+    }
+}
+
+static ssize_t race_write(void *cookie, const char *buf, size_t size)
+{
+    size_t i;
+
+    for (i = 0; i < size; i++)
+        race_char(cookie, buf[i]);
+    return (ssize_t)size;
+}
+
 static void write_races(FILE *fp, const struct top_run *run)
 {
+    struct race_packer r = { .out = fp, .p = { fp, 0, 0 } };
+    cookie_io_functions_t io = { .write = race_write };
+    FILE *in = fopencookie(&r, "w", io);
+
     fprintf(fp, "{\"v\":2");
-    top_display_races(fp, run);
+    if (in) {
+        top_display_races(in, run);
+        fclose(in);
+    }
+    if (r.state == 1) { /* an array never closed: what it had */
+        top_pack_end(&r.p);
+        fprintf(fp, "\",\"nraces\":%ld", r.count);
+    } else if (r.state == 0) { /* no array (no stream): no race */
+        fprintf(fp, ",\"races\":\"\",\"nraces\":0");
+    }
     fprintf(fp, "}\n");
 }
 

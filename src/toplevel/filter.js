@@ -30,6 +30,22 @@
  * filtered view can be shared; a page applies it on load.
  */
 "use strict";
+// Also shared by both pages, though no filter: the packed integers of
+// their data (json.c's packer: base64 of zigzag varints), decoded straight
+// into a typed array of n values; arithmetic, not bit operations, so
+// values past 32 bits (microseconds) stay exact.
+window.PangaeaUnpack = function (str, n, Arr) {
+  const bin = atob(str || ""), out = new Arr(n);
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    let b = bin.charCodeAt(p++);
+    if (b < 128) { out[i] = b & 1 ? -(b + 1) / 2 : b / 2; continue; } // one byte: most values
+    let v = b & 127, m = 128;
+    do { b = bin.charCodeAt(p++); v += (b & 127) * m; m *= 128; } while (b & 128);
+    out[i] = v % 2 ? -(v + 1) / 2 : v / 2;
+  }
+  return out;
+};
 window.PangaeaFilter = (function () {
   const SHOW = 0, HIGH = 1, DIM = 2, HIDE = 3;
   const enc = encodeURIComponent;

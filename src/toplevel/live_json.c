@@ -13,20 +13,22 @@
  * "func" and "line" (named by pangaea: the page's filters use them); a
  * barrier has "call": "pvm_barrier" and its "count".
  *
- * ?format=cols (what the page asks for) gives the same events in columns:
- * an array per field ("ltid", "seq", "kind" as a code into "kinds",
- * "call" into "calls", "site" into "sites" as [file, func, line], -1
- * none; "us": microseconds since the whole second "t0" of the first
- * event; "tag", "msgid", "bytes", "from", "nto", and the destinations of
- * all sends in one "to"), some ten bytes an event instead of a hundred,
- * one array parse instead of an object per event; up to 100,000 events
- * an answer.
+ * ?format=cols (what the page asks for) gives the same "n" events in
+ * columns: per field a string of packed integers (json.c: zigzag varints
+ * in base64, as -display's data; "ltid", "seq", "kind" as a code into
+ * "kinds", "call" into "calls", "site" into "sites" as [file, func,
+ * line], -1 none; "us": microseconds since the whole second "t0" of the
+ * first event; "tag", "msgid", "bytes", "from", "nto", and the "nto_all"
+ * destinations of all sends in one "to"): about twelve bytes an event
+ * instead of a hundred and fifty, and no JSON number to parse; up to
+ * 100,000 events an answer.
  */
 #include <stdio.h>
 
 #include "live.h"
 #include "log_table.h"
 #include "runlog.h"
+#include "top.h"
 
 static const char *kind_name(int kind)
 {
@@ -159,16 +161,18 @@ void lv_json_write(FILE *fp, long since, long max)
 
 /* ---- the columns: ?format=cols ----------------------------------------- */
 
-/* One column of the events [since, end): "name":[v,...] */
+/* One column of the events [since, end), packed (json.c): "name":"..." */
 static void int_column(FILE *fp, const char *name, long since, long end,
                        long long (*get)(const struct lv_event *))
 {
+    struct top_packer p = { fp, 0, 0 };
     long i;
 
-    fprintf(fp, ",\n\"%s\":[", name);
+    fprintf(fp, ",\n\"%s\":\"", name);
     for (i = since; i < end; i++)
-        fprintf(fp, i > since ? ",%lld" : "%lld", get(&lv.ev[i]));
-    putc(']', fp);
+        top_pack_value(&p, get(&lv.ev[i]));
+    top_pack_end(&p);
+    putc('"', fp);
 }
 
 static long long c_ltid(const struct lv_event *e) { return e->ltid; }
@@ -215,6 +219,7 @@ static void write_names(FILE *fp)
 void lv_json_write_cols(FILE *fp, long since, long max)
 {
     long i, end = write_head(fp, &since, max);
+    struct top_packer p = { fp, 0, 0 };
     int k, n = 0;
 
     write_names(fp);
@@ -231,9 +236,12 @@ void lv_json_write_cols(FILE *fp, long since, long max)
     int_column(fp, "from", since, end, c_from);
     int_column(fp, "site", since, end, c_site);
     int_column(fp, "nto", since, end, c_nto);
-    fputs(",\n\"to\":[", fp);
+    for (i = since; i < end; i++)
+        n += lv.ev[i].nto;
+    fprintf(fp, ",\n\"nto_all\":%d,\"to\":\"", n);
     for (i = since; i < end; i++)
         for (k = 0; k < lv.ev[i].nto; k++)
-            fprintf(fp, n++ ? ",%d" : "%d", lv.to[lv.ev[i].to + k]);
-    fputs("]}\n", fp);
+            top_pack_value(&p, lv.to[lv.ev[i].to + k]);
+    top_pack_end(&p);
+    fputs("\"}\n", fp);
 }
