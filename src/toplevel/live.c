@@ -682,7 +682,8 @@ static void on_release(int sig)
 }
 
 /* -live-wait: the complete page stays until Ctrl-C, a SIGTERM, or Enter
- * when pangaea reads a terminal. */
+ * when pangaea reads a terminal (a SIGTERM during the run ends both:
+ * top_live_finish). */
 static void wait_for_user(void)
 {
     struct sigaction sa;
@@ -734,7 +735,10 @@ void top_live_finish(int status)
     lv_snap_unlock();
     lv_snap_stop(); /* one last scan: the page is complete */
     lv_alt_stop(); /* what-if runs the page started end first */
-    if (wait_after)
+    /* A SIGTERM that cut the run short ends pangaea too (a service
+     * manager, `kill`: nobody waits on the page); Ctrl-C still leaves it
+     * served until a second one. */
+    if (wait_after && !(top_run_broken && status == 128 + SIGTERM))
         wait_for_user();
     else
         let_pages_catch_up();
