@@ -283,7 +283,8 @@ demo: all
 # Benchmarks (not part of `make check`): bench/*.c are plain PVM programs
 # (built against PVM only, run raw and under `pangaea`); bench/run.sh runs
 # them on a private pvmd and writes bench/results/, then bench/views.sh times
-# the views of generated recordings (VIEWS_FLAGS).  BENCH_FLAGS goes to
+# the views of generated recordings (VIEWS_FLAGS) and bench/pages.sh the
+# event-graph pages in headless Chromium (PAGES_FLAGS).  BENCH_FLAGS goes to
 # run.sh (e.g. BENCH_FLAGS=--quick).
 # $(B)/bench/sor is the SOR demo built the same plain way; $(B)/bench/logio
 # (bench/micro/) times the log format alone, with the library's log API.
@@ -304,6 +305,7 @@ bench-programs: $(BENCH_BINS)
 bench: all bench-programs test-programs
 	@bash bench/run.sh $(BENCH_FLAGS)
 	@bash bench/views.sh $(VIEWS_FLAGS)
+	@bash bench/pages.sh $(PAGES_FLAGS)
 
 # make install PREFIX=/usr/local [DESTDIR=/stage] [LIBDIR=...]; make uninstall
 # (the same variables).  The layout is what src/cli/files/paths.c looks for

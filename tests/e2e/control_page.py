@@ -12,7 +12,9 @@ element commands), as a user would.
     [--shot OUT.png]                    a screenshot at the end
 
 Prints one JSON object.  step: the holds of every task before and after
-each click (each click waits until every task is held again).  break:
+each click (each click waits until every task is held again), and the
+graph's view (real or logical) while they are held and after a click on
+"Real time" and three more polls ("view").  break:
 the breakpoint list as shown, and the panel's task table once a task is
 held by the breakpoint (per row: ltid, state, "about to call", why).
 choose: the receive and the message clicked (the first one offered that
@@ -94,7 +96,18 @@ def step(d, n):
                 "return c.tasks.every((t) => t.held && t.holds >= w[t.ltid]);",
              60, want)
         seen.append(holds(d))
-    return {"holds": seen, "table": d.js(TABLE)}
+    # Tasks held: the graph shows logical order, until the user picks one.
+    mode = "return window.pangaeaLive.mode ? window.pangaeaLive.mode() : 'none'"
+    try:
+        wait(d, "return (%s)() === 'logical'" % ("() => { %s; }" % mode), 10)
+    except RuntimeError:
+        pass
+    view = {"held": d.js(mode)}
+    click(d, "#real")
+    polls = d.js("return window.pangaeaLive.polls()")
+    wait(d, "return window.pangaeaLive.polls() >= arguments[0] + 3", 60, polls)
+    view["chosen"] = d.js(mode)
+    return {"holds": seen, "table": d.js(TABLE), "view": view}
 
 
 def brk(d, tag):

@@ -10,7 +10,8 @@ and a check of `pangaea -export perfetto` against it.
                                         when it has no message), barriers
                                         (per task; one per group and k-th
                                         call; those joining several tasks),
-                                        spawns between rows
+                                        spawns between rows, per ltid its
+                                        sends and receives
     display_check.py perfetto DIR TRACE prints JSON: the problems found (none
                                         when every recorded message has
                                         exactly one flow from its send to
@@ -98,7 +99,13 @@ def count(d):
                if (s, mid, t) not in taken)
     unreceived = sum(1 for (s, mid), v in sends.items()
                      if not any((s, mid, t) in taken for t in v["to"]))
+    per = {str(l): [0, 0] for l in ltids}  # per ltid: sends, receives
+    for s, _ in sends:
+        per[str(s)][0] += 1
+    for r in recvs:
+        per[str(r["ltid"])][1] += 1
     return {"ltids": ltids, "labels": labels, "sends": len(sends), "recvs": len(recvs),
+            "per_ltid": per,
             "lines": len(matched), "unmatched_recvs": len(recvs) - len(matched),
             "unmatched_dests": lost, "unreceived_sends": unreceived,
             "mcasts": sum(1 for v in sends.values() if v["call"] == "pvm_mcast"),

@@ -26,8 +26,9 @@
 #  5. Without breakpoints or -hold, -live replays as before; -hold without
 #     -live is refused.
 #  6. The page's buttons in headless Chromium (control_page.py, real
-#     clicks): "Step all" three times makes three more events per task;
-#     a breakpoint typed in (tag 21) and "Resume all" hold worker 1 at its
+#     clicks): "Step all" three times makes three more events per task,
+#     the graph in logical order while tasks are held (real time once the
+#     user clicks it, kept over later polls); a breakpoint typed in (tag 21) and "Resume all" hold worker 1 at its
 #     pvm_send of tag 21, shown in the panel with its gdb command line;
 #     clicking an alternative of the master's racing receive starts a
 #     what-if whose output (shown in the panel) is the one the choice
@@ -318,6 +319,8 @@ if start_live pstep -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
         expect "page: Step all three times: three more events per task (were $before)" "$(ev_counts)" "$want"
         expect "page: every task held again after each click" \
             "$(jget "$res" '[[h - h0 for (_, h, _), (_, h0, _) in zip(s, d["holds"][0])] for s in d["holds"]]')" "[[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3]]"
+        expect "page: tasks held, the graph in logical order; real time once clicked, kept over polls" \
+            "$(jget "$res" '(d["view"]["held"], d["view"]["chosen"])')" "('logical', 'real')"
     else
         pg_fail "page: step all did not work"
     fi

@@ -21,6 +21,8 @@
 # 5. A held task killed with kill -9 leaves the panel: shown crashed, no
 #    longer held (no call, gdb line or choice for a dead pid); the run
 #    ends.
+# 6. One SIGTERM to a -live-wait run whose tasks are held ends the run and
+#    pangaea (status 143), where Ctrl-C would leave the page served.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/live_lib.sh"
@@ -153,6 +155,20 @@ if start_live kill -replay -live 0 -hold -live-wait -logdir "$REC" "$PROG" "$K";
     if wait_for 60 grep -q "the run is over" "$D/kill.err"; then pg_pass "kill: the run ended"
     else pg_fail "kill: the run went on waiting: $(ctl)"; fi
     stop_pangaea
+fi
+
+# ---- 6. one SIGTERM to a -live-wait run with held tasks ends pangaea too ----
+if start_live term -replay -live 0 -hold -live-wait -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 master_held || pg_fail "term: the master was never held"
+    kill -TERM "$PID"
+    if wait_for 60 eval '! kill -0 "$PID" 2>/dev/null'; then
+        wait "$PID"; rc=$?
+        PID=
+        expect "term: one SIGTERM ends the run and pangaea (status 128+15)" "$rc" 143
+    else
+        pg_fail "term: pangaea still runs after one SIGTERM: $(tail -2 "$D/term.err")"
+        stop_pangaea
+    fi
 fi
 
 if start_live site-bad -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then

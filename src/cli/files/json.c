@@ -1,6 +1,7 @@
 /*
  * json.c - the JSON string writer every JSON output of `pangaea` shares
- * (-display's data, -export perfetto).
+ * (-display's data, -export perfetto), and the packed integers of the
+ * event-graph pages' data.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,4 +62,58 @@ void top_json_str(FILE *fp, const char *str)
             fwrite(s, 1, n, fp);
     }
     putc('"', fp);
+}
+
+/* ---- packed integers ---------------------------------------------------- */
+
+/* Packed integers: each value zigzag-encoded (0,-1,1,-2... as 0,1,2,3...)
+ * as a little-endian base-128 varint (7 bits a byte, the high bit set
+ * on all but the last), the bytes in base64 inside a JSON string.  Most
+ * values (deltas, codes, small tags) take one byte: a third of their
+ * decimal text, and a page decodes them without a JSON number parse
+ * (-display's data, the live view's columns). */
+static const char B64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void pack_byte(struct top_packer *p, unsigned b)
+{
+    p->acc = p->acc << 8 | (b & 0xff);
+    if (++p->n < 3)
+        return;
+    putc(B64[p->acc >> 18 & 63], p->fp);
+    putc(B64[p->acc >> 12 & 63], p->fp);
+    putc(B64[p->acc >> 6 & 63], p->fp);
+    putc(B64[p->acc & 63], p->fp);
+    p->acc = 0;
+    p->n = 0;
+}
+
+void top_pack_value(struct top_packer *p, long long v)
+{
+    unsigned long long z = v < 0 ? ((unsigned long long)(-(v + 1)) << 1) | 1
+                                 : (unsigned long long)v << 1;
+
+    while (z >= 0x80) {
+        pack_byte(p, (unsigned)(z & 0x7f) | 0x80);
+        z >>= 7;
+    }
+    pack_byte(p, (unsigned)z);
+}
+
+/* The last 1 or 2 bytes, padded with '=' as base64 is. */
+void top_pack_end(struct top_packer *p)
+{
+    int k = p->n, i;
+
+    if (!k)
+        return;
+    for (i = k; i < 3; i++) /* the bytes' bits where a full group has them */
+        p->acc <<= 8;
+    p->n = 0;
+    putc(B64[p->acc >> 18 & 63], p->fp);
+    putc(B64[p->acc >> 12 & 63], p->fp);
+    fputs(k == 1 ? "==" : "", p->fp);
+    if (k == 2)
+        fprintf(p->fp, "%c=", B64[p->acc >> 6 & 63]);
+    p->acc = 0;
 }

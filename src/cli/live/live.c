@@ -14,6 +14,7 @@
  * fields and answers):
  *   GET  /                    the page
  *   GET  /events.json         the snapshot's events from ?since=N on
+ *                             (&format=cols: in columns, live_json.c)
  *   GET  /control.json        tasks held and their calls, breakpoints,
  *                             what-if runs (live_ctl.c, live_alt.c)
  *   GET  /alternatives.json   the messages a receive could take
@@ -77,6 +78,7 @@ __asm__(".pushsection .rodata\n"
 extern const char top_live_html[];
 
 #define MAX_EVENTS 20000 /* per /events.json answer; "more" says if cut */
+#define MAX_COLS 100000  /* the same in columns (?format=cols): ~3 MB */
 
 static struct MHD_Daemon *daemon_;
 static int on, wait_after;
@@ -167,7 +169,10 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
 {
     const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
                                                 "since");
-    long since = 0;
+    const char *fmt = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+                                                  "format");
+    long since = 0, max;
+    int cols;
     char *buf = NULL, *end;
     size_t len = 0;
     FILE *fp;
@@ -178,11 +183,16 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
             return text(c, MHD_HTTP_BAD_REQUEST,
                         "since must be a count of events, 0 or more\n");
     }
+    if (fmt && strcmp(fmt, "cols") && strcmp(fmt, "events"))
+        return text(c, MHD_HTTP_BAD_REQUEST,
+                    "format must be events or cols\n");
+    cols = fmt && !strcmp(fmt, "cols");
+    max = cols ? MAX_COLS : MAX_EVENTS;
     if (!(fp = open_memstream(&buf, &len)))
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     lv_snap_lock();
-    lv_json_write(fp, since, MAX_EVENTS);
-    if (!lv.running && since + MAX_EVENTS >= lv.nev)
+    (cols ? lv_json_write_cols : lv_json_write)(fp, since, max);
+    if (!lv.running && since + max >= lv.nev)
         __atomic_store_n(&final_served, 1, __ATOMIC_RELEASE);
     lv_snap_unlock();
     __atomic_store_n(&polled_ms, (long)(pg_seconds() * 1000), __ATOMIC_RELEASE);
@@ -220,7 +230,7 @@ static const struct route {
     int open;
 } routes[] = {
     { "GET", "/", serve_page, NULL, "", 0 },
-    { "GET", "/events.json", serve_events, NULL, "since", 0 },
+    { "GET", "/events.json", serve_events, NULL, "since format", 0 },
     { "GET", "/filter.js", serve_filter_js, NULL, "", 1 },
     { "GET", "/filter.css", serve_filter_css, NULL, "", 1 },
     { "GET", "/control.json", NULL, lv_alt_control_json, "", 0 },
@@ -672,7 +682,8 @@ static void on_release(int sig)
 }
 
 /* -live-wait: the complete page stays until Ctrl-C, a SIGTERM, or Enter
- * when pangaea reads a terminal. */
+ * when pangaea reads a terminal (a SIGTERM during the run ends both:
+ * top_live_finish). */
 static void wait_for_user(void)
 {
     struct sigaction sa;
@@ -724,7 +735,10 @@ void top_live_finish(int status)
     lv_snap_unlock();
     lv_snap_stop(); /* one last scan: the page is complete */
     lv_alt_stop(); /* what-if runs the page started end first */
-    if (wait_after)
+    /* A SIGTERM that cut the run short ends pangaea too (a service
+     * manager, `kill`: nobody waits on the page); Ctrl-C still leaves it
+     * served until a second one. */
+    if (wait_after && !(top_run_broken && status == 128 + SIGTERM))
         wait_for_user();
     else
         let_pages_catch_up();

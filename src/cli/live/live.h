@@ -57,6 +57,8 @@ void lv_snap_unlock(void);
 /* Writes the snapshot as JSON: the tasks, and at most `max` events from
  * the since-th on (under the lock). */
 void lv_json_write(FILE *fp, long since, long max);
+/* The same in columns (?format=cols): an array per field, names by index. */
+void lv_json_write_cols(FILE *fp, long since, long max);
 
 /* ---- the control path (live_ctl.c, live_alt.c) ------------------------ */
 

@@ -12,12 +12,23 @@
  * hands it to the HTTP library).  An event with a call site has "file",
  * "func" and "line" (named by pangaea: the page's filters use them); a
  * barrier has "call": "pvm_barrier" and its "count".
+ *
+ * ?format=cols (what the page asks for) gives the same "n" events in
+ * columns: per field a string of packed integers (json.c: zigzag varints
+ * in base64, as -display's data; "ltid", "seq", "kind" as a code into
+ * "kinds", "call" into "calls", "site" into "sites" as [file, func,
+ * line], -1 none; "us": microseconds since the whole second "t0" of the
+ * first event; "tag", "msgid", "bytes", "from", "nto", and the "nto_all"
+ * destinations of all sends in one "to"): about twelve bytes an event
+ * instead of a hundred and fifty, and no JSON number to parse; up to
+ * 100,000 events an answer.
  */
 #include <stdio.h>
 
 #include "live.h"
 #include "log_table.h"
 #include "runlog.h"
+#include "top.h"
 
 static const char *kind_name(int kind)
 {
@@ -109,31 +120,128 @@ static void write_event(FILE *fp, long i, const struct lv_event *e)
     putc('}', fp);
 }
 
-void lv_json_write(FILE *fp, long since, long max)
+/* The head of both forms: the run, and the tasks; returns the end of the
+ * events to write. */
+static long write_head(FILE *fp, long *since, long max)
 {
-    long i, end;
+    long end;
     int k;
 
-    if (since < 0)
-        since = 0;
-    if (since > lv.nev)
-        since = lv.nev;
-    end = max > 0 && lv.nev - since > max ? since + max : lv.nev;
+    if (*since < 0)
+        *since = 0;
+    if (*since > lv.nev)
+        *since = lv.nev;
+    end = max > 0 && lv.nev - *since > max ? *since + max : lv.nev;
     fprintf(fp, "{\"v\":1,\"mode\":\"%s\",\"running\":%s,\"count\":%ld,"
             "\"since\":%ld,\"more\":%s,\n\"tasks\":[",
             lv.mode == PANGAEA_REPLAY ? "replay" : "log",
-            lv.running ? "true" : "false", lv.nev, since,
+            lv.running ? "true" : "false", lv.nev, *since,
             end < lv.nev ? "true" : "false");
     for (k = 0; k < lv.ntasks; k++) {
         if (k)
             fputs(",\n", fp);
         write_task(fp, lv.tasks[k]);
     }
-    fputs("],\n\"events\":[", fp);
+    fputs("]", fp);
+    return end;
+}
+
+void lv_json_write(FILE *fp, long since, long max)
+{
+    long i, end = write_head(fp, &since, max);
+
+    fputs(",\n\"events\":[", fp);
     for (i = since; i < end; i++) {
         if (i > since)
             fputs(",\n", fp);
         write_event(fp, i, &lv.ev[i]);
     }
     fputs("]}\n", fp);
+}
+
+/* ---- the columns: ?format=cols ----------------------------------------- */
+
+/* One column of the events [since, end), packed (json.c): "name":"..." */
+static void int_column(FILE *fp, const char *name, long since, long end,
+                       long long (*get)(const struct lv_event *))
+{
+    struct top_packer p = { fp, 0, 0 };
+    long i;
+
+    fprintf(fp, ",\n\"%s\":\"", name);
+    for (i = since; i < end; i++)
+        top_pack_value(&p, get(&lv.ev[i]));
+    top_pack_end(&p);
+    putc('"', fp);
+}
+
+static long long c_ltid(const struct lv_event *e) { return e->ltid; }
+static long long c_seq(const struct lv_event *e) { return e->seq; }
+static long long c_kind(const struct lv_event *e) { return e->kind; }
+static long long c_call(const struct lv_event *e) { return e->call; }
+static long long c_tag(const struct lv_event *e) { return e->tag; }
+static long long c_msgid(const struct lv_event *e) { return e->msgid; }
+static long long c_bytes(const struct lv_event *e) { return e->bytes; }
+static long long c_from(const struct lv_event *e) { return e->from; }
+static long long c_site(const struct lv_event *e) { return e->site; }
+static long long c_nto(const struct lv_event *e) { return e->nto; }
+static long long c_us(const struct lv_event *e)
+{
+    return (long long)((e->t - (double)(long long)lv.ev[0].t) * 1e6 + 0.5);
+}
+
+/* The vocabularies the columns index: kinds, calls, sites. */
+static void write_names(FILE *fp)
+{
+    int k;
+
+    fputs(",\n\"kinds\":[", fp);
+    for (k = 0; k < PG_EV_MAX; k++) { /* by code; "?" where none */
+        fputs(k ? "," : "", fp);
+        top_json_str(fp, kind_name(k));
+    }
+    fputs("],\n\"calls\":[", fp);
+    for (k = 0; k < lv.ncalls; k++) {
+        fputs(k ? "," : "", fp);
+        top_json_str(fp, lv.calls[k]);
+    }
+    fputs("],\n\"sites\":[", fp);
+    for (k = 0; k < lv.nsites; k++) {
+        fputs(k ? ",[" : "[", fp);
+        top_json_str(fp, lv.sites[k].file);
+        putc(',', fp);
+        top_json_str(fp, lv.sites[k].func);
+        fprintf(fp, ",%d]", lv.sites[k].line);
+    }
+    putc(']', fp);
+}
+
+void lv_json_write_cols(FILE *fp, long since, long max)
+{
+    long i, end = write_head(fp, &since, max);
+    struct top_packer p = { fp, 0, 0 };
+    int k, n = 0;
+
+    write_names(fp);
+    fprintf(fp, ",\n\"t0\":%lld,\"n\":%ld", lv.nev ? (long long)lv.ev[0].t : 0,
+            end - since);
+    int_column(fp, "ltid", since, end, c_ltid);
+    int_column(fp, "seq", since, end, c_seq);
+    int_column(fp, "kind", since, end, c_kind);
+    int_column(fp, "call", since, end, c_call);
+    int_column(fp, "us", since, end, c_us);
+    int_column(fp, "tag", since, end, c_tag);
+    int_column(fp, "msgid", since, end, c_msgid);
+    int_column(fp, "bytes", since, end, c_bytes);
+    int_column(fp, "from", since, end, c_from);
+    int_column(fp, "site", since, end, c_site);
+    int_column(fp, "nto", since, end, c_nto);
+    for (i = since; i < end; i++)
+        n += lv.ev[i].nto;
+    fprintf(fp, ",\n\"nto_all\":%d,\"to\":\"", n);
+    for (i = since; i < end; i++)
+        for (k = 0; k < lv.ev[i].nto; k++)
+            top_pack_value(&p, lv.to[lv.ev[i].to + k]);
+    top_pack_end(&p);
+    fputs("\"}\n", fp);
 }

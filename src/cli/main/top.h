@@ -236,4 +236,15 @@ void top_elf_machine(const char *path, char *out, size_t size);
  * replay start the packed programs (progmap.c).  0, or -1 and err. */
 int top_unpack(struct top_opts *o, pg_err *err);
 
+/* Integers packed into a JSON string (json.c): zigzag varints in base64,
+ * written as they come; top_pack_end writes the last bytes.  The pages'
+ * unpack() reads them. */
+struct top_packer {
+    FILE *fp;
+    unsigned acc; /* up to 3 bytes waiting for their base64 */
+    int n;
+};
+void top_pack_value(struct top_packer *p, long long v);
+void top_pack_end(struct top_packer *p);
+
 #endif

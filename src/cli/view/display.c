@@ -9,17 +9,21 @@
  * no file at run time and the page needs no network.  This file only
  * writes the run's data in place of the template's @PANGAEA_DATA@ marker.
  *
- * The data is columnar JSON, one array per field, so 100,000 events cost a
- * few megabytes and one JSON.parse: per event a code (call index * 2 + 1
- * for a send), tag, msgid, bytes, `from` (receives; -1 for sends), and the
- * time and Lamport position as deltas from the task's previous event (they
- * grow along a task, so the deltas are short).  Events are grouped by task,
- * which the task table gives as (first, count).  Times are integer
- * microseconds since the whole second t0 before the first event, so the
- * page shows recorded times exactly.  Lines are (send, receive) pairs of
- * event indexes; "stubs" are (send, ltid) for destinations no receive
- * took.  The page is written to a temporary name and renamed, so a reader
- * never sees half of it.
+ * The data is columnar: one JSON object whose per-event columns are
+ * packed integers (zigzag varints in base64, json.c's packer: about a
+ * byte a value, and the page decodes them straight into typed arrays),
+ * so 10^6 events cost some 15 MB and no JSON number parse: per event a
+ * code (call index * 2 + 1 for a send), tag, msgid, bytes, `from`
+ * (receives; -1 for sends), and the time and Lamport position as deltas
+ * from the task's previous event (they grow along a task, so the deltas
+ * are short).  Events are grouped by task, which the task table gives as
+ * (first, count).  Times are integer microseconds since the whole second
+ * t0 before the first event, so the page shows recorded times exactly.
+ * Lines are (send, receive) pairs of event indexes, packed as steps;
+ * "stubs" are (send, ltid) for destinations no receive took.  The races
+ * are a second JSON block, read after the first drawing.  The page is
+ * written to a temporary name and renamed, so a reader never sees half
+ * of it.
  *
  * The filters' script and style (filter.js, filter.css: shared with the
  * live page, which serves them as files; filter_assets.c embeds them) are
@@ -31,6 +35,7 @@
  * started (and whose logs are here) is [spawner, time, child] ("spawns"):
  * a line from the spawn to the child's first event.
  */
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,19 +61,22 @@ extern const char top_graph_html[];
 #define MARKER "@PANGAEA_DATA@"
 #define MARK_JS "@PANGAEA_FILTER_JS@"
 #define MARK_CSS "@PANGAEA_FILTER_CSS@"
+#define MARK_RACES "@PANGAEA_RACES@"
 
 /* ---- the data ---------------------------------------------------------- */
 
-/* One column of per-event integers: "name":[v0,v1,...] */
+/* One column of per-event integers: "name":"PACKED" */
 static void column(FILE *fp, const struct top_run *run, const char *name,
                    long long (*get)(const struct top_run *, int))
 {
+    struct top_packer p = { fp, 0, 0 };
     int e;
 
-    fprintf(fp, ",\n\"%s\":[", name);
+    fprintf(fp, ",\n\"%s\":\"", name);
     for (e = 0; e < run->nev; e++)
-        fprintf(fp, e ? ",%lld" : "%lld", get(run, e));
-    putc(']', fp);
+        top_pack_value(&p, get(run, e));
+    top_pack_end(&p);
+    putc('"', fp);
 }
 
 static long long t0_of(const struct top_run *run)
@@ -150,12 +158,18 @@ static void write_tasks(FILE *fp, const struct top_run *run)
 static void write_links(FILE *fp, const struct top_run *run)
 {
     int i, e, n = 0;
+    struct top_packer p = { fp, 0, 0 };
 
-    fprintf(fp, ",\n\"links\":[");
-    for (i = 0; i < run->nlinks; i++)
-        fprintf(fp, i ? ",%d,%d" : "%d,%d", run->links[i].send,
-                run->links[i].recv);
-    fprintf(fp, "],\n\"stubs\":[");
+    /* Packed: each send as the step from the previous link's (they come
+     * in send order), each receive as the step from its send. */
+    fprintf(fp, ",\n\"nlinks\":%d,\"links\":\"", run->nlinks);
+    for (i = 0; i < run->nlinks; i++) {
+        top_pack_value(&p,
+                       run->links[i].send - (i ? run->links[i - 1].send : 0));
+        top_pack_value(&p, run->links[i].recv - run->links[i].send);
+    }
+    top_pack_end(&p);
+    fprintf(fp, "\",\n\"stubs\":[");
     for (e = 0; e < run->nev; e++)
         for (i = 0; top_run_is_send(&run->ev[e]) && i < run->ev[e].nto; i++)
             if (!top_run_taken(run, e, run->to[run->ev[e].to + i]))
@@ -209,10 +223,10 @@ static void write_data(FILE *fp, const struct top_run *run)
 {
     int i;
 
-    fprintf(fp, "{\"v\":1,\"dir\":");
+    fprintf(fp, "{\"v\":2,\"dir\":");
     top_json_str(fp, run->dir);
-    fprintf(fp, ",\"t0\":%lld,\"cycles\":%d,\n\"calls\":[", t0_of(run),
-            run->cycles);
+    fprintf(fp, ",\"t0\":%lld,\"cycles\":%d,\"nev\":%d,\n\"calls\":[",
+            t0_of(run), run->cycles, run->nev);
     for (i = 0; i < run->ncalls; i++) {
         if (i)
             putc(',', fp);
@@ -239,7 +253,99 @@ static void write_data(FILE *fp, const struct top_run *run)
     write_filter_data(fp, run);
     write_spawns(fp, run);
     write_links(fp, run);
-    top_display_races(fp, run); /* display_races.c: what -races found */
+    fprintf(fp, "}\n");
+}
+
+/* What -races found (display_races.c), in a block of its own: a run where
+ * every receive races has several alternatives a receive, more data than
+ * all the rest, and the page reads it only after its first drawing.
+ * display_races.c writes its integers as a JSON array, "races":[...];
+ * they pass through a stream (fopencookie) that packs them as the
+ * columns are, as they are written (no copy of the whole in memory):
+ * "races":"PACKED","nraces":N, each record's receive as the step from
+ * the previous record's (records: recv, first, site, n, then n pairs). */
+struct race_packer {
+    FILE *out;
+    struct top_packer p;
+    int state;      /* 0: before the array, 1: in it, 2: after it */
+    size_t matched; /* of RACES_KEY, before the array */
+    long long v;    /* the number being read */
+    int digits, neg;
+    long count, at, n, prev; /* values; place in the record; its n; recv */
+};
+#define RACES_KEY "\"races\":["
+
+static void race_value(struct race_packer *r)
+{
+    long long v = r->neg ? -r->v : r->v;
+
+    if (r->at == 0) { /* a record's receive: the step from the last one */
+        top_pack_value(&r->p, v - r->prev);
+        r->prev = (long)v;
+    } else {
+        top_pack_value(&r->p, v);
+    }
+    if (r->at == 3)
+        r->n = (long)v;
+    r->at = r->at + 1 == 4 + 2 * r->n && r->at >= 3 ? 0 : r->at + 1;
+    r->count++;
+    r->v = 0;
+    r->digits = r->neg = 0;
+}
+
+static void race_char(struct race_packer *r, char c)
+{
+    if (r->state != 1) { /* passed through; the array's '[' opens a string */
+        if (r->state == 0)
+            r->matched = c == RACES_KEY[r->matched] ? r->matched + 1
+                                                    : c == '"';
+        if (r->state == 0 && r->matched == strlen(RACES_KEY)) {
+            r->state = 1;
+            c = '"';
+        }
+        putc(c, r->out);
+    } else if (c >= '0' && c <= '9') {
+        r->v = r->v * 10 + (c - '0');
+        r->digits++;
+    } else if (c == '-') {
+        r->neg = 1;
+    } else if (c == ',' || c == ']' || c == '\n') {
+        if (r->digits)
+            race_value(r);
+        if (c == ']') {
+            top_pack_end(&r->p);
+            fprintf(r->out, "\",\"nraces\":%ld", r->count);
+            r->state = 2;
+        }
+    }
+}
+
+static ssize_t race_write(void *cookie, const char *buf, size_t size)
+{
+    size_t i;
+
+    for (i = 0; i < size; i++)
+        race_char(cookie, buf[i]);
+    return (ssize_t)size;
+}
+
+static void write_races(FILE *fp, const struct top_run *run)
+{
+    struct race_packer r = { .out = fp, .p = { fp, 0, 0 } };
+    cookie_io_functions_t io = { .write = race_write };
+    FILE *in = fopencookie(&r, "w", io);
+
+    fprintf(fp, "{\"v\":2");
+    if (in) {
+        top_display_races(in, run);
+        fclose(in);
+    }
+    if (r.state == 1) { /* an array never closed: what it had */
+        top_pack_end(&r.p);
+        fprintf(fp, "\",\"nraces\":%ld", r.count);
+    } else if (r.state == 0) { /* no array (no stream): no race */
+        fprintf(fp, ",\"races\":\"\",\"nraces\":0");
+    }
     fprintf(fp, "}\n");
 }
 
@@ -248,7 +354,7 @@ static void write_data(FILE *fp, const struct top_run *run)
 /* The template from p on, each marker replaced by what it stands for. */
 static void write_page(FILE *fp, const struct top_run *run, const char *p)
 {
-    static const char *marks[] = { MARKER, MARK_JS, MARK_CSS };
+    static const char *marks[] = { MARKER, MARK_JS, MARK_CSS, MARK_RACES };
     const char *next, *m;
     size_t k;
 
@@ -270,6 +376,8 @@ static void write_page(FILE *fp, const struct top_run *run, const char *p)
         fwrite(p, 1, (size_t)(next - p), fp);
         if (m == marks[0])
             write_data(fp, run);
+        else if (m == marks[3])
+            write_races(fp, run);
         else
             fputs(m == marks[1] ? top_filter_js : top_filter_css, fp);
         p = next + strlen(m);

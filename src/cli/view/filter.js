@@ -30,6 +30,22 @@
  * filtered view can be shared; a page applies it on load.
  */
 "use strict";
+// Also shared by both pages, though no filter: the packed integers of
+// their data (json.c's packer: base64 of zigzag varints), decoded straight
+// into a typed array of n values; arithmetic, not bit operations, so
+// values past 32 bits (microseconds) stay exact.
+window.PangaeaUnpack = function (str, n, Arr) {
+  const bin = atob(str || ""), out = new Arr(n);
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    let b = bin.charCodeAt(p++);
+    if (b < 128) { out[i] = b & 1 ? -(b + 1) / 2 : b / 2; continue; } // one byte: most values
+    let v = b & 127, m = 128;
+    do { b = bin.charCodeAt(p++); v += (b & 127) * m; m *= 128; } while (b & 128);
+    out[i] = v % 2 ? -(v + 1) / 2 : v / 2;
+  }
+  return out;
+};
 window.PangaeaFilter = (function () {
   const SHOW = 0, HIGH = 1, DIM = 2, HIDE = 3;
   const enc = encodeURIComponent;
@@ -52,18 +68,21 @@ window.PangaeaFilter = (function () {
       if (!s) { s = { parts, keys }; sites.set(keys[2], s); }
       return s;
     }
-    function bump(m, k) { m.set(k, (m.get(k) || 0) + 1); }
-    // ev: {ltid, tag (may be undefined), call, site (a handle or null)}
-    function add(ev) {
-      bump(counts.task, ev.ltid);
-      if (ev.tag !== undefined) bump(counts.tag, ev.tag);
-      if (ev.call) bump(counts.call, ev.call);
+    function bump(m, k, n) { m.set(k, (m.get(k) || 0) + n); }
+    // ev: {ltid, tag (may be undefined), call, site (a handle or null)};
+    // n: how many events are alike in these (1 if not given), so that a
+    // page with many events hands over each kind of event once.
+    function add(ev, n) {
+      n = n === undefined ? 1 : n;
+      bump(counts.task, ev.ltid, n);
+      if (ev.tag !== undefined) bump(counts.tag, ev.tag, n);
+      if (ev.call) bump(counts.call, ev.call, n);
       if (ev.site) {
         const [f, fn, l] = ev.site.parts;
         if (!tree.has(f)) tree.set(f, { n: 0, funcs: new Map() });
-        const F = tree.get(f); F.n++;
+        const F = tree.get(f); F.n += n;
         if (!F.funcs.has(fn)) F.funcs.set(fn, { n: 0, lines: new Map() });
-        const G = F.funcs.get(fn); G.n++; bump(G.lines, l);
+        const G = F.funcs.get(fn); G.n += n; bump(G.lines, l, n);
       }
       dirty = true;
     }

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""bench/pages.py - the event-graph pages at scale, in headless Chromium.
+
+    pages.py display PAGE.html          a `pangaea -display` page from disk
+    pages.py live URL                   a `pangaea -live` page (URL printed)
+    pages.py live-during URL            the same, opened as the run starts:
+                                        the longest it went without drawing
+
+Prints one JSON object: ready_s (from navigation until the page says it
+is ready, measured by this script's clock), the page's own figures
+(redraw, zoom in and out, filter on and off, each the milliseconds the
+page's script took, measured inside the page with performance.now()),
+and the renderer's memory: the resident set (VmRSS, /proc) of every
+renderer process of this browser, summed, and the JS heap Chromium
+reports (performance.memory).
+
+Design.  It drives Chromium as the e2e tests do (tests/e2e/graph_page.py's
+Driver: chromedriver, a private profile, clean-up of only what it
+started).  Each figure is one measurement: run it several times on a
+quiet machine; bench/pages.sh does.  Never used as a test.
+"""
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
+from graph_page import Driver  # noqa: E402
+
+
+def renderer_rss_kb(profile):
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read()
+            if profile.encode() not in cmd or b"--type=renderer" not in cmd:
+                continue
+            with open("/proc/%s/status" % pid) as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
+
+
+def wait(d, expr, timeout=300):
+    t = time.time()
+    while time.time() - t < timeout:
+        if d.js("return !!(" + expr + ")"):
+            return time.time() - t
+        time.sleep(0.02)
+    raise RuntimeError("the page never became ready: " + expr)
+
+
+TIMINGS = """
+const g = arguments[0] === "display" ? window.pangaeaGraph : window.pangaeaLive, o = {};
+const t = (f) => { const a = performance.now(); f(); return performance.now() - a; };
+o.redraw_ms = t(() => g.redraw());
+if (g.zoom) { o.zoom_in_ms = t(() => g.zoom(8)); o.zoom_out_ms = t(() => g.zoom(1 / 8)); } // not on the live page before its level of detail
+if (g.setMode) { o.logical_ms = t(() => g.setMode("logical")); o.real_ms = t(() => g.setMode("real")); }
+o.filter_on_ms = t(() => g.filter.setHash("task=1"));
+o.filter_off_ms = t(() => g.filter.setHash(""));
+o.events = typeof g.events === "function" ? g.events() : g.events;
+o.frame = g.frame();
+o.phases = typeof g.phases === "function" ? g.phases() : g.phases; o.drawnMs = g.drawnMs; o.readyMs = g.readyMs;
+return o;"""
+
+
+def during(d, url):
+    """The live page opened as the run starts: until the run is over and
+    the page has caught up, the longest time it went without drawing."""
+    t0 = time.time()
+    d.call("POST", "/url", {"url": url})
+    wait(d, LIVE_READY, 900)
+    return {"until_caught_up_s": round(time.time() - t0, 2),
+            "max_draw_gap_ms": d.js("const g = window.pangaeaLive; return g.maxDrawGapMs ? Math.round(g.maxDrawGapMs()) : null"),
+            "events": d.js("return window.pangaeaLive.events()")}
+
+
+# The live page holds every event of the run (a page before caughtUp():
+# its summary says the run is over and it holds the count it names).
+LIVE_READY = """(() => { const g = window.pangaeaLive;
+  if (!g || !g.ready || g.running()) return false;
+  if (g.caughtUp) return g.caughtUp();
+  const m = /(\\d+) events/.exec(document.getElementById("summary").textContent);
+  return !!m && g.events() >= +m[1]; })()"""
+
+
+def main():
+    kind, where = sys.argv[1], sys.argv[2]
+    if kind == "live-during":
+        d = Driver((1400, 900))
+        d.call("POST", "/timeouts", {"script": 600000})
+        try:
+            print(json.dumps(during(d, where)))
+        finally:
+            d.close()
+        return 0
+    d = Driver((1400, 900))
+    d.call("POST", "/timeouts", {"script": 600000})  # the old page's interactions take long
+    try:
+        url = where if kind == "live" else "file://" + os.path.abspath(where)
+        t0 = time.time()
+        d.call("POST", "/url", {"url": url})
+        ready = "window.pangaeaGraph && window.pangaeaGraph.ready" if kind == "display" else LIVE_READY
+        wait(d, ready)
+        out = {"ready_s": round(time.time() - t0, 2)}
+        out.update(d.js(TIMINGS, kind))
+        out["renderer_rss_mb"] = round(renderer_rss_kb(d.profile) / 1024)
+        out["js_heap_mb"] = round(d.js("return performance.memory ? performance.memory.usedJSHeapSize : 0") / 2**20)
+        print(json.dumps(out))
+    finally:
+        d.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

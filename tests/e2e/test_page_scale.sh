@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# test_page_scale.sh - the event-graph pages at scale: level of detail and
+# compact data, in headless Chromium (scale_page.py), checked against the
+# logs (display_check.py reads them apart from the pages).
+#
+# A generated star run (gen_logs: a master taking 8 workers' messages,
+# 20,000 events: every row has more events than half the plot's pixels):
+# 1. -display, the whole run in view (real time and logical order): every
+#    event is drawn in a pixel column (none one by one), each row's
+#    columns count exactly that task's sends and receives in the logs, and
+#    the kind most of a column's events are is the one the task does (the
+#    master's columns receives, the workers' sends); every matched message
+#    is counted as a line and drawn as fewer buckets.
+# 2. Zoomed in on the busiest row: events drawn one by one, no column.
+# 3. Hidden by the filters (ltid 1): its events are in no column, the
+#    others' still are, and its lines are gone.
+# 4. The page's per-event data is packed: no JSON array of numbers as long
+#    as the run (the old format's "c":[...]).
+# 5. -live (a recording of plain_flood, 8 workers flooding the first task):
+#    the live page's frames obey 1-3 too once it has caught up, checked
+#    against the server's events (which hold each task's end too) and the
+#    logs; /events.json?format=cols decoded (scale_page.py --cols) holds
+#    the events the object form does, field by field.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PANGAEA=$PG_BUILD/pangaea
+HERE=$(cd "$(dirname "$0")" && pwd)
+CHECK="python3 $HERE/display_check.py"
+dir=$(pg_tmpdir)
+trap 'pg_cleanup; rm -rf "$dir"' EXIT
+
+jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+# jfile FILE EXPR: as jget, of a JSON file (an answer too long for argv).
+jfile() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+expect() {
+    if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got $2, want $3"; fi
+}
+
+# check_frames NAME RESULT COUNT [WANT]: the frames of scale_page.py
+# against the logs (COUNT: display_check.py's); WANT, if given, is the
+# events per ltid the page must hold and draw ({ltid: [events, of them
+# sends, receives]}: the live page also draws a task's end and other
+# events, the server says which), else the logs' sends and receives.
+check_frames() {
+    local name=$1 res=$2 cnt=$3 want=${4:-}
+    [ -n "$want" ] || want=$(jget "$cnt" 'json.dumps({l: [s + r, s, r] for l, (s, r) in d["per_ltid"].items() if s + r})')
+    local total busy
+    total=$(jget "$want" 'sum(v[0] for v in d.values())')
+    busy=$(jget "$want" 'sorted(int(l) for l, v in d.items() if v[0] > 1000)')
+    expect "$name: the page holds every event" "$(jget "$res" 'd["events"]')" "$total"
+    for m in fit fit_logical; do
+        expect "$name ($m): every event of a busy row drawn in a column" \
+            "$(jget "$res" "sorted((int(l), c['events']) for l, c in d['$m']['cols'].items())")" \
+            "$(jget "$want" 'sorted((int(l), v[0]) for l, v in d.items() if v[0] > 1000)')"
+        expect "$name ($m): the kind most columns show is the kind most of the row's events are (sends: 0, receives: 3)" \
+            "$(jget "$res" "sorted((int(l), max(range(len(c['dominant'])), key=lambda k: c['dominant'][k])) for l, c in d['$m']['cols'].items())")" \
+            "$(jget "$want" 'sorted((int(l), 0 if v[1] > v[2] else 3) for l, v in d.items() if v[0] > 1000)')"
+        expect "$name ($m): every line counted, drawn as fewer buckets" \
+            "$(jget "$res" "(d['$m']['lines'], 0 < d['$m']['lineBuckets'] < d['$m']['lines'])")" \
+            "($(jget "$cnt" 'd["lines"]'), True)"
+    done
+    expect "$name: zoomed in, events drawn one by one (some, none in columns)" \
+        "$(jget "$res" '(d["zoomed"]["drawn"] > 0, d["zoomed"]["aggregated"], d["zoomed"]["columns"])')" "(True, 0, 0)"
+    expect "$name: ltid 1 hidden: in no column, counted as hidden, no line" \
+        "$(jget "$res" '(d["hidden"]["cols"].get("1", {"events": 0})["events"], d["hidden"]["hidden"], d["hidden"]["lines"])')" \
+        "(0, $(jget "$want" 'd["1"][0]'), 0)"
+    expect "$name: ltid 1 hidden: the other busy rows still drawn in columns" \
+        "$(jget "$res" 'sorted(int(l) for l, c in d["hidden"]["cols"].items() if c["events"])')" \
+        "$(jget "$want" 'sorted(int(l) for l, v in d.items() if v[0] > 1000 and l != "1")')"
+    [ "$busy" != "[]" ] || pg_fail "$name: no row has more events than half the pixels: the test proves nothing"
+}
+
+# server_counts: the events /events.json holds per ltid, as check_frames
+# wants them (all of them, read 20,000 at a time).
+server_counts() {
+    local since=0 more=True
+    : >"$dir/events.all"
+    while [ "$more" = True ]; do
+        curl -sf "${URL}events.json?since=$since" >"$dir/page.json" || return 1
+        cat "$dir/page.json" >>"$dir/events.all"
+        more=$(jfile "$dir/page.json" 'd["more"]')
+        since=$((since + $(jfile "$dir/page.json" 'len(d["events"])')))
+    done
+    python3 -c 'import json,sys
+per, dec, text, i = {}, json.JSONDecoder(), open(sys.argv[1]).read(), 0
+while i < len(text):
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i == len(text):
+        break
+    page, i = dec.raw_decode(text, i)
+    for e in page["events"]:
+        v = per.setdefault(str(e["ltid"]), [0, 0, 0])
+        v[0] += 1; v[1] += e["kind"] == "send"; v[2] += e["kind"] == "recv"
+print(json.dumps(per))' "$dir/events.all"
+}
+
+logs=$dir/star
+mkdir -p "$logs"
+if "$PG_BUILD/tests/gen_logs" "$logs" 9 20000 star >/dev/null; then
+    cnt=$($CHECK count "$logs")
+    html=$("$PANGAEA" -display "$logs")
+    if res=$(timeout 120 python3 "$HERE/scale_page.py" "$html" 2>"$dir/page.err"); then
+        check_frames "-display" "$res" "$cnt"
+    else
+        pg_fail "-display: the browser could not show the page"; tail -5 "$dir/page.err"
+    fi
+    if ! grep -q '"c":\[' "$html" && grep -q '"c":"' "$html"; then
+        pg_pass "-display: per-event columns are packed, not JSON arrays"
+    else
+        pg_fail "-display: the page holds per-event JSON arrays"
+    fi
+else
+    pg_fail "gen_logs failed"
+fi
+
+# ---- 5: the live page, on a run of plain_flood (8 workers x 1,500 messages) ----
+. "$HERE/live_lib.sh"
+D=$dir
+trap 'stop_pangaea; pg_cleanup; rm -rf "$dir"' EXIT
+if pg_pvm_start; then
+    live=$dir/flood
+    if start_live flood -log -live -live-wait -logdir "$live" "$PG_BUILD/tests/plain_flood" 8 1500; then
+        if res=$(timeout 180 python3 "$HERE/scale_page.py" - --live <<<"$PAGE_URL" 2>"$dir/live.err") &&
+           want=$(server_counts); then
+            cnt=$($CHECK count "$live")
+            expect "-live: the server's sends and receives are the logs'" \
+                "$(jget "$want" 'sorted((int(l), v[1], v[2]) for l, v in d.items() if v[1] + v[2])')" \
+                "$(jget "$cnt" 'sorted((int(l), s, r) for l, (s, r) in d["per_ltid"].items() if s + r)')"
+            check_frames "-live" "$res" "$cnt" "$want"
+        else
+            pg_fail "-live: the browser could not show the page"; tail -5 "$dir/live.err"
+        fi
+        curl -s "${URL}events.json?format=cols&since=0" >"$dir/cols.json"
+        curl -s "${URL}events.json?since=0" >"$dir/objs.json"
+        expect "-live: /events.json?format=cols holds the events of the object form, packed field by field" \
+            "$(python3 "$HERE/scale_page.py" --cols "$dir/cols.json" "$dir/objs.json")" "same"
+        expect "-live: a format it does not know is refused" \
+            "$(curl -s -o /dev/null -w '%{http_code}' "${URL}events.json?format=xml")" 400
+        stop_pangaea
+    fi
+    pg_pvm_stop
+else
+    pg_fail "pvmd did not start"
+fi
+pg_summary
