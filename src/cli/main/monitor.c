@@ -53,7 +53,6 @@ struct ttask {
 static struct ttask *tt;
 static int ntt, coord_tid;
 static size_t cap_tt;
-int top_run_broken;
 static int reporter = -1; /* ltid whose report ended the run, or -1 */
 /* Why pangaea ended the run when no task's report did (reporter 0): the
  * words "stopped: the run was ended after ..." gives the others. */

@@ -34,6 +34,11 @@
 #include "pg_internal.h"
 #include "top.h"
 
+/* The run was cut short for a reason of Pangaea's (top.h): set by the
+ * monitor (src/cli/main/monitor.c), read by it, main.c and the live
+ * page's end; kept here, below both, so that neither uses the other. */
+int top_run_broken;
+
 /* Makes one component; an existing directory (or link to one) is fine.
  * err: the reason first, then the component ("Not a directory (x is a
  * file)"), so the message reads as the one for a plain mkdir. */
