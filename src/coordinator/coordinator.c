@@ -14,7 +14,15 @@
  * A spawn of n tasks is made by the runtime as n spawns of one (each child
  * needs its own ltid), so PVM's pvm_siblings would see one task; parents
  * send the whole group here and children ask for it.
+ *
+ * It also numbers new tasks (PG_TAG_NEWLTID): a child that is not in the
+ * recording followed gets the next number, in the order the requests
+ * arrive, from argv[2] on (above every ltid of the recording a what-if
+ * follows).  That order is not the same from run to run, and need not
+ * be: the parent records the number in its execution log, and a replay
+ * spawns the child under the number recorded there (wrap_spawn.c).
  */
+#include <limits.h>
 #include <pvm3.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +71,7 @@ static struct pending *pend;
 static int npend;
 static size_t cap_pend;
 static int top;
+static int next_ltid = 2; /* the next new task's ltid (ltid 1: pangaea's child) */
 
 static double now(void)
 {
@@ -278,6 +287,16 @@ static void on_killing(void)
     }
 }
 
+/* The ltid of a new task: the next number, until none is left (-1, and
+ * the parent says so). */
+static void on_new_ltid(int src)
+{
+    int v[2], ltid = next_ltid < INT_MAX ? next_ltid++ : -1;
+
+    pvm_upkint(v, 2, 1); /* parent ltid and k: said in the protocol */
+    send_ints(src, PG_TAG_NEWLTID_R, &ltid, 1, NULL, NULL);
+}
+
 static void on_siblings(void)
 {
     struct group *g;
@@ -380,6 +399,8 @@ int main(int argc, char **argv)
         return 2;
     }
     top = pvm_parent();
+    if (argc > 2 && atoi(argv[2]) > 1)
+        next_ltid = atoi(argv[2]);
     if (getenv("PANGAEA_REPORT_GRACE")) /* a slow network: more */
         report_grace = atof(getenv("PANGAEA_REPORT_GRACE"));
     /* Errors are values here (a whois of a tid that is no task's); PVM's
@@ -410,6 +431,7 @@ int main(int argc, char **argv)
         case PG_TAG_EXIT: on_exit_report(); break;
         case PG_TAG_SIBLINGS: on_siblings(); break;
         case PG_TAG_KILLING: on_killing(); break;
+        case PG_TAG_NEWLTID: on_new_ltid(src); break;
         case PG_TAG_TASKEXIT: on_task_exit(); break;
         case PG_TAG_GTURN: pg_go_turn(src); break;
         case PG_TAG_GDONE: pg_go_done(src); break;

@@ -482,13 +482,17 @@ static void task_env(const struct top_opts *o, const char *dir, int ctx,
     setenv("PVM_EXPORT", buf, 1);
 }
 
+/* The coordinator numbers new tasks from after the recording a what-if
+ * follows (wrap_spawn.c); a recording's from 2 (ltid 1 is our child). */
 static int start_coordinator(const struct top_opts *o, const char *dir, int ctx)
 {
-    char path[PATH_MAX + 32], arg[16], *argv[] = { arg, NULL };
-    int tid;
+    char path[PATH_MAX + 32], arg[16], first[16];
+    char *argv[] = { arg, first, NULL };
+    int tid, max = top_recorded_ltid_max();
 
     snprintf(path, sizeof path, "%s/pangaea-coord", dir);
     snprintf(arg, sizeof arg, "%d", ctx);
+    snprintf(first, sizeof first, "%d", max > 1 ? max + 1 : 2);
     if (pvm_spawn(path, argv, o->coordhost ? PvmTaskHost : PvmTaskDefault,
                   (char *)(o->coordhost ? o->coordhost : ""), 1, &tid) != 1)
         return tid < 0 ? tid : -1;
