@@ -100,12 +100,14 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
                                            pangaea-debugger to watch */
 #define PG_ENV_REBUILT "PANGAEA_REBUILT" /* -rebuilt: "1", another build may
                                            replay (replay.c) */
+#define PG_ENV_RECORDING "PANGAEA_RECORDING" /* the recording's identity,
+                                           in every log's header */
 #define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
                     "PANGAEA_ONLY:PANGAEA_PROGDIR:PANGAEA_WHATIF:PANGAEA_CHAOS:" \
                     "PANGAEA_LIVE:PANGAEA_STOP:PANGAEA_DEBUG:PANGAEA_TMUX:PANGAEA_TIME:" \
                     "PANGAEA_CWD:PANGAEA_STDIN:PANGAEA_HOLD:PANGAEA_REBUILT:" \
-                    "PANGAEA_TOP_PID:" \
+                    "PANGAEA_TOP_PID:PANGAEA_RECORDING:" \
                     "PVM_EXPORT"
 
 #endif
