@@ -5,9 +5,8 @@
 # 998) and a chain ended at depth 5 ("too many children").  Now the
 # coordinator numbers new tasks as their parents ask and the parent's
 # execution log keeps each child's number (wrap_spawn.c).
-# tests/programs/plain_farm.c:
-#  - a task farm: ltid 1 starts 1000 short workers, at most 8 at a time,
-#    records and replays (each worker's ltid from its parent's log);
+# tests/programs/plain_farm.c (the farm of 1000 workers:
+# test_spawn_farm.sh):
 #  - a chain of 50 tasks, each spawning the next, records and replays;
 #  - two parents spawning 20 children each at once: the numbers interleave
 #    in the order the coordinator heard them, and 5 replays each give every
@@ -54,14 +53,6 @@ record_replay() {
         pg_fail "$name: replay: exit $rc"; tail -5 "$name.rep"
     fi
 }
-
-# --- a task farm of 1000 workers ----------------------------------------------
-record_replay farm 1001 farm 1000 8
-if [ "$(children farm 1 | wc -w)" -eq 1000 ]; then
-    pg_pass "farm: ltid 1's log names 1000 children"
-else
-    pg_fail "farm: ltid 1's log names $(children farm 1 | wc -w) children"
-fi
 
 # --- a chain 50 deep ------------------------------------------------------------
 record_replay chain 51 chain 50
