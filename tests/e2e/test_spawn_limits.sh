@@ -12,7 +12,13 @@
 #    in the order the coordinator heard them, and 5 replays each give every
 #    child its recorded ltid (child j of parent p sends j + 1 messages of
 #    tag 100p + j: a child under another's ltid diverges);
-#  - the ltids are dense: 1 .. the number of tasks, each once.
+#  - the ltids are dense: 1 .. the number of tasks, each once;
+#  - what-if runs: ltid 1 spawns 1 or 2 late children as a race goes
+#    (plain_farm pick); a what-if that forces the other outcome gives its
+#    3rd child the ltid the recording gave its 3rd (4) and a 4th, which
+#    the recording does not have, the next number after the recording's
+#    largest (5), and a what-if of that what-if forcing back gives 2 3 4
+#    again; each replays as recorded.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -95,5 +101,36 @@ if [ "$made" -eq 1 ] && dense twin 43; then
 else
     pg_fail "twin: no recording with interleaved children in 3 tries"; tail -5 twin.out
 fi
+
+# --- what-if runs: recorded places keep their ltids, new ones come after -------
+kids() { children "$1" 1; }
+first() { sed -n 's/^\[1\] pick: \([12]\) first.*/\1/p' "$1"; }
+# want OUT: ltid 1's children when its first report came from worker 1 or 2
+want() { [ "$(first "$1")" = 1 ] && echo "2 3 4 " || echo "2 3 4 5 "; }
+timeout 120 "$PANGAEA" -log -logdir pick "$PROG" pick >pick.out 2>&1
+took=$("$PANGAEA" -dump pick 1 2>/dev/null |
+    sed -n 's/.*<recv seq="2".* from="\([23]\)".*/\1/p')
+ok=1 msg=
+if [ -z "$took" ] || [ "$(kids pick)" != "$(want pick.out)" ]; then
+    ok=0 msg="the recording: first '$(first pick.out)', children '$(kids pick)'"
+fi
+from=pick
+for w in w1 w2; do
+    [ "$ok" -eq 1 ] || break
+    other=$((5 - took))
+    timeout 120 "$PANGAEA" -whatif "1:2=$other:1" -logdir "$from" -o "$w" \
+        "$PROG" pick >"$w.out" 2>&1
+    if [ "$(first "$w.out")" != "$((other - 1))" ] ||
+            [ "$(kids "$w")" != "$(want "$w.out")" ] || ! dense "$w" $((3 + $(first "$w.out"))); then
+        ok=0 msg="$w (forced 1:2=$other:1): first '$(first "$w.out")', children '$(kids "$w")'"
+        tail -3 "$w.out"
+    elif ! timeout 120 "$PANGAEA" -replay -logdir "$w" "$PROG" pick 2>&1 |
+            grep -q "as recorded"; then
+        ok=0 msg="$w does not replay as recorded"
+    fi
+    took=$other from=$w
+done
+[ "$ok" -eq 1 ] && pg_pass "what-if: children 2 3 4 (5), places of the recording kept, a new one numbered after them; both replay" ||
+    pg_fail "what-if ltids: $msg"
 
 cd / && pg_summary

@@ -13,6 +13,10 @@
  *                         of tag 100 * p + j to its parent, which takes
  *                         them from anyone (pvm_recv(-1, -1)) and sends
  *                         the master their sum
+ *   plain_farm pick       two workers race to report first; the master then
+ *                         spawns as many more (count 1 or 2, one
+ *                         pvm_spawn) as the number of the first: a what-if
+ *                         that forces the other first spawns other children
  *
  * Every task spawns by the absolute path of its own executable.  The
  * master prints one line with the result, so output never depends on
@@ -46,6 +50,15 @@ static int spawn(char *a0, char *a1, char *a2)
     if (cc != 1)
         die("pvm_spawn", tid);
     return tid;
+}
+
+static void spawn_n(int n, char *a0, char *a1)
+{
+    char *argv[] = { a0, a1, NULL };
+    int tids[2], cc = pvm_spawn(self, argv, PvmTaskDefault, "", n, tids);
+
+    if (cc != n)
+        die("pvm_spawn", cc);
 }
 
 static void send_int(int to, int tag, int v)
@@ -146,25 +159,42 @@ static void twin(int m)
     printf("twin: %d children, sum %d\n", 2 * m, sum);
 }
 
+static void pick(void)
+{
+    int first, i;
+
+    spawn("-worker", "1", NULL);
+    spawn("-worker", "2", NULL);
+    first = recv_int(-1, TAG_DONE, NULL);
+    recv_int(-1, TAG_DONE, NULL);
+    spawn_n(first, "-worker", "3");
+    for (i = 0; i < first; i++)
+        if (recv_int(-1, TAG_DONE, NULL) != 3)
+            die("a late worker's report", i);
+    printf("pick: %d first, %d more spawned\n", first, first);
+}
+
 int main(int argc, char **argv)
 {
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 
-    if (n <= 0 || argc < 3)
+    if (n <= 0 || argc < 2)
         return fprintf(stderr, "usage: plain_farm farm N W | chain D | "
-                               "twin M\n"), 2;
+                               "twin M | pick\n"), 2;
     self[n] = 0;
     if (pvm_mytid() < 0)
         return 1;
     if (!strcmp(argv[1], "farm") && argc > 3)
         farm(atoi(argv[2]), atoi(argv[3]));
-    else if (!strcmp(argv[1], "-worker"))
+    else if (!strcmp(argv[1], "-worker") && argc > 2)
         send_int(pvm_parent(), TAG_DONE, atoi(argv[2]));
-    else if (!strcmp(argv[1], "chain"))
+    else if (!strcmp(argv[1], "chain") && argc > 2)
         printf("chain: depth %d\n", chain(0, atoi(argv[2])));
     else if (!strcmp(argv[1], "-chain") && argc > 3)
         send_int(pvm_parent(), TAG_DONE, chain(atoi(argv[2]), atoi(argv[3])));
-    else if (!strcmp(argv[1], "twin"))
+    else if (!strcmp(argv[1], "pick"))
+        pick();
+    else if (!strcmp(argv[1], "twin") && argc > 2)
         twin(atoi(argv[2]));
     else if (!strcmp(argv[1], "-parent") && argc > 3)
         parent(atoi(argv[2]), atoi(argv[3]));
