@@ -80,10 +80,11 @@ class Cur:
 
 def read(path):
     d = open(path, "rb").read()
-    if d[:4] != b"PGCL" or d[4] != 4:
-        raise SystemExit(f"{path}: not a format-4 log")
+    if d[:4] != b"PGCL" or d[4] not in (4, 5):
+        raise SystemExit(f"{path}: not a format-4 or format-5 log")
     c = Cur(d, 5)
     ltid, program, host, select = c.uv(), c.s(), c.s(), c.s()
+    recording = c.s() if d[4] >= 5 else ""  # noqa: F841 (format 5 only)
     if struct.unpack_from("<I", d, c.p)[0] != crc32c(d[:c.p]):
         raise SystemExit(f"{path}: header CRC")
     race_only = "race-only" in select.split()

@@ -304,8 +304,13 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
     if (get_int(&c, 0, 0, &h->ltid, "the ltid") ||
         get_hstr(r, &c, h->program, sizeof h->program) ||
         get_hstr(r, &c, h->host, sizeof h->host) ||
-        get_hstr(r, &c, h->select, sizeof h->select))
+        get_hstr(r, &c, h->select, sizeof h->select) ||
+        (r->version >= 5 &&
+         get_hstr(r, &c, h->recording, sizeof h->recording)))
         return pg_brx_fail(r, err, "a bad header (%s)", c.why);
+    if (!pg_log_recording_ok(h->recording))
+        return pg_brx_fail(r, err, "a bad header (its recording is not "
+                           "hex digits)");
     n = (size_t)(c.p - r->map);
     if (c.end - c.p < 4 ||
         le32(c.p) != (r->version >= 4 ? pg_crc32c : pg_crc32)(0, r->map, n))

@@ -541,8 +541,9 @@ static size_t put_str(unsigned char *p, const char *s)
     return n + len;
 }
 
-/* Magic, version, ltid, program, host, selection, CRC: one write, so a
- * task that dies at once leaves a whole header or none. */
+/* Magic, version, ltid, program, host, selection, the recording's
+ * identity (log_sink.c), CRC: one write, so a task that dies at once
+ * leaves a whole header or none. */
 static int write_header(pg_bw *w, int ltid, const char *program,
                         const char *host, const char *select)
 {
@@ -557,6 +558,7 @@ static int write_header(pg_bw *w, int ltid, const char *program,
     n += put_str(buf + n, program);
     n += put_str(buf + n, host);
     n += put_str(buf + n, select);
+    n += put_str(buf + n, pg_log_recording());
     crc = pg_crc32c(0, buf, n);
     for (i = 0; i < 4; i++)
         buf[n++] = (unsigned char)(crc >> (8 * i));

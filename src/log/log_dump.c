@@ -163,6 +163,8 @@ int pg_log_dump(const char *path, pg_log_kind kind, FILE *out, pg_err *err)
     put_str(out, "host", h.host);
     if (h.select[0])
         put_str(out, "select", h.select);
+    if (h.recording[0])
+        put_str(out, "recording", h.recording);
     fputs("/>\n", out);
     while ((rc = pg_logr_next(r, &ev, err)) == 1) {
         pg_log_xml_event(out, &ev);

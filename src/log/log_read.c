@@ -18,6 +18,7 @@
 #include "pg_log.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -114,12 +115,16 @@ static int check_header(pg_logr *r, pg_log_header *h, const size_t *s,
     const char *exe = s[6] == (size_t)-1 ? "" : x->arena + s[6];
     const char *sum = s[7] == (size_t)-1 ? "" : x->arena + s[7];
     const char *cwd = s[8] == (size_t)-1 ? "" : x->arena + s[8];
+    const char *rec = s[9] == (size_t)-1 ? "" : x->arena + s[9];
 
     if (strlen(program) >= sizeof h->program || strlen(host) >= sizeof h->host ||
         strlen(select) >= sizeof h->select || strlen(exe) >= sizeof h->exe ||
         strlen(cwd) >= sizeof h->cwd)
         return pg_lx_fail(x, err, "<header> has a program or host name too "
                           "long");
+    if (!pg_log_recording_ok(rec))
+        return pg_lx_fail(x, err, "<header> recording=\"%.40s\" is not a "
+                          "recording's identity (hex digits)", rec);
     if (*sum && (strlen(sum) != 64 || strspn(sum, "0123456789abcdef") != 64))
         return pg_lx_fail(x, err, "<header> sha256=\"%.70s\" is not a "
                           "SHA-256 in hex", sum);
@@ -132,20 +137,21 @@ static int check_header(pg_logr *r, pg_log_header *h, const size_t *s,
     strcpy(h->exe, exe);
     strcpy(h->sha256, sum);
     strcpy(h->cwd, cwd);
+    strcpy(h->recording, rec);
     return 0;
 }
 
 static int read_header(pg_logr *r, pg_log_header *h, pg_err *err)
 {
     pg_lx *x = &r->x;
-    size_t s[9] = { 0, 0, 0, 0, 0, (size_t)-1, (size_t)-1, (size_t)-1,
-                    (size_t)-1 };
+    size_t s[10] = { 0, 0, 0, 0, 0, (size_t)-1, (size_t)-1, (size_t)-1,
+                     (size_t)-1, (size_t)-1 };
     const pg_lx_attr spec[] = {
         {"format", PG_LX_STR, &s[0]}, {"version", PG_LX_STR, &s[1]},
         {"ltid", PG_LX_STR, &s[2]},   {"program", PG_LX_STR, &s[3]},
         {"host", PG_LX_STR, &s[4]},   {"select", PG_LX_STR, &s[5], 1},
         {"exe", PG_LX_STR, &s[6], 1}, {"sha256", PG_LX_STR, &s[7], 1},
-        {"cwd", PG_LX_STR, &s[8], 1},
+        {"cwd", PG_LX_STR, &s[8], 1}, {"recording", PG_LX_STR, &s[9], 1},
     };
     int type = pg_lx_step_markup(x, err), empty;
 
@@ -513,10 +519,73 @@ static int check_name(const char *path, const pg_log_header *h, pg_err *err)
                       "task (swapped or copied logs?)", path, h->ltid);
 }
 
+/* The recording of the directory that holds `path`: the identity in its
+ * ltid-0.exec.xml (pangaea's own log), kept per thread for the last
+ * directory asked about while that file stays the same.  0, or -1 when
+ * there is no such file to compare with; -2 and err when it is bad. */
+static int dir_recording(const char *path, char *id, pg_err *err)
+{
+    static __thread struct {
+        char ref[4200], id[PG_LOG_RECORDING_MAX + 1];
+        dev_t dev;
+        ino_t ino;
+        struct timespec mtime;
+    } last;
+    const char *slash = strrchr(path, '/');
+    char ref[4200];
+    pg_log_header h;
+    struct stat st;
+    pg_logr *r;
+
+    snprintf(ref, sizeof ref, "%.*s%sltid-0.exec.xml",
+             slash ? (int)(slash - path) : 0, path, slash ? "/" : "");
+    if (stat(ref, &st) < 0 || !S_ISREG(st.st_mode))
+        return -1;
+    if (!strcmp(ref, last.ref) && st.st_dev == last.dev &&
+        st.st_ino == last.ino && st.st_mtim.tv_sec == last.mtime.tv_sec &&
+        st.st_mtim.tv_nsec == last.mtime.tv_nsec) {
+        strcpy(id, last.id);
+        return 0;
+    }
+    if (!(r = pg_logr_open(ref, PG_LOG_EXEC, &h, err)))
+        return -2;
+    pg_logr_close(r);
+    snprintf(last.ref, sizeof last.ref, "%s", ref);
+    strcpy(last.id, h.recording);
+    last.dev = st.st_dev, last.ino = st.st_ino, last.mtime = st.st_mtim;
+    strcpy(id, h.recording);
+    return 0;
+}
+
+int pg_log_same_recording(const char *path, const char *id, pg_err *err)
+{
+    const char *base = strrchr(path, '/');
+    const char *rest = NULL;
+    char ref[PG_LOG_RECORDING_MAX + 1];
+    int ltid, cc;
+
+    base = base ? base + 1 : path;
+    ltid = pg_log_name_split(base, &rest);
+    if (ltid < 0 || (ltid == 0 && !strcmp(rest, "exec.xml")))
+        return 0; /* no log of a recording, or the one compared with */
+    if ((cc = dir_recording(path, ref, err)) == -1 || (cc == 0 &&
+                                                       !strcmp(ref, id)))
+        return 0;
+    if (cc < 0)
+        return -1;
+    return pg_err_set(err, "%s is a log of %s%s, but its directory holds "
+                      "%s%s (its ltid-0.exec.xml): a log copied in from "
+                      "another recording?", path, *id ? "recording " : "",
+                      *id ? id : "a recording without an identity (made "
+                      "before they had one)", *ref ? "recording " : "",
+                      *ref ? ref : "a recording without an identity");
+}
+
 static pg_logr *opened(pg_logr *r, const char *path,
                        const pg_log_header *h, pg_err *err)
 {
-    if (check_name(path, h, err) == 0)
+    if (check_name(path, h, err) == 0 &&
+        pg_log_same_recording(path, h->recording, err) == 0)
         return r;
     pg_logr_close(r);
     return NULL;

@@ -26,8 +26,9 @@
  * takes a block, not 64 KiB, so a run of many tasks needs about the room
  * its logs take in the end.
  *
- * Also here, as the lowest layer that knows log files: their names
- * (pg_log_name_split), opening them to read without blocking, regular
+ * Also here, as the lowest layer that knows log files: the identity of
+ * the recording the writers put in every header (pg_log_recording), their
+ * names (pg_log_name_split), opening them to read without blocking, regular
  * files only (pg_log_open_read: a FIFO in place of a log would hang its
  * reader), and why a write failed (pg_write_why), for every log.
  */
@@ -40,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -69,6 +71,40 @@ static void mount_of(int fd, char *out, size_t size)
             maj == major(st.st_dev) && min == minor(st.st_dev))
             snprintf(out, size, "%s", mnt);
     fclose(f);
+}
+
+/* ---- the recording's identity ---------------------------------------- */
+static char recording[PG_LOG_RECORDING_MAX + 1];
+
+int pg_log_recording_ok(const char *id)
+{
+    size_t n = id ? strlen(id) : 0;
+
+    return id && n <= PG_LOG_RECORDING_MAX &&
+           strspn(id, "0123456789abcdef") == n;
+}
+
+void pg_log_recording_set(const char *id)
+{
+    snprintf(recording, sizeof recording, "%s",
+             pg_log_recording_ok(id) ? id : "");
+}
+
+const char *pg_log_recording(void)
+{
+    return recording;
+}
+
+int pg_log_recording_new(char *buf, size_t size)
+{
+    unsigned char r[8];
+    size_t i;
+
+    if (size < 2 * sizeof r + 1 || getrandom(r, sizeof r, 0) != sizeof r)
+        return -1;
+    for (i = 0; i < sizeof r; i++)
+        snprintf(buf + 2 * i, 3, "%02x", r[i]);
+    return 0;
 }
 
 int pg_log_name_split(const char *name, const char **rest)

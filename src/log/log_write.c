@@ -209,7 +209,10 @@ static int write_header(pg_logw *w, int ltid, const char *program,
         (select && *select && put_str(w, "select", select)) ||
         (exe && *exe && put_str(w, "exe", exe)) ||
         (sha256 && *sha256 && put_str(w, "sha256", sha256)) ||
-        (cwd && *cwd && put_str(w, "cwd", cwd)) || finish(w))
+        (cwd && *cwd && put_str(w, "cwd", cwd)) ||
+        (*pg_log_recording() &&
+         put_str(w, "recording", pg_log_recording())) ||
+        finish(w))
         return -1;
     return pg_logw_flush(w); /* a task that dies at once still has a header */
 }

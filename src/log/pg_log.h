@@ -47,14 +47,15 @@
 
 #include "pg_err.h"
 
-#define PG_LOG_VERSION 4 /* written, XML and binary alike.  3, 2 (binary:
-                            a send's or receive's tag and size as
-                            differences) and 1 are read too; 3 adds call
-                            sites, asked filters, barrier, route, poll
-                            (pg_events.def, docs/comm-log-format.md); 4
-                            changes the binary framing and predictions
+#define PG_LOG_VERSION 5 /* written, XML and binary alike.  4, 3, 2
+                            (binary: a send's or receive's tag and size
+                            as differences) and 1 are read too; 3 adds
+                            call sites, asked filters, barrier, route,
+                            poll (pg_events.def, docs/comm-log-format.md);
+                            4 changes the binary framing and predictions
                             only (CRC-32C, block lengths, notes written
-                            when they change) */
+                            when they change); 5 adds the recording's
+                            identity to the header */
 #define PG_LOG_VERSION_MIN 1 /* the oldest version the readers take */
 
 /* Limits of the format.  The writer refuses an event beyond them and the
@@ -127,6 +128,9 @@ typedef struct pg_event {
 } pg_event;
 
 /* Header of a log as read back. */
+/* A recording's identity: lowercase hex digits, at most this many. */
+#define PG_LOG_RECORDING_MAX 32
+
 typedef struct pg_log_header {
     pg_log_kind kind;
     int version;
@@ -139,6 +143,8 @@ typedef struct pg_log_header {
     char sha256[65];   /* exec log: its SHA-256 in hex, "" if not recorded */
     char cwd[4096];    /* exec log: the task's working directory at its
                           start, "" if not recorded */
+    char recording[PG_LOG_RECORDING_MAX + 1]; /* the recording's identity
+                          (log_recording.c), "" before version 5 */
 } pg_log_header;
 
 /* ---- writing ---------------------------------------------------------- */
@@ -277,6 +283,27 @@ extern const char *(*pg_log_dump_site)(const char *module, long offset,
                                        char *buf, int size);
 /* One event as an XML element, indented as in a log. */
 int pg_log_xml_event(FILE *out, const pg_event *ev);
+
+/* ---- the recording a log belongs to (log_recording.c) ------------------ */
+/* Every log a recording's tasks write names the recording in its header:
+ * a random identity `pangaea -log` makes for each recording, which the
+ * writers of this process put in every header they write (set it before
+ * opening them; "" writes none).  A reader of a log named ltid-N.* in a
+ * directory compares it with that directory's ltid-0.exec.xml, the log
+ * `pangaea` itself wrote: a log copied in from another recording is
+ * refused, naming the file. */
+void pg_log_recording_set(const char *id);
+const char *pg_log_recording(void);
+/* A new identity (16 hex digits from the kernel's random numbers) in buf
+ * (at least PG_LOG_RECORDING_MAX + 1 bytes): 0, or -1 if none could be
+ * had. */
+int pg_log_recording_new(char *buf, size_t size);
+/* 1 if id is "" or an identity (hex digits, not too many). */
+int pg_log_recording_ok(const char *id);
+/* 0 if the log at path (its header saying recording `id`) belongs to the
+ * recording of its directory, or cannot be compared (not named ltid-N.*,
+ * or no ltid-0.exec.xml beside it); -1 and err naming the file if not. */
+int pg_log_same_recording(const char *path, const char *id, pg_err *err);
 
 /* Writes into buf the file name of a task's log: <dir>/ltid-<N>.exec.xml
  * or <dir>/ltid-<N>.comm.pgc. */

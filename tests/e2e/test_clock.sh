@@ -70,15 +70,15 @@ if [ -n "$rec_pid" ] && grep -q "master: pid $rec_pid " "$dir/replay/1.out" &&
 else
     pg_fail "pid in replay: recorded $rec_pid, replay $(grep master "$dir/replay/1.out")"
 fi
-# The master's time file (docs/comm-log-format.md): after the 8-byte
-# header, chunks (le32 length, its complement, crc32c) of records
+# The master's time file (docs/comm-log-format.md): after the header
+# (48 bytes in version 3: magic, version, recording, ltid, CRC), chunks (le32 length, its complement, crc32c) of records
 # "code [clock] sec [sub]" of varints; the master makes
 # four calls (time 2 before its first PVM call, getpid 4, clock_gettime 3,
 # time 2), PVM's are not there.
 codes=$(python3 - "$dir/logs/ltid-1.time.pgc" <<'PY'
 import sys
 f = open(sys.argv[1], 'rb').read()
-b, at = b'', 8
+b, at = b'', 48 if f[4] >= 3 else 8
 while at + 12 <= len(f):
     n = int.from_bytes(f[at:at + 4], 'little')
     b += f[at + 12:at + 12 + n]

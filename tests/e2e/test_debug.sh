@@ -13,7 +13,8 @@
 # - -debug 1:N inside tmux (a private server, -L, killed at the end): gdb's
 #   window shows the task at recorded event N in plain_race.c; `continue`
 #   ends the replay with the recorded output.  The same outside tmux: gdb
-#   in a tmux session of its own whose socket pangaea names.
+#   in a tmux session of its own whose socket pangaea names; once the
+#   replay has ended no pangaea-debugger of it is left.
 # - -debug 1 of a program that crashed when recorded: gdb shows the crash.
 # - Call sites are named: a divergence and a stall report, -dump, -tasks
 #   and the event graph's data say file:line (function+offset without -g);
@@ -199,6 +200,28 @@ if [ "$sockdir" = "$dir/xdg 700" ]; then
     pg_pass "-debug outside tmux: the socket is in a 0700 directory of its own under XDG_RUNTIME_DIR"
 else
     pg_fail "-debug outside tmux: socket '$sock' (its directory's parent and mode: $sockdir)"
+fi
+# Once the replay has ended, its pangaea-debugger ends too (it stayed about
+# 2 minutes when its exit path enrolled in PVM again and again): polled
+# for up to 60 s, a bound far above the second or so it takes.
+debuggers() {
+    local p
+    for p in /proc/[0-9]*; do
+        grep -qa "pangaea-debugger" "$p/cmdline" 2>/dev/null &&
+            tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qxF "PVM_TMP=$PVM_TMP" &&
+            echo "${p#/proc/}"
+    done
+}
+left=
+for i in $(seq 600); do
+    left=$(debuggers)
+    [ -z "$left" ] && break
+    sleep 0.1
+done
+if [ -n "$ok" ] && [ -z "$left" ]; then
+    pg_pass "-debug outside tmux: no pangaea-debugger is left once the replay has ended"
+else
+    pg_fail "-debug outside tmux: pangaea-debugger still running 60 s after the replay ended: pids $left"
 fi
 [ -n "$sock" ] && tmux -S "$sock" kill-server 2>/dev/null
 

@@ -285,7 +285,7 @@ if [ -s "$tf" ]; then
     printf "$(printf '\\%03o' $((byte ^ 16)))" |
         dd of="$tf" bs=1 seek="$at" conv=notrunc status=none
     run "time crc: a flipped byte of a time file is refused before the replay" 2 \
-        "$tf: the chunk of time values at byte 8 is damaged" \
+        "$tf: the chunk of time values at byte 48 is damaged" \
         "$PANGAEA" -replay -logdir "$t/logs" "$CLOCK" 2 2
 else
     pg_fail "time crc: the recording wrote no time file for ltid 1"

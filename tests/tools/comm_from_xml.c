@@ -8,7 +8,7 @@
  * -dump`, a change to the XML, and this tool, which reads the XML through
  * the library's reader (every check of the format applies) and writes
  * each event again with pg_logw_event.  The header (ltid, program, host,
- * selection) is kept.  A log cut short by a death stays cut: the output is
+ * selection, recording) is kept.  A log cut short by a death stays cut: the output is
  * not closed then (its events are all in it).  Exit 0, or 1 with a
  * message naming the file.
  */
@@ -31,6 +31,8 @@ int main(int argc, char **argv)
         return 1;
     }
     r = pg_logr_open(argv[1], PG_LOG_COMM, &h, &err);
+    if (r)
+        pg_log_recording_set(h.recording); /* the log stays its recording's */
     w = r ? pg_logw_open_sel(argv[2], PG_LOG_COMM, h.ltid, h.program, h.host,
                              h.select, &err) : NULL;
     if (!w) {

@@ -59,7 +59,7 @@ START_TEST(test_reader_rejects_other_version_naming_it)
                           "comm\" version=\"7\" ltid=\"2\" program=\"p\" host="
                           "\"h\" extra=\"new in 7\"/></pangaea-comm>"),
                PG_LOG_COMM, "written by log format version 7, this Pangaea "
-                            "reads versions 1 to 4");
+                            "reads versions 1 to 5");
 }
 END_TEST
 

@@ -406,7 +406,8 @@ START_TEST(test_flipped_block_length_is_corrupt_not_cut)
     int nb = 0, bit, i;
 
     all = slurp(path, &len);
-    b = 6 + 7 + 4 + 6 + 4; /* header: "./prog", "h\xc3\xa9", "tag=5", CRC */
+    b = 6 + 7 + 4 + 6 + 1 + 4; /* header: "./prog", "h\xc3\xa9", "tag=5",
+                                * recording "", CRC */
     while (b + 4 <= len && nb < 64) {
         uint32_t l = (unsigned char)all[b] | (unsigned char)all[b + 1] << 8 |
                      (unsigned char)all[b + 2] << 16 |

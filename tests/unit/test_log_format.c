@@ -1,6 +1,6 @@
 /*
  * test_log_format.c - the binary communication log's format as
- * docs/comm-log-format.md states it: the page's format-4 example written
+ * docs/comm-log-format.md states it: the page's format-5 example written
  * byte for byte and read back, its format-3 example and a format-3
  * race-only log (with gaps) still read, call sites that share a
  * prediction slot, and CRC-32C by instruction and by table alike.
@@ -12,7 +12,7 @@
 #include "log_test_util.h"
 #include "log_bin.h"
 
-/* docs/comm-log-format.md's example of format 4, byte for byte: the page
+/* docs/comm-log-format.md's example of format 5, byte for byte: the page
  * is the format (a reader is written from it alone), so the writer must
  * produce what the page's rules give, computed by hand from them (and by
  * a separate encoder of the rules, in Python, when the page was written):
@@ -20,11 +20,11 @@
  * site, kind 13: not yet predicted; the third without, kind 1) and a
  * receive with its site and asked filter (kind 14); and the reader must
  * give every field back. */
-START_TEST(test_v4_bytes_are_those_of_the_format_page)
+START_TEST(test_v5_bytes_are_those_of_the_format_page)
 {
     static const unsigned char want[] =
-        "\x50\x47\x43\x4c\x04\x02\x03\x2e\x2f\x70\x01\x68\x00"
-        "\x9b\xad\x24\xf5"                                 /* header */
+        "\x50\x47\x43\x4c\x05\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x10" "5eed0123456789ab" "\xd6\xa1\x2e\x9a"           /* header */
         "\x3a\x00\x00\x00"                              /* block length */
         "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
         "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
@@ -36,12 +36,16 @@ START_TEST(test_v4_bytes_are_those_of_the_format_page)
     const char *path = tpath("page4.comm.pgc");
     int to = 1, i;
     pg_err err;
-    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 2, "./p", "h", &err);
+    pg_logw *w;
+    pg_log_header h;
     pg_logr *r;
     pg_event ev;
     size_t len;
     char *got;
 
+    pg_log_recording_set("5eed0123456789ab");
+    w = pg_logw_open(path, PG_LOG_COMM, 2, "./p", "h", &err);
+    pg_log_recording_set("");
     ck_assert_msg(w != NULL, "%s", err.msg);
     ck_assert_int_eq(pg_logw_site(w, 1.0, 1, "/p", 160), 0);
     for (i = 0; i < 3; i++) {
@@ -59,8 +63,10 @@ START_TEST(test_v4_bytes_are_those_of_the_format_page)
         ck_assert_msg((unsigned char)got[i] == want[i], "byte %d: %02x, "
                       "not %02x", i, (unsigned char)got[i], want[i]);
     free(got);
-    r = pg_logr_open(path, PG_LOG_COMM, NULL, &err);
+    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
     ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(h.version, 5);
+    ck_assert_str_eq(h.recording, "5eed0123456789ab");
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
     ck_assert_int_eq(ev.kind, PG_EV_SITE);
     ck_assert_str_eq(ev.module, "/p");
@@ -99,6 +105,37 @@ END_TEST
  * not change what the other's receives predict, or a receive that asked
  * for nothing after one that asked would read back with the earlier
  * filter. */
+/* The same log in format 4 (the page's example before version 5 added the
+ * recording to the header): still read, with no recording. */
+START_TEST(test_v4_log_is_still_read)
+{
+    static const unsigned char v4[] =
+        "\x50\x47\x43\x4c\x04\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x9b\xad\x24\xf5"                                 /* header */
+        "\x3a\x00\x00\x00"                              /* block length */
+        "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
+        "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
+        "\x0d\x50\x01\x02\x00\x00\x01\x02"                  /* send */
+        "\x01\x50\x02\x00\x00\x01\x02"                      /* send */
+        "\x09\x28\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
+        "\x4e\x00\x02\x03\x01\x00\x02\x0e\x00\x10"          /* recv */
+        "\x1f\xd2\x1b\xa8\xd2";                         /* trailer */
+    const char *path = write_bytes("page4.comm.pgc", v4, sizeof v4 - 1);
+    pg_log_header h;
+    pg_err err;
+    long n = 0;
+    pg_logr *r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(h.version, 4);
+    ck_assert_int_eq(h.ltid, 2);
+    ck_assert_str_eq(h.recording, "");
+    pg_logr_close(r);
+    ck_assert_int_eq(read_all(path, PG_LOG_COMM, &n, &err), 0);
+    ck_assert_int_eq(n, 6); /* two sites, three sends, a receive */
+}
+END_TEST
+
 START_TEST(test_sites_sharing_a_slot_read_back)
 {
     const char *path = tpath("slots.comm.pgc");
@@ -260,7 +297,8 @@ static Suite *log_format_suite(void)
     Suite *s = suite_create("comm log format");
     TCase *tc = tcase_create("format");
 
-    tcase_add_test(tc, test_v4_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v5_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v4_log_is_still_read);
     tcase_add_test(tc, test_sites_sharing_a_slot_read_back);
     tcase_add_test(tc, test_v3_example_of_the_format_page_reads);
     tcase_add_test(tc, test_v3_race_only_log_with_gaps_reads);

@@ -263,6 +263,7 @@ static int prune_comm(const struct rc_run *run, int t, const char *keepv,
 
     if (!r)
         return -1;
+    pg_log_recording_set(h.recording); /* the header says it again */
     w = pg_logw_open_sel(tmp, PG_LOG_COMM, h.ltid, h.program, h.host,
                          PG_SELECT_RACE_ONLY, err);
     if (!w)
@@ -313,6 +314,7 @@ static int mark_exec(const char *path, const char *tmp, pg_err *err)
 
     if (!r)
         return -1;
+    pg_log_recording_set(h.recording); /* the header says it again */
     w = pg_logw_open_prog(tmp, PG_LOG_EXEC, h.ltid, h.program, h.host,
                           PG_SELECT_RACE_ONLY, h.exe, h.sha256, h.cwd, err);
     if (!w)

@@ -458,6 +458,23 @@ static void self_dir(char *out, size_t size)
     snprintf(out, size, "%s", top_libexec_dir());
 }
 
+/* A recording gets an identity of its own, which every log of it names
+ * in its header (a log copied in from another recording is refused by
+ * every reader): random, or, should the kernel give no random numbers,
+ * made of the time and our pid. */
+static void recording_id(const struct top_opts *o)
+{
+    char id[PG_LOG_RECORDING_MAX + 1];
+
+    if (o->mode != PANGAEA_LOG)
+        return;
+    if (pg_log_recording_new(id, sizeof id) < 0)
+        snprintf(id, sizeof id, "%08lx%08x", (unsigned long)time(NULL),
+                 (unsigned)getpid());
+    setenv(PG_ENV_RECORDING, id, 1);
+    pg_log_recording_set(id);
+}
+
 /* What every task of the run inherits (PVM_EXPORT carries it on). */
 static void task_env(const struct top_opts *o, const char *dir, int ctx,
                      int coord)
@@ -471,6 +488,7 @@ static void task_env(const struct top_opts *o, const char *dir, int ctx,
     setenv(PG_ENV_MODE, modes[o->mode], 1);
     setenv(PG_ENV_LOGDIR, o->logdir, 1);
     setenv(PG_ENV_ONLY, o->only, 1);
+    recording_id(o);
     snprintf(buf, sizeof buf, "%d", ctx);
     setenv(PG_ENV_CTX, buf, 1);
     snprintf(buf, sizeof buf, "%d", coord);
@@ -482,13 +500,17 @@ static void task_env(const struct top_opts *o, const char *dir, int ctx,
     setenv("PVM_EXPORT", buf, 1);
 }
 
+/* The coordinator numbers new tasks from after the recording a what-if
+ * follows (wrap_spawn.c); a recording's from 2 (ltid 1 is our child). */
 static int start_coordinator(const struct top_opts *o, const char *dir, int ctx)
 {
-    char path[PATH_MAX + 32], arg[16], *argv[] = { arg, NULL };
-    int tid;
+    char path[PATH_MAX + 32], arg[16], first[16];
+    char *argv[] = { arg, first, NULL };
+    int tid, max = top_recorded_ltid_max();
 
     snprintf(path, sizeof path, "%s/pangaea-coord", dir);
     snprintf(arg, sizeof arg, "%d", ctx);
+    snprintf(first, sizeof first, "%d", max > 1 ? max + 1 : 2);
     if (pvm_spawn(path, argv, o->coordhost ? PvmTaskHost : PvmTaskDefault,
                   (char *)(o->coordhost ? o->coordhost : ""), 1, &tid) != 1)
         return tid < 0 ? tid : -1;

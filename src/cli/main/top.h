@@ -160,6 +160,9 @@ extern int top_run_broken;
  * Each returns 0, or -1 and err. */
 int top_check_recording(struct top_opts *o, pg_err *err);
 int top_check_hosts(const struct top_opts *o, pg_err *err);
+/* The largest ltid of the recording top_check_recording read (0: none):
+ * tasks new to a what-if are numbered above it. */
+int top_recorded_ltid_max(void);
 /* 1 if the virtual machine has a host of that name (pvm_config). */
 int top_host_in_vm(const char *host);
 /* Set when the replay's tasks run on several hosts: the monitor then says

@@ -184,6 +184,8 @@ static int rewrite(const struct move *m, int ltid, struct pending *p,
     snprintf(p->tmp, sizeof p->tmp, "%s/.ltid-%d.exec.xml.move", m->dir, ltid);
     r = pg_logr_open(p->path, PG_LOG_EXEC, &h, err);
     if (r)
+        pg_log_recording_set(h.recording); /* the whole header, this too */
+    if (r)
         w = pg_logw_open_prog(p->tmp, PG_LOG_EXEC, h.ltid, h.program, h.host,
                               h.select, h.exe, h.sha256, h.cwd,
                               err); /* the whole header */

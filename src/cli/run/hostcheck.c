@@ -223,6 +223,16 @@ static int check_programs(const char *dir, pg_err *err)
     return 0;
 }
 
+int top_recorded_ltid_max(void)
+{
+    int i, max = nplaces ? places[nplaces - 1].ltid : 0; /* in ltid order */
+
+    for (i = 0; i < nlogs; i++)
+        if (logs[i].ltid > max)
+            max = logs[i].ltid;
+    return max;
+}
+
 /* Every task the recording spawned has both its logs. */
 static int check_logs_present(const char *dir, pg_err *err)
 {

@@ -14,7 +14,15 @@
  * A spawn of n tasks is made by the runtime as n spawns of one (each child
  * needs its own ltid), so PVM's pvm_siblings would see one task; parents
  * send the whole group here and children ask for it.
+ *
+ * It also numbers new tasks (PG_TAG_NEWLTID): a child that is not in the
+ * recording followed gets the next number, in the order the requests
+ * arrive, from argv[2] on (above every ltid of the recording a what-if
+ * follows).  That order is not the same from run to run, and need not
+ * be: the parent records the number in its execution log, and a replay
+ * spawns the child under the number recorded there (wrap_spawn.c).
  */
+#include <limits.h>
 #include <pvm3.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,6 +40,7 @@ struct task {
     int registered, ended, reported, status, told;
     int killed;         /* the program pvm_kill'ed it: no report will come */
     int expect_children, announced_children;
+    int fin;            /* done with: its end told, its children known */
     double ended_at;
 };
 
@@ -56,6 +65,10 @@ struct group {
 static struct task *tasks;
 static int ntasks;
 static size_t cap_tasks;
+static int nopen;     /* tasks not done with (fin 0): all_done counts them */
+static int *waiting;  /* indexes of tasks ended but not told yet (grace) */
+static int nwaiting;
+static size_t cap_waiting;
 static struct group *groups;
 static int ngroups;
 static size_t cap_groups;
@@ -63,6 +76,7 @@ static struct pending *pend;
 static int npend;
 static size_t cap_pend;
 static int top;
+static int next_ltid = 2; /* the next new task's ltid (ltid 1: pangaea's child) */
 
 static double now(void)
 {
@@ -80,16 +94,77 @@ void pg_co_grow(void *pp, size_t *cap, size_t need, size_t size)
     }
 }
 
+/* tasks[] indexed by ltid and by tid: nearly every message looks a task
+ * up, and a run may have a million tasks (a farm of short workers), so a
+ * scan per message would be quadratic.  Open addressing; a slot holds
+ * key + 1 (0: empty) and the task's index, which never changes (tasks[]
+ * only grows at its end). */
+struct index {
+    unsigned *key;
+    int *at;
+    size_t cap, n;
+};
+static struct index by_ltid, by_tid;
+
+static size_t slot_of(const struct index *x, int key)
+{
+    size_t i = ((unsigned)key * 2654435761u) & (x->cap - 1);
+
+    while (x->key[i] && x->key[i] != (unsigned)key + 1)
+        i = (i + 1) & (x->cap - 1);
+    return i;
+}
+
+static void index_put(struct index *x, int key, int at);
+
+static void index_grow(struct index *x)
+{
+    struct index big = { 0 };
+    size_t i;
+
+    big.cap = x->cap ? 2 * x->cap : 256;
+    big.key = calloc(big.cap, sizeof *big.key);
+    big.at = calloc(big.cap, sizeof *big.at);
+    if (!big.key || !big.at) {
+        fprintf(stderr, "pangaea-coord: out of memory\n");
+        exit(1);
+    }
+    for (i = 0; i < x->cap; i++)
+        if (x->key[i])
+            index_put(&big, (int)(x->key[i] - 1), x->at[i]);
+    free(x->key);
+    free(x->at);
+    *x = big;
+}
+
+/* The first task of a key keeps it (as a scan from the start found it). */
+static void index_put(struct index *x, int key, int at)
+{
+    size_t i;
+
+    if ((x->n + 1) * 2 > x->cap)
+        index_grow(x);
+    i = slot_of(x, key);
+    if (x->key[i])
+        return;
+    x->key[i] = (unsigned)key + 1;
+    x->at[i] = at;
+    x->n++;
+}
+
 /* Pointers into tasks[] (find, learn) live only until the next learn(). */
 static struct task *find(int kind, int key)
 {
-    int i;
+    const struct index *x = kind == PG_KEY_LTID ? &by_ltid : &by_tid;
+    size_t i;
 
-    for (i = 0; i < ntasks; i++)
-        if ((kind == PG_KEY_LTID ? tasks[i].ltid : tasks[i].tid) == key)
-            return &tasks[i];
-    return NULL;
+    if (!x->cap)
+        return NULL;
+    i = slot_of(x, key);
+    return x->key[i] ? &tasks[x->at[i]] : NULL;
 }
+
+static void refresh(struct task *t);
 
 static void send_ints(int to, int tag, const int *v, int n, const char *s1,
                       const char *s2)
@@ -174,8 +249,11 @@ static struct task *learn(int ltid, int tid)
         pg_co_grow(&tasks, &cap_tasks, ntasks + 1, sizeof *tasks);
         t = &tasks[ntasks++];
         memset(t, 0, sizeof *t);
+        nopen++;
         t->ltid = ltid;
         t->tid = tid;
+        index_put(&by_ltid, ltid, ntasks - 1);
+        index_put(&by_tid, tid, ntasks - 1);
         /* Fires at once if the task has already gone. */
         pvm_notify(PvmTaskExit, PG_TAG_TASKEXIT, 1, &tid);
     }
@@ -207,8 +285,10 @@ static void on_announce(int src)
     /* Looked up after learn(): learn() may grow the table, and a pointer
      * taken before would point into freed memory. */
     parent = find(PG_KEY_TID, src);
-    if (parent)
+    if (parent) {
         parent->announced_children++;
+        refresh(parent);
+    }
     resolve_pending();
 }
 
@@ -278,6 +358,16 @@ static void on_killing(void)
     }
 }
 
+/* The ltid of a new task: the next number, until none is left (-1, and
+ * the parent says so). */
+static void on_new_ltid(int src)
+{
+    int v[2], ltid = next_ltid < INT_MAX ? next_ltid++ : -1;
+
+    pvm_upkint(v, 2, 1); /* parent ltid and k: said in the protocol */
+    send_ints(src, PG_TAG_NEWLTID_R, &ltid, 1, NULL, NULL);
+}
+
 static void on_siblings(void)
 {
     struct group *g;
@@ -292,6 +382,20 @@ static void on_siblings(void)
     }
     pvm_upkint(g->tids, g->n, 1);
     resolve_pending();
+}
+
+/* Whether t is done with (its end told, every child it announced known),
+ * kept as a count: all_done runs after most messages, and looking at
+ * every task of a large run each time would be quadratic. */
+static void refresh(struct task *t)
+{
+    int fin = t->told && !(t->reported &&
+                           t->announced_children < t->expect_children);
+
+    if (fin != t->fin) {
+        nopen += fin ? -1 : 1;
+        t->fin = fin;
+    }
 }
 
 /* Tells `pangaea` how a task ended, once it is known. */
@@ -310,6 +414,7 @@ static void tell_ended(struct task *t)
      * known at once, and no normal end. */
     v[3] = t->reported && t->status >= 0 ? 1 : t->killed ? 2 : 0;
     send_ints(top, PG_TAG_ENDED, v, 4, NULL, NULL);
+    refresh(t);
 }
 
 static void on_exit_report(void)
@@ -324,6 +429,7 @@ static void on_exit_report(void)
         t->status = v[1];
         t->expect_children = v[2];
         tell_ended(t);
+        refresh(t); /* a report after the grace: children to wait for */
     }
 }
 
@@ -340,6 +446,10 @@ static void on_task_exit(void)
     t->ended = 1;
     t->ended_at = now();
     tell_ended(t);
+    if (!t->told) { /* no report yet: all_done tells it after the grace */
+        pg_co_grow(&waiting, &cap_waiting, nwaiting + 1, sizeof *waiting);
+        waiting[nwaiting++] = (int)(t - tasks);
+    }
 }
 
 static void kill_tasks(void)
@@ -356,18 +466,20 @@ static void kill_tasks(void)
 
 static int all_done(void)
 {
-    int i;
+    struct task *t;
+    int i = 0;
 
     if (ntasks == 0)
         return 0;
-    for (i = 0; i < ntasks; i++)
-        tell_ended(&tasks[i]);
-    for (i = 0; i < ntasks; i++)
-        if (!tasks[i].told ||
-            (tasks[i].reported &&
-             tasks[i].announced_children < tasks[i].expect_children))
-            return 0;
-    return 1;
+    while (i < nwaiting) {
+        t = &tasks[waiting[i]];
+        tell_ended(t);
+        if (t->told)
+            waiting[i] = waiting[--nwaiting];
+        else
+            i++;
+    }
+    return nopen == 0;
 }
 
 int main(int argc, char **argv)
@@ -380,6 +492,8 @@ int main(int argc, char **argv)
         return 2;
     }
     top = pvm_parent();
+    if (argc > 2 && atoi(argv[2]) > 1)
+        next_ltid = atoi(argv[2]);
     if (getenv("PANGAEA_REPORT_GRACE")) /* a slow network: more */
         report_grace = atof(getenv("PANGAEA_REPORT_GRACE"));
     /* Errors are values here (a whois of a tid that is no task's); PVM's
@@ -410,6 +524,7 @@ int main(int argc, char **argv)
         case PG_TAG_EXIT: on_exit_report(); break;
         case PG_TAG_SIBLINGS: on_siblings(); break;
         case PG_TAG_KILLING: on_killing(); break;
+        case PG_TAG_NEWLTID: on_new_ltid(src); break;
         case PG_TAG_TASKEXIT: on_task_exit(); break;
         case PG_TAG_GTURN: pg_go_turn(src); break;
         case PG_TAG_GDONE: pg_go_done(src); break;

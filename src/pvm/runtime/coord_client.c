@@ -197,6 +197,16 @@ int pg_tid_of(int ltid)
     return tid;
 }
 
+int pg_coord_new_ltid(int k)
+{
+    int q[2] = { pg.ltid, k }, ltid = -1;
+
+    if (ctl_send(pg.coord, PG_TAG_NEWLTID, q, 2, NULL, NULL) < 0 ||
+        ctl_recv(pg.coord, PG_TAG_NEWLTID_R, &ltid, 1) < 0)
+        pg_fatal("the coordinator t%x does not answer", pg.coord);
+    return ltid;
+}
+
 void pg_coord_group(const int *tids, int n)
 {
     int *v = malloc((n + 1) * sizeof *v); /* n, then the tids */

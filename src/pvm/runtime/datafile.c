@@ -17,6 +17,11 @@
  * (recording) or the first read (replay).  A what-if task does both: it
  * reads the answers of the part it follows from the recording it forks
  * (pg_whatif_dir) and writes them again, with the rest, into its own.
+ *
+ * Version 2's header names the task (its ltid) and the recording (the
+ * identity of log_sink.c), with a CRC, as every log's header does: a data
+ * file copied in from another task or recording is refused by name.
+ * Version 1 (no ltid, no recording) is still read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,8 +35,10 @@
 #include "pg_log.h"
 
 #define MAGIC "PGDA"
-#define VERSION 1
+#define VERSION 2
 #define HEAD 8           /* magic, version, three zero bytes */
+#define HEAD2 48         /* version 2: then the recording (32 bytes, NULs
+                            after it), le32 ltid, le32 crc32c of the 44 */
 #define MAX_RECORD (1u << 30)
 
 static int fd = -1, rfd = -1; /* writing, reading */
@@ -70,7 +77,7 @@ static void write_all(const void *p, size_t n)
 
 void pg_data_put(char type, const void *bytes, size_t n)
 {
-    unsigned char head[HEAD], *rec;
+    unsigned char head[HEAD2] = { 0 }, *rec;
     uint32_t crc;
 
     if (fd < 0) {
@@ -80,8 +87,11 @@ void pg_data_put(char type, const void *bytes, size_t n)
         if (fd < 0)
             pg_fatal("cannot create %s: %s", path, strerror(errno));
         memcpy(head, MAGIC, 4);
-        head[4] = VERSION, head[5] = head[6] = head[7] = 0;
-        write_all(head, HEAD);
+        head[4] = VERSION;
+        memcpy(head + HEAD, pg_log_recording(), strlen(pg_log_recording()));
+        put_u32(head + HEAD + 32, (uint32_t)pg.ltid);
+        put_u32(head + HEAD + 36, pg_crc32c(0, head, HEAD + 36));
+        write_all(head, HEAD2);
     }
     if (n + 1 > MAX_RECORD)
         pg_fatal("record %ld of %s: %zu bytes is too large", nrec + 1, path,
@@ -125,9 +135,33 @@ static void bad(const char *why)
     pg_end_task(PG_REP_BADLOG, msg, PG_EXIT_FATAL);
 }
 
+/* Version 2's header, after its first 8 bytes: whole, this task's, of
+ * the recording its directory holds (log_read.c). */
+static void check_head2(unsigned char *head)
+{
+    char id[33];
+    pg_err err;
+
+    if (read_all(head + HEAD, HEAD2 - HEAD) < 0 ||
+        get_u32(head + HEAD + 36) != pg_crc32c(0, head, HEAD + 36))
+        bad("its header is damaged (cut, or its CRC does not match)");
+    if ((int)get_u32(head + HEAD + 32) != pg.ltid) {
+        snprintf(id, sizeof id, "%d", (int)get_u32(head + HEAD + 32));
+        pg_err_set(&err, "its header says ltid %s: the data file of another "
+                   "task (swapped or copied logs?)", id);
+        bad(err.msg);
+    }
+    memcpy(id, head + HEAD, 32);
+    id[32] = 0;
+    if (!pg_log_recording_ok(id))
+        bad("its header is damaged (the recording)");
+    if (pg_log_same_recording(rpath, id, &err) < 0)
+        bad(err.msg);
+}
+
 void *pg_data_get(char type, size_t *n)
 {
-    unsigned char head[HEAD], *rec;
+    unsigned char head[HEAD2], *rec;
     uint32_t len;
 
     if (rfd < 0) {
@@ -139,8 +173,10 @@ void *pg_data_get(char type, size_t *n)
             bad(err.msg);
         if (read_all(head, HEAD) < 0 || memcmp(head, MAGIC, 4))
             bad("not a Pangaea data file");
-        if (head[4] != VERSION)
+        if (head[4] < 1 || head[4] > VERSION)
             bad("a data file of another version");
+        if (head[4] >= 2)
+            check_head2(head);
     }
     if (read_all(head, 8) < 0)
         bad("the recording has no more data here (the task died?)");

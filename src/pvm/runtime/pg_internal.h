@@ -384,6 +384,9 @@ int pg_hdr_take_of(const struct pvmminfo *mi, pg_hdr *h);
 /* ---- ltid <-> tid (coord_client.c) -------------------------------------- */
 int pg_coord_register(void);
 void pg_coord_announce(int child_ltid, int child_tid);
+/* A new task's ltid, numbered by the coordinator (the k-th child of this
+ * task, which is in no recording followed); -1 when none is left. */
+int pg_coord_new_ltid(int k);
 /* The program is about to pvm_kill task `ltid` (wrap_kill.c). */
 void pg_coord_killing(int ltid);
 /* A task whose output PVM sends elsewhere (its parent's pvm_catchout, or
@@ -708,8 +711,9 @@ int pg_send_bcast(char *group, int *tids, int n, int tag);
 int pg_type_size(int type);
 
 /* ---- ltids of children (wrap_spawn.c) ------------------------------------ */
-/* The ltid of the k-th (1-based) child of task `parent`, or -1. */
-int pg_child_ltid(int parent, int k);
+/* The children an execution log's spawns started, in order (the k-th
+ * child is (*ltids)[k - 1], malloc'd): their count, or -1 and err. */
+int pg_exec_children(const char *path, int **ltids, pg_err *err);
 
 /* ---- groups (wrap_group.c) ---------------------------------------------- */
 /* Before the task ends: leaves, in its turn, every group it is still in. */

@@ -18,6 +18,8 @@
  *  task  -> top    PG_TAG_REPORT    ltid, kind (PG_REP_*), str text
  *  coord -> top    PG_TAG_STARTED   ltid, tid, str program, str host
  *  task  -> coord  PG_TAG_KILLING   victim ltid       (just before its pvm_kill)
+ *  task  -> coord  PG_TAG_NEWLTID   parent ltid, k   -> PG_TAG_NEWLTID_R new ltid
+ *                                   (the k-th child of a task: wrap_spawn.c)
  *  coord -> top    PG_TAG_ENDED     ltid, tid, status, ended normally (0/1;
  *                                   2: killed by the program's pvm_kill)
  *  coord -> top    PG_TAG_ALLDONE   (no body): every task has ended
@@ -47,7 +49,9 @@ enum {
     PG_TAG_GTURN,
     PG_TAG_GTURN_R,
     PG_TAG_GDONE,
-    PG_TAG_KILLING
+    PG_TAG_KILLING,
+    PG_TAG_NEWLTID,
+    PG_TAG_NEWLTID_R
 };
 
 /* PG_KEY_TID_NOW: as PG_KEY_TID, answered at once (-1 when not known yet;
@@ -96,12 +100,14 @@ enum { PG_REP_DIVERGED = 1, PG_REP_FATAL = 2, PG_REP_STALL = 3,
                                            pangaea-debugger to watch */
 #define PG_ENV_REBUILT "PANGAEA_REBUILT" /* -rebuilt: "1", another build may
                                            replay (replay.c) */
+#define PG_ENV_RECORDING "PANGAEA_RECORDING" /* the recording's identity,
+                                           in every log's header */
 #define PG_ENV_LIST "LD_PRELOAD:PANGAEA_MODE:PANGAEA_LTID:PANGAEA_LOGDIR:" \
                     "PANGAEA_CTX:PANGAEA_COORD:PANGAEA_TOP:PANGAEA_STALL:" \
                     "PANGAEA_ONLY:PANGAEA_PROGDIR:PANGAEA_WHATIF:PANGAEA_CHAOS:" \
                     "PANGAEA_LIVE:PANGAEA_STOP:PANGAEA_DEBUG:PANGAEA_TMUX:PANGAEA_TIME:" \
                     "PANGAEA_CWD:PANGAEA_STDIN:PANGAEA_HOLD:PANGAEA_REBUILT:" \
-                    "PANGAEA_TOP_PID:" \
+                    "PANGAEA_TOP_PID:PANGAEA_RECORDING:" \
                     "PVM_EXPORT"
 
 #endif

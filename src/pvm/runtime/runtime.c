@@ -193,6 +193,7 @@ __attribute__((constructor)) static void pg_construct(void)
         return;
     snprintf(pg.logdir, sizeof pg.logdir, "%s",
              getenv(PG_ENV_LOGDIR) ? getenv(PG_ENV_LOGDIR) : "logs");
+    pg_log_recording_set(getenv(PG_ENV_RECORDING)); /* in every header */
     program_name();
     gethostname(pg.host, sizeof pg.host - 1);
     if (pg.mode == PANGAEA_LOG) /* a what-if: clocks read before pg_start */

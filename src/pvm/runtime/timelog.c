@@ -24,7 +24,11 @@
  * writing (killed, or a full disk) is a cut file, not values read
  * wrongly.  A write that fails marks the log failed before anything else
  * runs: the exit path never writes the same buffer a second time.
- * Version 1 files (no chunks, no CRC) are still read.
+ * Version 3 adds a header naming the task (its ltid) and the recording
+ * (log_sink.c's identity), with a CRC: a time file copied in from another
+ * task or recording is refused by name, as the communication log is.
+ * Version 1 files (no chunks, no CRC) and 2 (no ltid, no recording) are
+ * still read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,8 +44,10 @@
 #include "pg_log.h"
 
 #define MAGIC "PGTM"
-#define VERSION 2
+#define VERSION 3
 #define HEAD 8            /* "PGTM", version, three zero bytes */
+#define HEAD3 48          /* version 3: then the recording (32 bytes, NULs
+                             after it), le32 ltid, le32 crc32c of the 44 */
 #define CHUNK 12          /* a chunk's le32 length, its complement, crc32c */
 #define BUF (64 * 1024)
 
@@ -112,8 +118,11 @@ static void flush(void)
  * them with the memory).  Then the file is made and they go there. */
 static void open_write(void)
 {
-    unsigned char head[HEAD] = { 'P', 'G', 'T', 'M', VERSION, 0, 0, 0 };
+    unsigned char head[HEAD3] = { 'P', 'G', 'T', 'M', VERSION, 0, 0, 0 };
 
+    memcpy(head + HEAD, pg_log_recording(), strlen(pg_log_recording()));
+    put_le32(head + HEAD + 32, (uint32_t)pg.ltid);
+    put_le32(head + HEAD + 36, pg_crc32c(0, head, HEAD + 36));
     name_file();
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
               0600); /* a log: no link followed, the user's alone */
@@ -121,7 +130,7 @@ static void open_write(void)
         failed = 1;
         pg_fatal("cannot create %s: %s", path, strerror(errno));
     }
-    write_all(head, HEAD);
+    write_all(head, HEAD3);
 }
 
 static void room(size_t need)
@@ -181,16 +190,17 @@ static size_t rec_len(const unsigned char *p, const unsigned char *end)
     return (size_t)(q - p);
 }
 
-/* The records of a version 2 file b (n bytes), moved together right
- * after the header; *end is where they end.  0: whole; 1: the last chunk
- * is cut (its task died, or the disk was full); -1 and err: a chunk is
- * damaged (its records are left out, and those after it). */
+/* The records of a version 2 or 3 file b (n bytes), moved together
+ * right after its header (head bytes); *end is where they end.  0: whole;
+ * 1: the last chunk is cut (its task died, or the disk was full); -1 and
+ * err: a chunk is damaged (its records are left out, and those after
+ * it). */
 static int join_chunks(const char *file, unsigned char *b, size_t n,
-                       size_t *end, pg_err *err)
+                       size_t head, size_t *end, pg_err *err)
 {
-    size_t at = HEAD, to = HEAD, len;
+    size_t at = head, to = head, len;
 
-    for (*end = HEAD; at < n; at += CHUNK + len) {
+    for (*end = head; at < n; at += CHUNK + len) {
         if (n - at < CHUNK)
             return 1;
         len = get_le32(b + at);
@@ -247,34 +257,65 @@ static int slurp(const char *file, unsigned char **out, size_t *n,
     return 0;
 }
 
-/* The records of a file read whole: checks the header and the chunks;
- * *end is where the records end.  1: cut; 0: whole; -1 and err. */
-static int time_records(const char *file, unsigned char *b, size_t n,
-                        size_t *end, pg_err *err)
+/* Version 3's header: whole, the task's (the file is named ltid-N.*),
+ * and, if `dir`, the recording's of its directory (log_read.c: it reads
+ * ltid-0.exec.xml with libxml2, which reads clocks itself, so a replaying
+ * task, inside its clock call, leaves that to pangaea's check before the
+ * replay). */
+static int check_head3(const char *file, const unsigned char *b, size_t n,
+                       int dir, pg_err *err)
 {
-    *end = HEAD; /* no values, unless the header is good */
-    if (n < HEAD || memcmp(b, MAGIC, 4) || (b[4] != 1 && b[4] != VERSION) ||
+    char id[33];
+    const char *base = strrchr(file, '/');
+    int ltid = pg_log_name_split(base ? base + 1 : file, NULL);
+
+    if (n < HEAD3 || get_le32(b + HEAD + 36) != pg_crc32c(0, b, HEAD + 36))
+        return pg_err_set(err, "%s: its header is damaged (cut, or its CRC "
+                          "does not match)", file);
+    memcpy(id, b + HEAD, 32);
+    id[32] = 0;
+    if (!pg_log_recording_ok(id))
+        return pg_err_set(err, "%s: its header is damaged (the recording)",
+                          file);
+    if (ltid >= 0 && (int)get_le32(b + HEAD + 32) != ltid)
+        return pg_err_set(err, "%s: its header says ltid %d: the time file "
+                          "of another task (swapped or copied logs?)", file,
+                          (int)get_le32(b + HEAD + 32));
+    return dir ? pg_log_same_recording(file, id, err) : 0;
+}
+
+/* The records of a file read whole: checks the header (its recording if
+ * `dir`) and the chunks; *head is where they start, *end where they end.
+ * 1: cut; 0: whole; -1 and err. */
+static int time_records(const char *file, unsigned char *b, size_t n,
+                        int dir, size_t *head, size_t *end, pg_err *err)
+{
+    *head = *end = HEAD; /* no values, unless the header is good */
+    if (n < HEAD || memcmp(b, MAGIC, 4) || b[4] < 1 || b[4] > VERSION ||
         b[5] || b[6] || b[7])
         return pg_err_set(err, "%s is not a time file of a version this "
-                          "pangaea reads (1 or 2)", file);
+                          "pangaea reads (1 to %d)", file, VERSION);
     if (b[4] == 1) {
         *end = n;
         return 0;
     }
-    return join_chunks(file, b, n, end, err);
+    if (b[4] >= 3 && check_head3(file, b, n, dir, err) < 0)
+        return -1;
+    *head = *end = b[4] >= 3 ? HEAD3 : HEAD;
+    return join_chunks(file, b, n, *head, end, err);
 }
 
 int pg_time_check(const char *file, pg_err *err)
 {
     unsigned char *b;
-    size_t n, end, at, len;
+    size_t n, head, end, at, len;
     long k = 0;
     int cc;
 
     if (slurp(file, &b, &n, err) < 0)
         return -1;
-    cc = time_records(file, b, n, &end, err);
-    for (at = HEAD; cc >= 0 && at < end; at += len, k++)
+    cc = time_records(file, b, n, 1, &head, &end, err);
+    for (at = head; cc >= 0 && at < end; at += len, k++)
         if (!(len = rec_len(b + at, b + end)))
             cc = pg_err_set(err, "%s: time value %ld is damaged", file, k + 1);
     free(b);
@@ -297,6 +338,7 @@ static struct {
 static int open_read(void)
 {
     pg_err err;
+    size_t head;
     int cc;
 
     snprintf(rd.path, sizeof rd.path, "%s/ltid-%d.time.pgc", pg_whatif_dir(),
@@ -305,11 +347,11 @@ static int open_read(void)
         return -1; /* recorded with PANGAEA_TIME=0, or before time was */
     if (slurp(rd.path, &rd.buf, &rd.size, &err) < 0)
         pg_fatal("%s", err.msg);
-    cc = time_records(rd.path, rd.buf, rd.size, &rd.size, &err);
+    cc = time_records(rd.path, rd.buf, rd.size, 0, &head, &rd.size, &err);
     if (cc < 0)
         pg_warn("%s: the replay reads the real clocks from there on",
                 err.msg);
-    rd.pos = HEAD;
+    rd.pos = head;
     return 0;
 }
 

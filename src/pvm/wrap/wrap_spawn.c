@@ -1,13 +1,23 @@
 /*
  * wrap_spawn.c - pvm_spawn, and how children get their ltids.
  *
- * ltids are a function of the family tree, never of timing: the k-th child
- * (1-based) that task P spawns gets
- *     P = 0 (pangaea):  k            (the program's first task is 1)
- *     P = 1:            1 + k        (its children 2 .. 999)
- *     P >= 2:           P * 1000 + k (k <= 999; task 2's children 2001 ...)
- * so the same task has the same ltid in every run, even when several tasks
- * spawn at once.
+ * A task is known by its place in the family tree: the k-th child
+ * (1-based, counting the children started) of the task with ltid P.  Its
+ * ltid is a number for that place which the recording keeps: the
+ * parent's execution log names each child's ltid (<child ltid="N">), so
+ *  - recording: the coordinator numbers new tasks densely, in the order
+ *    their parents ask (pg_coord_new_ltid); the program's first task,
+ *    pangaea's one child, is 1.  No limit but INT_MAX tasks in a run: a
+ *    task may spawn any number of children, a chain may be any depth.
+ *  - replay: each child gets the ltid its parent's log gives it
+ *    (spawn_recorded), in whatever order concurrent spawns arrive;
+ *  - what-if: a spawn that follows the recording likewise; one that does
+ *    not gets the ltid the recording gave that place (the parent's k-th
+ *    child in its old log), or, for a place the recording does not have,
+ *    a new number, above all of the recording's (the coordinator starts
+ *    there).
+ * Recordings made when ltids were P*1000+k replay as they are: ltids are
+ * read from the logs, never computed.
  *
  * The program's first task is spawned by `pangaea`, but must see what it
  * sees when started from a shell: no parent.
@@ -22,19 +32,73 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 
-int pg_child_ltid(int parent, int k)
+int pg_exec_children(const char *path, int **ltids, pg_err *err)
 {
-    if (k < 1 || parent < 0)
+    pg_logr *r = pg_logr_open(path, PG_LOG_EXEC, NULL, err);
+    size_t cap = 0;
+    pg_event ev;
+    int n = 0, i, cc;
+
+    *ltids = NULL;
+    if (!r)
         return -1;
-    if (parent == 0)
-        return k;
-    if (parent == 1)
-        return k <= 998 ? 1 + k : -1;
-    if (k > 999 || parent > (INT_MAX - 999) / 1000)
+    while ((cc = pg_logr_next(r, &ev, err)) == 1)
+        for (i = 0; ev.kind == PG_EV_SPAWN && i < ev.nchild; i++) {
+            if (pg_grow(ltids, &cap, (size_t)n + 1, sizeof **ltids) < 0) {
+                cc = pg_err_set(err, "%s: out of memory", path);
+                break;
+            }
+            (*ltids)[n++] = ev.child_ltid[i];
+        }
+    if (cc < 0 && pg_logr_cut(r))
+        cc = 0; /* its task died when recorded: its children are all there */
+    pg_logr_close(r);
+    if (cc < 0) {
+        free(*ltids);
+        *ltids = NULL;
         return -1;
-    return parent * 1000 + k;
+    }
+    return n;
+}
+
+/* What-if: the ltid the recording followed gave this task's k-th child,
+ * or -1 (no such child, or this task is not in that recording). */
+static int recorded_place(int k)
+{
+    static int *kids, nkids = -1;
+    char path[4200];
+    pg_err err;
+
+    if (!pg_whatif.on)
+        return -1;
+    if (nkids < 0) {
+        pg_log_path(path, sizeof path, pg_whatif_dir(), pg.ltid, PG_LOG_EXEC);
+        if ((nkids = pg_exec_children(path, &kids, &err)) < 0)
+            pg_fatal("%s", err.msg);
+    }
+    return k <= nkids ? kids[k - 1] : -1;
+}
+
+/* The ltid of this task's k-th child.  A number got for a child whose
+ * spawn then failed is kept for the next try: the numbers stay dense. */
+static int child_ltid(int k)
+{
+    static int held_k, held_ltid;
+    int ltid;
+
+    if (pg.ltid == 0)
+        return k; /* pangaea: the program's first task is ltid 1 */
+    if (held_k == k)
+        return held_ltid;
+    if ((ltid = recorded_place(k)) < 0 && (ltid = pg_coord_new_ltid(k)) < 0)
+        pg_fatal("no ltid left for child %d of ltid %d: a run numbers at "
+                 "most %d tasks", k, pg.ltid, INT_MAX - 1);
+    held_k = k;
+    held_ltid = ltid;
+    return ltid;
 }
 
 static int spawn_one(char *task, char **argv, int flag, char *where,
@@ -93,9 +157,7 @@ static int spawn_new(char *task, char **argv, int flag, char *where,
     if (!ltids || !started)
         pg_fatal("out of memory");
     for (i = 0; i < count; i++) {
-        ltid = pg_child_ltid(pg.ltid, pg.nspawned + 1);
-        if (ltid < 0)
-            pg_fatal("too many children for ltid %d (no ltid left)", pg.ltid);
+        ltid = child_ltid(pg.nspawned + 1);
         if (spawn_one(task, argv, flag, where, ltid, &tids[i]) == 1) {
             pg.nspawned++;
             ltids[n] = ltid;
