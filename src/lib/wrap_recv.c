@@ -240,6 +240,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     PG_PASS_UNLESS_AT(pg_app_call_tag(tag), realexpr, tid, tag, -1, NULL);     \
     PG_SITE();                                                                 \
     PG_ENTER();                                                                \
+    pg_record_wait_begin(how == BLOCK || how == TIMED);                        \
     pg_mhf_sync();                                                             \
     cc = recv_common(name, how, tid, tag, tmout);                              \
     pg_mhf_sync();                                                             \
@@ -282,6 +283,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         return PvmBadParam;
     PG_SITE();
     PG_ENTER();
+    pg_record_wait_begin(1);
     pg_mhf_sync();
     old = pvm_setrbuf(0);
     mid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
