@@ -90,7 +90,7 @@ def read(path):
     race_only = "race-only" in select.split()
     slots = [{"next": [0] * 16, "tag": 0, "bytes": 0, "af": 0, "at": 0, "m": 0}
              for _ in range(64)]
-    st = {"prev": 0, "sent": 0, "from": {}, "us": 0, "seq": 0}
+    st = {"prev": 0, "sent": 0, "from": {}, "us": 0, "seq": 0, "version": d[4]}
     events, pos, cut = [], c.p + 4, False
     while True:
         if len(d) - pos < 4:
@@ -119,8 +119,10 @@ def event(c, slots, st, race_only):
     c.p += 1
     kind, code = first & 15, first >> 4
     u = c.uv()
-    st["us"] += unzig(u >> 1)
+    v5 = st["version"] >= 5
+    st["us"] += unzig(u >> (2 if v5 else 1))
     ev = {"t": st["us"], "misses": c.uv() if u & 1 else 0}
+    ev["waited"] = c.uv() if v5 and u & 2 else 0
     st["seq"] += (c.uv() if race_only else 0) + 1
     ev["seq"] = st["seq"]
     if kind in (1, 2, 13, 14):
@@ -179,7 +181,7 @@ def message(c, slots, st, ev, kind, code):
     return ev
 
 
-ABSENT = {"misses": 0, "site": 0, "asked_from": -3, "asked_tag": -2,
+ABSENT = {"misses": 0, "waited": 0, "site": 0, "asked_from": -3, "asked_tag": -2,
           "matcher": 0, "order": -1}
 
 

@@ -63,6 +63,15 @@ static inline int64_t pg_unzig(uint64_t u)
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
+/* An event's time varint (format 5): the time's difference from the
+ * previous event's, zigzag, shifted past two flags: bit 1, a receive's
+ * wait follows (after the misses); bit 0, misses follow.  Format 4 and
+ * older have bit 0 only (pg_brx reads both). */
+static inline uint64_t pg_head_time(int64_t dt, int misses, int waited)
+{
+    return pg_zig(dt) << 2 | (uint64_t)(waited > 0) << 1 | (misses > 0);
+}
+
 static inline uint64_t pg_bin_ask(int v, int got, int none)
 {
     return v == none ? 0 : v == got ? 1 : pg_zig(v) + 2;
@@ -108,6 +117,7 @@ int pg_bw_call_code(const char *call);
  * none of them. */
 typedef struct pg_bw_extra {
     int site, asked_from, asked_tag, matcher;
+    int waited; /* a receive's: microseconds it waited (0: none) */
 } pg_bw_extra;
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
                int bytes, int nto, const int *to, const pg_bw_extra *x);

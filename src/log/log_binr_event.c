@@ -143,22 +143,28 @@ static void clear_event(pg_event *ev)
     ev->argc = 0, ev->argv = NULL, ev->flags = 0, ev->where = NULL;
     ev->count = 0, ev->nchild = 0, ev->child_ltid = NULL;
     ev->child_host = NULL, ev->status = 0, ev->group = NULL, ev->inst = 0;
-    ev->order = 0, ev->misses = 0, ev->site = 0, ev->asked_from = -3;
+    ev->order = 0, ev->misses = 0, ev->waited = 0, ev->site = 0;
+    ev->asked_from = -3;
     ev->asked_tag = -2, ev->matcher = 0, ev->module = NULL, ev->offset = 0;
 }
 
-/* The time varint after an event's first byte, and its misses: the low
- * bit says misses follow, the rest is the time's difference. */
+/* The time varint after an event's first byte, its misses and (format
+ * 5) a receive's wait: the low bit says misses follow, the next (format
+ * 5) that a wait follows them, the rest is the time's difference
+ * (pg_head_time). */
 static inline int get_head(const pg_br *r, struct cur *c, pg_event *ev,
                            struct raw *raw)
 {
     uint64_t u;
+    int v5 = r->version >= 5;
 
     c->p++;
     if (get_uv(c, &u, "the time"))
         return -1;
-    raw->dt = pg_unzig(u >> 1);
+    raw->dt = pg_unzig(u >> (v5 ? 2 : 1));
     if ((u & 1) && get_int(c, 0, 1, &ev->misses, "misses"))
+        return -1;
+    if (v5 && (u & 2) && get_int(c, 0, 1, &ev->waited, "waited"))
         return -1;
     raw->gap = 0;
     if (r->min && (get_uv(c, &raw->gap, "the gap") || raw->gap > INT_MAX))

@@ -91,11 +91,11 @@ static int field_ok(const pg_field *f, const pg_event *ev)
 /* The bytes ev needs at most, or 0 if it cannot be written. */
 static size_t check(const pg_evdesc *d, const pg_event *ev)
 {
-    size_t need = 4 * PG_BIN_VARINT_MAX; /* kind, time, misses, gap */
+    size_t need = 5 * PG_BIN_VARINT_MAX; /* kind, time, misses, waited, gap */
     int i;
 
     if (!d || !(d->logs & PG_IN_COMM) || !isfinite(ev->t) ||
-        fabs(ev->t) >= 1e12 || ev->misses < 0)
+        fabs(ev->t) >= 1e12 || ev->misses < 0 || ev->waited < 0)
         return 0;
     for (i = 0; i < d->nfields; i++) {
         const pg_field *f = &d->fields[i];
@@ -173,9 +173,11 @@ static size_t encode(const pg_bw *w, const pg_evdesc *d, const pg_event *ev,
     int i;
 
     p[0] = (unsigned char)(call_code(ev) << 4 | d->kind);
-    n += pg_put_uv(p + n, pg_zig(us - w->last_us) << 1 | (ev->misses > 0));
+    n += pg_put_uv(p + n, pg_head_time(us - w->last_us, ev->misses, ev->waited));
     if (ev->misses > 0)
         n += pg_put_uv(p + n, (uint64_t)ev->misses);
+    if (ev->waited > 0)
+        n += pg_put_uv(p + n, (uint64_t)ev->waited);
     if (w->min)
         n += pg_put_uv(p + n, (uint64_t)w->gap);
     for (i = 0; i < d->nfields; i++)
@@ -267,7 +269,7 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     need = check(d, ev);
 
     const pg_bw_extra x = { ev->site, ev->asked_from, ev->asked_tag,
-                            ev->matcher };
+                            ev->matcher, ev->waited };
 
     if (d && ev->kind == PG_EV_SEND)
         return pg_bw_send(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
@@ -361,16 +363,18 @@ static inline int64_t round_us(double x)
     return x < 0 ? -(int64_t)(0.5 - x) : (int64_t)(x + 0.5);
 }
 
-/* The time (and misses, and a race-only log's gap) of a send or receive,
- * after its first byte; the caller checked them (a NaN time fails
- * fabs(t) < 1e12). */
+/* The time (and misses, a receive's wait, and a race-only log's gap) of
+ * a send or receive, after its first byte; the caller checked them (a NaN
+ * time fails fabs(t) < 1e12). */
 static inline unsigned char *put_head(pg_bw *w, unsigned char *p, double t,
-                               int misses, int64_t *us)
+                               int misses, int waited, int64_t *us)
 {
     *us = round_us(t * 1e6);
-    p = put_uv(p, pg_zig(*us - w->last_us) << 1 | (misses > 0));
+    p = put_uv(p, pg_head_time(*us - w->last_us, misses, waited));
     if (misses > 0)
         p = put_uv(p, (uint64_t)misses);
+    if (waited > 0)
+        p = put_uv(p, (uint64_t)waited);
     if (w->min)
         p = put_uv(p, (uint64_t)w->gap);
     return p;
@@ -475,7 +479,7 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
         !(fabs(t) < 1e12) || misses < 0 ||
         !(p = room(w, (8 + (size_t)nto) * PG_BIN_VARINT_MAX)))
         return -1;
-    q = put_head(w, p + 1, t, misses, &us);
+    q = put_head(w, p + 1, t, misses, 0, &us);
     s = &w->slot[PG_BIN_SLOT(site)];
     has = note_differs(w, code, site, s, 0, 0, 0);
     if (has)
@@ -504,13 +508,13 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     pg_bin_slot *s;
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
-        !note_ok(x) || !(fabs(t) < 1e12) || misses < 0)
+        !note_ok(x) || !(fabs(t) < 1e12) || misses < 0 || (x && x->waited < 0))
         return -1;
     if (!(last = pg_idmap_ref(&w->last_from, from)))
         return w->broken = 1, -1; /* out of memory */
-    if (!(p = room(w, 13 * PG_BIN_VARINT_MAX)))
+    if (!(p = room(w, 14 * PG_BIN_VARINT_MAX)))
         return -1;
-    q = put_head(w, p + 1, t, misses, &us);
+    q = put_head(w, p + 1, t, misses, x ? x->waited : 0, &us);
     s = &w->slot[PG_BIN_SLOT(site)];
     has = note_differs(w, code, site, s, af, at, matcher);
     if (has) {

@@ -196,6 +196,12 @@ void pg_logw_misses(pg_logw *w, int n)
         w->misses = n;
 }
 
+void pg_logw_waited(pg_logw *w, int us)
+{
+    if (w)
+        w->note.waited = us > 0 ? us : 0;
+}
+
 static int write_header(pg_logw *w, int ltid, const char *program,
                         const char *host, const char *select,
                         const char *exe, const char *sha256,
@@ -349,6 +355,7 @@ static pg_bw_extra take_note(pg_logw *w)
     pg_bw_extra x = w->note;
 
     pg_logw_note(w, 0, -3, -2, 0);
+    w->note.waited = 0;
     return x;
 }
 
@@ -360,6 +367,7 @@ static int put_noted(pg_logw *w, pg_event *ev)
 
         ev->site = x.site, ev->asked_from = x.asked_from;
         ev->asked_tag = x.asked_tag, ev->matcher = x.matcher;
+        ev->waited = x.waited;
     }
     return put_comm(w, ev);
 }

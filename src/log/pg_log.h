@@ -125,6 +125,8 @@ typedef struct pg_event {
     int misses;                /* SEND/RECV/END: polls (pvm_nrecv, pvm_probe,
                                   pvm_trecv) that found no message just
                                   before this event; 0 when absent */
+    int waited;                /* RECV: microseconds the receive waited for
+                                  its message (format 5); 0 when absent */
 } pg_event;
 
 /* Header of a log as read back. */
@@ -225,6 +227,9 @@ int pg_logw_poll(pg_logw *w, double t, const char *call, int asked_from,
 int pg_logw_event(pg_logw *w, const pg_event *ev);
 /* The next event written carries misses="n" (when n > 0). */
 void pg_logw_misses(pg_logw *w, int n);
+/* The next receive written carries waited="us" (when us > 0): how long
+ * the program's receive waited for its message, in microseconds. */
+void pg_logw_waited(pg_logw *w, int us);
 /* Race-only logs (`pangaea -min`, docs/comm-log-format.md): a log whose
  * selection holds the word PG_SELECT_RACE_ONLY keeps only what a replay
  * needs, and each of its events carries the number of events left out

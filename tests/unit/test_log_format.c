@@ -18,21 +18,22 @@
  * a separate encoder of the rules, in Python, when the page was written):
  * two site events, three sends from site 1 (the first two with their
  * site, kind 13: not yet predicted; the third without, kind 1) and a
- * receive with its site and asked filter (kind 14); and the reader must
+ * receive with its site and asked filter (kind 14) that waited 2 ms for
+ * its message; and the reader must
  * give every field back. */
 START_TEST(test_v5_bytes_are_those_of_the_format_page)
 {
     static const unsigned char want[] =
         "\x50\x47\x43\x4c\x05\x02\x03\x2e\x2f\x70\x01\x68\x00"
         "\x10" "5eed0123456789ab" "\xd6\xa1\x2e\x9a"           /* header */
-        "\x3a\x00\x00\x00"                              /* block length */
-        "\x09\x80\x92\xf4\x01\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
+        "\x3e\x00\x00\x00"                              /* block length */
+        "\x09\x80\xa4\xe8\x03\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
         "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
-        "\x0d\x50\x01\x02\x00\x00\x01\x02"                  /* send */
-        "\x01\x50\x02\x00\x00\x01\x02"                      /* send */
-        "\x09\x28\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
-        "\x4e\x00\x02\x03\x01\x00\x02\x0e\x00\x10"          /* recv */
-        "\x1f\xd2\x1b\xa8\xd2";                         /* trailer */
+        "\x0d\xa0\x01\x01\x02\x00\x00\x01\x02"              /* send */
+        "\x01\xa0\x01\x02\x00\x00\x01\x02"                  /* send */
+        "\x09\x50\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
+        "\x4e\x02\xd0\x0f\x02\x03\x01\x00\x02\x0e\x00\x10"  /* recv */
+        "\x1f\x19\xce\x91\x1f";                         /* trailer */
     const char *path = tpath("page4.comm.pgc");
     int to = 1, i;
     pg_err err;
@@ -55,6 +56,7 @@ START_TEST(test_v5_bytes_are_those_of_the_format_page)
     }
     ck_assert_int_eq(pg_logw_site(w, 1.00005, 2, "/p", 200), 0);
     pg_logw_note(w, 2, -1, 7, 0);
+    pg_logw_waited(w, 2000);
     ck_assert_int_eq(pg_logw_recv(w, 1.00005, "pvm_recv", 1, 7, 1, 8), 0);
     ck_assert_int_eq(pg_logw_close(w), 0);
     got = slurp(path, &len);
@@ -96,6 +98,7 @@ START_TEST(test_v5_bytes_are_those_of_the_format_page)
     ck_assert_int_eq(ev.tag, 7);
     ck_assert_int_eq(ev.msgid, 1);
     ck_assert_int_eq(ev.bytes, 8);
+    ck_assert_int_eq(ev.waited, 2000);
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
     pg_logr_close(r);
 }

@@ -128,6 +128,8 @@ struct pg_state {
                                 landed (wrap_sig.c)                          */
     int misses;              /* recording: polls that found nothing since the
                                 last event                                   */
+    double recv_since;       /* recording: when the program's blocking
+                                receive began (pg_seconds; 0: none)          */
     char program[1024];
     char logdir[4096];
     char host[256];
@@ -428,6 +430,10 @@ void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
                     const int *tids);
 void pg_record_unsend(void); /* the send just logged failed */
 void pg_record_recv(const char *call, int mid, const pg_hdr *h);
+/* A receive that may wait begins (blocking: 1) or one that does not
+ * (0): the receive it logs says how long it waited (waited=, when at
+ * least PG_WAIT_MIN_US), which the pages and the Perfetto export draw. */
+void pg_record_wait_begin(int blocking);
 /* The same when the wrapper has the message's bytes and tag already. */
 void pg_record_recv_info(const char *call, int bytes, int tag,
                          const pg_hdr *h);

@@ -8,6 +8,7 @@
  * fails): a task killed right after PVM took its message must not leave a
  * receiver's log naming a message its sender's log lacks.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +85,35 @@ void pg_record_unsend(void)
     pg.events--;
 }
 
+/* Waits shorter than this are not written: a receive whose message had
+ * come costs a few microseconds, and most receives of a busy program are
+ * such; a byte or two each would grow the log for nothing a page shows. */
+#define PG_WAIT_MIN_US 100
+
+void pg_record_wait_begin(int blocking)
+{
+    pg.recv_since = blocking && pg.mode == PANGAEA_LOG ? pg_seconds() : 0;
+}
+
+/* The wait of the receive being logged, for its event. */
+static void note_wait(void)
+{
+    double us;
+
+    if (pg.recv_since > 0) {
+        us = (pg_seconds() - pg.recv_since) * 1e6;
+        if (us >= PG_WAIT_MIN_US)
+            pg_logw_waited(pg.comm, us < INT_MAX ? (int)us : INT_MAX);
+        pg.recv_since = 0;
+    }
+}
+
 void pg_record_recv_info(const char *call, int bytes, int tag,
                          const pg_hdr *h)
 {
     pg_site_note(); /* first: a new <site> must not take the misses */
     flush_misses();
+    note_wait();
     pg.events++;
     check(pg_logw_recv(pg.comm, pg_now(), call, h->ltid, tag, h->msgid,
                        bytes),

@@ -432,6 +432,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
                       NULL);                                                   \
     PG_SITE();                                                                 \
     PG_ENTER();                                                                \
+    pg_record_wait_begin(how == BLOCK || how == TIMED);                        \
     pg_mhf_sync();                                                             \
     cc = recv_common("pvm_" #call, how, tid, tag, tmout);                      \
     PG_LEAVE();                                                                \
@@ -473,6 +474,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
         return PvmBadParam;
     PG_SITE();
     PG_ENTER();
+    pg_record_wait_begin(1);
     pg_mhf_sync();
     old = pvm_setrbuf(0);
     bufid = recv_common("pvm_precv", BLOCK, tid, tag, NULL);
