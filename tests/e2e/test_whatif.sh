@@ -100,8 +100,8 @@ fi
 # The workers' events do not follow the forced receive: they are repeated.
 same=1
 for l in 2 3; do
-    a=$("$PANGAEA" -dump base "$l" | sed 's/ t="[^"]*"//; s/ recording="[^"]*"//')
-    b=$("$PANGAEA" -dump wi "$l" | sed 's/ t="[^"]*"//; s/ recording="[^"]*"//')
+    a=$("$PANGAEA" -dump base "$l" | sed 's/ t="[^"]*"//; s/ recording="[^"]*"//; s/ waited="[^"]*"//')
+    b=$("$PANGAEA" -dump wi "$l" | sed 's/ t="[^"]*"//; s/ recording="[^"]*"//; s/ waited="[^"]*"//')
     [ "$a" = "$b" ] || same=0
 done
 [ "$same" = 1 ] && pg_pass "the workers' logs of the what-if repeat the recording's" ||
@@ -134,8 +134,8 @@ if timeout 120 "$PANGAEA" -log -logdir ack "$PROG" ack >ack.out 2>&1 &&
         got=$(sed -n "s/^stop $l //p" ackwi/whatif.plan)
         [ -n "$want" ] && [ "$want" = "$got" ] || bad="$bad ltid $l stops at ${got:-?}, its answer is event ${want:-?};"
         # up to there, the same events
-        a=$("$PANGAEA" -dump ack "$l" | sed 's/ t="[^"]*"//; s/ recording="[^"]*"//' | awk -v s="${want:-0}" 'match($0, /seq="[0-9]+"/) { n = substr($0, RSTART + 5, RLENGTH - 6) + 0; if (n >= s) exit } { print }')
-        b=$("$PANGAEA" -dump ackwi "$l" | sed 's/ t="[^"]*"//; s/ recording="[^"]*"//' | awk -v s="${want:-0}" 'match($0, /seq="[0-9]+"/) { n = substr($0, RSTART + 5, RLENGTH - 6) + 0; if (n >= s) exit } { print }')
+        a=$("$PANGAEA" -dump ack "$l" | sed 's/ t="[^"]*"//; s/ recording="[^"]*"//; s/ waited="[^"]*"//' | awk -v s="${want:-0}" 'match($0, /seq="[0-9]+"/) { n = substr($0, RSTART + 5, RLENGTH - 6) + 0; if (n >= s) exit } { print }')
+        b=$("$PANGAEA" -dump ackwi "$l" | sed 's/ t="[^"]*"//; s/ recording="[^"]*"//; s/ waited="[^"]*"//' | awk -v s="${want:-0}" 'match($0, /seq="[0-9]+"/) { n = substr($0, RSTART + 5, RLENGTH - 6) + 0; if (n >= s) exit } { print }')
         [ "$a" = "$b" ] || bad="$bad ltid $l's events before its answer differ;"
     done
     [ -z "$bad" ] && pg_pass "each worker follows its recording exactly up to the answer that depends on the forced receive" ||
