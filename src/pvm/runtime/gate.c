@@ -3,7 +3,7 @@
  * (`pangaea -log|-replay -live -hold`, breakpoints, step, run-to).
  *
  * What it owns.  The slow path of PG_GATE (live_pos.h), which every
- * wrapper runs in its guard, PG_PASS_UNLESS_AT (pg_internal.h), once it
+ * wrapper runs in its guard, PG_RETURN_REAL_UNLESS_AT (pg_internal.h), once it
  * knows the call is the program's: every wrapped PVM call (pg_calls.def)
  * is gated there, in one place, with its main arguments as text.  With
  * nothing set the macro costs two loads and no call.

@@ -114,7 +114,7 @@ static inline void pg_live_waiting(int on)
 void pg_gate(const char *call, void *pc, int peer_tid, int tag, int size,
              const char *args, ...);
 
-/* Before every PVM call of the program, in PG_PASS_UNLESS_AT
+/* Before every PVM call of the program, in PG_RETURN_REAL_UNLESS_AT
  * (pg_internal.h), which names the call by its row of pg_calls.def:
  * with nothing set, two loads and no call. */
 #define PG_GATE(call, peer_tid, tag, size, ...)                                \

@@ -2,7 +2,7 @@
  * pg_internal.h - what the files of the runtime library share.
  *
  * The library defines the PVM calls under their own names.  Each wrapper
- * first asks (PG_PASS_UNLESS, with pg_app_call()) whether the call is the
+ * first asks (PG_RETURN_REAL_UNLESS, with pg_app_call()) whether the call is the
  * application's: a call made while another wrapped call is in progress, or
  * while Pangaea is off, belongs to PVM itself and goes straight to the real function (pg_real).
  * Only application calls get headers, log events and replay matching.
@@ -36,7 +36,7 @@
  *   wrap_mhf.c     pvm_addmhf, pvm_delmhf: handlers' messages are receives;
  *                  pvm_catchout (its output handler is one)
  * and the wrappers of the PVM calls (pg_calls.def), each opening with
- * PG_PASS_UNLESS:
+ * PG_RETURN_REAL_UNLESS:
  *   wrap_send.c    pvm_send, pvm_mcast, pvm_psend
  *   wrap_recv.c    pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf
  *   wrap_spawn.c   pvm_spawn, pvm_parent, pvm_siblings, ltids of children
@@ -124,7 +124,7 @@ struct pg_state {
     int next_msgid;          /* message ids this task has used               */
     long events;             /* communication events logged or replayed  */
     long calls;              /* PVM calls the program began (every one that
-                                passes PG_PASS_UNLESS_AT): where a signal
+                                passes PG_RETURN_REAL_UNLESS_AT): where a signal
                                 landed (wrap_sig.c)                          */
     int misses;              /* recording: polls that found nothing since the
                                 last event                                   */
@@ -237,20 +237,22 @@ void pg_top_off(void);
  * on, its work bracketed by PG_ENTER/PG_LEAVE so that calls PVM makes
  * inside it pass this guard straight through.  `call` is the wrapper's
  * row of pg_calls.def (its name without pvm_): the gate's name of it. */
-#define PG_PASS_UNLESS(call, app, realcall)                                    \
-    PG_PASS_UNLESS_AT(call, app, realcall, -1, -1, -1, NULL)
+#define PG_RETURN_REAL_UNLESS(call, app, realcall)                             \
+    PG_RETURN_REAL_UNLESS_AT(call, app, realcall, -1, -1, -1, NULL)
 /* The same, naming the call's main arguments for the live page's gate
  * (gate.c, live_pos.h): the peer's tid (-1 none), the tag, the size in
  * bytes (-1 unknown) and a printf text of the rest ("group %s count %d").
  * Every program's call passes the gate here, in this one place, before its
  * work: under -live with a pause, step, run-to or breakpoint set, it may
  * be held; with nothing set the gate costs two loads. */
-#define PG_PASS_UNLESS_AT(call, app, realcall, peer_tid, tag, size, ...)       \
-    PG_PASS_UNLESS_AS(PG_CALL_NAME(call), app, realcall, peer_tid, tag, size,  \
-                      __VA_ARGS__)
+#define PG_RETURN_REAL_UNLESS_AT(call, app, realcall, peer_tid, tag, size,     \
+                                 ...)                                          \
+    PG_RETURN_REAL_UNLESS_AS(PG_CALL_NAME(call), app, realcall, peer_tid,      \
+                             tag, size, __VA_ARGS__)
 /* The same in a helper shared by several calls: gate_name is the caller's
  * PG_CALL_NAME(call). */
-#define PG_PASS_UNLESS_AS(gate_name, app, realcall, peer_tid, tag, size, ...)  \
+#define PG_RETURN_REAL_UNLESS_AS(gate_name, app, realcall, peer_tid, tag,      \
+                                 size, ...)                                    \
     do {                                                                       \
         if (!(app))                                                            \
             return realcall;                                                   \
@@ -264,7 +266,7 @@ void pg_top_off(void);
 #define PG_CALL_NAME(call) ((void)sizeof pg_real.call, "pvm_" #call)
 /* ---- pvm_sendsig: signals land where they landed (wrap_sig.c) ---------- */
 /* Replay: the call count at which the next recorded signal lands
- * (LONG_MAX: none); PG_PASS_UNLESS_AT calls pg_sig_gate when pg.calls
+ * (LONG_MAX: none); PG_RETURN_REAL_UNLESS_AT calls pg_sig_gate when pg.calls
  * reaches it, which raises the signals overdue and arms PG_STOP_SIG for
  * those due as this call returns (pg_stop_now calls pg_sig_leave). */
 extern volatile long pg_sig_at;

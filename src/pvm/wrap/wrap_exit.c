@@ -10,7 +10,7 @@
 
 int pvm_exit(void)
 {
-    PG_PASS_UNLESS(exit, pg_app_call(), pg_real.exit());
+    PG_RETURN_REAL_UNLESS(exit, pg_app_call(), pg_real.exit());
     if (pg.mode == PANGAEA_LOG) {
         /* The program is done with PVM: what it did must be on disk even
          * if the process dies before it exits. */

@@ -41,7 +41,7 @@ int pvm_getfds(int **fds)
 {
     int n, *real = NULL;
 
-    PG_PASS_UNLESS(getfds, pg_app_call() && pg.ltid != 0, pg_real.getfds(fds));
+    PG_RETURN_REAL_UNLESS(getfds, pg_app_call() && pg.ltid != 0, pg_real.getfds(fds));
     if (!pg_replaying()) /* past the guard all the same: a call counted */
         return pg_real.getfds(fds);
     PG_ENTER();

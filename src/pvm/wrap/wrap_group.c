@@ -55,9 +55,9 @@ int pvm_gettid(char *group, int inst)
 
     pg_real_load_group();
     /* The server's replies are PVM's, not the program's. */
-    PG_PASS_UNLESS_AT(gettid, !pg.coll && pg_app_call(),
-                      PG_AS_PVM(pg_real.gettid(group, inst)), -1, -1, -1,
-                      "group %.40s inst %d", group ? group : "", inst);
+    PG_RETURN_REAL_UNLESS_AT(gettid, !pg.coll && pg_app_call(),
+                             PG_AS_PVM(pg_real.gettid(group, inst)), -1, -1, -1,
+                             "group %.40s inst %d", group ? group : "", inst);
     PG_ENTER();
     if (pg_replaying()) { /* a what-if records it too */
         ev = pg_replay_gettid("pvm_gettid", group, inst, PG_ANY);
@@ -78,9 +78,9 @@ int pvm_getinst(char *group, int tid)
     int inst, ltid;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(getinst, !pg.coll && pg_app_call(),
-                      PG_AS_PVM(pg_real.getinst(group, tid)), tid, -1, -1,
-                      "group %.40s", group ? group : "");
+    PG_RETURN_REAL_UNLESS_AT(getinst, !pg.coll && pg_app_call(),
+                             PG_AS_PVM(pg_real.getinst(group, tid)), tid, -1, -1,
+                             "group %.40s", group ? group : "");
     PG_ENTER();
     ltid = pg_ltid_of(tid);
     if (pg_replaying()) { /* a what-if records it too */
@@ -227,9 +227,9 @@ int pvm_lvgroup(char *group)
     int cc;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(lvgroup, !pg.coll && pg_app_call() && group &&
-                          (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
-                      pg_real.lvgroup(group), -1, -1, -1, "group %.40s", group);
+    PG_RETURN_REAL_UNLESS_AT(lvgroup, !pg.coll && pg_app_call() && group &&
+                                 (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
+                             pg_real.lvgroup(group), -1, -1, -1, "group %.40s", group);
     PG_ENTER();
     cc = leave(group);
     PG_LEAVE();
@@ -248,10 +248,10 @@ int pvm_barrier(char *group, int count)
     int cc;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(barrier, !pg.coll && pg_app_call() &&
-                          (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
-                      pg_real.barrier(group, count), -1, -1, -1,
-                      "group %.40s count %d", group ? group : "", count);
+    PG_RETURN_REAL_UNLESS_AT(barrier, !pg.coll && pg_app_call() &&
+                                 (pg.mode == PANGAEA_LOG || pg.mode == PANGAEA_REPLAY),
+                             pg_real.barrier(group, count), -1, -1, -1,
+                             "group %.40s count %d", group ? group : "", count);
     if (pg.mode == PANGAEA_LOG) {
         PG_SITE(); /* an event for `pangaea -races` (callsite.c) */
         PG_ENTER();
@@ -276,8 +276,8 @@ int pvm_joingroup(char *group)
     int inst;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(joingroup, pg_app_call(), pg_real.joingroup(group), -1,
-                      -1, -1, "group %.40s", group ? group : "");
+    PG_RETURN_REAL_UNLESS_AT(joingroup, pg_app_call(), pg_real.joingroup(group), -1,
+                             -1, -1, "group %.40s", group ? group : "");
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY || pg.mode == PANGAEA_LOG)
         inst = join(group);
@@ -316,8 +316,8 @@ int pvm_bcast(char *group, int tag)
     int tids[1024], n, cc;
 
     pg_real_load_group();
-    PG_PASS_UNLESS_AT(bcast, pg_app_call(), pg_real.bcast(group, tag), -1, tag,
-                      -1, "group %.40s", group ? group : "");
+    PG_RETURN_REAL_UNLESS_AT(bcast, pg_app_call(), pg_real.bcast(group, tag), -1, tag,
+                             -1, "group %.40s", group ? group : "");
     PG_SITE();
     PG_ENTER();
     n = members(group, tids, 1024);
@@ -332,8 +332,8 @@ int pvm_bcast(char *group, int tag)
 #define COLLECTIVE(call, realcall)                                             \
     int cc;                                                                    \
     pg_real_load_group();                                                      \
-    PG_PASS_UNLESS_AT(call, pg_app_call(), realcall, -1, msgtag, -1,           \
-                      "group %.40s", group ? group : "");                      \
+    PG_RETURN_REAL_UNLESS_AT(call, pg_app_call(), realcall, -1, msgtag, -1,    \
+                             "group %.40s", group ? group : "");               \
     PG_SITE();                                                                 \
     pg.coll++;                                                                 \
     pg.coll_tag = msgtag;                                                      \

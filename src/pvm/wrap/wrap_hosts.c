@@ -78,8 +78,8 @@ static int hosts_call(const char *gate, const char *verb, hosts_fn real,
     char about[512];
     int *infos, cc;
 
-    PG_PASS_UNLESS_AS(gate, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
-                      real(names, count, svp), -1, -1, -1, NULL);
+    PG_RETURN_REAL_UNLESS_AS(gate, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
+                             real(names, count, svp), -1, -1, -1, NULL);
     if (count < 1) /* PvmBadParam, whatever the world: nothing to log */
         return real(names, count, svp);
     PG_ENTER();

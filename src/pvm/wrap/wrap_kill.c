@@ -24,8 +24,8 @@ int pvm_kill(int tid)
     int cc, ltid;
 
     pg_real_load();
-    PG_PASS_UNLESS_AT(kill, pg.ltid != 0 && pg_app_call() && pg_selected(-1),
-                      pg_real.kill(tid), tid, -1, -1, NULL);
+    PG_RETURN_REAL_UNLESS_AT(kill, pg.ltid != 0 && pg_app_call() && pg_selected(-1),
+                             pg_real.kill(tid), tid, -1, -1, NULL);
     PG_ENTER();
     ltid = pg_ltid_of(tid);
     snprintf(about, sizeof about, "%d", ltid);

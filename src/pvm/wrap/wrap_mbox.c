@@ -94,7 +94,7 @@ int pvm_putinfo(char *name, int mid, int flags)
     char about[300];
     int cc, quiet;
 
-    PG_PASS_UNLESS(putinfo, mbox_app(), pg_real.putinfo(name, mid, flags));
+    PG_RETURN_REAL_UNLESS(putinfo, mbox_app(), pg_real.putinfo(name, mid, flags));
     PG_ENTER();
     quiet = hush();
     cc = pg_real.putinfo(name, mid, flags);
@@ -109,7 +109,7 @@ int pvm_delinfo(char *name, int index, int flags)
     char about[300];
     int cc, quiet;
 
-    PG_PASS_UNLESS(delinfo, mbox_app(), pg_real.delinfo(name, index, flags));
+    PG_RETURN_REAL_UNLESS(delinfo, mbox_app(), pg_real.delinfo(name, index, flags));
     PG_ENTER();
     quiet = hush();
     cc = pg_real.delinfo(name, index, flags);
@@ -136,7 +136,7 @@ int pvm_recvinfo(char *name, int index, int flags)
     char about[300];
     int cc;
 
-    PG_PASS_UNLESS(recvinfo, mbox_app(), pg_real.recvinfo(name, index, flags));
+    PG_RETURN_REAL_UNLESS(recvinfo, mbox_app(), pg_real.recvinfo(name, index, flags));
     PG_ENTER();
     about_of(about, sizeof about, name, index, 1);
     if (pg_replaying()) {
@@ -281,8 +281,8 @@ int pvm_getmboxinfo(char *pattern, int *nclasses, struct pvmmboxinfo **classes)
     struct pvmmboxinfo *got = NULL;
     int cc, n = 0, quiet;
 
-    PG_PASS_UNLESS(getmboxinfo, mbox_app(),
-                   pg_real.getmboxinfo(pattern, nclasses, classes));
+    PG_RETURN_REAL_UNLESS(getmboxinfo, mbox_app(),
+                          pg_real.getmboxinfo(pattern, nclasses, classes));
     PG_ENTER();
     about_of(about, sizeof about, pattern, 0, 0);
     quiet = hush();
@@ -312,7 +312,7 @@ int pvm_insert(char *name, int req, int data)
     char about[300];
     int cc, quiet;
 
-    PG_PASS_UNLESS(insert, mbox_app(), pg_real.insert(name, req, data));
+    PG_RETURN_REAL_UNLESS(insert, mbox_app(), pg_real.insert(name, req, data));
     PG_ENTER();
     quiet = hush();
     cc = pg_real.insert(name, req, data);
@@ -330,7 +330,7 @@ int pvm_lookup(char *name, int req, int *datap)
     int32_t *rec;
     size_t n;
 
-    PG_PASS_UNLESS(lookup, mbox_app(), pg_real.lookup(name, req, datap));
+    PG_RETURN_REAL_UNLESS(lookup, mbox_app(), pg_real.lookup(name, req, datap));
     PG_ENTER();
     about_of(about, sizeof about, name, req, 1);
     quiet = hush();
@@ -363,7 +363,7 @@ int pvm_delete(char *name, int req)
     char about[300];
     int cc, quiet;
 
-    PG_PASS_UNLESS(delete, mbox_app(), pg_real.delete(name, req));
+    PG_RETURN_REAL_UNLESS(delete, mbox_app(), pg_real.delete(name, req));
     PG_ENTER();
     quiet = hush();
     cc = pg_real.delete(name, req);

@@ -315,8 +315,8 @@ int pvm_addmhf(int src, int tag, int ctx, handler_fn fn)
     /* libpvm3 installs its own handlers (direct routes, in its system
      * context) while it enrols: asked first, before pg_app_call() can
      * enrol us in the middle of that. */
-    PG_PASS_UNLESS(addmhf, !pg_system_ctx(ctx) && fn && pg_app_call(),
-                   pg_real.addmhf(src, tag, ctx, fn));
+    PG_RETURN_REAL_UNLESS(addmhf, !pg_system_ctx(ctx) && fn && pg_app_call(),
+                          pg_real.addmhf(src, tag, ctx, fn));
     PG_ENTER();
     id = add_handler(src, tag, ctx, fn, 0);
     PG_LEAVE();
@@ -330,7 +330,7 @@ int pvm_catchout(FILE *ff)
     int cc;
 
     pg_real_load();
-    PG_PASS_UNLESS(catchout, pg_app_call() && pg.ltid != 0, pg_real.catchout(ff));
+    PG_RETURN_REAL_UNLESS(catchout, pg_app_call() && pg.ltid != 0, pg_real.catchout(ff));
     if (catching == 0 && ff)
         catching = 1;
     cc = pg_real.catchout(ff);

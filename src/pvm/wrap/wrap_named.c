@@ -50,7 +50,7 @@ static void place(const char *call)
             pg_real_load_group();                                              \
         else                                                                   \
             pg_real_load(); /* pangaea's own calls come early */               \
-        PG_PASS_UNLESS(name, named_app(), pg_real.name args);                  \
+        PG_RETURN_REAL_UNLESS(name, named_app(), pg_real.name args);           \
         pg_name_once("pvm_" #name, &said);                                     \
         place("pvm_" #name);                                                   \
         return pg_real.name args;                                              \

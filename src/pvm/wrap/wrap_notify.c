@@ -26,9 +26,9 @@ static pg_notice_what what_of(int what)
 
 int pvm_notify(int what, int tag, int cnt, int *tids)
 {
-    PG_PASS_UNLESS_AT(notify, pg_app_call() && what_of(what),
-                      pg_real.notify(what, tag, cnt, tids), -1, tag, -1,
-                      "what %d count %d", what, cnt);
+    PG_RETURN_REAL_UNLESS_AT(notify, pg_app_call() && what_of(what),
+                             pg_real.notify(what, tag, cnt, tids), -1, tag, -1,
+                             "what %d count %d", what, cnt);
     pg_notice_want(pvm_getcontext(), tag, what_of(what));
     return pg_real.notify(what, tag, cnt, tids);
 }

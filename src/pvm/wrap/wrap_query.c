@@ -42,24 +42,24 @@ int pvm_pstat(int tid)
 {
     char about[16];
 
-    PG_PASS_UNLESS(pstat, pg_app_call() && pg_selected(-1),
-                   pg_real.pstat(tid));
+    PG_RETURN_REAL_UNLESS(pstat, pg_app_call() && pg_selected(-1),
+                          pg_real.pstat(tid));
     snprintf(about, sizeof about, "%d", pg_ltid_of(tid));
     return ASK("pvm_pstat", about, pg_real.pstat(tid));
 }
 
 int pvm_mstat(char *host)
 {
-    PG_PASS_UNLESS(mstat, pg_app_call() && pg_selected(-1),
-                   pg_real.mstat(host));
+    PG_RETURN_REAL_UNLESS(mstat, pg_app_call() && pg_selected(-1),
+                          pg_real.mstat(host));
     return ASK("pvm_mstat", host ? host : "", pg_real.mstat(host));
 }
 
 int pvm_gsize(char *group)
 {
     pg_real_load_group();
-    PG_PASS_UNLESS(gsize, pg_app_call() && pg_selected(-1),
-                   pg_real.gsize(group));
+    PG_RETURN_REAL_UNLESS(gsize, pg_app_call() && pg_selected(-1),
+                          pg_real.gsize(group));
     return ASK("pvm_gsize", group ? group : "", pg_real.gsize(group));
 }
 
@@ -71,8 +71,8 @@ int pvm_gsize(char *group)
 int pvm_archcode(char *arch)
 {
     pg_real_load();
-    PG_PASS_UNLESS(archcode, pg_app_call() && pg_selected(-1),
-                   pg_real.archcode(arch));
+    PG_RETURN_REAL_UNLESS(archcode, pg_app_call() && pg_selected(-1),
+                          pg_real.archcode(arch));
     return ASK("pvm_archcode", arch ? arch : "", pg_real.archcode(arch));
 }
 
@@ -89,8 +89,8 @@ int pvm_hostsync(int host, struct timeval *clk, struct timeval *delta)
     size_t n;
     int cc;
 
-    PG_PASS_UNLESS(hostsync, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
-                   pg_real.hostsync(host, clk, delta));
+    PG_RETURN_REAL_UNLESS(hostsync, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
+                          pg_real.hostsync(host, clk, delta));
     PG_ENTER();
     snprintf(about, sizeof about, "t%x", (unsigned)host);
     if (pg.mode == PANGAEA_REPLAY || pg_replay_steers()) {

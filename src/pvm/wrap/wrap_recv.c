@@ -428,8 +428,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
  * call that is PVM's, else recv_common's answer). */
 #define RETURN_WRAPPED_RECV(call, how, realexpr, tmout)                        \
     int cc;                                                                    \
-    PG_PASS_UNLESS_AT(call, pg_app_call_tag(tag), realexpr, tid, tag, -1,      \
-                      NULL);                                                   \
+    PG_RETURN_REAL_UNLESS_AT(call, pg_app_call_tag(tag), realexpr, tid, tag,   \
+                             -1, NULL);                                        \
     PG_SITE();                                                                 \
     PG_ENTER();                                                                \
     pg_record_wait_begin(how == BLOCK || how == TIMED);                        \
@@ -467,9 +467,9 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
 {
     int size = pg_type_size(type), old, bufid, bytes, mtag, src, n;
 
-    PG_PASS_UNLESS_AT(precv, pg_app_call(),
-                      pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen),
-                      tid, tag, -1, NULL);
+    PG_RETURN_REAL_UNLESS_AT(precv, pg_app_call(),
+                             pg_real.precv(tid, tag, buf, len, type, rtid, rtag, rlen),
+                             tid, tag, -1, NULL);
     if (size < 0)
         return PvmBadParam;
     PG_SITE();
@@ -505,8 +505,8 @@ pvm_recvf_result pvm_recvf(pg_matchfn match)
 {
     pg_matchfn prev;
 
-    PG_PASS_UNLESS(recvf, pg.mode != PANGAEA_OFF,
-                   (pvm_recvf_result)(void *)pg_real.recvf(match));
+    PG_RETURN_REAL_UNLESS(recvf, pg.mode != PANGAEA_OFF,
+                          (pvm_recvf_result)(void *)pg_real.recvf(match));
     pg_app_call(); /* our matcher is installed at start */
     prev = pg_app_match ? pg_app_match : pg_default_match;
     pg_app_match = !match || match == pg_default_match ? NULL : match;

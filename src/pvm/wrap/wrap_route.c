@@ -51,8 +51,8 @@ int pvm_setopt(int what, int val)
     int cc;
 
     pg_real_load();
-    PG_PASS_UNLESS(setopt, what == PvmRoute && pg_app_call(),
-                   own_output(what, val, pg_real.setopt(what, val)));
+    PG_RETURN_REAL_UNLESS(setopt, what == PvmRoute && pg_app_call(),
+                          own_output(what, val, pg_real.setopt(what, val)));
     PG_SITE();
     PG_ENTER();
     cc = pg_real.setopt(what, val);
@@ -79,7 +79,7 @@ int pvm_getopt(int what)
     int v;
 
     pg_real_load();
-    PG_PASS_UNLESS(getopt, pg_app_call() && pg.ltid != 0, pg_real.getopt(what));
+    PG_RETURN_REAL_UNLESS(getopt, pg_app_call() && pg.ltid != 0, pg_real.getopt(what));
     PG_ENTER();
     v = program_view(what, pg_real.getopt(what));
     PG_LEAVE();

@@ -118,8 +118,8 @@ int pvm_send(int tid, int tag)
 {
     int cc;
 
-    PG_PASS_UNLESS_AT(send, pg_app_call_tag(tag), pg_real.send(tid, tag), tid,
-                      tag, -1, NULL);
+    PG_RETURN_REAL_UNLESS_AT(send, pg_app_call_tag(tag), pg_real.send(tid, tag), tid,
+                             tag, -1, NULL);
     PG_SITE();
     PG_ENTER();
     cc = send_common("pvm_send", &tid, 1, tag, 0, NULL);
@@ -131,9 +131,9 @@ int pvm_mcast(int *tids, int n, int tag)
 {
     int cc;
 
-    PG_PASS_UNLESS_AT(mcast, pg_app_call() && n > 0,
-                      pg_real.mcast(tids, n, tag), n == 1 ? tids[0] : -1,
-                      tag, -1, "%d tasks", n);
+    PG_RETURN_REAL_UNLESS_AT(mcast, pg_app_call() && n > 0,
+                             pg_real.mcast(tids, n, tag), n == 1 ? tids[0] : -1,
+                             tag, -1, "%d tasks", n);
     PG_SITE();
     PG_ENTER();
     cc = send_common("pvm_mcast", tids, n, tag, 1, NULL);
@@ -171,9 +171,9 @@ int pvm_psend(int tid, int tag, void *data, int len, int type)
 {
     int size = pg_type_size(type), buf, old, cc;
 
-    PG_PASS_UNLESS_AT(psend, pg_app_call(),
-                      pg_real.psend(tid, tag, data, len, type), tid, tag,
-                      size < 0 ? -1 : len * size, NULL);
+    PG_RETURN_REAL_UNLESS_AT(psend, pg_app_call(),
+                             pg_real.psend(tid, tag, data, len, type), tid, tag,
+                             size < 0 ? -1 : len * size, NULL);
     if (size < 0 || len < 0)
         return PvmBadParam;
     PG_SITE();

@@ -15,7 +15,7 @@
  *  - recording, the handler first appends "signal N S I" to the task's
  *    signals file (ltid-N.signals.pgc, docs/comm-log-format.md): N is the
  *    number of PVM calls the program had begun (pg.calls, counted where
- *    every call passes, PG_PASS_UNLESS_AT), I whether it landed inside
+ *    every call passes, PG_RETURN_REAL_UNLESS_AT), I whether it landed inside
  *    call N (a wrapper was at work) or after it returned.  One write(2):
  *    safe in a handler, and there even when S ends the task;
  *  - replaying, the sender sends nothing (it returns what the recorded
@@ -263,7 +263,7 @@ int pvm_sendsig(int tid, int sig)
     long result;
 
     pg_real_load();
-    PG_PASS_UNLESS(sendsig, pg_app_call() && pg.ltid != 0, pg_real.sendsig(tid, sig));
+    PG_RETURN_REAL_UNLESS(sendsig, pg_app_call() && pg.ltid != 0, pg_real.sendsig(tid, sig));
     PG_ENTER();
     ltid = pg_ltid_of(tid);
     if (ours && sig == 0) /* a probe that the task exists: nothing lands */

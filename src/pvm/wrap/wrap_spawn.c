@@ -177,9 +177,9 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
 {
     int cc;
 
-    PG_PASS_UNLESS_AT(spawn, pg_app_call() && count > 0 && tids,
-                      pg_real.spawn(task, argv, flag, where, count, tids), -1,
-                      -1, -1, "%.60s count %d", task ? task : "", count);
+    PG_RETURN_REAL_UNLESS_AT(spawn, pg_app_call() && count > 0 && tids,
+                             pg_real.spawn(task, argv, flag, where, count, tids), -1,
+                             -1, -1, "%.60s count %d", task ? task : "", count);
     PG_ENTER();
     if (pg.mode == PANGAEA_REPLAY || pg_replay_spawn_steers(task, count))
         cc = spawn_recorded(task, argv, flag, where, count, tids);
@@ -192,7 +192,7 @@ int pvm_spawn(char *task, char **argv, int flag, char *where, int count,
 int pvm_parent(void)
 {
     /* gated, as every call */
-    PG_PASS_UNLESS(parent, pg_app_call(), pg_real.parent());
+    PG_RETURN_REAL_UNLESS(parent, pg_app_call(), pg_real.parent());
     return pg.ltid == 1 ? PvmNoParent : pg_real.parent();
 }
 
@@ -202,7 +202,7 @@ int pvm_siblings(int **tids)
 
     /* The first task was started alone, as from a shell: PVM's answer is
      * right for it. */
-    PG_PASS_UNLESS(siblings, pg_app_call(), pg_real.siblings(tids));
+    PG_RETURN_REAL_UNLESS(siblings, pg_app_call(), pg_real.siblings(tids));
     if (pg.ltid <= 1)
         return pg_real.siblings(tids);
     if (n < 0) {

@@ -219,8 +219,8 @@ int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
     int cc, n = 0;
 
     /* `pangaea` itself (ltid 0, monitor.c) sees every task */
-    PG_PASS_UNLESS(tasks, pg_app_call() && pg.ltid != 0,
-                   pg_real.tasks(where, ntask, taskp));
+    PG_RETURN_REAL_UNLESS(tasks, pg_app_call() && pg.ltid != 0,
+                          pg_real.tasks(where, ntask, taskp));
     PG_ENTER();
     where_text(where, about, sizeof about);
     if (pg_replaying() && pg_selected(-1)) { /* a what-if records it too */
@@ -312,8 +312,8 @@ int pvm_config(int *nhostp, int *narchp, struct pvmhostinfo **hostp)
     size_t size;
     char *rec;
 
-    PG_PASS_UNLESS(config, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
-                   pg_real.config(nhostp, narchp, hostp));
+    PG_RETURN_REAL_UNLESS(config, pg_app_call() && pg.ltid != 0 && pg_selected(-1),
+                          pg_real.config(nhostp, narchp, hostp));
     PG_ENTER();
     if (pg_replaying()) { /* a what-if records it too */
         cc = pg_replay_query("pvm_config", "");
