@@ -274,7 +274,7 @@ layers: all
 # checks then run one after another, so their reports do not interleave.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check:
-	@$(MAKE) --no-print-directory -j$(NPROC) all test-programs
+	@$(MAKE) --no-print-directory -j$(NPROC) all test-programs $(UNITS)
 	@$(MAKE) --no-print-directory layers unit e2e
 
 demo: all
