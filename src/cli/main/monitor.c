@@ -286,12 +286,17 @@ static void watch_progress(void)
     }
 }
 
-/* A task that, as far as we can see, will do nothing by itself. */
+/* A task that, as far as we can see, will do nothing by itself.  A task
+ * waiting in a replayed receive says so itself after PANGAEA_STALL
+ * seconds, checking once a second; its CPU time is sampled once a second
+ * too, and may have last changed up to a second before its wait began: so
+ * a quiet task counts only 2 s after that, or a stall would be declared
+ * before the waiting task's own report (which names what it waits for). */
 static int not_progressing(const struct ttask *t)
 {
     return t->pid && t->still_since &&
            (t->state == 'T' || t->state == 't' ||
-            pg_seconds() - t->still_since >= pg_stall_seconds());
+            pg_seconds() - t->still_since >= pg_stall_seconds() + 2);
 }
 
 /* A task waits for a recorded message (or is blocked where it cannot say
