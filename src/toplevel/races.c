@@ -3,7 +3,7 @@
  * happened-before relation as vector clocks computed offline.
  *
  * Design.  Every communication log is read once through pg_logr into flat
- * arrays (an event is 40 bytes; strings are interned); each message gets
+ * arrays (an event is 40 bytes, races.h; strings are interned); each message gets
  * one entry per destination, and a receive the index of the entry it took
  * (a hash on sender, message id and destination).  Spawns come from the
  * execution logs; since those are another file, a spawn is placed among
@@ -75,6 +75,7 @@ static int scan(struct rc_run *run, pg_err *err)
 }
 
 _Static_assert(offsetof(struct rc_task, ltid) == 0, "top_find_ltid reads the ltid first");
+_Static_assert(sizeof(struct rc_ev) == 40, "races.h: an event is 40 bytes");
 
 static int task_of(const struct rc_run *run, int ltid)
 {
@@ -164,9 +165,11 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     e->matcher = (unsigned char)ev->matcher;
     e->site = ev->site > 0 ? ev->site : 0;
     e->tag = ev->tag, e->from = ev->from, e->msgid = ev->msgid;
-    e->afrom = ev->asked_from, e->atag = ev->asked_tag;
+    e->atag = ev->asked_tag;
+    if (ev->kind != PG_EV_SEND && ev->kind != PG_EV_GETTID &&
+        ev->kind != PG_EV_LEAVE)
+        e->afrom = ev->asked_from; /* those keep nto there */
     e->misses = ev->misses;
-    e->t = ev->t;
     e->seq = (int)ev->seq;
     e->a = -1;
     if (ev->kind == PG_EV_SEND) {
@@ -207,7 +210,83 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     return 0;
 }
 
-static int read_comm(struct rc_run *run, int ti, pg_err *err)
+/* A spawn of an execution log, to be placed among its parent's
+ * communication events as that log is read (by time: the exec log is
+ * another file, and the analysis keeps no time stamps of its own). */
+struct spawn_at {
+    int parent, child;
+    double t;
+};
+
+static int cmp_spawn(const void *a, const void *b)
+{
+    const struct spawn_at *x = a, *y = b;
+
+    if (x->parent != y->parent)
+        return x->parent - y->parent;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Spawns: each child's parent, from every execution log, sorted by parent
+ * then time (the last spawn naming a child wins, as in the log).  Their
+ * number, -1 when out of memory. */
+static int read_spawns(struct rc_run *run, struct spawn_at **out)
+{
+    struct spawn_at *sp = NULL;
+    size_t n = 0, cap = 0;
+    char path[4300];
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r;
+    pg_err err;
+    int ti, i, c;
+
+    for (ti = 0; ti < run->ntasks; ti++) {
+        pg_log_path(path, sizeof path, run->dir, run->tasks[ti].ltid,
+                    PG_LOG_EXEC);
+        if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
+            continue; /* no exec log: the children start unordered */
+        while (pg_logr_next(r, &ev, &err) == 1)
+            for (i = 0; ev.kind == PG_EV_SPAWN && i < ev.nchild; i++) {
+                if ((c = task_of(run, ev.child_ltid[i])) < 0)
+                    continue;
+                if (pg_grow(&sp, &cap, n + 1, sizeof *sp) < 0)
+                    return pg_logr_close(r), free(sp), -1;
+                run->tasks[c].parent = ti;
+                run->tasks[c].spawn_k = (int)n; /* its entry, for now */
+                sp[n++] = (struct spawn_at){ ti, c, ev.t };
+            }
+        pg_logr_close(r);
+    }
+    for (i = 0; i < (int)n; i++) /* only each child's last spawn counts */
+        if (run->tasks[sp[i].child].spawn_k != i)
+            sp[i].child = -1;
+    if (n > 1)
+        qsort(sp, n, sizeof *sp, cmp_spawn);
+    *out = sp;
+    return (int)n;
+}
+
+/* The spawns of the task being read (sorted by time) not yet placed. */
+struct spawn_cur {
+    const struct spawn_at *sp;
+    int i, n;
+};
+
+/* Places task ti's spawns made before an event at time t: a child starts
+ * after the parent's events up to the first one stamped later than its
+ * spawn (t < 0: after all of them, at the end of the log). */
+static void place_spawns(struct rc_run *run, int ti, struct spawn_cur *c,
+                         double t)
+{
+    for (; c->i < c->n && c->sp[c->i].parent == ti &&
+           (t < 0 || c->sp[c->i].t < t); c->i++)
+        if (c->sp[c->i].child >= 0)
+            run->tasks[c->sp[c->i].child].spawn_k = run->tasks[ti].n;
+}
+
+static int read_comm(struct rc_run *run, int ti, struct spawn_cur *sc,
+                     pg_err *err)
 {
     struct rc_task *t = &run->tasks[ti];
     char path[4300];
@@ -225,48 +304,21 @@ static int read_comm(struct rc_run *run, int ti, pg_err *err)
         return pg_err_set(err, "%s is race-only (pangaea -min): the analysis "
                           "needs a full recording", path), -1;
     }
-    while ((rc = pg_logr_next(r, &ev, err)) == 1)
+    while ((rc = pg_logr_next(r, &ev, err)) == 1) {
+        if (ev.kind != PG_EV_SITE)
+            place_spawns(run, ti, sc, ev.t < 0 ? 0 : ev.t);
         if (take_event(run, ti, &ev) < 0) {
             pg_logr_close(r);
             return pg_err_set(err, "out of memory"), -1;
         }
+    }
+    place_spawns(run, ti, sc, -1);
     if (rc < 0 && pg_logr_cut(r)) {
         snprintf(t->note, sizeof t->note, "%.590s", err->msg);
         rc = 0;
     }
     pg_logr_close(r);
     return rc;
-}
-
-/* Spawns: each child's parent, and how many of the parent's communication
- * events came before (by time: the exec log is another file). */
-static void read_exec(struct rc_run *run, int ti)
-{
-    struct rc_task *t = &run->tasks[ti];
-    char path[4300];
-    pg_log_header h;
-    pg_event ev;
-    pg_logr *r;
-    pg_err err;
-    int i, c, k;
-
-    pg_log_path(path, sizeof path, run->dir, t->ltid, PG_LOG_EXEC);
-    if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
-        return; /* no exec log: the children start unordered */
-    while (pg_logr_next(r, &ev, &err) == 1) {
-        if (ev.kind != PG_EV_SPAWN)
-            continue;
-        for (i = 0; i < ev.nchild; i++) {
-            if ((c = task_of(run, ev.child_ltid[i])) < 0)
-                continue;
-            k = 0;
-            while (k < t->n && run->ev[t->first + k].t <= ev.t)
-                k++;
-            run->tasks[c].parent = ti;
-            run->tasks[c].spawn_k = k;
-        }
-    }
-    pg_logr_close(r);
 }
 
 /* ---- matching ------------------------------------------------------------- */
@@ -356,17 +408,23 @@ static int link_turns(struct rc_run *run)
 
 int rc_load(struct rc_run *run, const char *dir, pg_err *err)
 {
-    int t;
+    struct spawn_cur sc = { NULL, 0, 0 };
+    int t, rc = 0;
 
     memset(run, 0, sizeof *run);
     snprintf(run->dir, sizeof run->dir, "%s", dir);
     if (scan(run, err) < 0)
         return -1;
-    for (t = 0; t < run->ntasks; t++)
-        if (read_comm(run, t, err) < 0)
-            return -1;
-    for (t = 0; t < run->ntasks; t++)
-        read_exec(run, t);
+    if ((sc.n = read_spawns(run, (struct spawn_at **)&sc.sp)) < 0)
+        return pg_err_set(err, "out of memory"), -1;
+    for (t = 0; rc == 0 && t < run->ntasks; t++) {
+        while (sc.i < sc.n && sc.sp[sc.i].parent < t)
+            sc.i++;
+        rc = read_comm(run, t, &sc, err);
+    }
+    free((void *)sc.sp);
+    if (rc < 0)
+        return -1;
     if (match(run) < 0 || link_turns(run) < 0 ||
         rc_clocks_at(run, NULL, NULL, 0, NULL, NULL) < 0)
         return pg_err_set(err, "out of memory"), -1;

@@ -21,7 +21,9 @@
 
 #include "pg_err.h"
 
-/* One event of a task's communication log, as the analysis needs it. */
+/* One event of a task's communication log, as the analysis needs it:
+ * 40 bytes (a recording of 10^8 events keeps 10^8 of them).  No time
+ * stamp: spawns are placed as the logs are read (races.c). */
 struct rc_ev {
     unsigned char kind;  /* PG_EV_* */
     unsigned char call;  /* index into pg_msg_calls (SEND/RECV/NOTICE/POLL) */
@@ -29,14 +31,18 @@ struct rc_ev {
     unsigned char matcher;
     int site;            /* the task's site id, 0: none */
     int tag, from, msgid;
-    int afrom, atag;     /* asked for: -3/-2 unknown (logs of versions 1, 2) */
+    union {
+        int nto;         /* SEND: entries rc_run.msg[a .. a+nto-1];
+                            GETTID/LEAVE: the turn, until linked */
+        int afrom;       /* RECV/NOTICE/POLL/PROBE: asked for: -3 unknown
+                            (logs of versions 1, 2) */
+    };
+    int atag;            /* asked for: -2 unknown */
     int a;               /* RECV/NOTICE: index of the message taken, -1;
                             SEND: first message entry; BARRIER: instance;
                             GETTID/LEAVE: index into turns; ROUTE: value */
-    int nto;             /* SEND: entries rc_run.msg[a .. a+nto-1] */
     int misses;
     int seq;             /* its number in the log (as -dump shows it) */
-    double t;            /* as recorded (spawns are placed by it) */
 };
 
 /* One message as delivered to one destination (a multicast is several),
@@ -132,18 +138,19 @@ struct rc_alt {            /* 4 bytes: a deep queue has many */
     unsigned fifo_broken : 1; /* counted only because per-pair order is
                                  lost */
 };
-struct rc_race {
+struct rc_race {            /* 40 bytes: every receive may race */
     int task, pos;       /* the receive: task index, event number */
     int took;            /* message it took, -1 (a failed poll) */
-    struct rc_alt *alts;
     int nalts;
-    int first;           /* no other race happens before it */
-    int conservative;    /* judged without knowing the filter (pvm_recvf's
-                            matcher, or a log of version 1 or 2) */
+    struct rc_alt *alts; /* into one array for all races (rc_find) */
     int group;           /* report entry (races_out.c) */
     int out_of_order;    /* it took a sender's message while an earlier one
                             of that sender, which it accepts, was queued:
                             that one (index into rc_run.msg), or -1 */
+    unsigned first : 1;  /* no other race happens before it */
+    unsigned conservative : 1; /* judged without knowing the filter
+                            (pvm_recvf's matcher, or a log of version 1
+                            or 2) */
 };
 
 /* Loads dir (its ltid-N.comm.pgc and ltid-N.exec.xml) and computes the
@@ -162,8 +169,9 @@ extern int rc_dense_max;
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
 
-/* Finds the races; *races gets a malloc'd array. Returns their number, -1
- * when out of memory. */
+/* Finds the races; *races gets a malloc'd array, their alternatives one
+ * array for all (races[0].alts; rc_races_free frees both).  Returns their
+ * number, -1 when out of memory. */
 int rc_find(struct rc_run *run, struct rc_race **races);
 void rc_races_free(struct rc_race *races, int n);
 

@@ -33,6 +33,7 @@
  */
 #include "races.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,8 @@ struct finder {
     struct rc_race *races;
     int nraces;
     size_t capr;
+    struct rc_alt *alts;  /* every race's alternatives, in race order */
+    size_t nalts, capalts;
 };
 
 /* Chains the messages of each (sender, destination) pair in send order,
@@ -168,23 +171,27 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
     return 0;
 }
 
+/* Keeps a race; its alternatives go to the one array of all races (an
+ * offset until rc_find is done: the array moves as it grows). */
 static int keep_race(struct finder *f, int p, int pos, int took, int cons)
 {
     struct rc_race *r;
     int i, n = 0;
 
-    if (pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1, sizeof *f->races) < 0)
+    if (pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1, sizeof *f->races) < 0 ||
+        pg_grow(&f->alts, &f->capalts, f->nalts + (size_t)f->ncand + 1,
+                sizeof *f->alts) < 0)
         return -1;
     r = &f->races[f->nraces];
     memset(r, 0, sizeof *r);
     r->task = p, r->pos = pos, r->took = took, r->conservative = cons;
     r->out_of_order = -1;
-    if (!(r->alts = malloc((f->ncand + 1) * sizeof *r->alts)))
-        return -1;
+    r->alts = (struct rc_alt *)(uintptr_t)f->nalts; /* resolved at the end */
     for (i = 0; i < f->ncand; i++)
         if (f->cand[i].msg != took)
-            r->alts[n++] = f->cand[i];
+            f->alts[f->nalts + n++] = f->cand[i];
     r->nalts = n;
+    f->nalts += n;
     f->nraces++;
     return 0;
 }
@@ -296,6 +303,20 @@ static int firsts(struct rc_run *run, struct rc_race *r, int n)
     return rc;
 }
 
+/* The races' alternatives: offsets into f->alts become pointers (the
+ * first race's is the array itself, which rc_races_free frees). */
+static int resolve_alts(struct finder *f)
+{
+    int i;
+
+    if (f->nraces == 0)
+        return free(f->alts), f->alts = NULL, 0;
+    for (i = 0; i < f->nraces; i++)
+        f->races[i].alts = f->alts + (uintptr_t)f->races[i].alts;
+    f->alts = NULL;
+    return 0;
+}
+
 int rc_find(struct rc_run *run, struct rc_race **races)
 {
     struct finder f = { run };
@@ -306,9 +327,14 @@ int rc_find(struct rc_run *run, struct rc_race **races)
         rc = -1;
     for (p = 0; rc == 0 && p < run->ntasks; p++)
         rc = per_task(&f, p);
+    free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
+    f.snd = NULL, f.snd_first = f.nhead = NULL, f.cand = NULL;
+    if (rc == 0)
+        rc = resolve_alts(&f);
+    else
+        free(f.alts); /* races[0].alts is offset 0: NULL */
     if (rc == 0 && f.nraces > 0)
         rc = firsts(run, f.races, f.nraces);
-    free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
     if (rc < 0) {
         rc_races_free(f.races, f.nraces);
         *races = NULL;
@@ -320,9 +346,7 @@ int rc_find(struct rc_run *run, struct rc_race **races)
 
 void rc_races_free(struct rc_race *races, int n)
 {
-    int i;
-
-    for (i = 0; i < n; i++)
-        free(races[i].alts);
+    if (n > 0)
+        free(races[0].alts);
     free(races);
 }
