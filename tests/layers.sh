@@ -42,8 +42,8 @@ TOP_LAYERS='
 untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
-runlog hostcheck move races dump pack
-unpack
+hostcheck move races dump pack
+runlog unpack
 races_find
 races_out whatif minimize
 display_races

@@ -1,8 +1,13 @@
 /*
- * races.h - `pangaea -races`: which receives of a recorded run could have
- * taken another message, and which.  From the logs alone.
+ * races.h - the model of a recording, and `pangaea -races`: which
+ * receives of a recorded run could have taken another message, and which.
+ * From the logs alone.
  *
- *   races.c       loading a recording into flat arrays
+ *   races.c       the one model of a recording: every log of a directory
+ *                 read once into flat arrays, every kind of event, each
+ *                 receive matched to its send once; the analysis reads it
+ *                 (rc_load), and so do the views (rc_load_view: the pages,
+ *                 the exports, runlog.h's graph, which is derived from it)
  *   races_clock.c happened-before as vector clocks computed offline
  *                 (nothing was added to messages): program order, send ->
  *                 receive, spawn -> the child's first event, group joins
@@ -17,6 +22,8 @@
 #ifndef TOP_RACES_H
 #define TOP_RACES_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pg_err.h"
@@ -127,9 +134,42 @@ struct rc_run {
     struct rc_dent *dents;
     size_t ndents, cap_dents;
     int cycles;          /* dependencies broken (inconsistent logs) */
+    int clocked;         /* the clocks are computed (rc_find needs them) */
+    struct rc_view *view; /* what only the views need, or NULL (rc_load) */
     long receives;       /* receives and failed polls examined */
     long unreplayed;     /* calls Pangaea does not replay (wrap_named.c) */
     char unreplayed_calls[256]; /* their names, each once, ", " between */
+};
+
+/* A task as the views show it (rc_load_view). */
+struct rc_vtask {
+    char program[1024];
+    char host[256];
+    int ended;           /* an <end> was read (comm or exec log) */
+    int status;          /* its status */
+    int signal;          /* the signal it died of (its exec log's <crash>) */
+    char crash_at[300];  /* where: the program's frame as file:line, or "" */
+    char note[1100];     /* why its logs are incomplete, "" when they are not */
+};
+
+/* One pvm_spawn of a child whose logs are in the directory. */
+struct rc_spawn {
+    int task, child;     /* task indexes */
+    double t;            /* the spawn's time, as recorded */
+};
+
+/* The columns only the views need, beside the analysis' arrays: an event's
+ * time and size cost 12 bytes an event, which -races does not pay. */
+struct rc_view {
+    double *t;           /* per event: as recorded, seconds since the epoch */
+    int *bytes;          /* per event: SEND/RECV: the message's size */
+    int *to;             /* per message entry: the destination's ltid (its
+                            dst is -1 when that task has no log) */
+    size_t cap_t, cap_bytes, cap_to;
+    struct rc_vtask *tasks; /* per task */
+    struct rc_spawn *spawns; /* in the spawners' order, then log order */
+    int nspawns;
+    char unanalysable[700]; /* why -races would refuse these logs, or "" */
 };
 
 /* One race: a receive (or failed poll) and the messages it could take. */
@@ -156,7 +196,17 @@ struct rc_race {            /* 40 bytes: every receive may race */
 /* Loads dir (its ltid-N.comm.pgc and ltid-N.exec.xml) and computes the
  * clocks.  0, or -1 and err (a log that is malformed: exit 2). */
 int rc_load(struct rc_run *run, const char *dir, pg_err *err);
+/* The same for the views: every task with a log (a comm log or an exec
+ * log), run->view filled; a log that cannot be read, ends early or is
+ * race-only is a note of its task (and view->unanalysable says so), not
+ * an error; no clocks until rc_find.  -1 and err only when the directory
+ * holds no log or memory runs out. */
+int rc_load_view(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
+/* The model's counts for a BARRIER (its count) and an END (its status),
+ * which ride in the event's tag. */
+#define RC_BARRIER_COUNT(e) ((e)->tag)
+#define RC_END_STATUS(e) ((e)->tag)
 /* Computes the clocks (again), and for each race asked for (want_task[i],
  * want_pos[i]: sorted by task, then event) sets first[i] to 1 when it
  * happens after no race: none of task q's events from minpos[q] (its
@@ -169,7 +219,24 @@ extern int rc_dense_max;
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
 
-/* Finds the races; *races gets a malloc'd array, their alternatives one
+/* The matcher (races.c): item numbers by a 64-bit hash of their key
+ * (rc_key of up to three ints); a key's items come out of its chain in
+ * the order they were added, and the chain ends with -1.  The caller
+ * compares keys: for (at = RC_INDEX_START; (i = rc_index_next(x, h, &at))
+ * >= 0;) if (item i has the key) ... */
+struct rc_index {
+    int *slot;
+    size_t mask;
+};
+#define RC_INDEX_START ((size_t)-1)
+uint64_t rc_key(int a, int b, int c);
+int rc_index_init(struct rc_index *x, size_t n); /* room for n items */
+void rc_index_add(struct rc_index *x, uint64_t key, int item);
+int rc_index_next(const struct rc_index *x, uint64_t key, size_t *at);
+void rc_index_free(struct rc_index *x);
+
+/* Finds the races (computing the clocks first if the load did not);
+ * *races gets a malloc'd array, their alternatives one
  * array for all (races[0].alts; rc_races_free frees both).  Returns their
  * number, -1 when out of memory. */
 int rc_find(struct rc_run *run, struct rc_race **races);

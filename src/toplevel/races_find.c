@@ -323,6 +323,9 @@ int rc_find(struct rc_run *run, struct rc_race **races)
     int p, rc = 0;
 
     run->receives = 0;
+    if (!run->clocked && rc_clocks_at(run, NULL, NULL, 0, NULL, NULL) < 0)
+        return *races = NULL, -1;
+    run->clocked = 1;
     if (lists(&f) < 0)
         rc = -1;
     for (p = 0; rc == 0 && p < run->ntasks; p++)
