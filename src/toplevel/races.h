@@ -178,12 +178,11 @@ struct rc_alt {            /* 4 bytes: a deep queue has many */
     unsigned fifo_broken : 1; /* counted only because per-pair order is
                                  lost */
 };
-struct rc_race {            /* 40 bytes: every receive may race */
+struct rc_race {            /* 32 bytes: every receive may race */
     int task, pos;       /* the receive: task index, event number */
     int took;            /* message it took, -1 (a failed poll) */
     int nalts;
     struct rc_alt *alts; /* into one array for all races (rc_find) */
-    int group;           /* report entry (races_out.c) */
     int out_of_order;    /* it took a sender's message while an earlier one
                             of that sender, which it accepts, was queued:
                             that one (index into rc_run.msg), or -1 */
@@ -207,12 +206,13 @@ void rc_free(struct rc_run *run);
  * which ride in the event's tag. */
 #define RC_BARRIER_COUNT(e) ((e)->tag)
 #define RC_END_STATUS(e) ((e)->tag)
-/* Computes the clocks (again), and for each race asked for (want_task[i],
- * want_pos[i]: sorted by task, then event) sets first[i] to 1 when it
- * happens after no race: none of task q's events from minpos[q] (its
- * first race; 0: none) on.  0, or -1 when out of memory. */
-int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
-                 int nwant, const int *minpos, int *first);
+/* Computes the clocks (again), and for each race asked for (want[i]:
+ * sorted by task, then event) sets want[i].first when it happens after
+ * no race: none of task q's events from minpos[q] (its first race; 0:
+ * none) on.  0, or -1 when out of memory. */
+struct rc_race;
+int rc_clocks_at(struct rc_run *run, struct rc_race *want, int nwant,
+                 const int *minpos);
 /* Up to this many tasks each task's clock is an array of ntasks, above
  * it a hash of what it knows (races_clock.c); the unit tests lower it. */
 extern int rc_dense_max;

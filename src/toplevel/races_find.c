@@ -33,6 +33,8 @@
  */
 #include "races.h"
 
+_Static_assert(sizeof(struct rc_race) == 32, "races.h: a race is 32 bytes");
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,24 +284,19 @@ static int per_task(struct finder *f, int p)
     return 0;
 }
 
-/* Marks the races no other race happens before. */
+/* Marks the races no other race happens before (in place: a deep queue
+ * races at every receive). */
 static int firsts(struct rc_run *run, struct rc_race *r, int n)
 {
-    int T = run->ntasks, *wt = malloc((n + 1) * sizeof *wt),
-        *wp = malloc((n + 1) * sizeof *wp), *minpos = calloc(T, sizeof *minpos),
-        *first = calloc(n + 1, sizeof *first), i, rc = -1;
+    int *minpos = calloc(run->ntasks + 1, sizeof *minpos), i, rc;
 
-    if (wt && wp && minpos && first) {
-        for (i = 0; i < n; i++) {
-            wt[i] = r[i].task, wp[i] = r[i].pos;
-            if (!minpos[r[i].task])
-                minpos[r[i].task] = r[i].pos; /* races come in event order */
-        }
-        rc = rc_clocks_at(run, wt, wp, n, minpos, first);
-        for (i = 0; rc == 0 && i < n; i++)
-            r[i].first = first[i];
-    }
-    free(wt), free(wp), free(minpos), free(first);
+    if (!minpos)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (!minpos[r[i].task])
+            minpos[r[i].task] = r[i].pos; /* races come in event order */
+    rc = rc_clocks_at(run, r, n, minpos);
+    free(minpos);
     return rc;
 }
 
@@ -323,7 +320,7 @@ int rc_find(struct rc_run *run, struct rc_race **races)
     int p, rc = 0;
 
     run->receives = 0;
-    if (!run->clocked && rc_clocks_at(run, NULL, NULL, 0, NULL, NULL) < 0)
+    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
         return *races = NULL, -1;
     run->clocked = 1;
     if (lists(&f) < 0)

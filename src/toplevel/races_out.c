@@ -17,6 +17,7 @@
  */
 #include "races.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,7 +245,6 @@ static int group(const struct rc_run *run, struct rc_race *r, int n,
         gr.g[j].count++;
         gr.g[j].polls += polls_of(run, &r[i]) > 0 ? polls_of(run, &r[i]) : 0;
         gr.g[j].any_first |= r[i].first;
-        r[i].group = j;
     }
     free(gr.tab), free(gr.keys), free(gr.key);
     if (rc < 0)
@@ -545,6 +545,44 @@ static void print_jsonl(const struct rc_run *run, const struct rc_race *r,
 
 /* ---- the command ------------------------------------------------------------ */
 
+/* The peak resident set of this process so far (VmHWM), in KB; -1. */
+static long peak_kb(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *fp = fopen("/proc/self/status", "r");
+
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+            break;
+    if (fp)
+        fclose(fp);
+    return kb;
+}
+
+/* PANGAEA_MEMSTATS=1: what the analysis kept, counted (the bytes of its
+ * arrays in use: the same on every machine), and the peak resident set,
+ * on stderr; the memory bounds of tests/e2e/test_scaling.sh read it. */
+static void print_memstats(const struct rc_run *run, const struct rc_race *r,
+                           int n)
+{
+    size_t model = (size_t)run->nev * sizeof *run->ev +
+                   (size_t)run->nmsg * sizeof *run->msg +
+                   run->nsnaps * sizeof *run->snaps +
+                   run->ndents * sizeof *run->dents, races, alts = 0;
+    int i;
+
+    if (!getenv("PANGAEA_MEMSTATS") || strcmp(getenv("PANGAEA_MEMSTATS"), "1"))
+        return;
+    for (i = 0; i < n; i++)
+        alts += (size_t)r[i].nalts;
+    races = (size_t)n * sizeof *r + alts * sizeof *r->alts;
+    fprintf(stderr, "pangaea: memory: %d events, model %zu bytes, races "
+            "%zu bytes: %.1f bytes an event; peak resident %ld KB\n",
+            run->nev, model, races,
+            run->nev ? (double)(model + races) / run->nev : 0.0, peak_kb());
+}
+
 int top_is_races(const char *arg)
 {
     return !strcmp(arg, "-races");
@@ -595,6 +633,7 @@ int top_races(int argc, char **argv)
         fprintf(stderr, "pangaea: the logs of %s are inconsistent: %d "
                 "dependencies could not be met (logs of two runs?)\n",
                 run.dir, run.cycles);
+    print_memstats(&run, races, n);
     rc = 0;
     if (json == 2)
         print_jsonl(&run, races, n, stdout);
