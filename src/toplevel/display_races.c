@@ -42,10 +42,11 @@ static void notice_text(FILE *fp, const struct rc_run *rr, int m)
 
     if (rr->msg[m].notice_of >= 0)
         snprintf(buf, sizeof buf, "the exit notice of ltid %d (tag %d)",
-                 rr->tasks[rr->msg[m].notice_of].ltid, rr->msg[m].tag);
+                 rr->tasks[rr->msg[m].notice_of].ltid,
+                 rc_msg_tag(rr, &rr->msg[m]));
     else
         snprintf(buf, sizeof buf, "a notice of PVM's (tag %d)",
-                 rr->msg[m].tag);
+                 rc_msg_tag(rr, &rr->msg[m]));
     top_json_str(fp, buf);
 }
 

@@ -58,7 +58,7 @@ void ex_name_choice(const struct rc_run *run, int t, int pos, int m,
              RC_EV(run, t, pos)->seq,
              x->src >= 0 ? run->tasks[x->src].ltid
              : x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
-             x->src >= 0 ? x->msgid : 0);
+             rc_msg_msgid(run, x));
 }
 
 /* The choices of task t's receives before event `before` (all: n+1). */

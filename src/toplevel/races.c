@@ -88,6 +88,7 @@ static int scan(struct rc_run *run, pg_err *err)
 
 _Static_assert(offsetof(struct rc_task, ltid) == 0, "top_find_ltid reads the ltid first");
 _Static_assert(sizeof(struct rc_ev) == 40, "races.h: an event is 40 bytes");
+_Static_assert(sizeof(struct rc_msg) == 32, "races.h: a message entry is 32 bytes");
 
 static int task_of(const struct rc_run *run, int ltid)
 {
@@ -224,7 +225,7 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 
             m->src = ti, m->dst = task_of(run, ev->to[i]);
             m->src_pos = run->nev - t->first + 1;
-            m->tag = ev->tag, m->msgid = ev->msgid, m->notice_of = -1;
+            m->notice_of = -1;
             m->snap = -1, m->taken_pos = 0, m->next = -1, m->vcd = 0;
         }
     } else if (ev->kind == PG_EV_ROUTE) {
@@ -310,7 +311,6 @@ static int view_exec(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_view *v = run->view;
     struct rc_vtask *t;
-    size_t cap = (size_t)v->nspawns;
     char name[600];
     int i, c;
 
@@ -327,7 +327,7 @@ static int view_exec(struct rc_run *run, int ti, const pg_event *ev)
     for (i = 0; ev->kind == PG_EV_SPAWN && i < ev->nchild; i++) {
         if ((c = task_of(run, ev->child_ltid[i])) < 0)
             continue;
-        if (pg_grow(&v->spawns, &cap, (size_t)v->nspawns + 1,
+        if (pg_grow(&v->spawns, &v->cap_spawns, (size_t)v->nspawns + 1,
                     sizeof *v->spawns) < 0)
             return -1;
         v->spawns[v->nspawns++] = (struct rc_spawn){ ti, c, ev->t };
@@ -537,7 +537,7 @@ static int match(struct rc_run *run)
         return -1;
     for (i = 0; i < run->nmsg; i++)
         if ((m = &run->msg[i])->dst >= 0)
-            rc_index_add(&x, rc_key(m->src, m->dst, m->msgid), i);
+            rc_index_add(&x, rc_key(m->src, m->dst, rc_msg_msgid(run, m)), i);
     for (t = 0; t < run->ntasks; t++)
         for (pos = 1; pos <= run->tasks[t].n; pos++) {
             e = RC_EV(run, t, pos);
@@ -547,7 +547,7 @@ static int match(struct rc_run *run)
                     return rc_index_free(&x), -1;
                 e->a = run->nmsg;
                 run->msg[run->nmsg++] = (struct rc_msg){
-                    -1, t, 0, e->tag, 0,
+                    -1, t, 0,
                     e->what == PG_NOTICE_EXIT ? task_of(run, e->from) : -1,
                     0, -1, pos, -1 };
                 continue;
@@ -559,7 +559,8 @@ static int match(struct rc_run *run)
             at = RC_INDEX_START;
             while ((k = rc_index_next(&x, rc_key(src, t, e->msgid), &at)) >= 0) {
                 m = &run->msg[k];
-                if (m->src == src && m->dst == t && m->msgid == e->msgid) {
+                if (m->src == src && m->dst == t &&
+                    rc_msg_msgid(run, m) == e->msgid) {
                     e->a = k;
                     if (!probe && !m->taken_pos)
                         m->taken_pos = pos; /* probes take nothing */

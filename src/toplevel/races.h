@@ -56,8 +56,8 @@ struct rc_ev {
  * or a notice taken by a receive. */
 struct rc_msg {
     int src, dst;      /* task indexes; src -1: a notice (from the daemon) */
-    int src_pos;       /* the send's event number in src (1-based) */
-    int tag, msgid;
+    int src_pos;       /* the send's event number in src (1-based); its
+                          tag and msgid are the send's (rc_msg_tag) */
     int notice_of;     /* notice of an exit: the task that ended, -1 */
     int vcd;           /* the send's vector clock at dst: events of dst that
                           happen before the send */
@@ -169,6 +169,7 @@ struct rc_view {
     struct rc_vtask *tasks; /* per task */
     struct rc_spawn *spawns; /* in the spawners' order, then log order */
     int nspawns;
+    size_t cap_spawns;
     char unanalysable[700]; /* why -races would refuse these logs, or "" */
 };
 
@@ -218,6 +219,20 @@ int rc_clocks_at(struct rc_run *run, struct rc_race *want, int nwant,
 extern int rc_dense_max;
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
+
+/* A message entry's tag and message id, kept once, in its send's event
+ * (a notice: the notice event's tag, and id 0). */
+static inline int rc_msg_tag(const struct rc_run *run, const struct rc_msg *m)
+{
+    return m->src >= 0 ? RC_EV(run, m->src, m->src_pos)->tag
+                       : RC_EV(run, m->dst, m->taken_pos)->tag;
+}
+
+static inline int rc_msg_msgid(const struct rc_run *run,
+                               const struct rc_msg *m)
+{
+    return m->src >= 0 ? RC_EV(run, m->src, m->src_pos)->msgid : 0;
+}
 
 /* The matcher (races.c): item numbers by a 64-bit hash of their key
  * (rc_key of up to three ints); a key's items come out of its chain in

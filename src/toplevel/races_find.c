@@ -141,7 +141,7 @@ static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
             continue;
         if (msg[m].vcd >= pos)
             break; /* sent after R, and so is everything after it */
-        if (atag >= 0 && msg[m].tag != atag)
+        if (atag >= 0 && rc_msg_tag(f->run, &msg[m]) != atag)
             continue;
         if (add(f, m, found && direct) < 0)
             return -1;
@@ -164,7 +164,7 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
     for (i = f->nhead[p]; i >= 0; i = m->next) {
         m = &run->msg[i];
         if ((m->taken_pos && m->taken_pos < pos) ||
-            (atag >= 0 && m->tag != atag))
+            (atag >= 0 && rc_msg_tag(run, m) != atag))
             continue;
         /* vcd: what the ended task knew of p at its end (races_clock.c) */
         if ((m->notice_of < 0 || m->vcd < pos) && add(f, i, 0) < 0)

@@ -19,9 +19,10 @@
 #   and short of memory printed wrong counts).
 # - -races on the same 10^6 events keeps at most 95 bytes an event, as it
 #   counts its arrays in use (PANGAEA_MEMSTATS=1: the same on every
-#   machine; 90 now, 114 when an event was 56 bytes and each race's
-#   alternatives a malloc of their own), and its peak resident set is
-#   within 125 MB (97 MB now, 136 MB then: a wide margin, not a timing).
+#   machine; 86 now, 114 when an event was 56 bytes, a message entry 40
+#   and each race 48 with its alternatives a malloc of their own), and
+#   its peak resident set is within 125 MB (93 MB now, 136 MB then: a
+#   wide margin, not a timing).
 # No pvmd: the recordings are written by gen_logs.
 set -u
 . "$(dirname "$0")/lib.sh"
