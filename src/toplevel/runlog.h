@@ -111,14 +111,17 @@ struct top_run {
     int *graph_of;           /* per event of the model: its index in ev, -1 */
 };
 
-/* Loads every ltid-N.{comm,exec}.xml of dir, matches and orders.  A log
- * that ends early (a task that crashed) keeps what it holds and a note.
- * 0, or -1 and err when the directory cannot be read or holds no log. */
+/* Loads the model of dir's logs (rc_load_view: each log read once, each
+ * receive matched once), derives the graph from it and orders it; the
+ * model stays in run->model for the races.  A log that ends early (a
+ * task that crashed) keeps what it holds and a note.  0, or -1 and err
+ * when the directory cannot be read or holds no log. */
 int top_run_load(struct top_run *run, const char *dir, pg_err *err);
 void top_run_free(struct top_run *run);
 /* The same, for a summary (-tasks): every task with its counts and only
- * its last message event; the run's counts of what matched; no links, no
- * order.  Memory about 20 bytes an event (the messages' keys). */
+ * its last message event; the run's counts of what matched (the model's
+ * matcher, rc_index); no links, no order, no model.  Memory about 20
+ * bytes an event (the messages' keys). */
 int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err);
 
 /* Gives every event its logical position, lam (lamport.c).  0, or -1
