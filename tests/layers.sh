@@ -23,7 +23,9 @@ B=${B:-$ROOT/build}
 fail=0
 
 LIB_FOLDERS='src/base src/log src/pvm/runtime src/pvm/wrap'
-TOP_FOLDERS='src/cli/files src/cli/recording src/cli/analysis src/cli/view src/cli/run src/cli/pack src/cli/search src/cli/live src/cli/main'
+# The analysis' folder holds the one model of a recording (races.c), from
+# which the recording folder's runlog.c derives the views' graph.
+TOP_FOLDERS='src/cli/files src/cli/analysis src/cli/recording src/cli/view src/cli/run src/cli/pack src/cli/search src/cli/live src/cli/main'
 LIB_LAYERS='
 err grow util
 log_table log_bin log_sink site_name
@@ -49,8 +51,8 @@ TOP_LAYERS='
 untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
-runlog hostcheck move races dump pack
-unpack
+hostcheck move races dump pack
+runlog unpack
 races_find
 races_out whatif minimize
 display_races
