@@ -26,7 +26,9 @@ LIB_FOLDERS='src/base src/log src/pvm/runtime src/pvm/wrap'
 # The MPI front end (its PMPI library: build/libpangaea-*.so) stands beside
 # PVM's on the same base and log layers, and uses nothing of PVM's.
 MPI_FOLDERS='src/base src/log src/mpi'
-TOP_FOLDERS='src/cli/files src/cli/recording src/cli/analysis src/cli/view src/cli/run src/cli/pack src/cli/search src/cli/live src/cli/main'
+# The analysis' folder holds the one model of a recording (races.c), from
+# which the recording folder's runlog.c derives the views' graph.
+TOP_FOLDERS='src/cli/files src/cli/analysis src/cli/recording src/cli/view src/cli/run src/cli/pack src/cli/search src/cli/live src/cli/main'
 BASE_LOG_LAYERS='
 err grow util
 log_table log_bin log_sink site_name
@@ -61,8 +63,8 @@ untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
 mpi_ids
-runlog hostcheck move races dump pack
-unpack mpi_run
+hostcheck move races dump pack
+runlog unpack mpi_run
 races_find
 races_out whatif minimize
 display_races

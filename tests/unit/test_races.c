@@ -4,7 +4,9 @@
  * communication logs of a few tasks with the log writer, as the runtime
  * would, loads the directory and checks the races found: which receives,
  * what they took, their alternatives, first or not; and the text report
- * keeps receives with other senders (exit notices of other tasks) apart.
+ * keeps receives with other senders (exit notices of other tasks) apart;
+ * and the views' graph (runlog.c) is the same model: its events, links
+ * and races are the analysis' own.
  */
 #define _XOPEN_SOURCE 700
 #include <check.h>
@@ -19,6 +21,7 @@
 
 #include "pg_log.h"
 #include "races.h"
+#include "runlog.h"
 #include "top.h"
 #include "whatif.h"
 
@@ -191,7 +194,7 @@ START_TEST(test_fifo_per_pair_unless_the_receiver_routes_direct)
     ck_assert_int_eq(n, 1);
     ck_assert_int_eq(races[0].nalts, 1);
     ck_assert_int_eq(races[0].alts[0].fifo_broken, 1);
-    ck_assert_int_eq(run.msg[races[0].alts[0].msg].msgid, 2);
+    ck_assert_int_eq(rc_msg_msgid(&run, &run.msg[races[0].alts[0].msg]), 2);
     done(n);
 }
 END_TEST
@@ -474,6 +477,45 @@ START_TEST(test_one_receive_by_its_reach_gives_what_the_analysis_gives)
 }
 END_TEST
 
+/* One receive judged by its reach overwrites the clocks' view of the
+ * messages to its task: the whole analysis afterwards, on the same
+ * clocked run, still finds what a fresh load finds, first marks too. */
+START_TEST(test_the_analysis_after_one_receive_is_unchanged)
+{
+    struct rc_run one;
+    struct rc_race r, *again;
+    int n, m, i, j, t, pos, *min;
+    pg_err err;
+
+    random_run();
+    n = analyse();
+    ck_assert_int_gt(n, 100);
+    ck_assert_int_eq(rc_load(&one, dir, &err), 0);
+    min = malloc((one.ntasks + 1) * sizeof *min);
+    for (t = 0; t < one.ntasks; t++)
+        for (pos = 1; pos <= one.tasks[t].n; pos++)
+            if (RC_EV(&one, t, pos)->kind == PG_EV_RECV) {
+                ck_assert_int_eq(top_whatif_reach(&one, t, pos, min), 0);
+                if (rc_find_at(&one, t, pos, min, &r) == 1)
+                    free(r.alts);
+            }
+    m = rc_find(&one, &again);
+    ck_assert_int_eq(m, n);
+    for (i = 0; i < n; i++) {
+        ck_assert_int_eq(again[i].task, races[i].task);
+        ck_assert_int_eq(again[i].pos, races[i].pos);
+        ck_assert_int_eq(again[i].first, races[i].first);
+        ck_assert_int_eq(again[i].nalts, races[i].nalts);
+        for (j = 0; j < again[i].nalts; j++)
+            ck_assert_int_eq(again[i].alts[j].msg, races[i].alts[j].msg);
+    }
+    rc_races_free(again, m);
+    free(min);
+    rc_free(&one);
+    done(n);
+}
+END_TEST
+
 /* A pvm_nrecv by ltid 1 that took message msgid of `from` (any source,
  * tag 5). */
 static void nrecv1(int from, int msgid)
@@ -556,6 +598,64 @@ START_TEST(test_a_trecv_is_a_poll_where_its_site_timed_out)
 }
 END_TEST
 
+/* The graph of the views is derived from the model -races reads: every
+ * send and receive of the model is the graph's event of the same task and
+ * number, every matched receive's link is the model's match, and the
+ * races found on the graph's model are those of -races. */
+START_TEST(test_the_views_graph_is_the_analysis_model)
+{
+    static struct top_run tr;
+    struct rc_race *r1;
+    const struct rc_run *m;
+    pg_err err;
+    int n0, n1, i, j, g, links = 0;
+
+    random_run();
+    close_all();
+    n0 = analyse();
+    ck_assert_int_gt(n0, 100);
+    ck_assert_msg(top_run_load(&tr, dir, &err) == 0, "%s", err.msg);
+    m = tr.model;
+    ck_assert_int_eq(m->nev, run.nev);
+    for (i = 0; i < m->nev; i++) {
+        const struct rc_ev *x = &m->ev[i];
+
+        g = tr.graph_of[i];
+        if (x->kind != PG_EV_SEND && x->kind != PG_EV_RECV) {
+            ck_assert_int_eq(g, -1);
+            continue;
+        }
+        ck_assert_int_ge(g, 0);
+        ck_assert_int_eq(tr.ev[g].seq, x->seq);
+        ck_assert_int_eq(tr.ev[g].kind, x->kind);
+        ck_assert_int_eq(tr.tasks[tr.ev[g].task].ltid,
+                         run.tasks[tr.ev[g].task].ltid);
+        if (x->kind == PG_EV_RECV && x->a >= 0) {
+            const struct rc_msg *s = &m->msg[x->a];
+
+            ck_assert_int_eq(tr.ev[g].partner,
+                             tr.graph_of[m->tasks[s->src].first + s->src_pos - 1]);
+            links++;
+        }
+    }
+    ck_assert_int_eq(tr.nlinks, links);
+    n1 = top_run_races(&tr, &r1);
+    ck_assert_int_eq(n1, n0);
+    for (i = 0; i < n0; i++) {
+        ck_assert_int_eq(r1[i].task, races[i].task);
+        ck_assert_int_eq(r1[i].pos, races[i].pos);
+        ck_assert_int_eq(r1[i].took, races[i].took);
+        ck_assert_int_eq(r1[i].first, races[i].first);
+        ck_assert_int_eq(r1[i].nalts, races[i].nalts);
+        for (j = 0; j < r1[i].nalts; j++)
+            ck_assert_int_eq(r1[i].alts[j].msg, races[i].alts[j].msg);
+    }
+    rc_races_free(r1, n1);
+    top_run_free(&tr);
+    done(n0);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -574,8 +674,10 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_exit_notices_of_two_tasks_are_two_senders);
     tcase_add_test(tc, test_clocks_as_hashes_give_what_arrays_give);
     tcase_add_test(tc, test_one_receive_by_its_reach_gives_what_the_analysis_gives);
+    tcase_add_test(tc, test_the_analysis_after_one_receive_is_unchanged);
     tcase_add_test(tc, test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send);
     tcase_add_test(tc, test_a_trecv_is_a_poll_where_its_site_timed_out);
+    tcase_add_test(tc, test_the_views_graph_is_the_analysis_model);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,11 +4,11 @@
  * dashed line from each alternative send to it; its details list the
  * alternatives and the call site.
  *
- * Design.  The analysis loads the logs itself (races.c: it needs events
- * the graph does not draw), so its events are mapped to the graph's: the
- * graph holds a task's sends and receives in log order, so an event's
- * index there is the task's first plus the number of sends and receives
- * before it.  Failed polls and notices are not drawn (no mark, no line);
+ * Design.  The graph is derived from the recording's model (races.h,
+ * runlog.c), which the analysis reads too: the races are found on the
+ * run's own model, and an event of the model is the graph's through
+ * run->graph_of (no second load, no second matching).  Failed polls and
+ * notices are not drawn (no mark, no line);
  * a notice an alternative is named in the details only.  A run where
  * every receive races (a master taking results from anyone) has as many
  * races as receives, so the data is flat integers:
@@ -24,26 +24,16 @@
 #include "races.h"
 #include "runlog.h"
 
-/* For every event of the analysis, its index in the graph, -1 if none. */
-static int *graph_index(const struct rc_run *rr, const struct top_run *run)
+int top_run_races(const struct top_run *run, struct rc_race **races)
 {
-    int *map = malloc(((size_t)rr->nev + 1) * sizeof *map), t, k, i, n;
+    int n;
 
-    if (!map)
-        return NULL;
-    for (t = 0; t < rr->ntasks; t++) {
-        k = top_run_task(run, rr->tasks[t].ltid);
-        for (i = 0, n = 0; i < rr->tasks[t].n; i++) {
-            const struct rc_ev *e = &rr->ev[rr->tasks[t].first + i];
-            int msg = e->kind == PG_EV_SEND || e->kind == PG_EV_RECV;
-
-            map[rr->tasks[t].first + i] =
-                msg && k >= 0 && n < run->tasks[k].nev ? run->tasks[k].first + n
-                                                        : -1;
-            n += msg;
-        }
-    }
-    return map;
+    *races = NULL;
+    if (!run->model || run->model->view->unanalysable[0])
+        return 0; /* -races would refuse these logs: drawn without */
+    if ((n = rc_find(run->model, races)) < 0)
+        return *races = NULL, 0;
+    return n;
 }
 
 static void notice_text(FILE *fp, const struct rc_run *rr, int m)
@@ -52,10 +42,11 @@ static void notice_text(FILE *fp, const struct rc_run *rr, int m)
 
     if (rr->msg[m].notice_of >= 0)
         snprintf(buf, sizeof buf, "the exit notice of ltid %d (tag %d)",
-                 rr->tasks[rr->msg[m].notice_of].ltid, rr->msg[m].tag);
+                 rr->tasks[rr->msg[m].notice_of].ltid,
+                 rc_msg_tag(rr, &rr->msg[m]));
     else
         snprintf(buf, sizeof buf, "a notice of PVM's (tag %d)",
-                 rr->msg[m].tag);
+                 rc_msg_tag(rr, &rr->msg[m]));
     top_json_str(fp, buf);
 }
 
@@ -77,28 +68,28 @@ void top_display_races(FILE *fp, const struct top_run *run)
 {
     static char names[256][600];
     struct rc_race *r = NULL;
-    struct rc_run rr;
-    int n = top_races_for_display(run->dir, &rr, &r), *map, i, j, out = 0;
+    const struct rc_run *rr = run->model;
+    int n = top_run_races(run, &r), i, j, out = 0;
+    const int *map = run->graph_of;
     int nnames = 0, nnotes = 0, si;
     char site[600];
 
     fprintf(fp, ",\n\"races\":[");
-    map = n > 0 ? graph_index(&rr, run) : NULL;
-    for (i = 0; map && i < n; i++) {
-        int recv = map[rr.tasks[r[i].task].first + r[i].pos - 1];
-        const struct rc_ev *e = RC_EV(&rr, r[i].task, r[i].pos);
+    for (i = 0; i < n; i++) {
+        int recv = map[rr->tasks[r[i].task].first + r[i].pos - 1];
+        const struct rc_ev *e = RC_EV(rr, r[i].task, r[i].pos);
 
         if (recv < 0)
             continue; /* a failed poll, a notice: not drawn */
-        si = site_index(names, &nnames, rc_site_name(&rr, r[i].task, e->site,
+        si = site_index(names, &nnames, rc_site_name(rr, r[i].task, e->site,
                                                      site, sizeof site));
         fprintf(fp, "%s%d,%d,%d,%d", out++ ? ",\n" : "", recv, r[i].first, si,
                 r[i].nalts);
         for (j = 0; j < r[i].nalts; j++) {
-            const struct rc_msg *m = &rr.msg[r[i].alts[j].msg];
+            const struct rc_msg *m = &rr->msg[r[i].alts[j].msg];
 
             fprintf(fp, ",%d,%d",
-                    m->src >= 0 ? map[rr.tasks[m->src].first + m->src_pos - 1]
+                    m->src >= 0 ? map[rr->tasks[m->src].first + m->src_pos - 1]
                                 : -1, r[i].alts[j].fifo_broken);
         }
     }
@@ -108,18 +99,16 @@ void top_display_races(FILE *fp, const struct top_run *run)
         top_json_str(fp, names[i]);
     }
     fprintf(fp, "],\n\"raceNotes\":[");
-    for (i = 0; map && i < n; i++) {
-        int recv = map[rr.tasks[r[i].task].first + r[i].pos - 1];
+    for (i = 0; i < n; i++) {
+        int recv = map[rr->tasks[r[i].task].first + r[i].pos - 1];
 
         for (j = 0; recv >= 0 && j < r[i].nalts; j++)
-            if (rr.msg[r[i].alts[j].msg].src < 0) {
+            if (rr->msg[r[i].alts[j].msg].src < 0) {
                 fprintf(fp, "%s%d,", nnotes++ ? "," : "", recv);
-                notice_text(fp, &rr, r[i].alts[j].msg);
+                notice_text(fp, rr, r[i].alts[j].msg);
             }
     }
     fprintf(fp, "]");
-    free(map);
     if (n > 0)
         rc_races_free(r, n);
-    rc_free(&rr);
 }

@@ -191,7 +191,7 @@ static int race_needs_keeping(const struct rc_run *run, const struct rc_race *r,
                 continue;
             if (msg[m].vcd >= pos)
                 break; /* sent after the receive, and so is the rest */
-            if (atag >= 0 && msg[m].tag != atag)
+            if (atag >= 0 && rc_msg_tag(run, &msg[m]) != atag)
                 continue;
             return 1; /* the first message of the sender it could take */
         }

@@ -3,7 +3,7 @@
  * happened-before relation as vector clocks computed offline.
  *
  * Design.  Every communication log is read once through pg_logr into flat
- * arrays (an event is 40 bytes; strings are interned); each message gets
+ * arrays (an event is 40 bytes, races.h; strings are interned); each message gets
  * one entry per destination, and a receive the index of the entry it took
  * (a hash on sender, message id and destination).  Spawns come from the
  * execution logs; since those are another file, a spawn is placed among
@@ -17,7 +17,9 @@
 #include "races.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -49,21 +51,31 @@ static int intern(struct rc_run *run, const char *s)
 
 /* ---- the directory ---------------------------------------------------------- */
 
+/* The tasks: the ltids with a comm log (the analysis), or with any log
+ * (the views), each once, in order. */
 static int scan(struct rc_run *run, pg_err *err)
 {
-    int *ids, n = top_log_ltids(run->dir, 0, &ids), i;
+    int *ids, n = top_log_ltids(run->dir, run->view != NULL, &ids), i;
 
+    if (n < 0 && run->view)
+        return pg_err_set(err, "cannot read the log directory %s: %s",
+                          run->dir, strerror(errno)), -1;
     if (n < 0)
         return pg_err_set(err, "cannot read the log directory %s", run->dir),
                -1;
     if (n == 0) {
         free(ids);
+        if (run->view)
+            return pg_err_set(err, "no log in %s (no ltid-N.comm.pgc or "
+                              "ltid-N.exec.xml): record a run first with "
+                              "pangaea -log", run->dir), -1;
         return pg_err_set(err, "no communication log (ltid-N.comm.pgc) in %s:"
                           " record a run first with pangaea -log", run->dir),
                -1;
     }
     run->tasks = calloc(n, sizeof *run->tasks);
-    if (!run->tasks)
+    if (!run->tasks || (run->view && !(run->view->tasks = calloc(
+                            n, sizeof *run->view->tasks))))
         return free(ids), pg_err_set(err, "out of memory"), -1;
     for (i = 0; i < n; i++) {
         run->tasks[i].ltid = ids[i];
@@ -75,6 +87,8 @@ static int scan(struct rc_run *run, pg_err *err)
 }
 
 _Static_assert(offsetof(struct rc_task, ltid) == 0, "top_find_ltid reads the ltid first");
+_Static_assert(sizeof(struct rc_ev) == 40, "races.h: an event is 40 bytes");
+_Static_assert(sizeof(struct rc_msg) == 32, "races.h: a message entry is 32 bytes");
 
 static int task_of(const struct rc_run *run, int ltid)
 {
@@ -88,7 +102,7 @@ static int add_site(struct rc_run *run, struct rc_task *t, const pg_event *ev)
     size_t cap = t->nsites;
     int m;
 
-    if (ev->site != t->nsites + 1)
+    if (ev->site != t->nsites + 1 || !ev->module)
         return 0; /* ids are 1, 2, 3...: another is no site of ours */
     if ((m = intern(run, ev->module)) < 0 ||
         pg_grow(&t->sites, &cap, (size_t)(t->nsites) + 1, sizeof *t->sites) < 0)
@@ -140,6 +154,29 @@ static void note_unreplayed(struct rc_run *run, const char *call)
                  n ? ", " : "", call);
 }
 
+/* The views' columns of the event being added (run->nev): its time and
+ * size, and a send's destinations as ltids. */
+static int view_columns(struct rc_run *run, const pg_event *ev)
+{
+    struct rc_view *v = run->view;
+    size_t n = (size_t)run->nev + 1;
+    int i;
+
+    if (pg_grow(&v->t, &v->cap_t, n, sizeof *v->t) < 0 ||
+        pg_grow(&v->bytes, &v->cap_bytes, n, sizeof *v->bytes) < 0)
+        return -1;
+    v->t[run->nev] = ev->t;
+    v->bytes[run->nev] = ev->bytes;
+    if (ev->kind != PG_EV_SEND)
+        return 0;
+    if (pg_grow(&v->to, &v->cap_to, (size_t)(run->nmsg + ev->nto) + 1,
+                sizeof *v->to) < 0)
+        return -1;
+    for (i = 0; i < ev->nto; i++)
+        v->to[run->nmsg + i] = ev->to[i];
+    return 0;
+}
+
 static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_task *t = &run->tasks[ti];
@@ -164,11 +201,19 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     e->matcher = (unsigned char)ev->matcher;
     e->site = ev->site > 0 ? ev->site : 0;
     e->tag = ev->tag, e->from = ev->from, e->msgid = ev->msgid;
-    e->afrom = ev->asked_from, e->atag = ev->asked_tag;
+    e->atag = ev->asked_tag;
+    if (ev->kind != PG_EV_SEND && ev->kind != PG_EV_GETTID &&
+        ev->kind != PG_EV_LEAVE)
+        e->afrom = ev->asked_from; /* those keep nto there */
     e->misses = ev->misses;
-    e->t = ev->t;
     e->seq = (int)ev->seq;
     e->a = -1;
+    if (ev->kind == PG_EV_BARRIER)
+        RC_BARRIER_COUNT(e) = ev->count;
+    else if (ev->kind == PG_EV_END)
+        RC_END_STATUS(e) = ev->status;
+    if (run->view && view_columns(run, ev) < 0)
+        return -1;
     if (ev->kind == PG_EV_SEND) {
         e->a = run->nmsg;
         e->nto = ev->nto;
@@ -180,7 +225,7 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 
             m->src = ti, m->dst = task_of(run, ev->to[i]);
             m->src_pos = run->nev - t->first + 1;
-            m->tag = ev->tag, m->msgid = ev->msgid, m->notice_of = -1;
+            m->notice_of = -1;
             m->snap = -1, m->taken_pos = 0, m->next = -1, m->vcd = 0;
         }
     } else if (ev->kind == PG_EV_ROUTE) {
@@ -207,7 +252,187 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     return 0;
 }
 
-static int read_comm(struct rc_run *run, int ti, pg_err *err)
+/* A spawn of an execution log, to be placed among its parent's
+ * communication events as that log is read (by time: the exec log is
+ * another file, and the analysis keeps no time stamps of its own). */
+struct spawn_at {
+    int parent, child;
+    double t;
+};
+
+static int cmp_spawn(const void *a, const void *b)
+{
+    const struct spawn_at *x = a, *y = b;
+
+    if (x->parent != y->parent)
+        return x->parent - y->parent;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* ---- what only the views keep (run->view) ------------------------------ */
+
+static void view_note(struct rc_run *run, int ti, const char *what)
+{
+    char *note;
+    size_t n;
+
+    if (!run->view)
+        return;
+    note = run->view->tasks[ti].note;
+    n = strlen(note);
+    snprintf(note + n, sizeof run->view->tasks[ti].note - n, "%s%s",
+             n ? "; " : "", what);
+}
+
+/* The first log that names the program and the host names them. */
+static void view_header(struct rc_run *run, int ti, const pg_log_header *h)
+{
+    struct rc_vtask *v;
+
+    if (!run->view)
+        return;
+    v = &run->view->tasks[ti];
+    if (!v->program[0])
+        snprintf(v->program, sizeof v->program, "%s", h->program);
+    if (!v->host[0])
+        snprintf(v->host, sizeof v->host, "%s", h->host);
+}
+
+/* Why the analysis cannot take these logs (the first reason). */
+static void unanalysable(struct rc_run *run, const char *why)
+{
+    if (run->view && !run->view->unanalysable[0])
+        snprintf(run->view->unanalysable, sizeof run->view->unanalysable,
+                 "%.690s", why);
+}
+
+/* An event of task ti's exec log: its end, its crash, a spawn kept. */
+static int view_exec(struct rc_run *run, int ti, const pg_event *ev)
+{
+    struct rc_view *v = run->view;
+    struct rc_vtask *t;
+    char name[600];
+    int i, c;
+
+    t = &v->tasks[ti];
+    if (ev->kind == PG_EV_END) {
+        t->ended = 1, t->status = ev->status;
+    } else if (ev->kind == PG_EV_CRASH) { /* how it died, kept by its recording */
+        t->signal = ev->value;
+        snprintf(t->crash_at, sizeof t->crash_at, "%s",
+                 ev->module && ev->module[0]
+                     ? pg_site_name(ev->module, ev->offset, name, sizeof name)
+                     : "");
+    }
+    for (i = 0; ev->kind == PG_EV_SPAWN && i < ev->nchild; i++) {
+        if ((c = task_of(run, ev->child_ltid[i])) < 0)
+            continue;
+        if (pg_grow(&v->spawns, &v->cap_spawns, (size_t)v->nspawns + 1,
+                    sizeof *v->spawns) < 0)
+            return -1;
+        v->spawns[v->nspawns++] = (struct rc_spawn){ ti, c, ev->t };
+    }
+    return 0;
+}
+
+/* ---- the execution logs -------------------------------------------------- */
+
+/* One spawn of task ti's exec log: each child's parent, and its entry. */
+static int take_spawn(struct rc_run *run, int ti, const pg_event *ev,
+                      struct spawn_at **sp, size_t *n, size_t *cap)
+{
+    int i, c;
+
+    for (i = 0; ev->kind == PG_EV_SPAWN && i < ev->nchild; i++) {
+        if ((c = task_of(run, ev->child_ltid[i])) < 0)
+            continue;
+        if (pg_grow(sp, cap, *n + 1, sizeof **sp) < 0)
+            return -1;
+        run->tasks[c].parent = ti;
+        run->tasks[c].spawn_k = (int)*n; /* its entry, for now */
+        (*sp)[(*n)++] = (struct spawn_at){ ti, c, ev->t };
+    }
+    return 0;
+}
+
+/* Spawns: each child's parent, from every execution log, sorted by parent
+ * then time (the last spawn naming a child wins, as in the log); for the
+ * views also what else those logs say.  Their number, -1 when out of
+ * memory. */
+static int read_spawns(struct rc_run *run, struct spawn_at **out)
+{
+    struct spawn_at *sp = NULL;
+    size_t n = 0, cap = 0;
+    char path[4300];
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r;
+    pg_err err;
+    int ti, i, rc;
+
+    for (ti = 0; ti < run->ntasks; ti++) {
+        pg_log_path(path, sizeof path, run->dir, run->tasks[ti].ltid,
+                    PG_LOG_EXEC);
+        if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err))) {
+            view_note(run, ti, err.msg);
+            continue; /* no exec log: the children start unordered */
+        }
+        view_header(run, ti, &h);
+        while ((rc = pg_logr_next(r, &ev, &err)) == 1)
+            if (take_spawn(run, ti, &ev, &sp, &n, &cap) < 0 ||
+                (run->view && view_exec(run, ti, &ev) < 0))
+                return pg_logr_close(r), free(sp), -1;
+        if (rc < 0)
+            view_note(run, ti, err.msg);
+        pg_logr_close(r);
+    }
+    for (i = 0; i < (int)n; i++) /* only each child's last spawn counts */
+        if (run->tasks[sp[i].child].spawn_k != i)
+            sp[i].child = -1;
+    if (n > 1)
+        qsort(sp, n, sizeof *sp, cmp_spawn);
+    *out = sp;
+    return (int)n;
+}
+
+/* ---- the communication logs ---------------------------------------------- */
+
+/* The spawns of the task being read (sorted by time) not yet placed. */
+struct spawn_cur {
+    const struct spawn_at *sp;
+    int i, n;
+};
+
+/* Places task ti's spawns made before an event at time t: a child starts
+ * after the parent's events up to the first one stamped later than its
+ * spawn (t < 0: after all of them, at the end of the log). */
+static void place_spawns(struct rc_run *run, int ti, struct spawn_cur *c,
+                         double t)
+{
+    for (; c->i < c->n && c->sp[c->i].parent == ti &&
+           (t < 0 || c->sp[c->i].t < t); c->i++)
+        if (c->sp[c->i].child >= 0)
+            run->tasks[c->sp[c->i].child].spawn_k = run->tasks[ti].n;
+}
+
+/* A log that cannot be opened or read through: -races refuses it (a log
+ * cut short only costs its end); a view shows what there is, noted. */
+static int comm_trouble(struct rc_run *run, int ti, const pg_err *err,
+                        int cut)
+{
+    if (cut)
+        snprintf(run->tasks[ti].note, sizeof run->tasks[ti].note, "%.590s",
+                 err->msg);
+    if (!run->view)
+        return cut ? 0 : -1;
+    view_note(run, ti, err->msg);
+    if (!cut)
+        unanalysable(run, err->msg);
+    return 0;
+}
+
+static int read_comm(struct rc_run *run, int ti, struct spawn_cur *sc,
+                     pg_err *err)
 {
     struct rc_task *t = &run->tasks[ti];
     char path[4300];
@@ -219,119 +444,131 @@ static int read_comm(struct rc_run *run, int ti, pg_err *err)
     pg_log_path(path, sizeof path, run->dir, t->ltid, PG_LOG_COMM);
     t->first = run->nev;
     if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, err)))
-        return -1;
+        return comm_trouble(run, ti, err, 0);
+    view_header(run, ti, &h);
     if (pg_log_race_only(h.select)) { /* its sends are gone (minimize.c) */
-        pg_logr_close(r);
-        return pg_err_set(err, "%s is race-only (pangaea -min): the analysis "
-                          "needs a full recording", path), -1;
+        pg_err_set(err, "%s is race-only (pangaea -min): the analysis "
+                   "needs a full recording", path);
+        unanalysable(run, err->msg);
+        if (!run->view)
+            return pg_logr_close(r), -1;
     }
-    while ((rc = pg_logr_next(r, &ev, err)) == 1)
+    while ((rc = pg_logr_next(r, &ev, err)) == 1) {
+        if (ev.kind != PG_EV_SITE)
+            place_spawns(run, ti, sc, ev.t < 0 ? 0 : ev.t);
+        if (ev.kind == PG_EV_END && run->view)
+            run->view->tasks[ti].ended = 1,
+            run->view->tasks[ti].status = ev.status;
         if (take_event(run, ti, &ev) < 0) {
             pg_logr_close(r);
             return pg_err_set(err, "out of memory"), -1;
         }
-    if (rc < 0 && pg_logr_cut(r)) {
-        snprintf(t->note, sizeof t->note, "%.590s", err->msg);
-        rc = 0;
     }
+    place_spawns(run, ti, sc, -1);
+    if (rc < 0)
+        rc = comm_trouble(run, ti, err, pg_logr_cut(r));
     pg_logr_close(r);
     return rc;
 }
 
-/* Spawns: each child's parent, and how many of the parent's communication
- * events came before (by time: the exec log is another file). */
-static void read_exec(struct rc_run *run, int ti)
-{
-    struct rc_task *t = &run->tasks[ti];
-    char path[4300];
-    pg_log_header h;
-    pg_event ev;
-    pg_logr *r;
-    pg_err err;
-    int i, c, k;
-
-    pg_log_path(path, sizeof path, run->dir, t->ltid, PG_LOG_EXEC);
-    if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
-        return; /* no exec log: the children start unordered */
-    while (pg_logr_next(r, &ev, &err) == 1) {
-        if (ev.kind != PG_EV_SPAWN)
-            continue;
-        for (i = 0; i < ev.nchild; i++) {
-            if ((c = task_of(run, ev.child_ltid[i])) < 0)
-                continue;
-            k = 0;
-            while (k < t->n && run->ev[t->first + k].t <= ev.t)
-                k++;
-            run->tasks[c].parent = ti;
-            run->tasks[c].spawn_k = k;
-        }
-    }
-    pg_logr_close(r);
-}
-
 /* ---- matching ------------------------------------------------------------- */
 
-static uint64_t key_hash(int src, int dst, int msgid)
+/* The one matcher of the project's post-mortem side: an open-addressing
+ * table of item numbers, twice as many slots as items, each item put at
+ * the first free slot of its key's chain; the caller walks a key's chain
+ * (rc_index_next) and compares the keys itself, so the table holds 4
+ * bytes a slot, and the first item of a key is found first. */
+uint64_t rc_key(int a, int b, int c)
 {
-    uint64_t h = (uint64_t)(uint32_t)src * 0x9E3779B97F4A7C15ull;
+    uint64_t h = (uint64_t)(uint32_t)a * 0x9E3779B97F4A7C15ull;
 
-    h ^= (uint64_t)(uint32_t)dst * 0xC2B2AE3D27D4EB4Full;
-    h ^= (uint64_t)(uint32_t)msgid * 0x165667B19E3779F9ull;
+    h ^= (uint64_t)(uint32_t)b * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t)(uint32_t)c * 0x165667B19E3779F9ull;
     return h ^ (h >> 29);
+}
+
+int rc_index_init(struct rc_index *x, size_t n)
+{
+    size_t cap = 16;
+
+    while (cap < 2 * n + 2)
+        cap *= 2;
+    x->mask = cap - 1;
+    if (!(x->slot = malloc(cap * sizeof *x->slot)))
+        return -1;
+    memset(x->slot, -1, cap * sizeof *x->slot);
+    return 0;
+}
+
+void rc_index_add(struct rc_index *x, uint64_t key, int item)
+{
+    size_t i;
+
+    for (i = key & x->mask; x->slot[i] >= 0; i = (i + 1) & x->mask)
+        ;
+    x->slot[i] = item;
+}
+
+int rc_index_next(const struct rc_index *x, uint64_t key, size_t *at)
+{
+    size_t i = *at == RC_INDEX_START ? key & x->mask : *at;
+
+    *at = (i + 1) & x->mask;
+    return x->slot[i];
+}
+
+void rc_index_free(struct rc_index *x)
+{
+    free(x->slot);
+    x->slot = NULL;
 }
 
 /* Gives every receive the entry of the message it took, and notices an
  * entry of their own.  The table holds indexes of run->msg. */
 static int match(struct rc_run *run)
 {
-    int cap = 1, *tab, i, t, pos, j, src, nsend = run->nmsg;
+    int i, t, pos, src, k, probe;
+    struct rc_index x;
     struct rc_ev *e;
     struct rc_msg *m;
+    size_t at;
 
-    while (cap < 2 * nsend + 2)
-        cap *= 2;
-    if (!(tab = malloc(cap * sizeof *tab)))
+    if (rc_index_init(&x, (size_t)run->nmsg) < 0)
         return -1;
-    memset(tab, -1, cap * sizeof *tab);
-    for (i = 0; i < nsend; i++) {
-        m = &run->msg[i];
-        if (m->dst < 0)
-            continue;
-        for (j = key_hash(m->src, m->dst, m->msgid) & (cap - 1); tab[j] >= 0;
-             j = (j + 1) & (cap - 1))
-            ;
-        tab[j] = i;
-    }
+    for (i = 0; i < run->nmsg; i++)
+        if ((m = &run->msg[i])->dst >= 0)
+            rc_index_add(&x, rc_key(m->src, m->dst, rc_msg_msgid(run, m)), i);
     for (t = 0; t < run->ntasks; t++)
         for (pos = 1; pos <= run->tasks[t].n; pos++) {
             e = RC_EV(run, t, pos);
             if (e->kind == PG_EV_NOTICE) {
                 if (pg_grow(&run->msg, &run->cap_msg, (size_t)(run->nmsg) + 1,
                          sizeof *run->msg) < 0)
-                    return free(tab), -1;
-                e = RC_EV(run, t, pos);
+                    return rc_index_free(&x), -1;
                 e->a = run->nmsg;
                 run->msg[run->nmsg++] = (struct rc_msg){
-                    -1, t, 0, e->tag, 0,
+                    -1, t, 0,
                     e->what == PG_NOTICE_EXIT ? task_of(run, e->from) : -1,
                     0, -1, pos, -1 };
                 continue;
             }
             if (e->kind != PG_EV_RECV || (src = task_of(run, e->from)) < 0)
                 continue;
-            for (j = key_hash(src, t, e->msgid) & (cap - 1); tab[j] >= 0;
-                 j = (j + 1) & (cap - 1)) {
-                m = &run->msg[tab[j]];
-                if (m->src == src && m->dst == t && m->msgid == e->msgid) {
-                    e->a = tab[j];
-                    if (!pg_call_probes(pg_msg_calls[e->call]) &&
-                        !m->taken_pos)
-                        m->taken_pos = pos;
+            probe = e->call < pg_n_msg_calls &&
+                    pg_call_probes(pg_msg_calls[e->call]);
+            at = RC_INDEX_START;
+            while ((k = rc_index_next(&x, rc_key(src, t, e->msgid), &at)) >= 0) {
+                m = &run->msg[k];
+                if (m->src == src && m->dst == t &&
+                    rc_msg_msgid(run, m) == e->msgid) {
+                    e->a = k;
+                    if (!probe && !m->taken_pos)
+                        m->taken_pos = pos; /* probes take nothing */
                     break;
                 }
             }
         }
-    free(tab);
+    rc_index_free(&x);
     return 0;
 }
 
@@ -354,31 +591,61 @@ static int link_turns(struct rc_run *run)
     return 0;
 }
 
-int rc_load(struct rc_run *run, const char *dir, pg_err *err)
+/* Reads the logs of dir into run (run->view set for a view's load). */
+static int load(struct rc_run *run, const char *dir, pg_err *err)
 {
-    if (rc_load_logs(run, dir, err) < 0)
+    struct spawn_cur sc = { NULL, 0, 0 };
+    int t, rc = 0;
+
+    /* The model's arrays grow by doubling to hundreds of MB.  glibc
+     * raises its mmap threshold as mapped blocks are freed, and then
+     * grows big arrays in the heap by copying, leaving the old copies
+     * resident (a quarter more at 10^6 events); a fixed threshold keeps
+     * every big array mapped and grown in place (mremap). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    snprintf(run->dir, sizeof run->dir, "%s", dir);
+    if (scan(run, err) < 0)
         return -1;
-    if (rc_clocks_at(run, NULL, NULL, 0, NULL, NULL) < 0)
+    if ((sc.n = read_spawns(run, (struct spawn_at **)&sc.sp)) < 0)
+        return pg_err_set(err, "out of memory"), -1;
+    for (t = 0; rc == 0 && t < run->ntasks; t++) {
+        while (sc.i < sc.n && sc.sp[sc.i].parent < t)
+            sc.i++;
+        rc = read_comm(run, t, &sc, err);
+    }
+    free((void *)sc.sp);
+    if (rc < 0)
+        return -1;
+    if (match(run) < 0 || link_turns(run) < 0)
         return pg_err_set(err, "out of memory"), -1;
     return 0;
 }
 
+int rc_load(struct rc_run *run, const char *dir, pg_err *err)
+{
+    memset(run, 0, sizeof *run);
+    if (load(run, dir, err) < 0)
+        return -1;
+    if (rc_clocks_at(run, NULL, 0, NULL) < 0)
+        return pg_err_set(err, "out of memory"), -1;
+    run->clocked = 1;
+    return 0;
+}
+
+/* The logs without the clocks (rc_find computes them when asked; a
+ * -whatif plan never needs them: rc_find_at with the receive's reach). */
 int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err)
 {
-    int t;
-
     memset(run, 0, sizeof *run);
-    snprintf(run->dir, sizeof run->dir, "%s", dir);
-    if (scan(run, err) < 0)
-        return -1;
-    for (t = 0; t < run->ntasks; t++)
-        if (read_comm(run, t, err) < 0)
-            return -1;
-    for (t = 0; t < run->ntasks; t++)
-        read_exec(run, t);
-    if (match(run) < 0 || link_turns(run) < 0)
+    return load(run, dir, err);
+}
+
+int rc_load_view(struct rc_run *run, const char *dir, pg_err *err)
+{
+    memset(run, 0, sizeof *run);
+    if (!(run->view = calloc(1, sizeof *run->view)))
         return pg_err_set(err, "out of memory"), -1;
-    return 0;
+    return load(run, dir, err);
 }
 
 void rc_free(struct rc_run *run)
@@ -391,5 +658,10 @@ void rc_free(struct rc_run *run)
         free(run->bars[t].who);
     free(run->tasks), free(run->ev), free(run->msg), free(run->turns);
     free(run->bars), free(run->text), free(run->snaps), free(run->dents);
+    if (run->view) {
+        free(run->view->t), free(run->view->bytes), free(run->view->to);
+        free(run->view->tasks), free(run->view->spawns);
+        free(run->view);
+    }
     memset(run, 0, sizeof *run);
 }

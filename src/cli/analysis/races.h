@@ -1,8 +1,13 @@
 /*
- * races.h - `pangaea -races`: which receives of a recorded run could have
- * taken another message, and which.  From the logs alone.
+ * races.h - the model of a recording, and `pangaea -races`: which
+ * receives of a recorded run could have taken another message, and which.
+ * From the logs alone.
  *
- *   races.c       loading a recording into flat arrays
+ *   races.c       the one model of a recording: every log of a directory
+ *                 read once into flat arrays, every kind of event, each
+ *                 receive matched to its send once; the analysis reads it
+ *                 (rc_load), and so do the views (rc_load_view: the pages,
+ *                 the exports, runlog.h's graph, which is derived from it)
  *   races_clock.c happened-before as vector clocks computed offline
  *                 (nothing was added to messages): program order, send ->
  *                 receive, spawn -> the child's first event, group joins
@@ -17,12 +22,16 @@
 #ifndef TOP_RACES_H
 #define TOP_RACES_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pg_err.h"
 #include "pg_log.h"
 
-/* One event of a task's communication log, as the analysis needs it. */
+/* One event of a task's communication log, as the analysis needs it:
+ * 40 bytes (a recording of 10^8 events keeps 10^8 of them).  No time
+ * stamp: spawns are placed as the logs are read (races.c). */
 struct rc_ev {
     unsigned char kind;  /* PG_EV_* */
     unsigned char call;  /* index into pg_msg_calls (SEND/RECV/NOTICE/POLL) */
@@ -30,22 +39,26 @@ struct rc_ev {
     unsigned char matcher;
     int site;            /* the task's site id, 0: none */
     int tag, from, msgid;
-    int afrom, atag;     /* asked for: -3/-2 unknown (logs of versions 1, 2) */
+    union {
+        int nto;         /* SEND: entries rc_run.msg[a .. a+nto-1];
+                            GETTID/LEAVE: the turn, until linked */
+        int afrom;       /* RECV/NOTICE/POLL/PROBE: asked for: -3 unknown
+                            (logs of versions 1, 2) */
+    };
+    int atag;            /* asked for: -2 unknown */
     int a;               /* RECV/NOTICE: index of the message taken, -1;
                             SEND: first message entry; BARRIER: instance;
                             GETTID/LEAVE: index into turns; ROUTE: value */
-    int nto;             /* SEND: entries rc_run.msg[a .. a+nto-1] */
     int misses;
     int seq;             /* its number in the log (as -dump shows it) */
-    double t;            /* as recorded (spawns are placed by it) */
 };
 
 /* One message as delivered to one destination (a multicast is several),
  * or a notice taken by a receive. */
 struct rc_msg {
     int src, dst;      /* task indexes; src -1: a notice (from the daemon) */
-    int src_pos;       /* the send's event number in src (1-based) */
-    int tag, msgid;
+    int src_pos;       /* the send's event number in src (1-based); its
+                          tag and msgid are the send's (rc_msg_tag) */
     int notice_of;     /* notice of an exit: the task that ended, -1 */
     int vcd;           /* the send's vector clock at dst: events of dst that
                           happen before the send */
@@ -122,9 +135,43 @@ struct rc_run {
     struct rc_dent *dents;
     size_t ndents, cap_dents;
     int cycles;          /* dependencies broken (inconsistent logs) */
+    int clocked;         /* the clocks are computed (rc_find needs them) */
+    struct rc_view *view; /* what only the views need, or NULL (rc_load) */
     long receives;       /* receives and failed polls examined */
     long unreplayed;     /* calls Pangaea does not replay (wrap_named.c) */
     char unreplayed_calls[256]; /* their names, each once, ", " between */
+};
+
+/* A task as the views show it (rc_load_view). */
+struct rc_vtask {
+    char program[1024];
+    char host[256];
+    int ended;           /* an <end> was read (comm or exec log) */
+    int status;          /* its status */
+    int signal;          /* the signal it died of (its exec log's <crash>) */
+    char crash_at[300];  /* where: the program's frame as file:line, or "" */
+    char note[1100];     /* why its logs are incomplete, "" when they are not */
+};
+
+/* One pvm_spawn of a child whose logs are in the directory. */
+struct rc_spawn {
+    int task, child;     /* task indexes */
+    double t;            /* the spawn's time, as recorded */
+};
+
+/* The columns only the views need, beside the analysis' arrays: an event's
+ * time and size cost 12 bytes an event, which -races does not pay. */
+struct rc_view {
+    double *t;           /* per event: as recorded, seconds since the epoch */
+    int *bytes;          /* per event: SEND/RECV: the message's size */
+    int *to;             /* per message entry: the destination's ltid (its
+                            dst is -1 when that task has no log) */
+    size_t cap_t, cap_bytes, cap_to;
+    struct rc_vtask *tasks; /* per task */
+    struct rc_spawn *spawns; /* in the spawners' order, then log order */
+    int nspawns;
+    size_t cap_spawns;
+    char unanalysable[700]; /* why -races would refuse these logs, or "" */
 };
 
 /* One race: a receive (or failed poll) and the messages it could take. */
@@ -133,48 +180,94 @@ struct rc_alt {            /* 4 bytes: a deep queue has many */
     unsigned fifo_broken : 1; /* counted only because per-pair order is
                                  lost */
 };
-struct rc_race {
+struct rc_race {            /* 32 bytes: every receive may race */
     int task, pos;       /* the receive: task index, event number */
     int took;            /* message it took, -1 (a failed poll) */
-    struct rc_alt *alts;
     int nalts;
-    int first;           /* no other race happens before it */
-    int conservative;    /* judged without knowing the filter (pvm_recvf's
-                            matcher, or a log of version 1 or 2) */
-    int group;           /* report entry (races_out.c) */
+    struct rc_alt *alts; /* into one array for all races (rc_find) */
     int out_of_order;    /* it took a sender's message while an earlier one
                             of that sender, which it accepts, was queued:
                             that one (index into rc_run.msg), or -1 */
+    unsigned first : 1;  /* no other race happens before it */
+    unsigned conservative : 1; /* judged without knowing the filter
+                            (pvm_recvf's matcher, or a log of version 1
+                            or 2) */
 };
 
 /* Loads dir (its ltid-N.comm.pgc and ltid-N.exec.xml) and computes the
  * clocks.  0, or -1 and err (a log that is malformed: exit 2). */
 int rc_load(struct rc_run *run, const char *dir, pg_err *err);
-/* The same without the clocks (message vcd unset): for rc_find_at with
- * the receive's reach, as -whatif does. */
+/* The same without the clocks (message vcd unset; rc_find computes them
+ * when asked): for rc_find_at with the receive's reach, as -whatif does,
+ * and for what needs no clocks at all (-explore's orders). */
 int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err);
+/* The same for the views: every task with a log (a comm log or an exec
+ * log), run->view filled; a log that cannot be read, ends early or is
+ * race-only is a note of its task (and view->unanalysable says so), not
+ * an error; no clocks until rc_find.  -1 and err only when the directory
+ * holds no log or memory runs out. */
+int rc_load_view(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
-/* Computes the clocks (again), and for each race asked for (want_task[i],
- * want_pos[i]: sorted by task, then event) sets first[i] to 1 when it
- * happens after no race: none of task q's events from minpos[q] (its
- * first race; 0: none) on.  0, or -1 when out of memory. */
-int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
-                 int nwant, const int *minpos, int *first);
+/* The model's counts for a BARRIER (its count) and an END (its status),
+ * which ride in the event's tag. */
+#define RC_BARRIER_COUNT(e) ((e)->tag)
+#define RC_END_STATUS(e) ((e)->tag)
+/* Computes the clocks (again), and for each race asked for (want[i]:
+ * sorted by task, then event) sets want[i].first when it happens after
+ * no race: none of task q's events from minpos[q] (its first race; 0:
+ * none) on.  0, or -1 when out of memory. */
+struct rc_race;
+int rc_clocks_at(struct rc_run *run, struct rc_race *want, int nwant,
+                 const int *minpos);
 /* Up to this many tasks each task's clock is an array of ntasks, above
  * it a hash of what it knows (races_clock.c); the unit tests lower it. */
 extern int rc_dense_max;
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
 
-/* Finds the races; *races gets a malloc'd array. Returns their number, -1
- * when out of memory. */
+/* A message entry's tag and message id, kept once, in its send's event
+ * (a notice: the notice event's tag, and id 0). */
+static inline int rc_msg_tag(const struct rc_run *run, const struct rc_msg *m)
+{
+    return m->src >= 0 ? RC_EV(run, m->src, m->src_pos)->tag
+                       : RC_EV(run, m->dst, m->taken_pos)->tag;
+}
+
+static inline int rc_msg_msgid(const struct rc_run *run,
+                               const struct rc_msg *m)
+{
+    return m->src >= 0 ? RC_EV(run, m->src, m->src_pos)->msgid : 0;
+}
+
+/* The matcher (races.c): item numbers by a 64-bit hash of their key
+ * (rc_key of up to three ints); a key's items come out of its chain in
+ * the order they were added, and the chain ends with -1.  The caller
+ * compares keys: for (at = RC_INDEX_START; (i = rc_index_next(x, h, &at))
+ * >= 0;) if (item i has the key) ... */
+struct rc_index {
+    int *slot;
+    size_t mask;
+};
+#define RC_INDEX_START ((size_t)-1)
+uint64_t rc_key(int a, int b, int c);
+int rc_index_init(struct rc_index *x, size_t n); /* room for n items */
+void rc_index_add(struct rc_index *x, uint64_t key, int item);
+int rc_index_next(const struct rc_index *x, uint64_t key, size_t *at);
+void rc_index_free(struct rc_index *x);
+
+/* Finds the races (computing the clocks first if the load did not);
+ * *races gets a malloc'd array, their alternatives one
+ * array for all (races[0].alts; rc_races_free frees both).  Returns their
+ * number, -1 when out of memory. */
 int rc_find(struct rc_run *run, struct rc_race **races);
 void rc_races_free(struct rc_race *races, int n);
 /* The race of receive (or failed poll) pos of task p alone, into *race
  * (its alts malloc'd; first not computed): 1, 0 when it is no race, -1
  * out of memory.  min: NULL (the clocks say which sends follow it), or
  * per task its first event the receive happens before (n+1: none; as
- * top_whatif_reach computes it), for a run loaded without clocks. */
+ * top_whatif_reach computes it), for a run loaded without clocks (it
+ * overwrites the vcd of the messages to p: rc_find recomputes the clocks
+ * afterwards).  The caller frees race->alts. */
 int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
                struct rc_race *race);
 

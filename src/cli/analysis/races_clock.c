@@ -76,11 +76,10 @@ struct sim {
     char *queued;
     int low;                /* no task below it waits */
     int oom;
-    const int *want_task, *want_pos; /* rc_clocks_at: events to copy */
+    struct rc_race *want;   /* rc_clocks_at: races whose "first" to set */
     int nwant;
     int *wcur;      /* per task: its next entry in want_* */
     const int *minpos; /* per task: its first race's event, 0 none */
-    int *out;       /* per event asked for: 1 if a first race */
 };
 
 static int list_push(struct list *l, const void *x, size_t size)
@@ -423,10 +422,11 @@ static int place(struct rc_run *run, struct sim *s, int t, int force)
             return -1;
     }
     /* the events asked for, sorted by task and event: a cursor per task */
-    while (s->wcur && s->wcur[t] < s->nwant && s->want_task[s->wcur[t]] == t &&
-           s->want_pos[s->wcur[t]] <= k->cur) {
-        if (s->want_pos[s->wcur[t]] == k->cur)
-            s->out[s->wcur[t]] = s->minpos[t] == k->cur && s->seen[t] == 0;
+    while (s->wcur && s->wcur[t] < s->nwant && s->want[s->wcur[t]].task == t &&
+           s->want[s->wcur[t]].pos <= k->cur) {
+        if (s->want[s->wcur[t]].pos == k->cur)
+            s->want[s->wcur[t]].first = s->minpos[t] == k->cur &&
+                                        s->seen[t] == 0;
         s->wcur[t]++;
     }
     if (spawns(run, s, t) < 0)
@@ -633,19 +633,19 @@ static int simulate(struct rc_run *run, struct sim *s)
     return rc;
 }
 
-int rc_clocks_at(struct rc_run *run, const int *want_task, const int *want_pos,
-                 int nwant, const int *minpos, int *first)
+int rc_clocks_at(struct rc_run *run, struct rc_race *want, int nwant,
+                 const int *minpos)
 {
     struct sim s = { 0 };
     int t, i, rc;
 
-    s.want_task = want_task, s.want_pos = want_pos, s.nwant = nwant;
-    s.minpos = minpos, s.out = first;
+    s.want = want, s.nwant = nwant;
+    s.minpos = minpos;
     if (nwant > 0) {
         if (!(s.wcur = malloc(run->ntasks * sizeof *s.wcur)))
             return -1;
         for (t = 0, i = 0; t < run->ntasks; t++) {
-            while (i < nwant && want_task[i] < t)
+            while (i < nwant && want[i].task < t)
                 i++;
             s.wcur[t] = i;
         }

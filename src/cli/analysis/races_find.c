@@ -38,6 +38,9 @@
  */
 #include "races.h"
 
+_Static_assert(sizeof(struct rc_race) == 32, "races.h: a race is 32 bytes");
+
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +65,8 @@ struct finder {
     struct rc_race *races;
     int nraces;
     size_t capr;
+    struct rc_alt *alts;  /* every race's alternatives, in race order */
+    size_t nalts, capalts;
 };
 
 /* Chains the messages of each (sender, destination) pair in send order,
@@ -141,7 +146,7 @@ static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
             continue;
         if (msg[m].vcd >= pos)
             break; /* sent after R, and so is everything after it */
-        if (atag >= 0 && msg[m].tag != atag)
+        if (atag >= 0 && rc_msg_tag(f->run, &msg[m]) != atag)
             continue;
         if (add(f, m, found && direct) < 0)
             return -1;
@@ -164,7 +169,7 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
     for (i = f->nhead[p]; i >= 0; i = m->next) {
         m = &run->msg[i];
         if ((m->taken_pos && m->taken_pos < pos) ||
-            (atag >= 0 && m->tag != atag))
+            (atag >= 0 && rc_msg_tag(run, m) != atag))
             continue;
         /* vcd: what the ended task knew of p at its end (races_clock.c) */
         if ((m->notice_of < 0 || m->vcd < pos) && add(f, i, 0) < 0)
@@ -173,23 +178,27 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
     return 0;
 }
 
+/* Keeps a race; its alternatives go to the one array of all races (an
+ * offset until rc_find is done: the array moves as it grows). */
 static int keep_race(struct finder *f, int p, int pos, int took, int cons)
 {
     struct rc_race *r;
     int i, n = 0;
 
-    if (pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1, sizeof *f->races) < 0)
+    if (pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1, sizeof *f->races) < 0 ||
+        pg_grow(&f->alts, &f->capalts, f->nalts + (size_t)f->ncand + 1,
+                sizeof *f->alts) < 0)
         return -1;
     r = &f->races[f->nraces];
     memset(r, 0, sizeof *r);
     r->task = p, r->pos = pos, r->took = took, r->conservative = cons;
     r->out_of_order = -1;
-    if (!(r->alts = malloc((f->ncand + 1) * sizeof *r->alts)))
-        return -1;
+    r->alts = (struct rc_alt *)(uintptr_t)f->nalts; /* resolved at the end */
     for (i = 0; i < f->ncand; i++)
         if (f->cand[i].msg != took)
-            r->alts[n++] = f->cand[i];
+            f->alts[f->nalts + n++] = f->cand[i];
     r->nalts = n;
+    f->nalts += n;
     f->nraces++;
     return 0;
 }
@@ -280,25 +289,34 @@ static int per_task(struct finder *f, int p)
     return 0;
 }
 
-/* Marks the races no other race happens before. */
+/* Marks the races no other race happens before (in place: a deep queue
+ * races at every receive). */
 static int firsts(struct rc_run *run, struct rc_race *r, int n)
 {
-    int T = run->ntasks, *wt = malloc((n + 1) * sizeof *wt),
-        *wp = malloc((n + 1) * sizeof *wp), *minpos = calloc(T, sizeof *minpos),
-        *first = calloc(n + 1, sizeof *first), i, rc = -1;
+    int *minpos = calloc(run->ntasks + 1, sizeof *minpos), i, rc;
 
-    if (wt && wp && minpos && first) {
-        for (i = 0; i < n; i++) {
-            wt[i] = r[i].task, wp[i] = r[i].pos;
-            if (!minpos[r[i].task])
-                minpos[r[i].task] = r[i].pos; /* races come in event order */
-        }
-        rc = rc_clocks_at(run, wt, wp, n, minpos, first);
-        for (i = 0; rc == 0 && i < n; i++)
-            r[i].first = first[i];
-    }
-    free(wt), free(wp), free(minpos), free(first);
+    if (!minpos)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (!minpos[r[i].task])
+            minpos[r[i].task] = r[i].pos; /* races come in event order */
+    rc = rc_clocks_at(run, r, n, minpos);
+    free(minpos);
     return rc;
+}
+
+/* The races' alternatives: offsets into f->alts become pointers (the
+ * first race's is the array itself, which rc_races_free frees). */
+static int resolve_alts(struct finder *f)
+{
+    int i;
+
+    if (f->nraces == 0)
+        return free(f->alts), f->alts = NULL, 0;
+    for (i = 0; i < f->nraces; i++)
+        f->races[i].alts = f->alts + (uintptr_t)f->races[i].alts;
+    f->alts = NULL;
+    return 0;
 }
 
 int rc_find(struct rc_run *run, struct rc_race **races)
@@ -307,13 +325,21 @@ int rc_find(struct rc_run *run, struct rc_race **races)
     int p, rc = 0;
 
     run->receives = 0;
+    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
+        return *races = NULL, -1;
+    run->clocked = 1;
     if (lists(&f) < 0)
         rc = -1;
     for (p = 0; rc == 0 && p < run->ntasks; p++)
         rc = per_task(&f, p);
+    free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
+    f.snd = NULL, f.snd_first = f.nhead = NULL, f.cand = NULL;
+    if (rc == 0)
+        rc = resolve_alts(&f);
+    else
+        free(f.alts); /* races[0].alts is offset 0: NULL */
     if (rc == 0 && f.nraces > 0)
         rc = firsts(run, f.races, f.nraces);
-    free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
     if (rc < 0) {
         rc_races_free(f.races, f.nraces);
         *races = NULL;
@@ -323,12 +349,10 @@ int rc_find(struct rc_run *run, struct rc_race **races)
     return f.nraces;
 }
 
-/* One receive's race alone (what -whatif checks a choice against): the
- * same lists, and the receive examined as per_task would, without the
- * other receives' alternatives or the clocks of the "first" marks. */
 /* What the clocks would say of the messages to p, from min (rc_find_at):
  * vcd >= pos exactly when the send (or the end an exit notice is about)
- * follows receive pos. */
+ * follows receive pos.  It overwrites the clocks' vcd of those messages:
+ * the run counts as unclocked again (rc_find recomputes them). */
 static void vcd_from_reach(struct rc_run *run, int p, int pos, const int *min)
 {
     struct rc_msg *m;
@@ -342,8 +366,14 @@ static void vcd_from_reach(struct rc_run *run, int p, int pos, const int *min)
                   min[m->notice_of] <= run->tasks[m->notice_of].n;
         m->vcd = after ? pos : 0;
     }
+    run->clocked = 0;
 }
 
+/* One receive's race alone (what -whatif checks a choice against): the
+ * same lists, and the receive examined as per_task would, without the
+ * other receives' alternatives or the clocks of the "first" marks.  Its
+ * alternatives are the finder's array of alternatives (offset 0), which
+ * goes to the caller. */
 int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
                struct rc_race *race)
 {
@@ -363,23 +393,27 @@ int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
             direct = RC_EV(run, p, k)->a == ROUTE_DIRECT;
     if (min)
         vcd_from_reach(run, p, pos, min);
+    else if (!run->clocked) {
+        if (rc_clocks_at(run, NULL, 0, NULL) < 0)
+            return -1;
+        run->clocked = 1;
+    }
     rc = lists(&f) < 0 || examine(&f, p, pos, direct) < 0 ? -1
          : f.nraces;
-    if (rc == 1) {
-        *race = f.races[0]; /* its alts go with it */
-        free(f.races);
-    } else {
-        rc_races_free(f.races, f.nraces);
-    }
     free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
+    if (rc == 1) {
+        *race = f.races[0];
+        race->alts = f.alts; /* its offset is 0; the caller frees it */
+    } else {
+        free(f.alts);
+    }
+    free(f.races);
     return rc;
 }
 
 void rc_races_free(struct rc_race *races, int n)
 {
-    int i;
-
-    for (i = 0; i < n; i++)
-        free(races[i].alts);
+    if (n > 0)
+        free(races[0].alts);
     free(races);
 }

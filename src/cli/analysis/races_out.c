@@ -17,6 +17,7 @@
  */
 #include "races.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,12 +65,13 @@ static void msg_text(const struct rc_run *run, int m, FILE *fp)
     const struct rc_msg *x = &run->msg[m];
 
     if (x->src >= 0)
-        fprintf(fp, "ltid %d msg %d", run->tasks[x->src].ltid, x->msgid);
+        fprintf(fp, "ltid %d msg %d", run->tasks[x->src].ltid,
+                rc_msg_msgid(run, x));
     else if (x->notice_of >= 0)
         fprintf(fp, "the exit notice of ltid %d (tag %d)",
-                run->tasks[x->notice_of].ltid, x->tag);
+                run->tasks[x->notice_of].ltid, rc_msg_tag(run, x));
     else
-        fprintf(fp, "a notice of PVM's (tag %d)", x->tag);
+        fprintf(fp, "a notice of PVM's (tag %d)", rc_msg_tag(run, x));
 }
 
 /* ---- grouping -------------------------------------------------------------- */
@@ -244,7 +246,6 @@ static int group(const struct rc_run *run, struct rc_race *r, int n,
         gr.g[j].count++;
         gr.g[j].polls += polls_of(run, &r[i]) > 0 ? polls_of(run, &r[i]) : 0;
         gr.g[j].any_first |= r[i].first;
-        r[i].group = j;
     }
     free(gr.tab), free(gr.keys), free(gr.key);
     if (rc < 0)
@@ -369,13 +370,13 @@ static void json_msg(const struct rc_run *run, int m, FILE *fp, int with_tag)
 
     if (x->src >= 0)
         fprintf(fp, "{\"ltid\": %d, \"msgid\": %d", run->tasks[x->src].ltid,
-                x->msgid);
+                rc_msg_msgid(run, x));
     else
         fprintf(fp, "{\"ltid\": %d, \"msgid\": 0, \"notice\": \"%s\"",
                 x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
                 x->notice_of >= 0 ? "exit" : "host");
     if (with_tag)
-        fprintf(fp, ", \"tag\": %d", x->tag);
+        fprintf(fp, ", \"tag\": %d", rc_msg_tag(run, x));
 }
 
 static void print_json(const struct rc_run *run, const struct rc_race *r,
@@ -393,7 +394,7 @@ static void print_json(const struct rc_run *run, const struct rc_race *r,
                 "\"tag\": ", i ? "," : "", run->tasks[r[i].task].ltid, e->seq,
                 call_of(e));
         if (r[i].took >= 0)
-            fprintf(fp, "%d", run->msg[r[i].took].tag);
+            fprintf(fp, "%d", rc_msg_tag(run, &run->msg[r[i].took]));
         else
             fprintf(fp, "null");
         fprintf(fp, ", \"site\": ");
@@ -454,22 +455,23 @@ static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
         m = &run->msg[r->alts[i].msg];
         if (m->src < 0 || r->alts[i].fifo_broken != broken)
             continue;
-        if (p && p->src == m->src && m->msgid == p->msgid + 1) {
+        if (p && p->src == m->src &&
+            rc_msg_msgid(run, m) == rc_msg_msgid(run, p) + 1) {
             p = m; /* the run goes on */
             continue;
         }
         if (p)
-            jsonl_run(first, p->msgid, fp);
+            jsonl_run(first, rc_msg_msgid(run, p), fp);
         if (!p || p->src != m->src)
             fprintf(fp, "%s\"%d\":[", !p ? "" : "],",
                     run->tasks[m->src].ltid);
         else
             fprintf(fp, ",");
-        first = m->msgid;
+        first = rc_msg_msgid(run, m);
         p = m;
     }
     if (p) {
-        jsonl_run(first, p->msgid, fp);
+        jsonl_run(first, rc_msg_msgid(run, p), fp);
         fprintf(fp, "]");
     }
     fprintf(fp, "}");
@@ -514,7 +516,7 @@ static void print_jsonl(const struct rc_run *run, const struct rc_race *r,
         fprintf(fp, "{\"ltid\":%d,\"seq\":%d,\"call\":\"%s\",\"tag\":",
                 run->tasks[r[i].task].ltid, e->seq, call_of(e));
         if (r[i].took >= 0)
-            fprintf(fp, "%d", run->msg[r[i].took].tag);
+            fprintf(fp, "%d", rc_msg_tag(run, &run->msg[r[i].took]));
         else
             fprintf(fp, "null");
         fprintf(fp, ",\"site\":");
@@ -528,7 +530,7 @@ static void print_jsonl(const struct rc_run *run, const struct rc_race *r,
             fprintf(fp, "[%d,%d]", t->src >= 0 ? run->tasks[t->src].ltid
                                    : t->notice_of >= 0
                                        ? run->tasks[t->notice_of].ltid : -1,
-                    t->src >= 0 ? t->msgid : 0);
+                    rc_msg_msgid(run, t));
         }
         fprintf(fp, ",\"alts\":");
         jsonl_alts(run, &r[i], 0, fp);
@@ -544,6 +546,44 @@ static void print_jsonl(const struct rc_run *run, const struct rc_race *r,
 }
 
 /* ---- the command ------------------------------------------------------------ */
+
+/* The peak resident set of this process so far (VmHWM), in KB; -1. */
+static long peak_kb(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *fp = fopen("/proc/self/status", "r");
+
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+            break;
+    if (fp)
+        fclose(fp);
+    return kb;
+}
+
+/* PANGAEA_MEMSTATS=1: what the analysis kept, counted (the bytes of its
+ * arrays in use: the same on every machine), and the peak resident set,
+ * on stderr; the memory bounds of tests/e2e/test_scaling.sh read it. */
+static void print_memstats(const struct rc_run *run, const struct rc_race *r,
+                           int n)
+{
+    size_t model = (size_t)run->nev * sizeof *run->ev +
+                   (size_t)run->nmsg * sizeof *run->msg +
+                   run->nsnaps * sizeof *run->snaps +
+                   run->ndents * sizeof *run->dents, races, alts = 0;
+    int i;
+
+    if (!getenv("PANGAEA_MEMSTATS") || strcmp(getenv("PANGAEA_MEMSTATS"), "1"))
+        return;
+    for (i = 0; i < n; i++)
+        alts += (size_t)r[i].nalts;
+    races = (size_t)n * sizeof *r + alts * sizeof *r->alts;
+    fprintf(stderr, "pangaea: memory: %d events, model %zu bytes, races "
+            "%zu bytes: %.1f bytes an event; peak resident %ld KB\n",
+            run->nev, model, races,
+            run->nev ? (double)(model + races) / run->nev : 0.0, peak_kb());
+}
 
 int top_is_races(const char *arg)
 {
@@ -595,6 +635,7 @@ int top_races(int argc, char **argv)
         fprintf(stderr, "pangaea: the logs of %s are inconsistent: %d "
                 "dependencies could not be met (logs of two runs?)\n",
                 run.dir, run.cycles);
+    print_memstats(&run, races, n);
     rc = 0;
     if (json == 2)
         print_jsonl(&run, races, n, stdout);

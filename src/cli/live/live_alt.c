@@ -80,7 +80,8 @@ static void write_msg(FILE *out, int m)
     const struct rc_msg *g = &an.run.msg[m];
 
     fprintf(out, "{\"ltid\":%d,\"msgid\":%d,\"tag\":%d}",
-            g->src >= 0 ? an.run.tasks[g->src].ltid : -1, g->msgid, g->tag);
+            g->src >= 0 ? an.run.tasks[g->src].ltid : -1,
+            rc_msg_msgid(&an.run, g), rc_msg_tag(&an.run, g));
 }
 
 static void write_race(FILE *out, const struct rc_race *r, int first)
@@ -238,7 +239,7 @@ static int offered(const struct rc_race *r, long sender, long msgid)
     for (j = 0; j < r->nalts; j++) {
         g = &an.run.msg[r->alts[j].msg];
         if (g->src >= 0 && an.run.tasks[g->src].ltid == sender &&
-            g->msgid == msgid)
+            rc_msg_msgid(&an.run, g) == msgid)
             return 1;
     }
     return 0;

@@ -1,18 +1,23 @@
 /*
- * runlog.c - loads a recorded run (see runlog.h) for the post-mortem modes.
+ * runlog.c - a recorded run as a graph (see runlog.h) for the post-mortem
+ * modes: derived from the one model of the recording, and a summary.
  *
  * Design.  The display and the exports need the whole run at once (a line
- * joins events of two logs), so unlike replay, which streams, this reads
- * every log of the directory once into flat arrays: tasks in ltid order,
- * their events contiguous, send destinations in one int array.  Reading
- * goes through pg_logr_*, the one XML reader of the project; a log that
- * ends early (its task crashed) keeps what it holds, with a note.
+ * joins events of two logs).  The logs are read once, by the recording's
+ * model (races.c, rc_load_view: every kind of event, each receive matched
+ * to its send once, the columns the views need beside); the graph is
+ * derived from it: tasks in ltid order, their sends and receives
+ * contiguous, send destinations in one int array, one link per matched
+ * receive (the model's match: the receive names its sender and message
+ * id), and graph_of to find a model's event in the graph, so that the
+ * races found on the same model (display_races.c, perfetto.c) are drawn
+ * without a second load.  A log that ends early (its task crashed) keeps
+ * what it holds, with a note; a send destination that no receive took,
+ * or a receive whose send is not in the logs (selective logging, a
+ * crashed sender), stays unmatched and is counted.
  *
- * Matching: a receive names its sender's ltid and the sender's message id,
- * so a hash table keyed on (sender ltid, msgid) finds its send in O(1); a
- * multicast's send simply gets several receives.  A send destination that
- * no receive took, or a receive whose send is not in the logs (selective
- * logging, a crashed sender), stays unmatched and is counted.
+ * The summary (-tasks) streams the logs instead and keeps a few bytes a
+ * message, matched with the model's matcher (races.h, rc_index).
  *
  * The logical order is lamport.c's.
  */
@@ -100,7 +105,7 @@ struct loader {
     int *site;           /* this task's site ids (1, 2...) -> run->sites */
     size_t sitecap;
     int nsite;
-    size_t namecap, partcap, barcap, spawncap;
+    size_t namecap, partcap;
 };
 
 /* A <site> of the task being read: named once (site_name.c, libdw), the
@@ -201,61 +206,6 @@ static void read_log(struct top_run *run, int ti, pg_log_kind kind,
     pg_logr_close(r);
 }
 
-/* A barrier: where it lies among the task's events, for the pages. */
-static int take_barrier(struct top_run *run, int ti, struct loader *ld,
-                        const pg_event *pe)
-{
-    struct top_barrier *b;
-
-    if (pg_grow(&run->barriers, &ld->barcap, (size_t)run->nbarriers + 1,
-                sizeof *run->barriers) < 0)
-        return -1;
-    b = &run->barriers[run->nbarriers++];
-    b->task = ti;
-    b->before = run->nev;
-    b->t = pe->t;
-    b->site = pe->site >= 1 && pe->site <= ld->nsite ? ld->site[pe->site - 1]
-                                                     : -1;
-    b->count = pe->count;
-    snprintf(b->group, sizeof b->group, "%s", pe->group ? pe->group : "");
-    return 0;
-}
-
-static int take_comm(struct top_run *run, int ti, const pg_event *ev,
-                     void *arg)
-{
-    /* Only messages between tasks are drawn (pg_events.def says which
-     * kinds are): group lookups, leaves, queries and notices are not. */
-    const pg_evdesc *d = pg_ev_desc(ev->kind);
-
-    if (ev->kind == PG_EV_SITE)
-        return take_site(run, arg, ev);
-    if (ev->kind == PG_EV_BARRIER)
-        return take_barrier(run, ti, arg, ev);
-    if (!d || !d->message)
-        return 0;
-    return add_event(run, arg, ti, ev);
-}
-
-/* A child whose logs are in the directory: kept for the pages (when ld,
- * the loader of a whole run, is given). */
-static int keep_spawn(struct top_run *run, struct loader *ld, int ti, int c,
-                      double t)
-{
-    struct top_spawn *s;
-
-    if (!ld)
-        return 0;
-    if (pg_grow(&run->spawns, &ld->spawncap, (size_t)run->nspawns + 1,
-                sizeof *run->spawns) < 0)
-        return -1;
-    s = &run->spawns[run->nspawns++];
-    s->task = ti;
-    s->child = c;
-    s->t = t;
-    return 0;
-}
-
 static int take_spawn(struct top_run *run, int ti, const pg_event *ev,
                       void *arg)
 {
@@ -274,81 +224,12 @@ static int take_spawn(struct top_run *run, int ti, const pg_event *ev,
     if (ev->kind != PG_EV_SPAWN)
         return 0;
     for (i = 0; i < ev->nchild; i++)
-        if ((c = top_run_task(run, ev->child_ltid[i])) >= 0) {
+        if ((c = top_run_task(run, ev->child_ltid[i])) >= 0)
             run->tasks[c].parent = run->tasks[ti].ltid;
-            if (keep_spawn(run, arg, ti, c, ev->t) < 0)
-                return -1;
-        }
     return 0;
-}
-
-static void read_task(struct top_run *run, struct loader *ld, int ti)
-{
-    struct top_task *t = &run->tasks[ti];
-    int i;
-
-    read_log(run, ti, PG_LOG_EXEC, take_spawn, ld);
-    t->first = run->nev;
-    ld->nsite = 0; /* site ids are the task's own */
-    read_log(run, ti, PG_LOG_COMM, take_comm, ld);
-    t->nev = run->nev - t->first;
-    for (i = t->first; i < run->nev; i++) {
-        t->nsend += run->ev[i].kind == PG_EV_SEND;
-        t->nrecv += run->ev[i].kind == PG_EV_RECV;
-    }
 }
 
 /* ---- matching --------------------------------------------------------- */
-
-struct sendmap {
-    uint64_t *key;  /* (ltid << 32 | msgid) + 1; 0 is an empty slot */
-    int *ev;
-    size_t mask;
-};
-
-static uint64_t send_key(int ltid, int msgid)
-{
-    return (((uint64_t)(uint32_t)ltid << 32) | (uint32_t)msgid) + 1;
-}
-
-static size_t slot_of(const struct sendmap *m, uint64_t k)
-{
-    uint64_t h = k * 0x9E3779B97F4A7C15ull;
-    size_t i = (size_t)(h >> 17) & m->mask;
-
-    while (m->key[i] && m->key[i] != k)
-        i = (i + 1) & m->mask;
-    return i;
-}
-
-/* Indexes every send by (its task's ltid, msgid); the first one wins. */
-static int map_sends(const struct top_run *run, struct sendmap *m)
-{
-    size_t size = 16, i;
-    int e;
-
-    while (size < 2 * (size_t)run->nsends + 16)
-        size *= 2;
-    m->key = calloc(size, sizeof *m->key);
-    m->ev = calloc(size, sizeof *m->ev);
-    m->mask = size - 1;
-    if (!m->key || !m->ev)
-        return -1;
-    for (e = 0; e < run->nev; e++) {
-        const struct top_event *s = &run->ev[e];
-        uint64_t k;
-
-        if (s->kind != PG_EV_SEND)
-            continue;
-        k = send_key(run->tasks[s->task].ltid, s->msgid);
-        i = slot_of(m, k);
-        if (!m->key[i]) {
-            m->key[i] = k;
-            m->ev[i] = e;
-        }
-    }
-    return 0;
-}
 
 static int cmp_link(const void *a, const void *b)
 {
@@ -383,43 +264,6 @@ int top_run_taken(const struct top_run *run, int s, int d)
     for (i = first; i < first + n; i++)
         if (run->tasks[run->ev[run->links[i].recv].task].ltid == d)
             return 1;
-    return 0;
-}
-
-static int match(struct top_run *run)
-{
-    struct sendmap m = {0};
-    int e, i;
-
-    if (map_sends(run, &m) < 0 ||
-        !(run->links = malloc((size_t)(run->nrecvs ? run->nrecvs : 1) *
-                              sizeof *run->links))) {
-        free(m.key);
-        free(m.ev);
-        return -1;
-    }
-    for (e = 0; e < run->nev; e++) {
-        struct top_event *r = &run->ev[e];
-        size_t k;
-
-        if (r->kind != PG_EV_RECV)
-            continue;
-        k = slot_of(&m, send_key(r->from, r->msgid));
-        if (!m.key[k]) {
-            run->unmatched_recvs++;
-            continue;
-        }
-        r->partner = m.ev[k];
-        run->ev[m.ev[k]].nmatch++;
-        run->links[run->nlinks++] = (struct top_link){m.ev[k], e};
-    }
-    free(m.key);
-    free(m.ev);
-    qsort(run->links, run->nlinks, sizeof *run->links, cmp_link);
-    for (e = 0; e < run->nev; e++)
-        for (i = 0; run->ev[e].kind == PG_EV_SEND && i < run->ev[e].nto; i++)
-            run->unmatched_sends +=
-                !top_run_taken(run, e, run->to[run->ev[e].to + i]);
     return 0;
 }
 
@@ -479,40 +323,36 @@ static int take_summary(struct top_run *run, int ti, const pg_event *ev,
  * when a receive of that task matched it. */
 static int match_summary(struct top_run *run, struct summary *sm)
 {
-    struct sendmap m = {0};
-    size_t size = 16, i, k;
     char *taken = calloc(sm->ndst + 1, 1);
-    int j;
+    const struct sum_send *s;
+    struct rc_index x;
+    size_t i, at;
+    int j, k;
 
-    while (size < 2 * sm->nsnd + 16)
-        size *= 2;
-    m.key = calloc(size, sizeof *m.key);
-    m.ev = calloc(size, sizeof *m.ev);
-    m.mask = size - 1;
-    if (!taken || !m.key || !m.ev)
-        return free(taken), free(m.key), free(m.ev), -1;
-    for (i = 0; i < sm->nsnd; i++) {
-        k = slot_of(&m, send_key(sm->snd[i].ltid, sm->snd[i].msgid));
-        if (!m.key[k])
-            m.key[k] = send_key(sm->snd[i].ltid, sm->snd[i].msgid),
-            m.ev[k] = (int)i;
-    }
+    if (!taken || rc_index_init(&x, sm->nsnd) < 0)
+        return free(taken), -1;
+    for (i = 0; i < sm->nsnd; i++)
+        rc_index_add(&x, rc_key(sm->snd[i].ltid, sm->snd[i].msgid, 0), (int)i);
     for (i = 0; i < sm->nrcv; i++) {
-        const struct sum_send *s;
+        const struct sum_recv *r = &sm->rcv[i];
 
-        k = slot_of(&m, send_key(sm->rcv[i].from, sm->rcv[i].msgid));
-        if (!m.key[k]) {
+        at = RC_INDEX_START; /* the first send of (sender, msgid) */
+        while ((k = rc_index_next(&x, rc_key(r->from, r->msgid, 0), &at)) >= 0 &&
+               (sm->snd[k].ltid != r->from || sm->snd[k].msgid != r->msgid))
+            ;
+        if (k < 0) {
             run->unmatched_recvs++;
             continue;
         }
         run->nlinks++;
-        s = &sm->snd[m.ev[k]];
+        s = &sm->snd[k];
         for (j = 0; j < s->nto; j++)
-            taken[s->to + j] |= sm->dst[s->to + j] == sm->rcv[i].ltid;
+            taken[s->to + j] |= sm->dst[s->to + j] == r->ltid;
     }
     for (i = 0; i < sm->ndst; i++)
         run->unmatched_sends += !taken[i];
-    free(taken), free(m.key), free(m.ev);
+    free(taken);
+    rc_index_free(&x);
     return 0;
 }
 
@@ -551,25 +391,243 @@ int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err)
     return rc;
 }
 
+/* ---- the graph, derived from the model -------------------------------- */
+
+/* What deriving needs beside the run: growable arrays' capacities, and
+ * the current task's site ids -> run->sites. */
+struct deriver {
+    size_t evcap, tocap, namecap, partcap, barcap;
+    int *site;
+    size_t sitecap;
+    int nsite;
+};
+
+/* Names task ti's call sites (libdw, site_name.c), each name once per
+ * run, so that events of any task can point at it. */
+static int name_sites(struct top_run *run, struct deriver *dv, int ti)
+{
+    const struct rc_run *m = run->model;
+    const struct rc_task *k = &m->tasks[ti];
+    char name[600];
+    int j, i;
+
+    dv->nsite = 0;
+    for (j = 0; j < k->nsites; j++) {
+        const char *module = m->text + k->sites[j].module;
+
+        pg_site_name(module, k->sites[j].offset, name, sizeof name);
+        for (i = 0; i < run->nsites && strcmp(run->sites[i], name); i++)
+            ;
+        if (pg_grow(&dv->site, &dv->sitecap, (size_t)j + 1,
+                    sizeof *dv->site) < 0 ||
+            (i == run->nsites &&
+             (pg_grow(&run->sites, &dv->namecap, (size_t)run->nsites + 1,
+                      sizeof *run->sites) < 0 ||
+              pg_grow(&run->site_parts, &dv->partcap,
+                      (size_t)run->nsites + 1, sizeof *run->site_parts) < 0 ||
+              !(run->sites[run->nsites] = strdup(name)))))
+            return -1;
+        if (i == run->nsites) {
+            struct top_site *p = &run->site_parts[run->nsites++];
+
+            pg_site_parts(module, k->sites[j].offset, p->file, sizeof p->file,
+                          p->func, sizeof p->func, &p->line);
+        }
+        dv->site[dv->nsite++] = i;
+    }
+    return 0;
+}
+
+static int site_of(const struct deriver *dv, int id)
+{
+    return id >= 1 && id <= dv->nsite ? dv->site[id - 1] : -1;
+}
+
+/* Model event i (a barrier) where it lies among the graph's events. */
+static int derive_barrier(struct top_run *run, struct deriver *dv, int ti,
+                          int i)
+{
+    const struct rc_run *m = run->model;
+    const struct rc_ev *e = &m->ev[i];
+    struct top_barrier *b;
+
+    if (pg_grow(&run->barriers, &dv->barcap, (size_t)run->nbarriers + 1,
+                sizeof *run->barriers) < 0)
+        return -1;
+    b = &run->barriers[run->nbarriers++];
+    b->task = ti;
+    b->before = run->nev;
+    b->t = m->view->t[i];
+    b->site = site_of(dv, e->site);
+    b->count = RC_BARRIER_COUNT(e);
+    snprintf(b->group, sizeof b->group, "%s", m->text + m->bars[e->a].group);
+    return 0;
+}
+
+/* Model event i (a send or a receive) as the graph's next event. */
+static int derive_event(struct top_run *run, struct deriver *dv, int ti,
+                        int i)
+{
+    const struct rc_run *m = run->model;
+    const struct rc_ev *x = &m->ev[i];
+    struct top_event *e;
+    int nto = x->kind == PG_EV_SEND ? x->nto : 0;
+
+    if (pg_grow(&run->ev, &dv->evcap, (size_t)run->nev + 1,
+                sizeof *run->ev) < 0 ||
+        pg_grow(&run->to, &dv->tocap, (size_t)(run->nto + nto) + 1,
+                sizeof *run->to) < 0)
+        return -1;
+    run->graph_of[i] = run->nev;
+    e = &run->ev[run->nev++];
+    memset(e, 0, sizeof *e);
+    e->task = ti;
+    e->kind = x->kind;
+    e->call = intern_call(run, x->call < pg_n_msg_calls ? pg_msg_calls[x->call]
+                                                        : "?");
+    e->tag = x->tag;
+    e->msgid = x->msgid;
+    e->bytes = m->view->bytes[i];
+    e->from = x->kind == PG_EV_RECV ? x->from : 0;
+    e->partner = -1;
+    e->t = m->view->t[i];
+    e->seq = x->seq;
+    e->site = site_of(dv, x->site);
+    if (nto) {
+        e->to = run->nto;
+        e->nto = nto;
+        memcpy(run->to + run->nto, m->view->to + x->a,
+               (size_t)nto * sizeof *run->to);
+        run->nto += nto;
+    }
+    return 0;
+}
+
+/* Task ti: what its logs said, its events (sends and receives: pg_events.def
+ * says which kinds are messages) and its barriers. */
+static int derive_task(struct top_run *run, struct deriver *dv, int ti)
+{
+    const struct rc_run *m = run->model;
+    const struct rc_task *k = &m->tasks[ti];
+    const struct rc_vtask *v = &m->view->tasks[ti];
+    struct top_task *t = &run->tasks[ti];
+    int i;
+
+    t->ltid = k->ltid;
+    t->parent = k->parent >= 0 ? m->tasks[k->parent].ltid : -1;
+    memcpy(t->program, v->program, sizeof t->program);
+    memcpy(t->host, v->host, sizeof t->host);
+    t->ended = v->ended, t->status = v->status, t->signal = v->signal;
+    memcpy(t->crash_at, v->crash_at, sizeof t->crash_at);
+    memcpy(t->note, v->note, sizeof t->note);
+    if (name_sites(run, dv, ti) < 0)
+        return -1;
+    t->first = run->nev;
+    for (i = k->first; i < k->first + k->n; i++) {
+        const pg_evdesc *d = pg_ev_desc(m->ev[i].kind);
+
+        run->graph_of[i] = -1;
+        if (m->ev[i].kind == PG_EV_BARRIER && derive_barrier(run, dv, ti, i) < 0)
+            return -1;
+        if (d && d->message && derive_event(run, dv, ti, i) < 0)
+            return -1;
+    }
+    t->nev = run->nev - t->first;
+    for (i = t->first; i < run->nev; i++) {
+        t->nsend += run->ev[i].kind == PG_EV_SEND;
+        t->nrecv += run->ev[i].kind == PG_EV_RECV;
+    }
+    return 0;
+}
+
+/* Each receive's send, as the model matched it (its message entry names
+ * the send): one link of the graph each, in send order then receive
+ * order; the destinations no receive took counted. */
+static int derive_links(struct top_run *run)
+{
+    const struct rc_run *m = run->model;
+    int i, s, r, j;
+
+    if (!(run->links = malloc((size_t)(run->nrecvs ? run->nrecvs : 1) *
+                              sizeof *run->links)))
+        return -1;
+    for (i = 0; i < m->nev; i++) {
+        const struct rc_ev *x = &m->ev[i];
+        const struct rc_msg *g;
+
+        if (x->kind != PG_EV_RECV || (r = run->graph_of[i]) < 0)
+            continue;
+        g = x->a >= 0 ? &m->msg[x->a] : NULL;
+        if (!g || g->src < 0 ||
+            (s = run->graph_of[m->tasks[g->src].first + g->src_pos - 1]) < 0) {
+            run->unmatched_recvs++;
+            continue;
+        }
+        run->ev[r].partner = s;
+        run->ev[s].nmatch++;
+        run->links[run->nlinks++] = (struct top_link){ s, r };
+    }
+    qsort(run->links, run->nlinks, sizeof *run->links, cmp_link);
+    for (i = 0; i < run->nev; i++)
+        for (j = 0; run->ev[i].kind == PG_EV_SEND && j < run->ev[i].nto; j++)
+            run->unmatched_sends +=
+                !top_run_taken(run, i, run->to[run->ev[i].to + j]);
+    return 0;
+}
+
+static int derive_spawns(struct top_run *run)
+{
+    const struct rc_view *v = run->model->view;
+    int i;
+
+    if (!(run->spawns = malloc(((size_t)v->nspawns + 1) * sizeof *run->spawns)))
+        return -1;
+    for (i = 0; i < v->nspawns; i++)
+        run->spawns[i] = (struct top_spawn){ v->spawns[i].task,
+                                             v->spawns[i].child,
+                                             v->spawns[i].t };
+    run->nspawns = v->nspawns;
+    return 0;
+}
+
+/* The graph of the model: every array of struct top_run. */
+static int derive(struct top_run *run)
+{
+    struct deriver dv = { 0 };
+    const struct rc_run *m = run->model;
+    int i, rc = 0;
+
+    run->ntasks = m->ntasks;
+    if (!(run->tasks = calloc((size_t)m->ntasks + 1, sizeof *run->tasks)) ||
+        !(run->graph_of = malloc(((size_t)m->nev + 1) * sizeof *run->graph_of)))
+        return -1;
+    for (i = 0; rc == 0 && i < m->ntasks; i++) {
+        rc = derive_task(run, &dv, i);
+        run->nsends += run->tasks[i].nsend;
+        run->nrecvs += run->tasks[i].nrecv;
+    }
+    free(dv.site);
+    if (rc < 0 || derive_links(run) < 0 || derive_spawns(run) < 0)
+        return -1;
+    for (i = 0; i < run->nev; i++)
+        if (i == 0 || run->ev[i].t < run->tmin)
+            run->tmin = run->ev[i].t;
+    return 0;
+}
+
 /* ---- the API ---------------------------------------------------------- */
 
 int top_run_load(struct top_run *run, const char *dir, pg_err *err)
 {
-    struct loader ld = {0};
-    int i;
-
-    if (begin_load(run, dir, err) < 0)
+    memset(run, 0, sizeof *run);
+    if (!realpath(dir, run->dir))
+        return pg_err_set(err, "no log directory %s: %s", dir,
+                          strerror(errno));
+    if (!(run->model = calloc(1, sizeof *run->model)))
+        return pg_err_set(err, "out of memory loading %s", run->dir);
+    if (rc_load_view(run->model, run->dir, err) < 0)
         return -1;
-    for (i = 0; i < run->ntasks; i++) {
-        read_task(run, &ld, i);
-        run->nsends += run->tasks[i].nsend;
-        run->nrecvs += run->tasks[i].nrecv;
-    }
-    free(ld.site);
-    for (i = 0; i < run->nev; i++)
-        if (i == 0 || run->ev[i].t < run->tmin)
-            run->tmin = run->ev[i].t;
-    if (match(run) < 0 || top_run_order(run) < 0)
+    if (derive(run) < 0 || top_run_order(run) < 0)
         return pg_err_set(err, "out of memory loading %s", run->dir);
     return 0;
 }
@@ -590,6 +648,10 @@ void top_run_free(struct top_run *run)
     free(run->ev);
     free(run->to);
     free(run->links);
+    free(run->graph_of);
+    if (run->model)
+        rc_free(run->model);
+    free(run->model);
     memset(run, 0, sizeof *run);
 }
 

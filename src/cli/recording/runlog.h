@@ -1,13 +1,13 @@
 /*
- * runlog.h - a recorded run, loaded whole from its log directory, for the
- * post-mortem modes of `pangaea` (-display, -tasks, -export).
+ * runlog.h - a recorded run as a graph, for the post-mortem modes of
+ * `pangaea` (-display, -tasks, -export).
  *
- * Every task's two logs are read once through the streaming reader of
- * pg_log.h into flat arrays; then each receive is matched to the send it
- * took (the send in the log of ltid `from` with that msgid; a multicast's
- * send has several receives), and every event gets a logical (Lamport)
- * position, so that whatever draws the run can put a receive after its
- * send whatever the clocks of the hosts said.
+ * The graph is a view of the recording's one model (races.h): the logs are
+ * read and each receive matched to the send it took (the send in the log
+ * of ltid `from` with that msgid; a multicast's send has several
+ * receives) once, there; here every send and receive gets a flat record
+ * and a logical (Lamport) position, so that whatever draws the run can
+ * put a receive after its send whatever the clocks of the hosts said.
  */
 #ifndef TOP_RUNLOG_H
 #define TOP_RUNLOG_H
@@ -15,6 +15,8 @@
 #include <stdio.h>
 
 #include "pg_log.h"
+
+struct rc_run;
 
 /* One send or receive.  Events of a task are contiguous in run->ev, in the
  * order the task made them; seq is the event's number in its log (other
@@ -104,16 +106,22 @@ struct top_run {
     int nbarriers;
     struct top_spawn *spawns; /* in the spawners' task order, then log order */
     int nspawns;
+    struct rc_run *model;    /* the recording it was derived from (races.h),
+                                NULL for a summary */
+    int *graph_of;           /* per event of the model: its index in ev, -1 */
 };
 
-/* Loads every ltid-N.{comm,exec}.xml of dir, matches and orders.  A log
- * that ends early (a task that crashed) keeps what it holds and a note.
- * 0, or -1 and err when the directory cannot be read or holds no log. */
+/* Loads the model of dir's logs (rc_load_view: each log read once, each
+ * receive matched once), derives the graph from it and orders it; the
+ * model stays in run->model for the races.  A log that ends early (a
+ * task that crashed) keeps what it holds and a note.  0, or -1 and err
+ * when the directory cannot be read or holds no log. */
 int top_run_load(struct top_run *run, const char *dir, pg_err *err);
 void top_run_free(struct top_run *run);
 /* The same, for a summary (-tasks): every task with its counts and only
- * its last message event; the run's counts of what matched; no links, no
- * order.  Memory about 20 bytes an event (the messages' keys). */
+ * its last message event; the run's counts of what matched (the model's
+ * matcher, rc_index); no links, no order, no model.  Memory about 20
+ * bytes an event (the messages' keys). */
 int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err);
 
 /* Gives every event its logical position, lam (lamport.c).  0, or -1
@@ -144,5 +152,10 @@ int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err);
 /* The races of the run (races.h) as the page's "races" (display_races.c). */
 void top_display_races(FILE *fp, const struct top_run *run);
+/* The races of a run loaded whole, found on its model; 0 (and *races
+ * NULL) when there are none or the logs cannot be analysed (a race-only
+ * log, a log that cannot be read): the views then go without. */
+struct rc_race;
+int top_run_races(const struct top_run *run, struct rc_race **races);
 
 #endif

@@ -68,7 +68,7 @@ static void name_taken(const struct rc_run *run, int m, char *buf,
     else
         snprintf(buf, size, "%d:%d", x->src >= 0 ? run->tasks[x->src].ltid
                  : x->notice_of >= 0 ? run->tasks[x->notice_of].ltid : -1,
-                 x->src >= 0 ? x->msgid : 0);
+                 rc_msg_msgid(run, x));
 }
 
 void ex_name_choice(const struct rc_run *run, int t, int pos, int m,

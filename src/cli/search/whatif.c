@@ -249,7 +249,8 @@ static void name_msg(const struct rc_run *run, int m, char *buf, size_t size)
     const struct rc_msg *x = &run->msg[m];
 
     if (x->src >= 0)
-        snprintf(buf, size, "%d:%d", run->tasks[x->src].ltid, x->msgid);
+        snprintf(buf, size, "%d:%d", run->tasks[x->src].ltid,
+                 rc_msg_msgid(run, x));
     else if (x->notice_of >= 0)
         snprintf(buf, size, "%d:0 (the exit notice of ltid %d)",
                  run->tasks[x->notice_of].ltid, run->tasks[x->notice_of].ltid);
@@ -262,7 +263,8 @@ static int msg_is(const struct rc_run *run, int m, int sender, int msgid)
     const struct rc_msg *x = &run->msg[m];
 
     if (x->src >= 0)
-        return run->tasks[x->src].ltid == sender && x->msgid == msgid;
+        return run->tasks[x->src].ltid == sender &&
+               rc_msg_msgid(run, x) == msgid;
     return x->notice_of >= 0 && msgid == 0 &&
            run->tasks[x->notice_of].ltid == sender;
 }
@@ -385,7 +387,7 @@ static void make_plan(const struct rc_run *run, const int *min)
                             "force %d %ld %s%s %d %d %d\n", wi.c[j].ltid,
                             wi.c[j].seq, wi.c[j].at_poll ? "poll-" : "",
                             x->src >= 0 ? "recv" : "notice", wi.c[j].sender,
-                            x->msgid, x->tag);
+                            rc_msg_msgid(run, x), rc_msg_tag(run, x));
     }
     for (t = 0; t < run->ntasks; t++) {
         const struct rc_task *k = &run->tasks[t];

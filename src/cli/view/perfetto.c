@@ -275,47 +275,23 @@ static int event_packet(struct exp *x, int i, int e)
     return put_packet(x);
 }
 
-/* For each event of the analysis, its index in the loaded run (the same
- * task's sends and receives, in log order), -1 if none.  One pass, as
- * display_races.c does: a run where every receive races has as many
- * races as events. */
-static int *run_index(const struct rc_run *rr, const struct top_run *run)
-{
-    int *map = malloc(((size_t)rr->nev + 1) * sizeof *map), t, k, i, n;
-
-    for (t = 0; map && t < rr->ntasks; t++) {
-        k = top_run_task(run, rr->tasks[t].ltid);
-        for (i = 0, n = 0; i < rr->tasks[t].n; i++) {
-            int kind = rr->ev[rr->tasks[t].first + i].kind;
-            int msg = kind == PG_EV_SEND || kind == PG_EV_RECV;
-
-            map[rr->tasks[t].first + i] =
-                kind == PG_EV_RECV && k >= 0 && n < run->tasks[k].nev
-                    ? run->tasks[k].first + n : -1;
-            n += msg;
-        }
-    }
-    return map;
-}
-
 /* x->alts: for each racing receive of the run, its alternatives (a race
  * at a failed poll or a notice is no event here).  The largest count. */
 static int find_races(struct exp *x)
 {
     struct rc_race *r = NULL;
-    struct rc_run rr;
-    int n = top_races_for_display(x->run->dir, &rr, &r), i, e, max = 0;
-    int *map = n > 0 ? run_index(&rr, x->run) : NULL;
+    const struct rc_run *rr = x->run->model;
+    const int *graph_of = x->run->graph_of; /* the run's own model's */
+    int n = top_run_races(x->run, &r), i, e, max = 0;
 
-    for (i = 0; map && i < n; i++)
-        if ((e = map[rr.tasks[r[i].task].first + r[i].pos - 1]) >= 0) {
+    for (i = 0; i < n; i++)
+        if ((e = graph_of[rr->tasks[r[i].task].first + r[i].pos - 1]) >= 0 &&
+            x->run->ev[e].kind == PG_EV_RECV) {
             x->alts[e] = r[i].nalts;
             max = r[i].nalts > max ? r[i].nalts : max;
         }
-    free(map);
     if (n > 0)
         rc_races_free(r, n);
-    rc_free(&rr); /* safe after a failed load too (display_races.c) */
     return max;
 }
 
