@@ -9,7 +9,9 @@
 #    events as the task's sends and receives; a flow per matched message,
 #    started at its send's track and ended at its receive's, each id once;
 #    a race marker per racing receive, at that receive; event names carry
-#    the call site ("pvm_recv plain_race.c:LINE").
+#    the call site ("pvm_recv plain_race.c:LINE"); a receive that waited
+#    (waited= in its log) is also a slice of the same length, ending at
+#    its return.
 # 2. The JSON trace is still there as -export perfetto-json.
 # 3. Generated recordings of 20,000 events (gen_logs: the default mix, and
 #    "star": every receive races) hold the same and cost <= 40 bytes an
@@ -53,6 +55,12 @@ if timeout 60 "$PANGAEA" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_race" 2
             pg_pass "plain_race: receives are named by their call site ($(jget "$res" '[n for n in d["names"] if "recv" in n][0]'))"
         else
             pg_fail "plain_race: no receive named by its call site: $(jget "$res" 'd["names"]')"
+        fi
+        # the master waits for its workers: its receives' waits are slices
+        if [ "$(jget "$res" 'd["waits"]')" -gt 0 ]; then
+            pg_pass "plain_race: $(jget "$res" 'd["waits"]') receives that waited are slices as long as their logged waits"
+        else
+            pg_fail "plain_race: no receive's wait in the trace (the logs: $(grep -c 'waited=' <("$PANGAEA" -dump "$dir/logs")))"
         fi
     fi
     if "$PANGAEA" -export perfetto-json "$dir/logs" >"$dir/trace.json" &&

@@ -154,8 +154,8 @@ static void note_unreplayed(struct rc_run *run, const char *call)
                  n ? ", " : "", call);
 }
 
-/* The views' columns of the event being added (run->nev): its time and
- * size, and a send's destinations as ltids. */
+/* The views' columns of the event being added (run->nev): its time, size
+ * and wait, and a send's destinations as ltids. */
 static int view_columns(struct rc_run *run, const pg_event *ev)
 {
     struct rc_view *v = run->view;
@@ -163,10 +163,12 @@ static int view_columns(struct rc_run *run, const pg_event *ev)
     int i;
 
     if (pg_grow(&v->t, &v->cap_t, n, sizeof *v->t) < 0 ||
-        pg_grow(&v->bytes, &v->cap_bytes, n, sizeof *v->bytes) < 0)
+        pg_grow(&v->bytes, &v->cap_bytes, n, sizeof *v->bytes) < 0 ||
+        pg_grow(&v->waited, &v->cap_waited, n, sizeof *v->waited) < 0)
         return -1;
     v->t[run->nev] = ev->t;
     v->bytes[run->nev] = ev->bytes;
+    v->waited[run->nev] = ev->waited;
     if (ev->kind != PG_EV_SEND)
         return 0;
     if (pg_grow(&v->to, &v->cap_to, (size_t)(run->nmsg + ev->nto) + 1,
@@ -660,6 +662,7 @@ void rc_free(struct rc_run *run)
     free(run->bars), free(run->text), free(run->snaps), free(run->dents);
     if (run->view) {
         free(run->view->t), free(run->view->bytes), free(run->view->to);
+        free(run->view->waited);
         free(run->view->tasks), free(run->view->spawns);
         free(run->view);
     }

@@ -164,9 +164,11 @@ struct rc_spawn {
 struct rc_view {
     double *t;           /* per event: as recorded, seconds since the epoch */
     int *bytes;          /* per event: SEND/RECV: the message's size */
+    int *waited;         /* per event: RECV: microseconds it waited for its
+                            message (format 5; 0: not recorded) */
     int *to;             /* per message entry: the destination's ltid (its
                             dst is -1 when that task has no log) */
-    size_t cap_t, cap_bytes, cap_to;
+    size_t cap_t, cap_bytes, cap_waited, cap_to;
     struct rc_vtask *tasks; /* per task */
     struct rc_spawn *spawns; /* in the spawners' order, then log order */
     int nspawns;

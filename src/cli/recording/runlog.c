@@ -491,6 +491,7 @@ static int derive_event(struct top_run *run, struct deriver *dv, int ti,
     e->from = x->kind == PG_EV_RECV ? x->from : 0;
     e->partner = -1;
     e->t = m->view->t[i];
+    e->waited = m->view->waited[i];
     e->seq = x->seq;
     e->site = site_of(dv, x->site);
     if (nto) {

@@ -32,6 +32,8 @@ struct top_event {
     int nmatch;   /* SEND: receives matched to it */
     int lam;      /* logical position: 1 + max(previous, partner send) */
     double t;     /* as recorded: seconds since the epoch */
+    int waited;   /* RECV: microseconds it waited for its message (0: the
+                     log does not say: it did not wait, or format < 5) */
     long seq;     /* its number in the log, as -dump shows it */
     int site;     /* index into run->sites (its call site), or -1 */
 };

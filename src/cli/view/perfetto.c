@@ -15,9 +15,12 @@
  * event names the task uses, so that each event after is a packet of a
  * timestamp, an interned name and its flows: about 28 bytes.
  *   - Every send and receive is a TYPE_INSTANT TrackEvent named by its
- *     call and call site ("pvm_send sor.c:88").  The logs record one time
- *     per call (when it returned), not when a receive began to wait, so
- *     no duration is made up: the slices are instants.
+ *     call and call site ("pvm_send sor.c:88"), at the time it returned.
+ *   - A receive whose log says how long it waited for its message
+ *     (waited=, format 5: written from 100 us) is also a slice of that
+ *     name, from the program's call to its return (TYPE_SLICE_BEGIN and
+ *     TYPE_SLICE_END around the instant): the task's blocked time.  No
+ *     other duration is made up.
  *   - Every matched message is a flow: its id (the link's number + 1) in
  *     the send's flow_ids and the receive's terminating_flow_ids.
  *   - Every racing receive (races.c's analysis, as -races finds them) gets
@@ -37,7 +40,8 @@
  *                        SEQ_NEEDS_INCREMENTAL_STATE = 2),
  *                        trace_packet_defaults = 59, track_descriptor = 60
  *   trace_packet_defaults.proto  TracePacketDefaults.track_event_defaults = 11
- *   track_event/track_event.proto  TrackEvent.type = 9 (TYPE_INSTANT = 3),
+ *   track_event/track_event.proto  TrackEvent.type = 9 (TYPE_SLICE_BEGIN
+ *                        = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3),
  *                        name_iid = 10, track_uuid = 11,
  *                        flow_ids = 47 (fixed64),
  *                        terminating_flow_ids = 48 (fixed64);
@@ -141,7 +145,7 @@ enum {
     SEQ_CLEARED = 1, SEQ_NEEDS_STATE = 2,
     DEF_TRACK_EVENT = 11, TED_TRACK_UUID = 11,
     TE_TYPE = 9, TE_NAME_IID = 10, TE_FLOW = 47, TE_FLOW_END = 48,
-    TYPE_INSTANT = 3,
+    TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3,
     TD_UUID = 1, TD_NAME = 2,
     ID_EVENT_NAMES = 2, EN_IID = 1, EN_NAME = 2
 };
@@ -252,11 +256,29 @@ static int instant(struct exp *x, int seq, double t, int iid)
     return 0;
 }
 
+/* The begin (named as the receive) or the end of a receive's wait. */
+static int wait_packet(struct exp *x, int i, const struct top_event *ev,
+                       int type)
+{
+    double t = type == TYPE_SLICE_BEGIN ? ev->t - ev->waited / 1e6 : ev->t;
+
+    pb_uint(&x->pkt, TP_TIMESTAMP, ts_ns(x, t));
+    pb_uint(&x->pkt, TP_SEQ_ID, (uint64_t)i + 1);
+    pb_uint(&x->pkt, TP_FLAGS, SEQ_NEEDS_STATE);
+    pb_uint(&x->a, TE_TYPE, (uint64_t)type);
+    if (type == TYPE_SLICE_BEGIN)
+        pb_uint(&x->a, TE_NAME_IID, (uint64_t)name_iid(x, ev));
+    pb_msg(&x->pkt, TP_TRACK_EVENT, &x->a);
+    return put_packet(x);
+}
+
 static int event_packet(struct exp *x, int i, int e)
 {
     const struct top_event *ev = &x->run->ev[e];
-    int first, n, k;
+    int first, n, k, waited = ev->waited > 0 && !top_run_is_send(ev);
 
+    if (waited && wait_packet(x, i, ev, TYPE_SLICE_BEGIN) < 0)
+        return -1;
     instant(x, i + 1, ev->t, name_iid(x, ev));
     if (top_run_is_send(ev)) {
         n = top_run_links_of(x->run, e, &first);
@@ -268,11 +290,13 @@ static int event_packet(struct exp *x, int i, int e)
     pb_msg(&x->pkt, TP_TRACK_EVENT, &x->a);
     if (put_packet(x) < 0)
         return -1;
-    if (!x->alts[e])
-        return 0;
-    instant(x, i + 1, ev->t, race_iid(x, x->alts[e]));
-    pb_msg(&x->pkt, TP_TRACK_EVENT, &x->a);
-    return put_packet(x);
+    if (x->alts[e]) {
+        instant(x, i + 1, ev->t, race_iid(x, x->alts[e]));
+        pb_msg(&x->pkt, TP_TRACK_EVENT, &x->a);
+        if (put_packet(x) < 0)
+            return -1;
+    }
+    return waited ? wait_packet(x, i, ev, TYPE_SLICE_END) : 0;
 }
 
 /* x->alts: for each racing receive of the run, its alternatives (a race
