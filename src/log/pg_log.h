@@ -43,6 +43,7 @@
 #ifndef PG_LOG_H
 #define PG_LOG_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pg_err.h"
@@ -350,5 +351,10 @@ const char *pg_site_name(const char *module, long offset, char *buf,
  * (else "?") and line (else 0), each apart (site_name.c). */
 void pg_site_parts(const char *module, long offset, char *file, int fsize,
                    char *func, int nsize, int *line);
+/* The object a return address pc lies in (its path as loaded, or the
+ * program's own for the main program) and pc's offset from where it was
+ * loaded, as call sites are logged (the PVM and MPI front ends both);
+ * 0, or -1 if unknown. */
+int pg_site_locate(const void *pc, char *path, size_t size, uintptr_t *off);
 
 #endif

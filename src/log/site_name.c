@@ -27,8 +27,11 @@
  * files, functions and lines): the function is the symbol the call lies
  * in, so a call inlined into another function counts as that one's.
  */
+#define _GNU_SOURCE /* dladdr1 */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
+#include <stdint.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -219,4 +222,25 @@ void pg_site_parts(const char *module, long offset, char *file, int fsize,
     snprintf(file, fsize, "%s", base_name(f && lineno > 0 ? f : module));
     snprintf(func, nsize, "%s", fn ? fn : "?");
     *line = f && lineno > 0 ? lineno : 0;
+}
+
+int pg_site_locate(const void *pc, char *path, size_t size, uintptr_t *off)
+{
+    struct link_map *lm = NULL;
+    Dl_info info;
+    ssize_t n;
+
+    if (!dladdr1((void *)pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !info.dli_fbase)
+        return -1;
+    *off = (uintptr_t)pc - (uintptr_t)info.dli_fbase;
+    if (lm && lm->l_name && lm->l_name[0] == '/') {
+        snprintf(path, size, "%s", lm->l_name);
+        return 0;
+    }
+    /* The program itself: its link map has no name. */
+    n = readlink("/proc/self/exe", path, size - 1);
+    if (n <= 0)
+        return -1;
+    path[n] = 0;
+    return 0;
 }

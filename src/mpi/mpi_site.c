@@ -31,26 +31,6 @@ static struct site *tab;
 static size_t cap, used;
 static int last_id;
 
-/* The object pc lies in, and pc's offset into it; 0, or -1 if unknown. */
-static int locate(void *pc, char *path, size_t size, uintptr_t *off)
-{
-    struct link_map *lm = NULL;
-    Dl_info info;
-    ssize_t n;
-
-    if (!dladdr1(pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !info.dli_fbase)
-        return -1;
-    *off = (uintptr_t)pc - (uintptr_t)info.dli_fbase;
-    if (lm && lm->l_name && lm->l_name[0] == '/') {
-        snprintf(path, size, "%s", lm->l_name);
-        return 0;
-    }
-    n = readlink("/proc/self/exe", path, size - 1); /* the program itself */
-    if (n <= 0)
-        return -1;
-    path[n] = 0;
-    return 0;
-}
 
 static struct site *slot(struct site *t, size_t n, void *pc)
 {
@@ -88,7 +68,7 @@ int pgm_site(void)
     s = slot(tab, cap, pgm.pc);
     if (s->pc)
         return s->id;
-    if (locate(pgm.pc, module, sizeof module, &off) < 0 || off > INT32_MAX ||
+    if (pg_site_locate(pgm.pc, module, sizeof module, &off) < 0 || off > INT32_MAX ||
         pg_logw_site(pgm.comm, pgm_now(), last_id + 1, module,
                      (int)off) < 0)
         return 0; /* an unknown site: the event says none */

@@ -7,7 +7,8 @@
 # next engineer looking for what is gone.  Every `name.ext` it quotes in
 # backticks (a file: .c .h .def .sh .md .py .xsd .html) must be a file of
 # the tree (at that path when it gives one), and every quoted identifier that looks like one of the code's
-# (pg_*, PG_*, a name followed by "()") must be defined or used in src/
+# (pg_*, PG_*, an ALL_CAPS name with an underscore, a name followed by
+# "()") must be defined or used in src/
 # or tests/.  Also: the tree cites only itself (no path outside it, no
 # tracker's issue numbers in src/, tests/ or docs/), and no compiled
 # Python is in git.  No pvmd.
@@ -44,7 +45,7 @@ check_page() {
     missing=
     n=0
     for id in $(grep -o '`[A-Za-z_][A-Za-z0-9_.]*\(()\)\?`' "$PAGE" | tr -d '`' |
-                grep -E '^(pg_|PG_)|\(\)$' | sed 's/()$//' | sort -u); do
+                grep -E '^(pg_|PG_|[A-Z][A-Z0-9]*_[A-Z0-9_]+$)|\(\)$' | sed 's/()$//' | sort -u); do
         n=$((n + 1))
         grep -rqw --include='*.[ch]' --include='*.def' -- "$id" src tests ||
             missing="$missing $id"

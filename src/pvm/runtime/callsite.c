@@ -79,27 +79,6 @@ void pg_site_enter(void *pc)
     site_pc = pc;
 }
 
-/* The object pc lies in, and pc's offset into it; 0, or -1 if unknown. */
-static int locate(void *pc, char *path, size_t size, uintptr_t *off)
-{
-    struct link_map *lm = NULL;
-    Dl_info info;
-    ssize_t n;
-
-    if (!dladdr1(pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !info.dli_fbase)
-        return -1;
-    *off = (uintptr_t)pc - (uintptr_t)info.dli_fbase;
-    if (lm && lm->l_name && lm->l_name[0] == '/') {
-        snprintf(path, size, "%s", lm->l_name);
-        return 0;
-    }
-    /* The program itself: its link map has no name. */
-    n = readlink("/proc/self/exe", path, size - 1);
-    if (n <= 0)
-        return -1;
-    path[n] = 0;
-    return 0;
-}
 
 static int grow_table(void)
 {
@@ -171,7 +150,7 @@ static void *program_pc(void *pc)
     if (!s->pc) { /* classified once, by its symbol */
         s->pc = pc;
         used++;
-        s->binding = locate(pc, path, sizeof path, &off) == 0 &&
+        s->binding = pg_site_locate(pc, path, sizeof path, &off) == 0 &&
                      !strncmp(pg_site_name(path, (long)off, name,
                                            sizeof name), "pvmf", 4) &&
                      strchr(name, '+');
@@ -200,7 +179,7 @@ static int site_id(void *pc)
             cache[slot].pc = pc, cache[slot].id = s->id;
         return s->id;
     }
-    if (locate(pc, path, sizeof path, &off) < 0 || off > INT32_MAX ||
+    if (pg_site_locate(pc, path, sizeof path, &off) < 0 || off > INT32_MAX ||
         pg_logw_site(pg.comm, pg_now(), nsites + 1, path, (int)off) < 0)
         return 0; /* unknown site: the event is logged without one */
     pg.events++; /* events are counted as the log numbers them */
@@ -265,7 +244,7 @@ const char *pg_site_where_pc(void *pc, char *buf, int size)
     char path[PATH_MAX], name[600];
     uintptr_t off;
 
-    if (!pc || locate(program_pc(pc), path, sizeof path, &off) < 0)
+    if (!pc || pg_site_locate(program_pc(pc), path, sizeof path, &off) < 0)
         return "";
     snprintf(buf, size, " at %s", pg_site_name(path, (long)off, name,
                                                sizeof name));
@@ -278,7 +257,7 @@ int pg_site_parts_pc(void *pc, char *file, int fsize, char *func, int nsize,
     char path[PATH_MAX];
     uintptr_t off;
 
-    if (!pc || locate(program_pc(pc), path, sizeof path, &off) < 0)
+    if (!pc || pg_site_locate(program_pc(pc), path, sizeof path, &off) < 0)
         return -1;
     pg_site_parts(path, (long)off, file, fsize, func, nsize, line);
     return 0;
@@ -311,7 +290,7 @@ int pg_site_crash(void *fault, void **pc, char *module, size_t size,
          * faulting instruction itself is named by its first byte. */
         void *at = frames[i] == fault ? (char *)fault + 1 : frames[i];
 
-        if (locate(at, module, size, &off) < 0 || system_object(module))
+        if (pg_site_locate(at, module, size, &off) < 0 || system_object(module))
             continue;
         *pc = at;
         *offset = (int)off;
