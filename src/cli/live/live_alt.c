@@ -207,7 +207,7 @@ static int choose_queued(long ltid, long sender, long msgid, FILE *out)
         return lv_bad(out, "that message is not queued at a held receive of "
                       "ltid %s (GET /alternatives.json lists them)", l);
     }
-    p->choice = p->cand[i].mid;
+    p->choice = p->cand[i].bufid;
     __atomic_add_fetch(&p->steps, 1, __ATOMIC_SEQ_CST); /* make the call */
     lv_ctl_unlock();
     fprintf(out, "{\"ok\":true,\"mode\":\"log\",\"ltid\":%ld,\"took\":"

@@ -722,7 +722,7 @@ static void write_held(FILE *out, const struct pg_live_pos *p)
         fprintf(out, "%s{\"ltid\":%d,\"msgid\":%d,\"tag\":%d,\"bytes\":%d,"
                 "\"mid\":%d}", i ? "," : "", p->cand[i].ltid,
                 p->cand[i].msgid, p->cand[i].tag, p->cand[i].bytes,
-                p->cand[i].mid);
+                p->cand[i].bufid);
     fputs("]}", out);
 }
 

@@ -485,7 +485,7 @@ static int all_done(void)
 int main(int argc, char **argv)
 {
     struct timeval tick = { 0, 200000 };
-    int mid, len, tag, src, done_sent = 0;
+    int bufid, len, tag, src, done_sent = 0;
 
     if (argc < 2 || pvm_mytid() < 0) {
         fprintf(stderr, "pangaea-coord: to be started by pangaea\n");
@@ -505,10 +505,10 @@ int main(int argc, char **argv)
     for (;;) {
         tick.tv_sec = 0;
         tick.tv_usec = 200000;
-        mid = pvm_trecv(-1, -1, &tick);
-        if (mid < 0)
+        bufid = pvm_trecv(-1, -1, &tick);
+        if (bufid < 0)
             break;
-        if (mid == 0) {
+        if (bufid == 0) {
             resolve_pending();
             if (!done_sent && all_done()) {
                 send_ints(top, PG_TAG_ALLDONE, NULL, 0, NULL, NULL);
@@ -516,7 +516,7 @@ int main(int argc, char **argv)
             }
             continue;
         }
-        pvm_bufinfo(mid, &len, &tag, &src);
+        pvm_bufinfo(bufid, &len, &tag, &src);
         switch (tag) {
         case PG_TAG_REGISTER: on_register(); break;
         case PG_TAG_ANNOUNCE: on_announce(src); break;

@@ -44,7 +44,7 @@ static struct {
     int on;
     uint64_t state;
     enum phase phase;
-    int mids[CHAOS_MAX_QUEUED], n;
+    int bufids[CHAOS_MAX_QUEUED], n;
     int srcs[CHAOS_MAX_QUEUED];  /* the sender of each (its tid) */
     int pick;
     long scale_ns;   /* this run's longest delay */
@@ -93,7 +93,7 @@ static void random_delay(void)
     nanosleep(&nap, NULL);
 }
 
-/* The queued messages the receive would accept, into chaos.mids.  One
+/* The queued messages the receive would accept, into chaos.bufids.  One
  * pvm_nrecv reads the socket once (its mroute), so the passes go on while
  * they find more: what has arrived is all seen. */
 static void collect(int tid, int tag)
@@ -135,7 +135,7 @@ int pg_chaos_before(int how, int tid, int tag)
         return 0; /* a first pass would free the receive buffer */
     collect(tid, tag);
     if (chaos.n > 1) {
-        chaos.pick = chaos.mids[draw() % (uint32_t)chaos.n];
+        chaos.pick = chaos.bufids[draw() % (uint32_t)chaos.n];
         chaos.phase = PICK;
     }
     return 0;
@@ -146,35 +146,35 @@ void pg_chaos_after(void)
     chaos.phase = OFF;
 }
 
-/* Collecting: mid, accepted, joins the choices unless it was seen in an
+/* Collecting: bufid, accepted, joins the choices unless it was seen in an
  * earlier pass or its sender has an older message among them (the queue
  * is walked in arrival order, every pass from its head). */
-static void collect_one(int mid)
+static void collect_one(int bufid)
 {
     struct pvmminfo mi;
     int src, i;
 
-    if (pvm_getminfo(mid, &mi) < 0)
+    if (pvm_getminfo(bufid, &mi) < 0)
         return;
     src = mi.src;
     for (i = 0; i < chaos.n; i++)
-        if (chaos.mids[i] == mid || chaos.srcs[i] == src)
+        if (chaos.bufids[i] == bufid || chaos.srcs[i] == src)
             return;
     if (chaos.n < CHAOS_MAX_QUEUED) {
         chaos.srcs[chaos.n] = src;
-        chaos.mids[chaos.n++] = mid;
+        chaos.bufids[chaos.n++] = bufid;
     }
 }
 
-int pg_chaos_match(int mid, int cc)
+int pg_chaos_match(int bufid, int cc)
 {
     switch (chaos.phase) {
     case COLLECT:
         if (cc > 0)
-            collect_one(mid);
+            collect_one(bufid);
         return 0;
     case PICK:
-        return cc > 0 && mid == chaos.pick;
+        return cc > 0 && bufid == chaos.pick;
     default:
         return cc;
     }
@@ -182,19 +182,19 @@ int pg_chaos_match(int mid, int cc)
 
 /* ---- the same two passes for the live view's choice (gate.c) ------------- */
 
-int pg_chaos_queued(int tid, int tag, int *mids, int max)
+int pg_chaos_queued(int tid, int tag, int *bufids, int max)
 {
     int i, n;
 
     collect(tid, tag); /* the caller says whose matcher (pg_app_recv) */
     n = chaos.n < max ? chaos.n : max;
     for (i = 0; i < n; i++)
-        mids[i] = chaos.mids[i];
+        bufids[i] = chaos.bufids[i];
     return n;
 }
 
-void pg_chaos_force(int mid)
+void pg_chaos_force(int bufid)
 {
-    chaos.pick = mid;
+    chaos.pick = bufid;
     chaos.phase = PICK;
 }

@@ -165,20 +165,20 @@ static int bp_hit(struct pg_live_bp *b, const char *call, void *pc, int peer,
 /* The queued messages the held receive could take, into the page. */
 static void list_queued(int tid, int tag)
 {
-    int mids[PG_LIVE_CANDS], n, i, src, msgid, bytes, mtag, mtid;
+    int bufids[PG_LIVE_CANDS], n, i, src, msgid, bytes, mtag, mtid;
     struct pg_live_cand *c;
 
     pg_app_recv = 1; /* the program's matcher applies, as in its receive */
-    n = pg_chaos_queued(tid, tag, mids, PG_LIVE_CANDS);
+    n = pg_chaos_queued(tid, tag, bufids, PG_LIVE_CANDS);
     pg_app_recv = 0;
     for (i = 0; i < n; i++) {
         c = &pg_live->cand[i];
         memset(c, 0, sizeof *c);
-        c->mid = mids[i];
+        c->bufid = bufids[i];
         c->ltid = -1;
-        if (pvm_bufinfo(mids[i], &bytes, &mtag, &mtid) >= 0)
+        if (pvm_bufinfo(bufids[i], &bytes, &mtag, &mtid) >= 0)
             c->tid = mtid, c->tag = mtag, c->bytes = bytes;
-        if (pg_hdr_peek(mids[i], &src, &msgid) == 1) {
+        if (pg_hdr_peek(bufids[i], &src, &msgid) == 1) {
             c->msgid = msgid;
             c->ltid = pg_ltid_now(src);
         }
@@ -216,12 +216,12 @@ static void publish(const char *call, void *pc, int peer, int tag, int size,
 /* The choice pangaea made among the listed messages, if still queued. */
 static void take_choice(void)
 {
-    int mid = pg_live->choice, i;
+    int bufid = pg_live->choice, i;
 
     pg_live->choice = 0;
-    for (i = 0; mid > 0 && i < pg_live->ncand; i++)
-        if (pg_live->cand[i].mid == mid) {
-            pg_chaos_force(mid); /* the receive accepts only it */
+    for (i = 0; bufid > 0 && i < pg_live->ncand; i++)
+        if (pg_live->cand[i].bufid == bufid) {
+            pg_chaos_force(bufid); /* the receive accepts only it */
             return;
         }
 }

@@ -51,9 +51,9 @@ static int wid_off = -1; /* -1: not learnt yet, -2: unusable */
 /* Bytes of struct pmsg searched (PVM 3.4.6: 136 bytes, the wait id at 60). */
 #define WID_SCAN 96
 
-static void *pmsg_of(int mid)
+static void *pmsg_of(int bufid)
 {
-    return mid > 0 && mid < *midhsiz ? (*midh)[mid].m_umb : NULL;
+    return bufid > 0 && bufid < *midhsiz ? (*midh)[bufid].m_umb : NULL;
 }
 
 /* The offset of the int in mp that holds v, if exactly one does. */
@@ -96,15 +96,15 @@ static void learn_wid(int body, struct pvmminfo *mi)
     pvm_setminfo(body, mi);
 }
 
-/* The wait id field of buffer mid, or NULL: then use pvm_setminfo.
+/* The wait id field of buffer bufid, or NULL: then use pvm_setminfo.
  * Inline: it runs twice per send. */
-static inline int *wid_field(int mid, struct pvmminfo *mi)
+static inline int *wid_field(int bufid, struct pvmminfo *mi)
 {
     void *mp;
 
     if (__builtin_expect(wid_off == -1, 0))
-        learn_wid(mid, mi);
-    if (wid_off < 0 || !(mp = pmsg_of(mid)))
+        learn_wid(bufid, mi);
+    if (wid_off < 0 || !(mp = pmsg_of(bufid)))
         return NULL;
     return (int *)((char *)mp + wid_off);
 }
@@ -158,11 +158,11 @@ int pg_hdr_of(const struct pvmminfo *mi, int *src, int *msgid)
     return 1;
 }
 
-int pg_hdr_peek(int mid, int *src, int *msgid)
+int pg_hdr_peek(int bufid, int *src, int *msgid)
 {
     struct pvmminfo mi;
 
-    if (mid <= 0 || pvm_getminfo(mid, &mi) < 0)
+    if (bufid <= 0 || pvm_getminfo(bufid, &mi) < 0)
         return -1;
     return pg_hdr_of(&mi, src, msgid);
 }
@@ -176,11 +176,11 @@ int pg_hdr_take_of(const struct pvmminfo *mi, pg_hdr *h)
     return cc;
 }
 
-int pg_hdr_take(int mid, pg_hdr *h)
+int pg_hdr_take(int bufid, pg_hdr *h)
 {
     struct pvmminfo mi;
 
-    if (mid <= 0 || pvm_getminfo(mid, &mi) < 0)
+    if (bufid <= 0 || pvm_getminfo(bufid, &mi) < 0)
         return -1;
     return pg_hdr_take_of(&mi, h);
 }

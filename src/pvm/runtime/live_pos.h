@@ -20,7 +20,7 @@
 
 /* A message queued at a held receive that it could take (recording). */
 struct pg_live_cand {
-    int32_t mid, tid, ltid, tag, bytes, msgid;
+    int32_t bufid, tid, ltid, tag, bytes, msgid;
 };
 
 /* One small file per task, DIR/ltid-N.pos, mapped shared.  seq: the
@@ -31,7 +31,7 @@ struct pg_live_cand {
  * The control block follows.  pangaea writes gate (nonzero: look at the
  * rest before each PVM call), pause (stop at every call), steps (calls to
  * let through while paused: "step"), runto (stop once this many events
- * are done), choice (a recording: the queued message, by mid, the held
+ * are done), choice (a recording: the queued message, by bufid, the held
  * receive takes).  The task writes the rest while it waits: held, and the
  * call it is about to make. */
 struct pg_live_pos {

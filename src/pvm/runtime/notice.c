@@ -18,7 +18,7 @@
 
 static struct { int ctx, tag; pg_notice_what what; } kinds[MAX_KINDS];
 static int nkinds;
-static struct { int mid, first; } peeked[MAX_PEEKED];
+static struct { int bufid, first; } peeked[MAX_PEEKED];
 static int npeeked;
 
 /* Notices of `what` will come in (ctx, tag): pvm_notify said so. */
@@ -37,13 +37,13 @@ void pg_notice_want(int ctx, int tag, pg_notice_what what)
     nkinds += i == nkinds;
 }
 
-pg_notice_what pg_notice_kind(int mid)
+pg_notice_what pg_notice_kind(int bufid)
 {
     struct pvmminfo mi;
     int i;
 
     /* From a daemon (its tids have the top bit), with no message id. */
-    if (nkinds == 0 || pvm_getminfo(mid, &mi) < 0 || mi.src >= 0 || mi.wid)
+    if (nkinds == 0 || pvm_getminfo(bufid, &mi) < 0 || mi.src >= 0 || mi.wid)
         return 0;
     for (i = 0; i < nkinds; i++)
         if (kinds[i].ctx == mi.ctx && kinds[i].tag == mi.tag)
@@ -52,35 +52,35 @@ pg_notice_what pg_notice_kind(int mid)
 }
 
 /* The first int of a queued notice's body (an exit's tid); matcher only. */
-int pg_notice_first(int mid)
+int pg_notice_first(int bufid)
 {
     int i, old, v = 0;
 
     for (i = 0; i < npeeked; i++)
-        if (peeked[i].mid == mid)
+        if (peeked[i].bufid == bufid)
             return peeked[i].first;
-    old = pvm_setrbuf(mid);
+    old = pvm_setrbuf(bufid);
     if (pvm_upkint(&v, 1, 1) < 0)
         v = 0;
     pvm_setrbuf(old);
     if (npeeked == MAX_PEEKED) /* the oldest goes: it is read again if asked */
         peeked[0] = peeked[--npeeked];
     i = npeeked++;
-    peeked[i].mid = mid;
+    peeked[i].bufid = bufid;
     peeked[i].first = v;
     return v;
 }
 
-/* What the matcher read of mid's body (0 if nothing); with forget, the
+/* What the matcher read of bufid's body (0 if nothing); with forget, the
  * entry goes: a receive returned the message, so PVM may give its buffer id
  * to another.  Never reads the body itself: a returned message's unpack
  * position is the program's. */
-int pg_notice_read(int mid, int forget)
+int pg_notice_read(int bufid, int forget)
 {
     int i, first;
 
     for (i = 0; i < npeeked; i++)
-        if (peeked[i].mid == mid) {
+        if (peeked[i].bufid == bufid) {
             first = peeked[i].first;
             if (forget)
                 peeked[i] = peeked[--npeeked];

@@ -38,11 +38,11 @@ struct mhead {
 static int count; /* outside messages recorded or replayed */
 static int probed; /* replay: the buffer a pvm_probe returned, to free */
 
-int pg_outside_msg(int mid)
+int pg_outside_msg(int bufid)
 {
     struct pvmminfo mi;
 
-    if (mid <= 0 || pvm_getminfo(mid, &mi) < 0)
+    if (bufid <= 0 || pvm_getminfo(bufid, &mi) < 0)
         return 0;
     if (!pg_app_ctx(mi.ctx) || mi.ctx == pg.ctx)
         return 0; /* PVM's or ours */
@@ -52,36 +52,36 @@ int pg_outside_msg(int mid)
     return mi.src > 0 && pg_ltid_of(mi.src) < 0;
 }
 
-/* The bytes of message mid's body, without moving the program's unpack
+/* The bytes of message bufid's body, without moving the program's unpack
  * position in it: read from a second buffer that shares its fragments. */
-static char *body_of(int mid, struct mhead *h, int *len)
+static char *body_of(int bufid, struct mhead *h, int *len)
 {
     struct pvmminfo mi;
     int copy, osb, orb, tag, src;
     char *bytes;
 
-    if (pvm_getminfo(mid, &mi) < 0 || pvm_bufinfo(mid, len, &tag, &src) < 0)
-        pg_fatal("cannot read message %d from outside the run", mid);
+    if (pvm_getminfo(bufid, &mi) < 0 || pvm_bufinfo(bufid, len, &tag, &src) < 0)
+        pg_fatal("cannot read message %d from outside the run", bufid);
     *h = (struct mhead){ src, tag, mi.ctx, mi.enc };
     if (!(bytes = malloc(*len > 0 ? *len : 1)))
         pg_fatal("out of memory");
     copy = pvm_mkbuf(mi.enc == ENC_XDR ? PvmDataDefault : PvmDataRaw);
     osb = pvm_setsbuf(copy);
-    pvm_pkmesgbody(mid);
+    pvm_pkmesgbody(bufid);
     pvm_setsbuf(osb);
     orb = pvm_setrbuf(copy);
     if (*len > 0 && pvm_upkbyte(bytes, *len, 1) < 0)
-        pg_fatal("cannot read the body of message %d from t%x", mid, src);
+        pg_fatal("cannot read the body of message %d from t%x", bufid, src);
     pvm_setrbuf(orb);
     pvm_freebuf(copy);
     return bytes;
 }
 
-void pg_outside_put(int mid)
+void pg_outside_put(int bufid)
 {
     struct mhead h;
     int len;
-    char *body = body_of(mid, &h, &len), *rec;
+    char *body = body_of(bufid, &h, &len), *rec;
 
     if (!(rec = malloc(sizeof h + len)))
         pg_fatal("out of memory");
@@ -92,12 +92,12 @@ void pg_outside_put(int mid)
     free(body);
 }
 
-void pg_outside_record(const char *call, int mid)
+void pg_outside_record(const char *call, int bufid)
 {
     pg_hdr h = { PG_LTID_OUTSIDE, ++count };
 
-    pg_outside_put(mid);
-    pg_record_recv(call, mid, &h);
+    pg_outside_put(bufid);
+    pg_record_recv(call, bufid, &h);
 }
 
 /* The next recorded message, built again: a buffer that is not current. */
@@ -129,24 +129,24 @@ int pg_outside_take(int *src)
 
 int pg_outside_replay(const pg_event *ev, int take)
 {
-    int mid, src, old;
+    int bufid, src, old;
 
     if (probed > 0)
         pvm_freebuf(probed);
     probed = 0;
-    mid = pg_outside_take(&src);
+    bufid = pg_outside_take(&src);
     count++;
-    pg_replay_check_size(ev, mid);
+    pg_replay_check_size(ev, bufid);
     if (take == 1) {
         /* as a receive does: the old receive buffer goes */
-        old = pvm_setrbuf(mid);
+        old = pvm_setrbuf(bufid);
         if (old > 0)
             pvm_freebuf(old);
     } else if (take == 0) {
-        probed = mid;
+        probed = bufid;
     } /* 2: a handler's, which frees it */
     pg_replay_advance();
-    return mid;
+    return bufid;
 }
 
 int pg_outside_drop(int *tids, int n, int **kept)

@@ -374,15 +374,15 @@ int pg_hdr_body(struct pvmminfo *mi);
  * sendfn returned. */
 int pg_hdr_send(int body, struct pvmminfo *mi, int msgid,
                 int (*sendfn)(void *), void *arg);
-/* For message `mid`: 1 and its source tid and message id when it carries a
+/* For message `bufid`: 1 and its source tid and message id when it carries a
  * Pangaea header, 0 when it carries none (from a daemon, in a system
  * context, from outside the run), -1 when there is no such message.  Safe
  * inside a matcher: it asks nobody. */
-int pg_hdr_peek(int mid, int *src, int *msgid);
+int pg_hdr_peek(int bufid, int *src, int *msgid);
 /* pg_hdr_peek from info PVM already gave (pvm_getminfo): 1 or 0. */
 int pg_hdr_of(const struct pvmminfo *mi, int *src, int *msgid);
 /* The same with the sender's ltid (asking the coordinator once per peer). */
-int pg_hdr_take(int mid, pg_hdr *h);
+int pg_hdr_take(int bufid, pg_hdr *h);
 int pg_hdr_take_of(const struct pvmminfo *mi, pg_hdr *h);
 
 /* ---- ltid <-> tid (coord_client.c) -------------------------------------- */
@@ -431,7 +431,7 @@ int pg_record_open(pg_err *err);
 void pg_record_send(const char *call, int tag, int msgid, int bytes, int nto,
                     const int *tids);
 void pg_record_unsend(void); /* the send just logged failed */
-void pg_record_recv(const char *call, int mid, const pg_hdr *h);
+void pg_record_recv(const char *call, int bufid, const pg_hdr *h);
 /* A receive that may wait begins (blocking: 1) or one that does not
  * (0): the receive it logs says how long it waited (waited=, when at
  * least PG_WAIT_MIN_US), which the pages and the Perfetto export draw. */
@@ -445,7 +445,7 @@ void pg_record_spawn(const char *program, char **argv, int flags,
 void pg_record_gettid(const char *group, int inst, int ltid);
 void pg_record_join(const char *group, int inst, int order);
 void pg_record_leave(const char *group, int order);
-void pg_record_notice(const char *call, int mid, pg_notice_what what,
+void pg_record_notice(const char *call, int bufid, pg_notice_what what,
                       int ltid);
 void pg_record_query(const char *call, const char *about, int value);
 /* Ends and closes both logs; 0, or -1 when either could not be written
@@ -497,13 +497,13 @@ int pg_chaos_load(void);
 enum { PG_CHAOS_BLOCK, PG_CHAOS_POLL, PG_CHAOS_TIMED, PG_CHAOS_PROBE };
 int pg_chaos_before(int how, int tid, int tag);
 void pg_chaos_after(void);
-/* The matcher's verdict cc on mid, as chaos wants it. */
-int pg_chaos_match(int mid, int cc);
-/* The live view's choice at a held receive (gate.c): the mids of the
+/* The matcher's verdict cc on bufid, as chaos wants it. */
+int pg_chaos_match(int bufid, int cc);
+/* The live view's choice at a held receive (gate.c): the bufids of the
  * messages queued that a receive of (tid, tag) would accept, at most max;
  * and the message the next receive takes (until pg_chaos_after). */
-int pg_chaos_queued(int tid, int tag, int *mids, int max);
-void pg_chaos_force(int mid);
+int pg_chaos_queued(int tid, int tag, int *bufids, int max);
+void pg_chaos_force(int bufid);
 
 /* ---- replay (replay.c) --------------------------------------------------- */
 int pg_replay_open(void);
@@ -515,9 +515,9 @@ void pg_replay_check_end(int status);
  * diverges if it differs. */
 void pg_replay_send(const char *call, int tag, int bytes, int nto,
                     const int *tids);
-/* The message `mid` just taken for the recorded receive `ev`: diverges if
+/* The message `bufid` just taken for the recorded receive `ev`: diverges if
  * its size differs from the recorded one. */
-void pg_replay_check_size(const pg_event *ev, int mid);
+void pg_replay_check_size(const pg_event *ev, int bufid);
 /* The next recorded receive, checked against what the program asked for
  * (tid -1 or the recorded source, tag -1 or the recorded tag). */
 const pg_event *pg_replay_expect_recv(const char *call, int tid, int tag);
@@ -590,7 +590,7 @@ void pg_replay_prefetch(void);
 /* The matcher every receive goes through (installed at start-up with
  * pvm_recvf); pg_match_clear forgets the expected message. */
 void pg_match_clear(void);
-int pg_match(int mid, int tid, int tag);
+int pg_match(int bufid, int tid, int tag);
 extern pg_matchfn pg_default_match, pg_app_match;
 /* Set while the program's own receive runs (its matcher then applies). */
 extern int pg_app_recv;
@@ -653,11 +653,11 @@ void pg_task_env(int ltid);
 /* Notices of `what` will come in context ctx with tag (pvm_notify). */
 void pg_notice_want(int ctx, int tag, pg_notice_what what);
 /* What the message is, if it is a notice the program asked for, else 0. */
-pg_notice_what pg_notice_kind(int mid);
+pg_notice_what pg_notice_kind(int bufid);
 /* The first int of a queued notice's body: from the matcher only. */
-int pg_notice_first(int mid);
-/* What the matcher read of mid (0 if nothing); forget: it was received. */
-int pg_notice_read(int mid, int forget);
+int pg_notice_first(int bufid);
+/* What the matcher read of bufid (0 if nothing); forget: it was received. */
+int pg_notice_read(int bufid, int forget);
 
 
 /* ---- the data file: contents the comm log refers to (datafile.c) ---- */
@@ -684,15 +684,15 @@ int pg_time_get(int code, int clock, int64_t *sec, int64_t *sub);
 void pg_time_close(void);
 
 /* ---- messages from outside the run, mailboxes (outside.c) -------------- */
-/* True when mid is an application message from a task outside the run. */
-int pg_outside_msg(int mid);
-/* Recording: message mid (a mailbox entry, an outside message) as the
+/* True when bufid is an application message from a task outside the run. */
+int pg_outside_msg(int bufid);
+/* Recording: message bufid (a mailbox entry, an outside message) as the
  * data file's next 'M' record.  Replay: that record built again as a
  * message, a buffer that is not current (*src: its sender's tid). */
-void pg_outside_put(int mid);
+void pg_outside_put(int bufid);
 int pg_outside_take(int *src);
-/* Recording: logs the receive of outside message mid, contents and all. */
-void pg_outside_record(const char *call, int mid);
+/* Recording: logs the receive of outside message bufid, contents and all. */
+void pg_outside_record(const char *call, int bufid);
 /* Replay of the recorded receive ev of an outside message: builds it
  * again from the data file; take 1: it becomes the receive buffer, 0: a
  * probe's (freed later), 2: a message handler's (it frees it).  Returns

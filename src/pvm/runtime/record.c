@@ -120,20 +120,20 @@ void pg_record_recv_info(const char *call, int bytes, int tag,
           "communication");
 }
 
-void pg_record_recv(const char *call, int mid, const pg_hdr *h)
+void pg_record_recv(const char *call, int bufid, const pg_hdr *h)
 {
     int bytes = 0, tag = 0, src = 0;
 
-    pvm_bufinfo(mid, &bytes, &tag, &src);
+    pvm_bufinfo(bufid, &bytes, &tag, &src);
     pg_record_recv_info(call, bytes, tag, h);
 }
 
-void pg_record_notice(const char *call, int mid, pg_notice_what what,
+void pg_record_notice(const char *call, int bufid, pg_notice_what what,
                       int ltid)
 {
     int bytes = 0, tag = 0, src = 0;
 
-    pvm_bufinfo(mid, &bytes, &tag, &src);
+    pvm_bufinfo(bufid, &bytes, &tag, &src);
     pg_site_note(); /* first: a new <site> must not take the misses */
     flush_misses();
     pg.events++;

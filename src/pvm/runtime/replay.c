@@ -98,10 +98,10 @@ static struct {
 } want;
 /* The message the matcher last accepted for a recorded receive, with its
  * bytes: pg_replay_check_size needs no other look at it.  Reset by each
- * pg_match_expect and by its use, so it never speaks of a mid PVM has
+ * pg_match_expect and by its use, so it never speaks of a bufid PVM has
  * given to another message since. */
 static struct {
-    int mid, len;
+    int bufid, len;
 } accepted;
 
 /* The recording itself is unreadable (edited, truncated mid-event): that
@@ -526,16 +526,16 @@ void pg_replay_check_bytes(const pg_event *ev, int bytes)
     diverge(did, "%s of %d bytes", describe(ev, rec, sizeof rec), ev->bytes);
 }
 
-void pg_replay_check_size(const pg_event *ev, int mid)
+void pg_replay_check_size(const pg_event *ev, int bufid)
 {
-    int bytes = -1, tag, src, known = mid > 0 && mid == accepted.mid;
+    int bytes = -1, tag, src, known = bufid > 0 && bufid == accepted.bufid;
     char rec[256], did[128];
 
     if (known)
         bytes = accepted.len;
-    accepted.mid = 0;
+    accepted.bufid = 0;
     if (ev->kind != PG_EV_RECV || ev->bytes < 0 || /* a forced what-if */
-        (!known && pvm_bufinfo(mid, &bytes, &tag, &src) < 0) ||
+        (!known && pvm_bufinfo(bufid, &bytes, &tag, &src) < 0) ||
         bytes == ev->bytes)
         return;
     snprintf(did, sizeof did, "received it with %d bytes", bytes);
@@ -688,7 +688,7 @@ void pg_match_expect(const pg_event *ev)
 {
     /* What a receive may be replayed as (pg_replay_expect_recv). */
     assert(ev->kind == PG_EV_RECV || ev->kind == PG_EV_NOTICE);
-    accepted.mid = 0;
+    accepted.bufid = 0;
     /* Translated before the receive: the matcher may not ask anybody. */
     if (ev->kind == PG_EV_NOTICE) {
         want.notice = ev->what;
@@ -718,41 +718,41 @@ void pg_match_clear(void)
 
 /* The program's matcher runs as program code: its calls (a peek with
  * pvm_setrbuf, pvm_bufinfo) must see messages without our header. */
-static int app_match(int mid, int tid, int tag)
+static int app_match(int bufid, int tid, int tag)
 {
     int depth = pg.depth, cc;
 
     pg.depth = 0;
-    cc = pg_app_match(mid, tid, tag);
+    cc = pg_app_match(bufid, tid, tag);
     pg.depth = depth;
     return cc;
 }
 
-/* What the matcher learnt of a queued message, by mid: PVM calls it for
+/* What the matcher learnt of a queued message, by bufid: PVM calls it for
  * every queued message at every receive, so a message that waits while
  * others are taken would be looked at (pvm_getminfo) again and again.  A
- * mid stays the same message while it is queued; it leaves the queue only
+ * bufid stays the same message while it is queued; it leaves the queue only
  * by a receive whose matcher (this one) said yes, and only then can PVM
- * free it and give its mid to another message: so an entry is forgotten
- * whenever the matcher accepts its mid, whoever asked. */
+ * free it and give its bufid to another message: so an entry is forgotten
+ * whenever the matcher accepts its bufid, whoever asked. */
 struct seen {
-    int src, wid, len, known; /* known: src, wid and len are this mid's */
+    int src, wid, len, known; /* known: src, wid and len are this bufid's */
 };
 static struct seen *seen;
 static int nseen;
 
-#define SEEN_MAX (1 << 20) /* mids past this are looked at every time */
+#define SEEN_MAX (1 << 20) /* bufids past this are looked at every time */
 
-static struct seen *seen_of(int mid)
+static struct seen *seen_of(int bufid)
 {
     int n = nseen ? nseen : 256;
 
-    if (mid <= 0 || mid >= SEEN_MAX)
+    if (bufid <= 0 || bufid >= SEEN_MAX)
         return NULL;
-    if (mid >= nseen) {
+    if (bufid >= nseen) {
         struct seen *more;
 
-        while (n <= mid)
+        while (n <= bufid)
             n *= 2;
         more = realloc(seen, (size_t)n * sizeof *seen);
         if (!more)
@@ -761,7 +761,7 @@ static struct seen *seen_of(int mid)
         seen = more;
         nseen = n;
     }
-    return &seen[mid];
+    return &seen[bufid];
 }
 
 static void forget_all(void)
@@ -771,39 +771,39 @@ static void forget_all(void)
     nseen = 0;
 }
 
-static void forget(int mid)
+static void forget(int bufid)
 {
-    if (mid > 0 && mid < nseen)
-        seen[mid].known = 0;
+    if (bufid > 0 && bufid < nseen)
+        seen[bufid].known = 0;
 }
 
-/* The matcher accepts mid for the armed receive.  One message per armed
+/* The matcher accepts bufid for the armed receive.  One message per armed
  * receive: PVM stops its walk at the first yes, and the receive is armed
- * again (pg_match_expect) before it asks for another.  A mid accepted
+ * again (pg_match_expect) before it asks for another.  A bufid accepted
  * leaves the memo: PVM may give its number to another message. */
-static int accept(int mid, int len)
+static int accept(int bufid, int len)
 {
     assert(want.on && !want.notice);
-    assert(accepted.mid == 0 || accepted.mid == mid);
-    forget(mid);
-    accepted.mid = mid, accepted.len = len;
-    assert(mid >= nseen || !seen[mid].known);
+    assert(accepted.bufid == 0 || accepted.bufid == bufid);
+    forget(bufid);
+    accepted.bufid = bufid, accepted.len = len;
+    assert(bufid >= nseen || !seen[bufid].known);
     return 1;
 }
 
 /* The sender and wait id of the message, looked at once per queued
- * message: -1 if PVM does not know the mid or it is of another context
+ * message: -1 if PVM does not know the bufid or it is of another context
  * (then it never matches the program's receives). */
-static int header_of(int mid, int *src, int *wid, int *len)
+static int header_of(int bufid, int *src, int *wid, int *len)
 {
-    struct seen *s = seen_of(mid);
+    struct seen *s = seen_of(bufid);
     struct pvmminfo mi;
 
     if (s && s->known) {
         *src = s->src, *wid = s->wid, *len = s->len;
         return 0;
     }
-    if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pg_context())
+    if (pvm_getminfo(bufid, &mi) < 0 || mi.ctx != pg_context())
         return -1;
     *src = mi.src, *wid = mi.wid, *len = mi.len;
     if (s)
@@ -847,69 +847,69 @@ static int task_tid(int tid)
 /* The first message of the program's context from a task of the run: a
  * message without a wait id (a task outside the run, replayed from the
  * log) or from a daemon (a notice) stays in PVM's queue. */
-static int drain_match(int mid)
+static int drain_match(int bufid)
 {
     struct pvmminfo mi;
 
-    if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != pg_context() ||
+    if (pvm_getminfo(bufid, &mi) < 0 || mi.ctx != pg_context() ||
         mi.wid <= 0 || !task_tid(mi.src))
         return 0;
     drain.src = mi.src, drain.wid = mi.wid, drain.len = mi.len;
     drain.taken = 1;
-    forget(mid);
+    forget(bufid);
     return 1;
 }
 
-int pg_match(int mid, int tid, int tag)
+int pg_match(int bufid, int tid, int tag)
 {
     struct pvmminfo mi;
     int src, wid, len, cc;
 
     if (drain.on)
-        return drain_match(mid);
+        return drain_match(bufid);
 
     /* PVM's walk, first: a replayed receive passing over a queued message
      * it has looked at before.  With many senders most calls are this
      * (64 tasks: about 135 per receive), so it is tested before anything
      * else and without a call (header_of does the same more slowly). */
-    if (want.on && !want.notice && mid > 0 && mid < nseen && seen[mid].known) {
-        if (seen[mid].src != want.tid || seen[mid].wid != want.msgid)
+    if (want.on && !want.notice && bufid > 0 && bufid < nseen && seen[bufid].known) {
+        if (seen[bufid].src != want.tid || seen[bufid].wid != want.msgid)
             return 0;
-        return accept(mid, seen[mid].len);
+        return accept(bufid, seen[bufid].len);
     }
     if (!want.on) {
-        cc = pg_app_recv && pg_app_match ? app_match(mid, tid, tag)
-                                          : pg_default_match(mid, tid, tag);
-        cc = pg_chaos_match(mid, cc);
+        cc = pg_app_recv && pg_app_match ? app_match(bufid, tid, tag)
+                                          : pg_default_match(bufid, tid, tag);
+        cc = pg_chaos_match(bufid, cc);
 
         /* Recording an exit notice needs its body read before the receive
          * returns it (wrap_notify.c). */
         if (cc > 0 && pg.mode == PANGAEA_LOG &&
-            pg_notice_kind(mid) == PG_NOTICE_EXIT)
-            pg_notice_first(mid);
+            pg_notice_kind(bufid) == PG_NOTICE_EXIT)
+            pg_notice_first(bufid);
         /* A race-only replay keeps what kept receives take (reserve.c) */
-        if (cc > 0 && race_only && header_of(mid, &src, &wid, &len) == 0 &&
+        if (cc > 0 && race_only && header_of(bufid, &src, &wid, &len) == 0 &&
             pg_reserved(src, wid))
             cc = 0;
         if (cc > 0)
-            forget(mid);
+            forget(bufid);
         return cc;
     }
     if (want.notice) {
-        cc = pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pg_context() &&
-             mi.tag == want.tag && pg_notice_kind(mid) == want.notice &&
-             (!want.tid || pg_notice_first(mid) == want.tid);
+        cc = pvm_getminfo(bufid, &mi) >= 0 && mi.ctx == pg_context() &&
+             mi.tag == want.tag && pg_notice_kind(bufid) == want.notice &&
+             (!want.tid || pg_notice_first(bufid) == want.tid);
         if (cc)
-            forget(mid);
+            forget(bufid);
         return cc;
     }
     /* want.tid is a task's and want.msgid >= 1, so daemon messages and
      * messages without a header (wait id 0) never match; the context check
      * is PVM's own. */
     assert(want.tid > 0);
-    cc = header_of(mid, &src, &wid, &len) == 0 && src == want.tid &&
+    cc = header_of(bufid, &src, &wid, &len) == 0 && src == want.tid &&
          wid == want.msgid;
-    return cc ? accept(mid, len) : 0;
+    return cc ? accept(bufid, len) : 0;
 }
 
 /* ---- spawns ----------------------------------------------------------------- */

@@ -89,15 +89,15 @@ static int settle(const char *call, const char *about, int cc)
     return cc;
 }
 
-int pvm_putinfo(char *name, int mid, int flags)
+int pvm_putinfo(char *name, int bufid, int flags)
 {
     char about[300];
     int cc, quiet;
 
-    PG_RETURN_REAL_UNLESS(putinfo, mbox_app(), pg_real.putinfo(name, mid, flags));
+    PG_RETURN_REAL_UNLESS(putinfo, mbox_app(), pg_real.putinfo(name, bufid, flags));
     PG_ENTER();
     quiet = hush();
-    cc = pg_real.putinfo(name, mid, flags);
+    cc = pg_real.putinfo(name, bufid, flags);
     unhush(quiet);
     cc = settle("pvm_putinfo", about_of(about, sizeof about, name, 0, 0), cc);
     PG_LEAVE();
@@ -124,11 +124,11 @@ int pvm_delinfo(char *name, int index, int flags)
  * makes the entry it read: the program unpacks it next. */
 static int replay_entry(void)
 {
-    int src, mid = pg_outside_take(&src), old = pvm_setrbuf(mid);
+    int src, bufid = pg_outside_take(&src), old = pvm_setrbuf(bufid);
 
-    if (old > 0 && old != mid)
+    if (old > 0 && old != bufid)
         pvm_freebuf(old);
-    return mid;
+    return bufid;
 }
 
 int pvm_recvinfo(char *name, int index, int flags)

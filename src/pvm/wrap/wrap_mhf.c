@@ -61,7 +61,7 @@ struct handler {
 };
 
 struct noted {
-    int mid, src, wid;
+    int bufid, src, wid;
 };
 
 static struct handler *handlers;
@@ -75,12 +75,12 @@ static handler_fn flush_output; /* its wait for the children's output */
 static int finishing; /* the task ends: output handed over as it comes */
 
 /* The program's handler for a message, as PVM matched it. */
-static struct handler *handler_of(int mid)
+static struct handler *handler_of(int bufid)
 {
     struct pvmminfo mi;
     size_t i;
 
-    if (pvm_getminfo(mid, &mi) < 0)
+    if (pvm_getminfo(bufid, &mi) < 0)
         return NULL;
     for (i = 0; i < nhandlers; i++)
         if (handlers[i].id >= 0 &&
@@ -92,15 +92,15 @@ static struct handler *handler_of(int mid)
 }
 
 /* Runs the program's handler as program code (its calls are its own). */
-static void call_handler(struct handler *h, int mid)
+static void call_handler(struct handler *h, int bufid)
 {
     int depth = pg.depth, rbuf = 0;
 
     running = 1;
     pg.depth = 0;
     if (h->output) /* libpvm3's unpacks at once: its message made current */
-        rbuf = pvm_setrbuf(mid);
-    h->fn(mid);
+        rbuf = pvm_setrbuf(bufid);
+    h->fn(bufid);
     if (h->output)
         pvm_setrbuf(rbuf);
     pg.depth = depth;
@@ -110,13 +110,13 @@ static void call_handler(struct handler *h, int mid)
 /* PVM frees a handler's message once the handler returns: the message is
  * kept as a copy (sharing its fragments), with the same source, tag,
  * context, wait id and encoding, ready to unpack from its start. */
-static int copy_of(int mid, struct pvmminfo *mi)
+static int copy_of(int bufid, struct pvmminfo *mi)
 {
     int copy, osb;
 
     copy = pvm_mkbuf(mi->enc == 0x10000000 ? PvmDataDefault : PvmDataRaw);
     osb = pvm_setsbuf(copy);
-    pvm_pkmesgbody(mid);
+    pvm_pkmesgbody(bufid);
     pvm_setsbuf(osb);
     if (copy > 0) {
         struct pvmminfo ci;
@@ -132,9 +132,9 @@ static int copy_of(int mid, struct pvmminfo *mi)
 static void record_noted(void);
 static void finish_output(void);
 
-static int trampoline(int mid)
+static int trampoline(int bufid)
 {
-    struct handler *h = handler_of(mid);
+    struct handler *h = handler_of(bufid);
     struct pvmminfo mi;
 
     if (!h)
@@ -142,13 +142,13 @@ static int trampoline(int mid)
     if (h->output && pg_replaying())
         return 0; /* the recorded output is handed over instead */
     if (pg.mode != PANGAEA_LOG && pg.mode != PANGAEA_REPLAY) {
-        call_handler(h, mid);
+        call_handler(h, bufid);
         return 0;
     }
-    pvm_getminfo(mid, &mi);
+    pvm_getminfo(bufid, &mi);
     if (pg_grow(&noted, &cap_noted, nnoted + 1, sizeof *noted) < 0)
         pg_fatal("out of memory");
-    noted[nnoted++] = (struct noted){ copy_of(mid, &mi), mi.src, mi.wid };
+    noted[nnoted++] = (struct noted){ copy_of(bufid, &mi), mi.src, mi.wid };
     if (finishing && !running)
         record_noted(); /* inside the task's last wait for output */
     return 0;
@@ -164,19 +164,19 @@ static void record_noted(void)
     while (nnoted > 0) {
         n = noted[0];
         memmove(noted, noted + 1, --nnoted * sizeof *noted);
-        if (!(h = handler_of(n.mid)))
+        if (!(h = handler_of(n.bufid)))
             continue;
         if (h->output) { /* a daemon's message: no header to read */
             pg_site_ask(n.src, -1, 0); /* from outside the run: `pangaea
                                           -races` races it with no task's */
             if (pg_selected(-1))
-                pg_outside_record("pvm_addmhf", n.mid);
-        } else if (pg_selected(-1) && pg_hdr_take(n.mid, &hd) == 1 &&
+                pg_outside_record("pvm_addmhf", n.bufid);
+        } else if (pg_selected(-1) && pg_hdr_take(n.bufid, &hd) == 1 &&
                    hd.ltid >= 0)
-            pg_record_recv("pvm_addmhf", n.mid, &hd);
-        else if (pg_selected(-1) && pg_outside_msg(n.mid))
-            pg_outside_record("pvm_addmhf", n.mid);
-        call_handler(h, n.mid);
+            pg_record_recv("pvm_addmhf", n.bufid, &hd);
+        else if (pg_selected(-1) && pg_outside_msg(n.bufid))
+            pg_outside_record("pvm_addmhf", n.bufid);
+        call_handler(h, n.bufid);
     }
 }
 
@@ -188,7 +188,7 @@ static int wait_noted(const pg_event *ev, int tid)
     struct pg_wait wait;
     char msg[300];
     size_t i;
-    int mid;
+    int bufid;
 
     /* A receive frees the current receive buffer: the program's last
      * message, which it may not have read yet.  Put it aside meanwhile. */
@@ -198,12 +198,12 @@ static int wait_noted(const pg_event *ev, int tid)
     for (;;) {
         for (i = 0; i < nnoted; i++)
             if (noted[i].src == tid && noted[i].wid == ev->msgid) {
-                mid = noted[i].mid;
+                bufid = noted[i].bufid;
                 memmove(noted + i, noted + i + 1,
                         (--nnoted - i) * sizeof *noted);
                 pg_wait_end(&wait);
                 pvm_setrbuf(rbuf);
-                return mid;
+                return bufid;
             }
         /* Waits for input (a tag nobody sends): PVM reads what comes, and
          * calls the trampoline for handlers' messages.  (A pvm_probe does
@@ -222,16 +222,16 @@ static int wait_noted(const pg_event *ev, int tid)
 
 /* A what-if records the handler's message it follows, as record_noted
  * does. */
-static void record_followed(int mid, int outside)
+static void record_followed(int bufid, int outside)
 {
     pg_hdr hd;
 
     if (pg.mode != PANGAEA_LOG || !pg_selected(-1))
         return;
     if (outside)
-        pg_outside_record("pvm_addmhf", mid);
-    else if (pg_hdr_take(mid, &hd) == 1 && hd.ltid >= 0)
-        pg_record_recv("pvm_addmhf", mid, &hd);
+        pg_outside_record("pvm_addmhf", bufid);
+    else if (pg_hdr_take(bufid, &hd) == 1 && hd.ltid >= 0)
+        pg_record_recv("pvm_addmhf", bufid, &hd);
 }
 
 /* Replay, and the part of its recording a what-if follows: runs the
@@ -240,26 +240,26 @@ static void replay_due(void)
 {
     const pg_event *ev;
     struct handler *h;
-    int mid, tid;
+    int bufid, tid;
 
     while (pg_replaying() && (ev = pg_replay_next()) &&
            ev->kind == PG_EV_RECV && !strcmp(ev->call, "pvm_addmhf")) {
         if (ev->from == PG_LTID_OUTSIDE) {
-            mid = pg_outside_replay(ev, 2);
-            record_followed(mid, 1);
+            bufid = pg_outside_replay(ev, 2);
+            record_followed(bufid, 1);
         } else {
             if ((tid = pg_tid_of(ev->from)) <= 0)
                 pg_replay_unmatchable(ev, "waits for it, but that sender "
                                           "never ran in this replay");
-            mid = wait_noted(ev, tid);
-            pg_replay_check_size(ev, mid);
+            bufid = wait_noted(ev, tid);
+            pg_replay_check_size(ev, bufid);
             pg_replay_advance();
-            record_followed(mid, 0);
+            record_followed(bufid, 0);
         }
-        if (!(h = handler_of(mid)))
+        if (!(h = handler_of(bufid)))
             pg_replay_unmatchable(ev, "took it by a message handler the "
                                       "program has not installed");
-        call_handler(h, mid);
+        call_handler(h, bufid);
     }
 }
 

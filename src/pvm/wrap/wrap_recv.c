@@ -19,7 +19,7 @@
  * second, reading the clock only once it has to wait, so that a wait that
  * lasts says so.
  *
- * Names: `bufid` is PVM's buffer id (PVM's manual calls it mid), `msgid`
+ * Names: `bufid` is PVM's buffer id (PVM's manual calls it bufid), `msgid`
  * Pangaea's message id, carried in PVM's wait id.
  */
 #include <stdio.h>
