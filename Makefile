@@ -271,11 +271,13 @@ layers: all
 
 # The build uses every core (it is most of check's time before the e2e
 # tests, which run side by side themselves: tests/e2e/run_all.sh); the
-# checks then run one after another, so their reports do not interleave.
+# layers are checked, then the unit tests run beside the e2e tests (each
+# prints its report whole: a suite's, a test file's).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check:
 	@$(MAKE) --no-print-directory -j$(NPROC) all test-programs $(UNITS)
-	@$(MAKE) --no-print-directory layers unit e2e
+	@$(MAKE) --no-print-directory layers
+	@$(MAKE) --no-print-directory -j2 unit e2e
 
 demo: all
 	@bash examples/sor/demo.sh

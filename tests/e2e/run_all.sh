@@ -68,17 +68,23 @@ count() {
 
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
-# Tests run PG_JOBS at a time (default twice the CPUs: most of a test's
-# time is spent waiting on pvmd, timeouts and processes, not computing).
+# Tests run PG_JOBS at a time (default twice the CPUs, and two more for
+# the two longest, test_hostloss.sh and test_interactive.sh, which wait on
+# PVM's host timeout and on tmux and gdb for minutes and barely compute:
+# most of a test's time is spent waiting on pvmd, timeouts and processes,
+# not computing).
 # Those known to take longest start first (FIRST, measured with the
 # durations this script prints), so the run is not left waiting on one
 # long test at its end.  Each test's output is kept apart and shown whole
 # when it ends, with its time, so outputs never interleave.
-jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 ))}
+jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 + 2 ))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
-FIRST="test_min.sh test_load.sh test_hostloss.sh test_interactive.sh
-test_replay.sh test_display.sh test_whatif.sh test_filter.sh test_errors.sh
-test_select.sh test_format_page.sh test_debug.sh test_debian.sh"
+FIRST="test_hostloss.sh test_interactive.sh test_min.sh test_load.sh
+test_display.sh test_live.sh test_install.sh test_replay.sh test_debian.sh
+test_whatif_real.sh test_live_steer.sh test_exit_enrol.sh test_scaling.sh
+test_spawn_farm.sh test_page_scale.sh test_mpi_openmpi.sh test_mpi.sh
+test_whatif.sh test_filter.sh test_errors.sh test_select.sh
+test_format_page.sh test_debug.sh"
 order=()
 for name in $FIRST; do [ -e "$dir/$name" ] && order+=("$name"); done
 for t in "$dir"/test_*.sh; do
