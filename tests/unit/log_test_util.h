@@ -11,7 +11,6 @@
 #include <check.h>
 
 #include "check_run.h"
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,13 +224,6 @@ static inline void end_ok(pg_logr *r)
 
 /* ---- main ------------------------------------------------------------ */
 
-static inline int rm_entry(const char *path, const struct stat *st, int flag,
-                           struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 /* Runs the suite inside a fresh temporary directory, then removes it.
  * Returns the exit status: 0 when every test passed. */
 static inline int run_suite(Suite *s)
@@ -243,7 +235,7 @@ static inline int run_suite(Suite *s)
         return 2;
     }
     failed = ck_run(s);
-    nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    ck_rm_tree(tmpdir);
     return failed ? 1 : 0;
 }
 

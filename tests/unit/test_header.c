@@ -8,7 +8,8 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
-#include <ftw.h>
+
+#include "check_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,12 +155,6 @@ START_TEST(message_from_the_daemon_carries_no_header)
 }
 END_TEST
 
-static int rm(const char *p, const struct stat *s, int f, struct FTW *w)
-{
-    (void)s; (void)f; (void)w;
-    return remove(p);
-}
-
 static int start_pvmd(void)
 {
     if (!mkdtemp(tmpdir))
@@ -184,7 +179,7 @@ int main(void)
     if (me < 0) {
         fprintf(stderr, "test_header: cannot start a private pvmd in %s\n",
                 tmpdir);
-        nftw(tmpdir, rm, 8, FTW_DEPTH | FTW_PHYS);
+        ck_rm_tree(tmpdir);
         return EXIT_FAILURE;
     }
     pg.ctx = pvm_newcontext(); /* Pangaea's context: not the one we use */
@@ -206,6 +201,6 @@ int main(void)
     pvm_halt();
     while (waitpid(-1, NULL, 0) > 0) /* the daemon was our child */
         ;
-    nftw(tmpdir, rm, 8, FTW_DEPTH | FTW_PHYS);
+    ck_rm_tree(tmpdir);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

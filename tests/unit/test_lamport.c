@@ -11,7 +11,6 @@
 #include <check.h>
 
 #include "check_run.h"
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,16 +83,9 @@ static void setup(void)
     ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-                    struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static void teardown(void)
 {
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    ck_rm_tree(dir);
 }
 
 /* A ping-pong whose recorded clocks run backwards on task 2. */

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 
 #include "check_run.h"
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,15 +35,9 @@ static void setup(void)
     memset(w, 0, sizeof w);
 }
 
-static int rm_one(const char *p, const struct stat *s, int f, struct FTW *b)
-{
-    (void)s, (void)f, (void)b;
-    return remove(p);
-}
-
 static void teardown(void)
 {
-    nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+    ck_rm_tree(dir);
 }
 
 static pg_logw *log_of(int ltid)

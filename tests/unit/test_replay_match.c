@@ -14,7 +14,6 @@
 #include <check.h>
 
 #include "check_run.h"
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,13 +377,6 @@ START_TEST(reading_ahead_keeps_the_recorded_order)
 }
 END_TEST
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-                    struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 int main(void)
 {
     Suite *s = suite_create("replay_match");
@@ -418,6 +410,6 @@ int main(void)
                         PG_EXIT_DIVERGED);
     suite_add_tcase(s, tc);
     failed = ck_run(s);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    ck_rm_tree(dir);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -17,7 +17,6 @@
 #include <check.h>
 
 #include "check_run.h"
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,13 +289,6 @@ START_TEST(a_replayed_receive_of_another_size_diverges)
 }
 END_TEST
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-                    struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 int main(void)
 {
     Suite *s = suite_create("runtime on a fake libpvm3");
@@ -320,6 +312,6 @@ int main(void)
                         PG_EXIT_DIVERGED);
     suite_add_tcase(s, tc);
     failed = ck_run(s);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    ck_rm_tree(dir);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
