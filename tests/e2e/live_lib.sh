@@ -11,6 +11,16 @@ expect() {
     if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got '$2', want '$3'"; fi
 }
 
+# live_traps [CMD]: on exit, and on INT or TERM (then with 130 or 143),
+# the run is stopped as a user would (stop_pangaea), CMD runs, and lib.sh
+# cleans up.
+live_traps() {
+    local more=${1:+$1; }
+    trap "stop_pangaea; ${more}pg_cleanup" EXIT
+    trap "stop_pangaea; ${more}pg_cleanup; trap - EXIT; exit 130" INT
+    trap "stop_pangaea; ${more}pg_cleanup; trap - EXIT; exit 143" TERM
+}
+
 # stop_pangaea: Ctrl-C to the pangaea of PID, as a user would: a run
 # still going needs a second one under -live-wait (the first ends the run,
 # the second lets the page go); KILL only if it ignores both.  Sets RC.

@@ -20,9 +20,7 @@ set -u
 PANGAEA=$PG_BUILD/pangaea
 PROG=$PG_BUILD/tests/plain_query
 
-trap 'stop_pangaea; pg_cleanup' EXIT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 130' INT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 143' TERM
+live_traps
 
 ctl() { curl -sf "${URL}control.json"; }
 q() { jget "$(ctl)" "$1"; }

@@ -56,9 +56,7 @@ tmux_end() {
     tmux -L "$TM" kill-server 2>/dev/null
     TM=
 }
-trap 'stop_pangaea; tmux_end; pg_cleanup' EXIT
-trap 'stop_pangaea; tmux_end; pg_cleanup; trap - EXIT; exit 130' INT
-trap 'stop_pangaea; tmux_end; pg_cleanup; trap - EXIT; exit 143' TERM
+live_traps tmux_end
 
 # finish NAME: waits for the run's end; RC its status.
 finish() {

@@ -38,9 +38,7 @@ R=12
 
 
 # No pangaea of ours outlives the test, whatever fails.
-trap 'stop_pangaea; pg_cleanup' EXIT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 130' INT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 143' TERM
+live_traps
 
 
 events() { curl -sf "${URL}events.json${1:+?since=$1}"; }

@@ -32,9 +32,7 @@ PROG=$PG_BUILD/tests/plain_choice
 HERE=$(cd "$(dirname "$0")" && pwd)
 K=4
 
-trap 'stop_pangaea; pg_cleanup' EXIT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 130' INT
-trap 'stop_pangaea; pg_cleanup; trap - EXIT; exit 143' TERM
+live_traps
 
 ctl() { curl -sf "${URL}control.json"; }
 q() { jget "$(ctl)" "$1"; }
