@@ -248,14 +248,14 @@ $(SAN_B)/src/cli/live/live.o: src/cli/live/live.html
 $(SAN_B)/src/cli/view/filter_assets.o: src/cli/view/filter.js src/cli/view/filter.css
 $(SAN_B)/libtop.a: $(SAN_TOP_OBJ)
 	rm -f $@ && ar rcs $@ $^
-$(B)/unit/%: tests/unit/%.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
+$(B)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TOP_CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
 
 # Unit tests of the runtime without a pvmd (test_runtime_*.c) link the
 # fake libpvm3 of tests/unit/fake_pvm.c: its pvm_* come before libpvm3's.
 FAKE_UNITS := $(patsubst tests/unit/%.c,$(B)/unit/%,$(wildcard tests/unit/test_runtime_*.c))
-$(FAKE_UNITS): $(B)/unit/%: tests/unit/%.c tests/unit/fake_pvm.c tests/unit/fake_pvm.h $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
+$(FAKE_UNITS): $(B)/unit/%: tests/unit/%.c tests/unit/fake_pvm.c $(wildcard tests/unit/*.h) $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TOP_CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< tests/unit/fake_pvm.c $(SAN_B)/libtop.a $(SAN_B)/libpangaea.a $(CHECK_LIBS) $(XML_LIBS) $(ARCHIVE_LIBS) $(PVMLIBS) $(SYSLIBS) $(MHD_LIBS)
 

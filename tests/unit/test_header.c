@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include "rm_tree.h"
 
 #include "check_run.h"
 #include <stdio.h>

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 
 #include "check_run.h"
+#include "rm_tree.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

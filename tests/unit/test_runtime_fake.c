@@ -17,6 +17,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "rm_tree.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
