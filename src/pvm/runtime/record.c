@@ -92,18 +92,16 @@ void pg_record_unsend(void)
 
 void pg_record_wait_begin(int blocking)
 {
-    pg.recv_since = blocking && pg.mode == PANGAEA_LOG ? pg_now() : 0;
+    pg.recv_since = blocking && pg.mode == PANGAEA_LOG ? pg_seconds() : 0;
 }
 
-/* The wait of the receive being logged at `now` (its event's own time
- * stamp: one clock read serves both; a wall clock set back meanwhile
- * gives no wait), for its event. */
-static void note_wait(double now)
+/* The wait of the receive being logged, for its event. */
+static void note_wait(void)
 {
     double us;
 
     if (pg.recv_since > 0) {
-        us = (now - pg.recv_since) * 1e6;
+        us = (pg_seconds() - pg.recv_since) * 1e6;
         if (us >= PG_WAIT_MIN_US)
             pg_logw_waited(pg.comm, us < INT_MAX ? (int)us : INT_MAX);
         pg.recv_since = 0;
@@ -113,13 +111,12 @@ static void note_wait(double now)
 void pg_record_recv_info(const char *call, int bytes, int tag,
                          const pg_hdr *h)
 {
-    double now = pg_now();
-
     pg_site_note(); /* first: a new <site> must not take the misses */
     flush_misses();
-    note_wait(now);
+    note_wait();
     pg.events++;
-    check(pg_logw_recv(pg.comm, now, call, h->ltid, tag, h->msgid, bytes),
+    check(pg_logw_recv(pg.comm, pg_now(), call, h->ltid, tag, h->msgid,
+                       bytes),
           "communication");
 }
 
