@@ -237,10 +237,12 @@ if [ -x "$PG_BUILD/tests/plain_crash" ]; then
     seen= w=
     for i in $(seq 600); do
         w=$($TM list-windows -t dbg -F '#{window_index} #{window_name}' | awk '$2 == "ltid" && $3 == "1" && NF == 3 {print $1}' | tail -1)
-        [ -n "$w" ] && pane "dbg:$w" | grep -q "received signal SIG" && seen=1 && break
+        # gdb prints the signal line, then the frame line: wait for both.
+        [ -n "$w" ] && pane "dbg:$w" | grep -A3 "received signal SIG" | grep -Eq "plain_crash\.c:[0-9]+" &&
+            seen=1 && break
         sleep 0.1
     done
-    if [ -n "$seen" ] && pane "dbg:$w" | grep -Eq "plain_crash\.c:[0-9]+"; then
+    if [ -n "$seen" ]; then
         pg_pass "-debug 1 of a program that crashed when recorded: gdb stops at the crash in plain_crash.c"
     else
         pg_fail "-debug 1 of plain_crash (recorded run $i: $(grep -c crashing "$dir/crec.out") crash): no crash shown in gdb, window '$w' of:"
