@@ -136,13 +136,19 @@ fi
 $TM -f /dev/null new-session -d -x 220 -y 50 -s dbg
 $TM send-keys -t dbg:0 "PANGAEA_STALL=2 timeout 120 $PANGAEA -replay -debug 1:$N -logdir $logs $RACE >$dir/dbg.out 2>$dir/dbg.err; echo pangaea-exit-\$? >$dir/dbg.rc" Enter
 pane() { $TM capture-pane -p -t "$1" 2>/dev/null | grep -v '^$'; } # the screen
+# wait_pane WINDOW SECONDS PATTERN: until the screen matches (gdb prints in
+# parts; a fixed sleep is too short on a loaded machine).
+wait_pane() {
+    local i
+    for i in $(seq $(($2 * 10))); do
+        pane "$1" | grep -Eq -e "$3" && return 0
+        sleep 0.1
+    done
+    return 1
+}
 at=
-for i in $(seq 600); do
-    at=$(pane dbg:1 | grep -E "ltid 1 is at recorded event $N ")
-    [ -n "$at" ] && break
-    sleep 0.1
-done
-sleep 1
+wait_pane dbg:1 60 "ltid 1 is at recorded event $N " && at=1
+wait_pane dbg:1 10 "in [a-z_]+ \(.*\) at tests/programs/plain_race\.c:[0-9]+"
 if [ -n "$at" ] && pane dbg:1 | grep -Eq "in [a-z_]+ \(.*\) at tests/programs/plain_race\.c:[0-9]+" &&
    grep -Eq "ltid 1 \(.*plain_race\) is at event $N: .* at plain_race\.c:[0-9]+" "$dir/dbg.err"; then
     pg_pass "-debug 1:$N in tmux: gdb's window shows the task at event $N in plain_race.c"
@@ -151,7 +157,11 @@ else
 fi
 # gdb is in the program's frame: `next` steps the program's lines.
 $TM send-keys -t dbg:1 "next" Enter
-sleep 2
+# next is done when gdb prompts again after it.
+for i in $(seq 100); do
+    pane dbg:1 | sed -n '/(gdb) next/,$p' | sed 1d | grep -q '^(gdb)' && break
+    sleep 0.1
+done
 after_next=$(pane dbg:1 | sed -n '/(gdb) next/,$p')
 stepped=$(sed -n 2p <<<"$after_next")
 if grep -Eq '^[0-9]+[[:space:]]' <<<"$stepped" && ! grep -q 'stop\.c' <<<"$after_next"; then
