@@ -109,6 +109,9 @@ expect "-log after an option: the same rule" 2 \
 expect "-min DIR extra: named, not 'say what to do'" 2 \
     "-min LOGDIR makes a recording race-only: one log directory" \
     "$PANGAEA" -min rec extra
+expect "-pack FILE -replay: -replay named as the mode that comes first" 2 \
+    "-replay is a mode: the mode comes first, before -pack" \
+    "$PANGAEA" -pack run.pgp -replay
 expect "-live 70000: not a port, not a program" 2 "-live 70000: not a port" \
     "$PANGAEA" -log -live 70000 "$SOR" 4
 expect "-dump DIR 9: no task ltid 9, named" 2 "no task ltid 9 in .*rec" \

@@ -516,12 +516,6 @@ int top_min_dir(const char *dir, pg_err *err)
     return 0;
 }
 
-int top_is_min(int argc, char **argv)
-{
-    return argc >= 2 && !strcmp(argv[1], "-min") &&
-           (argc == 2 || (argc == 3 && argv[2][0] != '-'));
-}
-
 /* `pangaea -min [LOGDIR]`: 0, 2 bad input (named). */
 int top_min(int argc, char **argv)
 {
@@ -529,6 +523,12 @@ int top_min(int argc, char **argv)
     struct stat st;
     pg_err err;
 
+    if (argc > 3 || (argc == 3 && argv[2][0] == '-')) {
+        fprintf(stderr, "pangaea: -min LOGDIR makes a recording race-only: "
+                "one log directory (or -logdir DIR); to record race-only: "
+                "pangaea -log -min program\nusage: pangaea -min [LOGDIR]\n");
+        return TOP_EXIT_USAGE;
+    }
     if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "pangaea: -min: no recording in %s (not a "
                 "directory)\n", dir);

@@ -281,7 +281,6 @@ const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
  * same for an object and an offset. */
 
 /* `pangaea -races [-json|-jsonl] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
-int top_is_races(const char *arg);
 int top_races(int argc, char **argv);
 /* For the display: the races of a loaded directory; NULL when none or
  * the logs cannot be analysed (the graph is drawn without). */

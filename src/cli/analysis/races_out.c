@@ -585,11 +585,6 @@ static void print_memstats(const struct rc_run *run, const struct rc_race *r,
             run->nev ? (double)(model + races) / run->nev : 0.0, peak_kb());
 }
 
-int top_is_races(const char *arg)
-{
-    return !strcmp(arg, "-races");
-}
-
 static int races_usage(const char *why)
 {
     fprintf(stderr, "pangaea: %s\nusage: pangaea -races [-json|-jsonl] "

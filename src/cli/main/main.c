@@ -68,7 +68,7 @@ static void print_usage(FILE *f)
 {
     const char *lead = "usage: pangaea ";
 
-#define PG_MODE(flag, usage, summary)                                      \
+#define PG_MODE(flag, entry, traits, usage, summary)                       \
     if (*usage) {                                                          \
         wrap(f, lead, usage, 19);                                          \
         lead = "       pangaea ";                                          \
@@ -121,7 +121,8 @@ static void print_help(void)
 {
     print_usage(stdout);
     printf("\nmodes (the mode comes first, its options after it):\n");
-#define PG_MODE(flag, usage, summary) printf("  %-24s%s\n", flag, summary);
+#define PG_MODE(flag, entry, traits, usage, summary)                       \
+    printf("  %-24s%s\n", flag, summary);
 #include "options.def"
     printf("\noptions:\n");
 #define PG_OPT(name, arg, modes, summary) print_opt(name, arg, modes, summary);
@@ -135,12 +136,36 @@ static void print_help(void)
     printf("\nThe manual page pangaea(1) and README.md say more.\n");
 }
 
+/* The modes of the table, with the function that runs each on its own
+ * (NULL for the runs, which parse() reads and main() starts). */
+static const struct mode {
+    const char *flag;
+    int (*entry)(int argc, char **argv);
+    unsigned traits; /* TOP_MODE_* */
+} modes[] = {
+#define NONE NULL
+#define PG_MODE(flag, entry, traits, usage, summary) { flag, entry, traits },
+#include "options.def"
+#undef NONE
+};
+
+/* The row of mode `arg` (--version is -version), or NULL. */
+static const struct mode *find_mode(const char *arg)
+{
+    size_t i;
+
+    if (!strcmp(arg, "--version"))
+        arg = "-version";
+    for (i = 0; i < sizeof modes / sizeof *modes; i++)
+        if (!strcmp(arg, modes[i].flag))
+            return &modes[i];
+    return NULL;
+}
+
 /* 1 if arg is a mode of the table (-dump, -races, ...). */
 static int is_mode(const char *arg)
 {
-#define PG_MODE(flag, usage, summary) if (!strcmp(arg, flag)) return 1;
-#include "options.def"
-    return 0;
+    return find_mode(arg) != NULL;
 }
 
 static void usage(const char *why)
@@ -175,16 +200,11 @@ static void mode_first(int argc, char **argv)
  * its flags (-json) and before the rest (-dump's LTID). */
 static int logdir_as_arg(int argc, char **argv)
 {
-    static const char *viewers[] = { "-display", "-tasks", "-export",
-                                      "-dump", "-races", "-min", NULL };
-    int i, k, pos, first, v;
+    int i, k, pos, first;
     char *dir = NULL;
 
-    for (v = 0; argc > 1 && viewers[v] && strcmp(viewers[v], argv[1]); v++)
-        ;
-    if (argc < 2 || !viewers[v])
-        return argc;
-    first = 2 + (v == 2 && argc > 2 && argv[2][0] != '-'); /* perfetto */
+    /* -export's format word comes before its LOGDIR */
+    first = 2 + (!strcmp(argv[1], "-export") && argc > 2 && argv[2][0] != '-');
     for (i = k = first; i < argc; i++)
         if (!dir && !strcmp(argv[i], "-logdir") && i + 1 < argc)
             dir = argv[++i];
@@ -337,88 +357,113 @@ static void take_args(struct top_opts *o, char **args)
               "2048 for one with bytes XML cannot hold)");
 }
 
-static void parse(int argc, char **argv, struct top_opts *o)
+/* What parse() gathers beyond top_opts: where the logs go, and a
+ * what-if's forked recording and new directory. */
+struct parsed {
+    const char *logdir, *whatif;
+    char newdir[4096];
+};
+static const char default_logdir[] = "logs";
+
+/* -live [[ADDR:]PORT]: a port-like word after it must be a good one. */
+static void parse_live(int argc, char **argv, int *i, struct top_opts *o)
 {
-    int i, k;
-    static const char default_logdir[] = "logs";
-    const char *logdir = default_logdir, *whatif = NULL;
-    static char newdir[4096];
-    char dwhy[512];
+    char why[512];
 
-    memset(o, 0, sizeof *o);
-    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-        if (i > 1 && o->mode == PANGAEA_OFF && is_mode(argv[i])) {
-            snprintf(dwhy, sizeof dwhy, "%s is a mode: the mode comes first, "
-                     "before %s (pangaea %s ...)", argv[i], argv[1], argv[i]);
-            usage(dwhy);
-        }
-        if (i == 1 && !is_mode(argv[i]) && strcmp(argv[i], "--help") &&
-            strcmp(argv[i], "-h"))
-            mode_first(argc, argv);
-        if (!strcmp(argv[i], "-log"))
-            set_mode(o, PANGAEA_LOG, argv[i]);
-        else if (!strcmp(argv[i], "-replay"))
-            set_mode(o, PANGAEA_REPLAY, argv[i]);
-        else if (!strcmp(argv[i], "-none"))
-            set_mode(o, PANGAEA_NONE, argv[i]);
-        else if (!strcmp(argv[i], "-logdir") && i + 1 < argc)
-            logdir = argv[++i];
-        else if (!strcmp(argv[i], "-host") && i + 1 < argc)
-            o->host = argv[++i];
-        else if (!strcmp(argv[i], "-coordhost") && i + 1 < argc)
-            o->coordhost = argv[++i];
-        else if (!strcmp(argv[i], "-only") && i + 1 < argc)
-            add_selection(o, argv[++i]);
-        else if (!strcmp(argv[i], "-pack") && i + 1 < argc)
-            o->pack = argv[++i]; /* unpack.c: replay from a pack */
-        else if (!strcmp(argv[i], "-whatif") && i + 1 < argc) {
-            set_mode(o, PANGAEA_LOG, argv[i]); /* it records (whatif.c) */
-            whatif = top_whatif_add(argv[++i]); /* may be repeated */
-        } else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            snprintf(newdir, sizeof newdir, "%s", argv[++i]);
-        else if (!strcmp(argv[i], "-live")) { /* [ADDR:]PORT may follow */
-            o->live = 1;
-            if (i + 1 < argc && !top_live_arg(argv[i + 1], o) && /* live.c */
-                port_like(argv[i + 1])) {
-                snprintf(dwhy, sizeof dwhy, "-live %s: not a port (0 to "
-                         "65535) on an IPv4 address or localhost",
-                         argv[i + 1]);
-                usage(dwhy);
-            }
-            i += i + 1 < argc && top_live_arg(argv[i + 1], o);
-        } else if (!strcmp(argv[i], "-live-wait"))
-            o->live_wait = 1;
-        else if (!strcmp(argv[i], "-hold")) /* live_ctl.c */
-            o->hold = 1;
-        else if ((k = top_debug_opt(argc, argv, &i, dwhy, sizeof dwhy)))
-            k < 0 ? usage(dwhy) : (void)0; /* -stop, -debug: debug.c */
-        else if (!strcmp(argv[i], "-notime")) /* clocks, pids: wrap_time.c */
-            setenv(PG_ENV_TIME, "0", 1);
-        else if (!strcmp(argv[i], "-min"))
-            o->min = 1;
-        else if (!strcmp(argv[i], "-addhosts")) /* hostcheck.c */
-            o->addhosts = 1;
-        else if (!strcmp(argv[i], "-cwd") && i + 1 < argc &&
-                 !strcmp(argv[i + 1], "recorded") && ++i) /* runenv.c */
-            o->cwd_recorded = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-help") ||
-                 !strcmp(argv[i], "--help")) {
-            print_help();
-            exit(0);
-        } else {
-            char why[256];
-
-            snprintf(why, sizeof why, is_mode(argv[i])
-                     ? "%s is a mode: the mode comes first (pangaea -help)"
-                     : "unknown or incomplete option %s", argv[i]);
-            usage(why);
-        }
+    o->live = 1;
+    if (*i + 1 < argc && !top_live_arg(argv[*i + 1], o) && /* live.c */
+        port_like(argv[*i + 1])) {
+        snprintf(why, sizeof why, "-live %s: not a port (0 to 65535) on an "
+                 "IPv4 address or localhost", argv[*i + 1]);
+        usage(why);
     }
+    *i += *i + 1 < argc && top_live_arg(argv[*i + 1], o);
+}
+
+/* A word where an option of the runs should be: named as the mode it is,
+ * or as unknown. */
+static void not_an_option(int argc, char **argv, int i, const struct top_opts *o)
+{
+    char why[512];
+
+    if (i > 1 && o->mode == PANGAEA_OFF && is_mode(argv[i])) {
+        snprintf(why, sizeof why, "%s is a mode: the mode comes first, "
+                 "before %s (pangaea %s ...)", argv[i], argv[1], argv[i]);
+        usage(why);
+    }
+    if (i == 1)
+        mode_first(argc, argv);
+    snprintf(why, sizeof why, is_mode(argv[i])
+             ? "%s is a mode: the mode comes first (pangaea -help)"
+             : "unknown or incomplete option %s", argv[i]);
+    usage(why);
+}
+
+/* The option at argv[*i] (and its argument: *i moves past it). */
+static void parse_option(int argc, char **argv, int *i, struct top_opts *o,
+                         struct parsed *p)
+{
+    const char *opt = argv[*i], *arg = *i + 1 < argc ? argv[*i + 1] : NULL;
+    char why[512];
+    int k;
+
+    if (*i > 1 && o->mode == PANGAEA_OFF && is_mode(opt))
+        not_an_option(argc, argv, *i, o); /* a mode after an option */
+    if (*i == 1 && !is_mode(opt) && strcmp(opt, "--help") && strcmp(opt, "-h"))
+        not_an_option(argc, argv, *i, o);
+    if (!strcmp(opt, "-log"))
+        set_mode(o, PANGAEA_LOG, opt);
+    else if (!strcmp(opt, "-replay"))
+        set_mode(o, PANGAEA_REPLAY, opt);
+    else if (!strcmp(opt, "-none"))
+        set_mode(o, PANGAEA_NONE, opt);
+    else if (!strcmp(opt, "-logdir") && arg && ++*i)
+        p->logdir = arg;
+    else if (!strcmp(opt, "-host") && arg && ++*i)
+        o->host = arg;
+    else if (!strcmp(opt, "-coordhost") && arg && ++*i)
+        o->coordhost = arg;
+    else if (!strcmp(opt, "-only") && arg && ++*i)
+        add_selection(o, arg);
+    else if (!strcmp(opt, "-pack") && arg && ++*i)
+        o->pack = arg; /* unpack.c: replay from a pack */
+    else if (!strcmp(opt, "-whatif") && arg && ++*i) {
+        set_mode(o, PANGAEA_LOG, opt); /* it records (whatif.c) */
+        p->whatif = top_whatif_add(arg); /* may be repeated */
+    } else if (!strcmp(opt, "-o") && arg && ++*i)
+        snprintf(p->newdir, sizeof p->newdir, "%s", arg);
+    else if (!strcmp(opt, "-live")) /* [ADDR:]PORT may follow */
+        parse_live(argc, argv, i, o);
+    else if (!strcmp(opt, "-live-wait"))
+        o->live_wait = 1;
+    else if (!strcmp(opt, "-hold")) /* live_ctl.c */
+        o->hold = 1;
+    else if ((k = top_debug_opt(argc, argv, i, why, sizeof why)))
+        k < 0 ? usage(why) : (void)0; /* -stop, -debug: debug.c */
+    else if (!strcmp(opt, "-notime")) /* clocks, pids: wrap_time.c */
+        setenv(PG_ENV_TIME, "0", 1);
+    else if (!strcmp(opt, "-min"))
+        o->min = 1;
+    else if (!strcmp(opt, "-addhosts")) /* hostcheck.c */
+        o->addhosts = 1;
+    else if (!strcmp(opt, "-cwd") && arg && !strcmp(arg, "recorded") && ++*i)
+        o->cwd_recorded = 1; /* runenv.c */
+    else if (!strcmp(opt, "-h") || !strcmp(opt, "-help") ||
+             !strcmp(opt, "--help")) {
+        print_help();
+        exit(0);
+    } else
+        not_an_option(argc, argv, *i, o);
+}
+
+/* Options that do not go together, refused before anything starts. */
+static void check_together(const struct top_opts *o, int more)
+{
     if (o->mode == PANGAEA_OFF)
-        usage(i < argc ? "say what to do first: a mode (-log, -replay, "
-                         "-none, ...: pangaea -help lists them)"
-                       : "say what to do: a mode (-log, -replay, -none, "
-                         "...: pangaea -help lists them)");
+        usage(more ? "say what to do first: a mode (-log, -replay, "
+                     "-none, ...: pangaea -help lists them)"
+                   : "say what to do: a mode (-log, -replay, -none, "
+                     "...: pangaea -help lists them)");
     if (o->min && (o->mode != PANGAEA_LOG || o->only[0]))
         usage("-min goes with -log, and not with -only");
     if (strstr(o->only, "race-only"))
@@ -430,24 +475,38 @@ static void parse(int argc, char **argv, struct top_opts *o)
               "HTTP API) lets them go on");
     if (top_debug_misuse(o->mode, NULL)) /* -stop, -debug: debug.c */
         usage(top_debug_misuse(o->mode, NULL));
+}
+
+/* The command line of a run: -log, -replay, -none, -whatif, -replay
+ * -pack.  Exits with the usage on anything wrong. */
+static void parse(int argc, char **argv, struct top_opts *o)
+{
+    static struct parsed p;
+    int i;
+
+    memset(o, 0, sizeof *o);
+    p.logdir = default_logdir;
+    for (i = 1; i < argc && argv[i][0] == '-'; i++)
+        parse_option(argc, argv, &i, o, &p);
+    check_together(o, i < argc);
     if (o->pack) { /* the program and the logs come from the pack */
         if (o->mode != PANGAEA_REPLAY)
             usage("-pack FILE goes with -replay (to make a pack: "
                   "pangaea -pack -o FILE)");
         take_args(o, &argv[i]);
-        o->pack_dir = logdir == default_logdir ? NULL : logdir;
+        o->pack_dir = p.logdir == default_logdir ? NULL : p.logdir;
         return;
     }
     if (i >= argc)
         usage("missing program");
     resolve_program(argv[i], o->program);
     take_args(o, &argv[i + 1]);
-    if (whatif) { /* logdir is the recording forked; newdir the new one */
-        top_whatif_parse(o, logdir, newdir, sizeof newdir);
-        logdir = newdir;
-    } else if (newdir[0])
+    if (p.whatif) { /* logdir is the recording forked; newdir the new one */
+        top_whatif_parse(o, p.logdir, p.newdir, sizeof p.newdir);
+        p.logdir = p.newdir;
+    } else if (p.newdir[0])
         usage("-o goes with -whatif");
-    logdir_path(o, logdir);
+    logdir_path(o, p.logdir);
     if (top_debug_misuse(o->mode, o->logdir))
         usage(top_debug_misuse(o->mode, o->logdir));
 }
@@ -597,136 +656,152 @@ static int finish_recording(const struct top_opts *o, int status)
     return status;
 }
 
-int main(int argc, char **argv)
+/* A mode that runs from its command line alone (options.def's entry
+ * column: the viewers, -move, -pack, -explore, ...): its exit status, or
+ * -1 when argv[1] is a run that parse() reads. */
+static int run_alone(int argc, char **argv)
 {
-    struct top_opts o;
+    const struct mode *m = argc > 1 ? find_mode(argv[1]) : NULL;
+
+    if (!m || !m->entry)
+        return -1;
+    if (m->traits & TOP_MODE_LOGDIR)
+        argc = logdir_as_arg(argc, argv);
+    /* untrusted.c: a log's strings print escaped; stdout too for the
+     * modes that print what logs hold (a binary trace's bytes are data,
+     * not text: postmortem.c) */
+    top_safe_output((m->traits & TOP_MODE_TEXT) &&
+                    !top_is_binary_export(argc, argv));
+    return m->entry(argc, argv);
+}
+
+/* The end of a run that started nothing yet, or whose start failed: what
+ * it started goes (the coordinator, a private pvmd), err is said, and the
+ * status returned. */
+static int abandon(int status, const pg_err *err)
+{
+    fprintf(stderr, "pangaea: %s\n", err->msg);
+    if (run.coord > 0)
+        pvm_kill(run.coord);
+    pg_top_off();
+    top_daemon_release(run.started);
+    return status;
+}
+
+/* Joined to PVM: the checks that need it, made before anything starts or
+ * the last recording moves (hosts, the what-if's plan, the live page). */
+static int check_with_pvm(struct top_opts *o, pg_err *err)
+{
+    if (top_debug_pvmd(run.started, err) < 0)
+        return TOP_EXIT_USAGE;
+    top_debug_say();
+    if (check_named_hosts(o, err) < 0)
+        return TOP_EXIT_FAILED;
+    if ((o->mode == PANGAEA_REPLAY && top_check_hosts(o, err) < 0) ||
+        begin_logs(o, err) < 0 ||
+        (o->whatif && top_whatif_start(o, err) < 0))
+        return TOP_EXIT_USAGE;
+    if (top_live_follow(o, err) < 0) /* live.c: before any task */
+        return TOP_EXIT_USAGE;
+    return 0;
+}
+
+/* The coordinator, then the program as ltid 1 (its tid in *tid); 0, or
+ * the exit status with err set. */
+static int start_tasks(struct top_opts *o, const char *dir, int *ctx,
+                       int *tid, pg_err *err)
+{
+    *ctx = pvm_newcontext();
+    pvm_setopt(PvmOutputTid, pvm_mytid());
+    pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);
+    pvm_setopt(PvmOutputContext, *ctx);
+    run.coord = start_coordinator(o, dir, *ctx);
+    if (run.coord < 0)
+        return pg_err_set(err, "cannot start the coordinator "
+                          "%s/pangaea-coord%s%s (pvm_spawn: %s, %d)", dir,
+                          o->coordhost ? " on host " : "",
+                          o->coordhost ? o->coordhost : "",
+                          pg_pvm_strerror(run.coord), run.coord),
+               TOP_EXIT_FAILED;
+    task_env(o, dir, *ctx, run.coord);
+    if (top_stdin_begin(o, err) < 0) /* stdin_fwd.c: ltid 1's stdin */
+        return TOP_EXIT_FAILED;
+    pg_set_top(o->mode, *ctx, run.coord, o->logdir);
+    if (pvm_spawn(o->program, o->args, o->host ? PvmTaskHost : PvmTaskDefault,
+                  (char *)(o->host ? o->host : ""), 1, tid) != 1) {
+        pg_err_set(err, "cannot start %s%s%s (pvm_spawn: %s, %d)",
+                   o->program, o->host ? " on host " : "",
+                   o->host ? o->host : "", pg_pvm_strerror(*tid), *tid);
+        pg_record_close(TOP_EXIT_FAILED);
+        return TOP_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* After the run: the recording closed (and made race-only with -min),
+ * the what-if's or the recording's last words. */
+static int end_run(struct top_opts *o, int status)
+{
+    pg_err err;
+
+    if (o->mode == PANGAEA_LOG)
+        status = finish_recording(o, status);
+    pg_top_off(); /* our own end is not a task's end */
+    top_daemon_release(run.started);
+    if (o->min && !top_logdir_incomplete(o->logdir) &&
+        top_min_dir(o->logdir, &err) < 0) { /* minimize.c */
+        fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
+                err.msg);
+        status = status ? status : TOP_EXIT_FAILED;
+    }
+    if (o->whatif)
+        status = top_whatif_done(o, status);
+    else if (o->mode == PANGAEA_LOG && status == 0)
+        fprintf(stderr, "pangaea: recorded in %s\n", o->logdir);
+    top_live_finish(status); /* -live-wait: the page stays until the user is done */
+    return status;
+}
+
+/* -log, -replay, -none and -whatif of a PVM program: checked, started,
+ * watched (monitor.c), ended. */
+static int run_program(struct top_opts *o)
+{
     char dir[PATH_MAX];
     int ctx, tid, status;
     pg_err err;
 
-    argc = logdir_as_arg(argc, argv);
-    if (argc > 1 && !strcmp(argv[1], "-min") && !top_is_min(argc, argv))
-        usage("-min LOGDIR makes a recording race-only: one log directory "
-              "(or -logdir DIR); to record race-only: pangaea -log -min "
-              "program");
-    if (argc > 1 && top_is_move(argv[1])) /* move.c: edits logs, no PVM */
-        return top_move(argc, argv);
-    /* untrusted.c: a log's strings print escaped; stdout too for the
-     * commands that only read logs (a run's stdout is the program's; a
-     * binary trace's bytes are data, not text: postmortem.c) */
-    top_safe_output(argc > 1 && (top_is_dump(argv[1]) ||
-                                 top_is_races(argv[1]) ||
-                                 (top_is_postmortem(argv[1]) &&
-                                  !top_is_binary_export(argc, argv))));
-    if (argc > 1 && top_is_dump(argv[1])) /* dump.c: logs as XML */
-        return top_dump(argc, argv);
-    if (argc > 1 && top_is_races(argv[1])) /* races_out.c: from the logs */
-        return top_races(argc, argv);
-    if (top_is_min(argc, argv)) /* minimize.c: a recording race-only */
-        return top_min(argc, argv);
-    if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
-        return top_postmortem(argc, argv);
-    if (top_is_pack(argc, argv)) /* pack.c: a recording in one file */
-        return top_pack(argc, argv);
-    if (argc > 1 && (!strcmp(argv[1], "-version") ||
-                     !strcmp(argv[1], "--version")))
-        return top_version();
-    if (argc > 1 && top_is_explore(argv[1])) /* explore.c: runs us again */
-        return top_explore(argc, argv);
-    if (argc > 1 && top_is_chaos(argv[1])) /* chaos.c: runs us again */
-        return top_chaos(argc, argv);
-    parse(argc, argv, &o);
-    if (top_is_mpi_launcher(o.program)) /* mpi_run.c: no pvmd */
-        return top_mpi_run(&o);
-    if (o.pack && top_unpack(&o, &err) < 0) /* unpack.c */
+    if (o->pack && top_unpack(o, &err) < 0) /* unpack.c */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
-    if (top_live_start(&o, &err) < 0) { /* live.c: a port in use moves nothing */
+    if (top_live_start(o, &err) < 0) { /* live.c: a port in use moves nothing */
         if (made_logdir)
-            rmdir(o.logdir); /* made just now, empty: nothing is left */
+            rmdir(o->logdir); /* made just now, empty: nothing is left */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
     }
     self_dir(dir, sizeof dir);
-    prepare_logs(&o);
-    if (top_workdir(&o, &err) < 0) /* runenv.c: where the tasks start */
+    prepare_logs(o);
+    if (top_workdir(o, &err) < 0) /* runenv.c: where the tasks start */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
     pg_top_end = end_on_fatal;
     top_debug_env(dir); /* before a pvmd of ours starts: PVM_DEBUGGER */
     if (top_daemon_connect(&run.started, &err) < 0)
         fail(TOP_EXIT_FAILED, "%s", err.msg);
     run.ready = 1;
-    if (top_debug_pvmd(run.started, &err) < 0) {
-        fprintf(stderr, "pangaea: %s\n", err.msg);
-        top_daemon_release(run.started);
-        return TOP_EXIT_USAGE;
-    }
-    top_debug_say();
-    /* The hosts need PVM; nothing may have started, nor the last
-     * recording moved, if one is missing. */
-    if (check_named_hosts(&o, &err) < 0) {
-        fprintf(stderr, "pangaea: %s\n", err.msg);
-        top_daemon_release(run.started);
-        return TOP_EXIT_FAILED;
-    }
-    if ((o.mode == PANGAEA_REPLAY && top_check_hosts(&o, &err) < 0) ||
-        begin_logs(&o, &err) < 0 ||
-        (o.whatif && top_whatif_start(&o, &err) < 0)) {
-        fprintf(stderr, "pangaea: %s\n", err.msg);
-        top_daemon_release(run.started);
-        return TOP_EXIT_USAGE;
-    }
-    if (top_live_follow(&o, &err) < 0) { /* live.c: before any task */
-        fprintf(stderr, "pangaea: %s\n", err.msg);
-        top_daemon_release(run.started);
-        return TOP_EXIT_USAGE;
-    }
-    ctx = pvm_newcontext();
-    pvm_setopt(PvmOutputTid, pvm_mytid());
-    pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);
-    pvm_setopt(PvmOutputContext, ctx);
-    run.coord = start_coordinator(&o, dir, ctx);
-    if (run.coord < 0) {
-        fprintf(stderr, "pangaea: cannot start the coordinator %s/pangaea-coord"
-                        "%s%s (pvm_spawn: %s, %d)\n", dir,
-                o.coordhost ? " on host " : "", o.coordhost ? o.coordhost : "",
-                pg_pvm_strerror(run.coord), run.coord);
-        top_daemon_release(run.started);
-        return TOP_EXIT_FAILED;
-    }
-    task_env(&o, dir, ctx, run.coord);
-    if (top_stdin_begin(&o, &err) < 0) { /* stdin_fwd.c: ltid 1's stdin */
-        fprintf(stderr, "pangaea: %s\n", err.msg);
-        pvm_kill(run.coord);
-        pg_top_off();
-        top_daemon_release(run.started);
-        return TOP_EXIT_FAILED;
-    }
-    pg_set_top(o.mode, ctx, run.coord, o.logdir);
-    if (pvm_spawn(o.program, o.args, o.host ? PvmTaskHost : PvmTaskDefault,
-                  (char *)(o.host ? o.host : ""), 1, &tid) != 1) {
-        fprintf(stderr, "pangaea: cannot start %s%s%s (pvm_spawn: %s, %d)\n",
-                o.program, o.host ? " on host " : "", o.host ? o.host : "",
-                pg_pvm_strerror(tid), tid);
-        pvm_kill(run.coord);
-        pg_record_close(TOP_EXIT_FAILED);
-        pg_top_off();
-        top_daemon_release(run.started);
-        return TOP_EXIT_FAILED;
-    }
-    status = top_monitor(&o, ctx, run.coord, tid);
-    if (o.mode == PANGAEA_LOG)
-        status = finish_recording(&o, status);
-    pg_top_off(); /* our own end is not a task's end */
-    top_daemon_release(run.started);
-    if (o.min && !top_logdir_incomplete(o.logdir) &&
-        top_min_dir(o.logdir, &err) < 0) { /* minimize.c */
-        fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
-                err.msg);
-        status = status ? status : TOP_EXIT_FAILED;
-    }
-    if (o.whatif)
-        status = top_whatif_done(&o, status);
-    else if (o.mode == PANGAEA_LOG && status == 0)
-        fprintf(stderr, "pangaea: recorded in %s\n", o.logdir);
-    top_live_finish(status); /* -live-wait: the page stays until the user is done */
-    return status;
+    if ((status = check_with_pvm(o, &err)) ||
+        (status = start_tasks(o, dir, &ctx, &tid, &err)))
+        return abandon(status, &err);
+    return end_run(o, top_monitor(o, ctx, run.coord, tid));
+}
+
+int main(int argc, char **argv)
+{
+    struct top_opts o;
+    int status = run_alone(argc, argv);
+
+    if (status >= 0)
+        return status;
+    top_safe_output(0); /* stderr: a run's stdout is the program's */
+    parse(argc, argv, &o);
+    if (top_is_mpi_launcher(o.program)) /* mpi_run.c: no pvmd */
+        return top_mpi_run(&o);
+    return run_program(&o);
 }

@@ -47,12 +47,6 @@ static int pm_display(const struct top_run *run)
     return 0;
 }
 
-int top_is_postmortem(const char *arg)
-{
-    return !strcmp(arg, "-display") || !strcmp(arg, "-tasks") ||
-           !strcmp(arg, "-export");
-}
-
 int top_is_binary_export(int argc, char **argv)
 {
     return argc > 2 && !strcmp(argv[1], "-export") &&

@@ -100,7 +100,6 @@ void top_stdin_end(void);
 
 /* Race-only recordings (minimize.c): `pangaea -min [LOGDIR]`, and the
  * pruning -log -min does once the run has ended (0, or -1 and err). */
-int top_is_min(int argc, char **argv);
 int top_min(int argc, char **argv);
 int top_min_dir(const char *dir, pg_err *err);
 
@@ -137,6 +136,12 @@ enum {
 #define PG_EXIT(name, code, meaning) TOP_EXIT_##name = code,
 #include "options.def"
 };
+
+/* What a mode of the command-line table is (its traits column):
+ * TOP_MODE_LOGDIR, it takes the log directory as an argument (-logdir
+ * DIR becomes it); TOP_MODE_TEXT, its stdout is what logs hold, printed
+ * with every control character escaped (untrusted.c). */
+enum { TOP_MODE_LOGDIR = 1, TOP_MODE_TEXT = 2 };
 
 /* Connects to a pvmd, starting a private one when none answers (*started
  * is then 1).  0, or -1 and err. */
@@ -203,7 +208,6 @@ void top_note_missing(const char *dir);
 int top_find_ltid(const void *tasks, int n, size_t size, int ltid);
 
 /* `pangaea -move LTID HOST` and `-move-host FROM TO` (move.c). */
-int top_is_move(const char *arg);
 int top_move(int argc, char **argv);
 
 /* `pangaea -display|-tasks|-export perfetto [LOGDIR]` (postmortem.c): read a
@@ -211,13 +215,10 @@ int top_move(int argc, char **argv);
 /* `-export perfetto`: its stdout is binary, so it is not filtered as
  * text (untrusted.c), and never written to a terminal. */
 int top_is_binary_export(int argc, char **argv);
-int top_is_postmortem(const char *arg);
 /* dump.c: -dump [LOGDIR] [LTID], the communication logs as XML. */
-int top_is_dump(const char *arg);
 int top_dump(int argc, char **argv);
 int top_postmortem(int argc, char **argv);
 /* races_out.c: -races [-json|-jsonl] [LOGDIR] (races.h). */
-int top_is_races(const char *arg);
 int top_races(int argc, char **argv);
 
 /* Where the coordinator, the preloaded library and the schema are: beside
@@ -227,9 +228,8 @@ const char *top_libexec_dir(void);
 const char *top_schema_dir(void);
 
 /* `pangaea -pack [-logdir DIR]... -o FILE` (pack.c), and `-version`. */
-int top_is_pack(int argc, char **argv);
 int top_pack(int argc, char **argv);
-int top_version(void);
+int top_version(int argc, char **argv);
 /* The machine an ELF file is built for ("x86_64"; "unknown": no ELF). */
 void top_elf_machine(const char *path, char *out, size_t size);
 /* -replay -pack FILE (unpack.c): checks the pack (checksums, the programs'

@@ -58,20 +58,9 @@ static struct host *hosts;
 static int nprogs, nhosts;
 static size_t cap_progs, cap_hosts;
 
-int top_is_pack(int argc, char **argv)
+int top_version(int argc, char **argv)
 {
-    int i;
-
-    if (argc < 2 || strcmp(argv[1], "-pack"))
-        return 0;
-    for (i = 2; i < argc; i++)
-        if (!strcmp(argv[i], "-replay"))
-            return 0; /* -pack FILE -replay: main.c's replay from a pack */
-    return 1;
-}
-
-int top_version(void)
-{
+    (void)argc, (void)argv;
     printf("pangaea %s\nbuilt with PVM %s\n", PG_VERSION, pvm_version());
     return 0;
 }
@@ -427,6 +416,11 @@ int top_pack(int argc, char **argv)
     pg_err err;
     int i, n = 0, force = 0;
 
+    for (i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "-replay")) /* -pack FILE -replay meant */
+            return pack_usage("-replay is a mode: the mode comes first, "
+                              "before -pack (to replay a pack: pangaea "
+                              "-replay -pack FILE)");
     for (i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];

@@ -54,11 +54,6 @@ static int dump_one(const char *dir, int ltid)
     return 0;
 }
 
-int top_is_dump(const char *arg)
-{
-    return !strcmp(arg, "-dump");
-}
-
 /* `-dump 2`: a lone number that is no directory is an ltid of logs/. */
 static int lone_ltid(int argc, char **argv)
 {

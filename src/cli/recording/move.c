@@ -323,7 +323,3 @@ int top_move(int argc, char **argv)
     return 0;
 }
 
-int top_is_move(const char *arg)
-{
-    return !strcmp(arg, "-move") || !strcmp(arg, "-move-host");
-}

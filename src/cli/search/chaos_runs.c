@@ -26,11 +26,6 @@
 #include "rerun.h"
 #include "whatif.h"
 
-int top_is_chaos(const char *arg)
-{
-    return !strcmp(arg, "-chaos");
-}
-
 static int seen_before(char (*hashes)[17], int n, const char *hash)
 {
     int i;

@@ -65,11 +65,6 @@
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 
-int top_is_explore(const char *arg)
-{
-    return !strcmp(arg, "-explore");
-}
-
 /* The first line of file path holding `key`, into buf ("" if none). */
 static int line_with(const char *path, const char *key, char *buf,
                      size_t size)

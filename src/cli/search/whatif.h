@@ -42,9 +42,7 @@ int top_whatif_reach(struct rc_run *run, int task, int pos, int *min);
 int top_whatif_may_find_nothing(struct rc_run *run, int task, int pos);
 
 /* -explore and -chaos: the drivers; each returns pangaea's exit status. */
-int top_is_explore(const char *arg);
 int top_explore(int argc, char **argv);
-int top_is_chaos(const char *arg);
 int top_chaos(int argc, char **argv);
 
 #endif
