@@ -198,14 +198,21 @@ void pg_replay_close(void)
     }
 }
 
-/* A call name of the event table (log_table.c): static, kept as it is. */
+/* A call name of the event table (log_table.c): static, kept as it is.
+ * The two found last are remembered: a loop's send and receive make most
+ * events, and this is asked of every event read. */
 static int static_call(const char *call)
 {
+    static const char *last[2]; /* table pointers only */
     int i;
 
+    if (call == last[0] || call == last[1])
+        return 1;
     for (i = 0; i < pg_n_msg_calls; i++)
-        if (call == pg_msg_calls[i])
+        if (call == pg_msg_calls[i]) {
+            last[1] = last[0], last[0] = call;
             return 1;
+        }
     for (i = 0; i < pg_n_query_calls; i++)
         if (call == pg_query_calls[i])
             return 1;
@@ -271,7 +278,9 @@ static int read_next(struct cursor *c, pg_event *ev)
     /* The kinds only `pangaea -races` reads (call sites, barriers, routes,
      * the filter of missed polls: pg_events.def's replay trait PASSES)
      * are passed over. */
-    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 && passed_over(ev->kind))
+    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 &&
+           ev->kind != PG_EV_SEND && ev->kind != PG_EV_RECV && /* never */
+           passed_over(ev->kind))
         ;
 
     if (cc < 0 && pg_logr_cut(c->r))
@@ -291,9 +300,9 @@ static const pg_event *peek(struct cursor *c)
 {
     const pg_event *ev;
 
-    cursor_ok(c);
-    if (c->have)
+    if (c->have) /* no move: the flags were checked when it was read */
         return c == &comm ? &c->slot[c->cur].ev : &c->ev;
+    cursor_ok(c);
     if (c->done || !c->r)
         return NULL;
     if (c == &comm && c->ahead) {
