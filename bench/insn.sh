@@ -18,10 +18,10 @@
 # called for each queued message) depends on how far the receiver lags,
 # which valgrind's slowness exaggerates: compare runs of the same kind.
 # Prints one line per repetition: raw=I log=+I replay=+I (added to raw),
-# then the part of that executed in libpangaea.so itself (own: log=I
-# replay=I), which does not move with how PVM's reads fall (the raw count
-# varies by a few hundred from run to run; the added PVM calls are the
-# rest).
+# then the part of that executed in libpangaea.so itself (own_log=I
+# own_replay=I), which does not move with how PVM's reads fall (the raw
+# count varies by a few hundred from run to run; the added PVM calls are
+# the rest).
 # With --keep DIR, each run's callgrind profile is kept as DIR/MODE.N.out
 # (the last repetition's), for `callgrind_annotate DIR/replay.N2.out`.
 # BUILD=DIR runs another build's pangaea (a before/after pair).
@@ -76,7 +76,7 @@ for r in $(seq "$REPS"); do
     [ "$rc" = 0 ] || break
     raw=$(( (I[raw.$N2] - I[raw.$N1]) / (N2 - N1) ))
     per() { echo $(( (${2}[$1.$N2] - ${2}[$1.$N1]) / (N2 - N1) )); }
-    echo "rep=$r raw=$raw log=+$(( $(per log I) - raw )) replay=+$(( $(per replay I) - raw )) own: log=$(per log O) replay=$(per replay O)"
+    echo "rep=$r raw=$raw log=+$(( $(per log I) - raw )) replay=+$(( $(per replay I) - raw )) own_log=$(per log O) own_replay=$(per replay O)"
 done
 pg_pvm_stop
 exit $rc
