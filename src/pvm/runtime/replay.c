@@ -68,7 +68,8 @@ struct cursor {
 };
 
 /* What the cursor's flags promise each other (cursor_ok asserts it before
- * every move, so a reading-ahead change that breaks one stops at once):
+ * every read, so a reading-ahead change that breaks one stops at the next
+ * event):
  *  - have and done exclude each other: a held event is never the end;
  *  - only comm reads ahead: 0 <= cur, ahead <= AHEAD, and exec keeps both 0;
  *  - misses >= 0: failed polls still owed before the next event;
@@ -230,7 +231,9 @@ static void keep_to(struct slot *s)
         pg_grow(&s->to, &s->to_cap, s->ev.nto ? s->ev.nto : 1,
                 sizeof *s->to) < 0)
         pg_fatal("out of memory");
-    if (s->ev.nto)
+    if (s->ev.nto == 1) /* a send: one destination, no call */
+        s->to[0] = s->ev.to[0];
+    else if (s->ev.nto)
         memcpy(s->to, s->ev.to, s->ev.nto * sizeof *s->to);
     s->ev.to = s->to;
 }
@@ -689,7 +692,6 @@ void pg_replay_advance(void)
 
         pg_stop_event(comm.seq, describe(&comm.slot[comm.cur].ev, d, sizeof d));
     }
-    cursor_ok(&comm);
 }
 
 /* ---- the matcher ------------------------------------------------------------ */
