@@ -152,6 +152,8 @@ def main():
     row(S1, "pp8", "send/recv round trip, 8 B", "us", "us")
     row(S1, "pp64k", "send/recv round trip, 64 KiB", "us", "us")
     row(S1, "mcast3", "pvm_mcast to 3 tasks + 3 answers", "us", "us")
+    row(S1, "fanin16", "fan-in: 16 workers to pvm_recv(-1, 1), per message",
+        "us", "us")
     row(S1, "poll", "pvm_nrecv poll, no message", "us", "us", name="nrecv")
     row(S1, "poll", "pvm_probe poll, no message", "us", "us", name="probe")
     for call in ("gettimeofday", "time", "clock_gettime", "getpid"):
@@ -316,6 +318,8 @@ def main():
            x(big, "replay", "wall"), 1.15, "x")
     target("13: stream with %s tasks, replay / raw" % t64[6:],
            x(t64, "replay", "us"), 1.10, "x")
+    target("13: fan-in of 16 senders, replay / raw",
+           x("fanin16", "replay", "us"), 1.10, "x")
 
     def flatness(ids, mode, field):
         """Growth: the largest median over the one at the smallest size

@@ -69,21 +69,21 @@ done
 # Sizes: each timed section well under a second or two (SOR: a few
 # seconds), so that the whole of `make bench` stays under 10 minutes on a
 # 2-core machine.  One point of growth (10^6 messages) runs once.
-PP8_N=10000 PP64_N=1500 MCAST_N=5000 POLL_N=200000 SPAWN_N=16 CLOCK_N=1000000
+PP8_N=10000 PP64_N=1500 FANIN_M=10000 MCAST_N=5000 POLL_N=200000 SPAWN_N=16 CLOCK_N=1000000
 SOR_ARGS="4 4000 500" LOGIO_N=200000
 GROWTH_T="2 4 8 16 32 64" GROWTH_T_M=20000
 GROWTH_M="1000 10000 100000" GROWTH_BIG=1000000 GROWTH_M_T=4
 if [ "$QUICK" = 1 ]; then
     OUT="$OUT/quick"      # never overwrites the figures of a full run
     REPS=1 GREPS=1
-    PP8_N=1000 PP64_N=200 MCAST_N=500 POLL_N=20000 SPAWN_N=4 CLOCK_N=100000
+    PP8_N=1000 PP64_N=200 FANIN_M=1000 MCAST_N=500 POLL_N=20000 SPAWN_N=4 CLOCK_N=100000
     SOR_ARGS="4 200 200" LOGIO_N=20000
     GROWTH_T="2 8" GROWTH_T_M=2000 GROWTH_M="1000 10000" GROWTH_BIG=
 fi
 
 [ -n "$ONLY" ] && OUT="$OUT/only-$ONLY" # never overwrites a full run's
 [ "$MINONLY" = 1 ] && OUT="$OUT/min-only" # the full run's figures stay
-PROGS="pingpong mcast poll spawn stream sor logio clock"
+PROGS="pingpong mcast poll spawn stream fanin sor logio clock"
 for f in pangaea pangaea-coord libpangaea.so $(printf 'bench/%s ' $PROGS); do
     [ -e "$B/$f" ] || { echo "bench: $B/$f missing: run make bench" >&2; exit 1; }
 done
@@ -301,6 +301,8 @@ bench empty   "$REPS" "$ALL" "$BIN/poll" 1
 bench sor     "$REPS" "$ALL" "$BIN/sor" $SOR_ARGS
 # The log format alone (no PVM): write, read back, check, per event.
 bench logio   3 raw "$BIN/logio" "$LOGIO_N" "$WORK"
+# The fan-in a user tries first: 16 workers, no flow control (fanin.c).
+bench fanin16 "$REPS" "$GROW" "$BIN/fanin" 16 "$FANIN_M"
 for t in $GROWTH_T; do
     bench "grow_t$t" "$GREPS" "$GROW" "$BIN/stream" "$t" "$GROWTH_T_M"
 done

@@ -68,7 +68,8 @@ struct cursor {
 };
 
 /* What the cursor's flags promise each other (cursor_ok asserts it before
- * every move, so a reading-ahead change that breaks one stops at once):
+ * every read, so a reading-ahead change that breaks one stops at the next
+ * event):
  *  - have and done exclude each other: a held event is never the end;
  *  - only comm reads ahead: 0 <= cur, ahead <= AHEAD, and exec keeps both 0;
  *  - misses >= 0: failed polls still owed before the next event;
@@ -198,14 +199,21 @@ void pg_replay_close(void)
     }
 }
 
-/* A call name of the event table (log_table.c): static, kept as it is. */
+/* A call name of the event table (log_table.c): static, kept as it is.
+ * The two found last are remembered: a loop's send and receive make most
+ * events, and this is asked of every event read. */
 static int static_call(const char *call)
 {
+    static const char *last[2]; /* table pointers only */
     int i;
 
+    if (call == last[0] || call == last[1])
+        return 1;
     for (i = 0; i < pg_n_msg_calls; i++)
-        if (call == pg_msg_calls[i])
+        if (call == pg_msg_calls[i]) {
+            last[1] = last[0], last[0] = call;
             return 1;
+        }
     for (i = 0; i < pg_n_query_calls; i++)
         if (call == pg_query_calls[i])
             return 1;
@@ -223,7 +231,9 @@ static void keep_to(struct slot *s)
         pg_grow(&s->to, &s->to_cap, s->ev.nto ? s->ev.nto : 1,
                 sizeof *s->to) < 0)
         pg_fatal("out of memory");
-    if (s->ev.nto)
+    if (s->ev.nto == 1) /* a send: one destination, no call */
+        s->to[0] = s->ev.to[0];
+    else if (s->ev.nto)
         memcpy(s->to, s->ev.to, s->ev.nto * sizeof *s->to);
     s->ev.to = s->to;
 }
@@ -271,7 +281,9 @@ static int read_next(struct cursor *c, pg_event *ev)
     /* The kinds only `pangaea -races` reads (call sites, barriers, routes,
      * the filter of missed polls: pg_events.def's replay trait PASSES)
      * are passed over. */
-    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 && passed_over(ev->kind))
+    while ((cc = pg_logr_next(c->r, ev, &err)) == 1 &&
+           ev->kind != PG_EV_SEND && ev->kind != PG_EV_RECV && /* never */
+           passed_over(ev->kind))
         ;
 
     if (cc < 0 && pg_logr_cut(c->r))
@@ -291,9 +303,9 @@ static const pg_event *peek(struct cursor *c)
 {
     const pg_event *ev;
 
-    cursor_ok(c);
-    if (c->have)
+    if (c->have) /* no move: the flags were checked when it was read */
         return c == &comm ? &c->slot[c->cur].ev : &c->ev;
+    cursor_ok(c);
     if (c->done || !c->r)
         return NULL;
     if (c == &comm && c->ahead) {
@@ -680,7 +692,6 @@ void pg_replay_advance(void)
 
         pg_stop_event(comm.seq, describe(&comm.slot[comm.cur].ev, d, sizeof d));
     }
-    cursor_ok(&comm);
 }
 
 /* ---- the matcher ------------------------------------------------------------ */
