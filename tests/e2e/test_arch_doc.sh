@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_arch_doc.sh - docs/ARCHITECTURE.md and docs/DEVELOPING.md name only
-# what exists.
+# what exists, and every page names only paths of the tree.
 #
 # The architecture page follows a receive through the code by file and
 # function name; a rename or a move that forgets the page would send the
@@ -58,6 +58,27 @@ check_page() {
 }
 check_page docs/ARCHITECTURE.md 20
 check_page docs/DEVELOPING.md 5
+
+# Every path into src/, tests/, bench/ or schema/ that any page quotes
+# (README, BENCHMARKS, docs/, man pages) exists: a move that forgot a page
+# sends its reader to a file that is gone.
+missing=
+n=0
+# (A path followed by * is a pattern: wrap_*.c; a doctest marker names
+# built programs.)
+path_re='(?<![A-Za-z0-9_./-])(src|tests|bench|schema)/[A-Za-z0-9_./-]*[A-Za-z0-9](?![A-Za-z0-9_./*-])'
+for f in $(git grep -hIP "$path_re" -- README.md BENCHMARKS.md 'docs/*.md' 'man/*' |
+           grep -v 'doctest:' | grep -oP "$path_re" | sort -u); do
+    n=$((n + 1))
+    # there; a program built from f.c; or what make bench writes
+    [ -e "$f" ] || [ -e "$f.c" ] || [[ $f == bench/results/* ]] ||
+        missing="$missing $f"
+done
+if [ -z "$missing" ] && [ "$n" -gt 50 ]; then
+    pg_pass "the $n paths into src/, tests/, bench/ and schema/ the pages quote exist"
+else
+    pg_fail "pages quote paths that are not in the tree ($n quoted):$missing"
+fi
 
 # The tree refers only to itself.
 out=$(git grep -nIE 'issues? #?[0-9]+|PVM-FACTS|MPI-FACTS|\.\./shared|/work/shared' -- src tests docs ':!tests/e2e/test_arch_doc.sh' | head -5)
