@@ -112,20 +112,52 @@ static int add_site(struct rc_run *run, struct rc_task *t, const pg_event *ev)
     return 0;
 }
 
-/* The k-th barrier of a group: its instance, made on first sight. */
-static int barrier_of(struct rc_run *run, int group, int k)
+/* The instances of a group's barriers by k, -1 until made. */
+static int *group_instances(struct rc_run *run, int group, int k)
 {
+    struct rc_bindex *x = NULL;
+    size_t cap;
     int i;
 
-    for (i = run->nbars - 1; i >= 0; i--) /* recent ones first */
-        if (run->bars[i].group == group && run->bars[i].k == k)
-            return i;
+    for (i = 0; i < run->nbindex && !x; i++) /* few groups */
+        if (run->bindex[i].group == group)
+            x = &run->bindex[i];
+    if (!x) {
+        if (pg_grow(&run->bindex, &run->cap_bindex, (size_t)run->nbindex + 1,
+                    sizeof *run->bindex) < 0)
+            return NULL;
+        x = &run->bindex[run->nbindex++];
+        memset(x, 0, sizeof *x);
+        x->group = group;
+    }
+    cap = x->cap;
+    if (k >= x->n) {
+        if (pg_grow(&x->inst, &cap, (size_t)k + 1, sizeof *x->inst) < 0)
+            return NULL;
+        x->cap = cap;
+        while (x->n <= k)
+            x->inst[x->n++] = -1;
+    }
+    return x->inst;
+}
+
+/* The k-th barrier of a group: its instance, made on first sight (found
+ * by its group's index, where searching the instances made cost what
+ * was made before: quadratic in the barriers). */
+static int barrier_of(struct rc_run *run, int group, int k)
+{
+    int *inst = group_instances(run, group, k);
+
+    if (!inst)
+        return -1;
+    if (inst[k] >= 0)
+        return inst[k];
     if (pg_grow(&run->bars, &run->cap_bars, (size_t)(run->nbars) + 1, sizeof *run->bars) < 0)
         return -1;
     memset(&run->bars[run->nbars], 0, sizeof *run->bars);
     run->bars[run->nbars].group = group;
     run->bars[run->nbars].k = k;
-    return run->nbars++;
+    return inst[k] = run->nbars++;
 }
 
 /* How many barriers on group task t made before, and one more now: each
@@ -862,6 +894,9 @@ void rc_free(struct rc_run *run)
         free(run->tasks[t].sites), free(run->tasks[t].bgroups);
     for (t = 0; t < run->nbars; t++)
         free(run->bars[t].who);
+    for (t = 0; t < run->nbindex; t++)
+        free(run->bindex[t].inst);
+    free(run->bindex);
     free(run->tasks), free(run->ev), free(run->msg), free(run->turns);
     free(run->bars), free(run->text), free(run->snaps), free(run->dents);
     if (run->view) {

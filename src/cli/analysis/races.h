@@ -119,6 +119,13 @@ struct rc_barrier {      /* the k-th pvm_barrier on a group */
     struct rc_dent *who; /* each participant's clock at its arrival */
 };
 
+/* A group's barriers: instance (index into rc_run.bars) by k (races.c). */
+struct rc_bindex {
+    int group;
+    int *inst, n;
+    size_t cap;
+};
+
 struct rc_run {
     char dir[4096];
     struct rc_task *tasks;
@@ -135,6 +142,9 @@ struct rc_run {
     struct rc_barrier *bars;
     int nbars;
     size_t cap_bars;
+    struct rc_bindex *bindex; /* each group's barriers by k */
+    int nbindex;
+    size_t cap_bindex;
     char *text;          /* interned strings: modules, groups */
     int ntext;
     size_t cap_text;
