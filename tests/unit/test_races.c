@@ -752,6 +752,63 @@ START_TEST(test_a_grown_model_is_the_loaded_model)
 }
 END_TEST
 
+/* What rc_find_each hands over, compared with what rc_find kept. */
+struct handed {
+    const struct rc_race *want;
+    int n, seen;
+};
+
+static int compare_handed(struct rc_run *r, const struct rc_race *got,
+                          void *arg)
+{
+    struct handed *h = arg;
+    const struct rc_race *w = &h->want[h->seen++];
+    int j;
+
+    (void)r;
+    ck_assert_int_lt(h->seen - 1, h->n);
+    ck_assert_int_eq(got->task, w->task);
+    ck_assert_int_eq(got->pos, w->pos);
+    ck_assert_int_eq(got->took, w->took);
+    ck_assert_int_eq(got->first, w->first);
+    ck_assert_int_eq(got->out_of_order, w->out_of_order);
+    ck_assert_int_eq(got->nalts, w->nalts);
+    for (j = 0; j < w->nalts; j++) {
+        ck_assert_int_eq(got->alts[j].msg, w->alts[j].msg);
+        ck_assert_int_eq(got->alts[j].fifo_broken, w->alts[j].fifo_broken);
+    }
+    return 0;
+}
+
+/* The report streams the races: kept bare (no alternatives, the same
+ * races and first marks), then found again one by one with the
+ * alternatives rc_find keeps. */
+START_TEST(test_races_found_again_one_by_one_are_the_races_kept)
+{
+    struct rc_race *bare;
+    struct handed h;
+    int n, nb, i;
+
+    random_run();
+    n = analyse();
+    ck_assert_int_gt(n, 100);
+    nb = rc_find_bare(&run, &bare);
+    ck_assert_int_eq(nb, n);
+    for (i = 0; i < n; i++) {
+        ck_assert_ptr_null(bare[i].alts);
+        ck_assert_int_eq(bare[i].nalts, races[i].nalts);
+        ck_assert_int_eq(bare[i].first, races[i].first);
+    }
+    h = (struct handed){ races, n, 0 };
+    ck_assert_int_eq(rc_find_each(&run, bare, nb, compare_handed, &h), 0);
+    ck_assert_int_eq(h.seen, n);
+    h.seen = 0; /* races that are not the first pass's: refused */
+    ck_assert_int_eq(rc_find_each(&run, bare, nb - 1, compare_handed, &h), -1);
+    rc_races_free(bare, nb);
+    done(n);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -775,6 +832,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_a_trecv_is_a_poll_where_its_site_timed_out);
     tcase_add_test(tc, test_the_views_graph_is_the_analysis_model);
     tcase_add_test(tc, test_a_grown_model_is_the_loaded_model);
+    tcase_add_test(tc, test_races_found_again_one_by_one_are_the_races_kept);
     suite_add_tcase(s, tc);
     return s;
 }

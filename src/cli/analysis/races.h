@@ -298,6 +298,17 @@ void rc_index_free(struct rc_index *x);
  * array for all (races[0].alts; rc_races_free frees both).  Returns their
  * number, -1 when out of memory. */
 int rc_find(struct rc_run *run, struct rc_race **races);
+/* The same without their alternatives (alts NULL, nalts counted): 32
+ * bytes a race, where a race of a 1,000-task run has up to 999
+ * alternatives.  rc_find_each then finds them again, in the same order,
+ * and hands each to `each` with its alternatives (valid during the call)
+ * and races[i]'s first mark, keeping none: a report streams them.  It
+ * returns 0, or -1 when out of memory, when `each` returns -1, or when
+ * the races found are not races' n. */
+int rc_find_bare(struct rc_run *run, struct rc_race **races);
+int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
+                 int (*each)(struct rc_run *, const struct rc_race *, void *),
+                 void *arg);
 void rc_races_free(struct rc_race *races, int n);
 /* The race of receive (or failed poll) pos of task p alone, into *race
  * (its alts malloc'd; first not computed): 1, 0 when it is no race, -1
