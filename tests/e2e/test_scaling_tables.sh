@@ -16,6 +16,7 @@
 #   its table of where each task runs, then stops at the first child's
 #   missing log, before any pvmd.  The table is sorted once; inserting
 #   each child in ltid order moved the children after it (10x at 4x).
+#   Sorted once, it still refuses an ltid spawned twice, naming the logs.
 # No pvmd: the recordings are written by gen_logs.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -76,5 +77,26 @@ fi
 s1=$(insns "$dir/vs1" "$P" -replay -logdir "$dir/s$N" "$dir/gen_worker" -worker)
 s4=$(insns "$dir/vs4" "$P" -replay -logdir "$s4" "$dir/gen_worker" -worker)
 within5 "a replay's placement table" "$s1" "$s4"
+
+# The table, sorted once, still refuses an ltid spawned twice, naming
+# the logs (an edited recording; the logs are read in directory order).
+for case in same other; do
+    d=$dir/twice-$case
+    mkdir -p "$d"
+    "$G" "$d" 3 0 spawns >/dev/null || pg_fail "gen_logs 3 spawns failed"
+    if [ $case = same ]; then
+        sed -i 's/<child ltid="2"/<child ltid="3"/' "$d/ltid-1.exec.xml"
+        want='ltid 3 is spawned twice in ltid-1.exec.xml: an edit gave two tasks one ltid'
+    else
+        sed -i 's/<child ltid="4"/<child ltid="1"/' "$d/ltid-1.exec.xml"
+        want='ltid 1 is spawned twice, in ltid-[01].exec.xml and in ltid-[01].exec.xml: the execution logs do not belong to one recording'
+    fi
+    out=$("$P" -replay -logdir "$d" "$dir/gen_worker" -worker 2>&1)
+    if [ $? -eq 2 ] && echo "$out" | grep -q "$want"; then
+        pg_pass "an ltid spawned twice ($case parent) is refused: $out"
+    else
+        pg_fail "an ltid spawned twice ($case parent): $out"
+    fi
+done
 
 pg_summary
