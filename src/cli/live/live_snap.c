@@ -275,8 +275,8 @@ static void read_growing(struct lv_task *t)
     if (!model_ok)
         return;
     rc = rc_grow_task(&model, t->ltid, &ti, &cut, &err);
-    if (rc == -2)
-        return; /* not written yet: its header comes first */
+    if (rc == -2 || ti < 0)
+        return; /* not written yet (its header comes first), or no room */
     take_header(t, ti);
     pg_log_path(path, sizeof path, logdir, t->ltid, PG_LOG_COMM);
     if (rc < 0 && corrupt(t, path, model.tasks[ti].nread)) {
