@@ -10,9 +10,18 @@
  * the parent's communication events by its time stamp (one clock: the
  * parent's).
  *
- * The clocks are races_clock.c's: memory is events (48 bytes), message
- * entries (40 bytes a destination) and clock snapshots (24 bytes, one
+ * The clocks are races_clock.c's: memory is events (40 bytes), message
+ * entries (32 bytes a destination) and clock snapshots (24 bytes, one
  * per run of sends between receives, and 12 bytes a task learnt from).
+ *
+ * The live view grows the same model while the logs are written
+ * (rc_grow_*): a task's log is read past what the model holds of it, the
+ * new events appended after all others and then placed among their
+ * task's in one pass over the arrays (each task's events stay
+ * contiguous, as RC_EV needs).  What take_event computes of an event
+ * depends only on its own task's earlier events (its position, its
+ * barriers per group), so reading in rounds gives the model a whole read
+ * gives.
  */
 #include "races.h"
 

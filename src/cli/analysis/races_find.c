@@ -30,6 +30,10 @@
  * is "first" when no other racing receive happens before it: the clocks
  * of the racing receives are computed in a second pass (rc_clocks_at),
  * then R is first when, for every task q, R has seen none of q's races.
+ * A report need not keep every race's alternatives (a deep queue at
+ * 1,000 tasks has up to 999 a race): rc_find_bare keeps the races
+ * without them, and rc_find_each examines every receive again, in the
+ * same order, handing each race over with its alternatives.
  * rc_find_at examines one receive only: linear in messages, for -whatif
  * (a deep queue's every race is 10^8 alternatives at 256 tasks), and
  * without clocks when given what follows the receive (the what-if's
