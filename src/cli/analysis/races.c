@@ -20,8 +20,10 @@
  * task's in one pass over the arrays (each task's events stay
  * contiguous, as RC_EV needs).  What take_event computes of an event
  * depends only on its own task's earlier events (its position, its
- * barriers per group), so reading in rounds gives the model a whole read
- * gives.
+ * barriers per group), so reading in rounds gives the events a whole read
+ * gives; only the message entries, barrier instances and turns lie in
+ * their arrays in the order they were read (an event's `a` names its
+ * own).  A grown model is not matched: the live view needs no match.
  */
 #include "races.h"
 
