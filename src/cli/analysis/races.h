@@ -304,7 +304,7 @@ int rc_find(struct rc_run *run, struct rc_race **races);
  * and hands each to `each` with its alternatives (valid during the call)
  * and races[i]'s first mark, keeping none: a report streams them.  It
  * returns 0, or -1 when out of memory, when `each` returns -1, or when
- * the races found are not races' n. */
+ * the races found are not races' n (n 0: nothing is examined again). */
 int rc_find_bare(struct rc_run *run, struct rc_race **races);
 int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
                  int (*each)(struct rc_run *, const struct rc_race *, void *),

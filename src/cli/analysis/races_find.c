@@ -404,6 +404,8 @@ int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
     struct finder f = { run };
     int rc;
 
+    if (n == 0)
+        return 0; /* nothing to hand over: no second walk */
     f.each = each, f.arg = arg, f.known = races, f.nknown = n;
     rc = find_all(run, &f);
     free(f.alts), free(f.races);
