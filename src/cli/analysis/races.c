@@ -841,6 +841,8 @@ static void move_cols(struct rc_run *run, int to, int from, int n)
 {
     struct rc_view *v = run->view;
 
+    if (to == from || n == 0)
+        return; /* a block that stays: no pass over it */
     memmove(run->ev + to, run->ev + from, (size_t)n * sizeof *run->ev);
     memmove(v->t + to, v->t + from, (size_t)n * sizeof *v->t);
     memmove(v->bytes + to, v->bytes + from, (size_t)n * sizeof *v->bytes);
