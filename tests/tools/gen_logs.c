@@ -3,7 +3,7 @@
  * measuring the display on big runs.
  *
  *   gen_logs DIR TASKS EVENTS [SKEW_US]
- *   gen_logs DIR TASKS EVENTS star|star-ack|ring
+ *   gen_logs DIR TASKS EVENTS star|star-ack|ring|barriers|spawns
  *
  * Design.  Writes the logs of TASKS tasks (ltids 1..TASKS, plus ltid 0,
  * the top-level task) with the log API (pg_logw_*), as a recording would:
@@ -31,6 +31,14 @@
  * EVENTS/2/TASKS rounds; many tasks that each know little.  The logs are written
  * one after the other (a few files open at a time), so TASKS may be tens
  * of thousands.
+ *
+ * "barriers": TASKS tasks that each return from EVENTS/TASKS barriers
+ * on one group, nothing else (-races numbers each task's barriers per
+ * group as it reads them).  "spawns": ltid 1 spawns TASKS children, 100
+ * a spawn, the highest ltid first, and only ltids 0 and 1 have logs
+ * (EVENTS unused): a
+ * replay's check builds its table of where each task runs from it, then
+ * stops at the first child's missing log (before any pvmd is needed).
  *
  *   gen_logs DIR every     a recording with every call and event code
  *   gen_logs codes         the codes, as the tables make them
@@ -288,6 +296,70 @@ static int ring(const char *dir, int n, int total)
     return 0;
 }
 
+static int barriers(const char *dir, int n, int total)
+{
+    int per = total / n > 0 ? total / n : 1, k, b;
+    double t0 = 1700000000.0 + 1e-3;
+    pg_logw *lw;
+
+    lw = open_log(dir, 0, PG_LOG_COMM);
+    pg_logw_end(lw, t0 + 2e-6 * per + 1e-3, 0);
+    pg_logw_close(lw);
+    for (k = 1; k <= n; k++) {
+        lw = open_log(dir, k, PG_LOG_COMM);
+        for (b = 0; b < per; b++)
+            pg_logw_barrier(lw, t0 + 2e-6 * b, "g", n, 0);
+        pg_logw_end(lw, t0 + 2e-6 * per + 1e-3, 0);
+        if (pg_logw_close(lw) < 0)
+            return 1;
+    }
+    write_exec(dir, n, 1700000000.0, t0 + 2e-6 * per + 1e-3);
+    printf("gen_logs: %d tasks, %d events in %s\n", n, n * per, dir);
+    return 0;
+}
+
+/* ltid 1's spawns of 100 children each (pvm_spawn with a count), the
+ * highest ltids first, each spawn's children in descending order. */
+static void spawn_down(pg_logw *w, int n)
+{
+    static int ltid[100];
+    static const char *host[100];
+    char *argv[] = { "-worker", NULL };
+    int c = n + 1, k;
+
+    while (c >= 2) {
+        for (k = 0; k < 100 && c >= 2; k++, c--) {
+            ltid[k] = c;
+            host[k] = c % 2 ? "hostA" : "hostB";
+        }
+        pg_logw_spawn(w, 1700000000.0, "/usr/bin/gen_worker", argv, 0, "", k,
+                      k, ltid, host);
+    }
+}
+
+static int spawns(const char *dir, int n)
+{
+    pg_logw *w;
+    int ltid;
+
+    for (ltid = 0; ltid <= 1; ltid++) {
+        w = open_log(dir, ltid, PG_LOG_COMM);
+        pg_logw_end(w, 1700000001.0, 0);
+        if (pg_logw_close(w) < 0)
+            return 1;
+        w = open_log(dir, ltid, PG_LOG_EXEC);
+        if (ltid)
+            spawn_down(w, n);
+        else
+            spawn_one(w, 1700000000.0, 1);
+        pg_logw_end(w, 1700000001.0, 0);
+        if (pg_logw_close(w) < 0)
+            return 1;
+    }
+    printf("gen_logs: ltid 1 spawns %d tasks in %s\n", n, dir);
+    return 0;
+}
+
 /* ---- every code (gen_logs DIR every, gen_logs codes) --------------------- */
 /* The calls of pg_calls.def that are sends and receives with a message
  * code, by their `what` column. */
@@ -411,19 +483,27 @@ int main(int argc, char **argv)
         return codes();
     if (argc == 3 && !strcmp(argv[2], "every"))
         return every(argv[1]);
-    if (argc == 5 && (!strcmp(argv[4], "star") ||
+    if (argc == 5 && !strcmp(argv[4], "spawns")) {
+        if ((n = atoi(argv[2])) < 1 || n > 1000000)
+            return fprintf(stderr, "gen_logs: TASKS 1..1000000\n"), 2;
+        return spawns(argv[1], n);
+    }
+    if (argc == 5 && (!strcmp(argv[4], "star") || !strcmp(argv[4], "barriers") ||
                       !strcmp(argv[4], "star-ack") || !strcmp(argv[4], "ring"))) {
         if ((n = atoi(argv[2])) < 2 || n > 100000 ||
             (total = atoi(argv[3])) < 1)
             return fprintf(stderr, "gen_logs: TASKS 2..100000\n"), 2;
         if (!strcmp(argv[4], "ring"))
             return ring(argv[1], n, total);
+        if (!strcmp(argv[4], "barriers"))
+            return barriers(argv[1], n, total);
         return star(argv[1], n, total, argv[4][4] == '-');
     }
     if (argc < 4 || (n = atoi(argv[2])) < 2 || n > 4000 ||
         (total = atoi(argv[3])) < 1) {
         fprintf(stderr, "usage: gen_logs DIR TASKS(2..4000) EVENTS "
-                "[SKEW_US]\n       gen_logs DIR TASKS EVENTS star|star-ack|ring\n");
+                "[SKEW_US]\n       gen_logs DIR TASKS EVENTS "
+                "star|star-ack|ring|barriers|spawns\n");
         return 2;
     }
     skew = argc > 4 ? atof(argv[4]) * 1e-6 : 0;

@@ -354,13 +354,19 @@ END_TEST
  * per-message clocks. */
 struct pending { int from, msgid, tag; };
 
-static void random_run(void)
+/* Steps from..to-1 of the random run (from 0: from its start). */
+static void random_steps(int from, int to_step)
 {
     static struct pending q[8][4096];
-    int nq[8] = { 0 }, next[8] = { 0 }, step, k, i, to[3], nto;
-    unsigned long long rng = 0x9E3779B97F4A7C15ull;
+    static int nq[8], next[8];
+    static unsigned long long rng;
+    int step, k, i, to[3], nto;
 
-    for (step = 0; step < 3000; step++) {
+    if (from == 0) {
+        memset(nq, 0, sizeof nq), memset(next, 0, sizeof next);
+        rng = 0x9E3779B97F4A7C15ull;
+    }
+    for (step = from; step < to_step; step++) {
         rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
         k = 1 + (int)(rng % 7);
         if (step == 1500)
@@ -391,6 +397,11 @@ static void random_run(void)
             if (nq[to[i]] < 4096)
                 q[to[i]][nq[to[i]]++] = (struct pending){ k, next[k], 5 };
     }
+}
+
+static void random_run(void)
+{
+    random_steps(0, 3000);
 }
 
 START_TEST(test_clocks_as_hashes_give_what_arrays_give)
@@ -650,6 +661,154 @@ START_TEST(test_the_views_graph_is_the_analysis_model)
 }
 END_TEST
 
+/* Every task's log read past what the model holds, in the order given
+ * (ltids). */
+static void grow_tasks(struct rc_run *g, const int *ltids, int n)
+{
+    pg_err err;
+    int i, ti, cut;
+
+    for (i = 0; i < n; i++) {
+        if (w[ltids[i]])
+            ck_assert_int_eq(pg_logw_flush(w[ltids[i]]), 0);
+        ck_assert_msg(rc_grow_task(g, ltids[i], &ti, &cut, &err) == 0, "%s",
+                      err.msg);
+        ck_assert_int_eq(g->tasks[ti].ltid, ltids[i]);
+    }
+}
+
+/* One round of the live view's: the tasks read, the new events placed. */
+static void grow_round(struct rc_run *g, const int *ltids, int n)
+{
+    grow_tasks(g, ltids, n);
+    ck_assert_int_eq(rc_grow_place(g), 0);
+}
+
+/* A send's message entries: the same destinations, wherever they are. */
+static void same_entries(const struct rc_run *a, const struct rc_ev *x,
+                         const struct rc_run *b, const struct rc_ev *y)
+{
+    int j;
+
+    for (j = 0; j < x->nto; j++) {
+        ck_assert_int_eq(a->msg[x->a + j].dst, b->msg[y->a + j].dst);
+        ck_assert_int_eq(a->msg[x->a + j].src, b->msg[y->a + j].src);
+        ck_assert_int_eq(a->msg[x->a + j].src_pos, b->msg[y->a + j].src_pos);
+        ck_assert_int_eq(a->view->to[x->a + j], b->view->to[y->a + j]);
+    }
+}
+
+/* The live view's model, grown while the logs are written (in rounds,
+ * tasks read in changing orders, a task's log first seen after others'),
+ * is the model loaded from the finished logs: the same tasks, events
+ * (but the matches, which growing does not make), columns and message
+ * entries. */
+START_TEST(test_a_grown_model_is_the_loaded_model)
+{
+    static const int orders[4][7] = { { 5, 2, 7 }, { 7, 6, 5, 4, 3, 2, 1 },
+                                      { 1, 2, 3, 4, 5, 6, 7 },
+                                      { 4, 1, 7, 2, 6, 3, 5 } };
+    static const int norder[4] = { 3, 7, 7, 7 };
+    struct rc_run g;
+    struct rc_ev x, y;
+    pg_err err;
+    int r, i;
+
+    ck_assert_int_eq(rc_grow_begin(&g, dir), 0);
+    for (r = 0; r < 6; r++) {
+        random_steps(r * 500, r * 500 + 250);
+        if (r == 2) /* each task read twice before its events are placed */
+            grow_tasks(&g, orders[1], 7);
+        random_steps(r * 500 + 250, r * 500 + 500);
+        grow_round(&g, orders[r % 4], norder[r % 4]);
+    }
+    close_all();
+    grow_round(&g, orders[1], 7);
+    ck_assert_msg(rc_load_view(&run, dir, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(g.ntasks, run.ntasks);
+    ck_assert_int_eq(g.nev, run.nev);
+    ck_assert_int_eq(g.nmsg, run.nmsg);
+    for (i = 0; i < run.ntasks; i++) {
+        ck_assert_int_eq(g.tasks[i].ltid, run.tasks[i].ltid);
+        ck_assert_int_eq(g.tasks[i].first, run.tasks[i].first);
+        ck_assert_int_eq(g.tasks[i].n, run.tasks[i].n);
+        ck_assert_int_eq(g.tasks[i].nsites, run.tasks[i].nsites);
+    }
+    for (i = 0; i < run.nev; i++) {
+        x = g.ev[i], y = run.ev[i];
+        if (x.kind == PG_EV_SEND)
+            same_entries(&g, &g.ev[i], &run, &run.ev[i]);
+        if (x.kind == PG_EV_SEND || x.kind == PG_EV_RECV ||
+            x.kind == PG_EV_NOTICE)
+            x.a = y.a = 0; /* entries: where they are; receives: unmatched */
+        ck_assert_msg(!memcmp(&x, &y, sizeof x), "event %d differs", i);
+        ck_assert(g.view->t[i] == run.view->t[i]);
+        ck_assert_int_eq(g.view->bytes[i], run.view->bytes[i]);
+        ck_assert_int_eq(g.view->waited[i], run.view->waited[i]);
+    }
+    ck_assert_int_eq(g.nbars, run.nbars);
+    rc_free(&g);
+    rc_free(&run);
+}
+END_TEST
+
+/* What rc_find_each hands over, compared with what rc_find kept. */
+struct handed {
+    const struct rc_race *want;
+    int n, seen;
+};
+
+static int compare_handed(struct rc_run *r, const struct rc_race *got,
+                          void *arg)
+{
+    struct handed *h = arg;
+    const struct rc_race *w = &h->want[h->seen++];
+    int j;
+
+    (void)r;
+    ck_assert_int_lt(h->seen - 1, h->n);
+    ck_assert_int_eq(got->task, w->task);
+    ck_assert_int_eq(got->pos, w->pos);
+    ck_assert_int_eq(got->took, w->took);
+    ck_assert_int_eq(got->first, w->first);
+    ck_assert_int_eq(got->out_of_order, w->out_of_order);
+    ck_assert_int_eq(got->nalts, w->nalts);
+    for (j = 0; j < w->nalts; j++) {
+        ck_assert_int_eq(got->alts[j].msg, w->alts[j].msg);
+        ck_assert_int_eq(got->alts[j].fifo_broken, w->alts[j].fifo_broken);
+    }
+    return 0;
+}
+
+/* The report streams the races: kept bare (no alternatives, the same
+ * races and first marks), then found again one by one with the
+ * alternatives rc_find keeps. */
+START_TEST(test_races_found_again_one_by_one_are_the_races_kept)
+{
+    struct rc_race *bare;
+    struct handed h;
+    int n, nb, i;
+
+    random_run();
+    n = analyse();
+    ck_assert_int_gt(n, 100);
+    nb = rc_find_bare(&run, &bare);
+    ck_assert_int_eq(nb, n);
+    for (i = 0; i < n; i++) {
+        ck_assert_ptr_null(bare[i].alts);
+        ck_assert_int_eq(bare[i].nalts, races[i].nalts);
+        ck_assert_int_eq(bare[i].first, races[i].first);
+    }
+    h = (struct handed){ races, n, 0 };
+    ck_assert_int_eq(rc_find_each(&run, bare, nb, compare_handed, &h), 0);
+    ck_assert_int_eq(h.seen, n);
+    h.seen = 0; /* races that are not the first pass's: refused */
+    ck_assert_int_eq(rc_find_each(&run, bare, nb - 1, compare_handed, &h), -1);
+    rc_races_free(bare, nb);
+    done(n);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -672,6 +831,8 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send);
     tcase_add_test(tc, test_a_trecv_is_a_poll_where_its_site_timed_out);
     tcase_add_test(tc, test_the_views_graph_is_the_analysis_model);
+    tcase_add_test(tc, test_a_grown_model_is_the_loaded_model);
+    tcase_add_test(tc, test_races_found_again_one_by_one_are_the_races_kept);
     suite_add_tcase(s, tc);
     return s;
 }

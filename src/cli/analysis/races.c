@@ -10,9 +10,20 @@
  * the parent's communication events by its time stamp (one clock: the
  * parent's).
  *
- * The clocks are races_clock.c's: memory is events (48 bytes), message
- * entries (40 bytes a destination) and clock snapshots (24 bytes, one
+ * The clocks are races_clock.c's: memory is events (40 bytes), message
+ * entries (32 bytes a destination) and clock snapshots (24 bytes, one
  * per run of sends between receives, and 12 bytes a task learnt from).
+ *
+ * The live view grows the same model while the logs are written
+ * (rc_grow_*): a task's log is read past what the model holds of it, the
+ * new events appended after all others and then placed among their
+ * task's in one pass over the arrays (each task's events stay
+ * contiguous, as RC_EV needs).  What take_event computes of an event
+ * depends only on its own task's earlier events (its position, its
+ * barriers per group), so reading in rounds gives the events a whole read
+ * gives; only the message entries, barrier instances and turns lie in
+ * their arrays in the order they were read (an event's `a` names its
+ * own).  A grown model is not matched: the live view needs no match.
  */
 #include "races.h"
 
@@ -112,33 +123,71 @@ static int add_site(struct rc_run *run, struct rc_task *t, const pg_event *ev)
     return 0;
 }
 
-/* The k-th barrier of a group: its instance, made on first sight. */
-static int barrier_of(struct rc_run *run, int group, int k)
+/* The instances of a group's barriers by k, -1 until made. */
+static int *group_instances(struct rc_run *run, int group, int k)
 {
+    struct rc_bindex *x = NULL;
+    size_t cap;
     int i;
 
-    for (i = run->nbars - 1; i >= 0; i--) /* recent ones first */
-        if (run->bars[i].group == group && run->bars[i].k == k)
-            return i;
+    for (i = 0; i < run->nbindex && !x; i++) /* few groups */
+        if (run->bindex[i].group == group)
+            x = &run->bindex[i];
+    if (!x) {
+        if (pg_grow(&run->bindex, &run->cap_bindex, (size_t)run->nbindex + 1,
+                    sizeof *run->bindex) < 0)
+            return NULL;
+        x = &run->bindex[run->nbindex++];
+        memset(x, 0, sizeof *x);
+        x->group = group;
+    }
+    cap = x->cap;
+    if (k >= x->n) {
+        if (pg_grow(&x->inst, &cap, (size_t)k + 1, sizeof *x->inst) < 0)
+            return NULL;
+        x->cap = cap;
+        while (x->n <= k)
+            x->inst[x->n++] = -1;
+    }
+    return x->inst;
+}
+
+/* The k-th barrier of a group: its instance, made on first sight (found
+ * by its group's index, where searching the instances made cost what
+ * was made before: quadratic in the barriers). */
+static int barrier_of(struct rc_run *run, int group, int k)
+{
+    int *inst = group_instances(run, group, k);
+
+    if (!inst)
+        return -1;
+    if (inst[k] >= 0)
+        return inst[k];
     if (pg_grow(&run->bars, &run->cap_bars, (size_t)(run->nbars) + 1, sizeof *run->bars) < 0)
         return -1;
     memset(&run->bars[run->nbars], 0, sizeof *run->bars);
     run->bars[run->nbars].group = group;
     run->bars[run->nbars].k = k;
-    return run->nbars++;
+    return inst[k] = run->nbars++;
 }
 
-/* How many barriers on group task t made before: counted from its events. */
-static int barriers_before(const struct rc_run *run, const struct rc_task *t,
-                           int group, int upto)
+/* How many barriers on group task t made before, and one more now: each
+ * task counts its barriers per group as its log is read (a task waits on
+ * few groups), so a barrier costs what its task's groups are, not what
+ * its task did before. */
+static int barriers_before(struct rc_task *t, int group)
 {
-    int i, k = 0;
+    size_t cap = (size_t)t->nbgroups;
+    int i;
 
-    for (i = t->first; i < upto; i++)
-        if (run->ev[i].kind == PG_EV_BARRIER &&
-            run->bars[run->ev[i].a].group == group)
-            k++;
-    return k;
+    for (i = 0; i < t->nbgroups; i++)
+        if (t->bgroups[i].group == group)
+            return t->bgroups[i].k++;
+    if (pg_grow(&t->bgroups, &cap, (size_t)t->nbgroups + 1,
+                sizeof *t->bgroups) < 0)
+        return -1;
+    t->bgroups[t->nbgroups++] = (struct rc_bgroup){ group, 1 };
+    return 0;
 }
 
 /* A <query call="not_replayed" about="pvm_X">: counted and named, for
@@ -183,7 +232,7 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_task *t = &run->tasks[ti];
     struct rc_ev *e;
-    int i, g;
+    int i, g, k;
 
     if (ev->kind == PG_EV_SITE)
         return add_site(run, t, ev) < 0 ? -1 : 0;
@@ -195,9 +244,13 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     e = &run->ev[run->nev];
     memset(e, 0, sizeof *e);
     e->kind = (unsigned char)ev->kind;
-    e->call = ev->call ? (unsigned char)(pg_call_index(pg_msg_calls,
-                                                       pg_n_msg_calls,
-                                                       ev->call) & 0xff)
+    e->call = ev->call ? (unsigned char)(ev->kind == PG_EV_QUERY
+                                             ? pg_call_index(pg_query_calls,
+                                                             pg_n_query_calls,
+                                                             ev->call)
+                                             : pg_call_index(pg_msg_calls,
+                                                             pg_n_msg_calls,
+                                                             ev->call)) & 0xff
                        : 0;
     e->what = (unsigned char)ev->what;
     e->matcher = (unsigned char)ev->matcher;
@@ -226,7 +279,7 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
             struct rc_msg *m = &run->msg[run->nmsg++];
 
             m->src = ti, m->dst = task_of(run, ev->to[i]);
-            m->src_pos = run->nev - t->first + 1;
+            m->src_pos = t->n + 1;
             m->notice_of = -1;
             m->snap = -1, m->taken_pos = 0, m->next = -1, m->vcd = 0;
         }
@@ -234,8 +287,8 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
         e->a = ev->value;
     } else if (ev->kind == PG_EV_BARRIER) {
         if ((g = intern(run, ev->group)) < 0 ||
-            (e->a = barrier_of(run, g, barriers_before(run, t, g,
-                                                       run->nev))) < 0)
+            (k = barriers_before(t, g)) < 0 ||
+            (e->a = barrier_of(run, g, k)) < 0)
             return -1;
         run->bars[e->a].need++;
     } else if ((ev->kind == PG_EV_GETTID && ev->order >= 0) ||
@@ -246,7 +299,7 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
         e->a = run->nturns;
         e->nto = ev->order; /* the turn, until the turns are linked */
         e->msgid = g;
-        run->turns[run->nturns++] = (struct rc_turn){ ti, run->nev - t->first + 1,
+        run->turns[run->nturns++] = (struct rc_turn){ ti, t->n + 1,
                                                       -1, -1 };
     }
     run->nev++;
@@ -650,14 +703,213 @@ int rc_load_view(struct rc_run *run, const char *dir, pg_err *err)
     return load(run, dir, err);
 }
 
+/* ---- a model that grows: the live view's ------------------------------- */
+
+/* Where the events read since the last rc_grow_place are: appended after
+ * base, in runs of one task each (seg), to be moved among their tasks'. */
+struct rc_grow {
+    int base;
+    struct rc_seg { int task, n; } *seg;
+    int nseg;
+    size_t cap_seg, cap_tasks, cap_vtasks;
+};
+
+int rc_grow_begin(struct rc_run *run, const char *dir)
+{
+    memset(run, 0, sizeof *run);
+    snprintf(run->dir, sizeof run->dir, "%s", dir);
+    if (!(run->view = calloc(1, sizeof *run->view)) ||
+        !(run->grow = calloc(1, sizeof *run->grow)))
+        return rc_free(run), -1;
+    return 0;
+}
+
+/* Task indexes from k on move up by one: every index the model keeps. */
+static void shift_tasks(struct rc_run *run, int k)
+{
+    struct rc_grow *g = run->grow;
+    int i;
+
+#define UP(x) ((x) += (x) >= k)
+    for (i = 0; i < run->nmsg; i++) {
+        if (run->msg[i].src >= 0)
+            UP(run->msg[i].src);
+        if (run->msg[i].dst >= 0)
+            UP(run->msg[i].dst);
+        if (run->msg[i].notice_of >= 0)
+            UP(run->msg[i].notice_of);
+    }
+    for (i = 0; i < run->nturns; i++)
+        UP(run->turns[i].task);
+    for (i = 0; i < run->ntasks; i++)
+        if (run->tasks[i].parent >= 0)
+            UP(run->tasks[i].parent);
+    for (i = 0; i < g->nseg; i++)
+        UP(g->seg[i].task);
+#undef UP
+}
+
+/* A task seen for the first time, put in ltid order: its index, -1 when
+ * out of memory.  Messages sent to it before it had a log find it now. */
+static int insert_task(struct rc_run *run, int ltid)
+{
+    struct rc_grow *g = run->grow;
+    int k = 0, n = run->ntasks, i;
+
+    while (k < n && run->tasks[k].ltid < ltid)
+        k++;
+    if (pg_grow(&run->tasks, &g->cap_tasks, (size_t)n + 1,
+                sizeof *run->tasks) < 0 ||
+        pg_grow(&run->view->tasks, &g->cap_vtasks, (size_t)n + 1,
+                sizeof *run->view->tasks) < 0)
+        return -1;
+    shift_tasks(run, k);
+    memmove(&run->tasks[k + 1], &run->tasks[k], (n - k) * sizeof *run->tasks);
+    memmove(&run->view->tasks[k + 1], &run->view->tasks[k],
+            (n - k) * sizeof *run->view->tasks);
+    memset(&run->tasks[k], 0, sizeof *run->tasks);
+    memset(&run->view->tasks[k], 0, sizeof *run->view->tasks);
+    run->tasks[k].ltid = ltid;
+    run->tasks[k].parent = -1;
+    run->tasks[k].first = k + 1 < n + 1 ? run->tasks[k + 1].first : g->base;
+    run->ntasks++;
+    for (i = 0; i < run->nmsg; i++)
+        if (run->msg[i].src >= 0 && run->msg[i].dst < 0 &&
+            run->view->to[i] == ltid)
+            run->msg[i].dst = k;
+    return k;
+}
+
+/* Takes an event read while growing: appended after base, in the run of
+ * its task (a new run when another task's came last). */
+static int grow_event(struct rc_run *run, int ti, const pg_event *ev)
+{
+    struct rc_grow *g = run->grow;
+    int nev = run->nev;
+
+    if (ev->kind == PG_EV_END)
+        run->view->tasks[ti].ended = 1, run->view->tasks[ti].status = ev->status;
+    if (take_event(run, ti, ev) < 0)
+        return -1;
+    if (run->nev == nev)
+        return 0; /* a site: no event */
+    if (g->nseg && g->seg[g->nseg - 1].task == ti) {
+        g->seg[g->nseg - 1].n++;
+        return 0;
+    }
+    if (pg_grow(&g->seg, &g->cap_seg, (size_t)g->nseg + 1, sizeof *g->seg) < 0)
+        return -1;
+    g->seg[g->nseg++] = (struct rc_seg){ ti, 1 };
+    return 0;
+}
+
+int rc_grow_task(struct rc_run *run, int ltid, int *ti, int *cut, pg_err *err)
+{
+    char path[4300];
+    pg_log_header h;
+    pg_event ev;
+    pg_logr *r;
+    long n = 0;
+    int rc;
+
+    *cut = 0;
+    if ((*ti = task_of(run, ltid)) < 0 && (*ti = insert_task(run, ltid)) < 0)
+        return pg_err_set(err, "out of memory"), -1;
+    pg_log_path(path, sizeof path, run->dir, ltid, PG_LOG_COMM);
+    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, err)))
+        return -2;
+    view_header(run, *ti, &h);
+    if (pg_log_race_only(h.select))
+        unanalysable(run, "a log is race-only (pangaea -min)");
+    while ((rc = pg_logr_next(r, &ev, err)) == 1)
+        if (n++ >= run->tasks[*ti].nread) {
+            run->tasks[*ti].nread = n;
+            if (grow_event(run, *ti, &ev) < 0) {
+                pg_logr_close(r);
+                return pg_err_set(err, "out of memory"), -1;
+            }
+        }
+    if (rc < 0)
+        *cut = pg_logr_cut(r);
+    pg_logr_close(r);
+    return rc < 0 && !*cut ? -1 : 0;
+}
+
+/* Moves n events from `from` to `to` (memmove) in each of the model's
+ * per-event columns. */
+static void move_cols(struct rc_run *run, int to, int from, int n)
+{
+    struct rc_view *v = run->view;
+
+    if (to == from || n == 0)
+        return; /* a block that stays: no pass over it */
+    memmove(run->ev + to, run->ev + from, (size_t)n * sizeof *run->ev);
+    memmove(v->t + to, v->t + from, (size_t)n * sizeof *v->t);
+    memmove(v->bytes + to, v->bytes + from, (size_t)n * sizeof *v->bytes);
+    memmove(v->waited + to, v->waited + from, (size_t)n * sizeof *v->waited);
+}
+
+/* The new events (after base) are copied aside, every task's block moves
+ * up by what the tasks before it gained (the last task first: the blocks
+ * only move up), and each task's new events go after its block, in the
+ * order read: one pass over the model. */
+int rc_grow_place(struct rc_run *run)
+{
+    struct rc_grow *g = run->grow;
+    int base = g->base, nnew = run->nev - base, i, s, at;
+    int *add = calloc((size_t)run->ntasks + 1, sizeof *add);
+    int *end = calloc((size_t)run->ntasks + 1, sizeof *end);
+    int shift = nnew;
+
+    if (!add || !end || (pg_grow(&run->ev, &run->cap_ev,
+                                         (size_t)run->nev + nnew,
+                                         sizeof *run->ev) < 0))
+        return free(add), free(end), -1;
+    if (!nnew)
+        return free(add), free(end), 0;
+    for (s = 0; s < g->nseg; s++)
+        add[g->seg[s].task] += g->seg[s].n;
+    /* The tail is copied past the end (room for it: the arrays grew by
+     * nnew), so the blocks can move over it. */
+    if ((pg_grow(&run->view->t, &run->view->cap_t,
+                         (size_t)run->nev + nnew, sizeof *run->view->t) < 0 ||
+                 pg_grow(&run->view->bytes, &run->view->cap_bytes,
+                         (size_t)run->nev + nnew, sizeof *run->view->bytes) < 0 ||
+                 pg_grow(&run->view->waited, &run->view->cap_waited,
+                         (size_t)run->nev + nnew,
+                         sizeof *run->view->waited) < 0))
+        return free(add), free(end), -1;
+    move_cols(run, run->nev, base, nnew);
+    for (i = run->ntasks - 1; i >= 0; i--) {
+        struct rc_task *t = &run->tasks[i];
+        int old = t->n - add[i];
+
+        shift -= add[i];
+        move_cols(run, t->first + shift, t->first, old);
+        t->first += shift;
+        end[i] = t->first + old;
+    }
+    for (s = 0, at = run->nev; s < g->nseg; at += g->seg[s++].n) {
+        move_cols(run, end[g->seg[s].task], at, g->seg[s].n);
+        end[g->seg[s].task] += g->seg[s].n;
+    }
+    g->base = run->nev;
+    g->nseg = 0;
+    free(add), free(end);
+    return 0;
+}
+
 void rc_free(struct rc_run *run)
 {
     int t;
 
     for (t = 0; t < run->ntasks; t++)
-        free(run->tasks[t].sites);
+        free(run->tasks[t].sites), free(run->tasks[t].bgroups);
     for (t = 0; t < run->nbars; t++)
         free(run->bars[t].who);
+    for (t = 0; t < run->nbindex; t++)
+        free(run->bindex[t].inst);
+    free(run->bindex);
     free(run->tasks), free(run->ev), free(run->msg), free(run->turns);
     free(run->bars), free(run->text), free(run->snaps), free(run->dents);
     if (run->view) {
@@ -666,5 +918,7 @@ void rc_free(struct rc_run *run)
         free(run->view->tasks), free(run->view->spawns);
         free(run->view);
     }
+    if (run->grow)
+        free(run->grow->seg), free(run->grow);
     memset(run, 0, sizeof *run);
 }

@@ -73,6 +73,11 @@ struct rc_site {
     int offset;
 };
 
+/* A group a task made barriers on, and how many so far (races.c). */
+struct rc_bgroup {
+    int group, k;
+};
+
 struct rc_task {
     int ltid;
     int first, n;        /* events rc_run.ev[first .. first+n-1] */
@@ -83,6 +88,9 @@ struct rc_task {
     struct rc_site *sites;
     int nsites;
     int cur;             /* events placed so far */
+    struct rc_bgroup *bgroups; /* its barriers per group, as read */
+    int nbgroups;
+    long nread;          /* events of its comm log read (rc_grow_task) */
     char note[600];      /* why its logs are incomplete, "" if they are not */
 };
 
@@ -111,6 +119,13 @@ struct rc_barrier {      /* the k-th pvm_barrier on a group */
     struct rc_dent *who; /* each participant's clock at its arrival */
 };
 
+/* A group's barriers: instance (index into rc_run.bars) by k (races.c). */
+struct rc_bindex {
+    int group;
+    int *inst, n;
+    size_t cap;
+};
+
 struct rc_run {
     char dir[4096];
     struct rc_task *tasks;
@@ -127,6 +142,9 @@ struct rc_run {
     struct rc_barrier *bars;
     int nbars;
     size_t cap_bars;
+    struct rc_bindex *bindex; /* each group's barriers by k */
+    int nbindex;
+    size_t cap_bindex;
     char *text;          /* interned strings: modules, groups */
     int ntext;
     size_t cap_text;
@@ -137,6 +155,7 @@ struct rc_run {
     int cycles;          /* dependencies broken (inconsistent logs) */
     int clocked;         /* the clocks are computed (rc_find needs them) */
     struct rc_view *view; /* what only the views need, or NULL (rc_load) */
+    struct rc_grow *grow; /* a model that grows (rc_grow_begin), or NULL */
     long receives;       /* receives and failed polls examined */
     long unreplayed;     /* calls Pangaea does not replay (wrap_named.c) */
     char unreplayed_calls[256]; /* their names, each once, ", " between */
@@ -210,6 +229,23 @@ int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err);
  * holds no log or memory runs out. */
 int rc_load_view(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
+
+/* A model that grows as its logs are written (the live view): begun
+ * empty with the views' columns, a task's comm log read past what the
+ * model holds of it, the new events then placed among their tasks'.
+ * It holds the events, sites, message entries, barriers and turns, and
+ * view's columns (a task's header, its end); not matched, no spawns, no
+ * clocks.  rc_grow_begin: 0, or -1 when out of memory.
+ * rc_grow_task: reads ltid's log past its t->nread events (its task made
+ * on first sight, in ltid order: *ti its index; a log still being
+ * written ends at its last whole event: 0 and *cut, err saying so); 0;
+ * -2 and err when the log cannot be opened (not written yet); -1 and err
+ * when it does not read through, what came before kept.  Until rc_grow_place, the new events are not among their task's
+ * (RC_EV does not reach them), though t->n counts them.
+ * rc_grow_place: 0, or -1 when out of memory (nothing moved). */
+int rc_grow_begin(struct rc_run *run, const char *dir);
+int rc_grow_task(struct rc_run *run, int ltid, int *ti, int *cut, pg_err *err);
+int rc_grow_place(struct rc_run *run);
 /* The model's counts for a BARRIER (its count) and an END (its status),
  * which ride in the event's tag. */
 #define RC_BARRIER_COUNT(e) ((e)->tag)
@@ -262,6 +298,17 @@ void rc_index_free(struct rc_index *x);
  * array for all (races[0].alts; rc_races_free frees both).  Returns their
  * number, -1 when out of memory. */
 int rc_find(struct rc_run *run, struct rc_race **races);
+/* The same without their alternatives (alts NULL, nalts counted): 32
+ * bytes a race, where a race of a 1,000-task run has up to 999
+ * alternatives.  rc_find_each then finds them again, in the same order,
+ * and hands each to `each` with its alternatives (valid during the call)
+ * and races[i]'s first mark, keeping none: a report streams them.  It
+ * returns 0, or -1 when out of memory, when `each` returns -1, or when
+ * the races found are not races' n (n 0: nothing is examined again). */
+int rc_find_bare(struct rc_run *run, struct rc_race **races);
+int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
+                 int (*each)(struct rc_run *, const struct rc_race *, void *),
+                 void *arg);
 void rc_races_free(struct rc_race *races, int n);
 /* The race of receive (or failed poll) pos of task p alone, into *race
  * (its alts malloc'd; first not computed): 1, 0 when it is no race, -1

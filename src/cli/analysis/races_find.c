@@ -30,6 +30,10 @@
  * is "first" when no other racing receive happens before it: the clocks
  * of the racing receives are computed in a second pass (rc_clocks_at),
  * then R is first when, for every task q, R has seen none of q's races.
+ * A report need not keep every race's alternatives (a deep queue at
+ * 1,000 tasks has up to 999 a race): rc_find_bare keeps the races
+ * without them, and rc_find_each examines every receive again, in the
+ * same order, handing each race over with its alternatives.
  * rc_find_at examines one receive only: linear in messages, for -whatif
  * (a deep queue's every race is 10^8 alternatives at 256 tasks), and
  * without clocks when given what follows the receive (the what-if's
@@ -67,6 +71,13 @@ struct finder {
     size_t capr;
     struct rc_alt *alts;  /* every race's alternatives, in race order */
     size_t nalts, capalts;
+    int bare;             /* keep no alternatives (rc_find_bare) */
+    /* rc_find_each: each race is handed over as found, with its
+     * alternatives, and known[i]'s first mark; none is kept */
+    int (*each)(struct rc_run *, const struct rc_race *, void *);
+    void *arg;
+    const struct rc_race *known;
+    int nknown;
 };
 
 /* Chains the messages of each (sender, destination) pair in send order,
@@ -178,27 +189,47 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
     return 0;
 }
 
-/* Keeps a race; its alternatives go to the one array of all races (an
- * offset until rc_find is done: the array moves as it grows). */
-static int keep_race(struct finder *f, int p, int pos, int took, int cons)
+/* Hands race r over as found (rc_find_each): its alternatives where they
+ * were put, its first mark the first pass's; they are not kept. */
+static int hand_over(struct finder *f, struct rc_race *r)
 {
-    struct rc_race *r;
+    if (f->nraces >= f->nknown)
+        return -1; /* not the races of the first pass */
+    r->alts = f->alts + f->nalts;
+    r->first = f->known[f->nraces++].first;
+    return f->each(f->run, r, f->arg);
+}
+
+/* Keeps a race; its alternatives go to the one array of all races (an
+ * offset until rc_find is done: the array moves as it grows), or are
+ * forgotten (bare), or it is handed over (each). */
+static int keep_race(struct finder *f, int p, int pos, int took, int cons,
+                     int ooo)
+{
+    struct rc_race one, *r = &one;
     int i, n = 0;
 
-    if (pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1, sizeof *f->races) < 0 ||
+    if ((!f->each && pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1,
+                             sizeof *f->races) < 0) ||
         pg_grow(&f->alts, &f->capalts, f->nalts + (size_t)f->ncand + 1,
                 sizeof *f->alts) < 0)
         return -1;
-    r = &f->races[f->nraces];
+    if (!f->each)
+        r = &f->races[f->nraces];
     memset(r, 0, sizeof *r);
     r->task = p, r->pos = pos, r->took = took, r->conservative = cons;
-    r->out_of_order = -1;
+    r->out_of_order = ooo;
     r->alts = (struct rc_alt *)(uintptr_t)f->nalts; /* resolved at the end */
     for (i = 0; i < f->ncand; i++)
         if (f->cand[i].msg != took)
             f->alts[f->nalts + n++] = f->cand[i];
     r->nalts = n;
-    f->nalts += n;
+    if (f->each)
+        return hand_over(f, r);
+    if (f->bare)
+        r->alts = NULL;
+    else
+        f->nalts += n;
     f->nraces++;
     return 0;
 }
@@ -266,10 +297,7 @@ static int examine(struct finder *f, int p, int pos, int direct)
     run->receives++;
     if (f->ncand < (e->kind == PG_EV_POLL ? 1 : 2))
         return 0;
-    if (keep_race(f, p, pos, took, cons) < 0)
-        return -1;
-    f->races[f->nraces - 1].out_of_order = ooo;
-    return 0;
+    return keep_race(f, p, pos, took, cons, ooo);
 }
 
 static int per_task(struct finder *f, int p)
@@ -319,25 +347,35 @@ static int resolve_alts(struct finder *f)
     return 0;
 }
 
-int rc_find(struct rc_run *run, struct rc_race **races)
+/* Every task's receives examined by f (its mode set), the clocks first. */
+static int find_all(struct rc_run *run, struct finder *f)
 {
-    struct finder f = { run };
     int p, rc = 0;
 
     run->receives = 0;
     if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
-        return *races = NULL, -1;
+        return -1;
     run->clocked = 1;
-    if (lists(&f) < 0)
+    if (lists(f) < 0)
         rc = -1;
     for (p = 0; rc == 0 && p < run->ntasks; p++)
-        rc = per_task(&f, p);
-    free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
-    f.snd = NULL, f.snd_first = f.nhead = NULL, f.cand = NULL;
-    if (rc == 0)
+        rc = per_task(f, p);
+    free(f->snd), free(f->snd_first), free(f->nhead), free(f->cand);
+    f->snd = NULL, f->snd_first = f->nhead = NULL, f->cand = NULL;
+    return rc;
+}
+
+static int find(struct rc_run *run, struct rc_race **races, int bare)
+{
+    struct finder f = { run };
+    int rc;
+
+    f.bare = bare;
+    rc = find_all(run, &f);
+    if (rc == 0 && !bare)
         rc = resolve_alts(&f);
     else
-        free(f.alts); /* races[0].alts is offset 0: NULL */
+        free(f.alts); /* races[0].alts is offset 0 (NULL), or NULL */
     if (rc == 0 && f.nraces > 0)
         rc = firsts(run, f.races, f.nraces);
     if (rc < 0) {
@@ -347,6 +385,31 @@ int rc_find(struct rc_run *run, struct rc_race **races)
     }
     *races = f.races;
     return f.nraces;
+}
+
+int rc_find(struct rc_run *run, struct rc_race **races)
+{
+    return find(run, races, 0);
+}
+
+int rc_find_bare(struct rc_run *run, struct rc_race **races)
+{
+    return find(run, races, 1);
+}
+
+int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
+                 int (*each)(struct rc_run *, const struct rc_race *, void *),
+                 void *arg)
+{
+    struct finder f = { run };
+    int rc;
+
+    if (n == 0)
+        return 0; /* nothing to hand over: no second walk */
+    f.each = each, f.arg = arg, f.known = races, f.nknown = n;
+    rc = find_all(run, &f);
+    free(f.alts), free(f.races);
+    return rc < 0 || f.nraces != n ? -1 : 0;
 }
 
 /* What the clocks would say of the messages to p, from min (rc_find_at):

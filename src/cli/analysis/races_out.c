@@ -84,7 +84,8 @@ static void msg_text(const struct rc_run *run, int m, FILE *fp)
 struct entry {
     size_t koff;       /* its key: grouper.keys[koff .. koff+nkey-1] */
     int nkey;
-    int first_race; /* index of its first race */
+    struct rc_race rep; /* the race it shows (its first, or its first
+                           "first" race), its alternatives a copy */
     int count, any_first;
     long polls;        /* runs of failed polls: the polls they held */
 };
@@ -204,8 +205,24 @@ static int rehash(struct grouper *gr)
     return 0;
 }
 
-/* A new entry of key (its race i); its index, -1 when out of memory. */
-static int new_entry(struct grouper *gr, const int *key, int nkey, int i)
+/* The race an entry shows: r, its alternatives copied (r's are the
+ * finder's, valid only while it is handed over).  0, or -1. */
+static int set_rep(struct entry *g, const struct rc_race *r)
+{
+    struct rc_alt *a = malloc(((size_t)r->nalts + 1) * sizeof *a);
+
+    if (!a)
+        return -1;
+    memcpy(a, r->alts, (size_t)r->nalts * sizeof *a);
+    free(g->rep.alts);
+    g->rep = *r;
+    g->rep.alts = a;
+    return 0;
+}
+
+/* A new entry of key (its race r); its index, -1 when out of memory. */
+static int new_entry(struct grouper *gr, const int *key, int nkey,
+                     const struct rc_race *r)
 {
     struct entry *g;
 
@@ -213,43 +230,63 @@ static int new_entry(struct grouper *gr, const int *key, int nkey, int i)
         pg_grow(&gr->keys, &gr->capk, gr->nkeys + nkey, sizeof *gr->keys) < 0 ||
         (2 * (gr->ng + 1) > gr->hcap && rehash(gr) < 0))
         return -1;
-    memcpy(gr->keys + gr->nkeys, key, nkey * sizeof *key);
     g = &gr->g[gr->ng];
+    memset(g, 0, sizeof *g);
+    if (set_rep(g, r) < 0)
+        return -1;
+    memcpy(gr->keys + gr->nkeys, key, nkey * sizeof *key);
     g->koff = gr->nkeys, g->nkey = nkey;
-    g->first_race = i, g->count = 0, g->any_first = 0, g->polls = 0;
     gr->nkeys += nkey;
     gr->tab[slot_of(gr, key, nkey)] = gr->ng;
     return gr->ng++;
 }
 
-/* Groups the races by key: one entry per site and sender set, found
- * through a hash table (a loop may race a million times). */
-static int group(const struct rc_run *run, struct rc_race *r, int n,
+/* Race r (handed over by rc_find_each, in order) into its entry: one per
+ * site and sender set, found through a hash table (a loop may race a
+ * million times).  0, or -1 when out of memory. */
+static int group_one(struct rc_run *run, const struct rc_race *r, void *arg)
+{
+    struct grouper *gr = arg;
+    int j, nkey;
+
+    if ((nkey = group_key(run, r, gr)) < 0 ||
+        ((j = gr->tab[slot_of(gr, gr->key, nkey)]) < 0 &&
+         (j = new_entry(gr, gr->key, nkey, r)) < 0))
+        return -1;
+    if (r->first && !gr->g[j].rep.first && set_rep(&gr->g[j], r) < 0)
+        return -1; /* show a first race if it has one */
+    gr->g[j].count++;
+    gr->g[j].polls += polls_of(run, r) > 0 ? polls_of(run, r) : 0;
+    gr->g[j].any_first |= r->first;
+    return 0;
+}
+
+static void free_entries(struct entry *g, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        free(g[i].rep.alts);
+    free(g);
+}
+
+/* Groups the races, found again one by one (rc_find_each): their
+ * alternatives are never all kept.  The number of entries, -1 when out
+ * of memory. */
+static int group(struct rc_run *run, const struct rc_race *r, int n,
                  struct entry **out)
 {
     struct grouper gr = { 0 };
-    int i, j, nkey, rc = 0;
+    int rc;
 
     gr.hcap = 1024;
     if (!(gr.tab = malloc(gr.hcap * sizeof *gr.tab)))
         return -1;
     memset(gr.tab, -1, gr.hcap * sizeof *gr.tab);
-    for (i = 0; rc == 0 && i < n; i++) {
-        if ((nkey = group_key(run, &r[i], &gr)) < 0 ||
-            ((j = gr.tab[slot_of(&gr, gr.key, nkey)]) < 0 &&
-             (j = new_entry(&gr, gr.key, nkey, i)) < 0)) {
-            rc = -1;
-            break;
-        }
-        if (r[i].first && !r[gr.g[j].first_race].first)
-            gr.g[j].first_race = i; /* show a first race if it has one */
-        gr.g[j].count++;
-        gr.g[j].polls += polls_of(run, &r[i]) > 0 ? polls_of(run, &r[i]) : 0;
-        gr.g[j].any_first |= r[i].first;
-    }
+    rc = rc_find_each(run, r, n, group_one, &gr);
     free(gr.tab), free(gr.keys), free(gr.key);
     if (rc < 0)
-        return free(gr.g), -1;
+        return free_entries(gr.g, gr.ng), -1;
     *out = gr.g;
     return gr.ng;
 }
@@ -330,7 +367,7 @@ static void print_out_of_order(const struct rc_run *run,
     }
 }
 
-static int print_text(const struct rc_run *run, struct rc_race *r, int n,
+static int print_text(struct rc_run *run, struct rc_race *r, int n,
                       FILE *fp)
 {
     struct entry *g;
@@ -345,7 +382,7 @@ static int print_text(const struct rc_run *run, struct rc_race *r, int n,
             fprintf(fp, "Later races (they may follow from those above):\n");
         for (i = 0; i < ng; i++)
             if (g[i].any_first == pass)
-                print_entry(run, &r[g[i].first_race], &g[i], ++num, fp);
+                print_entry(run, &g[i].rep, &g[i], ++num, fp);
     }
     print_out_of_order(run, r, n, fp);
     if (n == 0)
@@ -358,7 +395,7 @@ static int print_text(const struct rc_run *run, struct rc_race *r, int n,
         fprintf(fp, "%ld call%s not replayed (%s): a replay may not repeat "
                 "what they did\n", run->unreplayed,
                 run->unreplayed > 1 ? "s" : "", run->unreplayed_calls);
-    free(g);
+    free_entries(g, ng);
     return 0;
 }
 
@@ -379,53 +416,69 @@ static void json_msg(const struct rc_run *run, int m, FILE *fp, int with_tag)
         fprintf(fp, ", \"tag\": %d", rc_msg_tag(run, x));
 }
 
-static void print_json(const struct rc_run *run, const struct rc_race *r,
-                       int n, FILE *fp)
+/* Where a report streams to, and how many races it wrote. */
+struct sink {
+    FILE *fp;
+    int i;
+};
+
+/* One race of the JSON report (rc_find_each hands them over in order). */
+static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
 {
-    const struct rc_ev *e;
+    struct sink *k = arg;
+    FILE *fp = k->fp;
+    const struct rc_ev *e = RC_EV(run, r->task, r->pos);
     char site[600];
-    int i, j;
+    int j;
+
+    fprintf(fp, "%s\n  {\"ltid\": %d, \"seq\": %d, \"call\": \"%s\", "
+            "\"tag\": ", k->i++ ? "," : "", run->tasks[r->task].ltid, e->seq,
+            call_of(e));
+    if (r->took >= 0)
+        fprintf(fp, "%d", rc_msg_tag(run, &run->msg[r->took]));
+    else
+        fprintf(fp, "null");
+    fprintf(fp, ", \"site\": ");
+    top_json_str(fp, rc_site_name(run, r->task, e->site, site, sizeof site));
+    fprintf(fp, ", \"asked\": {\"from\": %d, \"tag\": %d}, \"took\": ",
+            e->afrom, e->atag);
+    if (r->took >= 0) {
+        json_msg(run, r->took, fp, 0);
+        fprintf(fp, "}");
+    } else {
+        fprintf(fp, "null");
+    }
+    fprintf(fp, ", \"alternatives\": [");
+    for (j = 0; j < r->nalts; j++) {
+        fprintf(fp, "%s", j ? ", " : "");
+        json_msg(run, r->alts[j].msg, fp, 1);
+        fprintf(fp, "%s}", r->alts[j].fifo_broken
+                               ? ", \"fifo_broken\": true" : "");
+    }
+    fprintf(fp, "], \"first\": %s, \"conservative\": %s",
+            r->first ? "true" : "false", r->conservative ? "true" : "false");
+    if (r->out_of_order >= 0) {
+        fprintf(fp, ", \"out_of_order\": ");
+        json_msg(run, r->out_of_order, fp, 0);
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "}");
+    return 0;
+}
+
+/* Every race, streamed: found again one by one, written and forgotten.
+ * 0, or -1 when out of memory. */
+static int print_json(struct rc_run *run, const struct rc_race *r, int n,
+                      FILE *fp)
+{
+    struct sink k = { fp, 0 };
+    int rc;
 
     fprintf(fp, "{\"receives\": %ld, \"not_replayed\": %ld, \"races\": [",
             run->receives, run->unreplayed);
-    for (i = 0; i < n; i++) {
-        e = RC_EV(run, r[i].task, r[i].pos);
-        fprintf(fp, "%s\n  {\"ltid\": %d, \"seq\": %d, \"call\": \"%s\", "
-                "\"tag\": ", i ? "," : "", run->tasks[r[i].task].ltid, e->seq,
-                call_of(e));
-        if (r[i].took >= 0)
-            fprintf(fp, "%d", rc_msg_tag(run, &run->msg[r[i].took]));
-        else
-            fprintf(fp, "null");
-        fprintf(fp, ", \"site\": ");
-        top_json_str(fp, rc_site_name(run, r[i].task, e->site, site,
-                                      sizeof site));
-        fprintf(fp, ", \"asked\": {\"from\": %d, \"tag\": %d}, \"took\": ",
-                e->afrom, e->atag);
-        if (r[i].took >= 0) {
-            json_msg(run, r[i].took, fp, 0);
-            fprintf(fp, "}");
-        } else {
-            fprintf(fp, "null");
-        }
-        fprintf(fp, ", \"alternatives\": [");
-        for (j = 0; j < r[i].nalts; j++) {
-            fprintf(fp, "%s", j ? ", " : "");
-            json_msg(run, r[i].alts[j].msg, fp, 1);
-            fprintf(fp, "%s}", r[i].alts[j].fifo_broken
-                                   ? ", \"fifo_broken\": true" : "");
-        }
-        fprintf(fp, "], \"first\": %s, \"conservative\": %s",
-                r[i].first ? "true" : "false",
-                r[i].conservative ? "true" : "false");
-        if (r[i].out_of_order >= 0) {
-            fprintf(fp, ", \"out_of_order\": ");
-            json_msg(run, r[i].out_of_order, fp, 0);
-            fprintf(fp, "}");
-        }
-        fprintf(fp, "}");
-    }
+    rc = rc_find_each(run, r, n, json_race, &k);
     fprintf(fp, "%s]}\n", n ? "\n" : "");
+    return rc;
 }
 
 /* ---- JSON lines -------------------------------------------------------------- */
@@ -503,46 +556,50 @@ static void jsonl_notices(const struct rc_run *run, const struct rc_race *r,
  * receiver lost per-pair order), "notices" (the ltids whose exit notice
  * it could have taken, -1 a host notice), "first", "conservative"; a
  * last line {"receives", "races"}. */
-static void print_jsonl(const struct rc_run *run, const struct rc_race *r,
-                        int n, FILE *fp)
+static int jsonl_race(struct rc_run *run, const struct rc_race *r, void *arg)
 {
-    const struct rc_ev *e;
+    FILE *fp = ((struct sink *)arg)->fp;
+    const struct rc_ev *e = RC_EV(run, r->task, r->pos);
     const struct rc_msg *t;
     char site[600];
-    int i;
 
-    for (i = 0; i < n; i++) {
-        e = RC_EV(run, r[i].task, r[i].pos);
-        fprintf(fp, "{\"ltid\":%d,\"seq\":%d,\"call\":\"%s\",\"tag\":",
-                run->tasks[r[i].task].ltid, e->seq, call_of(e));
-        if (r[i].took >= 0)
-            fprintf(fp, "%d", rc_msg_tag(run, &run->msg[r[i].took]));
-        else
-            fprintf(fp, "null");
-        fprintf(fp, ",\"site\":");
-        top_json_str(fp, rc_site_name(run, r[i].task, e->site, site,
-                                      sizeof site));
-        fprintf(fp, ",\"asked\":[%d,%d],\"took\":", e->afrom, e->atag);
-        if (r[i].took < 0) {
-            fprintf(fp, "null");
-        } else {
-            t = &run->msg[r[i].took];
-            fprintf(fp, "[%d,%d]", t->src >= 0 ? run->tasks[t->src].ltid
-                                   : t->notice_of >= 0
-                                       ? run->tasks[t->notice_of].ltid : -1,
-                    rc_msg_msgid(run, t));
-        }
-        fprintf(fp, ",\"alts\":");
-        jsonl_alts(run, &r[i], 0, fp);
-        fprintf(fp, ",\"fifo_broken\":");
-        jsonl_alts(run, &r[i], 1, fp);
-        fprintf(fp, ",\"notices\":");
-        jsonl_notices(run, &r[i], fp);
-        fprintf(fp, ",\"first\":%s,\"conservative\":%s}\n",
-                r[i].first ? "true" : "false",
-                r[i].conservative ? "true" : "false");
+    fprintf(fp, "{\"ltid\":%d,\"seq\":%d,\"call\":\"%s\",\"tag\":",
+            run->tasks[r->task].ltid, e->seq, call_of(e));
+    if (r->took >= 0)
+        fprintf(fp, "%d", rc_msg_tag(run, &run->msg[r->took]));
+    else
+        fprintf(fp, "null");
+    fprintf(fp, ",\"site\":");
+    top_json_str(fp, rc_site_name(run, r->task, e->site, site, sizeof site));
+    fprintf(fp, ",\"asked\":[%d,%d],\"took\":", e->afrom, e->atag);
+    if (r->took < 0) {
+        fprintf(fp, "null");
+    } else {
+        t = &run->msg[r->took];
+        fprintf(fp, "[%d,%d]", t->src >= 0 ? run->tasks[t->src].ltid
+                               : t->notice_of >= 0
+                                   ? run->tasks[t->notice_of].ltid : -1,
+                rc_msg_msgid(run, t));
     }
+    fprintf(fp, ",\"alts\":");
+    jsonl_alts(run, r, 0, fp);
+    fprintf(fp, ",\"fifo_broken\":");
+    jsonl_alts(run, r, 1, fp);
+    fprintf(fp, ",\"notices\":");
+    jsonl_notices(run, r, fp);
+    fprintf(fp, ",\"first\":%s,\"conservative\":%s}\n",
+            r->first ? "true" : "false", r->conservative ? "true" : "false");
+    return 0;
+}
+
+static int print_jsonl(struct rc_run *run, const struct rc_race *r, int n,
+                       FILE *fp)
+{
+    struct sink k = { fp, 0 };
+    int rc = rc_find_each(run, r, n, jsonl_race, &k);
+
     fprintf(fp, "{\"receives\":%ld,\"races\":%d}\n", run->receives, n);
+    return rc;
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -563,22 +620,22 @@ static long peak_kb(void)
 }
 
 /* PANGAEA_MEMSTATS=1: what the analysis kept, counted (the bytes of its
- * arrays in use: the same on every machine), and the peak resident set,
- * on stderr; the memory bounds of tests/e2e/test_scaling.sh read it. */
+ * arrays in use: the same on every machine), and the peak resident set
+ * (the report written), on stderr; the memory bounds of
+ * tests/e2e/test_scaling.sh read it.  The races are kept without their
+ * alternatives (rc_find_bare), which the report finds again one race at
+ * a time. */
 static void print_memstats(const struct rc_run *run, const struct rc_race *r,
                            int n)
 {
     size_t model = (size_t)run->nev * sizeof *run->ev +
                    (size_t)run->nmsg * sizeof *run->msg +
                    run->nsnaps * sizeof *run->snaps +
-                   run->ndents * sizeof *run->dents, races, alts = 0;
-    int i;
+                   run->ndents * sizeof *run->dents, races;
 
     if (!getenv("PANGAEA_MEMSTATS") || strcmp(getenv("PANGAEA_MEMSTATS"), "1"))
         return;
-    for (i = 0; i < n; i++)
-        alts += (size_t)r[i].nalts;
-    races = (size_t)n * sizeof *r + alts * sizeof *r->alts;
+    races = (size_t)n * sizeof *r;
     fprintf(stderr, "pangaea: memory: %d events, model %zu bytes, races "
             "%zu bytes: %.1f bytes an event; peak resident %ld KB\n",
             run->nev, model, races,
@@ -621,7 +678,7 @@ int top_races(int argc, char **argv)
         if (run.tasks[i].note[0])
             fprintf(stderr, "pangaea: ltid %d: %s (its events until then "
                     "are analysed)\n", run.tasks[i].ltid, run.tasks[i].note);
-    if ((n = rc_find(&run, &races)) < 0) {
+    if ((n = rc_find_bare(&run, &races)) < 0) {
         fprintf(stderr, "pangaea: out of memory analysing %s\n", run.dir);
         rc_free(&run);
         return TOP_EXIT_FAILED;
@@ -630,14 +687,15 @@ int top_races(int argc, char **argv)
         fprintf(stderr, "pangaea: the logs of %s are inconsistent: %d "
                 "dependencies could not be met (logs of two runs?)\n",
                 run.dir, run.cycles);
-    print_memstats(&run, races, n);
-    rc = 0;
-    if (json == 2)
-        print_jsonl(&run, races, n, stdout);
-    else if (json)
-        print_json(&run, races, n, stdout);
-    else if (print_text(&run, races, n, stdout) < 0)
+    rc = json == 2 ? print_jsonl(&run, races, n, stdout)
+         : json    ? print_json(&run, races, n, stdout)
+                   : print_text(&run, races, n, stdout);
+    if (rc < 0) {
+        fprintf(stderr, "pangaea: out of memory reporting the races of %s\n",
+                run.dir);
         rc = TOP_EXIT_FAILED;
+    }
+    print_memstats(&run, races, n);
     rc_races_free(races, n);
     rc_free(&run);
     if (fflush(stdout) != 0)

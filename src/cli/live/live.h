@@ -158,7 +158,8 @@ struct lv_task {
     int status, has_status;
     char note[1100];      /* the last report, or why its log is unread */
     long shown;           /* its events in the snapshot */
-    /* -log: the events of its log read so far (== shown) */
+    /* -log: the model's events of it taken so far (rec_loaded; shown:
+       those of them a viewer wants) */
     /* -replay: its recorded events, and what its position file says */
     struct lv_event *rec;
     int *rec_to;

@@ -3,22 +3,26 @@
  * events seen so far, kept up to date by a thread of its own.
  *
  * Design.  Nothing is added to the program's messages: the thread reads
- * what the tasks write anyway.  Recording, each task's comm log grows in
- * the log directory, every event written first byte last, so the reader
- * of log_binr.c stops cleanly at the first event not yet complete (it
- * reads as a log cut short).  Each scan reopens a task's log and takes the
- * events past those already seen; reading is sequential and cheap (a few
- * bytes an event), and the pause between scans is at least 20 times the
- * last scan's length, so the thread takes at most about 5% of one CPU
- * however long the logs grow.  Replaying, tasks write no log: each maps a
- * small position file (src/pvm/runtime/live_pos.c) holding the recorded events it
- * consumed and whether it waits in a receive (read afresh each scan); the
- * snapshot shows the recorded events up to there (read once from the
- * recording), and for a task that waits, the recorded receive it waits
- * for.
+ * what the tasks write anyway, through the recording's one model
+ * (races.h), which it grows: the logs are read by the model's reader
+ * only, as every other view reads them.  Recording, each task's comm log
+ * grows in the log directory, every event written first byte last, so the
+ * reader of log_binr.c stops cleanly at the first event not yet complete
+ * (it reads as a log cut short).  Each scan has the model read every
+ * task's log past the events it holds (rc_grow_task), places the new ones
+ * among their task's (rc_grow_place, one pass), and copies those a viewer
+ * wants into the snapshot; reading is sequential and cheap (a few bytes
+ * an event), and the pause between scans is at least 20 times the last
+ * scan's length, so the thread takes at most about 5% of one CPU however
+ * long the logs grow.  Replaying, tasks write no log: each maps a small
+ * position file (src/pvm/runtime/live_pos.c) holding the recorded events
+ * it consumed and whether it waits in a receive (read afresh each scan);
+ * the snapshot shows the recorded events up to there (read once into the
+ * model from the recording), and for a task that waits, the recorded
+ * receive it waits for.
  *
- * A <site> of a log (a call site, as an object and an offset) is named
- * here, by pangaea, with libdw (site_name.c), once per task and site id,
+ * A call site the model holds (an object and an offset) is named here,
+ * by pangaea, with libdw (site_name.c), once per task and site id,
  * outside the lock; its events then carry the index of the named site
  * (the page's filters group events by file, function and line).
  *
@@ -43,6 +47,7 @@
 #include "log_table.h"
 #include "pg_grow.h"
 #include "pg_internal.h"
+#include "races.h"
 
 struct lv_state lv;
 
@@ -107,32 +112,49 @@ static int call_index(const char *call)
     return lv.calls[lv.ncalls] ? lv.ncalls++ : -1;
 }
 
-/* A <site> of t's log: named and kept (a site named before is shared).
- * Called outside the lock: naming reads debug information. */
-static void take_site(struct lv_task *t, const pg_event *e)
+/* The recording as the one model (races.h) grows it: read by the
+ * scanner thread alone, so without the lock; what the page gets is
+ * copied from it into lv under the lock. */
+static struct rc_run model;
+static int model_ok;
+
+static int model_task(int ltid)
 {
+    return top_find_ltid(model.tasks, model.ntasks, sizeof *model.tasks, ltid);
+}
+
+/* The sites of task ti the model holds and t has not named yet: named
+ * (libdw reads debug information: outside the lock) and kept, a site
+ * named before shared. */
+static void name_sites(struct lv_task *t, int ti)
+{
+    const struct rc_task *k = &model.tasks[ti];
     struct lv_site s;
     int i;
 
-    if (e->site != t->nsite_map + 1 || !e->module)
-        return; /* seen in an earlier scan, or not one of ours */
-    pg_site_parts(e->module, e->offset, s.file, sizeof s.file, s.func,
-                  sizeof s.func, &s.line);
-    lv_snap_lock();
-    for (i = 0; i < lv.nsites && (strcmp(lv.sites[i].file, s.file) ||
-                                  strcmp(lv.sites[i].func, s.func) ||
-                                  lv.sites[i].line != s.line); i++)
-        ;
-    if (pg_grow(&t->site_map, &t->cap_site_map, (size_t)t->nsite_map + 1,
-                sizeof *t->site_map) == 0 &&
-        (i < lv.nsites ||
-         pg_grow(&lv.sites, &lv.cap_sites, (size_t)lv.nsites + 1,
-                 sizeof *lv.sites) == 0)) {
+    while (t->nsite_map < k->nsites) {
+        const struct rc_site *m = &k->sites[t->nsite_map];
+
+        pg_site_parts(model.text + m->module, m->offset, s.file, sizeof s.file,
+                      s.func, sizeof s.func, &s.line);
+        lv_snap_lock();
+        for (i = 0; i < lv.nsites && (strcmp(lv.sites[i].file, s.file) ||
+                                      strcmp(lv.sites[i].func, s.func) ||
+                                      lv.sites[i].line != s.line); i++)
+            ;
+        if (pg_grow(&t->site_map, &t->cap_site_map, (size_t)t->nsite_map + 1,
+                    sizeof *t->site_map) < 0 ||
+            (i == lv.nsites &&
+             pg_grow(&lv.sites, &lv.cap_sites, (size_t)lv.nsites + 1,
+                     sizeof *lv.sites) < 0)) {
+            lv_snap_unlock();
+            return; /* out of memory: its events go without sites */
+        }
         if (i == lv.nsites)
             lv.sites[lv.nsites++] = s;
         t->site_map[t->nsite_map++] = i;
+        lv_snap_unlock();
     }
-    lv_snap_unlock();
 }
 
 static int site_of(const struct lv_task *t, int id)
@@ -140,30 +162,47 @@ static int site_of(const struct lv_task *t, int id)
     return id >= 1 && id <= t->nsite_map ? t->site_map[id - 1] : -1;
 }
 
-/* An event of the log, copied (the reader reuses its memory); its
- * destinations go to *to.  0, or -1 when out of memory. */
-static int copy_event(const pg_event *e, const struct lv_task *t,
-                      struct lv_event *out,
-                      int **to, long *nto, size_t *cap)
+/* The name of an event's call: its kind's fields say which of the log's
+ * lists its code is in (pg_events.def), or that it has none. */
+static const char *call_name(const struct rc_ev *e)
 {
+    const pg_evdesc *d = pg_ev_desc(e->kind);
+    int i;
+
+    for (i = 0; d && i < d->nfields; i++)
+        if (d->fields[i].type == PG_FT_CALL)
+            return e->call < pg_n_msg_calls ? pg_msg_calls[e->call] : NULL;
+        else if (d->fields[i].type == PG_FT_QCALL)
+            return e->call < pg_n_query_calls ? pg_query_calls[e->call] : NULL;
+    return NULL;
+}
+
+/* Event pos of the model's task ti as the page's event; a send's
+ * destinations (ltids) go to *to.  Under the lock (call names are
+ * shared).  0, or -1 when out of memory. */
+static int page_event(int ti, int pos, const struct lv_task *t,
+                      struct lv_event *out, int **to, long *nto, size_t *cap)
+{
+    const struct rc_ev *e = RC_EV(&model, ti, pos);
+    long i = e - model.ev;
+
     memset(out, 0, sizeof *out);
     out->ltid = t->ltid;
     out->kind = e->kind;
-    out->call = call_index(e->call);
-    out->tag = e->kind == PG_EV_END ? e->status
-             : e->kind == PG_EV_BARRIER ? e->count : e->tag; /* live_json.c */
+    out->call = call_index(call_name(e));
+    out->tag = e->tag; /* an end's status, a barrier's count (races.h) */
     out->msgid = e->msgid;
-    out->bytes = e->bytes;
+    out->bytes = model.view->bytes[i];
     out->from = e->from;
     out->seq = e->seq;
-    out->t = e->t;
+    out->t = model.view->t[i];
     out->site = site_of(t, e->site);
     out->to = (int)*nto;
     out->nto = e->kind == PG_EV_SEND ? e->nto : 0;
     if (out->nto && pg_grow(to, cap, (size_t)(*nto + out->nto), sizeof **to) < 0)
         return -1;
     if (out->nto)
-        memcpy(*to + *nto, e->to, out->nto * sizeof **to);
+        memcpy(*to + *nto, model.view->to + e->a, out->nto * sizeof **to);
     *nto += out->nto;
     return 0;
 }
@@ -211,97 +250,100 @@ static int corrupt(struct lv_task *t, const char *path, long n)
     return last_scan || grew;
 }
 
+/* What the model read of t's log names its program and host. */
+static void take_header(struct lv_task *t, int ti)
+{
+    const struct rc_vtask *v = &model.view->tasks[ti];
+
+    lv_snap_lock();
+    if (!t->program[0])
+        snprintf(t->program, sizeof t->program, "%s", pg_basename(v->program));
+    if (!t->host[0])
+        snprintf(t->host, sizeof t->host, "%.127s", v->host);
+    t->started = 1;
+    lv_snap_unlock();
+}
+
+/* The model reads t's log past what it holds (the events are placed
+ * after every task's, grow_shown). */
 static void read_growing(struct lv_task *t)
 {
     char path[4400];
-    pg_log_header h;
-    pg_event e;
-    struct lv_event c;
-    int *to = NULL, rc;
-    long n = 0, nto;
-    size_t cap = 0;
+    int ti, cut, rc;
     pg_err err;
-    pg_logr *r;
 
+    if (!model_ok)
+        return;
+    rc = rc_grow_task(&model, t->ltid, &ti, &cut, &err);
+    if (rc == -2 || ti < 0)
+        return; /* not written yet (its header comes first), or no room */
+    take_header(t, ti);
     pg_log_path(path, sizeof path, logdir, t->ltid, PG_LOG_COMM);
-    r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
-    if (!r)
-        return; /* not written yet: its header comes first */
-    lv_snap_lock();
-    if (!t->program[0])
-        snprintf(t->program, sizeof t->program, "%s", pg_basename(h.program));
-    if (!t->host[0])
-        snprintf(t->host, sizeof t->host, "%.127s", h.host);
-    t->started = 1;
-    lv_snap_unlock();
-    while ((rc = pg_logr_next(r, &e, &err)) == 1) {
-        if (e.kind == PG_EV_SITE)
-            take_site(t, &e);
-        if (!shown_kind(e.kind) || n++ < t->rec_loaded)
-            continue;
-        nto = 0;
-        lv_snap_lock(); /* call names are shared */
-        if (copy_event(&e, t, &c, &to, &nto, &cap) < 0) {
-            lv_snap_unlock();
-            break;
-        }
-        append(&c, to);
-        t->shown++;
-        t->rec_loaded = n;
-        lv_snap_unlock();
-    }
-    if (rc < 0 && !pg_logr_cut(r) && corrupt(t, path, n)) {
+    if (rc < 0 && corrupt(t, path, model.tasks[ti].nread)) {
         lv_snap_lock();
         snprintf(t->note, sizeof t->note, "%s", err.msg);
         lv_snap_unlock();
-    } else if (rc >= 0 || pg_logr_cut(r))
+    } else if (rc == 0)
         t->bad_at = -1;
-    pg_logr_close(r);
+}
+
+/* The events the model placed of t past those it shows (rec_loaded:
+ * the model's events of it taken), the shown kinds appended. */
+static void grow_shown(struct lv_task *t)
+{
+    int ti = model_task(t->ltid), pos, *to = NULL;
+    struct lv_event c;
+    size_t cap = 0;
+    long nto;
+
+    if (ti < 0)
+        return;
+    name_sites(t, ti);
+    lv_snap_lock();
+    for (pos = (int)t->rec_loaded + 1; pos <= model.tasks[ti].n; pos++) {
+        t->rec_loaded = pos;
+        if (!shown_kind(RC_EV(&model, ti, pos)->kind))
+            continue;
+        nto = 0;
+        if (page_event(ti, pos, t, &c, &to, &nto, &cap) < 0)
+            break;
+        append(&c, to);
+        t->shown++;
+    }
+    lv_snap_unlock();
     free(to);
 }
 
 /* ---- replay: the recording and the tasks' positions --------------------- */
 
-/* The task's recorded events, read once; 0, or -1 (noted). */
+/* The task's recorded events, read once into the model; 0, or -1. */
 static int load_recording(struct lv_task *t)
 {
-    char path[4400];
-    pg_log_header h;
-    pg_event e;
-    size_t cap = 0, cap_to = 0;
+    size_t cap_to = 0;
     long nto = 0, n = 0;
     struct lv_event *rec = NULL;
-    int *rec_to = NULL, rc;
+    int *rec_to = NULL, ti, cut, pos;
     pg_err err;
-    pg_logr *r;
 
-    pg_log_path(path, sizeof path, logdir, t->ltid, PG_LOG_COMM);
-    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+    if (!model_ok || rc_grow_task(&model, t->ltid, &ti, &cut, &err) == -2 ||
+        rc_grow_place(&model) < 0 || (ti = model_task(t->ltid)) < 0)
         return -1;
+    take_header(t, ti);
+    name_sites(t, ti);
     /* Into arrays of our own: the server reads t's under the lock. */
-    while ((rc = pg_logr_next(r, &e, &err)) == 1) {
-        if (e.kind == PG_EV_SITE)
-            take_site(t, &e);
-        if (!shown_kind(e.kind))
+    if (!(rec = malloc(((size_t)model.tasks[ti].n + 1) * sizeof *rec)))
+        return -1;
+    lv_snap_lock(); /* call names are shared */
+    for (pos = 1; pos <= model.tasks[ti].n; pos++) {
+        if (!shown_kind(RC_EV(&model, ti, pos)->kind))
             continue;
-        if (pg_grow(&rec, &cap, (size_t)n + 1, sizeof *rec) < 0)
-            break;
-        lv_snap_lock(); /* call names are shared */
-        rc = copy_event(&e, t, &rec[n], &rec_to, &nto, &cap_to);
-        lv_snap_unlock();
-        if (rc < 0)
+        if (page_event(ti, pos, t, &rec[n], &rec_to, &nto, &cap_to) < 0)
             break;
         n++;
     }
-    pg_logr_close(r);
-    lv_snap_lock();
     t->rec = rec;
     t->rec_to = rec_to;
     t->nrec = n;
-    if (!t->program[0])
-        snprintf(t->program, sizeof t->program, "%s", pg_basename(h.program));
-    if (!t->host[0])
-        snprintf(t->host, sizeof t->host, "%.127s", h.host);
     lv_snap_unlock();
     t->rec_loaded = 1;
     return 0;
@@ -402,6 +444,14 @@ static void scan_once(void)
         else
             read_growing(t);
     }
+    if (lv.mode != PANGAEA_REPLAY && model_ok && rc_grow_place(&model) == 0)
+        for (i = 0; i < n; i++) {
+            lv_snap_lock();
+            t = lv_task(ids[i]);
+            lv_snap_unlock();
+            if (t)
+                grow_shown(t);
+        }
     if (n > 0)
         free(ids);
     lv_snap_lock();
@@ -447,6 +497,9 @@ int lv_snap_start(const struct top_opts *o, const char *pdir, pg_err *err)
 
     snprintf(logdir, sizeof logdir, "%s", o->logdir);
     snprintf(posdir, sizeof posdir, "%s", pdir ? pdir : "");
+    if (rc_grow_begin(&model, logdir) < 0)
+        return pg_err_set(err, "out of memory for the live view");
+    model_ok = 1;
     rc = pthread_create(&thread, NULL, scanner, NULL);
     if (rc)
         return pg_err_set(err, "cannot start the live view's thread: %s",
@@ -465,6 +518,8 @@ void lv_snap_stop(void)
     pthread_mutex_unlock(&mu);
     pthread_join(thread, NULL);
     have_thread = 0;
+    model_ok = 0;
+    rc_free(&model); /* the page has its copy (lv) */
     lv_snap_lock();
     lv.running = 0;
     lv_snap_unlock();

@@ -60,6 +60,10 @@ int top_multihost;
 struct place {          /* one task of the recording, from its parent's log */
     int ltid, parent;
     char *host, *program;
+    int order;          /* its rank as read (the first of a twice-spawned
+                           ltid is the one the error names first) */
+    int host_first;     /* the first place of its host (top_check_hosts
+                           adds and lists each host once) */
 };
 
 struct header {         /* one execution log, as its header describes it */
@@ -100,9 +104,18 @@ static int by_ltid(const void *a, const void *b)
     return (p->ltid > q->ltid) - (p->ltid < q->ltid);
 }
 
-/* The place of ltid, or NULL.  Places are kept in ltid order: every spawn
- * of a large recording looks its children up, and messages then name
- * tasks in order. */
+static int by_ltid_then_order(const void *a, const void *b)
+{
+    const struct place *p = a, *q = b;
+
+    return p->ltid != q->ltid ? by_ltid(a, b)
+                              : (p->order > q->order) - (p->order < q->order);
+}
+
+/* The place of ltid, or NULL.  Places are kept in ltid order (sorted once
+ * every execution log is read: see sort_places): every spawn of a large
+ * recording looks its children up, and messages then name tasks in
+ * order. */
 static struct place *place_of(int ltid)
 {
     struct place key = { .ltid = ltid };
@@ -111,35 +124,81 @@ static struct place *place_of(int ltid)
                    : NULL;
 }
 
+/* A child of a spawn, appended as read: the table is sorted once at the
+ * end (sort_places), where inserting each in order cost a move of the
+ * places after it (quadratic in a large recording read in directory
+ * order). */
 static int add_place(int ltid, int parent, const char *host,
                      const char *program, pg_err *err)
 {
-    struct place *p = place_of(ltid);
-    int i;
+    struct place *p;
 
     if (!top_host_name_ok(host))
         return pg_err_set(err, "ltid-%d.exec.xml runs ltid %d on host \"%s\","
                           " which is not a host name (a DNS name or an "
                           "address): refused", parent, ltid,
                           top_esc(host));
-    if (p && p->parent == parent)
-        return pg_err_set(err, "ltid %d is spawned twice in ltid-%d.exec.xml:"
-                          " an edit gave two tasks one ltid?", ltid, parent);
-    if (p)
-        return pg_err_set(err, "ltid %d is spawned twice, in ltid-%d.exec.xml "
-                          "and in ltid-%d.exec.xml: the execution logs do "
-                          "not belong to one recording", ltid, p->parent,
-                          parent);
     room(&places, &cap_places, nplaces, sizeof *places);
-    for (i = nplaces; i > 0 && places[i - 1].ltid > ltid; i--)
-        ;
-    memmove(&places[i + 1], &places[i], (nplaces++ - i) * sizeof *places);
-    p = &places[i];
+    p = &places[nplaces];
     p->ltid = ltid;
     p->parent = parent;
     p->host = xstrdup(host);
     p->program = xstrdup(program);
+    p->order = nplaces++;
     return 0;
+}
+
+/* The table in ltid order; an ltid spawned twice is refused, naming the
+ * log read first and the other. */
+static int sort_places(pg_err *err)
+{
+    struct place *p, *q;
+    int i;
+
+    if (nplaces > 1)
+        qsort(places, nplaces, sizeof *places, by_ltid_then_order);
+    for (i = 1; i < nplaces; i++) {
+        p = &places[i - 1], q = &places[i];
+        if (p->ltid != q->ltid)
+            continue;
+        if (p->parent == q->parent)
+            return pg_err_set(err, "ltid %d is spawned twice in "
+                              "ltid-%d.exec.xml: an edit gave two tasks one "
+                              "ltid?", q->ltid, q->parent);
+        return pg_err_set(err, "ltid %d is spawned twice, in ltid-%d.exec.xml "
+                          "and in ltid-%d.exec.xml: the execution logs do "
+                          "not belong to one recording", q->ltid, p->parent,
+                          q->parent);
+    }
+    return 0;
+}
+
+static int by_host(const void *a, const void *b)
+{
+    const struct place *const *p = a, *const *q = b;
+    int c = strcmp((*p)->host, (*q)->host);
+
+    return c ? c : (*p > *q) - (*p < *q);
+}
+
+/* Marks the first place of each host: sorted by host, each run's first
+ * (n log n, where asking every earlier place was quadratic). */
+static void mark_hosts(void)
+{
+    struct place **by = malloc(((size_t)nplaces + 1) * sizeof *by);
+    int i;
+
+    if (!by) {
+        fprintf(stderr, "pangaea: out of memory\n");
+        exit(TOP_EXIT_FAILED);
+    }
+    for (i = 0; i < nplaces; i++)
+        by[i] = &places[i];
+    if (nplaces > 1)
+        qsort(by, nplaces, sizeof *by, by_host);
+    for (i = 0; i < nplaces; i++)
+        by[i]->host_first = i == 0 || strcmp(by[i - 1]->host, by[i]->host);
+    free(by);
 }
 
 /* The children a spawn event of task `parent` started. */
@@ -277,7 +336,7 @@ static int check_exec_logs(const struct top_opts *o, pg_err *err)
         if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) >= 0)
             cc = read_exec_log(o->logdir, ltid, err);
     closedir(d);
-    if (cc < 0 || check_programs(o->logdir, err) < 0 ||
+    if (cc < 0 || sort_places(err) < 0 || check_programs(o->logdir, err) < 0 ||
         check_logs_present(o->logdir, err) < 0)
         return -1;
     return check_first_host(o, err);
@@ -593,16 +652,6 @@ static void print_host_logs(const char *host)
     fprintf(stderr, "\n");
 }
 
-static int host_seen_before(int k)
-{
-    int i;
-
-    for (i = 0; i < k; i++)
-        if (!strcmp(places[i].host, places[k].host))
-            return 1;
-    return 0;
-}
-
 static void print_plan(const struct top_opts *o)
 {
     char me[256];
@@ -618,7 +667,7 @@ static void print_plan(const struct top_opts *o)
             "logs in %s, which every host must see at that path:\n",
             o->logdir);
     for (i = 0; i < nplaces; i++)
-        if (!host_seen_before(i))
+        if (places[i].host_first)
             print_host_logs(places[i].host);
 }
 
@@ -626,8 +675,9 @@ int top_check_hosts(const struct top_opts *o, pg_err *err)
 {
     int i;
 
+    mark_hosts();
     for (i = 0; i < nplaces; i++)
-        if (!host_seen_before(i) && ensure_host(o, places[i].host, err) < 0)
+        if (places[i].host_first && ensure_host(o, places[i].host, err) < 0)
             return -1;
     if (o->coordhost && ensure_host(o, o->coordhost, err) < 0)
         return -1;
