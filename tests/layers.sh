@@ -39,7 +39,9 @@ log_dump
 '
 MPI_LAYERS="$BASE_LOG_LAYERS
 mpi_state
+mpi_chaos
 mpi_site
+mpi_force
 mpi_log
 mpi_p2p
 "
@@ -62,7 +64,7 @@ TOP_LAYERS='
 untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
-mpi_ids
+mpi_ids mpi_whatif
 hostcheck move races dump pack
 runlog unpack mpi_run
 races_find

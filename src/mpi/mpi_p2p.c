@@ -201,8 +201,13 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
         check_admits(e, source, tag, "MPI_Recv");
         rc = PMPI_Recv(buf, count, type, pgm_rank_of(e->from), e->tag, comm,
                        &st);
-    } else
-        rc = PMPI_Recv(buf, count, type, source, tag, comm, &st);
+    } else {
+        int s = source, t = tag; /* a what-if's choice, or -chaos's */
+
+        pgm_force_pick("MPI_Recv", &s, &t);
+        pgm_chaos_pick(&s, t, comm);
+        rc = PMPI_Recv(buf, count, type, s, t, comm, &st);
+    }
     if (rc == MPI_SUCCESS) {
         took("MPI_Recv", &st, source, tag, e, 1);
         give_status(status, &st);

@@ -20,7 +20,9 @@
  * logs, and posts receives by source and tag only.
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
- * counters, the clock), mpi_site.c (call sites), mpi_log.c (writing and
+ * counters, the clock), mpi_chaos.c (-chaos's perturbation), mpi_site.c
+ * (call sites), mpi_force.c (a what-if
+ * rank: following, then the forced receive), mpi_log.c (writing and
  * reading the rank's logs, divergence), mpi_p2p.c (the wrapped calls).
  *
  * This header includes mpi.h: each object is built twice, against
@@ -37,7 +39,9 @@
 
 #define PGM_API __attribute__((visibility("default")))
 /* In each wrapper the program called: where it called from (mpi_site.c). */
-#define PGM_SITE() (pgm.pc = __builtin_return_address(0))
+#define PGM_SITE()                                                          \
+    (pgm.pc = __builtin_return_address(0),                                  \
+     pgm.chaos ? pgm_chaos_delay() : (void)0) /* -chaos: mpi_chaos.c */
 
 enum pgm_mode { PGM_OFF = 0, PGM_LOG = 1, PGM_REPLAY = 2 };
 
@@ -65,6 +69,8 @@ struct pgm_state {
     int misses;               /* recording: polls that found nothing */
     const char *poll_call;    /* recording: the last of them */
     int poll_from, poll_tag, poll_site;
+    int whatif;               /* a what-if rank (mpi_force.c) */
+    int chaos;                /* -chaos perturbs this rank (mpi_chaos.c) */
     char dir[4096];
 };
 extern struct pgm_state pgm;
@@ -92,10 +98,39 @@ _Noreturn void pgm_die(int code, const char *fmt, ...)
  * follow). */
 void pgm_world_only(MPI_Comm comm, const char *call);
 
+/* ---- mpi_chaos.c: -chaos (PANGAEA_CHAOS, a recording only) ---- */
+/* At the start: pgm.chaos set if the run is perturbed (said on stderr). */
+void pgm_chaos_start(void);
+/* Before a wrapped call (PGM_SITE): a random delay, not at a repeat. */
+void pgm_chaos_delay(void);
+/* MPI_Recv about to ask for *source (MPI_ANY_SOURCE), tag: one of the
+ * senders whose message has arrived, drawn. */
+void pgm_chaos_pick(int *source, int tag, MPI_Comm comm);
+
 /* ---- mpi_site.c ---- */
 /* The id of the call site pgm.pc (its <site> written the first time), 0
  * if unknown. */
 int pgm_site(void);
+
+/* ---- mpi_force.c: a what-if rank (PANGAEA_MODE=whatif) ---- */
+/* After its new logs are open: reads the plan; 1 if the rank follows its
+ * old log first (pgm.mode is then PGM_REPLAY, pgm.rd open), 0 if it
+ * records freely from the start. */
+int pgm_force_start(void);
+/* Each event the replay reader gives (sites and polls too). */
+void pgm_force_seen(const pg_event *ev);
+/* After pgm.next was read: at the rank's stop, the old log is closed and
+ * the rank records freely (PGM_LOG), the forced receive armed. */
+void pgm_force_next(void);
+/* A followed poll found nothing (its call site, for the copy). */
+void pgm_force_miss(void);
+/* The followed event just done, written into the new log. */
+void pgm_force_copy(void);
+/* MPI_Recv (call) about to ask MPI for *source, *tag: the forced one asks
+ * for the chosen message's sender and tag instead. */
+void pgm_force_pick(const char *call, int *source, int *tag);
+/* Before an event is recorded: the forced receive must come first. */
+void pgm_force_check(void);
 
 /* ---- mpi_log.c ---- */
 /* After PMPI_Init: opens the logs (record) or the recording (replay). */

@@ -572,6 +572,7 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
     free(min);
     rc_free(&run);
     o->whatif = wi.c[0].spec;
+    o->whatif_plan = wi.plan; /* an MPI run writes it itself (mpi_run.c) */
 }
 
 /* The part a what-if follows read the recording's input: ltid 1 reads it

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# test_mpi_explore.sh - -explore and -chaos on MPI programs (MPICH), built on
+# the MPI what-if (src/mpi/mpi_force.c), through the launcher as users type
+# it: tests/programs/mpi_orders.c, a master taking 3 workers' results with
+# MPI_Recv(MPI_ANY_SOURCE) (4 ranks: 3! = 6 orders, its only races).
+#  - -explore: the 6 orders, each once (6 distinct outputs, every
+#    "order: A B C" permutation printed), in 6 runs, "complete", none failed;
+#  - `crash` (the master aborts when its SECOND receive took rank 3's
+#    result): found, by a forced run whose output shows that order, and
+#    the failed run's recording replays to the same abort;
+#  - -chaos: every rank gets the run's seed (PANGAEA_CHAOS, passed by the
+#    launcher) and says it perturbs its receives; the runs are recorded
+#    and replay.
+. "$(dirname "$0")/lib.sh"
+
+command -v mpiexec.mpich >/dev/null ||
+    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+P=$PG_BUILD/pangaea
+PROG=$PG_BUILD/tests/mpich/mpi_orders
+dir=$(pg_tmpdir)
+cd "$dir" || exit 1
+
+distinct() { sed -n 's/^run [0-9]*: .*, output \([0-9a-f]*\).*/\1/p' "$1" | sort -u | wc -l; }
+
+rc=0
+timeout 600 "$P" -explore -runs 20 -logdir all mpiexec.mpich -n 4 "$PROG" >all.out 2>&1 || rc=$?
+runs=$(sed -n 's/^\([0-9]*\) runs.*/\1/p' all.out)
+if [ "$rc" -eq 0 ] && [ "$runs" = 6 ] && [ "$(distinct all.out)" -eq 6 ] &&
+    grep -q "^orders: 6 distinct orders of the receives run; complete" all.out; then
+    pg_pass "MPICH: -explore runs the 6 orders of mpi_orders in 6 runs, complete"
+else
+    pg_fail "MPICH: -explore of mpi_orders: exit $rc, ${runs:-?} runs, $(distinct all.out) outputs"
+    cat all.out
+fi
+
+rc=0
+timeout 600 "$P" -explore -runs 20 -jobs 1 -logdir crash mpiexec.mpich -n 4 "$PROG" crash \
+    >crash.out 2>&1 || rc=$?
+run=$(sed -n 's/^run \([0-9]*\) failed (.*/\1/p' crash.out | head -1)
+if [ "$rc" -eq 1 ] && [ -n "$run" ] && grep -q "^order: [12] 3$" "crash/run-$run.out" &&
+    grep -q "^run $run: forced .*: failed" crash.out; then
+    pg_pass "MPICH: -explore finds the abort of the order x 3 y (run $run, forced)"
+else
+    pg_fail "MPICH: -explore crash: exit $rc, failed run ${run:-none}"
+    cat crash.out
+fi
+if [ -n "$run" ]; then
+    rc=0
+    timeout 120 "$P" -replay -logdir "crash/run-$run" mpiexec.mpich -n 4 "$PROG" crash \
+        >replay.out 2>replay.err || rc=$?
+    if [ "$rc" -ne 0 ] && [ "$(grep '^order' replay.out)" = "$(grep '^order' "crash/run-$run.out")" ]; then
+        pg_pass "MPICH: the failed run's recording replays to the same abort (exit $rc)"
+    else
+        pg_fail "MPICH: replay of the failed run: exit $rc"
+        cat replay.out replay.err
+    fi
+fi
+
+rc=0
+timeout 600 "$P" -chaos -runs 2 -seed 7 -logdir chaos mpiexec.mpich -n 4 "$PROG" >chaos.out 2>&1 || rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^2 runs, 0 failed" chaos.out &&
+    [ "$(grep -c "perturbs its receives (chaos seed 7)" chaos/chaos-0.err)" -eq 4 ] &&
+    timeout 120 "$P" -replay -logdir chaos/chaos-0 mpiexec.mpich -n 4 "$PROG" >c.out 2>/dev/null &&
+    cmp -s c.out chaos/chaos-0.out; then
+    pg_pass "MPICH: -chaos gives every rank the seed, records, and the run replays"
+else
+    pg_fail "MPICH: -chaos: exit $rc"
+    cat chaos.out; cat chaos/chaos-0.err 2>/dev/null | head
+fi
+
+pg_summary

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# test_mpi_whatif.sh - pangaea -whatif on MPI recordings (src/mpi/mpi_force.c,
+# src/cli/run/mpi_whatif.c), with MPICH and Open MPI:
+#  - tests/programs/mpi_orders.c (4 ranks; the master takes 3 results with
+#    MPI_Recv(MPI_ANY_SOURCE)) recorded; its first receive forced to take
+#    an alternative -races lists: the run ends well, the master took that
+#    worker's result first (its output), the new recording's -races says
+#    that receive took that message, -tasks matches every message, and 3
+#    replays of the new recording print the what-if's output;
+#  - a message -races does not list for that receive (the one it took) is
+#    refused, exit 2, listing the alternatives; nothing is recorded;
+#  - tests/programs/mpi_master.c: forcing an MPI_Iprobe that found a
+#    message, or polls that found nothing, is refused before
+#    anything runs (exit 2), naming the call: an MPI what-if forces
+#    MPI_Recv only so far.
+. "$(dirname "$0")/lib.sh"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+P=$PG_BUILD/pangaea
+
+# first_race LOGDIR: "SEQ TOOK_LTID ALT_LTID ALT_MSGID" of ltid 1's first race.
+first_race() {
+    "$P" -races -json "$1" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Recv"][0]
+a = r["alternatives"][0]
+print(r["seq"], r["took"]["ltid"], a["ltid"], a["msgid"])'
+}
+
+# took LOGDIR SEQ: the ltid ltid 1's event SEQ took, per -races -json.
+took() {
+    "$P" -races -json "$1" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["seq"] == int(sys.argv[1])]
+print(r[0]["took"]["ltid"] if r else "none")' "$2"
+}
+
+# whatif_case NAME LAUNCHER PROGDIR [LAUNCHER OPTIONS...]
+whatif_case() {
+    local name=$1 launcher=$2 progdir=$3 dir rc seq tl al am out i bad
+    shift 3
+    dir=$(pg_tmpdir)
+    timeout 120 "$P" -log -logdir "$dir/rec" "$launcher" "$@" -n 4 \
+        "$progdir/mpi_orders" >"$dir/rec.out" 2>"$dir/rec.err" ||
+        { pg_fail "$name: recording mpi_orders"; cat "$dir/rec.err"; return; }
+    read -r seq tl al am <<<"$(first_race "$dir/rec")"
+    rc=0
+    timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/new" \
+        "$launcher" "$@" -n 4 "$progdir/mpi_orders" >"$dir/new.out" 2>"$dir/new.err" || rc=$?
+    out=$(cat "$dir/new.out")
+    if [ "$rc" -eq 0 ] && [ "$(awk '{print $2}' "$dir/new.out")" = "$((al - 1))" ] &&
+        grep -q "what-if: ltid 1 event $seq takes $al:$am instead" "$dir/new.err" &&
+        [ "$(took "$dir/new" "$seq")" = "$al" ]; then
+        pg_pass "$name: -whatif 1:$seq=$al:$am (recorded: ltid $tl's) takes ltid $al's result first ($out)"
+    else
+        pg_fail "$name: -whatif 1:$seq=$al:$am: exit $rc, output \"$out\", the new recording's receive took $(took "$dir/new" "$seq")"
+        cat "$dir/new.err"
+    fi
+    if "$P" -tasks "$dir/new" | grep -q "^4 tasks, 3 sends, 3 receives, 3 messages matched, 0 send destinations and 0 receives unmatched"; then
+        pg_pass "$name: -tasks matches every message of the what-if's recording"
+    else
+        pg_fail "$name: -tasks on the what-if's recording"
+        "$P" -tasks "$dir/new" | tail -1
+    fi
+    bad=0
+    for i in 1 2 3; do
+        timeout 120 "$P" -replay -logdir "$dir/new" "$launcher" "$@" -n 4 \
+            "$progdir/mpi_orders" >"$dir/r$i.out" 2>"$dir/r$i.err" &&
+            cmp -s "$dir/r$i.out" "$dir/new.out" || bad=$((bad + 1))
+    done
+    if [ "$bad" -eq 0 ]; then
+        pg_pass "$name: 3 replays of the what-if's recording print its output ($out)"
+    else
+        pg_fail "$name: $bad of 3 replays of the what-if's recording differ"
+        cat "$dir/r1.out" "$dir/r1.err"
+    fi
+    rc=0
+    timeout 120 "$P" -whatif "1:$seq=$tl:1" -logdir "$dir/rec" -o "$dir/no" \
+        "$launcher" "$@" -n 4 "$progdir/mpi_orders" >"$dir/no.out" 2>"$dir/no.err" || rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "cannot take $tl:1, which is not one of its alternatives" "$dir/no.err" &&
+        [ ! -e "$dir/no" ]; then
+        pg_pass "$name: the message the receive took is refused (exit 2), nothing recorded"
+    else
+        pg_fail "$name: -whatif of the message taken: exit $rc"
+        cat "$dir/no.err"
+    fi
+}
+
+command -v mpiexec.mpich >/dev/null ||
+    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+whatif_case MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"
+if command -v mpiexec.openmpi >/dev/null; then
+    whatif_case "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi" --oversubscribe
+else
+    pg_fail "Open MPI is not installed (scripts/install-deps.sh test installs it)"
+fi
+
+# Calls an MPI what-if cannot force: refused before anything runs.
+dir=$(pg_tmpdir)
+timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
+    "$PG_BUILD/tests/mpich/mpi_master" >"$dir/rec.out" 2>"$dir/rec.err" ||
+    pg_fail "MPICH: recording mpi_master"
+# "SEQ LTID MSGID" of the first MPI_Iprobe race that took a message, then
+# of the first race of polls that found nothing (MPI_Iprobe's or
+# MPI_Testany's: the master's tests find none done thousands of times)
+"$P" -races -json "$dir/rec" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["alternatives"]]
+for x in ([y for y in r if y["took"] and y["call"] == "MPI_Iprobe"][0],
+          [y for y in r if not y["took"]][0]):
+    print(x["seq"], x["alternatives"][0]["ltid"], x["alternatives"][0]["msgid"])' >"$dir/probes"
+for k in 1 2; do
+    read -r seq al am <<<"$(sed -n "${k}p" "$dir/probes")"
+    [ "$k" = 1 ] && want="the receive is MPI_Iprobe; in an MPI run Pangaea forces MPI_Recv only" ||
+        want="forces a receive that took a message, not polls that found nothing"
+    rc=0
+    timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/p$k" \
+        mpiexec.mpich -n 4 "$PG_BUILD/tests/mpich/mpi_master" >"$dir/p$k.out" 2>"$dir/p$k.err" || rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "pangaea: -whatif 1:$seq: .*$want" "$dir/p$k.err" &&
+        [ ! -s "$dir/p$k.out" ] && [ ! -e "$dir/p$k/ltid-1.comm.pgc" ]; then
+        pg_pass "MPICH: -whatif 1:$seq=$al:$am ($([ "$k" = 1 ] && echo "an MPI_Iprobe that found a message" || echo "polls that found nothing")) is refused, named, before it runs (exit 2)"
+    else
+        pg_fail "MPICH: -whatif 1:$seq=$al:$am on mpi_master: exit $rc"
+        cat "$dir/p$k.err"
+    fi
+done
+
+pg_summary

@@ -1,0 +1,45 @@
+/*
+ * mpi_orders.c - a master (rank 0) taking its workers' results with
+ * MPI_Recv(MPI_ANY_SOURCE), one call site, and printing the order: the MPI
+ * program of tests/e2e/test_mpi_whatif.sh and test_mpi_explore.sh (plain
+ * MPI, built with each MPI's mpicc).
+ *
+ * Every worker (ranks 1..n-1) sends its rank with tag 1 to rank 0 and
+ * ends; the master prints "order: A B C" as it took them.  With 4 ranks
+ * the three receives can take the results in 3! = 6 orders, and these
+ * are all the races of the program.  With the argument "crash" the master
+ * aborts (SIGABRT) when its SECOND receive took rank 3's result: a bug
+ * only one order in three shows.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, i, v;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank > 0) {
+        MPI_Send(&rank, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }
+    printf("order:");
+    for (i = 1; i < size; i++) {
+        MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        printf(" %d", v);
+        if (i == 2 && v == 3 && argc > 1 && !strcmp(argv[1], "crash")) {
+            printf("\n");
+            fflush(stdout);
+            abort();
+        }
+    }
+    printf("\n");
+    MPI_Finalize();
+    return 0;
+}
