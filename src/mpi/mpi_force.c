@@ -22,7 +22,11 @@
  * itself: its MPI_Recv asks MPI for the chosen sender and tag
  * (pgm_force_pick), and MPI's non-overtaking rule gives it the chosen
  * message: the oldest of that sender and tag not yet taken, as it was
- * when recorded, since the rank took the same messages before.  The log
+ * when recorded, since the rank took the same messages before.  A forced
+ * MPI_Iprobe or MPI_Probe (its first poll past the stop) waits, with
+ * MPI_Probe, until the chosen message is there: it finds it, as it could
+ * have (its send does not follow the probe), and the program's receive
+ * of what it found then takes it.  The log
  * keeps what the program asked for (a wildcard), so the new recording's
  * -races sees the same race.  Anything else at the forced event (another
  * call than the one recorded there, a call the plan's message does not
@@ -209,10 +213,10 @@ void pgm_force_copy(void)
     wrote(pg_logw_event(pgm.comm, &fc.ev));
 }
 
-void pgm_force_pick(const char *call, int *source, int *tag)
+int pgm_force_pick(const char *call, int *source, int *tag)
 {
     if (!fc.armed)
-        return;
+        return 0;
     fc.armed = 0;
     if (strcmp(call, fc.fcall))
         pgm_die(PGM_REFUSED, "what-if: event %ld, the receive forced, was "
@@ -225,6 +229,7 @@ void pgm_force_pick(const char *call, int *source, int *tag)
                 fc.ftag);
     *source = pgm_rank_of(fc.ffrom);
     *tag = fc.ftag;
+    return 1;
 }
 
 void pgm_force_check(void)
@@ -232,6 +237,7 @@ void pgm_force_check(void)
     if (fc.armed)
         pgm_die(PGM_REFUSED, "what-if: event %ld, the receive forced, was "
                 "%s when recorded, but the program's next event is another "
-                "call's: an MPI what-if forces MPI_Recv only", fc.fseq,
+                "call's: an MPI what-if forces MPI_Recv and MPI_Iprobe/"
+                "MPI_Probe only", fc.fseq,
                 fc.fcall);
 }

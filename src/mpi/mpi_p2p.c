@@ -235,10 +235,14 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
         }
         check_admits(e, source, tag, call);
         rc = PMPI_Probe(pgm_rank_of(e->from), e->tag, comm, &st);
-    } else if (flag)
-        rc = PMPI_Iprobe(source, tag, comm, &found, &st);
-    else
-        rc = PMPI_Probe(source, tag, comm, &st);
+    } else {
+        int s = source, t = tag; /* a what-if's choice: found, waited for */
+
+        if (pgm_force_pick("MPI_Iprobe", &s, &t) || !flag)
+            rc = PMPI_Probe(s, t, comm, &st);
+        else
+            rc = PMPI_Iprobe(s, t, comm, &found, &st);
+    }
     if (rc == MPI_SUCCESS && found) {
         took("MPI_Iprobe", &st, source, tag, e, 0);
         give_status(status, &st);

@@ -126,9 +126,10 @@ void pgm_force_next(void);
 void pgm_force_miss(void);
 /* The followed event just done, written into the new log. */
 void pgm_force_copy(void);
-/* MPI_Recv (call) about to ask MPI for *source, *tag: the forced one asks
- * for the chosen message's sender and tag instead. */
-void pgm_force_pick(const char *call, int *source, int *tag);
+/* MPI_Recv or MPI_Iprobe (call, as the log names it) about to ask MPI for
+ * *source, *tag: the forced one asks for the chosen message's sender and
+ * tag instead, and 1 is returned (a forced probe waits for it). */
+int pgm_force_pick(const char *call, int *source, int *tag);
 /* Before an event is recorded: the forced receive must come first. */
 void pgm_force_check(void);
 

@@ -9,10 +9,11 @@
 #    replays of the new recording print the what-if's output;
 #  - a message -races does not list for that receive (the one it took) is
 #    refused, exit 2, listing the alternatives; nothing is recorded;
-#  - tests/programs/mpi_master.c: forcing an MPI_Iprobe that found a
-#    message, or polls that found nothing, is refused before
-#    anything runs (exit 2), naming the call: an MPI what-if forces
-#    MPI_Recv only so far.
+#  - tests/programs/mpi_master.c: an MPI_Iprobe(MPI_ANY_SOURCE) that found
+#    a message forced to find another finds it (the probe order printed
+#    begins with that worker), and the new recording replays; forcing
+#    polls that found nothing is refused before anything runs (exit 2),
+#    named: an MPI what-if does not force polls yet.
 . "$(dirname "$0")/lib.sh"
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -95,7 +96,7 @@ else
     pg_fail "Open MPI is not installed (scripts/install-deps.sh test installs it)"
 fi
 
-# Calls an MPI what-if cannot force: refused before anything runs.
+# Probes: one forced, and polls that found nothing refused.
 dir=$(pg_tmpdir)
 timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
     "$PG_BUILD/tests/mpich/mpi_master" >"$dir/rec.out" 2>"$dir/rec.err" ||
@@ -109,20 +110,35 @@ r = [x for x in json.load(sys.stdin)["races"] if x["alternatives"]]
 for x in ([y for y in r if y["took"] and y["call"] == "MPI_Iprobe"][0],
           [y for y in r if not y["took"]][0]):
     print(x["seq"], x["alternatives"][0]["ltid"], x["alternatives"][0]["msgid"])' >"$dir/probes"
-for k in 1 2; do
-    read -r seq al am <<<"$(sed -n "${k}p" "$dir/probes")"
-    [ "$k" = 1 ] && want="the receive is MPI_Iprobe; in an MPI run Pangaea forces MPI_Recv only" ||
-        want="forces a receive that took a message, not polls that found nothing"
-    rc=0
-    timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/p$k" \
-        mpiexec.mpich -n 4 "$PG_BUILD/tests/mpich/mpi_master" >"$dir/p$k.out" 2>"$dir/p$k.err" || rc=$?
-    if [ "$rc" -eq 2 ] && grep -q "pangaea: -whatif 1:$seq: .*$want" "$dir/p$k.err" &&
-        [ ! -s "$dir/p$k.out" ] && [ ! -e "$dir/p$k/ltid-1.comm.pgc" ]; then
-        pg_pass "MPICH: -whatif 1:$seq=$al:$am ($([ "$k" = 1 ] && echo "an MPI_Iprobe that found a message" || echo "polls that found nothing")) is refused, named, before it runs (exit 2)"
-    else
-        pg_fail "MPICH: -whatif 1:$seq=$al:$am on mpi_master: exit $rc"
-        cat "$dir/p$k.err"
-    fi
-done
+# an MPI_Iprobe that found a message: forced to find another, the run
+# goes on with it (the master's receive takes what the probe found), and
+# the new recording replays
+read -r seq al am <<<"$(sed -n 1p "$dir/probes")"
+rc=0
+timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/p1" \
+    mpiexec.mpich -n 4 "$PG_BUILD/tests/mpich/mpi_master" >"$dir/p1.out" 2>"$dir/p1.err" || rc=$?
+first=$(sed -n 's/^probe: \([0-9]\).*/\1/p' "$dir/p1.out")
+if [ "$rc" -eq 0 ] && [ "$first" = "$((al - 1))" ] && [ "$(took "$dir/p1" "$seq")" = "$al" ] &&
+    timeout 120 "$P" -replay -logdir "$dir/p1" mpiexec.mpich -n 4 \
+        "$PG_BUILD/tests/mpich/mpi_master" >"$dir/p1r.out" 2>"$dir/p1r.err" &&
+    cmp -s "$dir/p1.out" "$dir/p1r.out"; then
+    pg_pass "MPICH: -whatif 1:$seq=$al:$am makes an MPI_Iprobe find ltid $al's result first; its recording replays"
+else
+    pg_fail "MPICH: -whatif 1:$seq=$al:$am (MPI_Iprobe): exit $rc, probe order begins with ${first:-?}"
+    cat "$dir/p1.err" "$dir/p1r.err" 2>/dev/null | head -20
+fi
+# polls that found nothing: refused before anything runs
+read -r seq al am <<<"$(sed -n 2p "$dir/probes")"
+rc=0
+timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/p2" \
+    mpiexec.mpich -n 4 "$PG_BUILD/tests/mpich/mpi_master" >"$dir/p2.out" 2>"$dir/p2.err" || rc=$?
+if [ "$rc" -eq 2 ] &&
+    grep -q "pangaea: -whatif 1:$seq: in an MPI run Pangaea forces a receive that took a message, not polls that found nothing" "$dir/p2.err" &&
+    [ ! -s "$dir/p2.out" ] && [ ! -e "$dir/p2/ltid-1.comm.pgc" ]; then
+    pg_pass "MPICH: -whatif 1:$seq=$al:$am (polls that found nothing) is refused, named, before it runs (exit 2)"
+else
+    pg_fail "MPICH: -whatif 1:$seq=$al:$am (polls that found nothing): exit $rc"
+    cat "$dir/p2.err"
+fi
 
 pg_summary

@@ -69,10 +69,12 @@ static int check_force(const char *dir, const char *line, pg_err *err)
                           !strcmp(kind, "nothing") ? "a poll to find nothing"
                                                    : "polls that found nothing",
                           call);
-    if (k != PG_EV_RECV || strcmp(call, "MPI_Recv"))
+    if (k != PG_EV_RECV || (strcmp(call, "MPI_Recv") &&
+                            strcmp(call, "MPI_Iprobe")))
         return pg_err_set(err, "-whatif %d:%ld: the receive is %s; in an MPI "
-                          "run Pangaea forces MPI_Recv only so far (README.md, "
-                          "MPI programs)", ltid, seq, call);
+                          "run Pangaea forces MPI_Recv, MPI_Iprobe and "
+                          "MPI_Probe only so far (README.md, MPI programs)",
+                          ltid, seq, call);
     return 0;
 }
 
