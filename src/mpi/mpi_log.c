@@ -147,6 +147,7 @@ void pgm_start(void)
     if (whatif && pgm_force_start())
         read_next();
     pgm_chaos_start();
+    pgm_stop_start();
 }
 
 /* A rank of a recording or replay whose MPI_Init never reached the
@@ -322,6 +323,7 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
 void pgm_advance(void)
 {
     pgm_force_copy(); /* a what-if rank records what it followed */
+    pgm_stop_after(&pgm.next); /* -stop: the event is done */
     read_next();
 }
 
@@ -334,6 +336,7 @@ void pgm_finish(void)
 
     if (pgm.mode == PGM_REPLAY) {
         pgm_expect(PG_EV_END, NULL, "MPI_Finalize", 0);
+        pgm_stop_unreached(pgm.next.seq);
         pgm_force_copy(); /* a what-if rank followed to the end */
         pg_logr_close(pgm.rd);
         pgm.rd = NULL;

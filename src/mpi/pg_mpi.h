@@ -21,7 +21,7 @@
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
  * counters, the clock), mpi_chaos.c (-chaos's perturbation), mpi_site.c
- * (call sites), mpi_force.c (a what-if
+ * (call sites), mpi_stop.c (-replay -stop), mpi_force.c (a what-if
  * rank: following, then the forced receive), mpi_log.c (writing and
  * reading the rank's logs, divergence), mpi_p2p.c (the wrapped calls).
  *
@@ -132,6 +132,16 @@ void pgm_force_copy(void);
 int pgm_force_pick(const char *call, int *source, int *tag);
 /* Before an event is recorded: the forced receive must come first. */
 void pgm_force_check(void);
+
+/* ---- mpi_stop.c: -replay -stop (PANGAEA_STOP) ---- */
+struct pgm_ev;
+/* At the start of a replay: this rank's stop events. */
+void pgm_stop_start(void);
+/* The replay has done event e: stops the rank (SIGSTOP) if a stop is due,
+ * saying where, with its pid. */
+void pgm_stop_after(const struct pgm_ev *e);
+/* At the rank's end (its last event, last): the stops never reached. */
+void pgm_stop_unreached(long last);
 
 /* ---- mpi_log.c ---- */
 /* After PMPI_Init: opens the logs (record) or the recording (replay). */

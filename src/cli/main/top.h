@@ -61,9 +61,11 @@ void top_debug_env(const char *dir);
 int top_debug_pvmd(int started, pg_err *err);
 void top_debug_say(void);
 int top_debug_held(int ltid);
-/* The first of -stop, -debug, -otherargs, -rebuilt given, or NULL (an MPI
- * run refuses them: mpi_run.c). */
+/* For an MPI run (mpi_run.c): the first of -debug, -otherargs, -rebuilt
+ * given, or NULL (it refuses them); the -stop events, "L:E,L:E" ("" if
+ * none), which it passes to the ranks. */
 const char *top_debug_given(void);
+const char *top_debug_stops(void);
 /* -replay: the program's arguments against the recorded ones (spawn: the
  * first spawn of ltid 0's execution log).  None given: o->args becomes the
  * recorded ones; others given: -1 and err, unless -otherargs (a warning).

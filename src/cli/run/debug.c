@@ -234,8 +234,13 @@ int top_replay_args(struct top_opts *o, const pg_event *spawn, pg_err *err)
 
 const char *top_debug_given(void)
 {
-    return stops[0] ? "-stop" : debug_ltid >= 0 ? "-debug"
-           : other_args ? "-otherargs" : rebuilt ? "-rebuilt" : NULL;
+    return debug_ltid >= 0 ? "-debug" : other_args ? "-otherargs"
+           : rebuilt ? "-rebuilt" : NULL;
+}
+
+const char *top_debug_stops(void)
+{
+    return stops;
 }
 
 int top_debug_held(int ltid)

@@ -210,6 +210,8 @@ static char **launcher_argv(const struct top_opts *o,
             pass_env(l, argv, &n, PGM_ENV_WHATIF, plan);
         if (chaos && *chaos && o->mode == PANGAEA_LOG) /* -chaos's seed */
             pass_env(l, argv, &n, PGM_ENV_CHAOS, chaos);
+        if (*top_debug_stops()) /* -replay -stop (mpi_stop.c) */
+            pass_env(l, argv, &n, PGM_ENV_STOP, top_debug_stops());
     }
     memcpy(&argv[n], o->args, (size_t)k * sizeof *argv);
     return argv;
