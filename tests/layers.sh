@@ -41,6 +41,7 @@ MPI_LAYERS="$BASE_LOG_LAYERS
 mpi_state
 mpi_chaos
 mpi_site
+mpi_crash
 mpi_stop
 mpi_force
 mpi_log

@@ -148,6 +148,7 @@ void pgm_start(void)
         read_next();
     pgm_chaos_start();
     pgm_stop_start();
+    pgm_crash_catch();
 }
 
 /* A rank of a recording or replay whose MPI_Init never reached the

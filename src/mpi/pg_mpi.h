@@ -21,7 +21,8 @@
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
  * counters, the clock), mpi_chaos.c (-chaos's perturbation), mpi_site.c
- * (call sites), mpi_stop.c (-replay -stop), mpi_force.c (a what-if
+ * (call sites), mpi_crash.c (a crash keeps the log), mpi_stop.c
+ * (-replay -stop), mpi_force.c (a what-if
  * rank: following, then the forced receive), mpi_log.c (writing and
  * reading the rank's logs, divergence), mpi_p2p.c (the wrapped calls).
  *
@@ -132,6 +133,11 @@ void pgm_force_copy(void);
 int pgm_force_pick(const char *call, int *source, int *tag);
 /* Before an event is recorded: the forced receive must come first. */
 void pgm_force_check(void);
+
+/* ---- mpi_crash.c ---- */
+/* A recording rank that dies of a crash's signal pushes its logs out
+ * first (its <crash> and <end> in the execution log). */
+void pgm_crash_catch(void);
 
 /* ---- mpi_stop.c: -replay -stop (PANGAEA_STOP) ---- */
 struct pgm_ev;

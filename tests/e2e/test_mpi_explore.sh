@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# test_mpi_explore.sh - -explore and -chaos on MPI programs (MPICH), built on
+# test_mpi_explore.sh - -explore (MPICH and Open MPI) and -chaos (MPICH) on
+# MPI programs, built on
 # the MPI what-if (src/mpi/mpi_force.c), through the launcher as users type
 # it: tests/programs/mpi_orders.c, a master taking 3 workers' results with
 # MPI_Recv(MPI_ANY_SOURCE) (4 ranks: 3! = 6 orders, its only races).
 #  - -explore: the 6 orders, each once (6 distinct outputs, every
 #    "order: A B C" permutation printed), in 6 runs, "complete", none failed;
 #  - `crash` (the master aborts when its SECOND receive took rank 3's
-#    result): found, by a forced run whose output shows that order, and
-#    the failed run's recording replays to the same abort;
+#    result; the workers send 100 ms apart, so free runs take 1 2 3):
+#    found, by a forced run whose output shows that order, and the failed
+#    run's recording replays to the same abort;
 #  - -chaos: every rank gets the run's seed (PANGAEA_CHAOS, passed by the
 #    launcher) and says it perturbs its receives; the runs are recorded
 #    and replay.
@@ -22,39 +24,51 @@ cd "$dir" || exit 1
 
 distinct() { sed -n 's/^run [0-9]*: .*, output \([0-9a-f]*\).*/\1/p' "$1" | sort -u | wc -l; }
 
-rc=0
-timeout 600 "$P" -explore -runs 20 -logdir all mpiexec.mpich -n 4 "$PROG" >all.out 2>&1 || rc=$?
-runs=$(sed -n 's/^\([0-9]*\) runs.*/\1/p' all.out)
-if [ "$rc" -eq 0 ] && [ "$runs" = 6 ] && [ "$(distinct all.out)" -eq 6 ] &&
-    grep -q "^orders: 6 distinct orders of the receives run; complete" all.out; then
-    pg_pass "MPICH: -explore runs the 6 orders of mpi_orders in 6 runs, complete"
-else
-    pg_fail "MPICH: -explore of mpi_orders: exit $rc, ${runs:-?} runs, $(distinct all.out) outputs"
-    cat all.out
-fi
-
-rc=0
-timeout 600 "$P" -explore -runs 20 -jobs 1 -logdir crash mpiexec.mpich -n 4 "$PROG" crash \
-    >crash.out 2>&1 || rc=$?
-run=$(sed -n 's/^run \([0-9]*\) failed (.*/\1/p' crash.out | head -1)
-if [ "$rc" -eq 1 ] && [ -n "$run" ] && grep -q "^order: [12] 3$" "crash/run-$run.out" &&
-    grep -q "^run $run: forced .*: failed" crash.out; then
-    pg_pass "MPICH: -explore finds the abort of the order x 3 y (run $run, forced)"
-else
-    pg_fail "MPICH: -explore crash: exit $rc, failed run ${run:-none}"
-    cat crash.out
-fi
-if [ -n "$run" ]; then
+# explore_case NAME PROG LAUNCHER [LAUNCHER OPTIONS...]
+explore_case() {
+    local name=$1 prog=$2 rc runs run sub
+    shift 2
+    sub=$(echo "$name" | tr -dc 'a-zA-Z')
     rc=0
-    timeout 120 "$P" -replay -logdir "crash/run-$run" mpiexec.mpich -n 4 "$PROG" crash \
-        >replay.out 2>replay.err || rc=$?
-    if [ "$rc" -ne 0 ] && grep -q "^order: [12] 3$" replay.out &&
-        [ "$(grep '^order' replay.out)" = "$(grep '^order' "crash/run-$run.out")" ]; then
-        pg_pass "MPICH: the failed run's recording replays to the same abort (exit $rc)"
+    timeout 600 "$P" -explore -runs 20 -logdir "$sub-all" "$@" -n 4 "$prog" >"$sub-all.out" 2>&1 || rc=$?
+    runs=$(sed -n 's/^\([0-9]*\) runs.*/\1/p' "$sub-all.out")
+    if [ "$rc" -eq 0 ] && [ "$runs" = 6 ] && [ "$(distinct "$sub-all.out")" -eq 6 ] &&
+        grep -q "^orders: 6 distinct orders of the receives run; complete" "$sub-all.out"; then
+        pg_pass "$name: -explore runs the 6 orders of mpi_orders in 6 runs, complete"
     else
-        pg_fail "MPICH: replay of the failed run: exit $rc"
-        cat replay.out replay.err
+        pg_fail "$name: -explore of mpi_orders: exit $rc, ${runs:-?} runs, $(distinct "$sub-all.out") outputs"
+        cat "$sub-all.out"
     fi
+    rc=0
+    timeout 600 "$P" -explore -runs 20 -jobs 1 -logdir "$sub-crash" "$@" -n 4 "$prog" crash \
+        >"$sub-crash.out" 2>&1 || rc=$?
+    run=$(sed -n 's/^run \([0-9]*\) failed (.*/\1/p' "$sub-crash.out" | head -1)
+    if [ "$rc" -eq 1 ] && [ -n "$run" ] && grep -q "^order: [12] 3$" "$sub-crash/run-$run.out" &&
+        grep -q "^run $run: forced .*: failed" "$sub-crash.out"; then
+        pg_pass "$name: -explore finds the abort of the order x 3 y (run $run, forced)"
+    else
+        pg_fail "$name: -explore crash: exit $rc, failed run ${run:-none}"
+        cat "$sub-crash.out"
+    fi
+    [ -n "$run" ] || return
+    rc=0
+    timeout 120 "$P" -replay -logdir "$sub-crash/run-$run" "$@" -n 4 "$prog" crash \
+        >"$sub-replay.out" 2>"$sub-replay.err" || rc=$?
+    if [ "$rc" -ne 0 ] && grep -q "^order: [12] 3$" "$sub-replay.out" &&
+        [ "$(grep '^order' "$sub-replay.out")" = "$(grep '^order' "$sub-crash/run-$run.out")" ]; then
+        pg_pass "$name: the failed run's recording replays to the same abort (exit $rc)"
+    else
+        pg_fail "$name: replay of the failed run: exit $rc"
+        cat "$sub-replay.out" "$sub-replay.err"
+    fi
+}
+
+explore_case MPICH "$PROG" mpiexec.mpich
+if command -v mpiexec.openmpi >/dev/null; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    explore_case "Open MPI" "$PG_BUILD/tests/openmpi/mpi_orders" mpiexec.openmpi --oversubscribe
+else
+    pg_fail "Open MPI is not installed (scripts/install-deps.sh test installs it)"
 fi
 
 rc=0

@@ -8,22 +8,26 @@
  * ends; the master prints "order: A B C" as it took them.  With 4 ranks
  * the three receives can take the results in 3! = 6 orders, and these
  * are all the races of the program.  With the argument "crash" the master
- * aborts (SIGABRT) when its SECOND receive took rank 3's result: a bug
- * only one order in three shows.
+ * aborts (SIGABRT) when its SECOND receive took rank 3's result, and
+ * worker r sends after (r-1) x 100 ms: free runs nearly always take 1 2 3,
+ * so the bug is rare there and only a forced order finds it surely.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
-    int rank, size, i, v;
+    int rank, size, i, v, crash = argc > 1 && !strcmp(argv[1], "crash");
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank > 0) {
+        if (crash)
+            usleep((useconds_t)(rank - 1) * 100000);
         MPI_Send(&rank, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
         MPI_Finalize();
         return 0;
@@ -33,7 +37,7 @@ int main(int argc, char **argv)
         MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
         printf(" %d", v);
-        if (i == 2 && v == 3 && argc > 1 && !strcmp(argv[1], "crash")) {
+        if (i == 2 && v == 3 && crash) {
             printf("\n");
             fflush(stdout);
             abort();
