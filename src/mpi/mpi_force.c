@@ -26,7 +26,10 @@
  * MPI_Iprobe or MPI_Probe (its first poll past the stop) waits, with
  * MPI_Probe, until the chosen message is there: it finds it, as it could
  * have (its send does not follow the probe), and the program's receive
- * of what it found then takes it.  The log
+ * of what it found then takes it.  Polls of MPI_Iprobe that found nothing
+ * (a <poll>, numbered SEQ, before the event that counts them: "force ...
+ * poll-recv") are forced the same way at the first of them: the stop is
+ * the <poll>, and the first MPI_Iprobe past it finds the chosen message.  The log
  * keeps what the program asked for (a wildcard), so the new recording's
  * -races sees the same race.  Anything else at the forced event (another
  * call than the one recorded there, a call the plan's message does not
@@ -45,6 +48,8 @@ static struct {
     int force;               /* this rank has the forced receive */
     long fseq;
     int ffrom, ftag;         /* the chosen message's sender ltid, tag */
+    int at_poll;             /* forced at polls that found nothing: the
+                                first of them finds the message */
     int armed;               /* the next receive is the forced one */
     char fcall[64];          /* the call recorded at the forced event */
     char from[4096];
@@ -71,11 +76,13 @@ static int plan_line(const char *line)
                &msgid, &tag) == 6) {
         if (ltid != pgm.ltid)
             return 0;
-        if (strcmp(kind, "recv"))
+        if (strcmp(kind, "recv") && strcmp(kind, "poll-recv"))
             pgm_die(PGM_REFUSED, "the what-if plan forces event %ld to %s: "
-                    "an MPI what-if forces receives that took a message "
+                    "an MPI what-if forces receives and probes that took a "
+                    "message, and MPI_Iprobe polls that found nothing "
                     "(README.md, MPI programs)", seq, kind);
         fc.force = 1, fc.fseq = seq, fc.ffrom = from, fc.ftag = tag;
+        fc.at_poll = !strcmp(kind, "poll-recv");
         return 0;
     }
     return !strncmp(line, "turns ", 6) ? 0 : -1;
@@ -153,19 +160,33 @@ void pgm_force_seen(const pg_event *ev)
     fc.ev.nto = ev->nto > 0, fc.ev.to = &fc.to; /* MPI: one destination */
 }
 
+/* At the stop, the forced event: the receive read next, or for polls the
+ * <poll> (numbered fseq) just before it; its call, or NULL. */
+static const char *forced_call(void)
+{
+    if (!pgm.have_next)
+        return NULL;
+    if (fc.at_poll)
+        return fc.have_poll && fc.poll.seq == fc.fseq &&
+                       pgm.next.misses > 0 ? fc.poll.call : NULL;
+    return pgm.next.seq == fc.fseq ? pgm.next.call : NULL;
+}
+
 void pgm_force_next(void)
 {
+    const char *call;
+
     if (!pgm.whatif || pgm.mode != PGM_REPLAY)
         return;
     if (pgm.have_next && (fc.stop < 0 || pgm.next.seq < fc.stop))
         return; /* still followed */
-    if (fc.force && !(pgm.have_next && pgm.next.seq == fc.fseq))
+    if (fc.force && !(call = forced_call()))
         pgm_die(PGM_REFUSED, "the what-if's forced event %ld is not a "
-                "receive this rank's recording has at its stop", fc.fseq);
+                "receive or poll this rank's recording has at its stop",
+                fc.fseq);
     if (fc.force) {
         fc.armed = 1;
-        snprintf(fc.fcall, sizeof fc.fcall, "%s",
-                 pgm.next.call ? pgm.next.call : "?");
+        snprintf(fc.fcall, sizeof fc.fcall, "%s", call);
     }
     pg_logr_close(pgm.rd);
     pgm.rd = NULL;

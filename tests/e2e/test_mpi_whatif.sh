@@ -12,8 +12,11 @@
 #  - tests/programs/mpi_master.c: an MPI_Iprobe(MPI_ANY_SOURCE) that found
 #    a message forced to find another finds it (the probe order printed
 #    begins with that worker), and the new recording replays; forcing
-#    polls that found nothing is refused before anything runs (exit 2),
-#    named: an MPI what-if does not force polls yet.
+#    MPI_Testany's tests that found none done is refused before anything
+#    runs (exit 2), named;
+#  - mpi_orders poll: MPI_Iprobe polls that found nothing, forced to find
+#    ltid 4's result: the first poll finds it ("after 0 polls"), and the
+#    new recording replays.
 . "$(dirname "$0")/lib.sh"
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -96,23 +99,25 @@ else
     pg_fail "Open MPI is not installed (scripts/install-deps.sh test installs it)"
 fi
 
-# Probes: one forced, and polls that found nothing refused.
+# Probes and polls.  mpi_master: an MPI_Iprobe that found a message, and
+# MPI_Testany's tests that found none done (logged as MPI_Irecv polls; a
+# few thousand in every run so far: recorded again if a run had none).
 dir=$(pg_tmpdir)
-timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
-    "$PG_BUILD/tests/mpich/mpi_master" >"$dir/rec.out" 2>"$dir/rec.err" ||
-    pg_fail "MPICH: recording mpi_master"
-# "SEQ LTID MSGID" of the first MPI_Iprobe race that took a message, then
-# of the first race of polls that found nothing (MPI_Iprobe's or
-# MPI_Testany's: the master's tests find none done thousands of times)
-"$P" -races -json "$dir/rec" | python3 -c '
+for _ in 1 2 3; do
+    rm -rf "$dir/rec"
+    timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
+        "$PG_BUILD/tests/mpich/mpi_master" >"$dir/rec.out" 2>"$dir/rec.err" ||
+        pg_fail "MPICH: recording mpi_master"
+    # "SEQ LTID MSGID" of the first MPI_Iprobe race that took a message,
+    # then of the first race of MPI_Testany's tests that found none done
+    "$P" -races -json "$dir/rec" | python3 -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["alternatives"]]
-for x in ([y for y in r if y["took"] and y["call"] == "MPI_Iprobe"][0],
-          [y for y in r if not y["took"]][0]):
+for x in ([y for y in r if y["took"] and y["call"] == "MPI_Iprobe"][:1] +
+          [y for y in r if not y["took"] and y["call"] == "MPI_Irecv"][:1]):
     print(x["seq"], x["alternatives"][0]["ltid"], x["alternatives"][0]["msgid"])' >"$dir/probes"
-# an MPI_Iprobe that found a message: forced to find another, the run
-# goes on with it (the master's receive takes what the probe found), and
-# the new recording replays
+    [ "$(wc -l <"$dir/probes")" -eq 2 ] && break
+done
 read -r seq al am <<<"$(sed -n 1p "$dir/probes")"
 rc=0
 timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/p1" \
@@ -127,18 +132,41 @@ else
     pg_fail "MPICH: -whatif 1:$seq=$al:$am (MPI_Iprobe): exit $rc, probe order begins with ${first:-?}"
     cat "$dir/p1.err" "$dir/p1r.err" 2>/dev/null | head -20
 fi
-# polls that found nothing: refused before anything runs
 read -r seq al am <<<"$(sed -n 2p "$dir/probes")"
 rc=0
 timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/p2" \
     mpiexec.mpich -n 4 "$PG_BUILD/tests/mpich/mpi_master" >"$dir/p2.out" 2>"$dir/p2.err" || rc=$?
 if [ "$rc" -eq 2 ] &&
-    grep -q "pangaea: -whatif 1:$seq: in an MPI run Pangaea forces a receive that took a message, not polls that found nothing" "$dir/p2.err" &&
+    grep -q "pangaea: -whatif 1:$seq: in an MPI run Pangaea forces a receive that took a message, or MPI_Iprobe polls that found nothing, not polls that found nothing (MPI_Irecv)" "$dir/p2.err" &&
     [ ! -s "$dir/p2.out" ] && [ ! -e "$dir/p2/ltid-1.comm.pgc" ]; then
-    pg_pass "MPICH: -whatif 1:$seq=$al:$am (polls that found nothing) is refused, named, before it runs (exit 2)"
+    pg_pass "MPICH: -whatif 1:$seq=$al:$am (MPI_Testany's tests that found none done) is refused, named, before it runs (exit 2)"
 else
-    pg_fail "MPICH: -whatif 1:$seq=$al:$am (polls that found nothing): exit $rc"
+    pg_fail "MPICH: -whatif 1:$seq=$al:$am (MPI_Testany's tests): exit $rc"
     cat "$dir/p2.err"
+fi
+
+# mpi_orders poll: the master's MPI_Iprobe polls that found nothing, forced
+# to find ltid 4's result at the first of them (it had found ltid 2's)
+dir=$(pg_tmpdir)
+timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
+    "$PG_BUILD/tests/mpich/mpi_orders" poll >"$dir/rec.out" 2>"$dir/rec.err" ||
+    pg_fail "MPICH: recording mpi_orders poll"
+seq=$("$P" -races -json "$dir/rec" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if not x["took"] and x["call"] == "MPI_Iprobe"]
+print(r[0]["seq"] if r else 0)')
+rc=0
+timeout 120 "$P" -whatif "1:$seq=4:1" -logdir "$dir/rec" -o "$dir/new" mpiexec.mpich -n 4 \
+    "$PG_BUILD/tests/mpich/mpi_orders" poll >"$dir/new.out" 2>"$dir/new.err" || rc=$?
+if [ "$rc" -eq 0 ] && grep -qx "poll: 3 after 0 polls that found nothing" "$dir/new.out" &&
+    grep -q "ltid 1 event $seq (polls that found nothing) takes 4:1 instead" "$dir/new.err" &&
+    timeout 120 "$P" -replay -logdir "$dir/new" mpiexec.mpich -n 4 \
+        "$PG_BUILD/tests/mpich/mpi_orders" poll >"$dir/r.out" 2>"$dir/r.err" &&
+    cmp -s "$dir/r.out" "$dir/new.out"; then
+    pg_pass "MPICH: -whatif 1:$seq=4:1: the first of the MPI_Iprobe polls that found nothing finds ltid 4's result; its recording replays"
+else
+    pg_fail "MPICH: -whatif 1:$seq=4:1 on polls that found nothing: exit $rc"
+    cat "$dir/new.out" "$dir/new.err"
 fi
 
 pg_summary

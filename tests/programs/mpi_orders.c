@@ -11,6 +11,10 @@
  * aborts (SIGABRT) when its SECOND receive took rank 3's result, and
  * worker r sends after (r-1) x 100 ms: free runs nearly always take 1 2 3,
  * so the bug is rare there and only a forced order finds it surely.
+ * With the argument "poll" worker r sends after r x 50 ms, and the master
+ * first polls MPI_Iprobe(MPI_ANY_SOURCE, 1) until it finds a result
+ * ("poll: R after N polls that found nothing"; the receives then take
+ * that one first): the polls that found nothing race with every result.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -21,17 +25,26 @@
 int main(int argc, char **argv)
 {
     int rank, size, i, v, crash = argc > 1 && !strcmp(argv[1], "crash");
+    int poll = argc > 1 && !strcmp(argv[1], "poll"), found = 0, misses = 0;
+    MPI_Status st;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank > 0) {
-        if (crash)
-            usleep((useconds_t)(rank - 1) * 100000);
+        if (crash || poll)
+            usleep((useconds_t)(crash ? rank - 1 : rank) * (crash ? 100000 : 50000));
         MPI_Send(&rank, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
         MPI_Finalize();
         return 0;
     }
+    while (poll && !found) {
+        MPI_Iprobe(MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &found, &st);
+        misses += !found;
+    }
+    if (poll)
+        printf("poll: %d after %d polls that found nothing\n", st.MPI_SOURCE,
+               misses);
     printf("order:");
     for (i = 1; i < size; i++) {
         MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD,

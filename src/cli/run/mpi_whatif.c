@@ -6,13 +6,15 @@
  * Design.  The choice was checked against DIR's race analysis and the
  * plan computed as for a PVM run (src/cli/search/whatif.c: only messages
  * `-races` lists as the receive's alternatives, so never an order MPI
- * could not have produced).  What an MPI rank can force so far is a
- * receive made by MPI_Recv that took a message: posted for the chosen
- * sender and tag, MPI's non-overtaking rule gives it the chosen message.
+ * could not have produced).  What an MPI rank can force so far: a receive
+ * made by MPI_Recv that took a message (posted for the chosen sender and
+ * tag, MPI's non-overtaking rule gives it the chosen message), an
+ * MPI_Iprobe or MPI_Probe that found one (it finds the chosen one), and
+ * MPI_Iprobe polls that found nothing (the first of them finds it).
  * Each forced event is looked up in its rank's log and anything else
- * (polls that found nothing, a poll forced to find nothing, MPI_Iprobe,
- * the completions of MPI_Irecv) is refused here, named, before anything
- * runs.  Then the plan goes into the new recording (whatif.plan), which
+ * (other polls that found nothing, such as MPI_Test's, a poll forced to
+ * find nothing, the completions of MPI_Irecv, logged as "MPI_Irecv") is
+ * refused here, named, before anything runs.  Then the plan goes into the new recording (whatif.plan), which
  * mpi_run.c names to every rank.
  */
 #define _GNU_SOURCE
@@ -61,11 +63,13 @@ static int check_force(const char *dir, const char *line, pg_err *err)
                           line);
     if (recorded_call(dir, ltid, seq, call, sizeof call, &k, err) < 0)
         return -1;
+    if (!strcmp(kind, "poll-recv") && k == PG_EV_POLL &&
+        !strcmp(call, "MPI_Iprobe"))
+        return 0; /* the first of those polls finds the message */
     if (strcmp(kind, "recv"))
         return pg_err_set(err, "-whatif %d:%ld: in an MPI run Pangaea forces "
-                          "a receive that took a message, not %s (%s): "
-                          "polls that found nothing and polls forced to "
-                          "find nothing are not done for MPI yet", ltid, seq,
+                          "a receive that took a message, or MPI_Iprobe polls "
+                          "that found nothing, not %s (%s)", ltid, seq,
                           !strcmp(kind, "nothing") ? "a poll to find nothing"
                                                    : "polls that found nothing",
                           call);
