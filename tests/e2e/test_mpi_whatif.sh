@@ -14,6 +14,8 @@
 #    begins with that worker), and the new recording replays; forcing
 #    MPI_Testany's tests that found none done is refused before anything
 #    runs (exit 2), named;
+#  - a PVM recording (tests/programs/plain_orders.c) forked with an MPI
+#    launcher is refused (exit 2), named, nothing run;
 #  - mpi_orders poll: MPI_Iprobe polls that found nothing, forced to find
 #    ltid 4's result: the first poll finds it ("after 0 polls"), and the
 #    new recording replays.
@@ -167,6 +169,31 @@ if [ "$rc" -eq 0 ] && grep -qx "poll: 3 after 0 polls that found nothing" "$dir/
 else
     pg_fail "MPICH: -whatif 1:$seq=4:1 on polls that found nothing: exit $rc"
     cat "$dir/new.out" "$dir/new.err"
+fi
+
+# A PVM recording forked with an MPI launcher: refused, nothing run.
+dir=$(pg_tmpdir)
+if pg_pvm_start; then
+    timeout 120 "$P" -log -logdir "$dir/pvm" "$PG_BUILD/tests/plain_orders" 1 \
+        >"$dir/pvm.out" 2>"$dir/pvm.err" || pg_fail "recording plain_orders (PVM)"
+    spec=$("$P" -races -json "$dir/pvm" | python3 -c '
+import json, sys
+x = json.load(sys.stdin)["races"][0]
+a = x["alternatives"][0]
+print("%d:%d=%d:%d" % (x["ltid"], x["seq"], a["ltid"], a["msgid"]))')
+    pg_pvm_stop
+    rc=0
+    timeout 120 "$P" -whatif "$spec" -logdir "$dir/pvm" -o "$dir/new" mpiexec.mpich -n 4 \
+        "$PG_BUILD/tests/mpich/mpi_orders" >"$dir/new.out" 2>"$dir/new.err" || rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "the recording in .*pvm is a PVM run's: fork it without the MPI launcher" "$dir/new.err" &&
+        [ ! -s "$dir/new.out" ] && [ ! -e "$dir/new/ltid-1.comm.pgc" ]; then
+        pg_pass "-whatif $spec of a PVM recording with an MPI launcher is refused, named (exit 2)"
+    else
+        pg_fail "-whatif of a PVM recording with an MPI launcher: exit $rc"
+        cat "$dir/new.err"
+    fi
+else
+    pg_fail "cannot start a private pvmd"
 fi
 
 pg_summary

@@ -89,6 +89,9 @@ int top_mpi_whatif_check(const struct top_opts *o, pg_err *err)
 
     if (!o->whatif_plan || sscanf(o->whatif_plan, "from %4095[^\n]", from) != 1)
         return pg_err_set(err, "-whatif: no plan for the MPI run");
+    if (!top_mpi_recording(from)) /* its ranks would follow a PVM task's */
+        return pg_err_set(err, "-whatif: the recording in %s is a PVM run's: "
+                          "fork it without the MPI launcher", from);
     for (line = o->whatif_plan; line && *line;
          line = (nl = strchr(line, '\n')) ? nl + 1 : NULL)
         if (!strncmp(line, "force ", 6) && check_force(from, line, err) < 0)
