@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test_mpi_commands.sh - the other `pangaea` commands on an MPI recording
-# (MPICH; tests/programs/mpi_orders.c, 4 ranks):
+# (MPICH, and Open MPI for -stop; tests/programs/mpi_orders.c, 4 ranks):
 #  - read the recording as a PVM one: -display writes its page, -export
 #    perfetto-json gives a trace with the 4 ranks' receives and sends;
-#  - -replay -stop 1:3: rank 0 stops itself (SIGSTOP) after its event 3,
+#  - -replay -stop 1:3 (and 2:2; with Open MPI too): rank 0 stops itself
+#    (SIGSTOP) after its event 3,
 #    saying so with its pid; it is stopped (state T) until SIGCONT, then
 #    the run ends with the recorded output, exit 0; a -stop the rank never
 #    reaches (at its end) is said;
@@ -75,6 +76,33 @@ if [ "$rc" -eq 0 ] && grep -q "pangaea: -stop 1:5: ltid 1 (rank 0) ended at even
 else
     pg_fail "-replay -stop 1:5: exit $rc"
     cat late.err
+fi
+
+# Open MPI: a rank stopped by -stop 1:3 goes on at SIGCONT.
+if command -v mpiexec.openmpi >/dev/null; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    OPROG=$PG_BUILD/tests/openmpi/mpi_orders
+    timeout 120 "$P" -log -logdir orec mpiexec.openmpi --oversubscribe -n 4 "$OPROG" \
+        >orec.out 2>orec.err || pg_fail "Open MPI: recording mpi_orders"
+    timeout 120 "$P" -replay -logdir orec -stop 1:3 mpiexec.openmpi --oversubscribe -n 4 \
+        "$OPROG" >ostop.out 2>ostop.err &
+    run=$!
+    for _ in $(seq 1 600); do
+        grep -q " stopped after event " ostop.err 2>/dev/null && break
+        sleep 0.1
+    done
+    stopped=$(sed -n 's/.*ltid 1 (rank 0) stopped after event 3: .* pid \([0-9]*\): attach with gdb -p .*/\1/p' ostop.err)
+    state=$( [ -n "$stopped" ] && ps -o stat= -p "$stopped" | cut -c1)
+    for p in $stopped; do kill -CONT "$p"; done
+    wait "$run"
+    rc=$?
+    stopped=
+    if [ "$state" = T ] && [ "$rc" -eq 0 ] && cmp -s ostop.out orec.out; then
+        pg_pass "Open MPI: -replay -stop 1:3 stops rank 0 (state T) until SIGCONT; the recorded output, exit 0"
+    else
+        pg_fail "Open MPI: -replay -stop: state ${state:-?}, exit $rc"
+        cat ostop.err ostop.out
+    fi
 fi
 
 # ---- options an MPI run refuses

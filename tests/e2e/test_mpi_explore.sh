@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_mpi_explore.sh - -explore (MPICH and Open MPI) and -chaos (MPICH) on
-# MPI programs, built on
+# test_mpi_explore.sh - -explore and -chaos on MPI programs (MPICH and Open
+# MPI), built on
 # the MPI what-if (src/mpi/mpi_force.c), through the launcher as users type
 # it: tests/programs/mpi_orders.c, a master taking 3 workers' results with
 # MPI_Recv(MPI_ANY_SOURCE) (4 ranks: 3! = 6 orders, its only races).
@@ -71,16 +71,27 @@ else
     pg_fail "Open MPI is not installed (scripts/install-deps.sh test installs it)"
 fi
 
-rc=0
-timeout 600 "$P" -chaos -runs 2 -seed 7 -logdir chaos mpiexec.mpich -n 4 "$PROG" >chaos.out 2>&1 || rc=$?
-if [ "$rc" -eq 0 ] && grep -q "^2 runs, 0 failed" chaos.out &&
-    [ "$(grep -c "perturbs its receives (chaos seed 7)" chaos/chaos-0.err)" -eq 4 ] &&
-    timeout 120 "$P" -replay -logdir chaos/chaos-0 mpiexec.mpich -n 4 "$PROG" >c.out 2>/dev/null &&
-    cmp -s c.out chaos/chaos-0.out; then
-    pg_pass "MPICH: -chaos gives every rank the seed, records, and the run replays"
-else
-    pg_fail "MPICH: -chaos: exit $rc"
-    cat chaos.out; cat chaos/chaos-0.err 2>/dev/null | head
-fi
+# chaos_case NAME PROG LAUNCHER [LAUNCHER OPTIONS...]
+chaos_case() {
+    local name=$1 prog=$2 rc sub
+    shift 2
+    sub=$(echo "$name" | tr -dc 'a-zA-Z')
+    rc=0
+    timeout 600 "$P" -chaos -runs 2 -seed 7 -logdir "$sub-chaos" "$@" -n 4 "$prog" \
+        >"$sub-chaos.out" 2>&1 || rc=$?
+    if [ "$rc" -eq 0 ] && grep -q "^2 runs, 0 failed" "$sub-chaos.out" &&
+        [ "$(grep -c "perturbs its receives (chaos seed 7)" "$sub-chaos/chaos-0.err")" -eq 4 ] &&
+        timeout 120 "$P" -replay -logdir "$sub-chaos/chaos-0" "$@" -n 4 "$prog" \
+            >"$sub-c.out" 2>/dev/null &&
+        cmp -s "$sub-c.out" "$sub-chaos/chaos-0.out"; then
+        pg_pass "$name: -chaos gives every rank the seed, records, and the run replays"
+    else
+        pg_fail "$name: -chaos: exit $rc"
+        cat "$sub-chaos.out"; head "$sub-chaos/chaos-0.err" 2>/dev/null
+    fi
+}
+chaos_case MPICH "$PROG" mpiexec.mpich
+command -v mpiexec.openmpi >/dev/null &&
+    chaos_case "Open MPI" "$PG_BUILD/tests/openmpi/mpi_orders" mpiexec.openmpi --oversubscribe
 
 pg_summary
