@@ -92,6 +92,10 @@ int pgm_rank_of(int ltid);
  * rank with `code` (PGM_DIVERGED for a replay that diverged). */
 #define PGM_DIVERGED 3
 #define PGM_REFUSED 4
+/* The note for pangaea (pg_mpi_env.h) that it prints after the run, its
+ * exit status `code` unless 0: 0 when written whole, -1 (no directory, a
+ * note of this rank there already). */
+int pgm_leave_note(int code, const char *msg);
 _Noreturn void pgm_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Only MPI_COMM_WORLD is recorded so far: another communicator ends the

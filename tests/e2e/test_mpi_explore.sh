@@ -8,7 +8,9 @@
 #    "order: A B C" permutation printed), in 6 runs, "complete", none failed;
 #  - `crash` (the master aborts when its SECOND receive took rank 3's
 #    result; the workers send 100 ms apart, so free runs take 1 2 3):
-#    found, by a forced run whose output shows that order, and the failed
+#    found, by a forced run whose output shows that order, named by the
+#    rank's own word ("ltid 1 (rank 0, pid N) died of SIGABRT after event
+#    E of its log", which pangaea prints after the run), and the failed
 #    run's recording replays to the same abort;
 #  - -chaos: every rank gets the run's seed (PANGAEA_CHAOS, passed by the
 #    launcher) and says it perturbs its receives; the runs are recorded
@@ -44,8 +46,8 @@ explore_case() {
         >"$sub-crash.out" 2>&1 || rc=$?
     run=$(sed -n 's/^run \([0-9]*\) failed (.*/\1/p' "$sub-crash.out" | head -1)
     if [ "$rc" -eq 1 ] && [ -n "$run" ] && grep -q "^order: [12] 3$" "$sub-crash/run-$run.out" &&
-        grep -q "^run $run: forced .*: failed" "$sub-crash.out"; then
-        pg_pass "$name: -explore finds the abort of the order x 3 y (run $run, forced)"
+        grep -q "^run $run: forced .*: failed: pangaea: ltid 1 (rank 0, pid [0-9]*) died of SIGABRT after event [0-9]* of its log" "$sub-crash.out"; then
+        pg_pass "$name: -explore finds the abort of the order x 3 y (run $run, forced), saying which rank died of what"
     else
         pg_fail "$name: -explore crash: exit $rc, failed run ${run:-none}"
         cat "$sub-crash.out"
@@ -55,6 +57,7 @@ explore_case() {
     timeout 120 "$P" -replay -logdir "$sub-crash/run-$run" "$@" -n 4 "$prog" crash \
         >"$sub-replay.out" 2>"$sub-replay.err" || rc=$?
     if [ "$rc" -ne 0 ] && grep -q "^order: [12] 3$" "$sub-replay.out" &&
+        grep -q "ltid 1 (rank 0, pid [0-9]*) died of SIGABRT in a replay" "$sub-replay.err" &&
         [ "$(grep '^order' "$sub-replay.out")" = "$(grep '^order' "$sub-crash/run-$run.out")" ]; then
         pg_pass "$name: the failed run's recording replays to the same abort (exit $rc)"
     else
