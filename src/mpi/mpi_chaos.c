@@ -63,6 +63,7 @@ void pgm_chaos_start(void)
         ch.state = 1;
     ch.scale_ns = scales_ns[seed % 3];
     pgm.chaos = 1;
+    pgm.hooks |= PGM_HOOK_CHAOS;
     fprintf(stderr, "pangaea: ltid %d (rank %d) perturbs its receives (chaos "
             "seed %llu)\n", pgm.ltid, pgm.rank, seed);
 }

@@ -172,14 +172,13 @@ static const char *forced_call(void)
     return pgm.next.seq == fc.fseq ? pgm.next.call : NULL;
 }
 
-void pgm_force_next(void)
+/* The rank records freely from here: its old log closed, the forced
+ * receive armed. */
+static void switch_now(void)
 {
     const char *call;
 
-    if (!pgm.whatif || pgm.mode != PGM_REPLAY)
-        return;
-    if (pgm.have_next && (fc.stop < 0 || pgm.next.seq < fc.stop))
-        return; /* still followed */
+    pgm.hooks &= ~PGM_HOOK_STOP;
     if (fc.force && !(call = forced_call()))
         pgm_die(PGM_REFUSED, "the what-if's forced event %ld is not a "
                 "receive or poll this rank's recording has at its stop",
@@ -192,6 +191,35 @@ void pgm_force_next(void)
     pgm.rd = NULL;
     pgm.have_next = 0, pgm.misses_used = 0, fc.have_poll = 0;
     pgm.mode = PGM_LOG;
+}
+
+/* A stop read within a call (pgm.busy: the first half of an MPI_Sendrecv,
+ * some of an MPI_Waitall's receives done) waits for the call's end: the
+ * call's other events are followed as recorded (their source and tag,
+ * which MPI could have given), the rank is free from its next call. */
+void pgm_force_next(void)
+{
+    if (!pgm.whatif || pgm.mode != PGM_REPLAY)
+        return;
+    if (pgm.have_next && (fc.stop < 0 || pgm.next.seq < fc.stop))
+        return; /* still followed */
+    if (pgm.busy && pgm.have_next)
+        pgm.hooks |= PGM_HOOK_STOP;
+    else
+        switch_now();
+}
+
+void pgm_force_boundary(void)
+{
+    if (pgm.hooks & PGM_HOOK_STOP)
+        switch_now();
+}
+
+void pgm_call_hooks(void)
+{
+    if (pgm.hooks & PGM_HOOK_CHAOS)
+        pgm_chaos_delay();
+    pgm_force_boundary();
 }
 
 void pgm_force_miss(void)
@@ -215,6 +243,12 @@ void pgm_force_copy(void)
 
     if (!pgm.whatif || pgm.mode != PGM_REPLAY)
         return;
+    if ((pgm.hooks & PGM_HOOK_STOP) && fc.force)
+        pgm_die(PGM_REFUSED, "what-if: event %ld, the receive forced (%s), "
+                "is made by the same call as the event before it (the "
+                "receive of an MPI_Sendrecv, one of an MPI_Waitall's): an "
+                "MPI what-if forces MPI_Recv, MPI_Iprobe and MPI_Probe "
+                "calls only", fc.fseq, fc.ev.call ? fc.ev.call : "?");
     t = pgm_now();
     site = fc.ev.kind == PG_EV_END ? 0 : pgm_site(); /* its <site> first */
     if (fc.have_poll && fc.ev.misses > 0)

@@ -42,7 +42,10 @@
 /* In each wrapper the program called: where it called from (mpi_site.c). */
 #define PGM_SITE()                                                          \
     (pgm.pc = __builtin_return_address(0),                                  \
-     pgm.chaos ? pgm_chaos_delay() : (void)0) /* -chaos: mpi_chaos.c */
+     pgm.hooks ? pgm_call_hooks() : (void)0) /* mpi_force.c */
+/* pgm.hooks: what a wrapped call does first (pgm_call_hooks). */
+#define PGM_HOOK_CHAOS 1 /* -chaos: a delay (mpi_chaos.c) */
+#define PGM_HOOK_STOP 2  /* a what-if rank's stop was read (mpi_force.c) */
 
 enum pgm_mode { PGM_OFF = 0, PGM_LOG = 1, PGM_REPLAY = 2 };
 
@@ -72,6 +75,7 @@ struct pgm_state {
     int poll_from, poll_tag, poll_site;
     int whatif;               /* a what-if rank (mpi_force.c) */
     int chaos;                /* -chaos perturbs this rank (mpi_chaos.c) */
+    int hooks;                /* PGM_HOOK_*: PGM_SITE calls pgm_call_hooks */
     char dir[4096];
 };
 extern struct pgm_state pgm;
@@ -125,8 +129,13 @@ int pgm_force_start(void);
 /* Each event the replay reader gives (sites and polls too). */
 void pgm_force_seen(const pg_event *ev);
 /* After pgm.next was read: at the rank's stop, the old log is closed and
- * the rank records freely (PGM_LOG), the forced receive armed. */
+ * the rank records freely (PGM_LOG), the forced receive armed; read
+ * within a call (a stop between MPI_Sendrecv's halves), at the next call
+ * (pgm_call_hooks) or MPI_Finalize (pgm_force_boundary). */
 void pgm_force_next(void);
+void pgm_force_boundary(void);
+/* At the start of a wrapped call (PGM_SITE), when pgm.hooks is set. */
+void pgm_call_hooks(void);
 /* A followed poll found nothing (its call site, for the copy). */
 void pgm_force_miss(void);
 /* The followed event just done, written into the new log. */

@@ -14,6 +14,9 @@
 #    begins with that worker), and the new recording replays; forcing
 #    MPI_Testany's tests that found none done is refused before anything
 #    runs (exit 2), named;
+#  - mpi_orders sendrecv, the workers' stops between the halves of their
+#    MPI_Sendrecv: the what-if ends well, its recording matches every
+#    message and replays;
 #  - a PVM recording (tests/programs/plain_orders.c) forked with an MPI
 #    launcher is refused (exit 2), named, nothing run;
 #  - mpi_orders poll: MPI_Iprobe polls that found nothing, forced to find
@@ -168,6 +171,28 @@ if [ "$rc" -eq 0 ] && grep -qx "poll: 3 after 0 polls that found nothing" "$dir/
     pg_pass "MPICH: -whatif 1:$seq=4:1: the first of the MPI_Iprobe polls that found nothing finds ltid 4's result; its recording replays"
 else
     pg_fail "MPICH: -whatif 1:$seq=4:1 on polls that found nothing: exit $rc"
+    cat "$dir/new.out" "$dir/new.err"
+fi
+
+# mpi_orders sendrecv: the workers' stops fall between the two halves of
+# their MPI_Sendrecv (the master's answer follows the forced receive):
+# each worker is free from its next call, the run ends well and replays
+dir=$(pg_tmpdir)
+timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
+    "$PG_BUILD/tests/mpich/mpi_orders" sendrecv >"$dir/rec.out" 2>"$dir/rec.err" ||
+    pg_fail "MPICH: recording mpi_orders sendrecv"
+read -r seq tl al am <<<"$(first_race "$dir/rec")"
+rc=0
+timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/new" mpiexec.mpich -n 4 \
+    "$PG_BUILD/tests/mpich/mpi_orders" sendrecv >"$dir/new.out" 2>"$dir/new.err" || rc=$?
+if [ "$rc" -eq 0 ] && [ "$(awk '{print $2}' "$dir/new.out")" = "$((al - 1))" ] &&
+    "$P" -tasks "$dir/new" | grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched" &&
+    timeout 120 "$P" -replay -logdir "$dir/new" mpiexec.mpich -n 4 \
+        "$PG_BUILD/tests/mpich/mpi_orders" sendrecv >"$dir/r.out" 2>"$dir/r.err" &&
+    cmp -s "$dir/r.out" "$dir/new.out"; then
+    pg_pass "MPICH: -whatif 1:$seq=$al:$am with the workers' stops inside MPI_Sendrecv: ends well, replays"
+else
+    pg_fail "MPICH: -whatif 1:$seq=$al:$am (sendrecv): exit $rc"
     cat "$dir/new.out" "$dir/new.err"
 fi
 

@@ -15,6 +15,10 @@
  * first polls MPI_Iprobe(MPI_ANY_SOURCE, 1) until it finds a result
  * ("poll: R after N polls that found nothing"; the receives then take
  * that one first): the polls that found nothing race with every result.
+ * With the argument "sendrecv" each worker sends its result and takes
+ * the master's answer (tag 2, sent once all results are in) in one
+ * MPI_Sendrecv: a what-if forcing a master's receive stops following a
+ * worker inside that call, between its two halves.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -26,6 +30,7 @@ int main(int argc, char **argv)
 {
     int rank, size, i, v, crash = argc > 1 && !strcmp(argv[1], "crash");
     int poll = argc > 1 && !strcmp(argv[1], "poll"), found = 0, misses = 0;
+    int sendrecv = argc > 1 && !strcmp(argv[1], "sendrecv"), w;
     MPI_Status st;
 
     MPI_Init(&argc, &argv);
@@ -34,7 +39,11 @@ int main(int argc, char **argv)
     if (rank > 0) {
         if (crash || poll)
             usleep((useconds_t)(crash ? rank - 1 : rank) * (crash ? 100000 : 50000));
-        MPI_Send(&rank, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+        if (sendrecv)
+            MPI_Sendrecv(&rank, 1, MPI_INT, 0, 1, &w, 1, MPI_INT, 0, 2,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        else
+            MPI_Send(&rank, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
         MPI_Finalize();
         return 0;
     }
@@ -57,6 +66,8 @@ int main(int argc, char **argv)
         }
     }
     printf("\n");
+    for (i = 1; sendrecv && i < size; i++)
+        MPI_Send(&i, 1, MPI_INT, i, 2, MPI_COMM_WORLD);
     MPI_Finalize();
     return 0;
 }
