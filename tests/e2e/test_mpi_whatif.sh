@@ -9,6 +9,9 @@
 #    replays of the new recording print the what-if's output;
 #  - a message -races does not list for that receive (the one it took) is
 #    refused, exit 2, listing the alternatives; nothing is recorded;
+#  - the program run another way (mpi_orders poll: an MPI_Iprobe where
+#    the forced MPI_Recv was) ends the run at the forced event, named,
+#    exit 4;
 #  - tests/programs/mpi_master.c: an MPI_Iprobe(MPI_ANY_SOURCE) that found
 #    a message forced to find another finds it (the probe order printed
 #    begins with that worker), and the new recording replays; forcing
@@ -92,6 +95,16 @@ whatif_case() {
     else
         pg_fail "$name: -whatif of the message taken: exit $rc"
         cat "$dir/no.err"
+    fi
+    # another program at the forced event (mpi_orders poll probes first)
+    rc=0
+    timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/other" \
+        "$launcher" "$@" -n 4 "$progdir/mpi_orders" poll >"$dir/other.out" 2>"$dir/other.err" || rc=$?
+    if [ "$rc" -eq 4 ] && grep -q "ltid 1 (rank 0): what-if: event $seq, the receive forced, was MPI_Recv when recorded; the program called MPI_Iprobe there" "$dir/other.err"; then
+        pg_pass "$name: a program that makes another call at the forced event ends the run, named (exit 4)"
+    else
+        pg_fail "$name: another call at the forced event: exit $rc"
+        cat "$dir/other.err"
     fi
 }
 
