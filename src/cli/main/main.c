@@ -597,17 +597,6 @@ static int finish_recording(const struct top_opts *o, int status)
     return status;
 }
 
-/* -min on an MPI recording: an MPI replay follows whole logs only (its
- * ranks check every event against the next recorded one), so race-only
- * logs of one could not be replayed; refused, nothing changed. */
-static int min_mpi(const char *dir)
-{
-    fprintf(stderr, "pangaea: -min: the recording in %s is an MPI run's: "
-            "race-only MPI logs are not done yet (an MPI replay follows "
-            "whole recordings), so it is left as it is\n", dir);
-    return TOP_EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
     struct top_opts o;
@@ -633,8 +622,6 @@ int main(int argc, char **argv)
         return top_dump(argc, argv);
     if (argc > 1 && top_is_races(argv[1])) /* races_out.c: from the logs */
         return top_races(argc, argv);
-    if (top_is_min(argc, argv) && top_mpi_recording(argc > 2 ? argv[2] : "logs"))
-        return min_mpi(argc > 2 ? argv[2] : "logs");
     if (top_is_min(argc, argv)) /* minimize.c: a recording race-only */
         return top_min(argc, argv);
     if (argc > 1 && top_is_postmortem(argv[1])) /* postmortem.c: reads logs */
