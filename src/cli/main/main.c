@@ -636,12 +636,8 @@ int main(int argc, char **argv)
     if (argc > 1 && top_is_chaos(argv[1])) /* chaos.c: runs us again */
         return top_chaos(argc, argv);
     parse(argc, argv, &o);
-    if (top_is_mpi_launcher(o.program)) { /* mpi_run.c: no pvmd */
-        status = top_mpi_run(&o);
-        return o.whatif && status != TOP_EXIT_USAGE
-                   ? top_whatif_done(&o, status)
-                   : status;
-    }
+    if (top_is_mpi_launcher(o.program)) /* mpi_run.c: no pvmd */
+        return top_mpi_run(&o);
     if (o.pack && top_unpack(&o, &err) < 0) /* unpack.c */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
     if (top_live_start(&o, &err) < 0) { /* live.c: a port in use moves nothing */

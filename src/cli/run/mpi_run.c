@@ -359,9 +359,9 @@ int top_mpi_run(struct top_opts *o)
         return status;
     n = seal(o);
     if (n < 0)
-        return status ? status : TOP_EXIT_FAILED;
-    if (status == 0)
+        status = status ? status : TOP_EXIT_FAILED;
+    else if (status == 0)
         fprintf(stderr, "pangaea: recorded in %s (an MPI run: %s, %d "
                 "rank%s)\n", o->logdir, l->mpi, n, n == 1 ? "" : "s");
-    return status;
+    return o->whatif && o->whatif_done ? o->whatif_done(o, status) : status;
 }
