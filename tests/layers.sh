@@ -66,8 +66,8 @@ TOP_LAYERS='
 untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
-mpi_ids mpi_whatif
-hostcheck move races dump pack
+mpi_ids
+hostcheck move races dump pack mpi_whatif
 runlog unpack mpi_run
 races_find
 races_out whatif minimize
