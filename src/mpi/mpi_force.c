@@ -140,6 +140,7 @@ int pgm_force_start(void)
                 PGM_ENV_WHATIF);
     read_plan(plan);
     pgm.whatif = 1;
+    pgm.hooks |= PGM_HOOK_WHATIF;
     if (fc.stop == 1 && !fc.force)
         return 0; /* nothing followed: a recording rank from the start */
     open_old();

@@ -204,8 +204,10 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
     } else {
         int s = source, t = tag; /* a what-if's choice, or -chaos's */
 
-        pgm_force_pick("MPI_Recv", &s, &t);
-        pgm_chaos_pick(&s, t, comm);
+        if (pgm.hooks) {
+            pgm_force_pick("MPI_Recv", &s, &t);
+            pgm_chaos_pick(&s, t, comm);
+        }
         rc = PMPI_Recv(buf, count, type, s, t, comm, &st);
     }
     if (rc == MPI_SUCCESS) {
@@ -238,7 +240,7 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
     } else {
         int s = source, t = tag; /* a what-if's choice: found, waited for */
 
-        if (pgm_force_pick("MPI_Iprobe", &s, &t) || !flag)
+        if ((pgm.hooks && pgm_force_pick("MPI_Iprobe", &s, &t)) || !flag)
             rc = PMPI_Probe(s, t, comm, &st);
         else
             rc = PMPI_Iprobe(s, t, comm, &found, &st);

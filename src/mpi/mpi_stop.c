@@ -55,16 +55,15 @@ void pgm_stop_start(void)
         return;
     for (; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
         add_target(s);
+    if (ntargets)
+        pgm.hooks |= PGM_HOOK_STOPS;
 }
 
-void pgm_stop_after(const struct pgm_ev *e)
+/* Says where, and stops. */
+static void stop_here(const struct pgm_ev *e)
 {
     char host[256] = "";
 
-    if (next >= ntargets || e->seq < targets[next])
-        return;
-    while (next < ntargets && targets[next] <= e->seq)
-        next++;
     gethostname(host, sizeof host - 1);
     fprintf(stderr, "pangaea: ltid %d (rank %d) stopped after event %ld: "
             "%s %s ltid %d, tag %d, on host %s, pid %d: attach with gdb -p "
@@ -75,6 +74,15 @@ void pgm_stop_after(const struct pgm_ev *e)
             e->kind == PG_EV_SEND ? e->to : e->from, e->tag, host,
             (int)getpid(), (int)getpid());
     raise(SIGSTOP);
+}
+
+void pgm_stop_after(const struct pgm_ev *e)
+{
+    if (next >= ntargets || e->seq < targets[next])
+        return;
+    while (next < ntargets && targets[next] <= e->seq)
+        next++;
+    stop_here(e);
 }
 
 void pgm_stop_unreached(long last)

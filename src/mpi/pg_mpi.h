@@ -43,9 +43,12 @@
 #define PGM_SITE()                                                          \
     (pgm.pc = __builtin_return_address(0),                                  \
      pgm.hooks ? pgm_call_hooks() : (void)0) /* mpi_force.c */
-/* pgm.hooks: what a wrapped call does first (pgm_call_hooks). */
-#define PGM_HOOK_CHAOS 1 /* -chaos: a delay (mpi_chaos.c) */
-#define PGM_HOOK_STOP 2  /* a what-if rank's stop was read (mpi_force.c) */
+/* pgm.hooks: 0 in a plain recording or replay, so that the hot path
+ * pays one test for all of these; PGM_SITE calls pgm_call_hooks. */
+#define PGM_HOOK_CHAOS 1  /* -chaos: a delay (mpi_chaos.c) */
+#define PGM_HOOK_STOP 2   /* a what-if rank's stop was read (mpi_force.c) */
+#define PGM_HOOK_WHATIF 4 /* a what-if rank (mpi_force.c) */
+#define PGM_HOOK_STOPS 8  /* -replay -stop events (mpi_stop.c) */
 
 enum pgm_mode { PGM_OFF = 0, PGM_LOG = 1, PGM_REPLAY = 2 };
 
