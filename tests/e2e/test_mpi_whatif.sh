@@ -17,14 +17,14 @@
 #    begins with that worker), and the new recording replays; forcing
 #    MPI_Testany's tests that found none done is refused before anything
 #    runs (exit 2), named;
-#  - mpi_orders sendrecv, the workers' stops between the halves of their
-#    MPI_Sendrecv: the what-if ends well, its recording matches every
-#    message and replays;
+#  - mpi_orders sendrecv (both MPIs), the workers' stops between the
+#    halves of their MPI_Sendrecv: the what-if ends well, its recording
+#    matches every message and replays;
 #  - a PVM recording (tests/programs/plain_orders.c) forked with an MPI
 #    launcher is refused (exit 2), named, nothing run;
-#  - mpi_orders poll: MPI_Iprobe polls that found nothing, forced to find
-#    ltid 4's result: the first poll finds it ("after 0 polls"), and the
-#    new recording replays.
+#  - mpi_orders poll (both MPIs): MPI_Iprobe polls that found nothing,
+#    forced to find ltid 4's result: the first poll finds it ("after 0
+#    polls"), and the new recording replays.
 . "$(dirname "$0")/lib.sh"
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -163,51 +163,58 @@ else
     cat "$dir/p2.err"
 fi
 
-# mpi_orders poll: the master's MPI_Iprobe polls that found nothing, forced
-# to find ltid 4's result at the first of them (it had found ltid 2's)
-dir=$(pg_tmpdir)
-timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
-    "$PG_BUILD/tests/mpich/mpi_orders" poll >"$dir/rec.out" 2>"$dir/rec.err" ||
-    pg_fail "MPICH: recording mpi_orders poll"
-seq=$("$P" -races -json "$dir/rec" | python3 -c '
+# poll_and_sendrecv NAME LAUNCHER PROGDIR [LAUNCHER OPTIONS...]
+poll_and_sendrecv() {
+    local name=$1 launcher=$2 progdir=$3 dir rc seq tl al am
+    shift 3
+    # mpi_orders poll: the master's MPI_Iprobe polls that found nothing,
+    # forced to find ltid 4's result at the first of them
+    dir=$(pg_tmpdir)
+    timeout 120 "$P" -log -logdir "$dir/rec" "$launcher" "$@" -n 4 \
+        "$progdir/mpi_orders" poll >"$dir/rec.out" 2>"$dir/rec.err" ||
+        pg_fail "$name: recording mpi_orders poll"
+    seq=$("$P" -races -json "$dir/rec" | python3 -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if not x["took"] and x["call"] == "MPI_Iprobe"]
 print(r[0]["seq"] if r else 0)')
-rc=0
-timeout 120 "$P" -whatif "1:$seq=4:1" -logdir "$dir/rec" -o "$dir/new" mpiexec.mpich -n 4 \
-    "$PG_BUILD/tests/mpich/mpi_orders" poll >"$dir/new.out" 2>"$dir/new.err" || rc=$?
-if [ "$rc" -eq 0 ] && grep -qx "poll: 3 after 0 polls that found nothing" "$dir/new.out" &&
-    grep -q "ltid 1 event $seq (polls that found nothing) takes 4:1 instead" "$dir/new.err" &&
-    timeout 120 "$P" -replay -logdir "$dir/new" mpiexec.mpich -n 4 \
-        "$PG_BUILD/tests/mpich/mpi_orders" poll >"$dir/r.out" 2>"$dir/r.err" &&
-    cmp -s "$dir/r.out" "$dir/new.out"; then
-    pg_pass "MPICH: -whatif 1:$seq=4:1: the first of the MPI_Iprobe polls that found nothing finds ltid 4's result; its recording replays"
-else
-    pg_fail "MPICH: -whatif 1:$seq=4:1 on polls that found nothing: exit $rc"
-    cat "$dir/new.out" "$dir/new.err"
-fi
-
-# mpi_orders sendrecv: the workers' stops fall between the two halves of
-# their MPI_Sendrecv (the master's answer follows the forced receive):
-# each worker is free from its next call, the run ends well and replays
-dir=$(pg_tmpdir)
-timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
-    "$PG_BUILD/tests/mpich/mpi_orders" sendrecv >"$dir/rec.out" 2>"$dir/rec.err" ||
-    pg_fail "MPICH: recording mpi_orders sendrecv"
-read -r seq tl al am <<<"$(first_race "$dir/rec")"
-rc=0
-timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/new" mpiexec.mpich -n 4 \
-    "$PG_BUILD/tests/mpich/mpi_orders" sendrecv >"$dir/new.out" 2>"$dir/new.err" || rc=$?
-if [ "$rc" -eq 0 ] && [ "$(awk '{print $2}' "$dir/new.out")" = "$((al - 1))" ] &&
-    "$P" -tasks "$dir/new" | grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched" &&
-    timeout 120 "$P" -replay -logdir "$dir/new" mpiexec.mpich -n 4 \
-        "$PG_BUILD/tests/mpich/mpi_orders" sendrecv >"$dir/r.out" 2>"$dir/r.err" &&
-    cmp -s "$dir/r.out" "$dir/new.out"; then
-    pg_pass "MPICH: -whatif 1:$seq=$al:$am with the workers' stops inside MPI_Sendrecv: ends well, replays"
-else
-    pg_fail "MPICH: -whatif 1:$seq=$al:$am (sendrecv): exit $rc"
-    cat "$dir/new.out" "$dir/new.err"
-fi
+    rc=0
+    timeout 120 "$P" -whatif "1:$seq=4:1" -logdir "$dir/rec" -o "$dir/new" "$launcher" "$@" -n 4 \
+        "$progdir/mpi_orders" poll >"$dir/new.out" 2>"$dir/new.err" || rc=$?
+    if [ "$rc" -eq 0 ] && grep -qx "poll: 3 after 0 polls that found nothing" "$dir/new.out" &&
+        grep -q "ltid 1 event $seq (polls that found nothing) takes 4:1 instead" "$dir/new.err" &&
+        timeout 120 "$P" -replay -logdir "$dir/new" "$launcher" "$@" -n 4 \
+            "$progdir/mpi_orders" poll >"$dir/r.out" 2>"$dir/r.err" &&
+        cmp -s "$dir/r.out" "$dir/new.out"; then
+        pg_pass "$name: -whatif 1:$seq=4:1: the first of the MPI_Iprobe polls that found nothing finds ltid 4's result; its recording replays"
+    else
+        pg_fail "$name: -whatif 1:$seq=4:1 on polls that found nothing: exit $rc"
+        cat "$dir/new.out" "$dir/new.err"
+    fi
+    # mpi_orders sendrecv: the workers' stops fall between the two halves
+    # of their MPI_Sendrecv (the master's answer follows the forced
+    # receive): each worker is free from its next call
+    dir=$(pg_tmpdir)
+    timeout 120 "$P" -log -logdir "$dir/rec" "$launcher" "$@" -n 4 \
+        "$progdir/mpi_orders" sendrecv >"$dir/rec.out" 2>"$dir/rec.err" ||
+        pg_fail "$name: recording mpi_orders sendrecv"
+    read -r seq tl al am <<<"$(first_race "$dir/rec")"
+    rc=0
+    timeout 120 "$P" -whatif "1:$seq=$al:$am" -logdir "$dir/rec" -o "$dir/new" "$launcher" "$@" -n 4 \
+        "$progdir/mpi_orders" sendrecv >"$dir/new.out" 2>"$dir/new.err" || rc=$?
+    if [ "$rc" -eq 0 ] && [ "$(awk '{print $2}' "$dir/new.out")" = "$((al - 1))" ] &&
+        "$P" -tasks "$dir/new" | grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched" &&
+        timeout 120 "$P" -replay -logdir "$dir/new" "$launcher" "$@" -n 4 \
+            "$progdir/mpi_orders" sendrecv >"$dir/r.out" 2>"$dir/r.err" &&
+        cmp -s "$dir/r.out" "$dir/new.out"; then
+        pg_pass "$name: -whatif 1:$seq=$al:$am with the workers' stops inside MPI_Sendrecv: ends well, replays"
+    else
+        pg_fail "$name: -whatif 1:$seq=$al:$am (sendrecv): exit $rc"
+        cat "$dir/new.out" "$dir/new.err"
+    fi
+}
+poll_and_sendrecv MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"
+command -v mpiexec.openmpi >/dev/null &&
+    poll_and_sendrecv "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi" --oversubscribe
 
 # A PVM recording forked with an MPI launcher: refused, nothing run.
 dir=$(pg_tmpdir)
