@@ -39,7 +39,11 @@ log_dump
 '
 MPI_LAYERS="$BASE_LOG_LAYERS
 mpi_state
+mpi_chaos
 mpi_site
+mpi_crash
+mpi_stop
+mpi_force
 mpi_log
 mpi_p2p
 "
@@ -63,7 +67,7 @@ untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
 mpi_ids
-hostcheck move races dump pack
+hostcheck move races dump pack mpi_whatif
 runlog unpack mpi_run
 races_find
 races_out whatif minimize

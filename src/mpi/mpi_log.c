@@ -118,11 +118,12 @@ void pgm_start(void)
 {
     const char *mode = getenv(PGM_ENV_MODE), *dir = getenv(PGM_ENV_LOGDIR);
     char exe[PATH_MAX] = "", host[256] = "", cwd[PATH_MAX] = "";
+    int whatif = mode && !strcmp(mode, "whatif"); /* records: mpi_force.c */
 
     check_library();
     pgm.started = 1;
     pgm.mode = !mode                    ? PGM_OFF
-               : !strcmp(mode, "log")    ? PGM_LOG
+               : !strcmp(mode, "log") || whatif ? PGM_LOG
                : !strcmp(mode, "replay") ? PGM_REPLAY
                                          : PGM_OFF;
     PMPI_Comm_rank(MPI_COMM_WORLD, &pgm.rank);
@@ -143,6 +144,11 @@ void pgm_start(void)
         open_logs(exe, host, cwd);
     else
         open_recording(exe);
+    if (whatif && pgm_force_start())
+        read_next();
+    pgm_chaos_start();
+    pgm_stop_start();
+    pgm_crash_catch();
 }
 
 /* A rank of a recording or replay whose MPI_Init never reached the
@@ -210,6 +216,8 @@ void pgm_log_send(const char *call, int peer, int tag, int msgid, int bytes)
     int site = pgm_site(), to = pgm_ltid_of(peer); /* its <site> first */
     double t = pgm_now();
 
+    if (pgm.hooks)
+        pgm_force_check();
     flush_misses(t);
     pg_logw_note(pgm.comm, site, -3, -2, 0);
     wrote(pg_logw_send(pgm.comm, t, call, tag, msgid, bytes, 1, &to));
@@ -221,6 +229,8 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
     int site = pgm_site(); /* its <site> before the misses' <poll> */
     double t = pgm_now();
 
+    if (pgm.hooks)
+        pgm_force_check();
     flush_misses(t);
     pg_logw_note(pgm.comm, site, pgm_ltid_of(asked_from), asked_tag(asked),
                  0);
@@ -247,7 +257,8 @@ static void read_next(void)
     int rc;
 
     do
-        rc = pg_logr_next(pgm.rd, &ev, &err);
+        if ((rc = pg_logr_next(pgm.rd, &ev, &err)) == 1 && pgm.whatif)
+            pgm_force_seen(&ev);
     while (rc == 1 && (ev.kind == PG_EV_SITE || ev.kind == PG_EV_POLL));
     if (rc < 0 && !pg_logr_cut(pgm.rd))
         die_err("cannot replay", &err);
@@ -258,6 +269,8 @@ static void read_next(void)
                                     ev.msgid, ev.bytes, ev.from,
                                     ev.nto > 0 ? ev.to[0] : -1, ev.misses,
                                     ev.status };
+    if (pgm.hooks) /* a what-if rank at its stop records from here */
+        pgm_force_next();
 }
 
 /* "a receive (MPI_Recv) from ltid 3, tag 5, msgid 1" */
@@ -295,6 +308,8 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
                 "where the recording of this rank ends", made);
     if (pgm.misses_used < pgm.next.misses) {
         if (poll) {
+            if (pgm.hooks)
+                pgm_force_miss();
             pgm.misses_used++;
             return NULL;
         }
@@ -312,6 +327,10 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
 
 void pgm_advance(void)
 {
+    if (pgm.hooks) {
+        pgm_force_copy(); /* a what-if rank records what it followed */
+        pgm_stop_after(&pgm.next); /* -stop: the event is done */
+    }
     read_next();
 }
 
@@ -322,11 +341,16 @@ void pgm_finish(void)
     double t = pgm_now();
     int rc = 0;
 
+    pgm_force_boundary(); /* a what-if rank's stop read in its last call */
     if (pgm.mode == PGM_REPLAY) {
         pgm_expect(PG_EV_END, NULL, "MPI_Finalize", 0);
+        pgm_stop_unreached(pgm.next.seq);
+        pgm_force_copy(); /* a what-if rank followed to the end */
         pg_logr_close(pgm.rd);
         pgm.rd = NULL;
-    } else if (pgm.mode == PGM_LOG) {
+        pgm.mode = pgm.whatif ? PGM_LOG : PGM_REPLAY;
+    }
+    if (pgm.mode == PGM_LOG) {
         flush_misses(t);
         rc |= pg_logw_end(pgm.comm, t, 0);
         rc |= pg_logw_close(pgm.comm);

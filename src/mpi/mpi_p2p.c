@@ -201,8 +201,15 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
         check_admits(e, source, tag, "MPI_Recv");
         rc = PMPI_Recv(buf, count, type, pgm_rank_of(e->from), e->tag, comm,
                        &st);
-    } else
-        rc = PMPI_Recv(buf, count, type, source, tag, comm, &st);
+    } else {
+        int s = source, t = tag; /* a what-if's choice, or -chaos's */
+
+        if (pgm.hooks) {
+            pgm_force_pick("MPI_Recv", &s, &t);
+            pgm_chaos_pick(&s, t, comm);
+        }
+        rc = PMPI_Recv(buf, count, type, s, t, comm, &st);
+    }
     if (rc == MPI_SUCCESS) {
         took("MPI_Recv", &st, source, tag, e, 1);
         give_status(status, &st);
@@ -230,10 +237,14 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
         }
         check_admits(e, source, tag, call);
         rc = PMPI_Probe(pgm_rank_of(e->from), e->tag, comm, &st);
-    } else if (flag)
-        rc = PMPI_Iprobe(source, tag, comm, &found, &st);
-    else
-        rc = PMPI_Probe(source, tag, comm, &st);
+    } else {
+        int s = source, t = tag; /* a what-if's choice: found, waited for */
+
+        if ((pgm.hooks && pgm_force_pick("MPI_Iprobe", &s, &t)) || !flag)
+            rc = PMPI_Probe(s, t, comm, &st);
+        else
+            rc = PMPI_Iprobe(s, t, comm, &found, &st);
+    }
     if (rc == MPI_SUCCESS && found) {
         took("MPI_Iprobe", &st, source, tag, e, 0);
         give_status(status, &st);

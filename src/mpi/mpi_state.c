@@ -109,8 +109,7 @@ int pgm_rank_of(int ltid)
     return ltid < 1 ? MPI_ANY_SOURCE : ltid - 1;
 }
 
-/* The note for pangaea (pg_mpi_env.h): 0 when written whole. */
-static int leave_note(int code, const char *msg)
+int pgm_leave_note(int code, const char *msg)
 {
     const char *dir = getenv(PGM_ENV_NOTES);
     char path[4096], text[1100];
@@ -145,7 +144,7 @@ void pgm_die(int code, const char *fmt, ...)
      * then, and Open MPI 4.1.4's orterun once hung for good after it; a
      * rank that exits non-zero without MPI_Finalize makes either launcher
      * end the job (docs/mpi-notes.md). */
-    if (leave_note(code, msg) < 0 && write(2, msg, strlen(msg)) < 0)
+    if (pgm_leave_note(code, msg) < 0 && write(2, msg, strlen(msg)) < 0)
         n = 0;
     if (pgm.comm)
         pg_logw_flush(pgm.comm);

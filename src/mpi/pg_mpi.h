@@ -20,7 +20,10 @@
  * logs, and posts receives by source and tag only.
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
- * counters, the clock), mpi_site.c (call sites), mpi_log.c (writing and
+ * counters, the clock), mpi_chaos.c (-chaos's perturbation), mpi_site.c
+ * (call sites), mpi_crash.c (a crash keeps the log), mpi_stop.c
+ * (-replay -stop), mpi_force.c (a what-if
+ * rank: following, then the forced receive), mpi_log.c (writing and
  * reading the rank's logs, divergence), mpi_p2p.c (the wrapped calls).
  *
  * This header includes mpi.h: each object is built twice, against
@@ -37,7 +40,15 @@
 
 #define PGM_API __attribute__((visibility("default")))
 /* In each wrapper the program called: where it called from (mpi_site.c). */
-#define PGM_SITE() (pgm.pc = __builtin_return_address(0))
+#define PGM_SITE()                                                          \
+    (pgm.pc = __builtin_return_address(0),                                  \
+     pgm.hooks ? pgm_call_hooks() : (void)0) /* mpi_force.c */
+/* pgm.hooks: 0 in a plain recording or replay, so that the hot path
+ * pays one test for all of these; PGM_SITE calls pgm_call_hooks. */
+#define PGM_HOOK_CHAOS 1  /* -chaos: a delay (mpi_chaos.c) */
+#define PGM_HOOK_STOP 2   /* a what-if rank's stop was read (mpi_force.c) */
+#define PGM_HOOK_WHATIF 4 /* a what-if rank (mpi_force.c) */
+#define PGM_HOOK_STOPS 8  /* -replay -stop events (mpi_stop.c) */
 
 enum pgm_mode { PGM_OFF = 0, PGM_LOG = 1, PGM_REPLAY = 2 };
 
@@ -65,6 +76,9 @@ struct pgm_state {
     int misses;               /* recording: polls that found nothing */
     const char *poll_call;    /* recording: the last of them */
     int poll_from, poll_tag, poll_site;
+    int whatif;               /* a what-if rank (mpi_force.c) */
+    int chaos;                /* -chaos perturbs this rank (mpi_chaos.c) */
+    int hooks;                /* PGM_HOOK_*: PGM_SITE calls pgm_call_hooks */
     char dir[4096];
 };
 extern struct pgm_state pgm;
@@ -85,6 +99,10 @@ int pgm_rank_of(int ltid);
  * rank with `code` (PGM_DIVERGED for a replay that diverged). */
 #define PGM_DIVERGED 3
 #define PGM_REFUSED 4
+/* The note for pangaea (pg_mpi_env.h) that it prints after the run, its
+ * exit status `code` unless 0: 0 when written whole, -1 (no directory, a
+ * note of this rank there already). */
+int pgm_leave_note(int code, const char *msg);
 _Noreturn void pgm_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Only MPI_COMM_WORLD is recorded so far: another communicator ends the
@@ -92,10 +110,60 @@ _Noreturn void pgm_die(int code, const char *fmt, ...)
  * follow). */
 void pgm_world_only(MPI_Comm comm, const char *call);
 
+/* ---- mpi_chaos.c: -chaos (PANGAEA_CHAOS, a recording only) ---- */
+/* At the start: pgm.chaos set if the run is perturbed (said on stderr). */
+void pgm_chaos_start(void);
+/* Before a wrapped call (PGM_SITE): a random delay, not at a repeat. */
+void pgm_chaos_delay(void);
+/* MPI_Recv about to ask for *source (MPI_ANY_SOURCE), tag: one of the
+ * senders whose message has arrived, drawn. */
+void pgm_chaos_pick(int *source, int tag, MPI_Comm comm);
+
 /* ---- mpi_site.c ---- */
 /* The id of the call site pgm.pc (its <site> written the first time), 0
  * if unknown. */
 int pgm_site(void);
+
+/* ---- mpi_force.c: a what-if rank (PANGAEA_MODE=whatif) ---- */
+/* After its new logs are open: reads the plan; 1 if the rank follows its
+ * old log first (pgm.mode is then PGM_REPLAY, pgm.rd open), 0 if it
+ * records freely from the start. */
+int pgm_force_start(void);
+/* Each event the replay reader gives (sites and polls too). */
+void pgm_force_seen(const pg_event *ev);
+/* After pgm.next was read: at the rank's stop, the old log is closed and
+ * the rank records freely (PGM_LOG), the forced receive armed; read
+ * within a call (a stop between MPI_Sendrecv's halves), at the next call
+ * (pgm_call_hooks) or MPI_Finalize (pgm_force_boundary). */
+void pgm_force_next(void);
+void pgm_force_boundary(void);
+/* At the start of a wrapped call (PGM_SITE), when pgm.hooks is set. */
+void pgm_call_hooks(void);
+/* A followed poll found nothing (its call site, for the copy). */
+void pgm_force_miss(void);
+/* The followed event just done, written into the new log. */
+void pgm_force_copy(void);
+/* MPI_Recv or MPI_Iprobe (call, as the log names it) about to ask MPI for
+ * *source, *tag: the forced one asks for the chosen message's sender and
+ * tag instead, and 1 is returned (a forced probe waits for it). */
+int pgm_force_pick(const char *call, int *source, int *tag);
+/* Before an event is recorded: the forced receive must come first. */
+void pgm_force_check(void);
+
+/* ---- mpi_crash.c ---- */
+/* A recording rank that dies of a crash's signal pushes its logs out
+ * first (its <crash> and <end> in the execution log). */
+void pgm_crash_catch(void);
+
+/* ---- mpi_stop.c: -replay -stop (PANGAEA_STOP) ---- */
+struct pgm_ev;
+/* At the start of a replay: this rank's stop events. */
+void pgm_stop_start(void);
+/* The replay has done event e: stops the rank (SIGSTOP) if a stop is due,
+ * saying where, with its pid. */
+void pgm_stop_after(const struct pgm_ev *e);
+/* At the rank's end (its last event, last): the stops never reached. */
+void pgm_stop_unreached(long last);
 
 /* ---- mpi_log.c ---- */
 /* After PMPI_Init: opens the logs (record) or the recording (replay). */

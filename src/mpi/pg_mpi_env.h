@@ -9,8 +9,14 @@
 #ifndef PG_MPI_ENV_H
 #define PG_MPI_ENV_H
 
-#define PGM_ENV_MODE "PANGAEA_MODE"     /* log | replay | none */
+#define PGM_ENV_MODE "PANGAEA_MODE"     /* log | replay | none | whatif */
 #define PGM_ENV_LOGDIR "PANGAEA_LOGDIR" /* absolute */
+/* -whatif: the mode is "whatif" and this names the plan (mpi_force.c);
+ * -chaos: the run's seed (mpi_chaos.c).  The names of a PVM run's. */
+#define PGM_ENV_WHATIF "PANGAEA_WHATIF"
+#define PGM_ENV_CHAOS "PANGAEA_CHAOS"
+/* -replay -stop: "L:E,L:E" (mpi_stop.c). */
+#define PGM_ENV_STOP "PANGAEA_STOP"
 /* A directory of pangaea's own for the run, where a rank that ends the
  * run (a replay that diverged, something refused) leaves why, in a file
  * PGM_NOTE_NAME: pangaea prints it and exits with its status, whatever

@@ -36,6 +36,10 @@ struct top_opts {
     const char *pack;       /* -replay -pack FILE: replay from a pack  */
     const char *pack_dir;   /* with -pack, -logdir: where it unpacks   */
     const char *whatif;     /* -whatif LTID:SEQ=SENDER:MSGID (whatif.c) */
+    const char *whatif_plan; /* its plan's text, once checked (whatif.c) */
+    /* the what-if's report once the run ended, returning its status
+     * (whatif.c's top_whatif_done: an MPI run's mpi_run.c calls it) */
+    int (*whatif_done)(const struct top_opts *o, int status);
     int live, live_wait;    /* -live [[ADDR:]PORT], -live-wait (live.h) */
     char live_addr[64];
     int live_port;
@@ -60,6 +64,11 @@ void top_debug_env(const char *dir);
 int top_debug_pvmd(int started, pg_err *err);
 void top_debug_say(void);
 int top_debug_held(int ltid);
+/* For an MPI run (mpi_run.c): the first of -debug, -otherargs, -rebuilt
+ * given, or NULL (it refuses them); the -stop events, "L:E,L:E" ("" if
+ * none), which it passes to the ranks. */
+const char *top_debug_given(void);
+const char *top_debug_stops(void);
 /* -replay: the program's arguments against the recorded ones (spawn: the
  * first spawn of ltid 0's execution log).  None given: o->args becomes the
  * recorded ones; others given: -1 and err, unless -otherargs (a warning).
@@ -80,6 +89,13 @@ int top_mkdirs(const char *dir, pg_err *err);
  * status. */
 int top_is_mpi_launcher(const char *program);
 int top_mpi_run(struct top_opts *o);
+/* mpi_whatif.c, a what-if of an MPI recording: _check, its forced
+ * receives are ones an MPI rank can force (else -1 and err, naming them);
+ * _write, the plan (o->whatif_plan) written into the new recording,
+ * o->logdir, its path into path.  0, or -1 and err. */
+int top_mpi_whatif_check(const struct top_opts *o, pg_err *err);
+int top_mpi_whatif_write(const struct top_opts *o, char *path, size_t size,
+                         pg_err *err);
 /* mpi_ids.c: after an MPI run, each receive's msgid (the rank's count of
  * the messages of that sender and tag) becomes its send's (the sender's
  * count of its sends), as in every log.  0, or -1 and err. */

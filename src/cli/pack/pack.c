@@ -449,6 +449,13 @@ int top_pack(int argc, char **argv)
     for (i = 0; i < n; i++) {
         /* Not while a run writes there; a recording cut short is packed
          * as it is (a replay follows it as far as it goes), but said. */
+        if (top_mpi_recording(dirs[i])) /* mpi_ids.c */
+            return fprintf(stderr, "pangaea: -pack: the recording in %s is "
+                           "an MPI run's: packing MPI runs is not done yet "
+                           "(its logs hold neither the launcher's command "
+                           "line nor the ranks' program checksums, which "
+                           "a replay elsewhere needs); nothing was "
+                           "written\n", dirs[i]), TOP_EXIT_USAGE;
         if (top_logdir_lock(dirs[i], 1, &err) < 0 ||
             scan_exec_logs(dirs[i], &err) < 0)
             return fprintf(stderr, "pangaea: %s\n", err.msg), TOP_EXIT_USAGE;

@@ -289,6 +289,19 @@ static void put_in_place(const struct move *m)
                m->to, m->dir, changes[i].log);
 }
 
+/* An MPI run's recording (its ranks' logs, no ltid 0: mpi_ids.c says the
+ * same): its ranks run where the launcher puts them. */
+static void mpi_refused(const char *dir)
+{
+    char why[PATH_MAX + 200];
+
+    snprintf(why, sizeof why, "-move: the recording in %s is an MPI run's: "
+             "its ranks run where the launcher puts them (its own -hosts), "
+             "so -move and -move-host do not apply; nothing was changed",
+             dir);
+    move_fail(why);
+}
+
 int top_move(int argc, char **argv)
 {
     struct move m;
@@ -305,6 +318,8 @@ int top_move(int argc, char **argv)
                 "the log directory %s\n", m.dir);
         move_usage("record there first (pangaea -log -logdir DIR ...)");
     }
+    if (ltids[0] != 0) /* sorted: a PVM run has pangaea's own, ltid 0 */
+        mpi_refused(m.dir);
     for (i = 0; i < n; i++) {
         more(&pend, &cap_pend, npend, sizeof *pend);
         cc = rewrite(&m, ltids[i], &pend[npend], &err);

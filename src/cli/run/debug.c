@@ -232,6 +232,17 @@ int top_replay_args(struct top_opts *o, const pg_event *spawn, pg_err *err)
     return 0;
 }
 
+const char *top_debug_given(void)
+{
+    return debug_ltid >= 0 ? "-debug" : other_args ? "-otherargs"
+           : rebuilt ? "-rebuilt" : NULL;
+}
+
+const char *top_debug_stops(void)
+{
+    return stops;
+}
+
 int top_debug_held(int ltid)
 {
     return ltid > 0 && ltid == debug_ltid;

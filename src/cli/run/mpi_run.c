@@ -79,7 +79,7 @@ static const char *unsupported(const struct top_opts *o)
     return o->live       ? "-live"
            : o->only[0]  ? "-only"
            : o->min      ? "-min"
-           : o->whatif   ? "-whatif"
+           : top_debug_given() ? top_debug_given()
            : o->pack     ? "-pack"
            : o->host     ? "-host"
            : o->coordhost ? "-coordhost"
@@ -187,25 +187,31 @@ static int read_notes(const char *dir)
 /* launcher [env passing] the user's arguments. */
 static char **launcher_argv(const struct top_opts *o,
                             const struct launcher *l, const char *lib,
-                            const char *notes)
+                            const char *notes, const char *plan)
 {
     static const char *modes[] = { "", "none", "log", "replay" };
-    const char *pre = getenv("LD_PRELOAD");
+    const char *pre = getenv("LD_PRELOAD"), *chaos = getenv(PGM_ENV_CHAOS);
     char **argv, *preload;
     int n = 0, k;
 
     for (k = 0; o->args[k]; k++)
         ;
-    if (!(argv = calloc((size_t)k + 16, sizeof *argv)) ||
+    if (!(argv = calloc((size_t)k + 24, sizeof *argv)) ||
         asprintf(&preload, "%s%s%s", lib, pre && *pre ? ":" : "",
                  pre ? pre : "") < 0)
         return NULL;
     argv[n++] = (char *)o->program;
     if (o->mode != PANGAEA_NONE) {
         pass_env(l, argv, &n, "LD_PRELOAD", preload);
-        pass_env(l, argv, &n, PGM_ENV_MODE, modes[o->mode]);
+        pass_env(l, argv, &n, PGM_ENV_MODE, *plan ? "whatif" : modes[o->mode]);
         pass_env(l, argv, &n, PGM_ENV_LOGDIR, o->logdir);
         pass_env(l, argv, &n, PGM_ENV_NOTES, notes);
+        if (*plan) /* a what-if run (mpi_whatif.c) */
+            pass_env(l, argv, &n, PGM_ENV_WHATIF, plan);
+        if (chaos && *chaos && o->mode == PANGAEA_LOG) /* -chaos's seed */
+            pass_env(l, argv, &n, PGM_ENV_CHAOS, chaos);
+        if (*top_debug_stops()) /* -replay -stop (mpi_stop.c) */
+            pass_env(l, argv, &n, PGM_ENV_STOP, top_debug_stops());
     }
     memcpy(&argv[n], o->args, (size_t)k * sizeof *argv);
     return argv;
@@ -304,7 +310,7 @@ static int seal(const struct top_opts *o)
 int top_mpi_run(struct top_opts *o)
 {
     const struct launcher *l = launcher_of(o->program);
-    char lib[PATH_MAX + 64], **argv;
+    char lib[PATH_MAX + 64], **argv, plan[PATH_MAX + 32] = "";
     const char *opt = unsupported(o);
     const char *tmp = getenv("TMPDIR");
     char notes[PATH_MAX];
@@ -333,7 +339,9 @@ int top_mpi_run(struct top_opts *o)
                 o->program, l->mpi, l->mpi, lib, strerror(errno), l->mpi);
         return TOP_EXIT_FAILED;
     }
-    if (prepare(o, &err) < 0) {
+    if ((o->whatif && top_mpi_whatif_check(o, &err) < 0) ||
+        prepare(o, &err) < 0 ||
+        (o->whatif && top_mpi_whatif_write(o, plan, sizeof plan, &err) < 0)) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return TOP_EXIT_USAGE;
     }
@@ -342,7 +350,7 @@ int top_mpi_run(struct top_opts *o)
                 strerror(errno));
         return TOP_EXIT_FAILED;
     }
-    if (!(argv = launcher_argv(o, l, lib, notes)))
+    if (!(argv = launcher_argv(o, l, lib, notes, plan)))
         return fprintf(stderr, "pangaea: out of memory\n"), TOP_EXIT_FAILED;
     status = launch(argv);
     noted = read_notes(notes);
@@ -351,9 +359,9 @@ int top_mpi_run(struct top_opts *o)
         return status;
     n = seal(o);
     if (n < 0)
-        return status ? status : TOP_EXIT_FAILED;
-    if (status == 0)
+        status = status ? status : TOP_EXIT_FAILED;
+    else if (status == 0)
         fprintf(stderr, "pangaea: recorded in %s (an MPI run: %s, %d "
                 "rank%s)\n", o->logdir, l->mpi, n, n == 1 ? "" : "s");
-    return status;
+    return o->whatif && o->whatif_done ? o->whatif_done(o, status) : status;
 }

@@ -572,6 +572,8 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
     free(min);
     rc_free(&run);
     o->whatif = wi.c[0].spec;
+    o->whatif_plan = wi.plan; /* an MPI run writes it itself (mpi_run.c), */
+    o->whatif_done = top_whatif_done; /* and reports through this */
 }
 
 /* The part a what-if follows read the recording's input: ltid 1 reads it
