@@ -80,8 +80,8 @@ class Cur:
 
 def read(path):
     d = open(path, "rb").read()
-    if d[:4] != b"PGCL" or d[4] not in (4, 5):
-        raise SystemExit(f"{path}: not a format-4 or format-5 log")
+    if d[:4] != b"PGCL" or d[4] not in (4, 5, 6):
+        raise SystemExit(f"{path}: not a format-4, 5 or 6 log")
     c = Cur(d, 5)
     ltid, program, host, select = c.uv(), c.s(), c.s(), c.s()
     recording = c.s() if d[4] >= 5 else ""  # noqa: F841 (format 5 only)
@@ -178,11 +178,14 @@ def message(c, slots, st, ev, kind, code):
     else:
         ev["msgid"] = st["sent"] = st["sent"] + 1 + dmsgid
         ev["to"] = [c.zz() for _ in range(c.uv())]
+    if recv and code == 13 and st["version"] >= 6:  # MPI_Irecv: its posting
+        u = c.uv()
+        ev["posted"], ev["together"] = u >> 1, u & 1
     return ev
 
 
 ABSENT = {"misses": 0, "waited": 0, "site": 0, "asked_from": -3, "asked_tag": -2,
-          "matcher": 0, "order": -1}
+          "matcher": 0, "order": -1, "posted": 0, "together": 0}
 
 
 def compare(events, ltid, dump):

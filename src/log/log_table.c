@@ -16,6 +16,7 @@
 #define REQ 0, 0, 1
 #define OPT(v) 1, (v), 1
 #define NEW(v) 1, (v), 3
+#define V6(v) 1, (v), 6
 
 #define PG_FIELD(kind, name, type, member, presence)                      \
     { name, PG_FT_##type, offsetof(pg_event, member), presence },
@@ -132,6 +133,7 @@ const char *const pg_msg_calls[] = {
 const int pg_n_msg_calls = NELEM(pg_msg_calls);
 /* A send's or receive's call code is 4 bits too (log_binw.c). */
 _Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
+_Static_assert(PG_MSG_CALL_POSTED < NELEM(pg_msg_calls), "MPI_Irecv's code");
 #undef CODE_M
 #undef CODE_Q
 #define CODE_M(c, name)
@@ -163,6 +165,7 @@ enum { SEND_M = 16, RECV_M = 16, QUERY_Q = 256, QUERY_QS = 16, SPAWN_N = 1,
 #include "pg_calls.def"
 #undef PG_CALL
 _Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
+_Static_assert(PG_MSG_CALL_POSTED < NELEM(pg_msg_calls), "MPI_Irecv's code");
 _Static_assert(NELEM(pg_query_calls) > PG_QUERY_ESCAPE,
                "code 15 is the escape's, and a call's of its own");
 

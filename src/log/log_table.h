@@ -78,6 +78,9 @@ extern const char *const pg_msg_calls[];
 extern const int pg_n_msg_calls;
 extern const char *const pg_query_calls[];
 extern const int pg_n_query_calls;
+/* The message call code of MPI_Irecv: in format 6 its receive event has
+ * one more varint, its posting (docs/comm-log-format.md). */
+#define PG_MSG_CALL_POSTED 13
 /* Index of call in list, or -1. */
 /* Query codes past 15 do not fit the 4 bits of a binary event's call:
  * such a query is written with code 15 (PG_QUERY_ESCAPE), its about

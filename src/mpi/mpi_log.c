@@ -67,6 +67,7 @@ static void open_logs(const char *exe, const char *host, const char *cwd)
 }
 
 static void read_next(void);
+static void read_postings(const char *path);
 
 /* The recorded rank ran the program this rank runs (its path: a program
  * rebuilt in place is not noticed yet). */
@@ -84,6 +85,48 @@ static void check_program(const char *exe)
     if (h.exe[0] && strcmp(h.exe, exe))
         pgm_die(PGM_REFUSED, "the recording ran %s (%s), this run runs %s",
                 h.exe, path, exe);
+}
+
+static void add_posting(const pg_event *ev)
+{
+    struct pgm_post *p;
+    int n = pgm.nposts;
+
+    if (ev->posted >= n) {
+        while (n <= ev->posted)
+            n = n ? 2 * n : 64;
+        if (!(p = realloc(pgm.posts, (size_t)n * sizeof *p)))
+            pgm_die(PGM_REFUSED, "out of memory");
+        memset(p + pgm.nposts, 0, (size_t)(n - pgm.nposts) * sizeof *p);
+        pgm.posts = p, pgm.nposts = n;
+    }
+    pgm.posts[ev->posted] = (struct pgm_post){ ev->from, ev->tag };
+}
+
+/* Reads the rank's whole log once ahead: which message each MPI_Irecv
+ * took (pg_mpi.h, struct pgm_post). */
+static void read_postings(const char *path)
+{
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logr *r;
+    int rc;
+
+    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+        die_err("cannot replay", &err);
+    while ((rc = pg_logr_next(r, &ev, &err)) == 1)
+        if (ev.kind == PG_EV_RECV && ev.posted > 0)
+            add_posting(&ev);
+    if (rc < 0 && !pg_logr_cut(r))
+        die_err("cannot replay", &err);
+    pg_logr_close(r);
+}
+
+const struct pgm_post *pgm_posting(int k)
+{
+    return k > 0 && k < pgm.nposts && pgm.posts[k].from > 0 ? &pgm.posts[k]
+                                                             : NULL;
 }
 
 /* A replay needs this rank's log, of this program, and rank 0 checks
@@ -111,6 +154,9 @@ static void open_recording(const char *exe)
                 "this run (%s): give the launcher the recorded number",
                 pgm.size, path);
     check_program(exe);
+    pgm.version = h.version;
+    pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
+    read_postings(path);
     read_next();
 }
 
@@ -224,6 +270,8 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
     flush_misses(t);
     pg_logw_note(pgm.comm, site, pgm_ltid_of(asked_from), asked_tag(asked),
                  0);
+    pg_logw_posted(pgm.comm, pgm.posted, pgm.together);
+    pgm.posted = pgm.together = 0;
     wrote(pg_logw_recv(pgm.comm, t, call, pgm_ltid_of(from), tag, msgid,
                        bytes));
 }
@@ -257,7 +305,7 @@ static void read_next(void)
         pgm.next = (struct pgm_ev){ ev.kind, ev.seq, ev.call, ev.tag,
                                     ev.msgid, ev.bytes, ev.from,
                                     ev.nto > 0 ? ev.to[0] : -1, ev.misses,
-                                    ev.status };
+                                    ev.status, ev.posted, ev.together };
 }
 
 /* "a receive (MPI_Recv) from ltid 3, tag 5, msgid 1" */

@@ -15,16 +15,22 @@
  * that found something waits until it does.
  *
  * Nonblocking receives are remembered from MPI_Irecv to their completion
- * (the table below): their event is written when the program learns of
- * the message (MPI_Wait, MPI_Waitany, MPI_Test), since that is when it can
- * act on it.  A send's event is written when it is posted (the order of
- * posting is the order non-overtaking keeps).
+ * (the table below), numbered in posting order: their event is written
+ * when the program learns of the message (MPI_Wait, MPI_Waitany,
+ * MPI_Test, MPI_Testany, MPI_Waitall, MPI_Testall, MPI_Waitsome,
+ * MPI_Testsome), since that is when it can act on it, and names its
+ * posting (`posted`) and whether the same call reported it with the
+ * receive before it (`together`: the sets of Waitsome and Testsome).  A
+ * replay reads the postings ahead (mpi_log.c), posts a wildcard MPI_Irecv
+ * with the source and tag its completion had, and completes, in each
+ * call, the very postings recorded, set by set.  A send's event is
+ * written when it is posted (the order of posting is the order
+ * non-overtaking keeps).
  *
  * Not wrapped yet (README.md, MPI programs, says what that means for a
- * replay): other communicators (refused: pgm_world_only),
- * MPI_Waitsome/Testsome/Testall, collectives, and a replay of
- * MPI_Irecv(MPI_ANY_SOURCE) (refused at the MPI_Irecv: which posted
- * receive a completion belongs to is not in the log; it needs a field).
+ * replay): other communicators (refused: pgm_world_only), a Waitsome or
+ * Testsome over sends and receives together (refused), collectives (they
+ * pass through).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -303,24 +309,42 @@ static void remember(const MPI_Request *req, int source, int tag)
     pend[npend++] = (struct pending){ *req, source, tag, ++posted };
 }
 
+/* Replay: a wildcard MPI_Irecv is posted with the source and tag that
+ * its completion has in the recording (its posting number, format 6);
+ * MPI's non-overtaking rule makes it take the recorded message.  One
+ * that never completed when recorded is posted as the program asks. */
+static void replay_posting(int *source, int *tag)
+{
+    const struct pgm_post *p;
+    struct pgm_ev e = { .from = 0 };
+
+    if (*source != MPI_ANY_SOURCE && *tag != MPI_ANY_TAG)
+        return;
+    if (pgm.version < 6)
+        pgm_die(PGM_REFUSED, "MPI_Irecv(%s) number %ld cannot be replayed "
+                "from a log of format %d (%s/ltid-%d.comm.pgc): it does not "
+                "say which message each MPI_Irecv took; record it again",
+                *source == MPI_ANY_SOURCE ? "MPI_ANY_SOURCE" : "MPI_ANY_TAG",
+                posted + 1, pgm.version, pgm.dir, pgm.ltid);
+    if (!(p = pgm_posting((int)posted + 1)))
+        return;
+    e.seq = pgm.have_next ? pgm.next.seq : 0, e.from = p->from, e.tag = p->tag;
+    check_admits(&e, *source, *tag, "MPI_Irecv");
+    *source = pgm_rank_of(p->from), *tag = p->tag;
+}
+
 PGM_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req)
 {
-    static int said;
-    int rc;
+    int rc, src = source, tg = tag;
 
     if (PASS(source))
         return PMPI_Irecv(buf, count, type, source, tag, comm, req);
     pgm_world_only(comm, "MPI_Irecv");
-    if (source == MPI_ANY_SOURCE && pgm.mode == PGM_REPLAY)
-        pgm_die(PGM_REFUSED, "MPI_Irecv(MPI_ANY_SOURCE) is recorded, but "
-                "its replay is not done yet (README.md, MPI programs)");
-    if (source == MPI_ANY_SOURCE && !said++)
-        fprintf(stderr, "pangaea: ltid %d (rank %d): MPI_Irecv(MPI_ANY_SOURCE) "
-                "is recorded, but a replay of it is not done yet\n", pgm.ltid,
-                pgm.rank);
     pgm.busy = 1;
-    rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+    if (pgm.mode == PGM_REPLAY)
+        replay_posting(&src, &tg);
+    rc = PMPI_Irecv(buf, count, type, src, tg, comm, req);
     if (rc == MPI_SUCCESS)
         remember(req, source, tag);
     pgm.busy = 0;
@@ -329,17 +353,29 @@ PGM_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
 
 static const char *const irecv_calls[] = { "MPI_Irecv", NULL };
 
-/* Request i of the pending ones completed with st. */
-static void completed(int i, const MPI_Status *st, const struct pgm_ev *e)
+/* Request i of the pending ones completed with st; `together` 1 when the
+ * call reports it with the receive before it (Waitsome ...). */
+static void completed_with(int i, const MPI_Status *st,
+                           const struct pgm_ev *e, int together)
 {
     struct pending p = pend[i];
 
     forget(i);
+    pgm.posted = (int)p.order, pgm.together = together;
     took("MPI_Irecv", st, p.source, p.tag, e, 1);
 }
 
+static void completed(int i, const MPI_Status *st, const struct pgm_ev *e)
+{
+    completed_with(i, st, e, 0);
+}
+
+/* Pending receive p may be the one of the recorded completion e: the
+ * very posting when the log says (format 6), else one that admits e. */
 static int admits(const struct pending *p, const struct pgm_ev *e)
 {
+    if (e->posted > 0 && p->order != e->posted)
+        return 0;
     return (p->source == MPI_ANY_SOURCE ||
             pgm_ltid_of(p->source) == e->from) &&
            (p->tag == MPI_ANY_TAG || p->tag == e->tag);
@@ -350,9 +386,9 @@ static void check_request(int i, const struct pgm_ev *e, const char *call)
 {
     if (!admits(&pend[i], e))
         pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
-                "the completion of a receive of ltid %d's tag %d; the "
-                "request the program's %s waits for does not admit it",
-                e->seq, e->from, e->tag, call);
+                "the completion of MPI_Irecv number %d, of ltid %d's tag %d; "
+                "the request the program's %s waits for is not that one",
+                e->seq, e->posted, e->from, e->tag, call);
 }
 
 PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
@@ -421,24 +457,32 @@ static int recorded_one(int n, const MPI_Request *reqs, const int *which,
 }
 
 /* Waitany over receives: the one that completed first when recorded. */
+static int wait_recorded(int n, MPI_Request *reqs, int *index,
+                         const int *which, MPI_Status *st,
+                         const struct pgm_ev *e, const char *call)
+{
+    int i = recorded_one(n, reqs, which, e), rc;
+
+    if (i < 0)
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
+                "the completion of MPI_Irecv number %d, of ltid %d's tag %d; "
+                "none of the requests the program's %s waits for is that one",
+                e->seq, e->posted, e->from, e->tag, call);
+    rc = PMPI_Wait(&reqs[i], st);
+    if (rc == MPI_SUCCESS) {
+        *index = i;
+        completed_with(which[i], st, e, e->together);
+    }
+    return rc;
+}
+
 static int waitany_replay(int n, MPI_Request *reqs, int *index,
                           const int *which, MPI_Status *st)
 {
     const struct pgm_ev *e = pgm_expect(PG_EV_RECV, irecv_calls,
                                         "MPI_Waitany", 0);
-    int i = recorded_one(n, reqs, which, e), rc;
 
-    if (i < 0)
-        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
-                "the completion of a receive of ltid %d's tag %d; none of "
-                "the requests the program's MPI_Waitany waits for admits it",
-                e->seq, e->from, e->tag);
-    rc = PMPI_Wait(&reqs[i], st);
-    if (rc == MPI_SUCCESS) {
-        *index = i;
-        completed(which[i], st, e);
-    }
-    return rc;
+    return wait_recorded(n, reqs, index, which, st, e, "MPI_Waitany");
 }
 
 PGM_API int MPI_Waitany(int n, MPI_Request reqs[], int *index,
@@ -517,7 +561,7 @@ PGM_API int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
         *flag = e != NULL;
         *index = MPI_UNDEFINED;
         if (e)
-            rc = waitany_replay(n, reqs, index, which, &st);
+            rc = wait_recorded(n, reqs, index, which, &st, e, "MPI_Testany");
     } else {
         rc = PMPI_Testany(n, reqs, index, flag, &st);
         if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED &&
@@ -533,27 +577,42 @@ PGM_API int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
     return rc;
 }
 
-/* Waitall: every receive among the requests completes; their events are
- * written in the requests' order, which a replay follows. */
-static int waitall_recorded(int n, MPI_Request *reqs, const int *which,
-                            MPI_Status *st)
+/* A copy of the requests before a call that completes several: MPI sets
+ * the completed ones to MPI_REQUEST_NULL, and completed() reorders the
+ * pending table, so each is looked up again by its handle. */
+static MPI_Request *saved_requests(int n, const MPI_Request *reqs)
 {
     MPI_Request *saved = malloc((size_t)n * sizeof *saved);
-    int i, rc;
 
     if (!saved)
         pgm_die(PGM_REFUSED, "out of memory");
-    memcpy(saved, reqs, (size_t)n * sizeof *saved);
-    rc = PMPI_Waitall(n, reqs, st);
-    for (i = 0; rc == MPI_SUCCESS && i < n; i++)
-        if (which[i] >= 0) /* looked up again: completed() reorders */
-            completed(find_pending(&saved[i]), &st[i], NULL);
+    return memcpy(saved, reqs, (size_t)n * sizeof *saved);
+}
+
+/* Waitall (flag NULL) and Testall: every receive among the requests
+ * completes (or, a Testall that found them not all done, none: a poll
+ * that found nothing); their events are written in the requests' order,
+ * all but the first `together`, which a replay follows. */
+static int all_recorded(int n, MPI_Request *reqs, const int *which,
+                        MPI_Status *st, int *flag)
+{
+    MPI_Request *saved = saved_requests(n, reqs);
+    int i, k, rc, done = 1;
+
+    rc = flag ? PMPI_Testall(n, reqs, &done, st) : PMPI_Waitall(n, reqs, st);
+    if (rc == MPI_SUCCESS && !done)
+        testany_missed(n, which);
+    for (i = 0, k = 0; rc == MPI_SUCCESS && done && i < n; i++)
+        if (which[i] >= 0)
+            completed_with(find_pending(&saved[i]), &st[i], NULL, k++ > 0);
+    if (flag)
+        *flag = done;
     free(saved);
     return rc;
 }
 
 static int waitall_replay(int n, MPI_Request *reqs, const int *which,
-                          MPI_Status *st)
+                          MPI_Status *st, const char *call)
 {
     MPI_Status *mine = malloc((size_t)n * sizeof *mine);
     const struct pgm_ev *e;
@@ -565,8 +624,8 @@ static int waitall_replay(int n, MPI_Request *reqs, const int *which,
         if (which[i] < 0)
             continue;
         k = find_pending(&reqs[i]);
-        e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Waitall", 0);
-        check_request(k, e, "MPI_Waitall");
+        e = pgm_expect(PG_EV_RECV, irecv_calls, call, 0);
+        check_request(k, e, call);
         if ((rc = PMPI_Wait(&reqs[i], &mine[i])) == MPI_SUCCESS)
             completed(k, &mine[i], e);
     }
@@ -597,13 +656,164 @@ PGM_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     }
     PGM_SITE();
     pgm.busy = 1;
-    rc = pgm.mode == PGM_REPLAY ? waitall_replay(n, reqs, which, st)
-                                : waitall_recorded(n, reqs, which, st);
+    rc = pgm.mode == PGM_REPLAY
+             ? waitall_replay(n, reqs, which, st, "MPI_Waitall")
+             : all_recorded(n, reqs, which, st, NULL);
     if (rc == MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE)
         memcpy(statuses, st, (size_t)n * sizeof *st);
     free(which), free(st);
     pgm.busy = 0;
     return rc;
+}
+
+/* The pending receive of each request (-1: a send's, or no request);
+ * *any 1 if there is one, *sends 1 if an active send is among them. */
+static int *pending_of(int n, const MPI_Request *reqs, int *any, int *sends)
+{
+    int *which = malloc((size_t)n * sizeof *which), i;
+
+    if (!which)
+        pgm_die(PGM_REFUSED, "out of memory");
+    *any = *sends = 0;
+    for (i = 0; i < n; i++) {
+        which[i] = find_pending(&reqs[i]);
+        *any |= which[i] >= 0;
+        *sends |= which[i] < 0 && reqs[i] != MPI_REQUEST_NULL;
+    }
+    return which;
+}
+
+static MPI_Status *statuses_for(int n)
+{
+    MPI_Status *st = malloc((size_t)n * sizeof *st);
+
+    if (!st)
+        pgm_die(PGM_REFUSED, "out of memory");
+    return st;
+}
+
+PGM_API int MPI_Testall(int n, MPI_Request reqs[], int *flag,
+                        MPI_Status statuses[])
+{
+    int *which, any, sends, rc = MPI_SUCCESS;
+    MPI_Status *st;
+
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Testall(n, reqs, flag, statuses);
+    which = pending_of(n, reqs, &any, &sends);
+    if (!any) {
+        free(which);
+        return PMPI_Testall(n, reqs, flag, statuses);
+    }
+    PGM_SITE();
+    pgm.busy = 1;
+    st = statuses_for(n);
+    if (pgm.mode == PGM_REPLAY) {
+        *flag = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Testall", 1) != NULL;
+        if (*flag)
+            rc = waitall_replay(n, reqs, which, st, "MPI_Testall");
+    } else
+        rc = all_recorded(n, reqs, which, st, flag);
+    if (rc == MPI_SUCCESS && *flag && statuses != MPI_STATUSES_IGNORE)
+        memcpy(statuses, st, (size_t)n * sizeof *st);
+    free(which), free(st);
+    pgm.busy = 0;
+    return rc;
+}
+
+/* Waitsome (test 0) and Testsome: the receives completed, their events
+ * in the order MPI gave them, all but the first `together`. */
+static int some_recorded(int n, MPI_Request *reqs, const int *which,
+                         int test, int *out, int *indices, MPI_Status *st)
+{
+    MPI_Request *saved = saved_requests(n, reqs);
+    int j, rc;
+
+    rc = test ? PMPI_Testsome(n, reqs, out, indices, st)
+              : PMPI_Waitsome(n, reqs, out, indices, st);
+    if (rc == MPI_SUCCESS && *out == 0)
+        testany_missed(n, which);
+    for (j = 0; rc == MPI_SUCCESS && *out != MPI_UNDEFINED && j < *out; j++)
+        completed_with(find_pending(&saved[indices[j]]), &st[j], NULL, j > 0);
+    free(saved);
+    return rc;
+}
+
+/* Replay: the recorded completion e, then each next event that says it
+ * was reported together with it, each the receive it names. */
+static int some_replay(int n, MPI_Request *reqs, int *which,
+                       const struct pgm_ev *e, int *out, int *indices,
+                       MPI_Status *st, const char *call)
+{
+    int rc, i;
+
+    for (*out = 0;;) {
+        rc = wait_recorded(n, reqs, &indices[*out], which, &st[*out], e,
+                           call);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        ++*out;
+        for (i = 0; i < n; i++) /* completed() reorders the table */
+            which[i] = find_pending(&reqs[i]);
+        if (!pgm.have_next || pgm.next.kind != PG_EV_RECV ||
+            !pgm.next.together || pgm.next.misses)
+            return MPI_SUCCESS;
+        e = pgm_expect(PG_EV_RECV, irecv_calls, call, 0);
+    }
+}
+
+/* A Waitsome or Testsome over sends and receives together: a replay
+ * could not give the sends' completions as recorded (only receives are
+ * events).  Refused, named, rather than replayed otherwise. */
+static int some_common(const char *call, int test, int n, MPI_Request *reqs,
+                       int *out, int *indices, MPI_Status *statuses)
+{
+    int *which, any, sends, rc = MPI_SUCCESS;
+    const struct pgm_ev *e;
+    MPI_Status *st;
+
+    which = pending_of(n, reqs, &any, &sends);
+    if (!any) {
+        free(which);
+        return test ? PMPI_Testsome(n, reqs, out, indices, statuses)
+                    : PMPI_Waitsome(n, reqs, out, indices, statuses);
+    }
+    if (sends)
+        pgm_die(PGM_REFUSED, "%s over sends and receives together is not "
+                "recorded or replayed yet: give it the receives alone "
+                "(README.md, MPI programs)", call);
+    pgm.busy = 1;
+    st = statuses_for(n);
+    if (pgm.mode == PGM_REPLAY) {
+        *out = 0;
+        if ((e = pgm_expect(PG_EV_RECV, irecv_calls, call, test)))
+            rc = some_replay(n, reqs, which, e, out, indices, st, call);
+    } else
+        rc = some_recorded(n, reqs, which, test, out, indices, st);
+    if (rc == MPI_SUCCESS && *out != MPI_UNDEFINED && *out > 0 &&
+        statuses != MPI_STATUSES_IGNORE)
+        memcpy(statuses, st, (size_t)*out * sizeof *st);
+    free(which), free(st);
+    pgm.busy = 0;
+    return rc;
+}
+
+PGM_API int MPI_Waitsome(int n, MPI_Request reqs[], int *out, int indices[],
+                         MPI_Status statuses[])
+{
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Waitsome(n, reqs, out, indices, statuses);
+    PGM_SITE();
+    return some_common("MPI_Waitsome", 0, n, reqs, out, indices, statuses);
+}
+
+PGM_API int MPI_Testsome(int n, MPI_Request reqs[], int *out, int indices[],
+                         MPI_Status statuses[])
+{
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Testsome(n, reqs, out, indices, statuses);
+    PGM_SITE();
+    return some_common("MPI_Testsome", 1, n, reqs, out, indices, statuses);
 }
 
 /* ---- send and receive in one call ----------------------------------------- */

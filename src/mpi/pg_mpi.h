@@ -48,6 +48,15 @@ struct pgm_ev {
     long seq;
     const char *call;  /* the table's string (log_table.c) */
     int tag, msgid, bytes, from, to, misses, status;
+    int posted, together; /* an MPI_Irecv's completion (format 6) */
+};
+
+/* Replay: what the recording says the program's k-th MPI_Irecv took
+ * (read ahead at the start: the receive is posted long before its
+ * completion's event comes), so that a wildcard one is posted with the
+ * recorded source and tag. */
+struct pgm_post {
+    int from, tag; /* from 0: never completed when recorded */
 };
 
 struct pgm_state {
@@ -65,6 +74,10 @@ struct pgm_state {
     int misses;               /* recording: polls that found nothing */
     const char *poll_call;    /* recording: the last of them */
     int poll_from, poll_tag, poll_site;
+    int posted, together;     /* recording: the next receive's posting */
+    struct pgm_post *posts;   /* replay: by posting number */
+    int nposts;
+    int version;              /* replay: the recording's log format */
     char dir[4096];
 };
 extern struct pgm_state pgm;
@@ -109,6 +122,10 @@ void pgm_log_send(const char *call, int peer, int tag, int msgid,
 void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                   int asked_from, int asked_tag);
 void pgm_log_miss(const char *call, int asked_from, int asked_tag);
+/* Replay: what the program's k-th MPI_Irecv took when recorded; NULL if
+ * it never completed then (or the log, older than format 6, does not
+ * say: pgm.version). */
+const struct pgm_post *pgm_posting(int k);
 /* Replay: the next recorded event, which must be of `kind` made by one
  * of the calls in `calls` (NULL-ended); else the replay diverged (ends
  * the run naming the event and the call the program made).  A poll

@@ -61,6 +61,63 @@ ok = ok and all(x["asked"]["from"] == -1 for x in r if x["took"])
 sys.exit(0 if ok else 1)' "$recv_line"
 }
 
+# expect_run WHAT STATUS PATTERN COMMAND...: COMMAND (its output in
+# $run_dir) must exit with STATUS ("nonzero": any but 0) and say PATTERN
+# on stderr.
+expect_run() {
+    local what=$1 want=$2 pattern=$3 rc
+    shift 3
+    timeout 60 "$@" >"$run_dir/out" 2>"$run_dir/err"
+    rc=$?
+    if { [ "$want" = nonzero ] && [ "$rc" -ne 0 ] || [ "$rc" = "$want" ]; } &&
+        grep -q -- "$pattern" "$run_dir/err"; then
+        pg_pass "$what (exit $rc)"
+    else
+        pg_fail "$what: exit $rc"
+        head -5 "$run_dir/err"
+    fi
+}
+
+# logs_valid NAME LOGDIR N: the logs of ltids 1..N, dumped, are valid
+# against the schema, and the format page's reference reader
+# (docs/comm_log_reader.py) reads each as -dump does.
+logs_valid() {
+    local name=$1 logs=$2 n=$3 k dir bad=
+    dir=$(pg_tmpdir)
+    for k in $(seq "$n"); do
+        "$PG_BUILD/pangaea" -dump "$logs" "$k" >"$dir/$k.xml" &&
+            xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$dir/$k.xml" 2>/dev/null &&
+            python3 "$PG_ROOT/docs/comm_log_reader.py" "$logs/ltid-$k.comm.pgc" "$dir/$k.xml" >/dev/null ||
+            bad="$bad $k"
+    done
+    if [ -z "$bad" ]; then
+        pg_pass "$name: every rank's log is valid against the schema and read alike by docs/comm_log_reader.py"
+    else
+        pg_fail "$name: the logs of ltids$bad: invalid, or read otherwise by docs/comm_log_reader.py"
+    fi
+}
+
+# wild NAME LAUNCHER PROG [LAUNCHER OPTIONS...]: tests/programs/mpi_wild.c,
+# wildcard MPI_Irecv (any source, any tag) completed by MPI_Waitall,
+# MPI_Waitsome, MPI_Testsome, MPI_Waitany, and MPI_Testall: free runs
+# differ, replays print the recorded output (which message each posting
+# took, each call's set, the failed tests); every completion of the
+# master's names its posting (posted=, format 6), the sets their
+# together=.
+wild() {
+    local name=$1 launcher=$2 prog=$3
+    shift 3
+    pg_replay_case "$name: wildcard MPI_Irecv, Waitsome, Testsome, Testall" \
+        "$launcher" "$@" -n 4 "$prog"
+    logs_valid "$name (wildcard MPI_Irecv)" "$PG_CASE_LOGS" 4
+    if [ "$("$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | grep -c '<recv .*call="MPI_Irecv".*posted="')" -eq 15 ]; then
+        pg_pass "$name: each of the master's 15 MPI_Irecv completions names its posting"
+    else
+        pg_fail "$name: the master's MPI_Irecv completions do not all name their posting"
+        "$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | grep -m3 '<recv'
+    fi
+}
+
 # one_mpi NAME LAUNCHER PROG [LAUNCHER OPTIONS...]
 one_mpi() {
     local name=$1 launcher=$2 prog=$3 dir out
@@ -96,55 +153,21 @@ one_mpi() {
         pg_fail "$name: -tasks does not match every message"
         "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
     fi
-    dir=$(pg_tmpdir)
-    bad=
-    for k in 1 2 3 4; do
-        "$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" "$k" >"$dir/$k.xml" &&
-            xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$dir/$k.xml" 2>/dev/null &&
-            python3 "$PG_ROOT/docs/comm_log_reader.py" "$PG_CASE_LOGS/ltid-$k.comm.pgc" "$dir/$k.xml" >/dev/null ||
-            bad="$bad $k"
-    done
-    if [ -z "$bad" ]; then
-        pg_pass "$name: every rank's log is valid against the schema and read alike by docs/comm_log_reader.py"
-    else
-        pg_fail "$name: the logs of ltids$bad: invalid, or read otherwise by docs/comm_log_reader.py"
-    fi
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
-        -n 4 "$prog" extra >"$dir/out" 2>"$dir/err"
-    rc=$?
-    if [ "$rc" -eq 3 ] && grep -q "ltid 1 (rank 0): the replay diverged at event .*the program called MPI_Iprobe" "$dir/err"; then
-        pg_pass "$name: a replay of another program diverges, named, exit 3"
-    else
-        pg_fail "$name: a replay of another program: exit $rc"
-        head -5 "$dir/err"
-    fi
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
-        -n 3 "$prog" >"$dir/out" 2>"$dir/err"
-    rc=$?
-    if [ "$rc" -ne 0 ] && grep -q "the recording has more ranks than the 3 of this run" "$dir/err"; then
-        pg_pass "$name: a replay with fewer ranks is refused, named (exit $rc)"
-    else
-        pg_fail "$name: a replay with fewer ranks: exit $rc"
-        head -5 "$dir/err"
-    fi
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
-        -n 4 "${prog%/*}/mpi_refuse" >"$dir/out" 2>"$dir/err"
-    rc=$?
-    if [ "$rc" -ne 0 ] && grep -q "the recording ran $prog .*this run runs ${prog%/*}/mpi_refuse" "$dir/err"; then
-        pg_pass "$name: a replay of another program is refused, naming both (exit $rc)"
-    else
-        pg_fail "$name: a replay of another program: exit $rc"
-        head -5 "$dir/err"
-    fi
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$prog" \
-        >"$dir/out" 2>"$dir/err"
-    rc=$?
-    if [ "$rc" -eq 2 ] && grep -q "is an MPI run's .*replay it with its launcher" "$dir/err"; then
-        pg_pass "$name: a replay without the launcher is refused, said to be an MPI run's"
-    else
-        pg_fail "$name: a replay without the launcher: exit $rc"
-        head -3 "$dir/err"
-    fi
+    logs_valid "$name" "$PG_CASE_LOGS" 4
+    run_dir=$(pg_tmpdir)
+    expect_run "$name: a replay of another program diverges, named" 3 \
+        "ltid 1 (rank 0): the replay diverged at event .*the program called MPI_Iprobe" \
+        "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" -n 4 "$prog" extra
+    expect_run "$name: a replay with fewer ranks is refused, named" nonzero \
+        "the recording has more ranks than the 3 of this run" \
+        "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" -n 3 "$prog"
+    expect_run "$name: a replay of another program is refused, naming both" nonzero \
+        "the recording ran $prog .*this run runs ${prog%/*}/mpi_refuse" \
+        "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" -n 4 "${prog%/*}/mpi_refuse"
+    expect_run "$name: a replay without the launcher is refused, said to be an MPI run's" 2 \
+        "is an MPI run's .*replay it with its launcher" \
+        "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$prog"
+    wild "$name" "$launcher" "${prog%/*}/mpi_wild" "$@"
     refused "$name" "$launcher" "${prog%/*}/mpi_refuse" "$@"
 }
 
@@ -173,4 +196,3 @@ refused() {
         head -5 "$dir/err"
     fi
 }
-
