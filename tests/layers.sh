@@ -41,7 +41,7 @@ MPI_LAYERS="$BASE_LOG_LAYERS
 mpi_state
 mpi_site
 mpi_log
-mpi_p2p
+mpi_p2p mpi_clock
 "
 LIB_LAYERS="$BASE_LOG_LAYERS"'
 real progsum state

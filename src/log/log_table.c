@@ -144,6 +144,9 @@ const char *const pg_query_calls[] = {
 #define PG_QCODE(name, code) [code] = name,
 #include "pg_calls.def"
 #undef PG_CALL
+    /* the MPI front end's clocks (src/mpi/): the value returned, about as
+     * a decimal that reads back exactly (%.17g), value 0 */
+    [17] = "MPI_Wtime", [18] = "MPI_Wtick",
 };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 #undef CODE_M
@@ -169,12 +172,18 @@ _Static_assert(PG_MSG_CALL_POSTED < NELEM(pg_msg_calls), "MPI_Irecv's code");
 _Static_assert(NELEM(pg_query_calls) > PG_QUERY_ESCAPE,
                "code 15 is the escape's, and a call's of its own");
 
+/* An escaped query's about starts with its call's name: PVM's or MPI's. */
+static int escaped_name(const char *about)
+{
+    return !strncmp(about, "pvm_", 4) || !strncmp(about, "MPI_", 4);
+}
+
 int pg_query_escape(const char *call, const char *about, char *buf,
                     size_t size)
 {
     int c = pg_call_index(pg_query_calls, pg_n_query_calls, call);
 
-    if (c == PG_QUERY_ESCAPE && about && !strncmp(about, "pvm_", 4))
+    if (c == PG_QUERY_ESCAPE && about && escaped_name(about))
         return -1; /* would read as escaped */
     if (c <= PG_QUERY_ESCAPE)
         return 0; /* unknown calls are refused by the writer's checks */
@@ -188,7 +197,7 @@ const char *pg_query_unescape(const char *about, const char **call)
     const char *sp = about ? strchr(about, ' ') : NULL;
     int i;
 
-    if (!sp || strncmp(about, "pvm_", 4))
+    if (!sp || !escaped_name(about))
         return NULL;
     for (i = PG_QUERY_ESCAPE + 1; i < pg_n_query_calls; i++)
         if ((size_t)(sp - about) == strlen(pg_query_calls[i]) &&

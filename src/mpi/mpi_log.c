@@ -276,6 +276,16 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                        bytes));
 }
 
+void pgm_log_clock(const char *call, double value)
+{
+    char about[64];
+    double t = pgm_now();
+
+    snprintf(about, sizeof about, "%.17g", value);
+    flush_misses(t);
+    wrote(pg_logw_query(pgm.comm, t, call, about, 0));
+}
+
 void pgm_log_miss(const char *call, int asked_from, int asked)
 {
     pgm.misses++;
@@ -305,7 +315,9 @@ static void read_next(void)
         pgm.next = (struct pgm_ev){ ev.kind, ev.seq, ev.call, ev.tag,
                                     ev.msgid, ev.bytes, ev.from,
                                     ev.nto > 0 ? ev.to[0] : -1, ev.misses,
-                                    ev.status, ev.posted, ev.together };
+                                    ev.status, ev.posted, ev.together, "" };
+    if (rc == 1 && ev.kind == PG_EV_QUERY && ev.about)
+        snprintf(pgm.next.about, sizeof pgm.next.about, "%s", ev.about);
 }
 
 /* "a receive (MPI_Recv) from ltid 3, tag 5, msgid 1" */
@@ -317,6 +329,8 @@ static const char *describe(const struct pgm_ev *e, char *buf, size_t size)
     else if (e->kind == PG_EV_RECV)
         snprintf(buf, size, "a receive (%s) from ltid %d, tag %d, msgid %d",
                  e->call, e->from, e->tag, e->msgid);
+    else if (e->kind == PG_EV_QUERY)
+        snprintf(buf, size, "a clock's reading (%s)", e->call);
     else if (e->kind == PG_EV_END)
         snprintf(buf, size, "the end of the rank");
     else

@@ -1,6 +1,6 @@
 /*
  * mpi_p2p.c - the MPI calls the front end wraps (pg_mpi.h): start and
- * end, point-to-point messages on MPI_COMM_WORLD, the waits and tests of
+ * end, point-to-point messages, the waits and tests of
  * nonblocking receives, probes.
  *
  * Design.  Each wrapper is the MPI name; the real call is its PMPI_ name
@@ -28,9 +28,12 @@
  * non-overtaking keeps).
  *
  * Not wrapped yet (README.md, MPI programs, says what that means for a
- * replay): other communicators (refused: pgm_world_only), a Waitsome or
+ * replay): intercommunicators (refused: pgm_to_world), a Waitsome or
  * Testsome over sends and receives together (refused), collectives (they
- * pass through).
+ * pass through: their matching does not race).  Calls on communicators
+ * made from MPI_COMM_WORLD (dup, split, create) are logged with world
+ * ranks (pgm_to_world) and replayed with the recorded rank translated
+ * back into the call's communicator.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -114,22 +117,37 @@ static void check_admits(const struct pgm_ev *e, int source, int tag,
             tag == MPI_ANY_TAG ? "any" : "", tag == MPI_ANY_TAG ? 0 : tag);
 }
 
-/* What a receive took (or a probe found): logged, or checked against the
- * recorded event and passed. */
-static void took(const char *call, const MPI_Status *st, int source, int tag,
-                 const struct pgm_ev *e, int take)
+/* The rank of comm that recorded event e came from (a replay posts its
+ * receive with it). */
+static int recorded_source(MPI_Comm comm, const struct pgm_ev *e)
 {
+    int r = pgm_from_world(comm, pgm_rank_of(e->from));
+
+    if (r == MPI_UNDEFINED)
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded a "
+                "message from ltid %d, who is not in the communicator of the "
+                "program's receive", e->seq, e->from);
+    return r;
+}
+
+/* What a receive took (or a probe found): logged, or checked against the
+ * recorded event and passed.  `source` is the world rank asked for. */
+static void took(const char *call, MPI_Comm comm, const MPI_Status *st,
+                 int source, int tag, const struct pgm_ev *e, int take)
+{
+    int from = pgm_to_world(comm, st->MPI_SOURCE, call);
+
     if (pgm.mode == PGM_LOG) {
-        pgm_log_recv(call, st->MPI_SOURCE, st->MPI_TAG,
-                     pgm_count(st->MPI_SOURCE, st->MPI_TAG, take),
-                     got_bytes(st), source, tag);
+        pgm_log_recv(call, from, st->MPI_TAG,
+                     pgm_count(from, st->MPI_TAG, take), got_bytes(st),
+                     source, tag);
         return;
     }
-    if (pgm_ltid_of(st->MPI_SOURCE) != e->from || st->MPI_TAG != e->tag)
+    if (pgm_ltid_of(from) != e->from || st->MPI_TAG != e->tag)
         pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
                 "a message of tag %d from ltid %d, but %s took one of tag %d "
                 "from ltid %d", e->seq, e->tag, e->from, call, st->MPI_TAG,
-                pgm_ltid_of(st->MPI_SOURCE));
+                pgm_ltid_of(from));
     pgm_advance();
 }
 
@@ -141,25 +159,24 @@ static int send_common(const char *call, const void *buf, int count,
 {
     const char *calls[] = { call, NULL };
     const struct pgm_ev *e = NULL;
-    int rc, msgid;
+    int rc, msgid, to = pgm_to_world(comm, dest, call);
 
-    pgm_world_only(comm, call);
     pgm.busy = 1;
     msgid = pgm.sent + 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_SEND, calls, call, 0);
-        if (e->to != pgm_ltid_of(dest) || e->tag != tag || e->msgid != msgid)
+        if (e->to != pgm_ltid_of(to) || e->tag != tag || e->msgid != msgid)
             pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: "
                     "recorded send %d, to ltid %d, tag %d; the program's %s "
                     "is send %d, to ltid %d, tag %d", e->seq, e->msgid, e->to,
-                    e->tag, call, msgid, pgm_ltid_of(dest), tag);
+                    e->tag, call, msgid, pgm_ltid_of(to), tag);
     }
     rc = req ? PMPI_Isend(buf, count, type, dest, tag, comm, req)
              : PMPI_Send(buf, count, type, dest, tag, comm);
     if (rc == MPI_SUCCESS) {
         pgm.sent = msgid;
         if (pgm.mode == PGM_LOG)
-            pgm_log_send(call, dest, tag, msgid, pgm_bytes(type, count));
+            pgm_log_send(call, to, tag, msgid, pgm_bytes(type, count));
         else
             pgm_advance();
     }
@@ -195,22 +212,22 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
-    int rc;
+    int rc, from;
 
     if (PASS(source))
         return PMPI_Recv(buf, count, type, source, tag, comm, status);
     PGM_SITE();
-    pgm_world_only(comm, "MPI_Recv");
+    from = pgm_to_world(comm, source, "MPI_Recv");
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, recv_calls, "MPI_Recv", 0);
-        check_admits(e, source, tag, "MPI_Recv");
-        rc = PMPI_Recv(buf, count, type, pgm_rank_of(e->from), e->tag, comm,
-                       &st);
+        check_admits(e, from, tag, "MPI_Recv");
+        rc = PMPI_Recv(buf, count, type, recorded_source(comm, e), e->tag,
+                       comm, &st);
     } else
         rc = PMPI_Recv(buf, count, type, source, tag, comm, &st);
     if (rc == MPI_SUCCESS) {
-        took("MPI_Recv", &st, source, tag, e, 1);
+        took("MPI_Recv", comm, &st, from, tag, e, 1);
         give_status(status, &st);
     }
     pgm.busy = 0;
@@ -224,9 +241,8 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
-    int rc, found = 1;
+    int rc, found = 1, from = pgm_to_world(comm, source, call);
 
-    pgm_world_only(comm, call);
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, probe_calls, call, flag != NULL);
@@ -234,17 +250,17 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
             pgm.busy = 0;
             return *flag = 0, MPI_SUCCESS;
         }
-        check_admits(e, source, tag, call);
-        rc = PMPI_Probe(pgm_rank_of(e->from), e->tag, comm, &st);
+        check_admits(e, from, tag, call);
+        rc = PMPI_Probe(recorded_source(comm, e), e->tag, comm, &st);
     } else if (flag)
         rc = PMPI_Iprobe(source, tag, comm, &found, &st);
     else
         rc = PMPI_Probe(source, tag, comm, &st);
     if (rc == MPI_SUCCESS && found) {
-        took("MPI_Iprobe", &st, source, tag, e, 0);
+        took("MPI_Iprobe", comm, &st, from, tag, e, 0);
         give_status(status, &st);
     } else if (rc == MPI_SUCCESS && pgm.mode == PGM_LOG)
-        pgm_log_miss("MPI_Iprobe", source, tag);
+        pgm_log_miss("MPI_Iprobe", from, tag);
     if (flag)
         *flag = found;
     pgm.busy = 0;
@@ -270,10 +286,12 @@ PGM_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 /* ---- nonblocking receives -------------------------------------------------- */
 
-/* A receive posted and not yet completed: its request and what it asked
- * for, in posting order (`order`). */
+/* A receive posted and not yet completed: its request, its communicator
+ * and what it asked for (`source` a world rank), in posting order
+ * (`order`). */
 struct pending {
     MPI_Request req;
+    MPI_Comm comm;
     int source, tag;
     long order;
 };
@@ -296,7 +314,8 @@ static void forget(int i)
     pend[i] = pend[--npend];
 }
 
-static void remember(const MPI_Request *req, int source, int tag)
+static void remember(const MPI_Request *req, MPI_Comm comm, int source,
+                     int tag)
 {
     struct pending *p;
 
@@ -306,19 +325,19 @@ static void remember(const MPI_Request *req, int source, int tag)
             pgm_die(PGM_REFUSED, "out of memory");
         pend = p;
     }
-    pend[npend++] = (struct pending){ *req, source, tag, ++posted };
+    pend[npend++] = (struct pending){ *req, comm, source, tag, ++posted };
 }
 
 /* Replay: a wildcard MPI_Irecv is posted with the source and tag that
  * its completion has in the recording (its posting number, format 6);
  * MPI's non-overtaking rule makes it take the recorded message.  One
  * that never completed when recorded is posted as the program asks. */
-static void replay_posting(int *source, int *tag)
+static void replay_posting(MPI_Comm comm, int from, int *source, int *tag)
 {
     const struct pgm_post *p;
     struct pgm_ev e = { .from = 0 };
 
-    if (*source != MPI_ANY_SOURCE && *tag != MPI_ANY_TAG)
+    if (from != MPI_ANY_SOURCE && *tag != MPI_ANY_TAG)
         return;
     if (pgm.version < 6)
         pgm_die(PGM_REFUSED, "MPI_Irecv(%s) number %ld cannot be replayed "
@@ -329,24 +348,24 @@ static void replay_posting(int *source, int *tag)
     if (!(p = pgm_posting((int)posted + 1)))
         return;
     e.seq = pgm.have_next ? pgm.next.seq : 0, e.from = p->from, e.tag = p->tag;
-    check_admits(&e, *source, *tag, "MPI_Irecv");
-    *source = pgm_rank_of(p->from), *tag = p->tag;
+    check_admits(&e, from, *tag, "MPI_Irecv");
+    *source = recorded_source(comm, &e), *tag = p->tag;
 }
 
 PGM_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req)
 {
-    int rc, src = source, tg = tag;
+    int rc, src = source, tg = tag, from;
 
     if (PASS(source))
         return PMPI_Irecv(buf, count, type, source, tag, comm, req);
-    pgm_world_only(comm, "MPI_Irecv");
+    from = pgm_to_world(comm, source, "MPI_Irecv");
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY)
-        replay_posting(&src, &tg);
+        replay_posting(comm, from, &src, &tg);
     rc = PMPI_Irecv(buf, count, type, src, tg, comm, req);
     if (rc == MPI_SUCCESS)
-        remember(req, source, tag);
+        remember(req, comm, from, tag);
     pgm.busy = 0;
     return rc;
 }
@@ -362,7 +381,7 @@ static void completed_with(int i, const MPI_Status *st,
 
     forget(i);
     pgm.posted = (int)p.order, pgm.together = together;
-    took("MPI_Irecv", st, p.source, p.tag, e, 1);
+    took("MPI_Irecv", p.comm, st, p.source, p.tag, e, 1);
 }
 
 static void completed(int i, const MPI_Status *st, const struct pgm_ev *e)
@@ -818,7 +837,8 @@ PGM_API int MPI_Testsome(int n, MPI_Request reqs[], int *out, int indices[],
 
 /* ---- send and receive in one call ----------------------------------------- */
 
-/* Replay: the send half's event, checked, then the receive half's. */
+/* Replay: the send half's event, checked, then the receive half's (dest
+ * and source world ranks). */
 static const struct pgm_ev *sendrecv_expect(int dest, int stag, int source,
                                             int rtag)
 {
@@ -851,18 +871,19 @@ PGM_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
-    int rc;
+    int rc, to, from, asked_tag = rtag;
 
     if (pgm.mode == PGM_OFF || pgm.busy ||
         (dest == MPI_PROC_NULL && source == MPI_PROC_NULL))
         return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
                              rtype, source, rtag, comm, status);
     PGM_SITE();
-    pgm_world_only(comm, "MPI_Sendrecv");
+    to = pgm_to_world(comm, dest, "MPI_Sendrecv");
+    from = pgm_to_world(comm, source, "MPI_Sendrecv");
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY &&
-        (e = sendrecv_expect(dest, stag, source, rtag))) {
-        source = pgm_rank_of(e->from);
+        (e = sendrecv_expect(to, stag, from, rtag))) {
+        source = recorded_source(comm, e);
         rtag = e->tag;
     }
     rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
@@ -870,11 +891,11 @@ PGM_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
     if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
         pgm.sent++;
         if (pgm.mode == PGM_LOG)
-            pgm_log_send("MPI_Send", dest, stag, pgm.sent,
+            pgm_log_send("MPI_Send", to, stag, pgm.sent,
                          pgm_bytes(stype, scount));
     }
     if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
-        took("MPI_Recv", &st, source, rtag, e, 1);
+        took("MPI_Recv", comm, &st, from, asked_tag, e, 1);
         give_status(status, &st);
     }
     pgm.busy = 0;

@@ -20,8 +20,9 @@
  * logs, and posts receives by source and tag only.
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
- * counters, the clock), mpi_site.c (call sites), mpi_log.c (writing and
- * reading the rank's logs, divergence), mpi_p2p.c (the wrapped calls).
+ * counters, the clock, communicators' ranks), mpi_site.c (call sites),
+ * mpi_log.c (writing and reading the rank's logs, divergence), mpi_p2p.c
+ * (the wrapped message calls) and mpi_clock.c (MPI_Wtime, MPI_Wtick).
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -49,6 +50,7 @@ struct pgm_ev {
     const char *call;  /* the table's string (log_table.c) */
     int tag, msgid, bytes, from, to, misses, status;
     int posted, together; /* an MPI_Irecv's completion (format 6) */
+    char about[64];       /* a query's (a clock's value) */
 };
 
 /* Replay: what the recording says the program's k-th MPI_Irecv took
@@ -86,8 +88,7 @@ extern struct pgm_state pgm;
 /* Wall clock, seconds since the epoch (the logs' t). */
 double pgm_now(void);
 /* The number of the message of `tag` from rank `peer` a receive takes
- * (counts it when take is 1; a probe only peeks).  Only MPI_COMM_WORLD
- * is recorded so far, so the communicator is not part of it. */
+ * (counts it when take is 1; a probe only peeks); `peer` a world rank. */
 int pgm_count(int peer, int tag, int take);
 /* The bytes of count items of type. */
 int pgm_bytes(MPI_Datatype type, int count);
@@ -100,10 +101,13 @@ int pgm_rank_of(int ltid);
 #define PGM_REFUSED 4
 _Noreturn void pgm_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Only MPI_COMM_WORLD is recorded so far: another communicator ends the
- * run naming the call (nothing is recorded that a replay could not
- * follow). */
-void pgm_world_only(MPI_Comm comm, const char *call);
+/* A rank of communicator comm as a rank of MPI_COMM_WORLD, which the
+ * logs name (MPI_ANY_SOURCE and MPI_PROC_NULL stay as they are); an
+ * intercommunicator ends the run naming `call` (not recorded yet). */
+int pgm_to_world(MPI_Comm comm, int rank, const char *call);
+/* A rank of MPI_COMM_WORLD as a rank of comm: MPI_UNDEFINED if it is not
+ * in comm. */
+int pgm_from_world(MPI_Comm comm, int world);
 
 /* ---- mpi_site.c ---- */
 /* The id of the call site pgm.pc (its <site> written the first time), 0
@@ -122,6 +126,8 @@ void pgm_log_send(const char *call, int peer, int tag, int msgid,
 void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                   int asked_from, int asked_tag);
 void pgm_log_miss(const char *call, int asked_from, int asked_tag);
+/* Recording: what a clock (MPI_Wtime, MPI_Wtick) returned. */
+void pgm_log_clock(const char *call, double value);
 /* Replay: what the program's k-th MPI_Irecv took when recorded; NULL if
  * it never completed then (or the log, older than format 6, does not
  * say: pgm.version). */

@@ -1,6 +1,8 @@
 # tests/e2e/mpi_cases.sh - the checks test_mpi.sh (MPICH) and
-# test_mpi_openmpi.sh (Open MPI) run on an MPI (sourced after lib.sh; not
-# a test itself: run_all.sh runs test_*.sh only).
+# test_mpi_openmpi.sh (Open MPI) run on an MPI (one_mpi), and those
+# test_mpi_replay.sh and test_mpi_replay_openmpi.sh run (more_mpi)
+# (sourced after lib.sh; not a test itself: run_all.sh runs test_*.sh
+# only).
 #
 # MPI programs under Pangaea (src/mpi/, src/cli/run/mpi_run.c), as users
 # start them: pangaea -log mpiexec.mpich -n 4 ./prog, then -replay.
@@ -29,9 +31,17 @@
 # - a replay with fewer ranks than recorded is refused, naming the log,
 #   and so is a replay of another program, naming both, and a replay
 #   without the launcher (as a PVM program's), saying why;
+# more_mpi checks, per MPI:
+# - tests/programs/mpi_wild.c (wild, below): wildcard MPI_Irecv,
+#   MPI_Waitsome, MPI_Testsome, MPI_Testall replay;
+# - tests/programs/mpi_comm.c (comms, below): dup, split and create
+#   communicators replay, logged with world ranks;
+# - tests/programs/mpi_wtime.c (clocks, below): MPI_Wtime replays, and
+#   collectives pass through under -log and -replay.
+# one_mpi also checks:
 # - tests/programs/mpi_refuse.c: MPI_THREAD_MULTIPLE asked for is given
-#   SERIALIZED under -log (MULTIPLE without Pangaea), and a send on a
-#   duplicate of MPI_COMM_WORLD ends the run, named (not recorded yet).
+#   SERIALIZED under -log (MULTIPLE without Pangaea), and a send on an
+#   intercommunicator ends the run, named (not recorded yet).
 # No pvmd: MPI runs need none.  Open MPI as root needs its two variables,
 # and --oversubscribe for 4 ranks on 2 cores (docs/mpi-notes.md).
 
@@ -118,6 +128,73 @@ wild() {
     fi
 }
 
+# comms NAME LAUNCHER PROG [LAUNCHER OPTIONS...]: tests/programs/mpi_comm.c,
+# wildcard receives on MPI_Comm_dup, MPI_Comm_split (ranks reversed) and
+# MPI_Comm_create communicators: free runs differ, replays print the
+# recorded output; the logs name world ranks: -tasks matches every
+# message, and -races finds the split's receiver (world rank 3, ltid 4)
+# racing among the other three ranks' messages.
+comms() {
+    local name=$1 launcher=$2 prog=$3
+    shift 3
+    pg_replay_case "$name: wildcard receives on dup, split and create communicators" \
+        "$launcher" "$@" -n 4 "$prog"
+    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
+        grep -q "^4 tasks, 11 sends, 13 receives, 13 messages matched, 0 send destinations and 0 receives unmatched"; then
+        pg_pass "$name: -tasks matches every message on the communicators to its send"
+    else
+        pg_fail "$name: -tasks on the communicators' messages"
+        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
+    fi
+    if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 4 and x["call"] == "MPI_Irecv"]
+alts = {a["ltid"] for x in r for a in x["alternatives"]} | {x["took"]["ltid"] for x in r}
+sys.exit(0 if len(r) == 2 and alts == {1, 2, 3} else 1)'; then
+        pg_pass "$name: -races names the split receiver's race in world ranks"
+    else
+        pg_fail "$name: -races on the split communicator"
+        "$PG_BUILD/pangaea" -races "$PG_CASE_LOGS"
+    fi
+}
+
+# clocks NAME LAUNCHER PROG [LAUNCHER OPTIONS...]: tests/programs/
+# mpi_wtime.c, a decision by MPI_Wtime among collectives (MPI_Bcast,
+# Barrier, Gather, Reduce, Allreduce, Scatter, Allgather, Alltoall): free
+# runs differ, replays print the recorded values; the master's log holds
+# its clock readings as <query> events, valid and read by the reference
+# reader.
+clocks() {
+    local name=$1 launcher=$2 prog=$3
+    shift 3
+    pg_replay_case "$name: MPI_Wtime decides, among collectives" \
+        "$launcher" "$@" -n 4 "$prog"
+    logs_valid "$name (MPI_Wtime)" "$PG_CASE_LOGS" 4
+    if [ "$("$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | grep -c '<query .*call="MPI_Wt')" -eq 3 ]; then
+        pg_pass "$name: the master's two MPI_Wtime and its MPI_Wtick are events of its log"
+    else
+        pg_fail "$name: the master's clock readings are not in its log"
+        "$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | head -5
+    fi
+}
+
+# more_mpi NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: wild, comms and clocks
+# with DIR's programs (test_mpi_replay.sh, test_mpi_replay_openmpi.sh:
+# apart from one_mpi's, so that two tests share the time).
+more_mpi() {
+    local name=$1 launcher=$2 dir=$3
+    shift 3
+    if ! command -v "$launcher" >/dev/null; then
+        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
+        return
+    fi
+    PVM_TMP=$(pg_tmpdir)
+    export PVM_TMP
+    wild "$name" "$launcher" "$dir/mpi_wild" "$@"
+    comms "$name" "$launcher" "$dir/mpi_comm" "$@"
+    clocks "$name" "$launcher" "$dir/mpi_wtime" "$@"
+}
+
 # one_mpi NAME LAUNCHER PROG [LAUNCHER OPTIONS...]
 one_mpi() {
     local name=$1 launcher=$2 prog=$3 dir out
@@ -167,7 +244,6 @@ one_mpi() {
     expect_run "$name: a replay without the launcher is refused, said to be an MPI run's" 2 \
         "is an MPI run's .*replay it with its launcher" \
         "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$prog"
-    wild "$name" "$launcher" "${prog%/*}/mpi_wild" "$@"
     refused "$name" "$launcher" "${prog%/*}/mpi_refuse" "$@"
 }
 
@@ -189,10 +265,10 @@ refused() {
         pg_fail "$name: MPI_THREAD_MULTIPLE under -log"
         cat "$dir/none.out" "$dir/out"; head -3 "$dir/err"
     fi
-    if [ "$rc" -ne 0 ] && grep -q "ltid 1 (rank 0): MPI_Send on a communicator other than MPI_COMM_WORLD (a duplicate of it)" "$dir/err"; then
-        pg_pass "$name: a send on another communicator ends the run, named (exit $rc)"
+    if [ "$rc" -ne 0 ] && grep -q "ltid 1 (rank 0): MPI_Send on an intercommunicator: Pangaea records" "$dir/err"; then
+        pg_pass "$name: a send on an intercommunicator ends the run, named (exit $rc)"
     else
-        pg_fail "$name: a send on another communicator: exit $rc"
+        pg_fail "$name: a send on an intercommunicator: exit $rc"
         head -5 "$dir/err"
     fi
 }
