@@ -145,8 +145,9 @@ const char *const pg_query_calls[] = {
 #include "pg_calls.def"
 #undef PG_CALL
     /* the MPI front end's clocks (src/mpi/): the value returned, about as
-     * a decimal that reads back exactly (%.17g), value 0 */
-    [17] = "MPI_Wtime", [18] = "MPI_Wtick",
+     * a decimal that reads back exactly (%.17g), value 0; and a send the
+     * program learned completed (MPI_Test ...), about its msgid */
+    [17] = "MPI_Wtime", [18] = "MPI_Wtick", [19] = "MPI_Send_done",
 };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 #undef CODE_M

@@ -154,6 +154,10 @@ static void open_recording(const char *exe)
                 "this run (%s): give the launcher the recorded number",
                 pgm.size, path);
     check_program(exe);
+    /* a receive that never took a message when recorded is posted here
+     * (mpi_p2p.c): a communicator of our own, collective, so every rank
+     * makes it at the same point */
+    PMPI_Comm_dup(MPI_COMM_WORLD, &pgm.nowhere);
     pgm.version = h.version;
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
     read_postings(path);
@@ -193,7 +197,8 @@ void pgm_start(void)
 
 /* A rank of a recording or replay whose MPI_Init never reached the
  * library: Open MPI's Fortran bindings call PMPI_Init and the rest
- * directly (docs/mpi-notes.md).  Said, rather than a silent run; only in
+ * directly (docs/mpi-notes.md); mpi_fortran.c takes the names of mpif.h
+ * and `use mpi`, not yet those of `use mpi_f08`.  Said, rather than a silent run; only in
  * a process that has those bindings (the library is preloaded into
  * whatever the launcher starts: a script around the program too). */
 static int fortran_of_open_mpi(void)
@@ -218,7 +223,7 @@ __attribute__((destructor)) static void never_started(void)
         (!strcmp(mode, "log") || !strcmp(mode, "replay")) &&
         fortran_of_open_mpi())
         fprintf(stderr, "pangaea: a rank (pid %d) ended without its MPI "
-                "calls reaching Pangaea's library (Open MPI's Fortran "
+                "calls reaching Pangaea's library (Open MPI's mpi_f08 "
                 "bindings call PMPI_ directly): nothing of it was %s\n",
                 (int)getpid(), strcmp(mode, "log") ? "replayed" : "recorded");
 }
@@ -276,14 +281,28 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                        bytes));
 }
 
+static void log_query(const char *call, const char *about, int value)
+{
+    double t = pgm_now();
+
+    flush_misses(t);
+    wrote(pg_logw_query(pgm.comm, t, call, about, value));
+}
+
 void pgm_log_clock(const char *call, double value)
 {
     char about[64];
-    double t = pgm_now();
 
     snprintf(about, sizeof about, "%.17g", value);
-    flush_misses(t);
-    wrote(pg_logw_query(pgm.comm, t, call, about, 0));
+    log_query(call, about, 0);
+}
+
+void pgm_log_send_done(int index, int msgid)
+{
+    char about[32];
+
+    snprintf(about, sizeof about, "%d", index);
+    log_query(PGM_SEND_DONE, about, msgid);
 }
 
 void pgm_log_miss(const char *call, int asked_from, int asked)
@@ -329,6 +348,8 @@ static const char *describe(const struct pgm_ev *e, char *buf, size_t size)
     else if (e->kind == PG_EV_RECV)
         snprintf(buf, size, "a receive (%s) from ltid %d, tag %d, msgid %d",
                  e->call, e->from, e->tag, e->msgid);
+    else if (e->kind == PG_EV_QUERY && !strcmp(e->call, PGM_SEND_DONE))
+        snprintf(buf, size, "a send's completion (%s)", e->call);
     else if (e->kind == PG_EV_QUERY)
         snprintf(buf, size, "a clock's reading (%s)", e->call);
     else if (e->kind == PG_EV_END)

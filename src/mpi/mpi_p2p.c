@@ -153,9 +153,12 @@ static void took(const char *call, MPI_Comm comm, const MPI_Status *st,
 
 /* ---- sends ----------------------------------------------------------------- */
 
+/* A send (MPI_Send, MPI_Isend with req; `sync` MPI_Ssend, MPI_Issend,
+ * logged as MPI_Send and MPI_Isend: the log's calls do not tell them
+ * apart, the replay makes the program's own call). */
 static int send_common(const char *call, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                       MPI_Request *req)
+                       MPI_Request *req, int sync)
 {
     const char *calls[] = { call, NULL };
     const struct pgm_ev *e = NULL;
@@ -171,10 +174,16 @@ static int send_common(const char *call, const void *buf, int count,
                     "is send %d, to ltid %d, tag %d", e->seq, e->msgid, e->to,
                     e->tag, call, msgid, pgm_ltid_of(to), tag);
     }
-    rc = req ? PMPI_Isend(buf, count, type, dest, tag, comm, req)
-             : PMPI_Send(buf, count, type, dest, tag, comm);
+    if (req)
+        rc = sync ? PMPI_Issend(buf, count, type, dest, tag, comm, req)
+                  : PMPI_Isend(buf, count, type, dest, tag, comm, req);
+    else
+        rc = sync ? PMPI_Ssend(buf, count, type, dest, tag, comm)
+                  : PMPI_Send(buf, count, type, dest, tag, comm);
     if (rc == MPI_SUCCESS) {
         pgm.sent = msgid;
+        if (req)
+            pgm_isend_remember(req, msgid);
         if (pgm.mode == PGM_LOG)
             pgm_log_send(call, to, tag, msgid, pgm_bytes(type, count));
         else
@@ -190,7 +199,28 @@ PGM_API int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest,
     if (PASS(dest))
         return PMPI_Send(buf, count, type, dest, tag, comm);
     PGM_SITE();
-    return send_common("MPI_Send", buf, count, type, dest, tag, comm, NULL);
+    return send_common("MPI_Send", buf, count, type, dest, tag, comm, NULL,
+                       0);
+}
+
+PGM_API int MPI_Ssend(const void *buf, int count, MPI_Datatype type,
+                      int dest, int tag, MPI_Comm comm)
+{
+    if (PASS(dest))
+        return PMPI_Ssend(buf, count, type, dest, tag, comm);
+    PGM_SITE();
+    return send_common("MPI_Send", buf, count, type, dest, tag, comm, NULL,
+                       1);
+}
+
+PGM_API int MPI_Issend(const void *buf, int count, MPI_Datatype type,
+                       int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    if (PASS(dest))
+        return PMPI_Issend(buf, count, type, dest, tag, comm, req);
+    PGM_SITE();
+    return send_common("MPI_Isend", buf, count, type, dest, tag, comm, req,
+                       1);
 }
 
 PGM_API int MPI_Isend(const void *buf, int count, MPI_Datatype type,
@@ -199,7 +229,8 @@ PGM_API int MPI_Isend(const void *buf, int count, MPI_Datatype type,
     if (PASS(dest))
         return PMPI_Isend(buf, count, type, dest, tag, comm, req);
     PGM_SITE();
-    return send_common("MPI_Isend", buf, count, type, dest, tag, comm, req);
+    return send_common("MPI_Isend", buf, count, type, dest, tag, comm, req,
+                       0);
 }
 
 /* ---- blocking receives and probes ----------------------------------------- */
@@ -294,6 +325,7 @@ struct pending {
     MPI_Comm comm;
     int source, tag;
     long order;
+    int never; /* replay: it never completed when recorded (cancelled) */
 };
 static struct pending *pend;
 static int npend, cap_pend;
@@ -325,20 +357,26 @@ static void remember(const MPI_Request *req, MPI_Comm comm, int source,
             pgm_die(PGM_REFUSED, "out of memory");
         pend = p;
     }
-    pend[npend++] = (struct pending){ *req, comm, source, tag, ++posted };
+    pend[npend++] = (struct pending){ *req, comm, source, tag, ++posted, 0 };
 }
 
 /* Replay: a wildcard MPI_Irecv is posted with the source and tag that
  * its completion has in the recording (its posting number, format 6);
  * MPI's non-overtaking rule makes it take the recorded message.  One
- * that never completed when recorded is posted as the program asks. */
-static void replay_posting(MPI_Comm comm, int from, int *source, int *tag)
+ * that never completed when recorded (cancelled, or never waited for)
+ * must take no message another receive took: 1 then, and it is posted
+ * where no message comes (pgm.nowhere; not from MPI_PROC_NULL, whose
+ * request Open MPI shares with every send done at once); its tests find
+ * nothing as recorded, its wait is no event. */
+static int replay_posting(MPI_Comm comm, int from, int *source, int *tag)
 {
     const struct pgm_post *p;
     struct pgm_ev e = { .from = 0 };
 
+    if (pgm.version >= 6 && !pgm_posting((int)posted + 1))
+        return 1; /* it must take no message */
     if (from != MPI_ANY_SOURCE && *tag != MPI_ANY_TAG)
-        return;
+        return 0;
     if (pgm.version < 6)
         pgm_die(PGM_REFUSED, "MPI_Irecv(%s) number %ld cannot be replayed "
                 "from a log of format %d (%s/ltid-%d.comm.pgc): it does not "
@@ -346,26 +384,30 @@ static void replay_posting(MPI_Comm comm, int from, int *source, int *tag)
                 *source == MPI_ANY_SOURCE ? "MPI_ANY_SOURCE" : "MPI_ANY_TAG",
                 posted + 1, pgm.version, pgm.dir, pgm.ltid);
     if (!(p = pgm_posting((int)posted + 1)))
-        return;
+        return 0;
     e.seq = pgm.have_next ? pgm.next.seq : 0, e.from = p->from, e.tag = p->tag;
     check_admits(&e, from, *tag, "MPI_Irecv");
     *source = recorded_source(comm, &e), *tag = p->tag;
+    return 0;
 }
 
 PGM_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req)
 {
-    int rc, src = source, tg = tag, from;
+    int rc, src = source, tg = tag, from, never = 0;
 
     if (PASS(source))
         return PMPI_Irecv(buf, count, type, source, tag, comm, req);
     from = pgm_to_world(comm, source, "MPI_Irecv");
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY)
-        replay_posting(comm, from, &src, &tg);
-    rc = PMPI_Irecv(buf, count, type, src, tg, comm, req);
-    if (rc == MPI_SUCCESS)
+        never = replay_posting(comm, from, &src, &tg);
+    rc = never ? PMPI_Irecv(buf, count, type, pgm.rank, tg, pgm.nowhere, req)
+               : PMPI_Irecv(buf, count, type, src, tg, comm, req);
+    if (rc == MPI_SUCCESS) {
         remember(req, comm, from, tag);
+        pend[npend - 1].never = never;
+    }
     pgm.busy = 0;
     return rc;
 }
@@ -378,8 +420,12 @@ static void completed_with(int i, const MPI_Status *st,
                            const struct pgm_ev *e, int together)
 {
     struct pending p = pend[i];
+    int cancelled = 0;
 
     forget(i);
+    PMPI_Test_cancelled(st, &cancelled);
+    if (cancelled || p.never)
+        return; /* took no message: no event */
     pgm.posted = (int)p.order, pgm.together = together;
     took("MPI_Irecv", p.comm, st, p.source, p.tag, e, 1);
 }
@@ -410,17 +456,107 @@ static void check_request(int i, const struct pgm_ev *e, const char *call)
                 e->seq, e->posted, e->from, e->tag, call);
 }
 
+/* A copy of the requests before a call that completes several: MPI sets
+ * the completed ones to MPI_REQUEST_NULL, and completed() reorders the
+ * pending table, so each is looked up again by its handle. */
+static MPI_Request *saved_requests(int n, const MPI_Request *reqs)
+{
+    MPI_Request *saved = malloc((size_t)n * sizeof *saved);
+
+    if (!saved)
+        pgm_die(PGM_REFUSED, "out of memory");
+    return memcpy(saved, reqs, (size_t)n * sizeof *saved);
+}
+
+/* The pending receive of each request (-1: a send's, or no request);
+ * *any 1 if there is one, *sends 1 if an active send is among them. */
+static int *pending_of(int n, const MPI_Request *reqs, int *any, int *sends)
+{
+    int *which = malloc((size_t)n * sizeof *which), i;
+
+    if (!which)
+        pgm_die(PGM_REFUSED, "out of memory");
+    *any = *sends = 0;
+    for (i = 0; i < n; i++) {
+        which[i] = find_pending(&reqs[i]);
+        *any |= which[i] >= 0;
+        *sends |= which[i] < 0 && reqs[i] != MPI_REQUEST_NULL;
+    }
+    return which;
+}
+
+/* Whether an MPI_Isend's request is among reqs (mpi_isend.c). */
+static int has_isend(int n, const MPI_Request *reqs)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (pgm_isend_msgid(&reqs[i]))
+            return 1;
+    return 0;
+}
+
+/* The program learned that the send of request req, the call's request
+ * `index` (copied before the call nulled it), completed: recorded, and
+ * forgotten. */
+static void send_done(const MPI_Request *req, int index)
+{
+    if (pgm.mode == PGM_LOG)
+        pgm_log_send_done(index, pgm_isend_msgid(req));
+    pgm_isend_forget(req);
+}
+
+/* Replay: the next recorded completion of a call over requests: a send's
+ * (a <query> PGM_SEND_DONE) or a receive's; NULL for a test that found
+ * none done when recorded (`poll`). */
+static const struct pgm_ev *expect_completion(const char *made, int poll)
+{
+    static const char *const done_calls[] = { PGM_SEND_DONE, NULL };
+
+    if (pgm.have_next && pgm.misses_used >= pgm.next.misses &&
+        pgm.next.kind == PG_EV_QUERY)
+        return pgm_expect(PG_EV_QUERY, done_calls, made, poll);
+    return pgm_expect(PG_EV_RECV, irecv_calls, made, poll);
+}
+
+/* Replay: the recorded completion of a send, request e->about of the
+ * call (the index the program was given: handles are not unique), waited
+ * for. */
+static int wait_sent(int n, MPI_Request *reqs, int *index, MPI_Status *st,
+                     const struct pgm_ev *e, const char *call)
+{
+    int i = atoi(e->about), rc;
+    MPI_Request saved;
+
+    if (i < 0 || i >= n || !pgm_isend_msgid(&reqs[i]))
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
+                "that the send of request %d of %d completed; the program's "
+                "%s has no send there", e->seq, i, n, call);
+    saved = reqs[i];
+    rc = PMPI_Wait(&reqs[i], st);
+    if (rc == MPI_SUCCESS) {
+        *index = i;
+        send_done(&saved, i);
+        pgm_advance();
+    }
+    return rc;
+}
+
 PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
     int i, rc;
 
-    if (pgm.mode == PGM_OFF || pgm.busy || (i = find_pending(req)) < 0)
-        return PMPI_Wait(req, status); /* a send's: not an event */
+    if (pgm.mode == PGM_OFF || pgm.busy)
+        return PMPI_Wait(req, status);
+    if ((i = find_pending(req)) < 0) { /* a send's: not an event */
+        pgm_isend_forget(req);
+        return PMPI_Wait(req, status);
+    }
     PGM_SITE();
     pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY) {
+    if (pgm.mode == PGM_REPLAY && !pend[i].never) {
         e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Wait", 0);
         check_request(i, e, "MPI_Wait");
     }
@@ -433,17 +569,105 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
+/* MPI_Request_get_status: a test that leaves the request to a later wait
+ * or test (ABySS polls its receives so).  One that found it not done is
+ * a poll; one that found it done is no event (the wait or test that
+ * completes it is).  A replay finds it not done as often, then waits
+ * until MPI says it is done. */
+PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
+                                   MPI_Status *status)
+{
+    int i, send, rc;
+
+    if (pgm.mode == PGM_OFF || pgm.busy)
+        return PMPI_Request_get_status(req, flag, status);
+    i = find_pending(&req);
+    send = i < 0 && pgm_isend_msgid(&req);
+    if (i < 0 && !send)
+        return PMPI_Request_get_status(req, flag, status);
+    PGM_SITE();
+    pgm.busy = 1;
+    if (pgm.mode == PGM_REPLAY && pgm.have_next &&
+        pgm.misses_used < pgm.next.misses) {
+        pgm.misses_used++; /* found it not done when recorded */
+        *flag = 0;
+        rc = MPI_SUCCESS;
+    } else if (pgm.mode == PGM_REPLAY) {
+        while ((rc = PMPI_Request_get_status(req, flag, status)) ==
+                   MPI_SUCCESS && !*flag)
+            ;
+    } else {
+        rc = PMPI_Request_get_status(req, flag, status);
+        if (rc == MPI_SUCCESS && !*flag)
+            pgm_log_miss(send ? "MPI_Isend" : "MPI_Irecv",
+                         send ? -2 : pend[i].source, send ? -2 : pend[i].tag);
+    }
+    pgm.busy = 0;
+    return rc;
+}
+
+/* A request freed: the program never learns how it ends (no event). */
+PGM_API int MPI_Request_free(MPI_Request *req)
+{
+    int i;
+
+    if (pgm.mode != PGM_OFF && !pgm.busy) {
+        pgm_isend_forget(req);
+        if ((i = find_pending(req)) >= 0)
+            forget(i);
+    }
+    return PMPI_Request_free(req);
+}
+
+/* MPI_Test of an MPI_Isend's request: the tests that found it not done,
+ * then the one that found it done (PGM_SEND_DONE), as a receive's. */
+static int test_send(MPI_Request *req, int *flag, MPI_Status *status)
+{
+    MPI_Request saved = *req;
+    const struct pgm_ev *e;
+    int rc = MPI_SUCCESS, index;
+
+    pgm.busy = 1;
+    if (pgm.mode == PGM_REPLAY) {
+        e = expect_completion("MPI_Test", 1);
+        if ((*flag = e != NULL) && e->kind != PG_EV_QUERY)
+            pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: "
+                    "recorded a receive's completion; the program's MPI_Test "
+                    "tests a send", e->seq);
+        if (e)
+            rc = wait_sent(1, req, &index, status, e, "MPI_Test");
+    } else {
+        rc = PMPI_Test(req, flag, status);
+        if (rc == MPI_SUCCESS && *flag)
+            send_done(&saved, 0);
+        else if (rc == MPI_SUCCESS)
+            pgm_log_miss("MPI_Isend", -2, -2);
+    }
+    pgm.busy = 0;
+    return rc;
+}
+
 PGM_API int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
     int i, rc;
 
-    if (pgm.mode == PGM_OFF || pgm.busy || (i = find_pending(req)) < 0)
+    if (pgm.mode == PGM_OFF || pgm.busy)
         return PMPI_Test(req, flag, status);
+    if ((i = find_pending(req)) < 0) {
+        if (!pgm_isend_msgid(req))
+            return PMPI_Test(req, flag, status);
+        PGM_SITE();
+        return test_send(req, flag, status);
+    }
     PGM_SITE();
     pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY) {
+    if (pgm.mode == PGM_REPLAY && pend[i].never) {
+        *flag = !(pgm.have_next && pgm.misses_used < pgm.next.misses);
+        pgm.misses_used += !*flag; /* recorded: not yet cancelled */
+        rc = *flag ? PMPI_Wait(req, &st) : MPI_SUCCESS;
+    } else if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Test", 1);
         if (e)
             check_request(i, e, "MPI_Test");
@@ -495,50 +719,9 @@ static int wait_recorded(int n, MPI_Request *reqs, int *index,
     return rc;
 }
 
-static int waitany_replay(int n, MPI_Request *reqs, int *index,
-                          const int *which, MPI_Status *st)
-{
-    const struct pgm_ev *e = pgm_expect(PG_EV_RECV, irecv_calls,
-                                        "MPI_Waitany", 0);
-
-    return wait_recorded(n, reqs, index, which, st, e, "MPI_Waitany");
-}
-
-PGM_API int MPI_Waitany(int n, MPI_Request reqs[], int *index,
-                        MPI_Status *status)
-{
-    int *which, i, any = 0, rc;
-    MPI_Status st;
-
-    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
-        return PMPI_Waitany(n, reqs, index, status);
-    PGM_SITE();
-    if (!(which = malloc((size_t)n * sizeof *which)))
-        pgm_die(PGM_REFUSED, "out of memory");
-    for (i = 0; i < n; i++)
-        any |= (which[i] = find_pending(&reqs[i])) >= 0;
-    if (!any) { /* sends only: not events */
-        free(which);
-        return PMPI_Waitany(n, reqs, index, status);
-    }
-    pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY)
-        rc = waitany_replay(n, reqs, index, which, &st);
-    else {
-        rc = PMPI_Waitany(n, reqs, index, &st);
-        if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED &&
-            which[*index] >= 0)
-            completed(which[*index], &st, NULL);
-    }
-    if (rc == MPI_SUCCESS)
-        give_status(status, &st);
-    free(which);
-    pgm.busy = 0;
-    return rc;
-}
-
 /* A Testany that found nothing asked for what its receives admit: one
- * source (tag) if they all name it, else any. */
+ * source (tag) if they all name it, else any (a test of sends only: a
+ * poll of MPI_Isend). */
 static void testany_missed(int n, const int *which)
 {
     int i, src = -2, tag = -2;
@@ -551,61 +734,88 @@ static void testany_missed(int n, const int *which)
         tag = tag == -2 || tag == pend[which[i]].tag ? pend[which[i]].tag
                                                      : MPI_ANY_TAG;
     }
-    pgm_log_miss("MPI_Irecv", src, tag);
+    pgm_log_miss(src == -2 ? "MPI_Isend" : "MPI_Irecv", src, tag);
 }
 
-/* Testany over receives: as MPI_Test (the tests that found none done,
- * then the one that found one), and which one, as MPI_Waitany. */
-PGM_API int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
-                        MPI_Status *status)
+/* Recording: what Waitany (flag NULL) or Testany found: a receive's
+ * completion, a send's, or (Testany) none. */
+static int any_recorded(int n, MPI_Request *reqs, int *index, int *flag,
+                        const int *which, MPI_Status *st)
 {
-    const struct pgm_ev *e;
-    int *which, i, any = 0, rc = MPI_SUCCESS;
+    MPI_Request *saved = saved_requests(n, reqs);
+    int rc, done = 1;
+
+    rc = flag ? PMPI_Testany(n, reqs, index, &done, st)
+              : PMPI_Waitany(n, reqs, index, st);
+    if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED)
+        which[*index] >= 0 ? completed(which[*index], st, NULL)
+                           : send_done(&saved[*index], *index);
+    else if (rc == MPI_SUCCESS && !done)
+        testany_missed(n, which);
+    if (flag)
+        *flag = done;
+    free(saved);
+    return rc;
+}
+
+/* Replay: as recorded, the test that found none done (Testany: flag), or
+ * the receive or send that completed. */
+static int any_replay(int n, MPI_Request *reqs, int *index, int *flag,
+                      const int *which, MPI_Status *st, const char *call)
+{
+    const struct pgm_ev *e = expect_completion(call, flag != NULL);
+
+    *index = MPI_UNDEFINED;
+    if (flag)
+        *flag = e != NULL;
+    if (!e)
+        return MPI_SUCCESS;
+    return e->kind == PG_EV_QUERY
+               ? wait_sent(n, reqs, index, st, e, call)
+               : wait_recorded(n, reqs, index, which, st, e, call);
+}
+
+/* Waitany (flag NULL) and Testany over receives and MPI_Isend's sends:
+ * which one completed (Testany: after how many tests found none). */
+static int any_common(const char *call, int n, MPI_Request *reqs,
+                      int *index, int *flag, MPI_Status *status)
+{
+    int *which, any, sends, rc;
     MPI_Status st;
 
-    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
-        return PMPI_Testany(n, reqs, index, flag, status);
-    if (!(which = malloc((size_t)n * sizeof *which)))
-        pgm_die(PGM_REFUSED, "out of memory");
-    for (i = 0; i < n; i++)
-        any |= (which[i] = find_pending(&reqs[i])) >= 0;
-    if (!any) { /* sends only: not events */
+    which = pending_of(n, reqs, &any, &sends);
+    if (!any && !has_isend(n, reqs)) { /* not the program's sends */
         free(which);
-        return PMPI_Testany(n, reqs, index, flag, status);
+        return flag ? PMPI_Testany(n, reqs, index, flag, status)
+                    : PMPI_Waitany(n, reqs, index, status);
     }
-    PGM_SITE();
     pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY) {
-        e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Testany", 1);
-        *flag = e != NULL;
-        *index = MPI_UNDEFINED;
-        if (e)
-            rc = wait_recorded(n, reqs, index, which, &st, e, "MPI_Testany");
-    } else {
-        rc = PMPI_Testany(n, reqs, index, flag, &st);
-        if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED &&
-            which[*index] >= 0)
-            completed(which[*index], &st, NULL);
-        else if (rc == MPI_SUCCESS && !*flag)
-            testany_missed(n, which);
-    }
-    if (rc == MPI_SUCCESS && *flag)
+    rc = pgm.mode == PGM_REPLAY
+             ? any_replay(n, reqs, index, flag, which, &st, call)
+             : any_recorded(n, reqs, index, flag, which, &st);
+    if (rc == MPI_SUCCESS && (!flag || *flag))
         give_status(status, &st);
     free(which);
     pgm.busy = 0;
     return rc;
 }
 
-/* A copy of the requests before a call that completes several: MPI sets
- * the completed ones to MPI_REQUEST_NULL, and completed() reorders the
- * pending table, so each is looked up again by its handle. */
-static MPI_Request *saved_requests(int n, const MPI_Request *reqs)
+PGM_API int MPI_Waitany(int n, MPI_Request reqs[], int *index,
+                        MPI_Status *status)
 {
-    MPI_Request *saved = malloc((size_t)n * sizeof *saved);
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Waitany(n, reqs, index, status);
+    PGM_SITE();
+    return any_common("MPI_Waitany", n, reqs, index, NULL, status);
+}
 
-    if (!saved)
-        pgm_die(PGM_REFUSED, "out of memory");
-    return memcpy(saved, reqs, (size_t)n * sizeof *saved);
+PGM_API int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
+                        MPI_Status *status)
+{
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Testany(n, reqs, index, flag, status);
+    PGM_SITE();
+    return any_common("MPI_Testany", n, reqs, index, flag, status);
 }
 
 /* Waitall (flag NULL) and Testall: every receive among the requests
@@ -624,6 +834,8 @@ static int all_recorded(int n, MPI_Request *reqs, const int *which,
     for (i = 0, k = 0; rc == MPI_SUCCESS && done && i < n; i++)
         if (which[i] >= 0)
             completed_with(find_pending(&saved[i]), &st[i], NULL, k++ > 0);
+        else /* a send: its completion says nothing the call did not */
+            pgm_isend_forget(&saved[i]);
     if (flag)
         *flag = done;
     free(saved);
@@ -643,12 +855,16 @@ static int waitall_replay(int n, MPI_Request *reqs, const int *which,
         if (which[i] < 0)
             continue;
         k = find_pending(&reqs[i]);
-        e = pgm_expect(PG_EV_RECV, irecv_calls, call, 0);
-        check_request(k, e, call);
+        e = pend[k].never ? NULL
+                          : pgm_expect(PG_EV_RECV, irecv_calls, call, 0);
+        if (e)
+            check_request(k, e, call);
         if ((rc = PMPI_Wait(&reqs[i], &mine[i])) == MPI_SUCCESS)
             completed(k, &mine[i], e);
     }
-    if (rc == MPI_SUCCESS) /* the others (sends) */
+    for (i = 0; rc == MPI_SUCCESS && i < n; i++)
+        pgm_isend_forget(&reqs[i]); /* the others: sends */
+    if (rc == MPI_SUCCESS)
         rc = PMPI_Waitall(n, reqs, st);
     for (i = 0; i < n; i++)
         if (which[i] >= 0)
@@ -670,6 +886,8 @@ PGM_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     for (i = 0; i < n; i++)
         any |= (which[i] = find_pending(&reqs[i])) >= 0;
     if (!any) {
+        for (i = 0; i < n; i++)
+            pgm_isend_forget(&reqs[i]);
         free(which), free(st);
         return PMPI_Waitall(n, reqs, statuses);
     }
@@ -683,23 +901,6 @@ PGM_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     free(which), free(st);
     pgm.busy = 0;
     return rc;
-}
-
-/* The pending receive of each request (-1: a send's, or no request);
- * *any 1 if there is one, *sends 1 if an active send is among them. */
-static int *pending_of(int n, const MPI_Request *reqs, int *any, int *sends)
-{
-    int *which = malloc((size_t)n * sizeof *which), i;
-
-    if (!which)
-        pgm_die(PGM_REFUSED, "out of memory");
-    *any = *sends = 0;
-    for (i = 0; i < n; i++) {
-        which[i] = find_pending(&reqs[i]);
-        *any |= which[i] >= 0;
-        *sends |= which[i] < 0 && reqs[i] != MPI_REQUEST_NULL;
-    }
-    return which;
 }
 
 static MPI_Status *statuses_for(int n)

@@ -22,7 +22,9 @@
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
  * counters, the clock, communicators' ranks), mpi_site.c (call sites),
  * mpi_log.c (writing and reading the rank's logs, divergence), mpi_p2p.c
- * (the wrapped message calls) and mpi_clock.c (MPI_Wtime, MPI_Wtick).
+ * (the wrapped message calls) and mpi_clock.c (MPI_Wtime, MPI_Wtick);
+ * mpi_fortran.c (Open MPI's Fortran names, on top of them all);
+ * mpi_isend.c (the sends in flight) sits beside mpi_site.c.
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -37,8 +39,9 @@
 #include "pg_mpi_env.h"
 
 #define PGM_API __attribute__((visibility("default")))
-/* In each wrapper the program called: where it called from (mpi_site.c). */
-#define PGM_SITE() (pgm.pc = __builtin_return_address(0))
+/* In each wrapper the program called: where it called from (mpi_site.c),
+ * unless a Fortran binding of ours (mpi_fortran.c) set it already. */
+#define PGM_SITE() (pgm.pc_set ? 0 : (pgm.pc = __builtin_return_address(0), 0))
 
 enum pgm_mode { PGM_OFF = 0, PGM_LOG = 1, PGM_REPLAY = 2 };
 
@@ -67,6 +70,7 @@ struct pgm_state {
     int started;              /* MPI_Init went through the library */
     int busy;                 /* inside a wrapper: MPI calling itself */
     void *pc;                 /* the program's call of the wrapper */
+    int pc_set;               /* pc is a Fortran caller's (mpi_fortran.c) */
     pg_logw *comm, *exec;     /* recording */
     pg_logr *rd;              /* replay: the rank's communication log */
     struct pgm_ev next;       /* replay: the next recorded event */
@@ -80,6 +84,7 @@ struct pgm_state {
     struct pgm_post *posts;   /* replay: by posting number */
     int nposts;
     int version;              /* replay: the recording's log format */
+    MPI_Comm nowhere;         /* replay: where no message ever comes */
     char dir[4096];
 };
 extern struct pgm_state pgm;
@@ -109,6 +114,14 @@ int pgm_to_world(MPI_Comm comm, int rank, const char *call);
  * in comm. */
 int pgm_from_world(MPI_Comm comm, int world);
 
+/* ---- mpi_isend.c ---- */
+/* An MPI_Isend's request and its message id (its send's msgid), until
+ * the program learns it completed; 0 for a request not remembered (a
+ * handle remembered twice gives the newest). */
+void pgm_isend_remember(const MPI_Request *req, int msgid);
+int pgm_isend_msgid(const MPI_Request *req);
+void pgm_isend_forget(const MPI_Request *req);
+
 /* ---- mpi_site.c ---- */
 /* The id of the call site pgm.pc (its <site> written the first time), 0
  * if unknown. */
@@ -126,8 +139,12 @@ void pgm_log_send(const char *call, int peer, int tag, int msgid,
 void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                   int asked_from, int asked_tag);
 void pgm_log_miss(const char *call, int asked_from, int asked_tag);
-/* Recording: what a clock (MPI_Wtime, MPI_Wtick) returned. */
+/* Recording: what a clock (MPI_Wtime, MPI_Wtick) returned; that the
+ * program learned its send `msgid` completed, request `index` of its
+ * call (PGM_SEND_DONE). */
 void pgm_log_clock(const char *call, double value);
+void pgm_log_send_done(int index, int msgid);
+#define PGM_SEND_DONE "MPI_Send_done"
 /* Replay: what the program's k-th MPI_Irecv took when recorded; NULL if
  * it never completed then (or the log, older than format 6, does not
  * say: pgm.version). */

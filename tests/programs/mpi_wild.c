@@ -13,6 +13,15 @@
  *             calls found none done
  *   testall:  an MPI_Irecv per worker naming it (tag 5), MPI_Testall until
  *             all are done: how many tests found them not all done
+ *   sends:    a large MPI_Isend to each worker (tag 6), MPI_Testany until
+ *             all are done: the order, and the tests that found none done;
+ *             then an MPI_Issend to each (tag 7), MPI_Test of each in turn
+ *             until done: the tests that found it not done
+ *   cancel:   an MPI_Irecv(MPI_ANY_SOURCE, 99) that nothing matches,
+ *             tested, cancelled and waited for
+ *   status:   an MPI_Irecv(MPI_ANY_SOURCE, 8) per worker, each polled with
+ *             MPI_Request_get_status until done, then MPI_Wait: the
+ *             sources, and the polls that found it not done
  *   anytag:   MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) per worker (each sends
  *             tag 10 + its rank), MPI_Waitany: the tags in posting order
  *
@@ -26,6 +35,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#define BIG (256 * 1024) /* ints: past both MPIs' eager sizes */
+
 static void nap(void)
 {
     usleep((useconds_t)(rand() % 3000));
@@ -34,13 +45,20 @@ static void nap(void)
 static void worker(int rank)
 {
     static const int tags[] = { 1, 3, 4, 5 };
-    int v = rank, i;
+    int v = rank, i, *big = malloc(BIG * sizeof *big);
 
     srand((unsigned)getpid());
     for (i = 0; i < 4; i++) {
         nap();
         MPI_Send(&v, 1, MPI_INT, 0, tags[i], MPI_COMM_WORLD);
     }
+    nap();
+    MPI_Recv(big, BIG, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    nap();
+    MPI_Recv(&v, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    free(big);
+    nap();
+    MPI_Send(&v, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
     nap();
     MPI_Send(&v, 1, MPI_INT, 0, 10 + rank, MPI_COMM_WORLD);
 }
@@ -80,6 +98,50 @@ static void some(int n, int test, int *vals, MPI_Request *reqs,
     free(idx);
 }
 
+/* sends and cancel (above) */
+static void sends(int n, MPI_Request *reqs)
+{
+    int *big = calloc((size_t)n * BIG, sizeof *big), i, idx, flag, left;
+    long empty = 0, fails = 0;
+    MPI_Request r;
+    MPI_Status st;
+
+    for (i = 0; i < n; i++)
+        MPI_Isend(big + (size_t)i * BIG, BIG, MPI_INT, i + 1, 6,
+                  MPI_COMM_WORLD, &reqs[i]);
+    printf("\nsends:");
+    for (left = n; left > 0;) {
+        MPI_Testany(n, reqs, &idx, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            empty++;
+        else if (idx != MPI_UNDEFINED)
+            printf(" %d", idx + 1), left--;
+    }
+    for (i = 0; i < n; i++)
+        MPI_Issend(&i, 1, MPI_INT, i + 1, 7, MPI_COMM_WORLD, &reqs[i]);
+    for (i = 0; i < n; i++)
+        while (MPI_Test(&reqs[i], &flag, MPI_STATUS_IGNORE), !flag)
+            fails++;
+    printf(" empty %ld\nissend: %ld failed", empty, fails);
+    MPI_Irecv(&i, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &r);
+    for (i = 0; i < 3; i++)
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+    MPI_Cancel(&r);
+    MPI_Wait(&r, &st);
+    MPI_Test_cancelled(&st, &flag);
+    printf("\ncancel: %s\nstatus:", flag ? "cancelled" : "took a message");
+    fails = 0;
+    for (i = 0; i < n; i++) {
+        MPI_Irecv(&big[0], 1, MPI_INT, MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &r);
+        while (MPI_Request_get_status(r, &flag, &st), !flag)
+            fails++;
+        MPI_Wait(&r, &st);
+        printf(" %d", st.MPI_SOURCE);
+    }
+    printf(" polls %ld", fails);
+    free(big);
+}
+
 static void master(int n)
 {
     MPI_Request *reqs = malloc(n * sizeof *reqs);
@@ -101,7 +163,9 @@ static void master(int n)
     post(n, 0, 5, vals, reqs);
     while (MPI_Testall(n, reqs, &flag, sts), !flag)
         fails++;
-    printf("\ntestall: %ld failed\nanytag:", fails);
+    printf("\ntestall: %ld failed", fails);
+    sends(n, reqs);
+    printf("\nanytag:");
     tags = calloc(n, sizeof *tags);
     post(n, -1, MPI_ANY_TAG, vals, reqs);
     for (i = 0; i < n; i++) {
