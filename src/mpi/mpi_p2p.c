@@ -747,9 +747,12 @@ static int any_recorded(int n, MPI_Request *reqs, int *index, int *flag,
 
     rc = flag ? PMPI_Testany(n, reqs, index, &done, st)
               : PMPI_Waitany(n, reqs, index, st);
-    if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED)
-        which[*index] >= 0 ? completed(which[*index], st, NULL)
-                           : send_done(&saved[*index], *index);
+    if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED &&
+        which[*index] >= 0)
+        completed(which[*index], st, NULL);
+    else if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED &&
+             pgm_isend_msgid(&saved[*index])) /* not another request's */
+        send_done(&saved[*index], *index);
     else if (rc == MPI_SUCCESS && !done)
         testany_missed(n, which);
     if (flag)
