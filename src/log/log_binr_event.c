@@ -250,7 +250,7 @@ static int unescape(struct cur *c, pg_event *ev)
 {
     const char *about;
 
-    if (strncmp(ev->about, "pvm_", 4) && strncmp(ev->about, "MPI_", 4))
+    if (!pg_query_escaped_name(ev->about))
         return 0;
     if (!(about = pg_query_unescape(ev->about, &ev->call)))
         return c->why = "an unknown query call", -1;

@@ -148,6 +148,10 @@ const char *const pg_query_calls[] = {
      * a decimal that reads back exactly (%.17g), value 0; and a send the
      * program learned completed (MPI_Test ...), about its msgid */
     [17] = "MPI_Wtime", [18] = "MPI_Wtick", [19] = "MPI_Send_done",
+    /* an MPI rank's program read the C library's clocks (src/mpi/
+     * mpi_clock.c): about the values returned */
+    [20] = "libc_time", [21] = "libc_gettimeofday",
+    [22] = "libc_clock_gettime", [23] = "libc_getrusage",
 };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 #undef CODE_M
@@ -173,10 +177,10 @@ _Static_assert(PG_MSG_CALL_POSTED < NELEM(pg_msg_calls), "MPI_Irecv's code");
 _Static_assert(NELEM(pg_query_calls) > PG_QUERY_ESCAPE,
                "code 15 is the escape's, and a call's of its own");
 
-/* An escaped query's about starts with its call's name: PVM's or MPI's. */
-static int escaped_name(const char *about)
+int pg_query_escaped_name(const char *about)
 {
-    return !strncmp(about, "pvm_", 4) || !strncmp(about, "MPI_", 4);
+    return !strncmp(about, "pvm_", 4) || !strncmp(about, "MPI_", 4) ||
+           !strncmp(about, "libc_", 5);
 }
 
 int pg_query_escape(const char *call, const char *about, char *buf,
@@ -184,7 +188,7 @@ int pg_query_escape(const char *call, const char *about, char *buf,
 {
     int c = pg_call_index(pg_query_calls, pg_n_query_calls, call);
 
-    if (c == PG_QUERY_ESCAPE && about && escaped_name(about))
+    if (c == PG_QUERY_ESCAPE && about && pg_query_escaped_name(about))
         return -1; /* would read as escaped */
     if (c <= PG_QUERY_ESCAPE)
         return 0; /* unknown calls are refused by the writer's checks */
@@ -198,7 +202,7 @@ const char *pg_query_unescape(const char *about, const char **call)
     const char *sp = about ? strchr(about, ' ') : NULL;
     int i;
 
-    if (!sp || !escaped_name(about))
+    if (!sp || !pg_query_escaped_name(about))
         return NULL;
     for (i = PG_QUERY_ESCAPE + 1; i < pg_n_query_calls; i++)
         if ((size_t)(sp - about) == strlen(pg_query_calls[i]) &&

@@ -96,6 +96,9 @@ int pg_query_escape(const char *call, const char *about, char *buf,
  * the call's name, *call set to the table's name; NULL if not escaped
  * (pvm_hosts's own) or naming no call past 15. */
 const char *pg_query_unescape(const char *about, const char **call);
+/* 1 if an about read with code 15 starts as an escaped call's name does
+ * (pvm_, MPI_, libc_), 0 for pvm_hosts's own (add, del). */
+int pg_query_escaped_name(const char *about);
 int pg_call_index(const char *const *list, int n, const char *call);
 /* 1 if `call` (one of pg_msg_calls) looks at a message without taking it
  * (pvm_probe, MPI_Iprobe): the message stays for a later receive. */

@@ -281,6 +281,13 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                        bytes));
 }
 
+static void log_query(const char *call, const char *about, int value);
+
+void pgm_log_query(const char *call, const char *about)
+{
+    log_query(call, about, 0);
+}
+
 static void log_query(const char *call, const char *about, int value)
 {
     double t = pgm_now();

@@ -10,6 +10,7 @@
  * a replay does not use them).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,11 +30,17 @@ struct slot {
 static struct slot *tab;
 static size_t cap, used;
 
+/* The C library's clock_gettime, not the library's own wrapper of it
+ * (mpi_clock.c, which records the program's calls). */
 double pgm_now(void)
 {
+    static int (*real)(clockid_t, struct timespec *);
     struct timespec ts;
 
-    clock_gettime(CLOCK_REALTIME, &ts);
+    if (!real && !(real = (int (*)(clockid_t, struct timespec *))dlsym(
+                       RTLD_NEXT, "clock_gettime")))
+        return 0;
+    real(CLOCK_REALTIME, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 

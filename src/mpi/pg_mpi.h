@@ -143,6 +143,9 @@ void pgm_log_miss(const char *call, int asked_from, int asked_tag);
  * program learned its send `msgid` completed, request `index` of its
  * call (PGM_SEND_DONE). */
 void pgm_log_clock(const char *call, double value);
+/* Recording: a <query> `call` about `about`, value 0 (the C library's
+ * clocks: mpi_clock.c). */
+void pgm_log_query(const char *call, const char *about);
 void pgm_log_send_done(int index, int msgid);
 #define PGM_SEND_DONE "MPI_Send_done"
 /* Replay: what the program's k-th MPI_Irecv took when recorded; NULL if

@@ -11,11 +11,32 @@
  * prints the decisions, the sum and the wall-clock tick: free runs
  * differ, a replay must print the recorded values (MPI_Wtime's readings
  * replayed; collectives pass through, their matching does not race).
+ * Rank 0 also prints what the C library's clocks gave it (time,
+ * gettimeofday, clock_gettime, getrusage), which a replay gives again.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The C library's clocks, as rank 0 prints them. */
+static void libc_clocks(void)
+{
+    struct timeval tv;
+    struct timespec ts;
+    struct rusage ru;
+
+    gettimeofday(&tv, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    getrusage(RUSAGE_SELF, &ru);
+    printf("libc: time %lld, gettimeofday %lld.%06ld, monotonic %lld.%09ld, "
+           "user %lld.%06ld\n", (long long)time(NULL), (long long)tv.tv_sec,
+           (long)tv.tv_usec, (long long)ts.tv_sec, ts.tv_nsec,
+           (long long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec);
+}
 
 int main(int argc, char **argv)
 {
@@ -56,6 +77,7 @@ int main(int argc, char **argv)
             printf(" %d", slows[i]);
         printf("\nelapsed us: sum %ld, max %ld\ncollectives %s\ntick %g\n",
                sum, max, ok ? "ok" : "wrong", MPI_Wtick());
+        libc_clocks();
     }
     free(slows), free(mix), free(back), free(to);
     MPI_Finalize();
