@@ -22,7 +22,9 @@ QUERY_CALLS = ["pvm_pstat", "pvm_mstat", "pvm_gsize", "pvm_recvinfo",
                "pvm_tasks", "pvm_config", "pvm_kill", "pvm_putinfo",
                "pvm_delinfo", "pvm_getmboxinfo", "pvm_insert", "pvm_lookup",
                "pvm_delete", "not_replayed", "pvm_hostsync", "pvm_hosts",
-               "pvm_archcode"]
+               "pvm_archcode", "MPI_Wtime", "MPI_Wtick", "MPI_Send_done",
+               "libc_time", "libc_gettimeofday", "libc_clock_gettime",
+               "libc_getrusage"]
 ESCAPE = 15  # a query code past 15: code 15, "NAME about" in the about
 NOTICES = {1: "exit", 2: "hostdelete", 3: "hostadd"}
 # the other kinds' fields (the page's table): z zigzag, v varint, s string
@@ -80,8 +82,8 @@ class Cur:
 
 def read(path):
     d = open(path, "rb").read()
-    if d[:4] != b"PGCL" or d[4] not in (4, 5):
-        raise SystemExit(f"{path}: not a format-4 or format-5 log")
+    if d[:4] != b"PGCL" or d[4] not in (4, 5, 6):
+        raise SystemExit(f"{path}: not a format-4, 5 or 6 log")
     c = Cur(d, 5)
     ltid, program, host, select = c.uv(), c.s(), c.s(), c.s()
     recording = c.s() if d[4] >= 5 else ""  # noqa: F841 (format 5 only)
@@ -136,7 +138,7 @@ def event(c, slots, st, race_only):
         ev["call"] = call_of(MSG_CALLS, code, "message")
     if name == "query":
         ev["call"] = call_of(QUERY_CALLS, code, "query")
-        if code == ESCAPE and ev["about"].startswith("pvm_"):
+        if code == ESCAPE and ev["about"].startswith(("pvm_", "MPI_", "libc_")):
             call, _, ev["about"] = ev["about"].partition(" ")
             if call not in QUERY_CALLS[ESCAPE + 1:]:
                 raise SystemExit(f"an unknown query call {call}")
@@ -178,11 +180,14 @@ def message(c, slots, st, ev, kind, code):
     else:
         ev["msgid"] = st["sent"] = st["sent"] + 1 + dmsgid
         ev["to"] = [c.zz() for _ in range(c.uv())]
+    if recv and code == 13 and st["version"] >= 6:  # MPI_Irecv: its posting
+        u = c.uv()
+        ev["posted"], ev["together"] = u >> 1, u & 1
     return ev
 
 
 ABSENT = {"misses": 0, "waited": 0, "site": 0, "asked_from": -3, "asked_tag": -2,
-          "matcher": 0, "order": -1}
+          "matcher": 0, "order": -1, "posted": 0, "together": 0}
 
 
 def compare(events, ltid, dump):

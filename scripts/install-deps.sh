@@ -41,6 +41,7 @@ TEST=(
     protobuf-compiler               # tests: protoc --decode_raw reads -export perfetto's trace (test_perfetto)
     mpich libmpich-dev              # MPI programs (src/mpi/): libpangaea-mpich.so is built against
     openmpi-bin libopenmpi-dev      #   each MPI's mpi.h (their ABIs differ); tests: test_mpi.sh
+    hpcc                            # tests: a Debian MPI program recorded and replayed (test_mpi_hpcc)
 )
 
 case "${1:-test}" in

@@ -72,6 +72,13 @@ static inline uint64_t pg_head_time(int64_t dt, int misses, int waited)
     return pg_zig(dt) << 2 | (uint64_t)(waited > 0) << 1 | (misses > 0);
 }
 
+/* Format 6: an MPI_Irecv's receive (call PG_MSG_CALL_POSTED) ends with
+ * one varint, its posting shifted past the flag `together`. */
+static inline uint64_t pg_bin_posted(int posted, int together)
+{
+    return (uint64_t)posted << 1 | (together > 0);
+}
+
 static inline uint64_t pg_bin_ask(int v, int got, int none)
 {
     return v == none ? 0 : v == got ? 1 : pg_zig(v) + 2;
@@ -118,6 +125,7 @@ int pg_bw_call_code(const char *call);
 typedef struct pg_bw_extra {
     int site, asked_from, asked_tag, matcher;
     int waited; /* a receive's: microseconds it waited (0: none) */
+    int posted, together; /* an MPI_Irecv's (format 6; 0: none) */
 } pg_bw_extra;
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
                int bytes, int nto, const int *to, const pg_bw_extra *x);

@@ -60,8 +60,9 @@ static inline const unsigned char *skip_uv(const unsigned char *p,
  * looked at (the second pass decodes and checks them).  Version 3's kinds
  * have their new fields last: 4 of a receive, a send's site after its
  * list; version 4's note follows the head (v4: 1); version 5's head may
- * hold a receive's wait (bit 1 of the time varint, v5: 1). */
-static int skip_msg(struct cur *c, int min, int v4, int v5)
+ * hold a receive's wait (bit 1 of the time varint, v5: 1); version 6's
+ * MPI_Irecv receive ends with its posting (v6: 1). */
+static int skip_msg(struct cur *c, int min, int v4, int v5, int v6)
 {
     const unsigned char *p = c->p + 1;
     int kind = *c->p & 15, k, x = kind >= PG_BIN_SEND_X;
@@ -74,7 +75,8 @@ static int skip_msg(struct cur *c, int min, int v4, int v5)
         kind = kind == PG_BIN_SEND_X ? PG_EV_SEND : PG_EV_RECV;
     /* time [misses] fields */
     k = (*p & 1) + (v5 && (*p & 2)) + min +
-        (kind == PG_EV_RECV ? 5 + 4 * x : 4 + x * v4);
+        (kind == PG_EV_RECV ? 5 + 4 * x : 4 + x * v4) +
+        (kind == PG_EV_RECV && v6 && *c->p >> 4 == PG_MSG_CALL_POSTED);
     while (k-- > 0 && p)
         p = skip_uv(p, c->end);
     if (p && kind == PG_EV_SEND) {
@@ -104,7 +106,7 @@ static int walk(pg_br *r, size_t from, long *n, pg_err *err)
         const unsigned char *at = c.p;
 
         if (is_msg(r, *c.p) ? skip_msg(&c, r->min, r->version >= 4,
-                                       r->version >= 5)
+                                       r->version >= 5, r->version >= 6)
                             : pg_brx_decode(r, &c, &ev, &raw))
             return pg_brx_fail(r, err, "byte offset %zu: corrupt or torn event "
                         "(%s) in the block at byte offset %zu; the last "

@@ -144,6 +144,7 @@ static void clear_event(pg_event *ev)
     ev->count = 0, ev->nchild = 0, ev->child_ltid = NULL;
     ev->child_host = NULL, ev->status = 0, ev->group = NULL, ev->inst = 0;
     ev->order = 0, ev->misses = 0, ev->waited = 0, ev->site = 0;
+    ev->posted = 0, ev->together = 0;
     ev->asked_from = -3;
     ev->asked_tag = -2, ev->matcher = 0, ev->module = NULL, ev->offset = 0;
 }
@@ -235,6 +236,11 @@ static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
     ev->kind = kind;
     if (kind == PG_EV_SEND && get_to(r, c, ev))
         return -1;
+    if (kind == PG_EV_RECV && code == PG_MSG_CALL_POSTED && r->version >= 6) {
+        if (get_uv(c, &u, "posted") || (u >> 1) > INT_MAX)
+            return c->why = "posted", -1;
+        ev->posted = (int)(u >> 1), ev->together = (int)(u & 1);
+    }
     return x && r->version < 4 ? get_extra(c, ev) : 0;
 }
 
@@ -244,7 +250,7 @@ static int unescape(struct cur *c, pg_event *ev)
 {
     const char *about;
 
-    if (strncmp(ev->about, "pvm_", 4))
+    if (!pg_query_escaped_name(ev->about))
         return 0;
     if (!(about = pg_query_unescape(ev->about, &ev->call)))
         return c->why = "an unknown query call", -1;

@@ -269,7 +269,8 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
     need = check(d, ev);
 
     const pg_bw_extra x = { ev->site, ev->asked_from, ev->asked_tag,
-                            ev->matcher, ev->waited };
+                            ev->matcher, ev->waited, ev->posted,
+                            ev->together };
 
     if (d && ev->kind == PG_EV_SEND)
         return pg_bw_send(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
@@ -508,7 +509,8 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     pg_bin_slot *s;
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
-        !note_ok(x) || !(fabs(t) < 1e12) || misses < 0 || (x && x->waited < 0))
+        !note_ok(x) || !(fabs(t) < 1e12) || misses < 0 ||
+        (x && (x->waited < 0 || x->posted < 0)))
         return -1;
     if (!(last = pg_idmap_ref(&w->last_from, from)))
         return w->broken = 1, -1; /* out of memory */
@@ -527,6 +529,8 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     q = put_uv(q, pg_zig((int64_t)tag - s->tag));
     q = put_uv(q, pg_zig((int64_t)msgid - ((int64_t)*last + 1)));
     q = put_uv(q, pg_zig((int64_t)bytes - s->bytes));
+    if (code == PG_MSG_CALL_POSTED)
+        q = put_uv(q, x ? pg_bin_posted(x->posted, x->together) : 0);
     publish(w, p, q, code << 4 | (has ? PG_BIN_RECV_X : PG_EV_RECV));
     learn(w, PG_EV_RECV, code, site, tag, bytes, af, at, matcher, us);
     w->undo.from = from;

@@ -16,6 +16,7 @@
 #define REQ 0, 0, 1
 #define OPT(v) 1, (v), 1
 #define NEW(v) 1, (v), 3
+#define V6(v) 1, (v), 6
 
 #define PG_FIELD(kind, name, type, member, presence)                      \
     { name, PG_FT_##type, offsetof(pg_event, member), presence },
@@ -132,6 +133,7 @@ const char *const pg_msg_calls[] = {
 const int pg_n_msg_calls = NELEM(pg_msg_calls);
 /* A send's or receive's call code is 4 bits too (log_binw.c). */
 _Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
+_Static_assert(PG_MSG_CALL_POSTED < NELEM(pg_msg_calls), "MPI_Irecv's code");
 #undef CODE_M
 #undef CODE_Q
 #define CODE_M(c, name)
@@ -142,6 +144,14 @@ const char *const pg_query_calls[] = {
 #define PG_QCODE(name, code) [code] = name,
 #include "pg_calls.def"
 #undef PG_CALL
+    /* the MPI front end's clocks (src/mpi/): the value returned, about as
+     * a decimal that reads back exactly (%.17g), value 0; and a send the
+     * program learned completed (MPI_Test ...), about its msgid */
+    [17] = "MPI_Wtime", [18] = "MPI_Wtick", [19] = "MPI_Send_done",
+    /* an MPI rank's program read the C library's clocks (src/mpi/
+     * mpi_clock.c): about the values returned */
+    [20] = "libc_time", [21] = "libc_gettimeofday",
+    [22] = "libc_clock_gettime", [23] = "libc_getrusage",
 };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 #undef CODE_M
@@ -163,15 +173,22 @@ enum { SEND_M = 16, RECV_M = 16, QUERY_Q = 256, QUERY_QS = 16, SPAWN_N = 1,
 #include "pg_calls.def"
 #undef PG_CALL
 _Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
+_Static_assert(PG_MSG_CALL_POSTED < NELEM(pg_msg_calls), "MPI_Irecv's code");
 _Static_assert(NELEM(pg_query_calls) > PG_QUERY_ESCAPE,
                "code 15 is the escape's, and a call's of its own");
+
+int pg_query_escaped_name(const char *about)
+{
+    return !strncmp(about, "pvm_", 4) || !strncmp(about, "MPI_", 4) ||
+           !strncmp(about, "libc_", 5);
+}
 
 int pg_query_escape(const char *call, const char *about, char *buf,
                     size_t size)
 {
     int c = pg_call_index(pg_query_calls, pg_n_query_calls, call);
 
-    if (c == PG_QUERY_ESCAPE && about && !strncmp(about, "pvm_", 4))
+    if (c == PG_QUERY_ESCAPE && about && pg_query_escaped_name(about))
         return -1; /* would read as escaped */
     if (c <= PG_QUERY_ESCAPE)
         return 0; /* unknown calls are refused by the writer's checks */
@@ -185,7 +202,7 @@ const char *pg_query_unescape(const char *about, const char **call)
     const char *sp = about ? strchr(about, ' ') : NULL;
     int i;
 
-    if (!sp || strncmp(about, "pvm_", 4))
+    if (!sp || !pg_query_escaped_name(about))
         return NULL;
     for (i = PG_QUERY_ESCAPE + 1; i < pg_n_query_calls; i++)
         if ((size_t)(sp - about) == strlen(pg_query_calls[i]) &&

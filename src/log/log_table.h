@@ -78,6 +78,9 @@ extern const char *const pg_msg_calls[];
 extern const int pg_n_msg_calls;
 extern const char *const pg_query_calls[];
 extern const int pg_n_query_calls;
+/* The message call code of MPI_Irecv: in format 6 its receive event has
+ * one more varint, its posting (docs/comm-log-format.md). */
+#define PG_MSG_CALL_POSTED 13
 /* Index of call in list, or -1. */
 /* Query codes past 15 do not fit the 4 bits of a binary event's call:
  * such a query is written with code 15 (PG_QUERY_ESCAPE), its about
@@ -93,6 +96,9 @@ int pg_query_escape(const char *call, const char *about, char *buf,
  * the call's name, *call set to the table's name; NULL if not escaped
  * (pvm_hosts's own) or naming no call past 15. */
 const char *pg_query_unescape(const char *about, const char **call);
+/* 1 if an about read with code 15 starts as an escaped call's name does
+ * (pvm_, MPI_, libc_), 0 for pvm_hosts's own (add, del). */
+int pg_query_escaped_name(const char *about);
 int pg_call_index(const char *const *list, int n, const char *call);
 /* 1 if `call` (one of pg_msg_calls) looks at a message without taking it
  * (pvm_probe, MPI_Iprobe): the message stays for a later receive. */

@@ -202,6 +202,14 @@ void pg_logw_waited(pg_logw *w, int us)
         w->note.waited = us > 0 ? us : 0;
 }
 
+void pg_logw_posted(pg_logw *w, int posted, int together)
+{
+    if (w) {
+        w->note.posted = posted > 0 ? posted : 0;
+        w->note.together = together > 0;
+    }
+}
+
 static int write_header(pg_logw *w, int ltid, const char *program,
                         const char *host, const char *select,
                         const char *exe, const char *sha256,
@@ -356,6 +364,7 @@ static pg_bw_extra take_note(pg_logw *w)
 
     pg_logw_note(w, 0, -3, -2, 0);
     w->note.waited = 0;
+    w->note.posted = w->note.together = 0;
     return x;
 }
 

@@ -48,7 +48,7 @@
 
 #include "pg_err.h"
 
-#define PG_LOG_VERSION 5 /* written, XML and binary alike.  4, 3, 2
+#define PG_LOG_VERSION 6 /* written, XML and binary alike.  4, 3, 2
                             (binary: a send's or receive's tag and size
                             as differences) and 1 are read too; 3 adds
                             call sites, asked filters, barrier, route,
@@ -56,7 +56,8 @@
                             4 changes the binary framing and predictions
                             only (CRC-32C, block lengths, notes written
                             when they change); 5 adds the recording's
-                            identity to the header */
+                            identity to the header; 6 an MPI_Irecv's
+                            posting (posted, together) */
 #define PG_LOG_VERSION_MIN 1 /* the oldest version the readers take */
 
 /* Limits of the format.  The writer refuses an event beyond them and the
@@ -128,6 +129,11 @@ typedef struct pg_event {
                                   before this event; 0 when absent */
     int waited;                /* RECV: microseconds the receive waited for
                                   its message (format 5); 0 when absent */
+    int posted;                /* RECV of MPI_Irecv (format 6): which of the
+                                  rank's MPI_Irecv calls (1, 2, ...); 0
+                                  when absent */
+    int together;              /* RECV of MPI_Irecv (format 6): 1 when one
+                                  call reported it with the recv before */
 } pg_event;
 
 /* Header of a log as read back. */
@@ -231,6 +237,11 @@ void pg_logw_misses(pg_logw *w, int n);
 /* The next receive written carries waited="us" (when us > 0): how long
  * the program's receive waited for its message, in microseconds. */
 void pg_logw_waited(pg_logw *w, int us);
+/* The next receive written (of MPI_Irecv) carries posted="n" and
+ * together="1" (format 6): which of the rank's MPI_Irecv calls it
+ * completes, and whether the call that reported it reported the receive
+ * before it too (docs/mpi-notes.md). */
+void pg_logw_posted(pg_logw *w, int posted, int together);
 /* Race-only logs (`pangaea -min`, docs/comm-log-format.md): a log whose
  * selection holds the word PG_SELECT_RACE_ONLY keeps only what a replay
  * needs, and each of its events carries the number of events left out

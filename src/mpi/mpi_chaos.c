@@ -86,13 +86,14 @@ void pgm_chaos_delay(void)
 
 void pgm_chaos_pick(int *source, int tag, MPI_Comm comm)
 {
-    int r, flag, n = 0, *from;
+    int r, flag, n = 0, size, *from;
     MPI_Status st;
 
     if (!pgm.chaos || *source != MPI_ANY_SOURCE ||
-        !(from = malloc((size_t)pgm.size * sizeof *from)))
+        PMPI_Comm_size(comm, &size) != MPI_SUCCESS ||
+        !(from = malloc((size_t)size * sizeof *from)))
         return;
-    for (r = 0; r < pgm.size; r++)
+    for (r = 0; r < size; r++) /* ranks of comm */
         if (PMPI_Iprobe(r, tag, comm, &flag, &st) == MPI_SUCCESS && flag)
             from[n++] = r;
     if (n > 0)

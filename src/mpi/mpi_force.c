@@ -44,6 +44,7 @@
 #include "pg_mpi.h"
 
 static struct {
+    char old_log[4200];      /* the log followed */
     long stop;               /* first event not followed, -1: none */
     int force;               /* this rank has the forced receive */
     long fseq;
@@ -129,6 +130,13 @@ static void open_old(void)
     if (h.select[0])
         pgm_die(PGM_REFUSED, "%s is a selective or race-only log (\"%s\"): "
                 "a what-if follows whole recordings", path, h.select);
+    pgm.version = h.version; /* what its receives hold (mpi_p2p.c) */
+    snprintf(fc.old_log, sizeof fc.old_log, "%s", path);
+}
+
+const char *pgm_force_old_log(void)
+{
+    return fc.old_log;
 }
 
 int pgm_force_start(void)

@@ -67,6 +67,7 @@ static void open_logs(const char *exe, const char *host, const char *cwd)
 }
 
 static void read_next(void);
+static void read_postings(const char *path);
 
 /* The recorded rank ran the program this rank runs (its path: a program
  * rebuilt in place is not noticed yet). */
@@ -84,6 +85,48 @@ static void check_program(const char *exe)
     if (h.exe[0] && strcmp(h.exe, exe))
         pgm_die(PGM_REFUSED, "the recording ran %s (%s), this run runs %s",
                 h.exe, path, exe);
+}
+
+static void add_posting(const pg_event *ev)
+{
+    struct pgm_post *p;
+    int n = pgm.nposts;
+
+    if (ev->posted >= n) {
+        while (n <= ev->posted)
+            n = n ? 2 * n : 64;
+        if (!(p = realloc(pgm.posts, (size_t)n * sizeof *p)))
+            pgm_die(PGM_REFUSED, "out of memory");
+        memset(p + pgm.nposts, 0, (size_t)(n - pgm.nposts) * sizeof *p);
+        pgm.posts = p, pgm.nposts = n;
+    }
+    pgm.posts[ev->posted] = (struct pgm_post){ ev->from, ev->tag };
+}
+
+/* Reads the rank's whole log once ahead: which message each MPI_Irecv
+ * took (pg_mpi.h, struct pgm_post). */
+static void read_postings(const char *path)
+{
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logr *r;
+    int rc;
+
+    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+        die_err("cannot replay", &err);
+    while ((rc = pg_logr_next(r, &ev, &err)) == 1)
+        if (ev.kind == PG_EV_RECV && ev.posted > 0)
+            add_posting(&ev);
+    if (rc < 0 && !pg_logr_cut(r))
+        die_err("cannot replay", &err);
+    pg_logr_close(r);
+}
+
+const struct pgm_post *pgm_posting(int k)
+{
+    return k > 0 && k < pgm.nposts && pgm.posts[k].from > 0 ? &pgm.posts[k]
+                                                             : NULL;
 }
 
 /* A replay needs this rank's log, of this program, and rank 0 checks
@@ -111,6 +154,13 @@ static void open_recording(const char *exe)
                 "this run (%s): give the launcher the recorded number",
                 pgm.size, path);
     check_program(exe);
+    /* a receive that never took a message when recorded is posted here
+     * (mpi_p2p.c): a communicator of our own, collective, so every rank
+     * makes it at the same point */
+    PMPI_Comm_dup(MPI_COMM_WORLD, &pgm.nowhere);
+    pgm.version = h.version;
+    pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
+    read_postings(path);
     read_next();
 }
 
@@ -144,8 +194,14 @@ void pgm_start(void)
         open_logs(exe, host, cwd);
     else
         open_recording(exe);
-    if (whatif && pgm_force_start())
-        read_next();
+    if (whatif) {
+        /* as a replay does (open_recording): collective, every rank */
+        PMPI_Comm_dup(MPI_COMM_WORLD, &pgm.nowhere);
+        if (pgm_force_start()) { /* follows its old log for a while */
+            read_postings(pgm_force_old_log());
+            read_next();
+        }
+    }
     pgm_chaos_start();
     pgm_stop_start();
     pgm_crash_catch();
@@ -153,7 +209,8 @@ void pgm_start(void)
 
 /* A rank of a recording or replay whose MPI_Init never reached the
  * library: Open MPI's Fortran bindings call PMPI_Init and the rest
- * directly (docs/mpi-notes.md).  Said, rather than a silent run; only in
+ * directly (docs/mpi-notes.md); mpi_fortran.c takes the names of mpif.h
+ * and `use mpi`, not yet those of `use mpi_f08`.  Said, rather than a silent run; only in
  * a process that has those bindings (the library is preloaded into
  * whatever the launcher starts: a script around the program too). */
 static int fortran_of_open_mpi(void)
@@ -178,7 +235,7 @@ __attribute__((destructor)) static void never_started(void)
         (!strcmp(mode, "log") || !strcmp(mode, "replay")) &&
         fortran_of_open_mpi())
         fprintf(stderr, "pangaea: a rank (pid %d) ended without its MPI "
-                "calls reaching Pangaea's library (Open MPI's Fortran "
+                "calls reaching Pangaea's library (Open MPI's mpi_f08 "
                 "bindings call PMPI_ directly): nothing of it was %s\n",
                 (int)getpid(), strcmp(mode, "log") ? "replayed" : "recorded");
 }
@@ -234,8 +291,41 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
     flush_misses(t);
     pg_logw_note(pgm.comm, site, pgm_ltid_of(asked_from), asked_tag(asked),
                  0);
+    pg_logw_posted(pgm.comm, pgm.posted, pgm.together);
+    pgm.posted = pgm.together = 0;
     wrote(pg_logw_recv(pgm.comm, t, call, pgm_ltid_of(from), tag, msgid,
                        bytes));
+}
+
+static void log_query(const char *call, const char *about, int value);
+
+void pgm_log_query(const char *call, const char *about)
+{
+    log_query(call, about, 0);
+}
+
+static void log_query(const char *call, const char *about, int value)
+{
+    double t = pgm_now();
+
+    flush_misses(t);
+    wrote(pg_logw_query(pgm.comm, t, call, about, value));
+}
+
+void pgm_log_clock(const char *call, double value)
+{
+    char about[64];
+
+    snprintf(about, sizeof about, "%.17g", value);
+    log_query(call, about, 0);
+}
+
+void pgm_log_send_done(int index, int msgid)
+{
+    char about[32];
+
+    snprintf(about, sizeof about, "%d", index);
+    log_query(PGM_SEND_DONE, about, msgid);
 }
 
 void pgm_log_miss(const char *call, int asked_from, int asked)
@@ -268,7 +358,9 @@ static void read_next(void)
         pgm.next = (struct pgm_ev){ ev.kind, ev.seq, ev.call, ev.tag,
                                     ev.msgid, ev.bytes, ev.from,
                                     ev.nto > 0 ? ev.to[0] : -1, ev.misses,
-                                    ev.status };
+                                    ev.status, ev.posted, ev.together, "" };
+    if (rc == 1 && ev.kind == PG_EV_QUERY && ev.about)
+        snprintf(pgm.next.about, sizeof pgm.next.about, "%s", ev.about);
     if (pgm.hooks) /* a what-if rank at its stop records from here */
         pgm_force_next();
 }
@@ -282,6 +374,10 @@ static const char *describe(const struct pgm_ev *e, char *buf, size_t size)
     else if (e->kind == PG_EV_RECV)
         snprintf(buf, size, "a receive (%s) from ltid %d, tag %d, msgid %d",
                  e->call, e->from, e->tag, e->msgid);
+    else if (e->kind == PG_EV_QUERY && !strcmp(e->call, PGM_SEND_DONE))
+        snprintf(buf, size, "a send's completion (%s)", e->call);
+    else if (e->kind == PG_EV_QUERY)
+        snprintf(buf, size, "a clock's reading (%s)", e->call);
     else if (e->kind == PG_EV_END)
         snprintf(buf, size, "the end of the rank");
     else

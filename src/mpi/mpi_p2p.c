@@ -1,6 +1,6 @@
 /*
  * mpi_p2p.c - the MPI calls the front end wraps (pg_mpi.h): start and
- * end, point-to-point messages on MPI_COMM_WORLD, the waits and tests of
+ * end, point-to-point messages, the waits and tests of
  * nonblocking receives, probes.
  *
  * Design.  Each wrapper is the MPI name; the real call is its PMPI_ name
@@ -15,16 +15,25 @@
  * that found something waits until it does.
  *
  * Nonblocking receives are remembered from MPI_Irecv to their completion
- * (the table below): their event is written when the program learns of
- * the message (MPI_Wait, MPI_Waitany, MPI_Test), since that is when it can
- * act on it.  A send's event is written when it is posted (the order of
- * posting is the order non-overtaking keeps).
+ * (the table below), numbered in posting order: their event is written
+ * when the program learns of the message (MPI_Wait, MPI_Waitany,
+ * MPI_Test, MPI_Testany, MPI_Waitall, MPI_Testall, MPI_Waitsome,
+ * MPI_Testsome), since that is when it can act on it, and names its
+ * posting (`posted`) and whether the same call reported it with the
+ * receive before it (`together`: the sets of Waitsome and Testsome).  A
+ * replay reads the postings ahead (mpi_log.c), posts a wildcard MPI_Irecv
+ * with the source and tag its completion had, and completes, in each
+ * call, the very postings recorded, set by set.  A send's event is
+ * written when it is posted (the order of posting is the order
+ * non-overtaking keeps).
  *
  * Not wrapped yet (README.md, MPI programs, says what that means for a
- * replay): other communicators (refused: pgm_world_only),
- * MPI_Waitsome/Testsome/Testall, collectives, and a replay of
- * MPI_Irecv(MPI_ANY_SOURCE) (refused at the MPI_Irecv: which posted
- * receive a completion belongs to is not in the log; it needs a field).
+ * replay): intercommunicators (refused: pgm_to_world), a Waitsome or
+ * Testsome over sends and receives together (refused), collectives (they
+ * pass through: their matching does not race).  Calls on communicators
+ * made from MPI_COMM_WORLD (dup, split, create) are logged with world
+ * ranks (pgm_to_world) and replayed with the recorded rank translated
+ * back into the call's communicator.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -108,52 +117,87 @@ static void check_admits(const struct pgm_ev *e, int source, int tag,
             tag == MPI_ANY_TAG ? "any" : "", tag == MPI_ANY_TAG ? 0 : tag);
 }
 
-/* What a receive took (or a probe found): logged, or checked against the
- * recorded event and passed. */
-static void took(const char *call, const MPI_Status *st, int source, int tag,
-                 const struct pgm_ev *e, int take)
+/* The rank of comm that recorded event e came from (a replay posts its
+ * receive with it). */
+static int recorded_source(MPI_Comm comm, const struct pgm_ev *e)
 {
+    int r = pgm_from_world(comm, pgm_rank_of(e->from));
+
+    if (r == MPI_UNDEFINED)
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded a "
+                "message from ltid %d, who is not in the communicator of the "
+                "program's receive", e->seq, e->from);
+    return r;
+}
+
+/* A what-if's chosen sender (a world rank) as a rank of comm, where the
+ * forced receive asks for it. */
+static int forced_source(MPI_Comm comm, int world)
+{
+    int r = pgm_from_world(comm, world);
+
+    if (r == MPI_UNDEFINED)
+        pgm_die(PGM_REFUSED, "what-if: the chosen sender (rank %d) is not "
+                "in the communicator of the program's receive", world);
+    return r;
+}
+
+/* What a receive took (or a probe found): logged, or checked against the
+ * recorded event and passed.  `source` is the world rank asked for. */
+static void took(const char *call, MPI_Comm comm, const MPI_Status *st,
+                 int source, int tag, const struct pgm_ev *e, int take)
+{
+    int from = pgm_to_world(comm, st->MPI_SOURCE, call);
+
     if (pgm.mode == PGM_LOG) {
-        pgm_log_recv(call, st->MPI_SOURCE, st->MPI_TAG,
-                     pgm_count(st->MPI_SOURCE, st->MPI_TAG, take),
-                     got_bytes(st), source, tag);
+        pgm_log_recv(call, from, st->MPI_TAG,
+                     pgm_count(from, st->MPI_TAG, take), got_bytes(st),
+                     source, tag);
         return;
     }
-    if (pgm_ltid_of(st->MPI_SOURCE) != e->from || st->MPI_TAG != e->tag)
+    if (pgm_ltid_of(from) != e->from || st->MPI_TAG != e->tag)
         pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
                 "a message of tag %d from ltid %d, but %s took one of tag %d "
                 "from ltid %d", e->seq, e->tag, e->from, call, st->MPI_TAG,
-                pgm_ltid_of(st->MPI_SOURCE));
+                pgm_ltid_of(from));
     pgm_advance();
 }
 
 /* ---- sends ----------------------------------------------------------------- */
 
+/* A send (MPI_Send, MPI_Isend with req; `sync` MPI_Ssend, MPI_Issend,
+ * logged as MPI_Send and MPI_Isend: the log's calls do not tell them
+ * apart, the replay makes the program's own call). */
 static int send_common(const char *call, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                       MPI_Request *req)
+                       MPI_Request *req, int sync)
 {
     const char *calls[] = { call, NULL };
     const struct pgm_ev *e = NULL;
-    int rc, msgid;
+    int rc, msgid, to = pgm_to_world(comm, dest, call);
 
-    pgm_world_only(comm, call);
     pgm.busy = 1;
     msgid = pgm.sent + 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_SEND, calls, call, 0);
-        if (e->to != pgm_ltid_of(dest) || e->tag != tag || e->msgid != msgid)
+        if (e->to != pgm_ltid_of(to) || e->tag != tag || e->msgid != msgid)
             pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: "
                     "recorded send %d, to ltid %d, tag %d; the program's %s "
                     "is send %d, to ltid %d, tag %d", e->seq, e->msgid, e->to,
-                    e->tag, call, msgid, pgm_ltid_of(dest), tag);
+                    e->tag, call, msgid, pgm_ltid_of(to), tag);
     }
-    rc = req ? PMPI_Isend(buf, count, type, dest, tag, comm, req)
-             : PMPI_Send(buf, count, type, dest, tag, comm);
+    if (req)
+        rc = sync ? PMPI_Issend(buf, count, type, dest, tag, comm, req)
+                  : PMPI_Isend(buf, count, type, dest, tag, comm, req);
+    else
+        rc = sync ? PMPI_Ssend(buf, count, type, dest, tag, comm)
+                  : PMPI_Send(buf, count, type, dest, tag, comm);
     if (rc == MPI_SUCCESS) {
         pgm.sent = msgid;
+        if (req)
+            pgm_isend_remember(req, msgid);
         if (pgm.mode == PGM_LOG)
-            pgm_log_send(call, dest, tag, msgid, pgm_bytes(type, count));
+            pgm_log_send(call, to, tag, msgid, pgm_bytes(type, count));
         else
             pgm_advance();
     }
@@ -167,7 +211,28 @@ PGM_API int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest,
     if (PASS(dest))
         return PMPI_Send(buf, count, type, dest, tag, comm);
     PGM_SITE();
-    return send_common("MPI_Send", buf, count, type, dest, tag, comm, NULL);
+    return send_common("MPI_Send", buf, count, type, dest, tag, comm, NULL,
+                       0);
+}
+
+PGM_API int MPI_Ssend(const void *buf, int count, MPI_Datatype type,
+                      int dest, int tag, MPI_Comm comm)
+{
+    if (PASS(dest))
+        return PMPI_Ssend(buf, count, type, dest, tag, comm);
+    PGM_SITE();
+    return send_common("MPI_Send", buf, count, type, dest, tag, comm, NULL,
+                       1);
+}
+
+PGM_API int MPI_Issend(const void *buf, int count, MPI_Datatype type,
+                       int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    if (PASS(dest))
+        return PMPI_Issend(buf, count, type, dest, tag, comm, req);
+    PGM_SITE();
+    return send_common("MPI_Isend", buf, count, type, dest, tag, comm, req,
+                       1);
 }
 
 PGM_API int MPI_Isend(const void *buf, int count, MPI_Datatype type,
@@ -176,7 +241,8 @@ PGM_API int MPI_Isend(const void *buf, int count, MPI_Datatype type,
     if (PASS(dest))
         return PMPI_Isend(buf, count, type, dest, tag, comm, req);
     PGM_SITE();
-    return send_common("MPI_Isend", buf, count, type, dest, tag, comm, req);
+    return send_common("MPI_Isend", buf, count, type, dest, tag, comm, req,
+                       0);
 }
 
 /* ---- blocking receives and probes ----------------------------------------- */
@@ -189,29 +255,29 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
-    int rc;
+    int rc, from;
 
     if (PASS(source))
         return PMPI_Recv(buf, count, type, source, tag, comm, status);
     PGM_SITE();
-    pgm_world_only(comm, "MPI_Recv");
+    from = pgm_to_world(comm, source, "MPI_Recv");
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, recv_calls, "MPI_Recv", 0);
-        check_admits(e, source, tag, "MPI_Recv");
-        rc = PMPI_Recv(buf, count, type, pgm_rank_of(e->from), e->tag, comm,
-                       &st);
+        check_admits(e, from, tag, "MPI_Recv");
+        rc = PMPI_Recv(buf, count, type, recorded_source(comm, e), e->tag,
+                       comm, &st);
     } else {
-        int s = source, t = tag; /* a what-if's choice, or -chaos's */
+        int s = from, t = tag, r = source; /* a what-if's choice, -chaos's */
 
-        if (pgm.hooks) {
-            pgm_force_pick("MPI_Recv", &s, &t);
-            pgm_chaos_pick(&s, t, comm);
-        }
-        rc = PMPI_Recv(buf, count, type, s, t, comm, &st);
+        if (pgm.hooks && pgm_force_pick("MPI_Recv", &s, &t))
+            r = forced_source(comm, s);
+        else if (pgm.hooks)
+            pgm_chaos_pick(&r, t, comm);
+        rc = PMPI_Recv(buf, count, type, r, t, comm, &st);
     }
     if (rc == MPI_SUCCESS) {
-        took("MPI_Recv", &st, source, tag, e, 1);
+        took("MPI_Recv", comm, &st, from, tag, e, 1);
         give_status(status, &st);
     }
     pgm.busy = 0;
@@ -225,9 +291,8 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
-    int rc, found = 1;
+    int rc, found = 1, from = pgm_to_world(comm, source, call);
 
-    pgm_world_only(comm, call);
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, probe_calls, call, flag != NULL);
@@ -235,21 +300,23 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
             pgm.busy = 0;
             return *flag = 0, MPI_SUCCESS;
         }
-        check_admits(e, source, tag, call);
-        rc = PMPI_Probe(pgm_rank_of(e->from), e->tag, comm, &st);
+        check_admits(e, from, tag, call);
+        rc = PMPI_Probe(recorded_source(comm, e), e->tag, comm, &st);
     } else {
-        int s = source, t = tag; /* a what-if's choice: found, waited for */
+        int s = from, t = tag; /* a what-if's choice: found, waited for */
 
-        if ((pgm.hooks && pgm_force_pick("MPI_Iprobe", &s, &t)) || !flag)
-            rc = PMPI_Probe(s, t, comm, &st);
+        if (pgm.hooks && pgm_force_pick("MPI_Iprobe", &s, &t))
+            rc = PMPI_Probe(forced_source(comm, s), t, comm, &st);
+        else if (flag)
+            rc = PMPI_Iprobe(source, tag, comm, &found, &st);
         else
-            rc = PMPI_Iprobe(s, t, comm, &found, &st);
+            rc = PMPI_Probe(source, tag, comm, &st);
     }
     if (rc == MPI_SUCCESS && found) {
-        took("MPI_Iprobe", &st, source, tag, e, 0);
+        took("MPI_Iprobe", comm, &st, from, tag, e, 0);
         give_status(status, &st);
     } else if (rc == MPI_SUCCESS && pgm.mode == PGM_LOG)
-        pgm_log_miss("MPI_Iprobe", source, tag);
+        pgm_log_miss("MPI_Iprobe", from, tag);
     if (flag)
         *flag = found;
     pgm.busy = 0;
@@ -275,12 +342,15 @@ PGM_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 /* ---- nonblocking receives -------------------------------------------------- */
 
-/* A receive posted and not yet completed: its request and what it asked
- * for, in posting order (`order`). */
+/* A receive posted and not yet completed: its request, its communicator
+ * and what it asked for (`source` a world rank), in posting order
+ * (`order`). */
 struct pending {
     MPI_Request req;
+    MPI_Comm comm;
     int source, tag;
     long order;
+    int never; /* replay: it never completed when recorded (cancelled) */
 };
 static struct pending *pend;
 static int npend, cap_pend;
@@ -301,7 +371,8 @@ static void forget(int i)
     pend[i] = pend[--npend];
 }
 
-static void remember(const MPI_Request *req, int source, int tag)
+static void remember(const MPI_Request *req, MPI_Comm comm, int source,
+                     int tag)
 {
     struct pending *p;
 
@@ -311,46 +382,90 @@ static void remember(const MPI_Request *req, int source, int tag)
             pgm_die(PGM_REFUSED, "out of memory");
         pend = p;
     }
-    pend[npend++] = (struct pending){ *req, source, tag, ++posted };
+    pend[npend++] = (struct pending){ *req, comm, source, tag, ++posted, 0 };
+}
+
+/* Replay: a wildcard MPI_Irecv is posted with the source and tag that
+ * its completion has in the recording (its posting number, format 6);
+ * MPI's non-overtaking rule makes it take the recorded message.  One
+ * that never completed when recorded (cancelled, or never waited for)
+ * must take no message another receive took: 1 then, and it is posted
+ * where no message comes (pgm.nowhere; not from MPI_PROC_NULL, whose
+ * request Open MPI shares with every send done at once); its tests find
+ * nothing as recorded, its wait is no event. */
+static int replay_posting(MPI_Comm comm, int from, int *source, int *tag)
+{
+    const struct pgm_post *p;
+    struct pgm_ev e = { .from = 0 };
+
+    if (pgm.version >= 6 && !pgm_posting((int)posted + 1))
+        return 1; /* it must take no message */
+    if (from != MPI_ANY_SOURCE && *tag != MPI_ANY_TAG)
+        return 0;
+    if (pgm.version < 6)
+        pgm_die(PGM_REFUSED, "MPI_Irecv(%s) number %ld cannot be replayed "
+                "from a log of format %d (%s/ltid-%d.comm.pgc): it does not "
+                "say which message each MPI_Irecv took; record it again",
+                *source == MPI_ANY_SOURCE ? "MPI_ANY_SOURCE" : "MPI_ANY_TAG",
+                posted + 1, pgm.version, pgm.dir, pgm.ltid);
+    if (!(p = pgm_posting((int)posted + 1)))
+        return 0;
+    e.seq = pgm.have_next ? pgm.next.seq : 0, e.from = p->from, e.tag = p->tag;
+    check_admits(&e, from, *tag, "MPI_Irecv");
+    *source = recorded_source(comm, &e), *tag = p->tag;
+    return 0;
 }
 
 PGM_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req)
 {
-    static int said;
-    int rc;
+    int rc, src = source, tg = tag, from, never = 0;
 
     if (PASS(source))
         return PMPI_Irecv(buf, count, type, source, tag, comm, req);
-    pgm_world_only(comm, "MPI_Irecv");
-    if (source == MPI_ANY_SOURCE && pgm.mode == PGM_REPLAY)
-        pgm_die(PGM_REFUSED, "MPI_Irecv(MPI_ANY_SOURCE) is recorded, but "
-                "its replay is not done yet (README.md, MPI programs)");
-    if (source == MPI_ANY_SOURCE && !said++)
-        fprintf(stderr, "pangaea: ltid %d (rank %d): MPI_Irecv(MPI_ANY_SOURCE) "
-                "is recorded, but a replay of it is not done yet\n", pgm.ltid,
-                pgm.rank);
+    from = pgm_to_world(comm, source, "MPI_Irecv");
     pgm.busy = 1;
-    rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
-    if (rc == MPI_SUCCESS)
-        remember(req, source, tag);
+    if (pgm.mode == PGM_REPLAY)
+        never = replay_posting(comm, from, &src, &tg);
+    rc = never ? PMPI_Irecv(buf, count, type, pgm.rank, tg, pgm.nowhere, req)
+               : PMPI_Irecv(buf, count, type, src, tg, comm, req);
+    if (rc == MPI_SUCCESS) {
+        remember(req, comm, from, tag);
+        pend[npend - 1].never = never;
+    }
     pgm.busy = 0;
     return rc;
 }
 
 static const char *const irecv_calls[] = { "MPI_Irecv", NULL };
 
-/* Request i of the pending ones completed with st. */
-static void completed(int i, const MPI_Status *st, const struct pgm_ev *e)
+/* Request i of the pending ones completed with st; `together` 1 when the
+ * call reports it with the receive before it (Waitsome ...). */
+static void completed_with(int i, const MPI_Status *st,
+                           const struct pgm_ev *e, int together)
 {
     struct pending p = pend[i];
+    int cancelled = 0;
 
     forget(i);
-    took("MPI_Irecv", st, p.source, p.tag, e, 1);
+    PMPI_Test_cancelled(st, &cancelled);
+    if (cancelled || p.never)
+        return; /* took no message: no event */
+    pgm.posted = (int)p.order, pgm.together = together;
+    took("MPI_Irecv", p.comm, st, p.source, p.tag, e, 1);
 }
 
+static void completed(int i, const MPI_Status *st, const struct pgm_ev *e)
+{
+    completed_with(i, st, e, 0);
+}
+
+/* Pending receive p may be the one of the recorded completion e: the
+ * very posting when the log says (format 6), else one that admits e. */
 static int admits(const struct pending *p, const struct pgm_ev *e)
 {
+    if (e->posted > 0 && p->order != e->posted)
+        return 0;
     return (p->source == MPI_ANY_SOURCE ||
             pgm_ltid_of(p->source) == e->from) &&
            (p->tag == MPI_ANY_TAG || p->tag == e->tag);
@@ -361,9 +476,95 @@ static void check_request(int i, const struct pgm_ev *e, const char *call)
 {
     if (!admits(&pend[i], e))
         pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
-                "the completion of a receive of ltid %d's tag %d; the "
-                "request the program's %s waits for does not admit it",
-                e->seq, e->from, e->tag, call);
+                "the completion of MPI_Irecv number %d, of ltid %d's tag %d; "
+                "the request the program's %s waits for is not that one",
+                e->seq, e->posted, e->from, e->tag, call);
+}
+
+/* A copy of the requests before a call that completes several: MPI sets
+ * the completed ones to MPI_REQUEST_NULL, and completed() reorders the
+ * pending table, so each is looked up again by its handle. */
+static MPI_Request *saved_requests(int n, const MPI_Request *reqs)
+{
+    MPI_Request *saved = malloc((size_t)n * sizeof *saved);
+
+    if (!saved)
+        pgm_die(PGM_REFUSED, "out of memory");
+    return memcpy(saved, reqs, (size_t)n * sizeof *saved);
+}
+
+/* The pending receive of each request (-1: a send's, or no request);
+ * *any 1 if there is one, *sends 1 if an active send is among them. */
+static int *pending_of(int n, const MPI_Request *reqs, int *any, int *sends)
+{
+    int *which = malloc((size_t)n * sizeof *which), i;
+
+    if (!which)
+        pgm_die(PGM_REFUSED, "out of memory");
+    *any = *sends = 0;
+    for (i = 0; i < n; i++) {
+        which[i] = find_pending(&reqs[i]);
+        *any |= which[i] >= 0;
+        *sends |= which[i] < 0 && reqs[i] != MPI_REQUEST_NULL;
+    }
+    return which;
+}
+
+/* Whether an MPI_Isend's request is among reqs (mpi_isend.c). */
+static int has_isend(int n, const MPI_Request *reqs)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (pgm_isend_msgid(&reqs[i]))
+            return 1;
+    return 0;
+}
+
+/* The program learned that the send of request req, the call's request
+ * `index` (copied before the call nulled it), completed: recorded, and
+ * forgotten. */
+static void send_done(const MPI_Request *req, int index)
+{
+    if (pgm.mode == PGM_LOG)
+        pgm_log_send_done(index, pgm_isend_msgid(req));
+    pgm_isend_forget(req);
+}
+
+/* Replay: the next recorded completion of a call over requests: a send's
+ * (a <query> PGM_SEND_DONE) or a receive's; NULL for a test that found
+ * none done when recorded (`poll`). */
+static const struct pgm_ev *expect_completion(const char *made, int poll)
+{
+    static const char *const done_calls[] = { PGM_SEND_DONE, NULL };
+
+    if (pgm.have_next && pgm.misses_used >= pgm.next.misses &&
+        pgm.next.kind == PG_EV_QUERY)
+        return pgm_expect(PG_EV_QUERY, done_calls, made, poll);
+    return pgm_expect(PG_EV_RECV, irecv_calls, made, poll);
+}
+
+/* Replay: the recorded completion of a send, request e->about of the
+ * call (the index the program was given: handles are not unique), waited
+ * for. */
+static int wait_sent(int n, MPI_Request *reqs, int *index, MPI_Status *st,
+                     const struct pgm_ev *e, const char *call)
+{
+    int i = atoi(e->about), rc;
+    MPI_Request saved;
+
+    if (i < 0 || i >= n || !pgm_isend_msgid(&reqs[i]))
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
+                "that the send of request %d of %d completed; the program's "
+                "%s has no send there", e->seq, i, n, call);
+    saved = reqs[i];
+    rc = PMPI_Wait(&reqs[i], st);
+    if (rc == MPI_SUCCESS) {
+        *index = i;
+        send_done(&saved, i);
+        pgm_advance();
+    }
+    return rc;
 }
 
 PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
@@ -372,11 +573,15 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
     MPI_Status st;
     int i, rc;
 
-    if (pgm.mode == PGM_OFF || pgm.busy || (i = find_pending(req)) < 0)
-        return PMPI_Wait(req, status); /* a send's: not an event */
+    if (pgm.mode == PGM_OFF || pgm.busy)
+        return PMPI_Wait(req, status);
+    if ((i = find_pending(req)) < 0) { /* a send's: not an event */
+        pgm_isend_forget(req);
+        return PMPI_Wait(req, status);
+    }
     PGM_SITE();
     pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY) {
+    if (pgm.mode == PGM_REPLAY && !pend[i].never) {
         e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Wait", 0);
         check_request(i, e, "MPI_Wait");
     }
@@ -389,17 +594,105 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
+/* MPI_Request_get_status: a test that leaves the request to a later wait
+ * or test (ABySS polls its receives so).  One that found it not done is
+ * a poll; one that found it done is no event (the wait or test that
+ * completes it is).  A replay finds it not done as often, then waits
+ * until MPI says it is done. */
+PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
+                                   MPI_Status *status)
+{
+    int i, send, rc;
+
+    if (pgm.mode == PGM_OFF || pgm.busy)
+        return PMPI_Request_get_status(req, flag, status);
+    i = find_pending(&req);
+    send = i < 0 && pgm_isend_msgid(&req);
+    if (i < 0 && !send)
+        return PMPI_Request_get_status(req, flag, status);
+    PGM_SITE();
+    pgm.busy = 1;
+    if (pgm.mode == PGM_REPLAY && pgm.have_next &&
+        pgm.misses_used < pgm.next.misses) {
+        pgm.misses_used++; /* found it not done when recorded */
+        *flag = 0;
+        rc = MPI_SUCCESS;
+    } else if (pgm.mode == PGM_REPLAY) {
+        while ((rc = PMPI_Request_get_status(req, flag, status)) ==
+                   MPI_SUCCESS && !*flag)
+            ;
+    } else {
+        rc = PMPI_Request_get_status(req, flag, status);
+        if (rc == MPI_SUCCESS && !*flag)
+            pgm_log_miss(send ? "MPI_Isend" : "MPI_Irecv",
+                         send ? -2 : pend[i].source, send ? -2 : pend[i].tag);
+    }
+    pgm.busy = 0;
+    return rc;
+}
+
+/* A request freed: the program never learns how it ends (no event). */
+PGM_API int MPI_Request_free(MPI_Request *req)
+{
+    int i;
+
+    if (pgm.mode != PGM_OFF && !pgm.busy) {
+        pgm_isend_forget(req);
+        if ((i = find_pending(req)) >= 0)
+            forget(i);
+    }
+    return PMPI_Request_free(req);
+}
+
+/* MPI_Test of an MPI_Isend's request: the tests that found it not done,
+ * then the one that found it done (PGM_SEND_DONE), as a receive's. */
+static int test_send(MPI_Request *req, int *flag, MPI_Status *status)
+{
+    MPI_Request saved = *req;
+    const struct pgm_ev *e;
+    int rc = MPI_SUCCESS, index;
+
+    pgm.busy = 1;
+    if (pgm.mode == PGM_REPLAY) {
+        e = expect_completion("MPI_Test", 1);
+        if ((*flag = e != NULL) && e->kind != PG_EV_QUERY)
+            pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: "
+                    "recorded a receive's completion; the program's MPI_Test "
+                    "tests a send", e->seq);
+        if (e)
+            rc = wait_sent(1, req, &index, status, e, "MPI_Test");
+    } else {
+        rc = PMPI_Test(req, flag, status);
+        if (rc == MPI_SUCCESS && *flag)
+            send_done(&saved, 0);
+        else if (rc == MPI_SUCCESS)
+            pgm_log_miss("MPI_Isend", -2, -2);
+    }
+    pgm.busy = 0;
+    return rc;
+}
+
 PGM_API int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
     int i, rc;
 
-    if (pgm.mode == PGM_OFF || pgm.busy || (i = find_pending(req)) < 0)
+    if (pgm.mode == PGM_OFF || pgm.busy)
         return PMPI_Test(req, flag, status);
+    if ((i = find_pending(req)) < 0) {
+        if (!pgm_isend_msgid(req))
+            return PMPI_Test(req, flag, status);
+        PGM_SITE();
+        return test_send(req, flag, status);
+    }
     PGM_SITE();
     pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY) {
+    if (pgm.mode == PGM_REPLAY && pend[i].never) {
+        *flag = !(pgm.have_next && pgm.misses_used < pgm.next.misses);
+        pgm.misses_used += !*flag; /* recorded: not yet cancelled */
+        rc = *flag ? PMPI_Wait(req, &st) : MPI_SUCCESS;
+    } else if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Test", 1);
         if (e)
             check_request(i, e, "MPI_Test");
@@ -432,61 +725,28 @@ static int recorded_one(int n, const MPI_Request *reqs, const int *which,
 }
 
 /* Waitany over receives: the one that completed first when recorded. */
-static int waitany_replay(int n, MPI_Request *reqs, int *index,
-                          const int *which, MPI_Status *st)
+static int wait_recorded(int n, MPI_Request *reqs, int *index,
+                         const int *which, MPI_Status *st,
+                         const struct pgm_ev *e, const char *call)
 {
-    const struct pgm_ev *e = pgm_expect(PG_EV_RECV, irecv_calls,
-                                        "MPI_Waitany", 0);
     int i = recorded_one(n, reqs, which, e), rc;
 
     if (i < 0)
         pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: recorded "
-                "the completion of a receive of ltid %d's tag %d; none of "
-                "the requests the program's MPI_Waitany waits for admits it",
-                e->seq, e->from, e->tag);
+                "the completion of MPI_Irecv number %d, of ltid %d's tag %d; "
+                "none of the requests the program's %s waits for is that one",
+                e->seq, e->posted, e->from, e->tag, call);
     rc = PMPI_Wait(&reqs[i], st);
     if (rc == MPI_SUCCESS) {
         *index = i;
-        completed(which[i], st, e);
+        completed_with(which[i], st, e, e->together);
     }
-    return rc;
-}
-
-PGM_API int MPI_Waitany(int n, MPI_Request reqs[], int *index,
-                        MPI_Status *status)
-{
-    int *which, i, any = 0, rc;
-    MPI_Status st;
-
-    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
-        return PMPI_Waitany(n, reqs, index, status);
-    PGM_SITE();
-    if (!(which = malloc((size_t)n * sizeof *which)))
-        pgm_die(PGM_REFUSED, "out of memory");
-    for (i = 0; i < n; i++)
-        any |= (which[i] = find_pending(&reqs[i])) >= 0;
-    if (!any) { /* sends only: not events */
-        free(which);
-        return PMPI_Waitany(n, reqs, index, status);
-    }
-    pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY)
-        rc = waitany_replay(n, reqs, index, which, &st);
-    else {
-        rc = PMPI_Waitany(n, reqs, index, &st);
-        if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED &&
-            which[*index] >= 0)
-            completed(which[*index], &st, NULL);
-    }
-    if (rc == MPI_SUCCESS)
-        give_status(status, &st);
-    free(which);
-    pgm.busy = 0;
     return rc;
 }
 
 /* A Testany that found nothing asked for what its receives admit: one
- * source (tag) if they all name it, else any. */
+ * source (tag) if they all name it, else any (a test of sends only: a
+ * poll of MPI_Isend). */
 static void testany_missed(int n, const int *which)
 {
     int i, src = -2, tag = -2;
@@ -499,72 +759,119 @@ static void testany_missed(int n, const int *which)
         tag = tag == -2 || tag == pend[which[i]].tag ? pend[which[i]].tag
                                                      : MPI_ANY_TAG;
     }
-    pgm_log_miss("MPI_Irecv", src, tag);
+    pgm_log_miss(src == -2 ? "MPI_Isend" : "MPI_Irecv", src, tag);
 }
 
-/* Testany over receives: as MPI_Test (the tests that found none done,
- * then the one that found one), and which one, as MPI_Waitany. */
-PGM_API int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
-                        MPI_Status *status)
+/* Recording: what Waitany (flag NULL) or Testany found: a receive's
+ * completion, a send's, or (Testany) none. */
+static int any_recorded(int n, MPI_Request *reqs, int *index, int *flag,
+                        const int *which, MPI_Status *st)
 {
-    const struct pgm_ev *e;
-    int *which, i, any = 0, rc = MPI_SUCCESS;
+    MPI_Request *saved = saved_requests(n, reqs);
+    int rc, done = 1;
+
+    rc = flag ? PMPI_Testany(n, reqs, index, &done, st)
+              : PMPI_Waitany(n, reqs, index, st);
+    if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED &&
+        which[*index] >= 0)
+        completed(which[*index], st, NULL);
+    else if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED &&
+             pgm_isend_msgid(&saved[*index])) /* not another request's */
+        send_done(&saved[*index], *index);
+    else if (rc == MPI_SUCCESS && !done)
+        testany_missed(n, which);
+    if (flag)
+        *flag = done;
+    free(saved);
+    return rc;
+}
+
+/* Replay: as recorded, the test that found none done (Testany: flag), or
+ * the receive or send that completed. */
+static int any_replay(int n, MPI_Request *reqs, int *index, int *flag,
+                      const int *which, MPI_Status *st, const char *call)
+{
+    const struct pgm_ev *e = expect_completion(call, flag != NULL);
+
+    *index = MPI_UNDEFINED;
+    if (flag)
+        *flag = e != NULL;
+    if (!e)
+        return MPI_SUCCESS;
+    return e->kind == PG_EV_QUERY
+               ? wait_sent(n, reqs, index, st, e, call)
+               : wait_recorded(n, reqs, index, which, st, e, call);
+}
+
+/* Waitany (flag NULL) and Testany over receives and MPI_Isend's sends:
+ * which one completed (Testany: after how many tests found none). */
+static int any_common(const char *call, int n, MPI_Request *reqs,
+                      int *index, int *flag, MPI_Status *status)
+{
+    int *which, any, sends, rc;
     MPI_Status st;
 
-    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
-        return PMPI_Testany(n, reqs, index, flag, status);
-    if (!(which = malloc((size_t)n * sizeof *which)))
-        pgm_die(PGM_REFUSED, "out of memory");
-    for (i = 0; i < n; i++)
-        any |= (which[i] = find_pending(&reqs[i])) >= 0;
-    if (!any) { /* sends only: not events */
+    which = pending_of(n, reqs, &any, &sends);
+    if (!any && !has_isend(n, reqs)) { /* not the program's sends */
         free(which);
-        return PMPI_Testany(n, reqs, index, flag, status);
+        return flag ? PMPI_Testany(n, reqs, index, flag, status)
+                    : PMPI_Waitany(n, reqs, index, status);
     }
-    PGM_SITE();
     pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY) {
-        e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Testany", 1);
-        *flag = e != NULL;
-        *index = MPI_UNDEFINED;
-        if (e)
-            rc = waitany_replay(n, reqs, index, which, &st);
-    } else {
-        rc = PMPI_Testany(n, reqs, index, flag, &st);
-        if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED &&
-            which[*index] >= 0)
-            completed(which[*index], &st, NULL);
-        else if (rc == MPI_SUCCESS && !*flag)
-            testany_missed(n, which);
-    }
-    if (rc == MPI_SUCCESS && *flag)
+    rc = pgm.mode == PGM_REPLAY
+             ? any_replay(n, reqs, index, flag, which, &st, call)
+             : any_recorded(n, reqs, index, flag, which, &st);
+    if (rc == MPI_SUCCESS && (!flag || *flag))
         give_status(status, &st);
     free(which);
     pgm.busy = 0;
     return rc;
 }
 
-/* Waitall: every receive among the requests completes; their events are
- * written in the requests' order, which a replay follows. */
-static int waitall_recorded(int n, MPI_Request *reqs, const int *which,
-                            MPI_Status *st)
+PGM_API int MPI_Waitany(int n, MPI_Request reqs[], int *index,
+                        MPI_Status *status)
 {
-    MPI_Request *saved = malloc((size_t)n * sizeof *saved);
-    int i, rc;
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Waitany(n, reqs, index, status);
+    PGM_SITE();
+    return any_common("MPI_Waitany", n, reqs, index, NULL, status);
+}
 
-    if (!saved)
-        pgm_die(PGM_REFUSED, "out of memory");
-    memcpy(saved, reqs, (size_t)n * sizeof *saved);
-    rc = PMPI_Waitall(n, reqs, st);
-    for (i = 0; rc == MPI_SUCCESS && i < n; i++)
-        if (which[i] >= 0) /* looked up again: completed() reorders */
-            completed(find_pending(&saved[i]), &st[i], NULL);
+PGM_API int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
+                        MPI_Status *status)
+{
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Testany(n, reqs, index, flag, status);
+    PGM_SITE();
+    return any_common("MPI_Testany", n, reqs, index, flag, status);
+}
+
+/* Waitall (flag NULL) and Testall: every receive among the requests
+ * completes (or, a Testall that found them not all done, none: a poll
+ * that found nothing); their events are written in the requests' order,
+ * all but the first `together`, which a replay follows. */
+static int all_recorded(int n, MPI_Request *reqs, const int *which,
+                        MPI_Status *st, int *flag)
+{
+    MPI_Request *saved = saved_requests(n, reqs);
+    int i, k, rc, done = 1;
+
+    rc = flag ? PMPI_Testall(n, reqs, &done, st) : PMPI_Waitall(n, reqs, st);
+    if (rc == MPI_SUCCESS && !done)
+        testany_missed(n, which);
+    for (i = 0, k = 0; rc == MPI_SUCCESS && done && i < n; i++)
+        if (which[i] >= 0)
+            completed_with(find_pending(&saved[i]), &st[i], NULL, k++ > 0);
+        else /* a send: its completion says nothing the call did not */
+            pgm_isend_forget(&saved[i]);
+    if (flag)
+        *flag = done;
     free(saved);
     return rc;
 }
 
 static int waitall_replay(int n, MPI_Request *reqs, const int *which,
-                          MPI_Status *st)
+                          MPI_Status *st, const char *call)
 {
     MPI_Status *mine = malloc((size_t)n * sizeof *mine);
     const struct pgm_ev *e;
@@ -576,12 +883,16 @@ static int waitall_replay(int n, MPI_Request *reqs, const int *which,
         if (which[i] < 0)
             continue;
         k = find_pending(&reqs[i]);
-        e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Waitall", 0);
-        check_request(k, e, "MPI_Waitall");
+        e = pend[k].never ? NULL
+                          : pgm_expect(PG_EV_RECV, irecv_calls, call, 0);
+        if (e)
+            check_request(k, e, call);
         if ((rc = PMPI_Wait(&reqs[i], &mine[i])) == MPI_SUCCESS)
             completed(k, &mine[i], e);
     }
-    if (rc == MPI_SUCCESS) /* the others (sends) */
+    for (i = 0; rc == MPI_SUCCESS && i < n; i++)
+        pgm_isend_forget(&reqs[i]); /* the others: sends */
+    if (rc == MPI_SUCCESS)
         rc = PMPI_Waitall(n, reqs, st);
     for (i = 0; i < n; i++)
         if (which[i] >= 0)
@@ -603,13 +914,16 @@ PGM_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     for (i = 0; i < n; i++)
         any |= (which[i] = find_pending(&reqs[i])) >= 0;
     if (!any) {
+        for (i = 0; i < n; i++)
+            pgm_isend_forget(&reqs[i]);
         free(which), free(st);
         return PMPI_Waitall(n, reqs, statuses);
     }
     PGM_SITE();
     pgm.busy = 1;
-    rc = pgm.mode == PGM_REPLAY ? waitall_replay(n, reqs, which, st)
-                                : waitall_recorded(n, reqs, which, st);
+    rc = pgm.mode == PGM_REPLAY
+             ? waitall_replay(n, reqs, which, st, "MPI_Waitall")
+             : all_recorded(n, reqs, which, st, NULL);
     if (rc == MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE)
         memcpy(statuses, st, (size_t)n * sizeof *st);
     free(which), free(st);
@@ -617,9 +931,143 @@ PGM_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     return rc;
 }
 
+static MPI_Status *statuses_for(int n)
+{
+    MPI_Status *st = malloc((size_t)n * sizeof *st);
+
+    if (!st)
+        pgm_die(PGM_REFUSED, "out of memory");
+    return st;
+}
+
+PGM_API int MPI_Testall(int n, MPI_Request reqs[], int *flag,
+                        MPI_Status statuses[])
+{
+    int *which, any, sends, rc = MPI_SUCCESS;
+    MPI_Status *st;
+
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Testall(n, reqs, flag, statuses);
+    which = pending_of(n, reqs, &any, &sends);
+    if (!any) {
+        free(which);
+        return PMPI_Testall(n, reqs, flag, statuses);
+    }
+    PGM_SITE();
+    pgm.busy = 1;
+    st = statuses_for(n);
+    if (pgm.mode == PGM_REPLAY) {
+        *flag = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Testall", 1) != NULL;
+        if (*flag)
+            rc = waitall_replay(n, reqs, which, st, "MPI_Testall");
+    } else
+        rc = all_recorded(n, reqs, which, st, flag);
+    if (rc == MPI_SUCCESS && *flag && statuses != MPI_STATUSES_IGNORE)
+        memcpy(statuses, st, (size_t)n * sizeof *st);
+    free(which), free(st);
+    pgm.busy = 0;
+    return rc;
+}
+
+/* Waitsome (test 0) and Testsome: the receives completed, their events
+ * in the order MPI gave them, all but the first `together`. */
+static int some_recorded(int n, MPI_Request *reqs, const int *which,
+                         int test, int *out, int *indices, MPI_Status *st)
+{
+    MPI_Request *saved = saved_requests(n, reqs);
+    int j, rc;
+
+    rc = test ? PMPI_Testsome(n, reqs, out, indices, st)
+              : PMPI_Waitsome(n, reqs, out, indices, st);
+    if (rc == MPI_SUCCESS && *out == 0)
+        testany_missed(n, which);
+    for (j = 0; rc == MPI_SUCCESS && *out != MPI_UNDEFINED && j < *out; j++)
+        completed_with(find_pending(&saved[indices[j]]), &st[j], NULL, j > 0);
+    free(saved);
+    return rc;
+}
+
+/* Replay: the recorded completion e, then each next event that says it
+ * was reported together with it, each the receive it names. */
+static int some_replay(int n, MPI_Request *reqs, int *which,
+                       const struct pgm_ev *e, int *out, int *indices,
+                       MPI_Status *st, const char *call)
+{
+    int rc, i;
+
+    for (*out = 0;;) {
+        rc = wait_recorded(n, reqs, &indices[*out], which, &st[*out], e,
+                           call);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        ++*out;
+        for (i = 0; i < n; i++) /* completed() reorders the table */
+            which[i] = find_pending(&reqs[i]);
+        if (!pgm.have_next || pgm.next.kind != PG_EV_RECV ||
+            !pgm.next.together || pgm.next.misses)
+            return MPI_SUCCESS;
+        e = pgm_expect(PG_EV_RECV, irecv_calls, call, 0);
+    }
+}
+
+/* A Waitsome or Testsome over sends and receives together: a replay
+ * could not give the sends' completions as recorded (only receives are
+ * events).  Refused, named, rather than replayed otherwise. */
+static int some_common(const char *call, int test, int n, MPI_Request *reqs,
+                       int *out, int *indices, MPI_Status *statuses)
+{
+    int *which, any, sends, rc = MPI_SUCCESS;
+    const struct pgm_ev *e;
+    MPI_Status *st;
+
+    which = pending_of(n, reqs, &any, &sends);
+    if (!any) {
+        free(which);
+        return test ? PMPI_Testsome(n, reqs, out, indices, statuses)
+                    : PMPI_Waitsome(n, reqs, out, indices, statuses);
+    }
+    if (sends)
+        pgm_die(PGM_REFUSED, "%s over sends and receives together is not "
+                "recorded or replayed yet: give it the receives alone "
+                "(README.md, MPI programs)", call);
+    pgm.busy = 1;
+    st = statuses_for(n);
+    if (pgm.mode == PGM_REPLAY) {
+        *out = 0;
+        if ((e = pgm_expect(PG_EV_RECV, irecv_calls, call, test)))
+            rc = some_replay(n, reqs, which, e, out, indices, st, call);
+    } else
+        rc = some_recorded(n, reqs, which, test, out, indices, st);
+    if (rc == MPI_SUCCESS && *out != MPI_UNDEFINED && *out > 0 &&
+        statuses != MPI_STATUSES_IGNORE)
+        memcpy(statuses, st, (size_t)*out * sizeof *st);
+    free(which), free(st);
+    pgm.busy = 0;
+    return rc;
+}
+
+PGM_API int MPI_Waitsome(int n, MPI_Request reqs[], int *out, int indices[],
+                         MPI_Status statuses[])
+{
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Waitsome(n, reqs, out, indices, statuses);
+    PGM_SITE();
+    return some_common("MPI_Waitsome", 0, n, reqs, out, indices, statuses);
+}
+
+PGM_API int MPI_Testsome(int n, MPI_Request reqs[], int *out, int indices[],
+                         MPI_Status statuses[])
+{
+    if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
+        return PMPI_Testsome(n, reqs, out, indices, statuses);
+    PGM_SITE();
+    return some_common("MPI_Testsome", 1, n, reqs, out, indices, statuses);
+}
+
 /* ---- send and receive in one call ----------------------------------------- */
 
-/* Replay: the send half's event, checked, then the receive half's. */
+/* Replay: the send half's event, checked, then the receive half's (dest
+ * and source world ranks). */
 static const struct pgm_ev *sendrecv_expect(int dest, int stag, int source,
                                             int rtag)
 {
@@ -652,18 +1100,19 @@ PGM_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
-    int rc;
+    int rc, to, from, asked_tag = rtag;
 
     if (pgm.mode == PGM_OFF || pgm.busy ||
         (dest == MPI_PROC_NULL && source == MPI_PROC_NULL))
         return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
                              rtype, source, rtag, comm, status);
     PGM_SITE();
-    pgm_world_only(comm, "MPI_Sendrecv");
+    to = pgm_to_world(comm, dest, "MPI_Sendrecv");
+    from = pgm_to_world(comm, source, "MPI_Sendrecv");
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY &&
-        (e = sendrecv_expect(dest, stag, source, rtag))) {
-        source = pgm_rank_of(e->from);
+        (e = sendrecv_expect(to, stag, from, rtag))) {
+        source = recorded_source(comm, e);
         rtag = e->tag;
     }
     rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
@@ -671,11 +1120,11 @@ PGM_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
     if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
         pgm.sent++;
         if (pgm.mode == PGM_LOG)
-            pgm_log_send("MPI_Send", dest, stag, pgm.sent,
+            pgm_log_send("MPI_Send", to, stag, pgm.sent,
                          pgm_bytes(stype, scount));
     }
     if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
-        took("MPI_Recv", &st, source, rtag, e, 1);
+        took("MPI_Recv", comm, &st, from, asked_tag, e, 1);
         give_status(status, &st);
     }
     pgm.busy = 0;

@@ -20,11 +20,14 @@
  * logs, and posts receives by source and tag only.
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
- * counters, the clock), mpi_chaos.c (-chaos's perturbation), mpi_site.c
- * (call sites), mpi_crash.c (a crash keeps the log), mpi_stop.c
- * (-replay -stop), mpi_force.c (a what-if
- * rank: following, then the forced receive), mpi_log.c (writing and
- * reading the rank's logs, divergence), mpi_p2p.c (the wrapped calls).
+ * counters, the clock, communicators' ranks), mpi_chaos.c (-chaos's
+ * perturbation), mpi_site.c (call sites), mpi_crash.c (a crash keeps the
+ * log), mpi_stop.c (-replay -stop), mpi_force.c (a what-if rank:
+ * following, then the forced receive), mpi_log.c (writing and reading the
+ * rank's logs, divergence), mpi_p2p.c (the wrapped message calls) and
+ * mpi_clock.c (MPI_Wtime, MPI_Wtick); mpi_fortran.c (Open MPI's Fortran
+ * names, on top of them all); mpi_isend.c (the sends in flight) sits
+ * beside mpi_site.c.
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -39,10 +42,12 @@
 #include "pg_mpi_env.h"
 
 #define PGM_API __attribute__((visibility("default")))
-/* In each wrapper the program called: where it called from (mpi_site.c). */
+/* In each wrapper the program called: where it called from (mpi_site.c),
+ * unless a Fortran binding of ours (mpi_fortran.c) set it already; then
+ * the hooks of -chaos, -whatif and -stop, if any (mpi_force.c). */
 #define PGM_SITE()                                                          \
-    (pgm.pc = __builtin_return_address(0),                                  \
-     pgm.hooks ? pgm_call_hooks() : (void)0) /* mpi_force.c */
+    ((void)(pgm.pc_set ? 0 : (pgm.pc = __builtin_return_address(0), 0)),    \
+     pgm.hooks ? pgm_call_hooks() : (void)0)
 /* pgm.hooks: 0 in a plain recording or replay, so that the hot path
  * pays one test for all of these; PGM_SITE calls pgm_call_hooks. */
 #define PGM_HOOK_CHAOS 1  /* -chaos: a delay (mpi_chaos.c) */
@@ -59,6 +64,16 @@ struct pgm_ev {
     long seq;
     const char *call;  /* the table's string (log_table.c) */
     int tag, msgid, bytes, from, to, misses, status;
+    int posted, together; /* an MPI_Irecv's completion (format 6) */
+    char about[64];       /* a query's (a clock's value) */
+};
+
+/* Replay: what the recording says the program's k-th MPI_Irecv took
+ * (read ahead at the start: the receive is posted long before its
+ * completion's event comes), so that a wildcard one is posted with the
+ * recorded source and tag. */
+struct pgm_post {
+    int from, tag; /* from 0: never completed when recorded */
 };
 
 struct pgm_state {
@@ -67,6 +82,7 @@ struct pgm_state {
     int started;              /* MPI_Init went through the library */
     int busy;                 /* inside a wrapper: MPI calling itself */
     void *pc;                 /* the program's call of the wrapper */
+    int pc_set;               /* pc is a Fortran caller's (mpi_fortran.c) */
     pg_logw *comm, *exec;     /* recording */
     pg_logr *rd;              /* replay: the rank's communication log */
     struct pgm_ev next;       /* replay: the next recorded event */
@@ -79,6 +95,11 @@ struct pgm_state {
     int whatif;               /* a what-if rank (mpi_force.c) */
     int chaos;                /* -chaos perturbs this rank (mpi_chaos.c) */
     int hooks;                /* PGM_HOOK_*: PGM_SITE calls pgm_call_hooks */
+    int posted, together;     /* recording: the next receive's posting */
+    struct pgm_post *posts;   /* replay: by posting number */
+    int nposts;
+    int version;              /* replay: the recording's log format */
+    MPI_Comm nowhere;         /* replay: where no message ever comes */
     char dir[4096];
 };
 extern struct pgm_state pgm;
@@ -87,8 +108,7 @@ extern struct pgm_state pgm;
 /* Wall clock, seconds since the epoch (the logs' t). */
 double pgm_now(void);
 /* The number of the message of `tag` from rank `peer` a receive takes
- * (counts it when take is 1; a probe only peeks).  Only MPI_COMM_WORLD
- * is recorded so far, so the communicator is not part of it. */
+ * (counts it when take is 1; a probe only peeks); `peer` a world rank. */
 int pgm_count(int peer, int tag, int take);
 /* The bytes of count items of type. */
 int pgm_bytes(MPI_Datatype type, int count);
@@ -105,10 +125,21 @@ int pgm_rank_of(int ltid);
 int pgm_leave_note(int code, const char *msg);
 _Noreturn void pgm_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Only MPI_COMM_WORLD is recorded so far: another communicator ends the
- * run naming the call (nothing is recorded that a replay could not
- * follow). */
-void pgm_world_only(MPI_Comm comm, const char *call);
+/* A rank of communicator comm as a rank of MPI_COMM_WORLD, which the
+ * logs name (MPI_ANY_SOURCE and MPI_PROC_NULL stay as they are); an
+ * intercommunicator ends the run naming `call` (not recorded yet). */
+int pgm_to_world(MPI_Comm comm, int rank, const char *call);
+/* A rank of MPI_COMM_WORLD as a rank of comm: MPI_UNDEFINED if it is not
+ * in comm. */
+int pgm_from_world(MPI_Comm comm, int world);
+
+/* ---- mpi_isend.c ---- */
+/* An MPI_Isend's request and its message id (its send's msgid), until
+ * the program learns it completed; 0 for a request not remembered (a
+ * handle remembered twice gives the newest). */
+void pgm_isend_remember(const MPI_Request *req, int msgid);
+int pgm_isend_msgid(const MPI_Request *req);
+void pgm_isend_forget(const MPI_Request *req);
 
 /* ---- mpi_chaos.c: -chaos (PANGAEA_CHAOS, a recording only) ---- */
 /* At the start: pgm.chaos set if the run is perturbed (said on stderr). */
@@ -129,6 +160,8 @@ int pgm_site(void);
  * old log first (pgm.mode is then PGM_REPLAY, pgm.rd open), 0 if it
  * records freely from the start. */
 int pgm_force_start(void);
+/* The path of the old log a what-if rank follows (for its postings). */
+const char *pgm_force_old_log(void);
 /* Each event the replay reader gives (sites and polls too). */
 void pgm_force_seen(const pg_event *ev);
 /* After pgm.next was read: at the rank's stop, the old log is closed and
@@ -177,6 +210,19 @@ void pgm_log_send(const char *call, int peer, int tag, int msgid,
 void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                   int asked_from, int asked_tag);
 void pgm_log_miss(const char *call, int asked_from, int asked_tag);
+/* Recording: what a clock (MPI_Wtime, MPI_Wtick) returned; that the
+ * program learned its send `msgid` completed, request `index` of its
+ * call (PGM_SEND_DONE). */
+void pgm_log_clock(const char *call, double value);
+/* Recording: a <query> `call` about `about`, value 0 (the C library's
+ * clocks: mpi_clock.c). */
+void pgm_log_query(const char *call, const char *about);
+void pgm_log_send_done(int index, int msgid);
+#define PGM_SEND_DONE "MPI_Send_done"
+/* Replay: what the program's k-th MPI_Irecv took when recorded; NULL if
+ * it never completed then (or the log, older than format 6, does not
+ * say: pgm.version). */
+const struct pgm_post *pgm_posting(int k);
 /* Replay: the next recorded event, which must be of `kind` made by one
  * of the calls in `calls` (NULL-ended); else the replay diverged (ends
  * the run naming the event and the call the program made).  A poll

@@ -1,6 +1,8 @@
 # tests/e2e/mpi_cases.sh - the checks test_mpi.sh (MPICH) and
-# test_mpi_openmpi.sh (Open MPI) run on an MPI (sourced after lib.sh; not
-# a test itself: run_all.sh runs test_*.sh only).
+# test_mpi_openmpi.sh (Open MPI) run on an MPI (one_mpi), and those
+# test_mpi_replay.sh and test_mpi_replay_openmpi.sh run (more_mpi)
+# (sourced after lib.sh; not a test itself: run_all.sh runs test_*.sh
+# only).
 #
 # MPI programs under Pangaea (src/mpi/, src/cli/run/mpi_run.c), as users
 # start them: pangaea -log mpiexec.mpich -n 4 ./prog, then -replay.
@@ -29,9 +31,17 @@
 # - a replay with fewer ranks than recorded is refused, naming the log,
 #   and so is a replay of another program, naming both, and a replay
 #   without the launcher (as a PVM program's), saying why;
+# more_mpi checks, per MPI:
+# - tests/programs/mpi_wild.c (wild, below): wildcard MPI_Irecv,
+#   MPI_Waitsome, MPI_Testsome, MPI_Testall replay;
+# - tests/programs/mpi_comm.c (comms, below): dup, split and create
+#   communicators replay, logged with world ranks;
+# - tests/programs/mpi_wtime.c (clocks, below): MPI_Wtime replays, and
+#   collectives pass through under -log and -replay.
+# one_mpi also checks:
 # - tests/programs/mpi_refuse.c: MPI_THREAD_MULTIPLE asked for is given
-#   SERIALIZED under -log (MULTIPLE without Pangaea), and a send on a
-#   duplicate of MPI_COMM_WORLD ends the run, named (not recorded yet).
+#   SERIALIZED under -log (MULTIPLE without Pangaea), and a send on an
+#   intercommunicator ends the run, named (not recorded yet).
 # No pvmd: MPI runs need none.  Open MPI as root needs its two variables,
 # and --oversubscribe for 4 ranks on 2 cores (docs/mpi-notes.md).
 
@@ -59,6 +69,132 @@ for x in recv:
 ok = ok and not [x for x in r if x["call"] == "MPI_Irecv" and x["took"]]
 ok = ok and all(x["asked"]["from"] == -1 for x in r if x["took"])
 sys.exit(0 if ok else 1)' "$recv_line"
+}
+
+# expect_run WHAT STATUS PATTERN COMMAND...: COMMAND (its output in
+# $run_dir) must exit with STATUS ("nonzero": any but 0) and say PATTERN
+# on stderr.
+expect_run() {
+    local what=$1 want=$2 pattern=$3 rc
+    shift 3
+    timeout 60 "$@" >"$run_dir/out" 2>"$run_dir/err"
+    rc=$?
+    if { [ "$want" = nonzero ] && [ "$rc" -ne 0 ] || [ "$rc" = "$want" ]; } &&
+        grep -q -- "$pattern" "$run_dir/err"; then
+        pg_pass "$what (exit $rc)"
+    else
+        pg_fail "$what: exit $rc"
+        head -5 "$run_dir/err"
+    fi
+}
+
+# logs_valid NAME LOGDIR N: the logs of ltids 1..N, dumped, are valid
+# against the schema, and the format page's reference reader
+# (docs/comm_log_reader.py) reads each as -dump does.
+logs_valid() {
+    local name=$1 logs=$2 n=$3 k dir bad=
+    dir=$(pg_tmpdir)
+    for k in $(seq "$n"); do
+        "$PG_BUILD/pangaea" -dump "$logs" "$k" >"$dir/$k.xml" &&
+            xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$dir/$k.xml" 2>/dev/null &&
+            python3 "$PG_ROOT/docs/comm_log_reader.py" "$logs/ltid-$k.comm.pgc" "$dir/$k.xml" >/dev/null ||
+            bad="$bad $k"
+    done
+    if [ -z "$bad" ]; then
+        pg_pass "$name: every rank's log is valid against the schema and read alike by docs/comm_log_reader.py"
+    else
+        pg_fail "$name: the logs of ltids$bad: invalid, or read otherwise by docs/comm_log_reader.py"
+    fi
+}
+
+# wild NAME LAUNCHER PROG [LAUNCHER OPTIONS...]: tests/programs/mpi_wild.c,
+# wildcard MPI_Irecv (any source, any tag) completed by MPI_Waitall,
+# MPI_Waitsome, MPI_Testsome, MPI_Waitany, and MPI_Testall; MPI_Testany
+# over large MPI_Isends, MPI_Test of MPI_Issends; a cancelled wildcard
+# MPI_Irecv; MPI_Request_get_status polls: free runs differ, replays print the recorded output (which
+# message each posting took, each call's set, the order sends completed,
+# the failed tests); every completion of the master's names its posting
+# (posted=, format 6), the sets their together=.
+wild() {
+    local name=$1 launcher=$2 prog=$3
+    shift 3
+    pg_replay_case "$name: wildcard MPI_Irecv, Waitsome, Testsome, Testall, tests of sends, a cancel" \
+        "$launcher" "$@" -n 4 "$prog"
+    logs_valid "$name (wildcard MPI_Irecv)" "$PG_CASE_LOGS" 4
+    if [ "$("$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | grep -c '<recv .*call="MPI_Irecv".*posted="')" -eq 18 ]; then
+        pg_pass "$name: each of the master's 18 MPI_Irecv completions names its posting"
+    else
+        pg_fail "$name: the master's MPI_Irecv completions do not all name their posting"
+        "$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | grep -m3 '<recv'
+    fi
+}
+
+# comms NAME LAUNCHER PROG [LAUNCHER OPTIONS...]: tests/programs/mpi_comm.c,
+# wildcard receives on MPI_Comm_dup, MPI_Comm_split (ranks reversed) and
+# MPI_Comm_create communicators: free runs differ, replays print the
+# recorded output; the logs name world ranks: -tasks matches every
+# message, and -races finds the split's receiver (world rank 3, ltid 4)
+# racing among the other three ranks' messages.
+comms() {
+    local name=$1 launcher=$2 prog=$3
+    shift 3
+    pg_replay_case "$name: wildcard receives on dup, split and create communicators" \
+        "$launcher" "$@" -n 4 "$prog"
+    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
+        grep -q "^4 tasks, 11 sends, 13 receives, 13 messages matched, 0 send destinations and 0 receives unmatched"; then
+        pg_pass "$name: -tasks matches every message on the communicators to its send"
+    else
+        pg_fail "$name: -tasks on the communicators' messages"
+        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
+    fi
+    if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 4 and x["call"] == "MPI_Irecv"]
+alts = {a["ltid"] for x in r for a in x["alternatives"]} | {x["took"]["ltid"] for x in r}
+sys.exit(0 if len(r) == 2 and alts == {1, 2, 3} else 1)'; then
+        pg_pass "$name: -races names the split receiver's race in world ranks"
+    else
+        pg_fail "$name: -races on the split communicator"
+        "$PG_BUILD/pangaea" -races "$PG_CASE_LOGS"
+    fi
+}
+
+# clocks NAME LAUNCHER PROG [LAUNCHER OPTIONS...]: tests/programs/
+# mpi_wtime.c, a decision by MPI_Wtime among collectives (MPI_Bcast,
+# Barrier, Gather, Reduce, Allreduce, Scatter, Allgather, Alltoall), and
+# the C library's clocks (time, gettimeofday, clock_gettime, getrusage):
+# free runs differ, replays print the recorded values; the master's log
+# holds its clock readings as <query> events, valid and read by the
+# reference reader.
+clocks() {
+    local name=$1 launcher=$2 prog=$3
+    shift 3
+    pg_replay_case "$name: MPI_Wtime decides, among collectives" \
+        "$launcher" "$@" -n 4 "$prog"
+    logs_valid "$name (MPI_Wtime)" "$PG_CASE_LOGS" 4
+    if [ "$("$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | grep -c '<query .*call="\(MPI_Wt\|libc_\)')" -eq 7 ]; then
+        pg_pass "$name: the master's two MPI_Wtime, its MPI_Wtick and its four C library clocks are events of its log"
+    else
+        pg_fail "$name: the master's clock readings are not in its log"
+        "$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | head -5
+    fi
+}
+
+# more_mpi NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: wild, comms and clocks
+# with DIR's programs (test_mpi_replay.sh, test_mpi_replay_openmpi.sh:
+# apart from one_mpi's, so that two tests share the time).
+more_mpi() {
+    local name=$1 launcher=$2 dir=$3
+    shift 3
+    if ! command -v "$launcher" >/dev/null; then
+        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
+        return
+    fi
+    PVM_TMP=$(pg_tmpdir)
+    export PVM_TMP
+    wild "$name" "$launcher" "$dir/mpi_wild" "$@"
+    comms "$name" "$launcher" "$dir/mpi_comm" "$@"
+    clocks "$name" "$launcher" "$dir/mpi_wtime" "$@"
 }
 
 # one_mpi NAME LAUNCHER PROG [LAUNCHER OPTIONS...]
@@ -96,55 +232,20 @@ one_mpi() {
         pg_fail "$name: -tasks does not match every message"
         "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
     fi
-    dir=$(pg_tmpdir)
-    bad=
-    for k in 1 2 3 4; do
-        "$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" "$k" >"$dir/$k.xml" &&
-            xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$dir/$k.xml" 2>/dev/null &&
-            python3 "$PG_ROOT/docs/comm_log_reader.py" "$PG_CASE_LOGS/ltid-$k.comm.pgc" "$dir/$k.xml" >/dev/null ||
-            bad="$bad $k"
-    done
-    if [ -z "$bad" ]; then
-        pg_pass "$name: every rank's log is valid against the schema and read alike by docs/comm_log_reader.py"
-    else
-        pg_fail "$name: the logs of ltids$bad: invalid, or read otherwise by docs/comm_log_reader.py"
-    fi
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
-        -n 4 "$prog" extra >"$dir/out" 2>"$dir/err"
-    rc=$?
-    if [ "$rc" -eq 3 ] && grep -q "ltid 1 (rank 0): the replay diverged at event .*the program called MPI_Iprobe" "$dir/err"; then
-        pg_pass "$name: a replay of another program diverges, named, exit 3"
-    else
-        pg_fail "$name: a replay of another program: exit $rc"
-        head -5 "$dir/err"
-    fi
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
-        -n 3 "$prog" >"$dir/out" 2>"$dir/err"
-    rc=$?
-    if [ "$rc" -ne 0 ] && grep -q "the recording has more ranks than the 3 of this run" "$dir/err"; then
-        pg_pass "$name: a replay with fewer ranks is refused, named (exit $rc)"
-    else
-        pg_fail "$name: a replay with fewer ranks: exit $rc"
-        head -5 "$dir/err"
-    fi
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" \
-        -n 4 "${prog%/*}/mpi_refuse" >"$dir/out" 2>"$dir/err"
-    rc=$?
-    if [ "$rc" -ne 0 ] && grep -q "the recording ran $prog .*this run runs ${prog%/*}/mpi_refuse" "$dir/err"; then
-        pg_pass "$name: a replay of another program is refused, naming both (exit $rc)"
-    else
-        pg_fail "$name: a replay of another program: exit $rc"
-        head -5 "$dir/err"
-    fi
-    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$prog" \
-        >"$dir/out" 2>"$dir/err"
-    rc=$?
-    if [ "$rc" -eq 2 ] && grep -q "is an MPI run's .*replay it with its launcher" "$dir/err"; then
-        pg_pass "$name: a replay without the launcher is refused, said to be an MPI run's"
-    else
-        pg_fail "$name: a replay without the launcher: exit $rc"
-        head -3 "$dir/err"
-    fi
+    logs_valid "$name" "$PG_CASE_LOGS" 4
+    run_dir=$(pg_tmpdir)
+    expect_run "$name: a replay of another program diverges, named" 3 \
+        "ltid 1 (rank 0): the replay diverged at event .*the program called MPI_Iprobe" \
+        "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" -n 4 "$prog" extra
+    expect_run "$name: a replay with fewer ranks is refused, named" nonzero \
+        "the recording has more ranks than the 3 of this run" \
+        "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" -n 3 "$prog"
+    expect_run "$name: a replay of another program is refused, naming both" nonzero \
+        "the recording ran $prog .*this run runs ${prog%/*}/mpi_refuse" \
+        "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$launcher" "$@" -n 4 "${prog%/*}/mpi_refuse"
+    expect_run "$name: a replay without the launcher is refused, said to be an MPI run's" 2 \
+        "is an MPI run's .*replay it with its launcher" \
+        "$PG_BUILD/pangaea" -replay -logdir "$PG_CASE_LOGS" "$prog"
     refused "$name" "$launcher" "${prog%/*}/mpi_refuse" "$@"
 }
 
@@ -166,11 +267,10 @@ refused() {
         pg_fail "$name: MPI_THREAD_MULTIPLE under -log"
         cat "$dir/none.out" "$dir/out"; head -3 "$dir/err"
     fi
-    if [ "$rc" -ne 0 ] && grep -q "ltid 1 (rank 0): MPI_Send on a communicator other than MPI_COMM_WORLD (a duplicate of it)" "$dir/err"; then
-        pg_pass "$name: a send on another communicator ends the run, named (exit $rc)"
+    if [ "$rc" -ne 0 ] && grep -q "ltid 1 (rank 0): MPI_Send on an intercommunicator: Pangaea records" "$dir/err"; then
+        pg_pass "$name: a send on an intercommunicator ends the run, named (exit $rc)"
     else
-        pg_fail "$name: a send on another communicator: exit $rc"
+        pg_fail "$name: a send on an intercommunicator: exit $rc"
         head -5 "$dir/err"
     fi
 }
-

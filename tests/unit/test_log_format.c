@@ -21,11 +21,11 @@
  * receive with its site and asked filter (kind 14) that waited 2 ms for
  * its message; and the reader must
  * give every field back. */
-START_TEST(test_v5_bytes_are_those_of_the_format_page)
+START_TEST(test_v6_bytes_are_those_of_the_format_page)
 {
     static const unsigned char want[] =
-        "\x50\x47\x43\x4c\x05\x02\x03\x2e\x2f\x70\x01\x68\x00"
-        "\x10" "5eed0123456789ab" "\xd6\xa1\x2e\x9a"           /* header */
+        "\x50\x47\x43\x4c\x06\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x10" "5eed0123456789ab" "\xc7\x2d\xdd\xec"           /* header */
         "\x3e\x00\x00\x00"                              /* block length */
         "\x09\x80\xa4\xe8\x03\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
         "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
@@ -67,7 +67,7 @@ START_TEST(test_v5_bytes_are_those_of_the_format_page)
     free(got);
     r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
     ck_assert_msg(r != NULL, "%s", err.msg);
-    ck_assert_int_eq(h.version, 5);
+    ck_assert_int_eq(h.version, 6);
     ck_assert_str_eq(h.recording, "5eed0123456789ab");
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
     ck_assert_int_eq(ev.kind, PG_EV_SITE);
@@ -108,6 +108,86 @@ END_TEST
  * not change what the other's receives predict, or a receive that asked
  * for nothing after one that asked would read back with the earlier
  * filter. */
+/* The page's example in format 5 (before version 6 added an MPI_Irecv's
+ * posting): still read, its recording too. */
+START_TEST(test_v5_log_is_still_read)
+{
+    static const unsigned char v5[] =
+        "\x50\x47\x43\x4c\x05\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x10" "5eed0123456789ab" "\xd6\xa1\x2e\x9a"           /* header */
+        "\x3e\x00\x00\x00"                              /* block length */
+        "\x09\x80\xa4\xe8\x03\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
+        "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
+        "\x0d\xa0\x01\x01\x02\x00\x00\x01\x02"              /* send */
+        "\x01\xa0\x01\x02\x00\x00\x01\x02"                  /* send */
+        "\x09\x50\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
+        "\x4e\x02\xd0\x0f\x02\x03\x01\x00\x02\x0e\x00\x10"  /* recv */
+        "\x1f\x19\xce\x91\x1f";                         /* trailer */
+    const char *path = write_bytes("page5.comm.pgc", v5, sizeof v5 - 1);
+    pg_log_header h;
+    pg_err err;
+    long n = 0;
+    pg_logr *r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(h.version, 5);
+    ck_assert_str_eq(h.recording, "5eed0123456789ab");
+    pg_logr_close(r);
+    ck_assert_int_eq(read_all(path, PG_LOG_COMM, &n, &err), 0);
+    ck_assert_int_eq(n, 6); /* two sites, three sends, a receive */
+}
+END_TEST
+
+/* Format 6: an MPI_Irecv's receive ends with its posting (posted << 1 |
+ * together), in the open block a reader walks and in a sealed one; other
+ * receives have none. */
+START_TEST(test_irecv_posting_read_back)
+{
+    static const unsigned char recv[] = /* call 13 (MPI_Irecv), kind 2 */
+        "\xd2\x00\x04\x0a\x00\x08\x06"; /* from 2, tag 5, id 1, 4 bytes, 3 */
+    const char *path = tpath("posted.comm.pgc");
+    size_t i;
+    int posted[] = { 3, 1, 0, 2 }, together[] = { 0, 1, 0, 1 };
+    size_t len;
+    char *got;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "./p", "h", &err);
+    pg_log_header h;
+    pg_logr *r;
+    pg_event ev;
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    pg_logw_posted(w, 3, 0);
+    ck_assert_int_eq(pg_logw_recv(w, 0, "MPI_Irecv", 2, 5, 1, 4), 0);
+    ck_assert_int_eq(pg_logw_flush(w), 0);
+    got = slurp(path, &len);
+    for (i = 0; i + sizeof recv - 1 <= len; i++)
+        if (!memcmp(got + i, recv, sizeof recv - 1))
+            break;
+    ck_assert_msg(i + sizeof recv - 1 <= len, "the receive's bytes");
+    free(got);
+    pg_logw_posted(w, 1, 1);
+    ck_assert_int_eq(pg_logw_recv(w, 0, "MPI_Irecv", 3, 5, 1, 4), 0);
+    ck_assert_int_eq(pg_logw_recv(w, 0, "MPI_Recv", 3, 5, 2, 4), 0);
+    pg_logw_posted(w, 2, 1);
+    ck_assert_int_eq(pg_logw_recv(w, 0, "MPI_Irecv", 2, 5, 2, 4), 0);
+    for (int closed = 0; closed < 2; closed++) {
+        if (closed)
+            ck_assert_int_eq(pg_logw_close(w), 0);
+        r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+        ck_assert_msg(r != NULL, "%s", err.msg);
+        for (i = 0; i < 4; i++) {
+            ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+            ck_assert_int_eq(ev.posted, posted[i]);
+            ck_assert_int_eq(ev.together, together[i]);
+            ck_assert_int_eq(ev.msgid, i == 0 ? 1 : i == 3 ? 2 : i);
+        }
+        ck_assert_int_ne(pg_logr_next(r, &ev, &err), 1);
+        pg_logr_close(r);
+    }
+}
+END_TEST
+
 /* The same log in format 4 (the page's example before version 5 added the
  * recording to the header): still read, with no recording. */
 START_TEST(test_v4_log_is_still_read)
@@ -300,7 +380,9 @@ static Suite *log_format_suite(void)
     Suite *s = suite_create("comm log format");
     TCase *tc = tcase_create("format");
 
-    tcase_add_test(tc, test_v5_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v6_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v5_log_is_still_read);
+    tcase_add_test(tc, test_irecv_posting_read_back);
     tcase_add_test(tc, test_v4_log_is_still_read);
     tcase_add_test(tc, test_sites_sharing_a_slot_read_back);
     tcase_add_test(tc, test_v3_example_of_the_format_page_reads);

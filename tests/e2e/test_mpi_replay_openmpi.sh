@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# test_mpi_replay_openmpi.sh - test_mpi_replay.sh's checks with Open MPI
+# (tests/e2e/mpi_cases.sh's more_mpi): wildcard MPI_Irecv with Waitall,
+# Waitsome, Testsome (Open MPI often completes several at once), Testall
+# and Waitany; dup, split and create communicators; MPI_Wtime among
+# collectives.  Open MPI as root needs its two variables (mpi_cases.sh
+# sets them), and --oversubscribe for 4 ranks on 2 cores.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mpi_cases.sh"
+
+command -v mpiexec.openmpi >/dev/null ||
+    pg_skip "Open MPI is not installed (scripts/install-deps.sh test installs it)"
+more_mpi "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi" --oversubscribe
+
+pg_summary
