@@ -37,6 +37,7 @@ struct top_opts {
     const char *pack_dir;   /* with -pack, -logdir: where it unpacks   */
     const char *whatif;     /* -whatif LTID:SEQ=SENDER:MSGID (whatif.c) */
     const char *whatif_plan; /* its plan's text, once checked (whatif.c) */
+    const char *whatif_said; /* what it forces, said as the run starts */
     /* the what-if's report once the run ended, returning its status
      * (whatif.c's top_whatif_done: an MPI run's mpi_run.c calls it) */
     int (*whatif_done)(const struct top_opts *o, int status);

@@ -109,5 +109,6 @@ int top_mpi_whatif_write(const struct top_opts *o, char *path, size_t size,
     if (!(f = top_file_begin(&plan, path, err)) || /* no link followed */
         top_file_end(&plan, fputs(o->whatif_plan, f) >= 0, err) < 0)
         return -1;
+    fputs(o->whatif_said, stderr); /* checked: the run starts */
     return 0;
 }

@@ -62,6 +62,7 @@ struct choice {
 
 static struct {
     char *plan;          /* the plan's text, once checked */
+    char said[2048];     /* what it forces, said once the run starts */
     char from[PATH_MAX];
     char choice[1024];   /* what is forced, for the messages */
     struct choice c[WHATIF_MAX];
@@ -364,6 +365,32 @@ static size_t plan_turns(const struct rc_run *run, const int *min, char *buf,
     return len;
 }
 
+/* What the run will force and follow, into wi.said: printed when the
+ * plan is handed to the run (top_whatif_start, mpi_whatif.c), not before
+ * a check of the run's own (an MPI launcher's) may still refuse it. */
+static void say_plan(const struct rc_run *run, int followed, int total)
+{
+    size_t len = 0, cap = sizeof wi.said;
+    int j;
+
+    for (j = 0; j < wi.n && len < cap; j++)
+        if (wi.c[j].nothing)
+            len += snprintf(wi.said + len, cap - len, "pangaea: what-if: "
+                            "ltid %d event %ld (a poll) finds nothing "
+                            "instead\n", wi.c[j].ltid, wi.c[j].seq);
+        else
+            len += snprintf(wi.said + len, cap - len, "pangaea: what-if: "
+                            "ltid %d event %ld %stakes %d:%d instead\n",
+                            wi.c[j].ltid, wi.c[j].seq, wi.c[j].at_poll
+                            ? "(polls that found nothing) " : "",
+                            wi.c[j].sender, wi.c[j].msgid);
+    if (len < cap)
+        snprintf(wi.said + len, cap - len, "pangaea: what-if: the run "
+                 "follows %s for the %d of its %d events that do not depend "
+                 "on %s, then runs freely\n", run->dir, followed, total,
+                 wi.n > 1 ? "those receives" : "that receive");
+}
+
 /* The plan's text, into wi.plan: a force line per choice, a stop line
  * per task, a turns line per group. */
 static void make_plan(const struct rc_run *run, const int *min)
@@ -401,19 +428,7 @@ static void make_plan(const struct rc_run *run, const int *min)
     if (!has0)
         len += snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
     plan_turns(run, min, wi.plan + len, cap - len);
-    for (j = 0; j < wi.n; j++)
-        if (wi.c[j].nothing)
-            fprintf(stderr, "pangaea: what-if: ltid %d event %ld (a poll) "
-                    "finds nothing instead\n", wi.c[j].ltid, wi.c[j].seq);
-        else
-            fprintf(stderr, "pangaea: what-if: ltid %d event %ld %stakes "
-                    "%d:%d instead\n", wi.c[j].ltid, wi.c[j].seq,
-                    wi.c[j].at_poll ? "(polls that found nothing) " : "",
-                    wi.c[j].sender, wi.c[j].msgid);
-    fprintf(stderr, "pangaea: what-if: the run follows %s for the %d of its "
-            "%d events that do not depend on %s, then runs freely\n",
-            run->dir, followed, total,
-            wi.n > 1 ? "those receives" : "that receive");
+    say_plan(run, followed, total);
 }
 
 /* The default NEWDIR: beside DIR, named after the choice. */
@@ -573,6 +588,7 @@ void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
     rc_free(&run);
     o->whatif = wi.c[0].spec;
     o->whatif_plan = wi.plan; /* an MPI run writes it itself (mpi_run.c), */
+    o->whatif_said = wi.said; /* says it, */
     o->whatif_done = top_whatif_done; /* and reports through this */
 }
 
@@ -623,6 +639,7 @@ int top_whatif_start(struct top_opts *o, pg_err *err)
     if (!(f = top_file_begin(&plan, path, err)) || /* no link followed */
         top_file_end(&plan, fputs(wi.plan, f) >= 0, err) < 0)
         return -1;
+    fputs(wi.said, stderr);
     setenv(PG_ENV_WHATIF, path, 1);
     return copy_input(o, err);
 }
