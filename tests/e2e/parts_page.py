@@ -12,7 +12,7 @@ Per part: "url" (the page's location), "shows" (the summary line),
 "options" (the part selector's entries), "part" (pangaeaGraph.part: k, n,
 first event, the run's events), "events", "lines", "across" (ends of
 messages whose other end is in another part), "taskEvents" ([ltid,
-events] per row), "races" (racing receives marked), "filter" (the
+events] per row), "races" (racing receives marked), "crashes" (crosses drawn), "filter" (the
 filters' state after the click: the URL fragment is kept); then
 "prevDisabled" on the first part and "nextDisabled" on the last.
 
@@ -34,7 +34,7 @@ const g = window.pangaeaGraph;
 return {url: location.href, shows: document.getElementById("summary").textContent,
   options: Array.from(document.querySelectorAll("#part-pick option")).map((o) => o.textContent),
   part: g.part, events: g.events, lines: g.lines, across: g.across, taskEvents: g.taskEvents,
-  races: g.raceMarks, filter: g.filter.state(),
+  races: g.raceMarks, crashes: g.crashes, filter: g.filter.state(),
   prevDisabled: document.getElementById("part-prev").disabled,
   nextDisabled: document.getElementById("part-next").disabled};"""
 

@@ -20,6 +20,8 @@
 # 5. a part missing: the page says which and where it looked;
 # 6. the parts' directory a symbolic link: refused, named, non-zero exit;
 # 7. without PANGAEA_DISPLAY_PART the same run is one page, as before.
+# 8. a task that died of a signal (gen_logs every: ltid 2, SIGSEGV) is
+#    drawn crashed in one part, the one with its last event, and no other.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -108,4 +110,17 @@ else
         "$(grep -c "pangaea-graph.parts is not a directory" "$dir/err")" 1
 fi
 expect "nothing written through the link" "$(ls "$dir/elsewhere" | wc -l)" 0
+
+# 8.
+ev=$dir/every
+mkdir -p "$ev"
+"$PG_BUILD/tests/gen_logs" "$ev" every >/dev/null
+PANGAEA_DISPLAY_PART=4 "$PANGAEA" -display "$ev" >/dev/null 2>&1
+if res=$(timeout 240 python3 "$HERE/parts_page.py" "$ev/pangaea-graph.html" 2>"$dir/every.err"); then
+    expect "a crashed task's cross in the part of its last event only" \
+        "$(jget "$res" '[p["crashes"] for p in d]')" \
+        "$(jget "$res" '[int(i == max(j for j, q in enumerate(d) if dict(q["taskEvents"]).get(2))) for i in range(len(d))] if len(d) > 1 else "one part only"')"
+else
+    pg_fail "the page in parts of gen_logs every did not load"; tail -5 "$dir/every.err"
+fi
 pg_summary

@@ -173,6 +173,17 @@ static long long get_dseq(const struct dwin *w, int e)
     return w->run->ev[e].seq - (first_here(w, e) ? 0 : w->run->ev[e - 1].seq);
 }
 
+/* 1 when task i's end is in this page or part: its last event is, or it
+ * has none and this is the first part. */
+static int ends_here(const struct dwin *w, int i)
+{
+    const struct top_task *t = &w->run->tasks[i];
+
+    if (w->hi[i] != t->first + t->nev)
+        return 0;
+    return t->nev ? w->lo[i] < w->hi[i] : w->part == 0;
+}
+
 static void write_tasks(FILE *fp, const struct dwin *w)
 {
     const struct top_run *run = w->run;
@@ -191,7 +202,8 @@ static void write_tasks(FILE *fp, const struct dwin *w)
         top_json_str(fp, top_run_ending(t, end, sizeof end));
         putc(',', fp);
         top_json_str(fp, t->note);
-        fprintf(fp, ",%d,%d]", w->base[i], w->hi[i] - w->lo[i]);
+        fprintf(fp, ",%d,%d,%d]", w->base[i], w->hi[i] - w->lo[i],
+                ends_here(w, i));
     }
     putc(']', fp);
 }
@@ -471,14 +483,15 @@ static void write_races(FILE *fp, const struct dwin *w,
 
 /* ---- a page in parts -------------------------------------------------- */
 
-/* Events a part holds at most: PANGAEA_DISPLAY_PART, else 10^6 (the size
- * a page draws within its goals); a run no bigger is one file. */
+/* Events a part holds at most: PANGAEA_DISPLAY_PART (1 to 10^8), else
+ * 10^6 (about what a page draws within its goals); a run no bigger is one
+ * file. */
 static int part_size(void)
 {
     const char *v = getenv("PANGAEA_DISPLAY_PART");
     long n = v ? strtol(v, NULL, 10) : 0;
 
-    return n >= 1000 && n <= 100000000 ? (int)n : 1000000;
+    return n >= 1 && n <= 100000000 ? (int)n : 1000000;
 }
 
 static int cmp_double(const void *a, const void *b)
