@@ -22,6 +22,9 @@
 # 7. without PANGAEA_DISPLAY_PART the same run is one page, as before.
 # 8. a task that died of a signal (gen_logs every: ltid 2, SIGSEGV) is
 #    drawn crashed in one part, the one with its last event, and no other.
+# 9. a run whose events share their times (gen_logs ring: 8 tasks send
+#    at once, then receive at once) in parts of 3: no part is empty, the
+#    parts hold every event.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -122,5 +125,18 @@ if res=$(timeout 240 python3 "$HERE/parts_page.py" "$ev/pangaea-graph.html" 2>"$
         "$(jget "$res" '[int(i == max(j for j, q in enumerate(d) if dict(q["taskEvents"]).get(2))) for i in range(len(d))] if len(d) > 1 else "one part only"')"
 else
     pg_fail "the page in parts of gen_logs every did not load"; tail -5 "$dir/every.err"
+fi
+
+# 9.
+ring=$dir/ring
+mkdir -p "$ring"
+"$PG_BUILD/tests/gen_logs" "$ring" 8 64 ring >/dev/null
+PANGAEA_DISPLAY_PART=3 "$PANGAEA" -display "$ring" >/dev/null 2>&1
+if res=$(timeout 240 python3 "$HERE/parts_page.py" "$ring/pangaea-graph.html" 2>"$dir/ring.err"); then
+    expect "events sharing their times: no part empty, every event in one" \
+        "$(jget "$res" '(min(p["events"] for p in d) > 0, sum(p["events"] for p in d), len(d) > 1)')" \
+        "(True, $(python3 "$HERE/display_check.py" count "$ring" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["sends"] + d["recvs"])'), True)"
+else
+    pg_fail "the page in parts of gen_logs ring did not load"; tail -5 "$dir/ring.err"
 fi
 pg_summary

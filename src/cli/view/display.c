@@ -509,7 +509,7 @@ static int cmp_double(const void *a, const void *b)
 static int make_cuts(const struct top_run *run, int size, double **at,
                      int **cut)
 {
-    int P = (run->nev + size - 1) / size, k, t, e;
+    int P = (run->nev + size - 1) / size, k, m, t, e;
     double *ts = malloc((size_t)run->nev * sizeof *ts);
 
     *at = malloc((size_t)P * sizeof **at);
@@ -524,6 +524,10 @@ static int make_cuts(const struct top_run *run, int size, double **at,
     for (k = 0; k < P; k++)
         (*at)[k] = ts[(size_t)k * run->nev / P];
     free(ts);
+    for (k = m = 1; k < P; k++) /* a time many events share: one part, not an empty one */
+        if ((*at)[k] > (*at)[m - 1])
+            (*at)[m++] = (*at)[k];
+    P = m;
     for (t = 0; t < run->ntasks; t++) {
         int *c = *cut + (size_t)t * (P + 1), end = run->tasks[t].first +
                                                   run->tasks[t].nev;
