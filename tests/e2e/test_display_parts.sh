@@ -25,6 +25,9 @@
 # 9. a run whose events share their times (gen_logs ring: 8 tasks send
 #    at once, then receive at once) in parts of 3: no part is empty, the
 #    parts hold every event.
+# 10. written again as one page (no PANGAEA_DISPLAY_PART): the parts go,
+#     a file of the user's beside them stays, and so does their directory;
+#     without it, the directory goes too.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -139,4 +142,16 @@ if res=$(timeout 240 python3 "$HERE/parts_page.py" "$ring/pangaea-graph.html" 2>
 else
     pg_fail "the page in parts of gen_logs ring did not load"; tail -5 "$dir/ring.err"
 fi
+
+# 10.
+rm -f "$parts"
+PANGAEA_DISPLAY_PART=5000 "$PANGAEA" -display "$logs" >/dev/null
+echo "mine" >"$parts/notes.txt"
+"$PANGAEA" -display "$logs" >/dev/null
+expect "one page again: the parts gone, the user's file kept" "$(ls "$parts" | tr '\n' ' ')" "notes.txt "
+rm "$parts/notes.txt"
+PANGAEA_DISPLAY_PART=5000 "$PANGAEA" -display "$logs" >/dev/null
+"$PANGAEA" -display "$logs" >/dev/null
+expect "one page again, nothing of the user's there: the parts' directory gone" \
+    "$([ -e "$parts" ] && echo there || echo gone)" gone
 pg_summary

@@ -632,6 +632,24 @@ static int parts_dir(const char *dir, int from, pg_err *err)
     return 0;
 }
 
+/* A page of one file where a page in parts was: its parts (Pangaea's
+ * part-NNNN.js) go, and their directory if nothing else is in it. */
+static void drop_old_parts(const char *dir)
+{
+    char path[4400];
+    struct stat st;
+    int k;
+
+    if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+        return;
+    for (k = 0; k < 100000; k++) {
+        snprintf(path, sizeof path, "%s/part-%04d.js", dir, k + 1);
+        if (unlink(path) < 0)
+            break;
+    }
+    rmdir(dir); /* fails, as it should, when the user keeps files there */
+}
+
 /* ---- the page ---------------------------------------------------------- */
 
 /* The template from p on, each marker replaced by what it stands for:
@@ -742,9 +760,14 @@ int top_display_write(const struct top_run *run, const char *path,
         if (rs.n > 0)
             rc_races_free(rs.r, rs.n);
     } else if ((fp = top_file_begin(&f, path, err))) {
+        char dir[4200], rel[1100];
+
         set_window(&w, 0);
         write_page(fp, &w, top_graph_html, NULL, NULL);
         rc = top_file_end(&f, 1, err);
+        if (rc == 0 && parts_paths(path, dir, sizeof dir, rel, sizeof rel,
+                                   err) == 0)
+            drop_old_parts(dir);
     }
     goto out;
 oom:
