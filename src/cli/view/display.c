@@ -34,6 +34,15 @@
  * k-th barrier each task made on a group) by a mark.  Each task a spawn
  * started (and whose logs are here) is [spawner, time, child] ("spawns"):
  * a line from the spawn to the child's first event.
+ *
+ * A run of more than a part (PANGAEA_DISPLAY_PART, 10^6 events) is never
+ * one file: the page holds the parts' index, and each part, a stretch of
+ * time of every task cut at the same instants (make_cuts), is a script
+ * beside it (NAME.parts/part-NNNN.js) holding the same data for its
+ * events (struct dwin: per task the events it holds, numbered from 0 in
+ * the part) and their races; a message with one end in another part is
+ * listed as "across" with that part, and a race's alternative elsewhere
+ * is named in a note.  The races are found once for all the parts.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
