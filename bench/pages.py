@@ -11,8 +11,10 @@ is ready, measured by this script's clock), the page's own figures
 (redraw, zoom in and out, filter on and off, each the milliseconds the
 page's script took, measured inside the page with performance.now()),
 and the renderer's memory: the resident set (VmRSS, /proc) of every
-renderer process of this browser, summed, and the JS heap Chromium
-reports (performance.memory).
+renderer process of this browser, summed, before the page (blank_rss_mb:
+Chromium's own, about:blank) and with it (renderer_rss_mb; page_rss_mb
+the difference: what the page costs), and the JS heap Chromium reports
+(performance.memory).
 
 Design.  It drives Chromium as the e2e tests do (tests/e2e/graph_page.py's
 Driver: chromedriver, a private profile, clean-up of only what it
@@ -104,6 +106,9 @@ def main():
     d.call("POST", "/timeouts", {"script": 600000})  # the old page's interactions take long
     try:
         url = where if kind == "live" else "file://" + os.path.abspath(where)
+        # The renderers before the page (Chromium's own, about:blank): what
+        # the page adds is renderer_rss_mb less this.
+        blank_kb = renderer_rss_kb(d.profile)
         t0 = time.time()
         d.call("POST", "/url", {"url": url})
         ready = "window.pangaeaGraph && window.pangaeaGraph.ready" if kind == "display" else LIVE_READY
@@ -111,6 +116,8 @@ def main():
         out = {"ready_s": round(time.time() - t0, 2)}
         out.update(d.js(TIMINGS, kind))
         out["renderer_rss_mb"] = round(renderer_rss_kb(d.profile) / 1024)
+        out["blank_rss_mb"] = round(blank_kb / 1024)
+        out["page_rss_mb"] = out["renderer_rss_mb"] - out["blank_rss_mb"]
         out["js_heap_mb"] = round(d.js("return performance.memory ? performance.memory.usedJSHeapSize : 0") / 2**20)
         print(json.dumps(out))
     finally:

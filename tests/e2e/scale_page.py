@@ -14,6 +14,8 @@ drawn for them, per row the columns and their dominant kind):
   "fit"          the whole run in view, real time
   "fit_logical"  the whole run in view, logical order
   "zoomed"       zoomed in on the middle of the busiest row, few events in view
+  "deep"         as zoomed, with the live page's scrollbar mapped (past
+                 20,000 px, as past the 8 million a browser would lay out)
   "hidden"       the whole run in view with ltid 1 hidden by the filters
   "events"       the events the page holds
 
@@ -39,6 +41,8 @@ g.setMode("real"); g.fit(); out.fit = frame(); out.fit.rows = g.frame().rows;
 g.setMode("logical"); g.fit(); out.fit_logical = frame();
 g.setMode("real"); g.fit();
 g.zoomRows(arguments[0]); out.zoomed = frame();
+if (g.maxPx) g.maxPx(20000); // the live page: its scrollbar mapped past 20,000 px (-display's: past what Chromium lays out)
+g.fit(); g.zoomRows(40); out.deep = frame(); if (g.maxPx) g.maxPx(8e6);
 g.fit(); g.filter.setHash("mode=hide&task=1"); out.hidden = frame(); g.filter.setHash("");
 out.events = typeof g.events === "function" ? g.events() : g.events;
 return out;"""

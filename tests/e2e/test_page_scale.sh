@@ -12,6 +12,8 @@
 #    master's columns receives, the workers' sends); every matched message
 #    is counted as a line and drawn as fewer buckets.
 # 2. Zoomed in on the busiest row: events drawn one by one, no column.
+#    The same on the live page with its scrollbar mapped proportionally
+#    (as past what a browser lays out: its test hook maxPx lowers that).
 # 3. Hidden by the filters (ltid 1): its events are in no column, the
 #    others' still are, and its lines are gone.
 # 4. The page's per-event data is packed: no JSON array of numbers as long
@@ -62,6 +64,8 @@ check_frames() {
     done
     expect "$name: zoomed in, events drawn one by one (some, none in columns)" \
         "$(jget "$res" '(d["zoomed"]["drawn"] > 0, d["zoomed"]["aggregated"], d["zoomed"]["columns"])')" "(True, 0, 0)"
+    expect "$name: zoomed in, the scrollbar mapped (graph wider than the spacer): the events drawn unmapped" \
+        "$(jget "$res" '(d["deep"]["drawn"], d["deep"].get("kx", 0) > 1 or "'"$name"'" == "-display")')" "($(jget "$res" 'd["zoomed"]["drawn"]'), True)"
     expect "$name: ltid 1 hidden: in no column, counted as hidden, no line" \
         "$(jget "$res" '(d["hidden"]["cols"].get("1", {"events": 0})["events"], d["hidden"]["hidden"], d["hidden"]["lines"])')" \
         "(0, $(jget "$want" 'd["1"][0]'), 0)"

@@ -64,23 +64,53 @@ static int site_index(char names[][600], int *n, const char *name)
     return (*n)++;
 }
 
+/* e's index in the page (part) being written, or -1 and *part the part
+ * it is in; every event is in a page of the whole run. */
+static int race_here(const struct top_display_map *m, int e, int *part)
+{
+    *part = 0;
+    return !m ? e : m->here(m->ctx, e, part);
+}
+
+/* An alternative send that lies in another part of the page: named. */
+static void elsewhere_text(FILE *fp, const struct top_run *run, int s,
+                           int part)
+{
+    char buf[160];
+
+    snprintf(buf, sizeof buf, "ltid %d msg %d, in part %d of this page",
+             run->tasks[run->ev[s].task].ltid, run->ev[s].msgid, part + 1);
+    top_json_str(fp, buf);
+}
+
 void top_display_races(FILE *fp, const struct top_run *run)
 {
-    static char names[256][600];
     struct rc_race *r = NULL;
+    int n = top_run_races(run, &r);
+
+    top_display_races_of(fp, run, r, n, NULL);
+    if (n > 0)
+        rc_races_free(r, n);
+}
+
+void top_display_races_of(FILE *fp, const struct top_run *run,
+                          const struct rc_race *r, int n,
+                          const struct top_display_map *pm)
+{
+    static char names[256][600];
     const struct rc_run *rr = run->model;
-    int n = top_run_races(run, &r), i, j, out = 0;
+    int i, j, out = 0, part, recv, s;
     const int *map = run->graph_of;
     int nnames = 0, nnotes = 0, si;
     char site[600];
 
     fprintf(fp, ",\n\"races\":[");
     for (i = 0; i < n; i++) {
-        int recv = map[rr->tasks[r[i].task].first + r[i].pos - 1];
         const struct rc_ev *e = RC_EV(rr, r[i].task, r[i].pos);
 
-        if (recv < 0)
-            continue; /* a failed poll, a notice: not drawn */
+        recv = map[rr->tasks[r[i].task].first + r[i].pos - 1];
+        if (recv < 0 || (recv = race_here(pm, recv, &part)) < 0)
+            continue; /* a failed poll, a notice: not drawn; elsewhere */
         si = site_index(names, &nnames, rc_site_name(rr, r[i].task, e->site,
                                                      site, sizeof site));
         fprintf(fp, "%s%d,%d,%d,%d", out++ ? ",\n" : "", recv, r[i].first, si,
@@ -88,9 +118,10 @@ void top_display_races(FILE *fp, const struct top_run *run)
         for (j = 0; j < r[i].nalts; j++) {
             const struct rc_msg *m = &rr->msg[r[i].alts[j].msg];
 
-            fprintf(fp, ",%d,%d",
-                    m->src >= 0 ? map[rr->tasks[m->src].first + m->src_pos - 1]
-                                : -1, r[i].alts[j].fifo_broken);
+            s = m->src >= 0 ? map[rr->tasks[m->src].first + m->src_pos - 1]
+                            : -1;
+            fprintf(fp, ",%d,%d", s >= 0 ? race_here(pm, s, &part) : -1,
+                    r[i].alts[j].fifo_broken);
         }
     }
     fprintf(fp, "],\n\"raceSites\":[");
@@ -100,15 +131,21 @@ void top_display_races(FILE *fp, const struct top_run *run)
     }
     fprintf(fp, "],\n\"raceNotes\":[");
     for (i = 0; i < n; i++) {
-        int recv = map[rr->tasks[r[i].task].first + r[i].pos - 1];
+        recv = map[rr->tasks[r[i].task].first + r[i].pos - 1];
+        if (recv >= 0)
+            recv = race_here(pm, recv, &part);
+        for (j = 0; recv >= 0 && j < r[i].nalts; j++) {
+            const struct rc_msg *m = &rr->msg[r[i].alts[j].msg];
 
-        for (j = 0; recv >= 0 && j < r[i].nalts; j++)
-            if (rr->msg[r[i].alts[j].msg].src < 0) {
+            if (m->src < 0) {
                 fprintf(fp, "%s%d,", nnotes++ ? "," : "", recv);
                 notice_text(fp, rr, r[i].alts[j].msg);
+            } else if ((s = map[rr->tasks[m->src].first + m->src_pos - 1]) >= 0
+                       && race_here(pm, s, &part) < 0) {
+                fprintf(fp, "%s%d,", nnotes++ ? "," : "", recv);
+                elsewhere_text(fp, run, s, part);
             }
+        }
     }
     fprintf(fp, "]");
-    if (n > 0)
-        rc_races_free(r, n);
 }

@@ -152,8 +152,20 @@ int top_export_perfetto(const struct top_run *run, FILE *fp);
 int top_export_perfetto_json(const struct top_run *run, FILE *fp);
 int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err);
-/* The races of the run (races.h) as the page's "races" (display_races.c). */
+/* The races of the run (races.h) as the page's "races" (display_races.c).
+ * _of: races found already (top_run_races), written for one part of a
+ * page in parts: pm->here gives an event's index in the part, or -1 and
+ * the part it is in (a race whose receive is elsewhere is left out, an
+ * alternative elsewhere is named in a note); pm NULL: the whole run. */
+struct rc_race;
+struct top_display_map {
+    int (*here)(const void *ctx, int e, int *part);
+    const void *ctx;
+};
 void top_display_races(FILE *fp, const struct top_run *run);
+void top_display_races_of(FILE *fp, const struct top_run *run,
+                          const struct rc_race *r, int n,
+                          const struct top_display_map *pm);
 /* The races of a run loaded whole, found on its model; 0 (and *races
  * NULL) when there are none or the logs cannot be analysed (a race-only
  * log, a log that cannot be read): the views then go without. */

@@ -34,15 +34,26 @@
  * k-th barrier each task made on a group) by a mark.  Each task a spawn
  * started (and whose logs are here) is [spawner, time, child] ("spawns"):
  * a line from the spawn to the child's first event.
+ *
+ * A run of more than a part (PANGAEA_DISPLAY_PART, 10^6 events) is never
+ * one file: the page holds the parts' index, and each part, a stretch of
+ * time of every task cut at the same instants (make_cuts), is a script
+ * beside it (NAME.parts/part-NNNN.js) holding the same data for its
+ * events (struct dwin: per task the events it holds, numbered from 0 in
+ * the part) and their races; a message with one end in another part is
+ * listed as "across" with that part, and a race's alternative elsewhere
+ * is named in a note.  The races are found once for all the parts.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "filter_assets.h"
+#include "races.h"
 #include "runlog.h"
 #include "top.h"
 
@@ -62,19 +73,56 @@ extern const char top_graph_html[];
 #define MARK_JS "@PANGAEA_FILTER_JS@"
 #define MARK_CSS "@PANGAEA_FILTER_CSS@"
 #define MARK_RACES "@PANGAEA_RACES@"
+#define MARK_SRC "@PANGAEA_SCRIPT_SRC@"
 
 /* ---- the data ---------------------------------------------------------- */
 
+/* The events a page or a part holds: per task, run->ev[lo .. hi-1], at
+ * base in the part's own numbering (tasks in order, each contiguous). */
+struct dwin {
+    const struct top_run *run;
+    int *lo, *hi, *base;
+    int nev;
+    const int *cut; /* per task, nparts + 1 cuts (parts: see below), or NULL */
+    int part, nparts;
+};
+
+/* The part's index of run->ev[e], or -1 when e is not in it. */
+static int local_of(const struct dwin *w, int e)
+{
+    int t = w->run->ev[e].task;
+
+    return e >= w->lo[t] && e < w->hi[t] ? w->base[t] + e - w->lo[t] : -1;
+}
+
+/* The part event e is in (its task's cuts). */
+static int part_of(const struct dwin *w, int e)
+{
+    const int *c = w->cut + (size_t)w->run->ev[e].task * (w->nparts + 1);
+    int a = 0, b = w->nparts - 1;
+
+    while (a < b) { /* the last part k with c[k] <= e */
+        int m = (a + b + 1) / 2;
+
+        if (c[m] <= e)
+            a = m;
+        else
+            b = m - 1;
+    }
+    return a;
+}
+
 /* One column of per-event integers: "name":"PACKED" */
-static void column(FILE *fp, const struct top_run *run, const char *name,
-                   long long (*get)(const struct top_run *, int))
+static void column(FILE *fp, const struct dwin *w, const char *name,
+                   long long (*get)(const struct dwin *, int))
 {
     struct top_packer p = { fp, 0, 0 };
-    int e;
+    int t, e;
 
     fprintf(fp, ",\n\"%s\":\"", name);
-    for (e = 0; e < run->nev; e++)
-        top_pack_value(&p, get(run, e));
+    for (t = 0; t < w->run->ntasks; t++)
+        for (e = w->lo[t]; e < w->hi[t]; e++)
+            top_pack_value(&p, get(w, e));
     top_pack_end(&p);
     putc('"', fp);
 }
@@ -89,52 +137,65 @@ static long long usec_of(const struct top_run *run, int e)
     return (long long)((run->ev[e].t - (double)t0_of(run)) * 1e6 + 0.5);
 }
 
-static int first_of_task(const struct top_run *run, int e)
+/* The first event of its task in this page or part: its deltas are from 0. */
+static int first_here(const struct dwin *w, int e)
 {
-    return e == run->tasks[run->ev[e].task].first;
+    return e == w->lo[w->run->ev[e].task];
 }
 
-static long long get_code(const struct top_run *run, int e)
+static long long get_code(const struct dwin *w, int e)
 {
-    return run->ev[e].call * 2 + top_run_is_send(&run->ev[e]);
+    return w->run->ev[e].call * 2 + top_run_is_send(&w->run->ev[e]);
 }
-static long long get_tag(const struct top_run *run, int e)
+static long long get_tag(const struct dwin *w, int e)
 {
-    return run->ev[e].tag;
+    return w->run->ev[e].tag;
 }
-static long long get_msgid(const struct top_run *run, int e)
+static long long get_msgid(const struct dwin *w, int e)
 {
-    return run->ev[e].msgid;
+    return w->run->ev[e].msgid;
 }
-static long long get_bytes(const struct top_run *run, int e)
+static long long get_bytes(const struct dwin *w, int e)
 {
-    return run->ev[e].bytes;
+    return w->run->ev[e].bytes;
 }
-static long long get_from(const struct top_run *run, int e)
+static long long get_from(const struct dwin *w, int e)
 {
-    return top_run_is_send(&run->ev[e]) ? -1 : run->ev[e].from;
+    return top_run_is_send(&w->run->ev[e]) ? -1 : w->run->ev[e].from;
 }
-static long long get_dus(const struct top_run *run, int e)
+static long long get_dus(const struct dwin *w, int e)
 {
-    return usec_of(run, e) - (first_of_task(run, e) ? 0 : usec_of(run, e - 1));
+    return usec_of(w->run, e) - (first_here(w, e) ? 0 : usec_of(w->run, e - 1));
 }
-static long long get_dlam(const struct top_run *run, int e)
+static long long get_dlam(const struct dwin *w, int e)
 {
-    return run->ev[e].lam - (first_of_task(run, e) ? 0 : run->ev[e - 1].lam);
-}
-
-static long long get_site(const struct top_run *run, int e)
-{
-    return run->ev[e].site;
+    return w->run->ev[e].lam - (first_here(w, e) ? 0 : w->run->ev[e - 1].lam);
 }
 
-static long long get_dseq(const struct top_run *run, int e)
+static long long get_site(const struct dwin *w, int e)
 {
-    return run->ev[e].seq - (first_of_task(run, e) ? 0 : run->ev[e - 1].seq);
+    return w->run->ev[e].site;
 }
 
-static void write_tasks(FILE *fp, const struct top_run *run)
+static long long get_dseq(const struct dwin *w, int e)
 {
+    return w->run->ev[e].seq - (first_here(w, e) ? 0 : w->run->ev[e - 1].seq);
+}
+
+/* 1 when task i's end is in this page or part: its last event is, or it
+ * has none and this is the first part. */
+static int ends_here(const struct dwin *w, int i)
+{
+    const struct top_task *t = &w->run->tasks[i];
+
+    if (w->hi[i] != t->first + t->nev)
+        return 0;
+    return t->nev ? w->lo[i] < w->hi[i] : w->part == 0;
+}
+
+static void write_tasks(FILE *fp, const struct dwin *w)
+{
+    const struct top_run *run = w->run;
     char end[400];
     int i;
 
@@ -150,39 +211,90 @@ static void write_tasks(FILE *fp, const struct top_run *run)
         top_json_str(fp, top_run_ending(t, end, sizeof end));
         putc(',', fp);
         top_json_str(fp, t->note);
-        fprintf(fp, ",%d,%d]", t->first, t->nev);
+        fprintf(fp, ",%d,%d,%d]", w->base[i], w->hi[i] - w->lo[i],
+                ends_here(w, i));
     }
     putc(']', fp);
 }
 
-static void write_links(FILE *fp, const struct top_run *run)
+/* A part's messages whose other end is in another part: (event, part)
+ * pairs, packed; the page draws them as matched and names the part. */
+static void write_across(FILE *fp, const struct dwin *w)
 {
-    int i, e, n = 0;
+    const struct top_run *run = w->run;
+    struct top_packer p = { fp, 0, 0 };
+    int i, n = 0;
+
+    fprintf(fp, ",\n\"across\":\"");
+    for (i = 0; w->cut && i < run->nlinks; i++) {
+        int s = local_of(w, run->links[i].send), r = local_of(w, run->links[i].recv);
+
+        if ((s < 0) == (r < 0))
+            continue; /* both here (a line) or neither */
+        top_pack_value(&p, s >= 0 ? s : r);
+        top_pack_value(&p, part_of(w, s >= 0 ? run->links[i].recv
+                                             : run->links[i].send));
+        n++;
+    }
+    top_pack_end(&p);
+    fprintf(fp, "\",\"nacross\":%d", n);
+}
+
+static void write_links(FILE *fp, const struct dwin *w)
+{
+    const struct top_run *run = w->run;
+    int i, e, t, n = 0, prev = 0, s, r;
     struct top_packer p = { fp, 0, 0 };
 
     /* Packed: each send as the step from the previous link's (they come
      * in send order), each receive as the step from its send. */
-    fprintf(fp, ",\n\"nlinks\":%d,\"links\":\"", run->nlinks);
+    for (i = 0; i < run->nlinks; i++)
+        n += local_of(w, run->links[i].send) >= 0 &&
+             local_of(w, run->links[i].recv) >= 0;
+    fprintf(fp, ",\n\"nlinks\":%d,\"links\":\"", n);
     for (i = 0; i < run->nlinks; i++) {
-        top_pack_value(&p,
-                       run->links[i].send - (i ? run->links[i - 1].send : 0));
-        top_pack_value(&p, run->links[i].recv - run->links[i].send);
+        s = local_of(w, run->links[i].send);
+        r = local_of(w, run->links[i].recv);
+        if (s < 0 || r < 0)
+            continue;
+        top_pack_value(&p, s - prev);
+        top_pack_value(&p, r - s);
+        prev = s;
     }
     top_pack_end(&p);
     fprintf(fp, "\",\n\"stubs\":[");
-    for (e = 0; e < run->nev; e++)
-        for (i = 0; top_run_is_send(&run->ev[e]) && i < run->ev[e].nto; i++)
-            if (!top_run_taken(run, e, run->to[run->ev[e].to + i]))
-                fprintf(fp, n++ ? ",%d,%d" : "%d,%d", e,
-                        run->to[run->ev[e].to + i]);
+    n = 0;
+    for (t = 0; t < run->ntasks; t++)
+        for (e = w->lo[t]; e < w->hi[t]; e++)
+            for (i = 0; top_run_is_send(&run->ev[e]) && i < run->ev[e].nto; i++)
+                if (!top_run_taken(run, e, run->to[run->ev[e].to + i]))
+                    fprintf(fp, n++ ? ",%d,%d" : "%d,%d", local_of(w, e),
+                            run->to[run->ev[e].to + i]);
     putc(']', fp);
+    write_across(fp, w);
+}
+
+/* A barrier's place in the part: its next event's index, or -1 when the
+ * barrier lies in another part (one at a task's end goes with the part
+ * of the task's last event). */
+static int barrier_here(const struct dwin *w, const struct top_barrier *b)
+{
+    const struct top_task *t = &w->run->tasks[b->task];
+
+    if (b->before >= w->lo[b->task] && b->before < w->hi[b->task])
+        return local_of(w, b->before);
+    if (b->before == w->hi[b->task] &&
+        (w->hi[b->task] == t->first + t->nev || !w->cut))
+        return w->base[b->task] + w->hi[b->task] - w->lo[b->task];
+    return -1;
 }
 
 /* The sites apart, and the barriers (see the design comment). */
-static void write_filter_data(FILE *fp, const struct top_run *run)
+static void write_filter_data(FILE *fp, const struct dwin *w)
 {
+    const struct top_run *run = w->run;
     const struct top_barrier *b;
-    int i;
+    int i, n = 0, at;
 
     fprintf(fp, ",\n\"siteParts\":[");
     for (i = 0; i < run->nsites; i++) {
@@ -195,8 +307,9 @@ static void write_filter_data(FILE *fp, const struct top_run *run)
     fprintf(fp, "],\n\"barriers\":[");
     for (i = 0; i < run->nbarriers; i++) {
         b = &run->barriers[i];
-        fprintf(fp, "%s[%d,%d,%lld,%d,%d,", i ? ",\n" : "", b->task,
-                b->before,
+        if ((at = barrier_here(w, b)) < 0)
+            continue;
+        fprintf(fp, "%s[%d,%d,%lld,%d,%d,", n++ ? ",\n" : "", b->task, at,
                 (long long)((b->t - (double)t0_of(run)) * 1e6 + 0.5),
                 b->site, b->count);
         top_json_str(fp, b->group);
@@ -205,44 +318,51 @@ static void write_filter_data(FILE *fp, const struct top_run *run)
     putc(']', fp);
 }
 
-/* The spawns (see the design comment), times as the barriers'. */
-static void write_spawns(FILE *fp, const struct top_run *run)
+/* The spawns (see the design comment), times as the barriers'; in a part,
+ * those whose child's first event is in it. */
+static void write_spawns(FILE *fp, const struct dwin *w)
 {
-    int i;
+    const struct top_run *run = w->run;
+    int i, n = 0, c;
 
     fprintf(fp, ",\n\"spawns\":[");
-    for (i = 0; i < run->nspawns; i++)
-        fprintf(fp, "%s[%d,%lld,%d]", i ? "," : "", run->spawns[i].task,
+    for (i = 0; i < run->nspawns; i++) {
+        c = run->spawns[i].child;
+        if (w->cut && w->lo[c] != run->tasks[c].first)
+            continue;
+        fprintf(fp, "%s[%d,%lld,%d]", n++ ? "," : "", run->spawns[i].task,
                 (long long)((run->spawns[i].t - (double)t0_of(run)) * 1e6
                             + 0.5),
-                run->spawns[i].child);
+                c);
+    }
     putc(']', fp);
 }
 
-static void write_data(FILE *fp, const struct top_run *run)
+static void write_data(FILE *fp, const struct dwin *w)
 {
+    const struct top_run *run = w->run;
     int i;
 
     fprintf(fp, "{\"v\":2,\"dir\":");
     top_json_str(fp, run->dir);
     fprintf(fp, ",\"t0\":%lld,\"cycles\":%d,\"nev\":%d,\n\"calls\":[",
-            t0_of(run), run->cycles, run->nev);
+            t0_of(run), run->cycles, w->nev);
     for (i = 0; i < run->ncalls; i++) {
         if (i)
             putc(',', fp);
         top_json_str(fp, run->calls[i]);
     }
     putc(']', fp);
-    write_tasks(fp, run);
-    column(fp, run, "c", get_code);
-    column(fp, run, "us", get_dus);
-    column(fp, run, "lam", get_dlam);
-    column(fp, run, "tag", get_tag);
-    column(fp, run, "id", get_msgid);
-    column(fp, run, "b", get_bytes);
-    column(fp, run, "from", get_from);
-    column(fp, run, "sq", get_dseq); /* seq in the log, as deltas */
-    column(fp, run, "site", get_site); /* into "sites", -1: none */
+    write_tasks(fp, w);
+    column(fp, w, "c", get_code);
+    column(fp, w, "us", get_dus);
+    column(fp, w, "lam", get_dlam);
+    column(fp, w, "tag", get_tag);
+    column(fp, w, "id", get_msgid);
+    column(fp, w, "b", get_bytes);
+    column(fp, w, "from", get_from);
+    column(fp, w, "sq", get_dseq); /* seq in the log, as deltas */
+    column(fp, w, "site", get_site); /* into "sites", -1: none */
     fprintf(fp, ",\n\"sites\":[");
     for (i = 0; i < run->nsites; i++) {
         if (i)
@@ -250,9 +370,9 @@ static void write_data(FILE *fp, const struct top_run *run)
         top_json_str(fp, run->sites[i]);
     }
     putc(']', fp);
-    write_filter_data(fp, run);
-    write_spawns(fp, run);
-    write_links(fp, run);
+    write_filter_data(fp, w);
+    write_spawns(fp, w);
+    write_links(fp, w);
     fprintf(fp, "}\n");
 }
 
@@ -329,17 +449,38 @@ static ssize_t race_write(void *cookie, const char *buf, size_t size)
     return (ssize_t)size;
 }
 
-static void write_races(FILE *fp, const struct top_run *run)
+/* The races a page or part holds (all found at once, r and n, for a page
+ * in parts). */
+struct race_set {
+    struct rc_race *r;
+    int n;
+};
+
+static int race_here(const void *ctx, int e, int *part)
+{
+    const struct dwin *w = ctx;
+    int l = local_of(w, e);
+
+    *part = l < 0 ? part_of(w, e) : w->part;
+    return l;
+}
+
+static void write_races(FILE *fp, const struct dwin *w,
+                        const struct race_set *rs)
 {
     struct race_packer r = { .out = fp, .p = { fp, 0, 0 } };
     cookie_io_functions_t io = { .write = race_write };
     FILE *in = fopencookie(&r, "w", io);
+    struct top_display_map map = { race_here, w };
 
     fprintf(fp, "{\"v\":2");
-    if (in) {
-        top_display_races(in, run);
-        fclose(in);
+    if (in && !w->cut) {
+        top_display_races(in, w->run);
+    } else if (in) {
+        top_display_races_of(in, w->run, rs->r, rs->n, &map);
     }
+    if (in)
+        fclose(in);
     if (r.state == 1) { /* an array never closed: what it had */
         top_pack_end(&r.p);
         fprintf(fp, "\",\"nraces\":%ld", r.count);
@@ -349,12 +490,184 @@ static void write_races(FILE *fp, const struct top_run *run)
     fprintf(fp, "}\n");
 }
 
+/* ---- a page in parts -------------------------------------------------- */
+
+/* Events a part holds at most: PANGAEA_DISPLAY_PART (1 to 10^8), else
+ * 10^6 (about what a page draws within its goals); a run no bigger is one
+ * file. */
+static int part_size(void)
+{
+    const char *v = getenv("PANGAEA_DISPLAY_PART");
+    long n = v ? strtol(v, NULL, 10) : 0;
+
+    return n >= 1 && n <= 100000000 ? (int)n : 1000000;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The parts: by time, each about `size` events of the whole run.  at[k]
+ * is the time part k starts at (at[0] the run's start); cut[task * (P+1)
+ * + k] the task's first event in part k, in order along the task (a
+ * clock that stepped back keeps an event in its predecessor's part).
+ * Returns P, or -1 when out of memory. */
+static int make_cuts(const struct top_run *run, int size, double **at,
+                     int **cut)
+{
+    int P = (run->nev + size - 1) / size, k, m, t, e;
+    double *ts = malloc((size_t)run->nev * sizeof *ts);
+
+    *at = malloc((size_t)P * sizeof **at);
+    *cut = malloc((size_t)run->ntasks * (P + 1) * sizeof **cut);
+    if (!ts || !*at || !*cut) {
+        free(ts);
+        return -1;
+    }
+    for (e = 0; e < run->nev; e++)
+        ts[e] = run->ev[e].t;
+    qsort(ts, (size_t)run->nev, sizeof *ts, cmp_double);
+    for (k = 0; k < P; k++)
+        (*at)[k] = ts[(size_t)k * run->nev / P];
+    free(ts);
+    for (k = m = 1; k < P; k++) /* a time many events share: one part, not an empty one */
+        if ((*at)[k] > (*at)[m - 1])
+            (*at)[m++] = (*at)[k];
+    P = m;
+    for (t = 0; t < run->ntasks; t++) {
+        int *c = *cut + (size_t)t * (P + 1), end = run->tasks[t].first +
+                                                  run->tasks[t].nev;
+
+        c[0] = run->tasks[t].first;
+        for (k = 1; k < P; k++)
+            for (c[k] = c[k - 1]; c[k] < end && run->ev[c[k]].t < (*at)[k];)
+                c[k]++;
+        c[P] = end;
+    }
+    return P;
+}
+
+/* w: part k of the cuts (its lo, hi and base), or the whole run (cut NULL). */
+static void set_window(struct dwin *w, int k)
+{
+    const struct top_run *run = w->run;
+    int t, n = 0;
+
+    w->part = k;
+    for (t = 0; t < run->ntasks; t++) {
+        const int *c = w->cut ? w->cut + (size_t)t * (w->nparts + 1) : NULL;
+
+        w->lo[t] = c ? c[k] : run->tasks[t].first;
+        w->hi[t] = c ? c[k + 1] : run->tasks[t].first + run->tasks[t].nev;
+        w->base[t] = n;
+        n += w->hi[t] - w->lo[t];
+    }
+    w->nev = n;
+}
+
+/* The page's data when its run is in parts: where they are and what each
+ * holds ([first event, events, from, to]: microseconds since t0). */
+static void write_index(FILE *fp, struct dwin *w, const double *at,
+                        const char *pdir)
+{
+    const struct top_run *run = w->run;
+    int k, first = 0;
+
+    fprintf(fp, "{\"v\":2,\"dir\":");
+    top_json_str(fp, run->dir);
+    fprintf(fp, ",\"nev\":%d,\"ntasks\":%d,\"parts\":{\"at\":", run->nev,
+            run->ntasks);
+    top_json_str(fp, pdir);
+    fprintf(fp, ",\"n\":%d,\"list\":[", w->nparts);
+    for (k = 0; k < w->nparts; k++) {
+        double from = at[k], to = k + 1 < w->nparts ? at[k + 1] : 0;
+        int e;
+
+        set_window(w, k);
+        if (k + 1 == w->nparts) /* the last part ends at its last event */
+            for (e = 0; e < run->nev; e++)
+                to = run->ev[e].t > to ? run->ev[e].t : to;
+        fprintf(fp, "%s[%d,%d,%lld,%lld]", k ? "," : "", first, w->nev,
+                (long long)((from - (double)t0_of(run)) * 1e6 + 0.5),
+                (long long)((to - (double)t0_of(run)) * 1e6 + 0.5));
+        first += w->nev;
+    }
+    fprintf(fp, "]}}\n");
+}
+
+/* part-NNNN.js in dir: a script calling window.pangaeaPart(data, races). */
+static int write_part(struct dwin *w, int k, const char *dir,
+                      const struct race_set *rs, pg_err *err)
+{
+    char path[4400];
+    struct top_file f;
+    FILE *fp;
+
+    snprintf(path, sizeof path, "%s/part-%04d.js", dir, k + 1);
+    if (!(fp = top_file_begin(&f, path, err)))
+        return -1;
+    set_window(w, k);
+    fprintf(fp, "/* pangaea -display: part %d of %d of a page */\n"
+            "window.pangaeaPart(", k + 1, w->nparts);
+    write_data(fp, w);
+    putc(',', fp);
+    write_races(fp, w, rs);
+    fprintf(fp, ");\n");
+    return top_file_end(&f, 1, err);
+}
+
+/* The parts' directory beside the page (made if absent; it must be a
+ * directory, not a link), and the parts from the last one on that an
+ * earlier, longer run left there (Pangaea's own files: part-NNNN.js). */
+static int parts_dir(const char *dir, int from, pg_err *err)
+{
+    char path[4400];
+    struct stat st;
+    int k;
+
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+        return pg_err_set(err, "cannot make %s: %s", dir, strerror(errno));
+    if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+        return pg_err_set(err, "%s is not a directory: the page's parts "
+                          "go there", dir);
+    for (k = from; k < 100000; k++) {
+        snprintf(path, sizeof path, "%s/part-%04d.js", dir, k + 1);
+        if (unlink(path) < 0)
+            break;
+    }
+    return 0;
+}
+
+/* A page of one file where a page in parts was: its parts (Pangaea's
+ * part-NNNN.js) go, and their directory if nothing else is in it. */
+static void drop_old_parts(const char *dir)
+{
+    char path[4400];
+    struct stat st;
+    int k;
+
+    if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+        return;
+    for (k = 0; k < 100000; k++) {
+        snprintf(path, sizeof path, "%s/part-%04d.js", dir, k + 1);
+        if (unlink(path) < 0)
+            break;
+    }
+    rmdir(dir); /* fails, as it should, when the user keeps files there */
+}
+
 /* ---- the page ---------------------------------------------------------- */
 
-/* The template from p on, each marker replaced by what it stands for. */
-static void write_page(FILE *fp, const struct top_run *run, const char *p)
+/* The template from p on, each marker replaced by what it stands for:
+ * the run's data, or, for a page in parts, their index (at, pdir). */
+static void write_page(FILE *fp, struct dwin *w, const char *p,
+                       const double *at, const char *pdir)
 {
-    static const char *marks[] = { MARKER, MARK_JS, MARK_CSS, MARK_RACES };
+    static const char *marks[] = { MARKER, MARK_JS, MARK_CSS, MARK_RACES,
+                                   MARK_SRC };
     const char *next, *m;
     size_t k;
 
@@ -374,28 +687,105 @@ static void write_page(FILE *fp, const struct top_run *run, const char *p)
             return;
         }
         fwrite(p, 1, (size_t)(next - p), fp);
-        if (m == marks[0])
-            write_data(fp, run);
+        if (m == marks[0] && w->cut)
+            write_index(fp, w, at, pdir);
+        else if (m == marks[0])
+            write_data(fp, w);
+        else if (m == marks[3] && w->cut)
+            fputs("{\"v\":2,\"races\":\"\",\"nraces\":0}", fp);
         else if (m == marks[3])
-            write_races(fp, run);
+            write_races(fp, w, NULL);
+        else if (m == marks[4])
+            fputs(w->cut ? " file: 'self'" : "", fp); /* the parts' scripts */
         else
             fputs(m == marks[1] ? top_filter_js : top_filter_css, fp);
         p = next + strlen(m);
     }
 }
 
+/* The parts of a page in parts: DIR/NAME.parts beside PATH (NAME.html),
+ * its name relative to the page in rel. */
+static int parts_paths(const char *path, char *dir, size_t size, char *rel,
+                       size_t rsize, pg_err *err)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t n = strlen(base);
+
+    if (n > 5 && !strcmp(base + n - 5, ".html"))
+        n -= 5;
+    if ((size_t)snprintf(rel, rsize, "%.*s.parts", (int)n, base) >= rsize ||
+        (size_t)snprintf(dir, size, "%.*s%s", (int)(base - path), path, rel)
+            >= size)
+        return pg_err_set(err, "the page's name %.100s... is too long", path);
+    return 0;
+}
+
+/* Writes the parts (found races: rs), then the page. */
+static int write_parted(struct dwin *w, const char *path, const double *at,
+                        const struct race_set *rs, pg_err *err)
+{
+    char dir[4200], rel[1100];
+    struct top_file f;
+    FILE *fp;
+    int k;
+
+    if (parts_paths(path, dir, sizeof dir, rel, sizeof rel, err) < 0 ||
+        parts_dir(dir, w->nparts, err) < 0)
+        return -1;
+    for (k = 0; k < w->nparts; k++)
+        if (write_part(w, k, dir, rs, err) < 0)
+            return -1;
+    if (!(fp = top_file_begin(&f, path, err)))
+        return -1;
+    write_page(fp, w, top_graph_html, at, rel);
+    return top_file_end(&f, 1, err);
+}
+
 int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err)
 {
     const char *mark = strstr(top_graph_html, MARKER);
+    struct dwin w = { .run = run, .nparts = 1 };
+    struct race_set rs = { NULL, 0 };
     struct top_file f; /* PATH.tmp, no link followed (untrusted.c) */
+    double *at = NULL;
+    int *cut = NULL, rc = -1;
     FILE *fp;
 
     if (!mark)
         return pg_err_set(err, "the built-in page template has no %s "
                           "marker", MARKER);
-    if (!(fp = top_file_begin(&f, path, err)))
-        return -1;
-    write_page(fp, run, top_graph_html);
-    return top_file_end(&f, 1, err);
+    w.lo = malloc((size_t)(run->ntasks + 1) * sizeof *w.lo);
+    w.hi = malloc((size_t)(run->ntasks + 1) * sizeof *w.hi);
+    w.base = malloc((size_t)(run->ntasks + 1) * sizeof *w.base);
+    if (!w.lo || !w.hi || !w.base)
+        goto oom;
+    if (run->nev > part_size()) {
+        if ((w.nparts = make_cuts(run, part_size(), &at, &cut)) < 0)
+            goto oom;
+        w.cut = cut;
+        rs.n = top_run_races(run, &rs.r);
+        rc = write_parted(&w, path, at, &rs, err);
+        if (rs.n > 0)
+            rc_races_free(rs.r, rs.n);
+    } else if ((fp = top_file_begin(&f, path, err))) {
+        char dir[4200], rel[1100];
+
+        set_window(&w, 0);
+        write_page(fp, &w, top_graph_html, NULL, NULL);
+        rc = top_file_end(&f, 1, err);
+        if (rc == 0 && parts_paths(path, dir, sizeof dir, rel, sizeof rel,
+                                   err) == 0)
+            drop_old_parts(dir);
+    }
+    goto out;
+oom:
+    rc = pg_err_set(err, "out of memory writing the page of %s", run->dir);
+out:
+    free(w.lo);
+    free(w.hi);
+    free(w.base);
+    free(at);
+    free(cut);
+    return rc;
 }

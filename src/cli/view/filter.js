@@ -46,6 +46,51 @@ window.PangaeaUnpack = function (str, n, Arr) {
   }
   return out;
 };
+// Also shared, no filter: the events a page shows, as Trace Event Format
+// JSON (the layout of `pangaea -export perfetto-json`, perfetto_json.c:
+// a process per task, pid = tid = ltid + 1; each send and receive a 1-us
+// slice named by its call, a task's slices in one microsecond moved apart
+// by one; each message whose two ends are kept a flow), which
+// ui.perfetto.dev opens.  src: {dir, tasks: [{ltid, program, host}], base
+// (whole seconds the times count from), rows: per task the indexes of its
+// events to keep, in order, ev(i): {send, call, us (integer microseconds
+// since base), t (the recorded time, text), seq, tag, msgid, bytes, to or
+// from, received or matched}, links: [send, receive, ...] between kept
+// events}.  The pages' "Export for Perfetto" buttons download it.
+window.PangaeaTrace = function (src) {
+  const out = [], ts = new Map(), q = JSON.stringify;
+  src.tasks.forEach((t, k) => {
+    const pid = t.ltid + 1, prog = String(t.program).slice(String(t.program).lastIndexOf("/") + 1);
+    out.push(q({ ph: "M", pid, tid: pid, name: "process_name", args: { name: "ltid " + t.ltid + ": " + prog + " on " + t.host } }),
+      q({ ph: "M", pid, name: "process_sort_index", args: { sort_index: k } }),
+      q({ ph: "M", pid, tid: pid, name: "thread_name", args: { name: "ltid " + t.ltid } }));
+  });
+  src.tasks.forEach((t, k) => {
+    let last = -Infinity;
+    const pid = t.ltid + 1;
+    for (const i of src.rows[k]) {
+      const e = src.ev(i), x = Math.max(e.us, last + 1), args = { ltid: t.ltid, seq: e.seq, t: e.t, tag: e.tag, msgid: e.msgid, bytes: e.bytes };
+      last = x; ts.set(i, x);
+      if (e.send) { args.to = e.to; args.received = e.received; } else { args.from = e.from; args.matched = e.matched; }
+      out.push(q({ ph: "X", pid, tid: pid, ts: x, dur: 1, cat: e.send ? "send" : "recv", name: e.call, args }));
+    }
+  });
+  const pidOf = new Map();
+  src.tasks.forEach((t, k) => { for (const i of src.rows[k]) pidOf.set(i, t.ltid + 1); });
+  for (let j = 0, id = 1; j < src.links.length; j += 2, id++) {
+    const s = src.links[j], r = src.links[j + 1];
+    if (!ts.has(s) || !ts.has(r)) continue;
+    out.push(q({ ph: "s", id, pid: pidOf.get(s), tid: pidOf.get(s), ts: ts.get(s), cat: "message", name: "message" }),
+      q({ ph: "f", bp: "e", id, pid: pidOf.get(r), tid: pidOf.get(r), ts: ts.get(r), cat: "message", name: "message" }));
+  }
+  return '{"displayTimeUnit":"ms","otherData":{"logdir":' + q(src.dir) + ',"view":' + q(src.view || "") + '},\n"traceEvents":[\n' + out.join(",\n") + "\n]}\n";
+};
+// The text as a file the browser downloads.
+window.PangaeaDownload = function (name, text) {
+  const a = document.createElement("a"), url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  a.href = url; a.download = name; document.body.append(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+};
 window.PangaeaFilter = (function () {
   const SHOW = 0, HIGH = 1, DIM = 2, HIDE = 3;
   const enc = encodeURIComponent;
