@@ -66,7 +66,8 @@ mpi_ids
 hostcheck move races dump pack
 runlog unpack mpi_run
 races_find
-races_out whatif minimize
+races_out minimize
+whatif
 display_races
 live_snap
 live_json

@@ -466,6 +466,8 @@ struct pg_whatif {
                             numbered forced.seq): due at the next event  */
     int nothing;         /* forced to find nothing (a poll that found one) */
     int done;            /* the forced poll has happened                  */
+    int reached;         /* the program made the forced receive           */
+    char where[512];     /* the forced receive's call and site, as named  */
     char from[4096];     /* the old recording                             */
 };
 extern struct pg_whatif pg_whatif;
@@ -485,6 +487,11 @@ int pg_whatif_misses(const pg_event *ev);
 /* 1 (once) when the poll about to replay recorded event seq is forced to
  * find nothing. */
 int pg_whatif_nothing(long seq);
+/* A what-if task ended (status) while its next recorded event, numbered
+ * next, was still to be followed: what it never reached (its forced
+ * receive, named, or the rest of the part it follows), into msg, for the
+ * divergence pg_replay_whatif_end reports (pangaea then exits 3). */
+void pg_whatif_unreached(int status, long next, char *msg, size_t size);
 /* The turn a join or leave of group asks the coordinator for when it is
  * not followed: -1 (the next), or in a what-if -2 - P, "the next, but not
  * before the P turns of the group the what-if follows". */
@@ -616,6 +623,9 @@ int pg_replay_recorded_crash(char *where, int size);
  * spawn, while the next recorded spawn is of that program and count (its
  * children then start where they ran, with their recorded ltids). */
 int pg_replay_steers(void);
+/* At a what-if task's end: a divergence if it still steers (its next
+ * recorded event was to be followed), in pg_whatif_unreached's words. */
+void pg_replay_whatif_end(int status);
 /* The call is to give its recorded answer: a replay, or a what-if task
  * still in the part of its recording it follows (which records it too). */
 int pg_replaying(void);

@@ -389,6 +389,8 @@ static void finish(int status)
     if (pg_signals_finish) /* signals due by the last call (wrap_sig.c) */
         pg_signals_finish();
     pg.depth++;
+    if (pg.mode == PANGAEA_LOG && pg.ltid != 0) /* ended before its stop? */
+        pg_replay_whatif_end(status);
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
     pg_time_close();
