@@ -119,7 +119,7 @@ int pg_field_present(const pg_field *f, const pg_event *ev)
 #define CODE_QS(c, name)
 #define CODE_N(c, name)
 const char *const pg_msg_calls[] = {
-#define PG_CALL(name, ret, params, group, what, space, code)                   \
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
     CODE_##space(code, "pvm_" #name)
 #include "pg_calls.def"
 #undef PG_CALL
@@ -137,7 +137,7 @@ _Static_assert(NELEM(pg_msg_calls) <= 16, "message call codes are 4 bits");
 #define CODE_M(c, name)
 #define CODE_Q(c, name) [c] = name,
 const char *const pg_query_calls[] = {
-#define PG_CALL(name, ret, params, group, what, space, code)                   \
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
     CODE_##space(code, "pvm_" #name)
 #define PG_QCODE(name, code) [code] = name,
 #include "pg_calls.def"
@@ -157,7 +157,7 @@ const int pg_n_query_calls = NELEM(pg_query_calls);
  * is the bound of its codes. */
 enum { SEND_M = 16, RECV_M = 16, QUERY_Q = 256, QUERY_QS = 16, SPAWN_N = 1,
        GROUP_N = 1, TASK_N = 1 };
-#define PG_CALL(name, ret, params, group, what, space, code)                   \
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
     _Static_assert((code) >= 0 && (code) < what##_##space,                     \
                    "pvm_" #name ": its kind, code space and code agree");
 #include "pg_calls.def"

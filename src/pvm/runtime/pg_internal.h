@@ -105,6 +105,15 @@ struct pg_real {
 #undef PG_CALL
 };
 extern struct pg_real pg_real;
+/* The gate column of pg_calls.def: what the live page's gate (gate.c)
+ * needs to know of a call; PG_GATE_OF_name is the row's flags. */
+enum { PG_GT_NONE = 0, PG_GT_SITE = 1, PG_GT_SBUF = 2, PG_GT_LIST = 4 };
+enum pg_gate_of {
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
+    PG_GATE_OF_##name = (gate),
+#include "pg_calls.def"
+#undef PG_CALL
+};
 /* Resolves every real function; exits the process with a message if one is
  * missing (the library was loaded without libpvm3). */
 void pg_real_load(void);
@@ -312,11 +321,15 @@ void pg_stop_unreached(long last);
 int pg_debug_ltid(void);
 
 /* ---- call sites, for `pangaea -races` (callsite.c) ---------------------- */
-/* Notes the return address of the program's PVM call: in every wrapper,
- * once it knows the call is the program's.  Inside a collective (pvm_reduce
- * ...) the collective's own site stays. */
-#define PG_SITE()                                                              \
+/* Notes the return address of the program's PVM call: in every wrapper of
+ * a row of pg_calls.def whose gate column has PG_GT_SITE (the gate counts
+ * the <site> record it may write), once it knows the call is the
+ * program's.  Inside a collective (pvm_reduce ...) the collective's own
+ * site stays. */
+#define PG_SITE(call)                                                          \
     do {                                                                       \
+        _Static_assert(PG_GATE_OF_##call & PG_GT_SITE, "pvm_" #call           \
+                       ": its row of pg_calls.def has no PG_GT_SITE");         \
         if (!pg.coll)                                                          \
             pg_site_enter(__builtin_return_address(0));                        \
     } while (0)

@@ -253,7 +253,7 @@ int pvm_barrier(char *group, int count)
                              pg_real.barrier(group, count), -1, -1, -1,
                              "group %.40s count %d", group ? group : "", count);
     if (pg.mode == PANGAEA_LOG) {
-        PG_SITE(); /* an event for `pangaea -races` (callsite.c) */
+        PG_SITE(barrier); /* an event for `pangaea -races` (callsite.c) */
         PG_ENTER();
         cc = pg_real.barrier(group, count);
         if (cc >= 0)
@@ -318,7 +318,7 @@ int pvm_bcast(char *group, int tag)
     pg_real_load_group();
     PG_RETURN_REAL_UNLESS_AT(bcast, pg_app_call(), pg_real.bcast(group, tag), -1, tag,
                              -1, "group %.40s", group ? group : "");
-    PG_SITE();
+    PG_SITE(bcast);
     PG_ENTER();
     n = members(group, tids, 1024);
     cc = n < 0 ? pg_real.bcast(group, tag)
@@ -334,7 +334,7 @@ int pvm_bcast(char *group, int tag)
     pg_real_load_group();                                                      \
     PG_RETURN_REAL_UNLESS_AT(call, pg_app_call(), realcall, -1, msgtag, -1,    \
                              "group %.40s", group ? group : "");               \
-    PG_SITE();                                                                 \
+    PG_SITE(call);                                                             \
     pg.coll++;                                                                 \
     pg.coll_tag = msgtag;                                                      \
     cc = realcall;                                                             \
