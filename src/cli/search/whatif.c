@@ -127,8 +127,7 @@ static void scan(struct reach *r, int t, int from, int to)
         if (e->kind == PG_EV_SEND)
             for (j = 0; j < e->nto; j++)
                 reach_msg(r, e->a + j);
-        if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) &&
-            e->a >= 0 && (j = r->next_turn[e->a]) >= 0)
+        if (rc_is_turn(e) && (j = r->next_turn[e->a]) >= 0)
             lower(r, run->turns[j].task, run->turns[j].pos);
         if (e->kind == PG_EV_BARRIER && e->a >= 0)
             reach_barrier(r, e->a);

@@ -83,10 +83,11 @@ static unsigned traits(const char *call)
     return PG_GT_NONE;
 }
 
-/* The number the held call's own event will have (if it makes one): a
- * replay has it recorded (the next event, past call-site and poll
+/* The number the held call's own (first) event will have (if it makes
+ * one): a replay has it recorded (the next event, past call-site and poll
  * records); a recording counts the records written first: the <poll> of
- * the misses before it and the <site> of a new call site. */
+ * the misses before it and the <site> of a new call site, unless its
+ * first event is its lookups' turn (PG_GT_TURN), which has no site. */
 static long next_event(const char *call, void *pc, long at)
 {
     const pg_event *ev;
@@ -94,7 +95,8 @@ static long next_event(const char *call, void *pc, long at)
     if (pg.mode == PANGAEA_REPLAY)
         return (ev = pg_replay_next()) && ev->seq > at ? ev->seq : at + 1;
     return at + 1 + pg_site_pending() +
-           ((traits(call) & PG_GT_SITE) && pg_site_is_new(pc));
+           ((traits(call) & (PG_GT_SITE | PG_GT_TURN)) == PG_GT_SITE &&
+            pg_site_is_new(pc));
 }
 
 static int send_size(void)

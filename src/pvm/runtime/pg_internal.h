@@ -107,7 +107,8 @@ struct pg_real {
 extern struct pg_real pg_real;
 /* The gate column of pg_calls.def: what the live page's gate (gate.c)
  * needs to know of a call; PG_GATE_OF_name is the row's flags. */
-enum { PG_GT_NONE = 0, PG_GT_SITE = 1, PG_GT_SBUF = 2, PG_GT_LIST = 4 };
+enum { PG_GT_NONE = 0, PG_GT_SITE = 1, PG_GT_SBUF = 2, PG_GT_LIST = 4,
+       PG_GT_TURN = 8 };
 enum pg_gate_of {
 #define PG_CALL(name, ret, params, group, what, space, code, gate)             \
     PG_GATE_OF_##name = (gate),
@@ -200,6 +201,10 @@ extern void (*pg_ender)(int kind, const char *msg, int status);
 /* Set by wrap_group.c once the task joins a group: leaves them all, in
  * their turns, at the task's end. */
 extern void (*pg_leave_groups)(void);
+/* Set by wrap_group.c while a collective's lookups of its group's members
+ * hold a turn of the group: pg_app_call_tag calls it at the collective's
+ * first message (its lookups are done), which ends that turn. */
+extern void (*pg_coll_lookups_done)(void);
 /* Set by wrap_mhf.c once pvm_catchout's handler is taken: at the task's
  * end, the children's last output, recorded or replayed (pg_mhf_finish). */
 extern void (*pg_finish_output)(void);

@@ -363,8 +363,11 @@ int pg_app_call(void)
 int pg_app_call_tag(int tag)
 {
     if (pg.coll && pg.depth == 0 && pg.mode != PANGAEA_OFF &&
-        pg_context() == SYSCTX_DG_CTX)
+        pg_context() == SYSCTX_DG_CTX) {
+        if (tag == pg.coll_tag && pg_coll_lookups_done)
+            pg_coll_lookups_done(); /* its first message: lookups done */
         return tag == pg.coll_tag; /* else the group server's traffic */
+    }
     return pg_app_call();
 }
 
