@@ -13,6 +13,11 @@
 # with status 0 and print the recorded lines ("total 6", "max instance
 # N"): the lookups hold a turn of the group (a "pvm_group_lookup" query in
 # the log), so the members' leaves wait for them.
+#
+# A program may also ask the server itself with pvm_grphostinfo (exported
+# by libgpvm3, not in pvm3.h): tests/programs/group_hostinfo.c does; its
+# recording and replay name the call as not replayed, and the pvm_reduce
+# of group_barriers, which asks it inside libgpvm3, names nothing.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -50,5 +55,24 @@ rm -f group_barriers.late
 [ "$bad" -eq 0 ] &&
     pg_pass "3 of 3 replays with task 1 late to its pvm_reduce print the recorded lines" ||
     pg_fail "$bad of 3 replays with task 1 late differ from the recording"
+
+if grep -q "is not replayed" rec.out rp1.out 2>/dev/null; then
+    pg_fail "a pvm_reduce named a call of libgpvm3's own as not replayed"
+    grep "is not replayed" rec.out rp1.out
+else
+    pg_pass "pvm_reduce's own lookups are not named as unreplayed"
+fi
+HPROG=$PG_BUILD/tests/group_hostinfo
+rc=0 rc2=0
+timeout 120 "$PANGAEA" -log -logdir hinfo "$HPROG" >hinfo.out 2>&1 || rc=$?
+timeout 120 "$PANGAEA" -replay -logdir hinfo "$HPROG" >hinfo.rp 2>&1 || rc2=$?
+if [ "$rc" -eq 0 ] && [ "$rc2" -eq 0 ] &&
+        grep -q "pvm_grphostinfo is not replayed: this run may not repeat" hinfo.out &&
+        grep -q "pvm_grphostinfo is not replayed: this run may not repeat" hinfo.rp; then
+    pg_pass "a program's own pvm_grphostinfo is named as not replayed, recording and replay"
+else
+    pg_fail "group_hostinfo: exit $rc/$rc2, want pvm_grphostinfo named"
+    cat hinfo.out hinfo.rp
+fi
 
 cd / && pg_summary

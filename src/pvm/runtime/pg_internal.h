@@ -86,6 +86,11 @@
 #pragma GCC visibility push(default)
 #include <pvm3.h>
 #include "pangaea.h"
+/* libgpvm3 exports these without declaring them in pvm3.h; a program that
+ * declares them itself calls ours (PG_NAMED rows of pg_calls.def). */
+int pvm_grphostinfo(char *group, int hosttid, int *coord, int *nmem,
+                    int *nhosts);
+int pvm_grpvhostinfo(char *group, int **coordv, int **nmemv, int *nhosts);
 #pragma GCC visibility pop
 #include "pg_err.h"
 #include "pg_util.h"
