@@ -22,9 +22,9 @@ QUERY_CALLS = ["pvm_pstat", "pvm_mstat", "pvm_gsize", "pvm_recvinfo",
                "pvm_tasks", "pvm_config", "pvm_kill", "pvm_putinfo",
                "pvm_delinfo", "pvm_getmboxinfo", "pvm_insert", "pvm_lookup",
                "pvm_delete", "not_replayed", "pvm_hostsync", "pvm_hosts",
-               "pvm_archcode", "MPI_Wtime", "MPI_Wtick", "MPI_Send_done",
-               "libc_time", "libc_gettimeofday", "libc_clock_gettime",
-               "libc_getrusage"]
+               "pvm_archcode", "pvm_group_lookup", "pvm_freezegroup",
+               "MPI_Wtime", "MPI_Wtick", "MPI_Send_done", "libc_time",
+               "libc_gettimeofday", "libc_clock_gettime", "libc_getrusage"]
 ESCAPE = 15  # a query code past 15: code 15, "NAME about" in the about
 NOTICES = {1: "exit", 2: "hostdelete", 3: "hostadd"}
 # the other kinds' fields (the page's table): z zigzag, v varint, s string

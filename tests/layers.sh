@@ -71,7 +71,8 @@ mpi_ids
 hostcheck move races dump pack mpi_whatif
 runlog unpack mpi_run
 races_find
-races_out whatif minimize
+races_out minimize
+whatif
 display_races
 live_snap
 live_json

@@ -120,7 +120,7 @@ int pg_field_present(const pg_field *f, const pg_event *ev)
 #define CODE_QS(c, name)
 #define CODE_N(c, name)
 const char *const pg_msg_calls[] = {
-#define PG_CALL(name, ret, params, group, what, space, code)                   \
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
     CODE_##space(code, "pvm_" #name)
 #include "pg_calls.def"
 #undef PG_CALL
@@ -139,7 +139,7 @@ _Static_assert(PG_MSG_CALL_POSTED < NELEM(pg_msg_calls), "MPI_Irecv's code");
 #define CODE_M(c, name)
 #define CODE_Q(c, name) [c] = name,
 const char *const pg_query_calls[] = {
-#define PG_CALL(name, ret, params, group, what, space, code)                   \
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
     CODE_##space(code, "pvm_" #name)
 #define PG_QCODE(name, code) [code] = name,
 #include "pg_calls.def"
@@ -147,11 +147,11 @@ const char *const pg_query_calls[] = {
     /* the MPI front end's clocks (src/mpi/): the value returned, about as
      * a decimal that reads back exactly (%.17g), value 0; and a send the
      * program learned completed (MPI_Test ...), about its msgid */
-    [17] = "MPI_Wtime", [18] = "MPI_Wtick", [19] = "MPI_Send_done",
+    [19] = "MPI_Wtime", [20] = "MPI_Wtick", [21] = "MPI_Send_done",
     /* an MPI rank's program read the C library's clocks (src/mpi/
      * mpi_clock.c): about the values returned */
-    [20] = "libc_time", [21] = "libc_gettimeofday",
-    [22] = "libc_clock_gettime", [23] = "libc_getrusage",
+    [22] = "libc_time", [23] = "libc_gettimeofday",
+    [24] = "libc_clock_gettime", [25] = "libc_getrusage",
 };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 #undef CODE_M
@@ -167,7 +167,7 @@ const int pg_n_query_calls = NELEM(pg_query_calls);
  * is the bound of its codes. */
 enum { SEND_M = 16, RECV_M = 16, QUERY_Q = 256, QUERY_QS = 16, SPAWN_N = 1,
        GROUP_N = 1, TASK_N = 1 };
-#define PG_CALL(name, ret, params, group, what, space, code)                   \
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
     _Static_assert((code) >= 0 && (code) < what##_##space,                     \
                    "pvm_" #name ": its kind, code space and code agree");
 #include "pg_calls.def"

@@ -12,9 +12,18 @@
  * instance 0 follows (which also links libgpvm3 in: every other group
  * call used here is one Pangaea wraps).  So each part of the run has
  * events of its own, and a stretch between barriers is not the whole run.
+ * Who takes part in the pvm_reduce is what each member's lookups (inside
+ * libgpvm3) find in the group, and members leave just after it: two
+ * files in the working directory make either side slow, for
+ * tests/e2e/test_group_lookup.sh (a replay must look up as recorded):
+ * with group_barriers.slow the members wait 300 ms before leaving and
+ * task 1 600 ms (its lookups come before their leaves, its own leave
+ * after them), with group_barriers.late task 1 waits 300 ms before its
+ * pvm_reduce.
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <pvm3.h>
 
 #define G "bars"
@@ -74,9 +83,13 @@ int main(int argc, char **argv)
         printf("total %d\n", total);
     }
     v = inst;
+    if (!member && access("group_barriers.late", F_OK) == 0)
+        usleep(300000);
     pvm_reduce(PvmMax, &v, 1, PVM_INT, 40, G, 0);
     if (inst == 0)
         printf("max instance %d\n", v);
+    if (access("group_barriers.slow", F_OK) == 0)
+        usleep(member ? 300000 : 600000);
     pvm_lvgroup(G);
     pvm_exit();
     return 0;

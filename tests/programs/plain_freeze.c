@@ -2,6 +2,7 @@
  * plain_freeze.c - workers join a group, which all then freeze.
  *
  *   plain_freeze [K]   K workers (default 4, at most 16)
+ *   plain_freeze now   one worker, the group frozen at its current size
  *
  * Built against PVM and its group library alone (tests preload Pangaea).
  *
@@ -18,6 +19,17 @@
  * the recorded instances and not stall on the group's turns of joins and
  * leaves: the failed join had its turn too.  Any other PVM error: a
  * message on stderr, exit 1.
+ *
+ * `now`: the master joins and spawns one worker, which joins; both call
+ * pvm_freezegroup(group, -1), which freezes the group at the members it
+ * has when the call reaches the server.  Which members those are depends
+ * on when the master's call comes: with the file plain_freeze.slow in the
+ * working directory the master waits 300 ms first (the worker has joined
+ * by then), with plain_freeze.late the worker waits 300 ms before it
+ * joins (the master's freeze comes first, the worker's join fails).  The
+ * master prints what the worker's join and both freezes returned, for
+ * tests/e2e/test_freeze.sh (a replay must freeze the group with the
+ * members it had when recorded).
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -64,6 +76,48 @@ static int late(void)
     return 0;
 }
 
+/* `now` mode (see above): the worker's side, then the master's. */
+static int now_worker(void)
+{
+    int v[2];
+
+    if (access("plain_freeze.late", F_OK) == 0)
+        usleep(300000);
+    v[0] = pvm_joingroup(GROUP);
+    v[1] = v[0] >= 0 ? pvm_freezegroup(GROUP, -1) : 0;
+    if (pvm_initsend(PvmDataDefault) < 0 || pvm_pkint(v, 2, 1) < 0 ||
+        pvm_send(pvm_parent(), TAG_JOINED) < 0 ||
+        pvm_recv(pvm_parent(), TAG_GO) < 0)
+        return 1;
+    if (v[0] >= 0)
+        pvm_lvgroup(GROUP);
+    pvm_exit();
+    return 0;
+}
+
+static int now_master(const char *self)
+{
+    char *args[] = { "-nowworker", NULL };
+    int tid, cc, v[2];
+
+    if (pvm_joingroup(GROUP) < 0 ||
+        pvm_spawn((char *)self, args, PvmTaskDefault, "", 1, &tid) != 1)
+        return 1;
+    if (access("plain_freeze.slow", F_OK) == 0)
+        usleep(300000);
+    cc = pvm_freezegroup(GROUP, -1);
+    if (pvm_recv(tid, TAG_JOINED) < 0 || pvm_upkint(v, 2, 1) < 0)
+        return 1;
+    printf("worker joined: %d, its freeze: %d, the master's freeze: %d\n",
+           v[0], v[1], cc);
+    pvm_initsend(PvmDataDefault);
+    if (pvm_send(tid, TAG_GO) < 0)
+        return 1;
+    pvm_lvgroup(GROUP);
+    pvm_exit();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int k = argc > 1 ? atoi(argv[1]) : 4, tids[MAXW], got[MAXW][3], i, v[4];
@@ -74,6 +128,15 @@ int main(int argc, char **argv)
 
     if (argc > 1 && !strcmp(argv[1], "-late"))
         return late();
+    if (argc > 1 && !strcmp(argv[1], "-nowworker"))
+        return now_worker();
+    if (argc > 1 && !strcmp(argv[1], "now")) {
+        if (pvm_mytid() < 0 ||
+            (n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
+            return 1;
+        self[n] = 0;
+        return now_master(self);
+    }
     if (argc > 3 && !strcmp(argv[1], "-worker"))
         return worker(atoi(argv[2]), atoi(argv[3]));
     if (k < 1 || k > MAXW || pvm_mytid() < 0 || pvm_joingroup(GROUP) < 0 ||

@@ -3,7 +3,7 @@
  * free runs never give, for tests/e2e/test_whatif.sh (`pangaea -whatif`,
  * `-explore`, `-chaos`).  Built against PVM only.
  *
- *   plain_whatif print|crash|ack  the master; it spawns its two workers
+ *   plain_whatif print|crash|ack|once  the master; it spawns its two workers
  *
  * W1 (the fast worker) sends its result (tag 10, value 1) to the master,
  * then tells W2 (tag 20) to go; W2 (the slow worker) waits for that, then
@@ -18,6 +18,11 @@
  * worker ends after taking its answer: the answers are sent after the
  * master's first receive, so in a what-if forcing it each worker follows
  * its recording up to that receive of its answer, and no further.
+ * In `once` mode the master takes its results only the first time it runs
+ * in a directory: it leaves the file plain_whatif.once there, and when it
+ * finds that file it prints "results not taken" and ends before its
+ * receives (its path depends on something PVM does not carry: a what-if
+ * forcing one of those receives never reaches it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +83,22 @@ static void worker(int index, int other, const char *mode)
     pvm_exit();
 }
 
+/* `once` mode: 1 (and the master ends) when it ran here before. */
+static int skip_once(void)
+{
+    FILE *f = fopen("plain_whatif.once", "r");
+
+    if (f) {
+        fclose(f);
+        printf("results not taken\n");
+        pvm_exit();
+        return 1;
+    }
+    if ((f = fopen("plain_whatif.once", "w")))
+        fclose(f);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "print";
@@ -105,6 +126,8 @@ int main(int argc, char **argv)
             die("pvm_spawn", w[i]);
     }
     send_int(w[0], 21, w[1]); /* W1 learns W2's tid */
+    if (!strcmp(mode, "once") && skip_once())
+        return 0;
     first = take_from(-1, 10, &src);
     if (first == 2 && !strcmp(mode, "crash")) {
         fprintf(stderr, "plain_whatif: the slow worker's result came first\n");

@@ -366,7 +366,8 @@ static int spawns(const char *dir, int n)
 #define SEND_M(name) "pvm_" #name,
 #define RECV_M(name)
 #define ROW(what, space, name) what##_##space(name)
-#define PG_CALL(name, ret, params, group, what, space, code) ROW(what, space, name)
+#define PG_CALL(name, ret, params, group, what, space, code, gate) \
+    ROW(what, space, name)
 #define QUERY_Q(name)
 #define QUERY_QS(name)
 #define SPAWN_N(name)

@@ -228,6 +228,14 @@ static int view_columns(struct rc_run *run, const pg_event *ev)
     return 0;
 }
 
+/* A collective's or pvm_bcast's lookups of a group's members, which took
+ * a turn of the group (wrap_group.c): about the group, value the turn. */
+static int lookup_turn(const pg_event *ev)
+{
+    return ev->kind == PG_EV_QUERY && ev->call && ev->about &&
+           !strcmp(ev->call, "pvm_group_lookup") && ev->value >= 0;
+}
+
 static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_task *t = &run->tasks[ti];
@@ -292,12 +300,15 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
             return -1;
         run->bars[e->a].need++;
     } else if ((ev->kind == PG_EV_GETTID && ev->order >= 0) ||
-               ev->kind == PG_EV_LEAVE) {
+               ev->kind == PG_EV_LEAVE || lookup_turn(ev)) {
         if (pg_grow(&run->turns, &run->cap_turns, (size_t)(run->nturns) + 1,
-                 sizeof *run->turns) < 0 || (g = intern(run, ev->group)) < 0)
+                 sizeof *run->turns) < 0 ||
+            (g = intern(run, ev->kind == PG_EV_QUERY ? ev->about
+                                                      : ev->group)) < 0)
             return -1;
         e->a = run->nturns;
-        e->nto = ev->order; /* the turn, until the turns are linked */
+        /* the turn, until the turns are linked */
+        e->nto = ev->kind == PG_EV_QUERY ? ev->value : ev->order;
         e->msgid = g;
         run->turns[run->nturns++] = (struct rc_turn){ ti, t->n + 1,
                                                       -1, -1 };

@@ -41,17 +41,27 @@ struct rc_ev {
     int tag, from, msgid;
     union {
         int nto;         /* SEND: entries rc_run.msg[a .. a+nto-1];
-                            GETTID/LEAVE: the turn, until linked */
+                            a turn (rc_is_turn): its number, until linked */
         int afrom;       /* RECV/NOTICE/POLL/PROBE: asked for: -3 unknown
                             (logs of versions 1, 2) */
     };
     int atag;            /* asked for: -2 unknown */
     int a;               /* RECV/NOTICE: index of the message taken, -1;
                             SEND: first message entry; BARRIER: instance;
-                            GETTID/LEAVE: index into turns; ROUTE: value */
+                            a turn: index into turns; ROUTE: value */
     int misses;
     int seq;             /* its number in the log (as -dump shows it) */
 };
+
+/* A turn of a group's order (the coordinator's group_order.c): a join, a
+ * leave, or the lookups of a collective or pvm_bcast (a <query>
+ * "pvm_group_lookup" whose value is the turn); each waits for the turn
+ * before it. */
+static inline int rc_is_turn(const struct rc_ev *e)
+{
+    return (e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE ||
+            e->kind == PG_EV_QUERY) && e->a >= 0;
+}
 
 /* One message as delivered to one destination (a multicast is several),
  * or a notice taken by a receive. */

@@ -301,7 +301,7 @@ static int blocker(struct rc_run *run, const struct rc_task *t,
         return m->notice_of < 0 || run->tasks[m->notice_of].end_snap >= 0
                    ? -1 : m->notice_of;
     }
-    if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) && e->a >= 0) {
+    if (rc_is_turn(e)) {
         u = &run->turns[e->a];
         return u->prev < 0 || run->turns[u->prev].snap >= 0
                    ? -1 : run->turns[u->prev].task;
@@ -360,8 +360,7 @@ static int take_deps(struct rc_run *run, struct sim *s, int t,
             x = &run->tasks[m->notice_of];
             return merge(run, s, t, x->end_snap, m->notice_of, x->n);
         }
-    } else if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) &&
-               e->a >= 0 && run->turns[e->a].prev >= 0) {
+    } else if (rc_is_turn(e) && run->turns[e->a].prev >= 0) {
         u = &run->turns[run->turns[e->a].prev];
         return merge(run, s, t, u->snap, u->task, u->pos);
     } else if (e->kind == PG_EV_BARRIER && run->bars[e->a].snap >= 0) {
@@ -416,8 +415,7 @@ static int place(struct rc_run *run, struct sim *s, int t, int force)
             m->snap = sn;
             m->vcd = m->dst >= 0 ? clock_at(run, s, t, m->dst) : 0;
         }
-    } else if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) &&
-               e->a >= 0) {
+    } else if (rc_is_turn(e)) {
         if ((run->turns[e->a].snap = snapshot(run, s, t)) < 0)
             return -1;
     }

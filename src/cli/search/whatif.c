@@ -128,8 +128,7 @@ static void scan(struct reach *r, int t, int from, int to)
         if (e->kind == PG_EV_SEND)
             for (j = 0; j < e->nto; j++)
                 reach_msg(r, e->a + j);
-        if ((e->kind == PG_EV_GETTID || e->kind == PG_EV_LEAVE) &&
-            e->a >= 0 && (j = r->next_turn[e->a]) >= 0)
+        if (rc_is_turn(e) && (j = r->next_turn[e->a]) >= 0)
             lower(r, run->turns[j].task, run->turns[j].pos);
         if (e->kind == PG_EV_BARRIER && e->a >= 0)
             reach_barrier(r, e->a);
@@ -391,11 +390,26 @@ static void say_plan(const struct rc_run *run, int followed, int total)
                  wi.n > 1 ? "those receives" : "that receive");
 }
 
+/* "where LTID CALL at SITE": the forced receive as the task names it if
+ * the program ends before reaching it (src/pvm/runtime/whatif.c). */
+static size_t plan_where(const struct rc_run *run, const struct choice *c,
+                         char *buf, size_t cap)
+{
+    const struct rc_ev *e = RC_EV(run, c->task, c->pos);
+    const char *call = pg_msg_calls[e->call < pg_n_msg_calls ? e->call : 0];
+    char site[600];
+
+    rc_site_name(run, c->task, e->site, site, sizeof site);
+    return snprintf(buf, cap, "where %d %s%s%s\n", c->ltid, call,
+                    site[0] ? " at " : "", site);
+}
+
 /* The plan's text, into wi.plan: a force line per choice, a stop line
  * per task, a turns line per group. */
 static void make_plan(const struct rc_run *run, const int *min)
 {
     size_t cap = 256 + (size_t)(run->ntasks + wi.n) * 64 + strlen(run->dir) +
+                 (size_t)wi.n * 700 +
                  (size_t)run->nturns * 300;
     int t, j, has0 = 0, followed = 0, total = 0;
     size_t len;
@@ -406,6 +420,7 @@ static void make_plan(const struct rc_run *run, const int *min)
     for (j = 0; j < wi.n; j++) {
         const struct rc_msg *x = wi.c[j].m >= 0 ? &run->msg[wi.c[j].m] : NULL;
 
+        len += plan_where(run, &wi.c[j], wi.plan + len, cap - len);
         if (!x)
             len += snprintf(wi.plan + len, cap - len, "force %d %ld nothing "
                             "0 0 0\n", wi.c[j].ltid, wi.c[j].seq);

@@ -5,7 +5,7 @@
  * as events (format version 3, pg_events.def).
  *
  * Design.  Each wrapper the program calls notes its return address
- * (PG_SITE(), pg_internal.h) once it knows the call is the program's; the
+ * (PG_SITE(call), pg_internal.h) once it knows the call is the program's; the
  * record functions then ask pg_site_note() for the site's id.  A site is
  * written to the log once, as a <site id= module= offset=> event before
  * its first use, with the address made relative to the object it lies in

@@ -32,6 +32,11 @@
  * on.  The text is empty for -hold and steps (pangaea then prints
  * nothing), and says how to attach gdb for a breakpoint or run-to.
  *
+ * What it knows of each call (whether its event may come after a <site>
+ * record, whether its size is the send buffer's, whether its queue can be
+ * listed) is the gate column of the call's row in pg_calls.def: nothing
+ * here names a call.
+ *
  * Recording, a held receive also lists the queued messages it could take
  * (chaos.c's collecting pass through PVM's queue, with the program's
  * filter), refreshed while it waits; when pangaea names one (choice) the
@@ -59,46 +64,39 @@ static long done_events(void)
                                      : pg_logw_count(pg.comm);
 }
 
-/* Calls whose event carries a call site (PG_SITE in their wrapper): their
- * first event at a new site is preceded by a <site> record. */
-static int sited(const char *call)
+/* What the gate knows of a call, its gate column in pg_calls.def
+ * (PG_GT_ flags): looked up by the name the wrapper gave (PG_CALL_NAME),
+ * only on the gate's slow path. */
+static unsigned traits(const char *call)
 {
-    static const char *const calls[] = {
-        "pvm_send", "pvm_mcast", "pvm_psend", "pvm_recv", "pvm_nrecv",
-        "pvm_trecv", "pvm_probe", "pvm_precv", "pvm_bcast", "pvm_barrier",
-        "pvm_reduce", "pvm_gather", "pvm_scatter", "pvm_setopt", NULL };
-    int i;
+    static const struct { const char *name; unsigned gate; } rows[] = {
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
+    { "pvm_" #name, (gate) },
+#include "pg_calls.def"
+#undef PG_CALL
+    };
+    size_t i;
 
-    for (i = 0; calls[i]; i++)
-        if (!strcmp(call, calls[i]))
-            return 1;
-    return 0;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strcmp(call, rows[i].name))
+            return rows[i].gate;
+    return PG_GT_NONE;
 }
 
-/* The number the held call's own event will have (if it makes one): a
- * replay has it recorded (the next event, past call-site and poll
+/* The number the held call's own (first) event will have (if it makes
+ * one): a replay has it recorded (the next event, past call-site and poll
  * records); a recording counts the records written first: the <poll> of
- * the misses before it and the <site> of a new call site. */
+ * the misses before it and the <site> of a new call site, unless its
+ * first event is its lookups' turn (PG_GT_TURN), which has no site. */
 static long next_event(const char *call, void *pc, long at)
 {
     const pg_event *ev;
 
     if (pg.mode == PANGAEA_REPLAY)
         return (ev = pg_replay_next()) && ev->seq > at ? ev->seq : at + 1;
-    return at + 1 + pg_site_pending() + (sited(call) && pg_site_is_new(pc));
-}
-
-static int is_send(const char *call)
-{
-    return !strcmp(call, "pvm_send") || !strcmp(call, "pvm_mcast");
-}
-
-/* A receive whose queue can be listed: not a probe (a collecting pass
- * frees the receive buffer) nor pvm_precv (it keeps the buffer). */
-static int listable(const char *call)
-{
-    return !strcmp(call, "pvm_recv") || !strcmp(call, "pvm_nrecv") ||
-           !strcmp(call, "pvm_trecv");
+    return at + 1 + pg_site_pending() +
+           ((traits(call) & (PG_GT_SITE | PG_GT_TURN)) == PG_GT_SITE &&
+            pg_site_is_new(pc));
 }
 
 static int send_size(void)
@@ -231,7 +229,8 @@ static void hold(const char *call, void *pc, int peer_tid, int peer, int tag,
 {
     char line[1100];
     int pid = (int)syscall(SYS_getpid), n = 0;
-    int list = pg.mode == PANGAEA_LOG && !pg_replay_steers() && listable(call);
+    int list = pg.mode == PANGAEA_LOG && !pg_replay_steers() &&
+               (traits(call) & PG_GT_LIST);
 
     publish(call, pc, peer, tag, size, at, why, args);
     line[0] = 0;
@@ -264,8 +263,8 @@ void pg_gate(const char *call, void *pc, int peer_tid, int tag, int size,
     char why[64] = "", hit[64], args[96] = "";
     va_list ap;
 
-    if (size < 0 && is_send(call))
-        size = send_size();
+    if (size < 0 && (traits(call) & PG_GT_SBUF))
+        size = send_size(); /* the send buffer is the message */
     if (p->runto > 0 && at >= p->runto) {
         snprintf(why, sizeof why, "run-to event %ld", (long)p->runto);
         p->runto = 0;

@@ -86,6 +86,11 @@
 #pragma GCC visibility push(default)
 #include <pvm3.h>
 #include "pangaea.h"
+/* libgpvm3 exports these without declaring them in pvm3.h; a program that
+ * declares them itself calls ours (PG_NAMED rows of pg_calls.def). */
+int pvm_grphostinfo(char *group, int hosttid, int *coord, int *nmem,
+                    int *nhosts);
+int pvm_grpvhostinfo(char *group, int **coordv, int **nmemv, int *nhosts);
 #pragma GCC visibility pop
 #include "pg_err.h"
 #include "pg_util.h"
@@ -105,6 +110,16 @@ struct pg_real {
 #undef PG_CALL
 };
 extern struct pg_real pg_real;
+/* The gate column of pg_calls.def: what the live page's gate (gate.c)
+ * needs to know of a call; PG_GATE_OF_name is the row's flags. */
+enum { PG_GT_NONE = 0, PG_GT_SITE = 1, PG_GT_SBUF = 2, PG_GT_LIST = 4,
+       PG_GT_TURN = 8 };
+enum pg_gate_of {
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
+    PG_GATE_OF_##name = (gate),
+#include "pg_calls.def"
+#undef PG_CALL
+};
 /* Resolves every real function; exits the process with a message if one is
  * missing (the library was loaded without libpvm3). */
 void pg_real_load(void);
@@ -191,6 +206,10 @@ extern void (*pg_ender)(int kind, const char *msg, int status);
 /* Set by wrap_group.c once the task joins a group: leaves them all, in
  * their turns, at the task's end. */
 extern void (*pg_leave_groups)(void);
+/* Set by wrap_group.c while a collective's lookups of its group's members
+ * hold a turn of the group: pg_app_call_tag calls it at the collective's
+ * first message (its lookups are done), which ends that turn. */
+extern void (*pg_coll_lookups_done)(void);
 /* Set by wrap_mhf.c once pvm_catchout's handler is taken: at the task's
  * end, the children's last output, recorded or replayed (pg_mhf_finish). */
 extern void (*pg_finish_output)(void);
@@ -312,11 +331,15 @@ void pg_stop_unreached(long last);
 int pg_debug_ltid(void);
 
 /* ---- call sites, for `pangaea -races` (callsite.c) ---------------------- */
-/* Notes the return address of the program's PVM call: in every wrapper,
- * once it knows the call is the program's.  Inside a collective (pvm_reduce
- * ...) the collective's own site stays. */
-#define PG_SITE()                                                              \
+/* Notes the return address of the program's PVM call: in every wrapper of
+ * a row of pg_calls.def whose gate column has PG_GT_SITE (the gate counts
+ * the <site> record it may write), once it knows the call is the
+ * program's.  Inside a collective (pvm_reduce ...) the collective's own
+ * site stays. */
+#define PG_SITE(call)                                                          \
     do {                                                                       \
+        _Static_assert(PG_GATE_OF_##call & PG_GT_SITE, "pvm_" #call           \
+                       ": its row of pg_calls.def has no PG_GT_SITE");         \
         if (!pg.coll)                                                          \
             pg_site_enter(__builtin_return_address(0));                        \
     } while (0)
@@ -466,6 +489,8 @@ struct pg_whatif {
                             numbered forced.seq): due at the next event  */
     int nothing;         /* forced to find nothing (a poll that found one) */
     int done;            /* the forced poll has happened                  */
+    int reached;         /* the program made the forced receive           */
+    char where[512];     /* the forced receive's call and site, as named  */
     char from[4096];     /* the old recording                             */
 };
 extern struct pg_whatif pg_whatif;
@@ -485,6 +510,11 @@ int pg_whatif_misses(const pg_event *ev);
 /* 1 (once) when the poll about to replay recorded event seq is forced to
  * find nothing. */
 int pg_whatif_nothing(long seq);
+/* A what-if task ended (status) while its next recorded event, numbered
+ * next, was still to be followed: what it never reached (its forced
+ * receive, named, or the rest of the part it follows), into msg, for the
+ * divergence pg_replay_whatif_end reports (pangaea then exits 3). */
+void pg_whatif_unreached(int status, long next, char *msg, size_t size);
 /* The turn a join or leave of group asks the coordinator for when it is
  * not followed: -1 (the next), or in a what-if -2 - P, "the next, but not
  * before the P turns of the group the what-if follows". */
@@ -616,6 +646,9 @@ int pg_replay_recorded_crash(char *where, int size);
  * spawn, while the next recorded spawn is of that program and count (its
  * children then start where they ran, with their recorded ltids). */
 int pg_replay_steers(void);
+/* At a what-if task's end: a divergence if it still steers (its next
+ * recorded event was to be followed), in pg_whatif_unreached's words. */
+void pg_replay_whatif_end(int status);
 /* The call is to give its recorded answer: a replay, or a what-if task
  * still in the part of its recording it follows (which records it too). */
 int pg_replaying(void);

@@ -985,6 +985,17 @@ int pg_replay_steers(void)
     return pg_whatif_follows(ev->seq);
 }
 
+void pg_replay_whatif_end(int status)
+{
+    char msg[900];
+
+    if (!pg_whatif.on || !comm.r || !pg_replay_steers())
+        return;
+    pg_whatif_unreached(status, next_seq(), msg, sizeof msg);
+    pg_replay_say_diverged(msg);
+    pg_coord_report(PG_REP_DIVERGED, msg);
+}
+
 int pg_replay_spawn_steers(const char *program, int count)
 {
     const pg_event *ev;

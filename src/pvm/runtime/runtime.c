@@ -363,8 +363,11 @@ int pg_app_call(void)
 int pg_app_call_tag(int tag)
 {
     if (pg.coll && pg.depth == 0 && pg.mode != PANGAEA_OFF &&
-        pg_context() == SYSCTX_DG_CTX)
+        pg_context() == SYSCTX_DG_CTX) {
+        if (tag == pg.coll_tag && pg_coll_lookups_done)
+            pg_coll_lookups_done(); /* its first message: lookups done */
         return tag == pg.coll_tag; /* else the group server's traffic */
+    }
     return pg_app_call();
 }
 
@@ -389,6 +392,8 @@ static void finish(int status)
     if (pg_signals_finish) /* signals due by the last call (wrap_sig.c) */
         pg_signals_finish();
     pg.depth++;
+    if (pg.mode == PANGAEA_LOG && pg.ltid != 0) /* ended before its stop? */
+        pg_replay_whatif_end(status);
     if (pg.mode == PANGAEA_LOG)
         pg_record_close(status);
     pg_time_close();

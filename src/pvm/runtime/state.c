@@ -101,6 +101,7 @@ void pg_warn(const char *fmt, ...)
 
 void (*pg_ender)(int kind, const char *msg, int status);
 void (*pg_leave_groups)(void);
+void (*pg_coll_lookups_done)(void);
 void (*pg_finish_output)(void);
 void (*pg_signals_start)(void);
 void (*pg_signals_finish)(void);

@@ -18,6 +18,8 @@
  *     from DIR
  *     force LTID SEQ KIND FROM MSGID TAG   (KIND: recv, notice, poll-recv,
  *                                           poll-notice, or nothing)
+ *     where LTID TEXT                      (the forced receive's call and
+ *                                           site, for messages)
  *     stop LTID SEQ                        (-1: the whole log)
  *     turns P GROUP                        (P: the group's turns followed)
  * Joins and leaves of a group take numbered turns (the coordinator's
@@ -34,7 +36,15 @@
  * find nothing (nothing), gives its recorded misses, then one more, and
  * the task runs freely from there.
  * A task the plan does not name (one that only exists past the fork) runs
- * freely from its start.  This file owns the plan and the substitution;
+ * freely from its start.
+ * Unreached.  A task that ends while its next recorded event is still
+ * one to follow left its recording (its program took another path, one
+ * that PVM does not carry: a file, the environment): if that was before
+ * its forced receive, the choice was never tried, and a run that ends
+ * well would say otherwise; so the task says which receive it never
+ * reached, and replay.c reports a divergence (pg_whatif_unreached gives
+ * the words: pangaea then exits 3, and -explore counts the run as not
+ * having made its order).  This file owns the plan and the substitution;
  * replay.c asks it whether an event is to be followed.
  */
 #include <stdio.h>
@@ -77,12 +87,17 @@ int pg_whatif_turn(const char *group)
 
 static int parse_line(const char *line)
 {
-    int ltid, kind = 0, from, msgid, tag;
+    int ltid, kind = 0, from, msgid, tag, at = 0;
     long seq;
     char k[16];
 
     if (!strncmp(line, "turns ", 6))
         return parse_turns(line);
+    if (sscanf(line, "where %d %n", &ltid, &at) == 1 && at) {
+        if (ltid == pg.ltid)
+            snprintf(pg_whatif.where, sizeof pg_whatif.where, "%s", line + at);
+        return 0;
+    }
     if (sscanf(line, "stop %d %ld", &ltid, &seq) == 2) {
         if (ltid == pg.ltid)
             pg_whatif.on = 1, pg_whatif.stop = seq;
@@ -172,6 +187,7 @@ const pg_event *pg_whatif_forced(const pg_event *ev)
 
     if (!ev || !due(ev->seq) || pg_whatif.nothing)
         return ev;
+    pg_whatif.reached = 1;
     copy = pg_whatif.forced;
     copy.seq = ev->seq;
     copy.misses = pg_whatif.at_poll ? 0 : ev->misses;
@@ -195,6 +211,20 @@ int pg_whatif_nothing(long seq)
 {
     if (!pg_whatif.nothing || !due(seq))
         return 0;
-    pg_whatif.done = 1;
+    pg_whatif.done = pg_whatif.reached = 1;
     return 1;
+}
+
+void pg_whatif_unreached(int status, long next, char *msg, size_t size)
+{
+    if (pg_whatif.force && !pg_whatif.reached)
+        snprintf(msg, size, "at event %ld: the program ended with status %d "
+                 "before its forced receive, event %ld (%s), which was never "
+                 "reached: the what-if did not try its choice", next, status,
+                 (long)pg_whatif.forced.seq,
+                 pg_whatif.where[0] ? pg_whatif.where : "a receive");
+    else
+        snprintf(msg, size, "at event %ld: the program ended with status %d "
+                 "before the end of the part of its recording the what-if "
+                 "follows (up to event %ld)", next, status, pg_whatif.stop);
 }

@@ -1,7 +1,7 @@
 /*
  * wrap_group.c - PVM groups (libgpvm3): pvm_joingroup, pvm_lvgroup,
  * pvm_gettid, pvm_getinst, pvm_barrier, pvm_bcast, pvm_reduce, pvm_gather,
- * pvm_scatter.
+ * pvm_scatter, pvm_freezegroup.
  *
  * Instance numbers are handed out in the order joins reach the group
  * server, so they differ from run to run.  Design:
@@ -27,11 +27,23 @@
  *   combines in the recorded order.  The group server's traffic (its own
  *   tags) and lookups inside the collective pass through unseen.
  * - pvm_gsize, whose count races with joins, is a query (wrap_query.c).
+ * - The lookups of members a collective makes (pvm_reduce, pvm_gather,
+ *   pvm_scatter, inside libgpvm3) and pvm_bcast makes (members()) take a
+ *   turn of the group too, logged as a "pvm_group_lookup" query: the
+ *   server answers as things stand, so they must come between the same
+ *   joins and leaves in a replay (lookups_begin).
  * - pvm_barrier is no event, but in replay a task blocked in it tells
  *   pangaea so (PG_REP_BLOCKED), since it cannot say when it has waited
  *   long: a replay where every task waits must not hang silently.
- *   pvm_freezegroup is named as not replayed (wrap_named.c): it only talks
- *   to the server, and waits for every member; a join it makes fail
+ * - pvm_freezegroup is a barrier of `size` callers (-1: the members
+ *   there are) at the server: when the last of them calls, the group
+ *   becomes static with the members it has, and later joins fail.  Each
+ *   call takes a turn of the group just before it asks the server
+ *   (logged as a lookup turn, as for the collectives), and gives it up
+ *   before it waits for the other callers (holding it, their calls could
+ *   not come): in a replay each call then asks after the same joins and
+ *   leaves as recorded, so the group freezes with the recorded members.
+ *   Its answer is a <query>, replayed as recorded; a join it made fail
  *   (recorded as failed, with its turn) keeps that turn in replay.
  */
 #include <stdio.h>
@@ -253,7 +265,7 @@ int pvm_barrier(char *group, int count)
                              pg_real.barrier(group, count), -1, -1, -1,
                              "group %.40s count %d", group ? group : "", count);
     if (pg.mode == PANGAEA_LOG) {
-        PG_SITE(); /* an event for `pangaea -races` (callsite.c) */
+        PG_SITE(barrier); /* an event for `pangaea -races` (callsite.c) */
         PG_ENTER();
         cc = pg_real.barrier(group, count);
         if (cc >= 0)
@@ -287,6 +299,55 @@ int pvm_joingroup(char *group)
     return inst;
 }
 
+/* A collective's and pvm_bcast's lookups of the group's members (the
+ * server's answers, as things stand) hold a turn of the group, so that a
+ * replay makes them between the same joins and leaves as the recording:
+ * a member that leaves just after its part of a pvm_reduce must not be
+ * gone when the root looks it up in the replay if it was there when
+ * recorded.  The turn is a <query> "pvm_group_lookup" about the group,
+ * its value the turn's number; it ends once the lookups are done (a
+ * collective's first message, pg_coll_lookups_done, or the call's end).
+ * A log made before lookups took turns has no such query: its replay
+ * looks up as it comes. */
+static char lookup_group[256];
+static int lookup_held;
+
+static void lookups_done(void)
+{
+    if (!lookup_held)
+        return;
+    lookup_held = 0;
+    pg_coll_lookups_done = NULL;
+    pg.depth++;
+    pg_coord_turn_done(lookup_group);
+    pg.depth--;
+}
+
+static void lookups_begin(const char *call, const char *group)
+{
+    const pg_event *ev;
+    int order;
+
+    if (!group || !*group || strlen(group) >= sizeof lookup_group ||
+        (pg.mode != PANGAEA_LOG && pg.mode != PANGAEA_REPLAY))
+        return;
+    if (pg_replaying()) { /* a what-if records it too */
+        ev = pg_replay_next();
+        if (!ev || ev->kind != PG_EV_QUERY ||
+            strcmp(ev->call, "pvm_group_lookup"))
+            return; /* a log made before lookups took turns */
+        order = pg_coord_turn(call, group,
+                              pg_replay_query("pvm_group_lookup", group));
+    } else {
+        order = pg_coord_turn(call, group, pg_whatif_turn(group));
+    }
+    if (pg.mode == PANGAEA_LOG)
+        pg_record_query("pvm_group_lookup", group, order);
+    strcpy(lookup_group, group);
+    lookup_held = 1;
+    pg_coll_lookups_done = lookups_done;
+}
+
 /* The members of `group` other than this task, sorted by ltid, into
  * tids[max]; their number, or a PVM error. */
 static int members(char *group, int *tids, int max)
@@ -318,9 +379,11 @@ int pvm_bcast(char *group, int tag)
     pg_real_load_group();
     PG_RETURN_REAL_UNLESS_AT(bcast, pg_app_call(), pg_real.bcast(group, tag), -1, tag,
                              -1, "group %.40s", group ? group : "");
-    PG_SITE();
+    PG_SITE(bcast);
     PG_ENTER();
+    lookups_begin("pvm_bcast", group);
     n = members(group, tids, 1024);
+    lookups_done();
     cc = n < 0 ? pg_real.bcast(group, tag)
                : pg_send_bcast(group, tids, n, tag);
     PG_LEAVE();
@@ -334,11 +397,15 @@ int pvm_bcast(char *group, int tag)
     pg_real_load_group();                                                      \
     PG_RETURN_REAL_UNLESS_AT(call, pg_app_call(), realcall, -1, msgtag, -1,    \
                              "group %.40s", group ? group : "");               \
-    PG_SITE();                                                                 \
+    PG_SITE(call);                                                             \
+    pg.depth++; /* its messages at depth 0 are the program's: no PG_ENTER */ \
+    lookups_begin("pvm_" #call, group);                                        \
+    pg.depth--;                                                                \
     pg.coll++;                                                                 \
     pg.coll_tag = msgtag;                                                      \
     cc = realcall;                                                             \
     pg.coll--;                                                                 \
+    lookups_done(); /* none made: it failed, or the group is one task */     \
     return cc;
 
 int pvm_reduce(void (*func)(int *, void *, void *, int *, int *), void *data,
@@ -360,4 +427,56 @@ int pvm_scatter(void *result, void *data, int count, int datatype,
 {
     COLLECTIVE(scatter, pg_real.scatter(result, data, count, datatype,
                                         msgtag, group, root))
+}
+
+/* A recording made when pvm_freezegroup was not replayed logged only
+ * that it was called: 1, that record passed (the call then goes as it
+ * comes, as it did). */
+static int recorded_unreplayed(void)
+{
+    const pg_event *ev = pg_replay_next();
+
+    if (!ev || ev->kind != PG_EV_QUERY || strcmp(ev->call, "not_replayed") ||
+        strcmp(ev->about, "pvm_freezegroup"))
+        return 0;
+    pg_replay_query("not_replayed", "pvm_freezegroup");
+    if (pg.mode == PANGAEA_LOG)
+        pg_record_query("not_replayed", "pvm_freezegroup", 0);
+    return 1;
+}
+
+/* pvm_freezegroup (see the file comment): the members it finds in its
+ * turn say whether it will wait; the answer is replayed as recorded. */
+static int freeze(char *group, int size)
+{
+    char about[300];
+    int cc;
+
+    snprintf(about, sizeof about, "%.250s %d", group, size);
+    if (pg_replaying() && recorded_unreplayed()) /* an older recording */
+        return pg_real.freezegroup(group, size);
+    lookups_begin("pvm_freezegroup", group); /* after the same joins */
+    lookups_done(); /* before the call: it waits for the other freezes */
+    cc = pg_real.freezegroup(group, size);
+    if (pg_replaying()) /* a what-if records it too */
+        cc = pg_replay_query("pvm_freezegroup", about);
+    if (pg.mode == PANGAEA_LOG)
+        pg_record_query("pvm_freezegroup", about, cc);
+    return cc;
+}
+
+int pvm_freezegroup(char *group, int size)
+{
+    int cc;
+
+    pg_real_load_group();
+    PG_RETURN_REAL_UNLESS_AT(freezegroup, pg_app_call() && group && *group &&
+                                 (pg.mode == PANGAEA_LOG ||
+                                  pg.mode == PANGAEA_REPLAY),
+                             pg_real.freezegroup(group, size), -1, -1, -1,
+                             "group %.40s size %d", group ? group : "", size);
+    PG_ENTER();
+    cc = freeze(group, size);
+    PG_LEAVE();
+    return cc;
 }

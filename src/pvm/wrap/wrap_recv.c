@@ -430,7 +430,7 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
     int cc;                                                                    \
     PG_RETURN_REAL_UNLESS_AT(call, pg_app_call_tag(tag), realexpr, tid, tag,   \
                              -1, NULL);                                        \
-    PG_SITE();                                                                 \
+    PG_SITE(call);                                                             \
     PG_ENTER();                                                                \
     pg_record_wait_begin(how == BLOCK || how == TIMED);                        \
     pg_mhf_sync();                                                             \
@@ -472,7 +472,7 @@ int pvm_precv(int tid, int tag, void *buf, int len, int type, int *rtid,
                              tid, tag, -1, NULL);
     if (size < 0)
         return PvmBadParam;
-    PG_SITE();
+    PG_SITE(precv);
     PG_ENTER();
     pg_record_wait_begin(1);
     pg_mhf_sync();

@@ -53,7 +53,7 @@ int pvm_setopt(int what, int val)
     pg_real_load();
     PG_RETURN_REAL_UNLESS(setopt, what == PvmRoute && pg_app_call(),
                           own_output(what, val, pg_real.setopt(what, val)));
-    PG_SITE();
+    PG_SITE(setopt);
     PG_ENTER();
     cc = pg_real.setopt(what, val);
     pg_site_route(val);

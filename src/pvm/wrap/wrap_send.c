@@ -120,7 +120,7 @@ int pvm_send(int tid, int tag)
 
     PG_RETURN_REAL_UNLESS_AT(send, pg_app_call_tag(tag), pg_real.send(tid, tag), tid,
                              tag, -1, NULL);
-    PG_SITE();
+    PG_SITE(send);
     PG_ENTER();
     cc = send_common("pvm_send", &tid, 1, tag, 0, NULL);
     PG_LEAVE();
@@ -134,7 +134,7 @@ int pvm_mcast(int *tids, int n, int tag)
     PG_RETURN_REAL_UNLESS_AT(mcast, pg_app_call() && n > 0,
                              pg_real.mcast(tids, n, tag), n == 1 ? tids[0] : -1,
                              tag, -1, "%d tasks", n);
-    PG_SITE();
+    PG_SITE(mcast);
     PG_ENTER();
     cc = send_common("pvm_mcast", tids, n, tag, 1, NULL);
     PG_LEAVE();
@@ -176,7 +176,7 @@ int pvm_psend(int tid, int tag, void *data, int len, int type)
                              size < 0 ? -1 : len * size, NULL);
     if (size < 0 || len < 0)
         return PvmBadParam;
-    PG_SITE();
+    PG_SITE(psend);
     PG_ENTER();
     buf = pvm_mkbuf(PvmDataRaw);
     old = pvm_setsbuf(buf);
