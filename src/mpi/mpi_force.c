@@ -45,6 +45,7 @@
 
 static struct {
     char old_log[4200];      /* the log followed */
+    char where[512];         /* the forced receive: "CALL at SITE" */
     long stop;               /* first event not followed, -1: none */
     int force;               /* this rank has the forced receive */
     long fseq;
@@ -61,7 +62,7 @@ static struct {
 /* The plan's lines for this rank: 0, or -1 when one is malformed. */
 static int plan_line(const char *line)
 {
-    int ltid, from, msgid, tag;
+    int ltid, from, msgid, tag, n = 0;
     long seq;
     char kind[16];
 
@@ -84,6 +85,11 @@ static int plan_line(const char *line)
                     "(README.md, MPI programs)", seq, kind);
         fc.force = 1, fc.fseq = seq, fc.ffrom = from, fc.ftag = tag;
         fc.at_poll = !strcmp(kind, "poll-recv");
+        return 0;
+    }
+    if (sscanf(line, "where %d %n", &ltid, &n) == 1 && n > 0) {
+        if (ltid == pgm.ltid) /* "CALL at SITE": named if never reached */
+            snprintf(fc.where, sizeof fc.where, "%s", line + n);
         return 0;
     }
     return !strncmp(line, "turns ", 6) ? 0 : -1;
@@ -294,6 +300,15 @@ int pgm_force_pick(const char *call, int *source, int *tag)
     *source = pgm_rank_of(fc.ffrom);
     *tag = fc.ftag;
     return 1;
+}
+
+void pgm_force_unreached(void)
+{
+    if (fc.armed) /* the program ends without the forced receive */
+        pgm_die(PGM_DIVERGED, "what-if: the program ended before its forced "
+                "receive, event %ld (%s), which was never reached: the "
+                "what-if did not try its choice", fc.fseq,
+                fc.where[0] ? fc.where : fc.fcall);
 }
 
 void pgm_force_check(void)

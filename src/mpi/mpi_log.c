@@ -438,6 +438,7 @@ void pgm_finish(void)
     int rc = 0;
 
     pgm_force_boundary(); /* a what-if rank's stop read in its last call */
+    pgm_force_unreached();
     if (pgm.mode == PGM_REPLAY) {
         pgm_expect(PG_EV_END, NULL, "MPI_Finalize", 0);
         pgm_stop_unreached(pgm.next.seq);

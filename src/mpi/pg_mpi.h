@@ -162,6 +162,9 @@ int pgm_site(void);
 int pgm_force_start(void);
 /* The path of the old log a what-if rank follows (for its postings). */
 const char *pgm_force_old_log(void);
+/* At MPI_Finalize: a forced receive still armed (the program ended
+ * without making it) ends the run as a divergence, named. */
+void pgm_force_unreached(void);
 /* Each event the replay reader gives (sites and polls too). */
 void pgm_force_seen(const pg_event *ev);
 /* After pgm.next was read: at the rank's stop, the old log is closed and

@@ -242,4 +242,28 @@ else
     pg_fail "cannot start a private pvmd"
 fi
 
+# A forced receive the program never reaches (mpi_orders once: the
+# master takes one result when its file exists): named, exit 3, never
+# "ended well".
+dir=$(pg_tmpdir)
+timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
+    "$PG_BUILD/tests/mpich/mpi_orders" once "$dir/seen" >"$dir/rec.out" 2>"$dir/rec.err" ||
+    pg_fail "MPICH: recording mpi_orders once"
+seq=$("$P" -races -json "$dir/rec" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["took"] and x["alternatives"]]
+print(r[-1]["seq"], "%d:%d" % (r[-1]["alternatives"][0]["ltid"], r[-1]["alternatives"][0]["msgid"]))')
+read -r seq alt <<<"$seq"
+rc=0
+timeout 120 "$P" -whatif "1:$seq=$alt" -logdir "$dir/rec" -o "$dir/new" mpiexec.mpich -n 4 \
+    "$PG_BUILD/tests/mpich/mpi_orders" once "$dir/seen" >"$dir/new.out" 2>"$dir/new.err" || rc=$?
+if [ "$rc" -eq 3 ] &&
+    grep -q "ltid 1 (rank 0): what-if: the program ended before its forced receive, event $seq (MPI_Recv at mpi_orders.c:[0-9]*), which was never reached" "$dir/new.err" &&
+    ! grep -q "ended well" "$dir/new.err"; then
+    pg_pass "MPICH: a forced receive the program never reaches (1:$seq=$alt) is named, exit 3"
+else
+    pg_fail "MPICH: an unreached forced receive: exit $rc"
+    cat "$dir/new.err"
+fi
+
 pg_summary

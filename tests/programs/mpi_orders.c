@@ -18,7 +18,10 @@
  * With the argument "sendrecv" each worker sends its result and takes
  * the master's answer (tag 2, sent once all results are in) in one
  * MPI_Sendrecv: a what-if forcing a master's receive stops following a
- * worker inside that call, between its two halves.
+ * worker inside that call, between its two halves.  With "once FILE" the
+ * master takes all three results when FILE does not exist (and makes
+ * it), one only when it does: a what-if forcing a later receive of the
+ * first run never reaches it.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -30,7 +33,8 @@ int main(int argc, char **argv)
 {
     int rank, size, i, v, crash = argc > 1 && !strcmp(argv[1], "crash");
     int poll = argc > 1 && !strcmp(argv[1], "poll"), found = 0, misses = 0;
-    int sendrecv = argc > 1 && !strcmp(argv[1], "sendrecv"), w;
+    int sendrecv = argc > 1 && !strcmp(argv[1], "sendrecv"), w, n;
+    FILE *once = NULL;
     MPI_Status st;
 
     MPI_Init(&argc, &argv);
@@ -54,8 +58,15 @@ int main(int argc, char **argv)
     if (poll)
         printf("poll: %d after %d polls that found nothing\n", st.MPI_SOURCE,
                misses);
+    n = size;
+    if (argc > 2 && !strcmp(argv[1], "once")) {
+        if (access(argv[2], F_OK) == 0)
+            n = 2; /* one receive this time */
+        else if ((once = fopen(argv[2], "w")))
+            fclose(once);
+    }
     printf("order:");
-    for (i = 1; i < size; i++) {
+    for (i = 1; i < n; i++) {
         MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
         printf(" %d", v);
