@@ -249,6 +249,10 @@ void pg_coord_report(int kind, const char *text)
 {
     int v[2] = { pg.ltid, kind };
 
+    /* A divergence stops the run (monitor.c kills its tasks): what the
+     * program printed before it goes out first, not lost in its buffer. */
+    if (kind == PG_REP_DIVERGED && !pg_forked_child())
+        fflush(NULL);
     ctl_send(pg.top, PG_TAG_REPORT, v, 2, text, NULL);
 }
 

@@ -111,6 +111,7 @@ void pg_end_task(int kind, const char *msg, int status)
 {
     if (pg_forked_child())
         _exit(status); /* the task's logs and PVM state are not ours */
+    fflush(NULL); /* what the program printed until here, not lost by _exit */
     if (pg_ender)
         pg_ender(kind, msg, status);
     _exit(status);
