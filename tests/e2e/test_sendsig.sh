@@ -57,14 +57,20 @@ for i in 1 2 3; do
     rc=0
     timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -term \
         >"$dir/rep$i" 2>"$dir/rep$i.err" || rc=$?
-    [ "$rc" -eq "$rrc" ] && cmp -s "$dir/rec" "$dir/rep$i" && same=$((same + 1))
+    if [ "$rc" -eq "$rrc" ] && cmp -s "$dir/rec" "$dir/rep$i"; then
+        same=$((same + 1))
+    else
+        bad=$i badrc=$rc
+    fi
 done
 if [ "$rrc" -eq 4 ] && [ "$same" -eq 3 ] && grep -qx 'signal [0-9]* 15 1' "$dir/logs/ltid-2.signals.pgc" &&
    grep -q '^\[1\] parent: the child ended$' "$dir/rec"; then
     pg_pass "plain_signal -term: an uncaught SIGTERM ends the child inside its receive, in 3 of 3 replays as recorded (exit $rrc)"
 else
     pg_fail "plain_signal -term: recording exit $rrc, $same of 3 replays the same:"
-    cat "$dir/rec" "$dir/rec.err" "$dir/logs/ltid-2.signals.pgc" "$dir/rep1" "$dir/rep1.err" | head -12
+    cat "$dir/rec" "$dir/rec.err" "$dir/logs/ltid-2.signals.pgc" | head -12
+    [ -n "${bad:-}" ] && echo "replay $bad (exit $badrc):" &&
+        cat "$dir/rep$bad" "$dir/rep$bad.err" | head -12
 fi
 
 pg_pvm_stop
