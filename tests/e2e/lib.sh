@@ -194,6 +194,17 @@ pg_comm_edit() {
     return $rc
 }
 
+# pg_insns OUT CMD...: the instructions CMD executes (cachegrind's I
+# refs, its processes summed; valgrind's words in OUT).  Counts, not
+# times: they do not move with the machine's load.
+pg_insns() {
+    local out=$1
+    shift
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        "$@" >/dev/null 2>"$out"
+    sed -n 's/.*I *refs: *//p' "$out" | tr -d , | awk '{ s += $1 } END { if (NR) print s }'
+}
+
 # pg_log_messages LOGDIR SENDS RECVS: every send destination in the comm
 # logs of LOGDIR goes to file SENDS and every receive to RECVS, one line
 # "sender msgid receiver" each.  A <recv call="pvm_probe"> saw a message

@@ -38,14 +38,6 @@ N=${PG_SCALING_N:-20000}
 command -v valgrind >/dev/null ||
     pg_skip "valgrind is not installed (scripts/install-deps.sh test)"
 
-# insns OUT CMD...: the instructions CMD executes (cachegrind's I refs).
-insns() {
-    local out=$1
-    shift
-    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-        "$@" >/dev/null 2>"$out"
-    sed -n 's/.*I *refs: *//p' "$out" | tr -d ,
-}
 
 # within5 WHAT SMALL BIG: BIG (at 4x the events) within 5x SMALL.
 within5() {
@@ -61,11 +53,11 @@ for n in "$N" $((4 * N)); do
     "$G" "$dir/q$n" 9 "$n" star >/dev/null || pg_fail "gen_logs $n star failed"
     cp -r "$dir/q$n" "$dir/m$n"
 done
-r1=$(insns "$dir/vr1" "$P" -races "$dir/q$N")
-r4=$(insns "$dir/vr4" "$P" -races "$dir/q$((4 * N))")
+r1=$(pg_insns "$dir/vr1" "$P" -races "$dir/q$N")
+r4=$(pg_insns "$dir/vr4" "$P" -races "$dir/q$((4 * N))")
 within5 "-races on a deep queue" "$r1" "$r4"
-m1=$(insns "$dir/vm1" "$P" -min "$dir/m$N")
-m4=$(insns "$dir/vm4" "$P" -min "$dir/m$((4 * N))")
+m1=$(pg_insns "$dir/vm1" "$P" -min "$dir/m$N")
+m4=$(pg_insns "$dir/vm4" "$P" -min "$dir/m$((4 * N))")
 within5 "-min on a deep queue" "$m1" "$m4"
 # -min's pruning happened (the instructions are of the real work)
 if grep -q 'race-only now' "$dir/vm4"; then

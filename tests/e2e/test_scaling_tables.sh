@@ -29,14 +29,6 @@ N=${PG_SCALING_N:-10000}
 command -v valgrind >/dev/null ||
     pg_skip "valgrind is not installed (scripts/install-deps.sh test)"
 
-# insns OUT CMD...: the instructions CMD executes, its processes summed.
-insns() {
-    local out=$1
-    shift
-    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-        "$@" >/dev/null 2>"$out"
-    sed -n 's/.*I *refs: *//p' "$out" | tr -d , | awk '{ s += $1 } END { if (NR) print s }'
-}
 
 # within5 WHAT SMALL BIG: BIG (at 4x) within 5x SMALL.
 within5() {
@@ -62,8 +54,8 @@ if [ $? -eq 0 ] && [ "$out" = "no race in 0 receives examined" ]; then
 else
     pg_fail "-races on $((4 * N)) barriers: $out"
 fi
-b1=$(insns "$dir/vb1" "$P" -races "$dir/b$N")
-b4=$(insns "$dir/vb4" "$P" -races "$dir/b$((4 * N))")
+b1=$(pg_insns "$dir/vb1" "$P" -races "$dir/b$N")
+b4=$(pg_insns "$dir/vb4" "$P" -races "$dir/b$((4 * N))")
 within5 "-races, barriers of one group" "$b1" "$b4"
 
 # The check reached the children's logs: the table was built whole.
@@ -74,8 +66,8 @@ if [ $? -eq 2 ] && echo "$out" | grep -q "ltid-2.comm.pgc is missing: ltid 2 was
 else
     pg_fail "a replay's check of $((2 * N)) children: $out"
 fi
-s1=$(insns "$dir/vs1" "$P" -replay -logdir "$dir/s$N" "$dir/gen_worker" -worker)
-s4=$(insns "$dir/vs4" "$P" -replay -logdir "$s4" "$dir/gen_worker" -worker)
+s1=$(pg_insns "$dir/vs1" "$P" -replay -logdir "$dir/s$N" "$dir/gen_worker" -worker)
+s4=$(pg_insns "$dir/vs4" "$P" -replay -logdir "$s4" "$dir/gen_worker" -worker)
 within5 "a replay's placement table" "$s1" "$s4"
 
 # The table, sorted once, still refuses an ltid spawned twice, naming
