@@ -12,5 +12,10 @@ double pg_now(void);
 double pg_seconds(void);
 /* The SHA-256 of the regular file at path, in hex; 0, or -1. */
 int pg_file_sum(const char *path, char hex[65]);
+/* -stop's list "L:E,L:E,...": each event E of task `ltid` (E >= 1) put
+ * into events[*n], kept ascending, up to max; other tasks' items and
+ * malformed ones are passed over (pangaea checked the list). */
+void pg_stop_events(const char *list, int ltid, long *events, int *n,
+                    int max);
 
 #endif

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -98,3 +99,28 @@ int pg_file_sum(const char *path, char hex[65])
     return cc;
 }
 
+/* One item "L:E": E added if L is ltid. */
+static void stop_item(const char *item, int ltid, long *events, int *n,
+                      int max)
+{
+    char *end;
+    long l = strtol(item, &end, 10), e;
+    int i;
+
+    if (end == item || *end != ':' || l != ltid)
+        return;
+    e = strtol(end + 1, &end, 10);
+    if (e < 1 || (*end && *end != ',') || *n >= max)
+        return;
+    for (i = (*n)++; i > 0 && events[i - 1] > e; i--)
+        events[i] = events[i - 1];
+    events[i] = e;
+}
+
+void pg_stop_events(const char *list, int ltid, long *events, int *n,
+                    int max)
+{
+    for (; list && *list;
+         list = strchr(list, ',') ? strchr(list, ',') + 1 : "")
+        stop_item(list, ltid, events, n, max);
+}

@@ -25,27 +25,10 @@
 #include <unistd.h>
 
 #include "pg_mpi.h"
+#include "pg_util.h"
 
 static long targets[64]; /* this rank's stop events, ascending */
 static int ntargets, next;
-
-/* Adds event e if the item "L:E" names this rank's ltid. */
-static void add_target(const char *item)
-{
-    char *end;
-    long l = strtol(item, &end, 10), e;
-    int i;
-
-    if (end == item || *end != ':' || l != pgm.ltid)
-        return;
-    e = strtol(end + 1, &end, 10);
-    if (e < 1 || (*end && *end != ',') ||
-        ntargets == (int)(sizeof targets / sizeof targets[0]))
-        return;
-    for (i = ntargets++; i > 0 && targets[i - 1] > e; i--)
-        targets[i] = targets[i - 1];
-    targets[i] = e;
-}
 
 void pgm_stop_start(void)
 {
@@ -53,8 +36,7 @@ void pgm_stop_start(void)
 
     if (pgm.mode != PGM_REPLAY || pgm.whatif)
         return;
-    for (; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
-        add_target(s);
+    pg_stop_events(s, pgm.ltid, targets, &ntargets, 64); /* util.c */
     if (ntargets)
         pgm.hooks |= PGM_HOOK_STOPS;
 }

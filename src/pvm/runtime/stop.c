@@ -45,24 +45,6 @@ static int debugged = -1; /* 1: this task runs under gdb (-debug) */
 static char what[600];    /* the event armed, described */
 static long armed_at;
 
-/* Adds event e if the item "L:E" names this task. */
-static void add_target(const char *item, int ltid)
-{
-    char *end;
-    long l = strtol(item, &end, 10), e;
-    int i;
-
-    if (end == item || *end != ':' || l != ltid)
-        return;
-    e = strtol(end + 1, &end, 10);
-    if (e < 1 || (*end && *end != ',') ||
-        ntargets == (int)(sizeof targets / sizeof targets[0]))
-        return;
-    for (i = ntargets++; i > 0 && targets[i - 1] > e; i--)
-        targets[i] = targets[i - 1];
-    targets[i] = e;
-}
-
 int pg_debug_ltid(void)
 {
     const char *s = getenv(PG_ENV_DEBUG);
@@ -75,10 +57,9 @@ void pg_stop_init(void)
     const char *s = getenv(PG_ENV_STOP), *d = getenv(PG_ENV_DEBUG);
 
     debugged = pg_debug_ltid() == pg.ltid && pg.ltid > 0;
-    for (; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : "")
-        add_target(s, pg.ltid);
+    pg_stop_events(s, pg.ltid, targets, &ntargets, 64); /* util.c */
     if (debugged && d && strchr(d, ':'))
-        add_target(d, pg.ltid);
+        pg_stop_events(d, pg.ltid, targets, &ntargets, 64);
     if (ntargets)
         pg_stop_next = targets[0];
 }
