@@ -74,6 +74,7 @@
 #ifndef PG_INTERNAL_H
 #define PG_INTERNAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -273,9 +274,14 @@ void pg_top_off(void);
 #define PG_RETURN_REAL_UNLESS_AS(gate_name, app, realcall, peer_tid, tag,      \
                                  size, ...)                                    \
     do {                                                                       \
-        if (!(app))                                                            \
+        pg_sig_entering = 1; /* a signal landing now: in the next call */     \
+        if (!(app)) {                                                          \
+            pg_sig_entering = 0;                                               \
             return realcall;                                                   \
-        if (++pg.calls >= pg_sig_at)                                           \
+        }                                                                      \
+        ++pg.calls;                                                            \
+        pg_sig_entering = 0;                                                   \
+        if (pg.calls >= pg_sig_at)                                             \
             pg_sig_gate();                                                     \
         PG_GATE(gate_name, peer_tid, tag, size, __VA_ARGS__);                  \
     } while (0)
@@ -289,6 +295,10 @@ void pg_top_off(void);
  * reaches it, which raises the signals overdue and arms PG_STOP_SIG for
  * those due as this call returns (pg_stop_now calls pg_sig_leave). */
 extern volatile long pg_sig_at;
+/* Set from a wrapper's first statement until it has counted its call: a
+ * signal landing then landed inside the next call, which the program has
+ * made already (wrap_sig.c). */
+extern volatile sig_atomic_t pg_sig_entering;
 void pg_sig_gate(void);
 /* Says once per `said` flag, through `pangaea`, "CALL is not replayed:
  * this run may not repeat" (coord_client.c). */

@@ -56,6 +56,7 @@
 #define NMAPPED 31 /* signals 1..31 travel as SIGRTMIN+0..30 */
 
 volatile long pg_sig_at = LONG_MAX;
+volatile sig_atomic_t pg_sig_entering;
 
 static char path[4200]; /* this task's signals file */
 static int fd = -1;     /* recording: opened at the first line */
@@ -122,7 +123,10 @@ static void put_line(const char *word, const long *v, int n)
 static void on_mapped(int rt)
 {
     int saved = errno, sig = rt - SIGRTMIN + 1;
-    long v[3] = { pg.calls, sig, pg.depth > 0 };
+    int entering = pg_sig_entering && pg.depth == 0;
+    /* landed in a wrapper before it counted its call: inside that call,
+     * which the program has made (it sees the signal after it) */
+    long v[3] = { pg.calls + entering, sig, pg.depth > 0 || entering };
 
     if (pg.mode == PANGAEA_LOG)
         put_line("signal", v, 3);
