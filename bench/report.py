@@ -40,8 +40,9 @@ class Data:
     def __init__(self, rows):
         self.rows = rows
 
-    def values(self, id_, mode, field, name=None, fn=None):
-        out = []
+    def each(self, id_, mode, field, name=None, fn=None):
+        """(row, value) of every row of id_ and mode (and name) that has
+        a value: FIELD as a number, or fn(row)."""
         for r in self.rows:
             if r["id"] != id_ or r["mode"] != mode:
                 continue
@@ -49,8 +50,10 @@ class Data:
                 continue
             v = fn(r) if fn else num(r.get(field))
             if v is not None:
-                out.append(v)
-        return out
+                yield r, v
+
+    def values(self, id_, mode, field, name=None, fn=None):
+        return [v for _, v in self.each(id_, mode, field, name, fn)]
 
     def median(self, *a, **k):
         v = self.values(*a, **k)
@@ -58,14 +61,8 @@ class Data:
 
     def by_rep(self, id_, mode, field, name=None, fn=None):
         out = {}
-        for r in self.rows:
-            if r["id"] != id_ or r["mode"] != mode:
-                continue
-            if name and r.get("name") != name:
-                continue
-            v = fn(r) if fn else num(r.get(field))
-            if v is not None:
-                out.setdefault(r["rep"], v)
+        for r, v in self.each(id_, mode, field, name, fn):
+            out.setdefault(r["rep"], v)
         return out
 
     def paired(self, id_, mode, field, name=None, fn=None, over="raw"):
