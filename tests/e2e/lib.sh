@@ -28,6 +28,10 @@ PG_PVMD_PID=
 # that sources this file: pg_tmpdir is called as $(pg_tmpdir), in a
 # subshell, so it could not tell the cleanup trap about a dir of its own.
 PG_TMP_BASE=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-e2e.XXXXXX") || exit 1
+# run_all.sh names a file in PG_E2E_TMPLIST and checks, after the test,
+# that every base listed there is gone: a test whose trap forgot
+# pg_cleanup fails instead of filling /tmp.
+[ -z "${PG_E2E_TMPLIST:-}" ] || echo "$PG_TMP_BASE" >>"$PG_E2E_TMPLIST"
 
 # --- results ---------------------------------------------------------------
 

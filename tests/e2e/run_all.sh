@@ -66,6 +66,19 @@ count() {
     failed=$((failed + f))
 }
 
+# left_behind NAME: one failure if test NAME left a temp base of lib.sh
+# (its cleanup trap did not run pg_cleanup); removes what it left.
+left_behind() {
+    local name=$1 base
+    [ -s "$work/$name.tmps" ] || return 0
+    while read -r base; do
+        [ -e "$base" ] || continue
+        echo "FAIL: $name left its temp dir $base behind"
+        failed=$((failed + 1))
+        rm -rf "$base"
+    done <"$work/$name.tmps"
+}
+
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
 # Tests run PG_JOBS at a time (default twice the CPUs, and two more for
@@ -104,13 +117,15 @@ reap() {
     echo "== $name ($(( SECONDS - job_start[$pid] )) s)"
     cat "$work/$name.log"
     count "$name" "$rc" "$work/$name.log"
+    left_behind "$name"
     unset "job_name[$pid]"
     running=$((running - 1))
 }
 for name in "${order[@]}"; do
     wanted "$name" || continue
     while [ "$running" -ge "$jobs" ]; do reap || break; done
-    timeout "${PG_TEST_TIMEOUT:-1200}" bash "$dir/$name" >"$work/$name.log" 2>&1 &
+    PG_E2E_TMPLIST=$work/$name.tmps \
+        timeout "${PG_TEST_TIMEOUT:-1200}" bash "$dir/$name" >"$work/$name.log" 2>&1 &
     job_name[$!]=$name
     job_start[$!]=$SECONDS
     bg_pids+=($!)

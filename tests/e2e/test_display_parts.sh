@@ -34,7 +34,7 @@ set -u
 PANGAEA=$PG_BUILD/pangaea
 HERE=$(cd "$(dirname "$0")" && pwd)
 dir=$(pg_tmpdir)
-trap 'rm -rf "$dir"' EXIT
+trap 'rm -rf "$dir"; pg_cleanup' EXIT
 
 jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 expect() {

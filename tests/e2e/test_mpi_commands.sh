@@ -22,7 +22,7 @@ PROG=$PG_BUILD/tests/mpich/mpi_orders
 dir=$(pg_tmpdir)
 cd "$dir" || exit 1
 stopped=
-trap 'for p in $stopped; do kill -CONT "$p" 2>/dev/null; done' EXIT
+trap 'for p in $stopped; do kill -CONT "$p" 2>/dev/null; done; pg_cleanup' EXIT
 
 timeout 120 "$P" -log -logdir rec mpiexec.mpich -n 4 "$PROG" >rec.out 2>rec.err ||
     { pg_fail "recording mpi_orders"; cat rec.err; pg_summary; exit 1; }
