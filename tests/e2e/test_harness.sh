@@ -11,7 +11,7 @@
 # (b) run_all.sh (PG_E2E_DIR) on made-up tests: one passes, one skips with
 #     pg_skip, one checks nothing ("0 passed, 0 failed"), one fails.  The
 #     skip is named and counted apart, never as passed; a test that checked
-#     nothing is a failure.
+#     nothing is a failure; one that leaves its temp dir behind fails.
 # (c) test_hosts.sh and test_hostloss.sh as run_all.sh runs them, on a
 #     machine where they cannot run: an `id` first in PATH says we are not
 #     root, the check hosts.sh makes first, so no namespace is ever made.
@@ -46,6 +46,20 @@ if [ "$rc" -ne 0 ] && [ "$(tail -n 1 "$dir/all.out")" = "4 passed, 3 failed, 1 s
     pg_pass "run_all.sh: a skip is named and counted apart, a test that checked nothing fails"
 else
     pg_fail "run_all.sh on made-up tests, exit $rc:"; cat "$dir/all.out"
+fi
+# A test whose own EXIT trap forgot pg_cleanup leaves its temp dir: one
+# failure, named, and the dir removed.
+suite test_f_litter.sh 'trap "" EXIT; pg_pass "one"; echo "$PG_TMP_BASE" >"'"$dir"'/litter"; pg_summary'
+rc=0
+PG_E2E_DIR=$dir/suites PG_TESTS="test_a_pass.sh test_f_litter.sh" \
+    bash "$E2E/run_all.sh" >"$dir/f.out" 2>&1 || rc=$?
+litter=$(cat "$dir/litter" 2>/dev/null)
+if [ "$rc" -ne 0 ] && [ "$(tail -n 1 "$dir/f.out")" = "3 passed, 1 failed, 0 skipped" ] &&
+   grep -q "FAIL: test_f_litter.sh left its temp dir $litter behind" "$dir/f.out" &&
+   [ -n "$litter" ] && [ ! -e "$litter" ]; then
+    pg_pass "run_all.sh: a test that leaves its temp dir behind fails, and the dir goes"
+else
+    pg_fail "run_all.sh on a test that litters, exit $rc:"; cat "$dir/f.out"
 fi
 rc=0
 PG_E2E_DIR=$dir/suites PG_TESTS="test_a_pass.sh test_b_skip.sh" \
