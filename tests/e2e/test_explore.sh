@@ -103,16 +103,22 @@ else
     pg_fail "resume: exit $rc then $rc2, $(distinct res.out) outputs"; tail -4 res1.out res2.out
 fi
 
-# -resume with no state, or a damaged one: exit 2, named
-mkdir -p nostate badstate && printf 'garbage\n' >badstate/explore.state
-rc=0 rc2=0
+# -resume with no state, or a damaged one: exit 2, the file and line named
+mkdir -p nostate badstate cutstate && printf 'garbage\n' >badstate/explore.state
+printf 'pangaea-explore 2\nhash0 0123456789abcdef\nnext 0\njobs 0\nrun 0 0 0 1 0 3 0\t\n1:5=2:1\n' \
+    >cutstate/explore.state # a run of 3 choices, cut after the first
+rc=0 rc2=0 rc3=0
 "$PANGAEA" -explore -resume -logdir nostate "$PROG" 1 >nostate.out 2>&1 || rc=$?
 "$PANGAEA" -explore -resume -logdir badstate "$PROG" 1 >badstate.out 2>&1 || rc2=$?
+"$PANGAEA" -explore -resume -logdir cutstate "$PROG" 1 >cutstate.out 2>&1 || rc3=$?
 if [ "$rc" -eq 2 ] && grep -q "nostate holds no exploration" nostate.out &&
-        [ "$rc2" -eq 2 ] && grep -q "badstate/explore.state: not a state" badstate.out; then
-    pg_pass "-resume without a state or with a damaged one: exit 2, the file named"
+        [ "$rc2" -eq 2 ] && grep -q "badstate/explore.state:1: not a state" badstate.out &&
+        [ "$rc3" -eq 2 ] && grep -q "cutstate/explore.state:6: cut short" cutstate.out &&
+        ! ls cutstate | grep -q run-; then
+    pg_pass "-resume without a state, with a damaged or a cut one: exit 2, the file and line named, nothing run"
 else
-    pg_fail "-resume on no or a bad state: exit $rc, $rc2"; cat nostate.out badstate.out
+    pg_fail "-resume on no, a bad or a cut state: exit $rc, $rc2, $rc3"
+    cat nostate.out badstate.out cutstate.out
 fi
 
 POLL=$PG_BUILD/tests/plain_pollorders

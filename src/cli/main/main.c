@@ -175,6 +175,14 @@ static void usage(const char *why)
     exit(TOP_EXIT_USAGE);
 }
 
+/* A command line refused for what it names (a choice, a recording), where
+ * the usage would say nothing more. */
+static void refused(const pg_err *err)
+{
+    fprintf(stderr, "pangaea: %s\n", err->msg);
+    exit(TOP_EXIT_USAGE);
+}
+
 /* The one rule: the mode comes first.  argv[1] is no mode: name the mode
  * given later, if any. */
 static void mode_first(int argc, char **argv)
@@ -405,6 +413,7 @@ static void parse_option(int argc, char **argv, int *i, struct top_opts *o,
 {
     const char *opt = argv[*i], *arg = *i + 1 < argc ? argv[*i + 1] : NULL;
     char why[512];
+    pg_err err;
     int k;
 
     if (*i > 1 && o->mode == PANGAEA_OFF && is_mode(opt))
@@ -429,7 +438,9 @@ static void parse_option(int argc, char **argv, int *i, struct top_opts *o,
         o->pack = arg; /* unpack.c: replay from a pack */
     else if (!strcmp(opt, "-whatif") && arg && ++*i) {
         set_mode(o, PANGAEA_LOG, opt); /* it records (whatif.c) */
-        p->whatif = top_whatif_add(arg); /* may be repeated */
+        if (top_whatif_add(arg, &err) < 0) /* may be repeated */
+            refused(&err);
+        p->whatif = arg;
     } else if (!strcmp(opt, "-o") && arg && ++*i)
         snprintf(p->newdir, sizeof p->newdir, "%s", arg);
     else if (!strcmp(opt, "-live")) /* [ADDR:]PORT may follow */
@@ -482,6 +493,7 @@ static void check_together(const struct top_opts *o, int more)
 static void parse(int argc, char **argv, struct top_opts *o)
 {
     static struct parsed p;
+    pg_err err;
     int i;
 
     memset(o, 0, sizeof *o);
@@ -502,7 +514,8 @@ static void parse(int argc, char **argv, struct top_opts *o)
     resolve_program(argv[i], o->program);
     take_args(o, &argv[i + 1]);
     if (p.whatif) { /* logdir is the recording forked; newdir the new one */
-        top_whatif_parse(o, p.logdir, p.newdir, sizeof p.newdir);
+        if (top_whatif_parse(o, p.logdir, p.newdir, sizeof p.newdir, &err) < 0)
+            refused(&err);
         p.logdir = p.newdir;
     } else if (p.newdir[0])
         usage("-o goes with -whatif");

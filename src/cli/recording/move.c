@@ -57,31 +57,25 @@ static struct pending *pend;
 static int npend;
 static size_t cap_changes, cap_pend;
 
-static void move_usage(const char *why)
+/* Every failure is an error value up to top_move, which removes the
+ * rewritten logs not yet in place and says why: the recording stays as it
+ * was. */
+static int move_usage(const char *why, pg_err *err)
 {
-    fprintf(stderr, "pangaea: %s\nusage: pangaea -move LTID HOST [-logdir DIR]"
-            "\n       pangaea -move-host FROMHOST TOHOST [-logdir DIR]\n", why);
-    exit(TOP_EXIT_USAGE);
+    return pg_err_set(err, "%s\nusage: pangaea -move LTID HOST [-logdir DIR]"
+                      "\n       pangaea -move-host FROMHOST TOHOST [-logdir DIR]",
+                      why);
 }
 
-static void move_fail(const char *msg)
-{
-    int i;
-
-    for (i = 0; i < npend; i++)
-        unlink(pend[i].tmp);
-    fprintf(stderr, "pangaea: %s\n", msg);
-    exit(TOP_EXIT_USAGE);
-}
-
-/* Room for element n of *pp. */
-static void more(void *pp, size_t *cap, int n, size_t size)
+/* Room for element n of *pp: 0, or -1 and err. */
+static int more(void *pp, size_t *cap, int n, size_t size, pg_err *err)
 {
     if (pg_grow(pp, cap, (size_t)n + 1, size) < 0)
-        move_fail("out of memory");
+        return pg_err_set(err, "out of memory");
+    return 0;
 }
 
-static void parse_move(int argc, char **argv, struct move *m)
+static int parse_move(int argc, char **argv, struct move *m, pg_err *err)
 {
     const char *pos[2], *logdir = "logs";
     char *end, why[256];
@@ -94,30 +88,32 @@ static void parse_move(int argc, char **argv, struct move *m)
         else if (n < 2 && argv[i][0] != '-')
             pos[n++] = argv[i];
         else {
-            snprintf(why, sizeof why, "unexpected argument %s", argv[i]);
-            move_usage(why);
+            snprintf(why, sizeof why, "unexpected argument %.200s", argv[i]);
+            return move_usage(why, err);
         }
     }
     if (n != 2)
-        move_usage("say which task or host to move, and where to");
+        return move_usage("say which task or host to move, and where to", err);
     if (!strcmp(argv[1], "-move")) {
         errno = 0;
         m->ltid = (int)strtol(pos[0], &end, 10);
         if (errno || *end || end == pos[0] || m->ltid < 0)
-            move_usage("LTID must be a task's ltid (1, 2, ...)");
+            return move_usage("LTID must be a task's ltid (1, 2, ...)", err);
         if (m->ltid == 0)
-            move_usage("ltid 0 is pangaea itself: it runs where you start it");
+            return move_usage("ltid 0 is pangaea itself: it runs where you "
+                              "start it", err);
     } else
         m->from = pos[0];
     m->to = pos[1];
     /* The new host must be a host name (untrusted.c): a replay refuses
      * anything else; the old one may be whatever the logs say. */
     if (!top_host_name_ok(m->to) || (m->from && !*m->from))
-        move_usage("a host name must be a DNS name or an address");
+        return move_usage("a host name must be a DNS name or an address", err);
     if (!realpath(logdir, m->dir)) {
         snprintf(why, sizeof why, "no log directory %.200s", logdir);
-        move_usage(why);
+        return move_usage(why, err);
     }
+    return 0;
 }
 
 static int moves(const struct move *m, int ltid, const char *host)
@@ -125,15 +121,16 @@ static int moves(const struct move *m, int ltid, const char *host)
     return m->from ? !strcmp(host, m->from) : ltid == m->ltid;
 }
 
-/* The hosts of one spawn's children, the moved ones changed; counts them. */
+/* The hosts of one spawn's children, the moved ones changed; counts them.
+ * NULL and err when out of memory. */
 static const char **new_hosts(const struct move *m, int log,
-                              const pg_event *ev)
+                              const pg_event *ev, pg_err *err)
 {
     const char **h = calloc(ev->nchild + 1, sizeof *h);
     int i;
 
     if (!h)
-        move_fail("out of memory");
+        return pg_err_set(err, "out of memory"), NULL;
     for (i = 0; i < ev->nchild; i++) {
         h[i] = ev->child_host[i];
         if (!moves(m, ev->child_ltid[i], h[i]))
@@ -141,11 +138,13 @@ static const char **new_hosts(const struct move *m, int log,
         found++;
         if (!strcmp(h[i], m->to))
             continue;
-        more(&changes, &cap_changes, nchanges, sizeof *changes);
+        if (more(&changes, &cap_changes, nchanges, sizeof *changes, err) < 0 ||
+            !(changes[nchanges].from = strdup(h[i]))) {
+            free(h);
+            return pg_err_set(err, "out of memory"), NULL;
+        }
         changes[nchanges].log = log;
-        changes[nchanges].ltid = ev->child_ltid[i];
-        if (!(changes[nchanges++].from = strdup(h[i])))
-            move_fail("out of memory");
+        changes[nchanges++].ltid = ev->child_ltid[i];
         h[i] = m->to;
     }
     return h;
@@ -153,7 +152,7 @@ static const char **new_hosts(const struct move *m, int log,
 
 /* Writes one event read from a log again, with new hosts for a spawn. */
 static int copy_event(const struct move *m, int log, pg_logw *w,
-                      const pg_event *ev)
+                      const pg_event *ev, pg_err *err)
 {
     const char **hosts;
     int cc;
@@ -163,7 +162,8 @@ static int copy_event(const struct move *m, int log, pg_logw *w,
         return pg_logw_end(w, ev->t, ev->status);
     if (ev->kind != PG_EV_SPAWN) /* a <crash>: as it was */
         return pg_logw_event(w, ev);
-    hosts = new_hosts(m, log, ev);
+    if (!(hosts = new_hosts(m, log, ev, err)))
+        return -2; /* err says why */
     cc = pg_logw_spawn(w, ev->t, ev->program, ev->argv, ev->flags, ev->where,
                        ev->count, ev->nchild, ev->child_ltid, hosts);
     free(hosts);
@@ -190,9 +190,10 @@ static int rewrite(const struct move *m, int ltid, struct pending *p,
                               h.select, h.exe, h.sha256, h.cwd,
                               err); /* the whole header */
     while (w && (cc = pg_logr_next(r, &ev, err)) == 1)
-        if (copy_event(m, ltid, w, &ev) < 0) {
-            cc = pg_err_set(err, "%s: cannot write event %ld again", p->tmp,
-                            ev.seq);
+        if ((cc = copy_event(m, ltid, w, &ev, err)) < 0) {
+            if (cc == -1)
+                cc = pg_err_set(err, "%s: cannot write event %ld again",
+                                p->tmp, ev.seq);
             break;
         }
     pg_logr_close(r);
@@ -229,112 +230,124 @@ static int by_number(const void *a, const void *b)
     return *(const int *)a - *(const int *)b;
 }
 
-/* The ltids of the execution logs in dir, sorted (messages in order). */
-static int *exec_logs(const char *dir, int *n)
+/* The ltids of the execution logs in dir, sorted (messages in order), into
+ * *v (*n of them): 0, or -1 and err. */
+static int exec_logs(const char *dir, int **v, int *n, pg_err *err)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    int *v = NULL, ltid;
+    int ltid, cc = 0;
     size_t cap = 0;
 
-    *n = 0;
+    *v = NULL, *n = 0;
     if (!d)
-        move_fail("cannot open the log directory");
-    while ((e = readdir(d))) {
-        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) < 0)
-            continue;
-        more(&v, &cap, *n, sizeof *v);
-        v[(*n)++] = ltid;
-    }
+        return pg_err_set(err, "cannot open the log directory %s: %s", dir,
+                          strerror(errno));
+    while (cc == 0 && (e = readdir(d)))
+        if ((ltid = pg_log_name_ltid(e->d_name, PG_LOG_EXEC)) >= 0 &&
+            (cc = more(v, &cap, *n, sizeof **v, err)) == 0)
+            (*v)[(*n)++] = ltid;
     closedir(d);
-    qsort(v, *n, sizeof *v, by_number);
-    return v;
+    if (cc == 0 && *n)
+        qsort(*v, *n, sizeof **v, by_number);
+    return cc;
 }
 
-/* Nothing moved: say why. */
-static int nothing_changed(const struct move *m)
+/* Nothing moved: 0 if the tasks are there already, or -1 and err. */
+static int nothing_changed(const struct move *m, pg_err *err)
 {
-    char msg[PATH_MAX + 256];
-
     if (found) {
         printf("pangaea: nothing to change: %s already on %s\n",
                m->from ? "every task named runs" : "the task runs", m->to);
         return 0;
     }
     if (m->from)
-        snprintf(msg, sizeof msg, "no task of the recording in %s runs on "
-                 "host %s", m->dir, m->from);
-    else
-        snprintf(msg, sizeof msg, "the recording in %s has no task ltid %d",
-                 m->dir, m->ltid);
-    move_fail(msg);
-    return TOP_EXIT_USAGE;
+        return pg_err_set(err, "no task of the recording in %s runs on host "
+                          "%s", m->dir, m->from);
+    return pg_err_set(err, "the recording in %s has no task ltid %d", m->dir,
+                      m->ltid);
 }
 
-static void put_in_place(const struct move *m)
+static int put_in_place(const struct move *m, pg_err *err)
 {
-    char msg[PATH_MAX + 256];
     int i;
 
     for (i = 0; i < npend; i++)
-        if (rename(pend[i].tmp, pend[i].path) < 0) {
-            snprintf(msg, sizeof msg, "cannot replace %s: %s (the logs "
-                     "before it are changed already)", pend[i].path,
-                     strerror(errno));
-            move_fail(msg);
-        }
+        if (rename(pend[i].tmp, pend[i].path) < 0)
+            return pg_err_set(err, "cannot replace %s: %s (the logs before it "
+                              "are changed already)", pend[i].path,
+                              strerror(errno));
     for (i = 0; i < nchanges; i++)
         printf("pangaea: ltid %d moved from host %s to host %s "
                "(%s/ltid-%d.exec.xml)\n", changes[i].ltid, changes[i].from,
                m->to, m->dir, changes[i].log);
+    return 0;
 }
 
 /* An MPI run's recording (its ranks' logs, no ltid 0: mpi_ids.c says the
  * same): its ranks run where the launcher puts them. */
-static void mpi_refused(const char *dir)
+static int mpi_refused(const char *dir, pg_err *err)
+{
+    return pg_err_set(err, "-move: the recording in %s is an MPI run's: its "
+                      "ranks run where the launcher puts them (its own "
+                      "-hosts), so -move and -move-host do not apply; nothing "
+                      "was changed", dir);
+}
+
+/* Every log naming a task to move, rewritten beside it (pend), checked. */
+static int rewrite_all(const struct move *m, const int *ltids, int n,
+                       pg_err *err)
 {
     char why[PATH_MAX + 200];
+    int i, cc;
 
-    snprintf(why, sizeof why, "-move: the recording in %s is an MPI run's: "
-             "its ranks run where the launcher puts them (its own -hosts), "
-             "so -move and -move-host do not apply; nothing was changed",
-             dir);
-    move_fail(why);
+    if (n == 0) {
+        snprintf(why, sizeof why, "no execution logs (ltid-N.exec.xml) in the "
+                 "log directory %s: record there first (pangaea -log -logdir "
+                 "DIR ...)", m->dir);
+        return move_usage(why, err);
+    }
+    if (ltids[0] != 0) /* sorted: a PVM run has pangaea's own, ltid 0 */
+        return mpi_refused(m->dir, err);
+    for (i = 0; i < n; i++) {
+        if (more(&pend, &cap_pend, npend, sizeof *pend, err) < 0 ||
+            (cc = rewrite(m, ltids[i], &pend[npend], err)) < 0)
+            return -1;
+        npend += cc;
+        if (cc == 1 && check_written(pend[npend - 1].tmp, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int move(int argc, char **argv, pg_err *err)
+{
+    struct move m;
+    int *ltids, n, cc;
+
+    if (parse_move(argc, argv, &m, err) < 0 ||
+        /* A run recording or replaying there must not see its logs change. */
+        top_logdir_lock(m.dir, 0, err) < 0 ||
+        exec_logs(m.dir, &ltids, &n, err) < 0)
+        return -1;
+    cc = rewrite_all(&m, ltids, n, err);
+    free(ltids);
+    if (cc < 0)
+        return -1;
+    if (nchanges == 0)
+        return nothing_changed(&m, err);
+    return put_in_place(&m, err);
 }
 
 int top_move(int argc, char **argv)
 {
-    struct move m;
     pg_err err;
-    int *ltids, n, i, cc;
+    int i;
 
-    parse_move(argc, argv, &m);
-    /* A run recording or replaying there must not see its logs change. */
-    if (top_logdir_lock(m.dir, 0, &err) < 0)
-        move_fail(err.msg);
-    ltids = exec_logs(m.dir, &n);
-    if (n == 0) {
-        fprintf(stderr, "pangaea: no execution logs (ltid-N.exec.xml) in "
-                "the log directory %s\n", m.dir);
-        move_usage("record there first (pangaea -log -logdir DIR ...)");
-    }
-    if (ltids[0] != 0) /* sorted: a PVM run has pangaea's own, ltid 0 */
-        mpi_refused(m.dir);
-    for (i = 0; i < n; i++) {
-        more(&pend, &cap_pend, npend, sizeof *pend);
-        cc = rewrite(&m, ltids[i], &pend[npend], &err);
-        if (cc < 0)
-            move_fail(err.msg);
-        if (cc == 1 && check_written(pend[npend].tmp, &err) < 0) {
-            npend++;
-            move_fail(err.msg);
-        }
-        npend += cc;
-    }
-    free(ltids);
-    if (nchanges == 0)
-        return nothing_changed(&m);
-    put_in_place(&m);
-    return 0;
+    if (move(argc, argv, &err) == 0)
+        return 0;
+    for (i = 0; i < npend; i++)
+        unlink(pend[i].tmp);
+    fprintf(stderr, "pangaea: %s\n", err.msg);
+    return TOP_EXIT_USAGE;
 }
-

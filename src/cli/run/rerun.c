@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "rerun.h"
+#include "pg_err.h"
 
 static void nap_ms(int ms)
 {
@@ -143,99 +144,111 @@ int top_rerun_remove(const char *dir)
 
 /* ---- the drivers' options ------------------------------------------------ */
 
-static void driver_usage(const char *what, const char *why)
+/* The synopsis of the driver's mode, from the command-line table. */
+static const char *driver_synopsis(const char *what)
 {
-    fprintf(stderr, "pangaea: %s: %s\nusage: pangaea -explore [-runs N] "
-            "[-depth K] [-until crash|output] [-timeout S] [-jobs N] "
-            "[-resume] [-logdir DIR] program [args...]\n       pangaea -chaos [-runs N] [-seed S] "
-            "[-timeout S] [-logdir DIR] program [args...]\n", what, why);
-    exit(2);
+#define PG_MODE(flag, entry, traits, usage, summary)                       \
+    if (!strcmp(what, flag))                                               \
+        return usage;
+#include "options.def"
+#undef PG_MODE
+    return "";
 }
 
-static int positive(const char *what, const char *opt, const char *s)
+static int driver_usage(const char *what, const char *why, pg_err *err)
+{
+    return pg_err_set(err, "%s: %s\nusage: pangaea %s", what, why,
+                      driver_synopsis(what));
+}
+
+static int positive(const char *what, const char *opt, const char *s, int *v,
+                    pg_err *err)
 {
     char *end, why[128];
-    long v = strtol(s, &end, 10);
+    long n = strtol(s, &end, 10);
 
-    if (*end || end == s || v < 1 || v > 100000) {
+    if (*end || end == s || n < 1 || n > 100000) {
         snprintf(why, sizeof why, "%s wants a number from 1 to 100000, not "
                  "\"%.40s\"", opt, s);
-        driver_usage(what, why);
+        return driver_usage(what, why, err);
     }
-    return (int)v;
+    *v = (int)n;
+    return 0;
 }
 
-void top_driver_opts(int argc, char **argv, const char *what,
-                     struct top_driver *d)
+/* The option at argv[i] (its argument, if any, at i + 1) into d: the
+ * number of arguments it took, or -1. */
+static int driver_opt(int argc, char **argv, int i, const char *what,
+                      struct top_driver *d, pg_err *err)
 {
-    int i, chaos = !strcmp(what, "-chaos");
-    char why[256];
+    int chaos = !strcmp(what, "-chaos"), more = i + 1 < argc;
+    const char *o = argv[i], *a = more ? argv[i + 1] : "";
+    char why[256], *end;
+    int *num = !more                         ? NULL
+               : !strcmp(o, "-runs")          ? &d->runs
+               : !strcmp(o, "-timeout")       ? &d->timeout
+               : !chaos && !strcmp(o, "-jobs")  ? &d->jobs
+               : !chaos && !strcmp(o, "-depth") ? &d->depth : NULL;
+
+    if (num)
+        return positive(what, o, a, num, err) < 0 ? -1 : 2;
+    if (more && !strcmp(o, "-logdir"))
+        return d->logdir = a, 2;
+    if (!chaos && !strcmp(o, "-resume"))
+        return d->resume = 1, 1;
+    if (!chaos && more && !strcmp(o, "-until") &&
+        (!strcmp(a, "crash") || !strcmp(a, "output")))
+        return d->until_output = !strcmp(a, "output"), 2;
+    if (chaos && more && !strcmp(o, "-seed")) {
+        d->seed = strtoll(a, &end, 10);
+        if (*end || end == a || d->seed < 0)
+            return driver_usage(what, "-seed wants a number, 0 or more", err);
+        return d->have_seed = 1, 2;
+    }
+    snprintf(why, sizeof why, "unknown or incomplete option %.100s", o);
+    return driver_usage(what, why, err);
+}
+
+int top_driver_opts(int argc, char **argv, const char *what,
+                    struct top_driver *d, pg_err *err)
+{
+    int i, n;
 
     memset(d, 0, sizeof *d);
     d->runs = 20, d->depth = 3, d->timeout = 120;
     d->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (d->jobs < 1)
         d->jobs = 1;
-    d->logdir = chaos ? "chaos" : "explore";
-    for (i = 2; i < argc && argv[i][0] == '-'; i++) {
-        if (!strcmp(argv[i], "-runs") && i + 1 < argc)
-            d->runs = positive(what, argv[i], argv[i + 1]), i++;
-        else if (!strcmp(argv[i], "-timeout") && i + 1 < argc)
-            d->timeout = positive(what, argv[i], argv[i + 1]), i++;
-        else if (!strcmp(argv[i], "-logdir") && i + 1 < argc)
-            d->logdir = argv[++i];
-        else if (!chaos && !strcmp(argv[i], "-resume"))
-            d->resume = 1;
-        else if (!chaos && !strcmp(argv[i], "-jobs") && i + 1 < argc)
-            d->jobs = positive(what, argv[i], argv[i + 1]), i++;
-        else if (!chaos && !strcmp(argv[i], "-depth") && i + 1 < argc)
-            d->depth = positive(what, argv[i], argv[i + 1]), i++;
-        else if (!chaos && !strcmp(argv[i], "-until") && i + 1 < argc &&
-                 (!strcmp(argv[i + 1], "crash") ||
-                  !strcmp(argv[i + 1], "output")))
-            d->until_output = !strcmp(argv[++i], "output");
-        else if (chaos && !strcmp(argv[i], "-seed") && i + 1 < argc) {
-            char *end;
-
-            d->seed = strtoll(argv[++i], &end, 10);
-            if (*end || d->seed < 0)
-                driver_usage(what, "-seed wants a number, 0 or more");
-            d->have_seed = 1;
-        } else {
-            snprintf(why, sizeof why, "unknown or incomplete option %s",
-                     argv[i]);
-            driver_usage(what, why);
-        }
-    }
+    d->logdir = !strcmp(what, "-chaos") ? "chaos" : "explore";
+    for (i = 2; i < argc && argv[i][0] == '-'; i += n)
+        if ((n = driver_opt(argc, argv, i, what, d, err)) < 0)
+            return -1;
     if (i >= argc)
-        driver_usage(what, "missing program");
+        return driver_usage(what, "missing program", err);
     d->prog = &argv[i];
+    return 0;
 }
 
-void top_driver_dir(const struct top_driver *d, const char *first)
+int top_driver_dir(const struct top_driver *d, const char *first, pg_err *err)
 {
     char path[4200];
 
-    if (mkdir(d->logdir, 0700) < 0 && errno != EEXIST) { /* logs: 0700 */
-        fprintf(stderr, "pangaea: cannot make %s: %s\n", d->logdir,
-                strerror(errno));
-        exit(2);
-    }
+    if (mkdir(d->logdir, 0700) < 0 && errno != EEXIST) /* logs: 0700 */
+        return pg_err_set(err, "cannot make %s: %s", d->logdir,
+                          strerror(errno));
     if (d->resume) { /* explore.c reads where it stopped */
         snprintf(path, sizeof path, "%s/explore.state", d->logdir);
         if (access(path, R_OK) == 0)
-            return;
-        fprintf(stderr, "pangaea: -explore -resume: %s holds no exploration "
-                "to go on with (no %s)\n", d->logdir, path);
-        exit(2);
+            return 0;
+        return pg_err_set(err, "-explore -resume: %s holds no exploration "
+                          "to go on with (no %s)", d->logdir, path);
     }
     snprintf(path, sizeof path, "%s/%s", d->logdir, first);
-    if (access(path, F_OK) == 0) {
-        fprintf(stderr, "pangaea: %s holds the runs of an earlier %s: "
-                "remove it or give another -logdir\n", d->logdir,
-                first[0] == 'r' ? "-explore" : "-chaos");
-        exit(2);
-    }
+    if (access(path, F_OK) == 0)
+        return pg_err_set(err, "%s holds the runs of an earlier %s: remove "
+                          "it or give another -logdir", d->logdir,
+                          first[0] == 'r' ? "-explore" : "-chaos");
+    return 0;
 }
 
 void top_driver_replay_cmd(FILE *f, const struct top_driver *d,

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "pg_err.h"
+
 struct top_run {
     int status;      /* pangaea's exit status, 128+N for a signal */
     int timed_out;   /* it outlived its limit and was stopped */
@@ -36,13 +38,15 @@ struct top_driver {
     const char *logdir;
     char **prog;     /* program and arguments, NULL-ended */
 };
-/* Parses argv[2..] (argv[1] is the driver's own option): exits 2 with a
- * message on bad usage.  `what` names the driver ("-explore", "-chaos"). */
-void top_driver_opts(int argc, char **argv, const char *what,
-                     struct top_driver *d);
-/* Makes the driver's log directory; exits 2 if it holds runs already
- * (file `first`, a run directory, exists). */
-void top_driver_dir(const struct top_driver *d, const char *first);
+/* Parses argv[2..] (argv[1] is the driver's own option): 0, or -1 with
+ * err saying what is wrong and the mode's usage.  `what` names the driver
+ * ("-explore", "-chaos"). */
+int top_driver_opts(int argc, char **argv, const char *what,
+                    struct top_driver *d, pg_err *err);
+/* Makes the driver's log directory: 0, or -1 with err when it cannot, or
+ * when it holds runs already (file `first`, a run directory, exists). */
+int top_driver_dir(const struct top_driver *d, const char *first,
+                   pg_err *err);
 /* Prints "pangaea -replay -logdir DIR program args" to f. */
 void top_driver_replay_cmd(FILE *f, const struct top_driver *d,
                            const char *dir);

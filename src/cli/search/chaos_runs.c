@@ -54,9 +54,13 @@ int top_chaos(int argc, char **argv)
     char why[600], seed[32], *args[1100];
     int i, k, nfail = 0, nkept = 0, *kept, *failed;
     struct top_run r;
+    pg_err e;
 
-    top_driver_opts(argc, argv, "-chaos", &d);
-    top_driver_dir(&d, "chaos-0");
+    if (top_driver_opts(argc, argv, "-chaos", &d, &e) < 0 ||
+        top_driver_dir(&d, "chaos-0", &e) < 0) {
+        fprintf(stderr, "pangaea: %s\n", e.msg);
+        return 2;
+    }
     if (!d.have_seed)
         d.seed = (long long)time(NULL);
     hashes = calloc(d.runs, sizeof *hashes);

@@ -526,17 +526,14 @@ static void halt_daemon(void)
     daemon_started = 0;
 }
 
-static void share_daemon(void)
+static int share_daemon(pg_err *err)
 {
-    pg_err err;
-
-    if (top_daemon_connect(&daemon_started, &err) < 0) {
-        fprintf(stderr, "pangaea: -explore: %s\n", err.msg);
-        exit(2);
-    }
+    if (top_daemon_connect(&daemon_started, err) < 0)
+        return -1;
     pvm_exit();
     if (daemon_started)
         atexit(halt_daemon);
+    return 0;
 }
 
 /* Groups are the virtual machine's, not a run's: runs at once would join
@@ -563,12 +560,12 @@ static void groups_alone(struct explore *x)
 
 /* Run 0, recorded freely; or, with -resume, the runs made already.
  * Returns the run to expand first. */
-static int begin(struct explore *x)
+static int begin(struct explore *x, pg_err *err)
 {
     char *mode[3];
 
     if (x->d->resume)
-        return ex_load_state(x);
+        return ex_load_state(x, err);
     snprintf(x->nodes[0].dir, sizeof x->nodes[0].dir, "%s/run-0",
              x->d->logdir);
     mode[0] = "-log", mode[1] = "-logdir", mode[2] = x->nodes[0].dir;
@@ -582,19 +579,30 @@ int top_explore(int argc, char **argv)
 {
     struct top_driver d;
     struct explore x = { &d, NULL, 0, 0, { 0 }, 0, 0, 1, 0, 0, "" };
+    pg_err err;
     int p;
 
-    top_driver_opts(argc, argv, "-explore", &d);
-    top_driver_dir(&d, "run-0");
+    if (top_driver_opts(argc, argv, "-explore", &d, &err) < 0 ||
+        top_driver_dir(&d, "run-0", &err) < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        return 2;
+    }
     x.limit = ex_runs_made(&d) + d.runs;
     x.next = x.limit; /* none cut short yet */
     x.nodes = calloc(x.limit + 1, sizeof *x.nodes);
     if (!x.nodes)
         return 2;
     x.jobs = d.jobs;
-    if (d.jobs > 1)
-        share_daemon();
-    p = begin(&x); /* -resume: a group program's state says jobs 1 */
+    if (d.jobs > 1 && share_daemon(&err) < 0) {
+        fprintf(stderr, "pangaea: -explore: %s\n", err.msg);
+        return 2;
+    }
+    p = begin(&x, &err); /* -resume: a group program's state says jobs 1 */
+    if (p < 0) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        halt_daemon();
+        return 2;
+    }
     groups_alone(&x);
     for (; p < x.n && !x.found; p++) { /* past -runs: counted only */
         wait_node(&x, p);

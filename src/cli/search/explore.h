@@ -86,11 +86,12 @@ int ex_already_run(const struct explore *x, const struct choices *c);
 int ex_prefix_of(struct rc_run *run, int task, int pos, struct choices *c);
 int ex_same_order(const struct node *a, const struct node *b);
 /* -resume: a run whose recording must stay; the state written, read
- * (exit 2 on a bad one; returns the run to expand next); how many runs
- * the state of d's DIR holds (0 without -resume). */
+ * (returns the run to expand next, or -1 with err naming the file and
+ * line of a bad one); how many runs the state of d's DIR holds (0 without
+ * -resume). */
 int ex_frontier(const struct explore *x, int i);
 void ex_save_state(const struct explore *x);
-int ex_load_state(struct explore *x);
+int ex_load_state(struct explore *x, pg_err *err);
 int ex_runs_made(const struct top_driver *d);
 
 #endif

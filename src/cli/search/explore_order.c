@@ -26,6 +26,7 @@
  *     ...NORDER lines, its order, then NTRIED lines, what it tried
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,30 +274,50 @@ void ex_save_state(const struct explore *x)
         fprintf(stderr, "pangaea: -explore: cannot write %s\n", path);
 }
 
-static void bad_state(const char *path, const char *why)
+/* Reading explore.state back: each loader returns 0, or -1 with an error
+ * naming the file and the line that is wrong (a file cut short by a crash,
+ * or edited); -resume then stops before any run. */
+struct state_file {
+    FILE *f;
+    const char *path;
+    int line; /* the line last read */
+};
+
+static int bad_state(const struct state_file *sf, const char *why, pg_err *err)
 {
-    fprintf(stderr, "pangaea: -explore -resume: %s: %s\n", path, why);
-    exit(2);
+    return pg_err_set(err, "-explore -resume: %s:%d: %s", sf->path, sf->line,
+                      why);
+}
+
+static int state_line(struct state_file *sf, char *buf, int size)
+{
+    if (!fgets(buf, size, sf->f))
+        return 0;
+    sf->line++;
+    return 1;
 }
 
 /* n lines of choices of f, sorted, into c. */
-static void load_choices(FILE *f, const char *path, int n, struct choices *c)
+static int load_choices(struct state_file *sf, int n, struct choices *c,
+                        pg_err *err)
 {
     char one[256];
     int k;
 
     for (k = 0; k < n; k++) {
-        if (!fgets(one, sizeof one, f))
-            bad_state(path, "cut short");
+        if (!state_line(sf, one, sizeof one))
+            return bad_state(sf, "cut short after this line: a run's "
+                             "choices are missing", err);
         one[strcspn(one, "\n")] = 0;
         ex_add_choice(c, one);
     }
     qsort(c->v, c->n, sizeof *c->v, ex_by_text);
+    return 0;
 }
 
 /* One run's line, order and what it tried, into node i. */
-static void load_run(struct explore *x, FILE *f, const char *path,
-                     const char *line)
+static int load_run(struct explore *x, struct state_file *sf, const char *line,
+                    pg_err *err)
 {
     struct choices c = { NULL, 0, 0 }, t = { NULL, 0, 0 };
     char *tab = strchr(line, '\t');
@@ -305,45 +326,66 @@ static void load_run(struct explore *x, FILE *f, const char *path,
 
     if (!tab || sscanf(line, "run %d", &i) != 1 || i != x->n ||
         i >= x->limit)
-        bad_state(path, "a run line out of place");
+        return bad_state(sf, "a run line out of place", err);
     nd = &x->nodes[x->n++];
     if (sscanf(line, "run %*d %d %d %d %d %d %d", &nd->depth, &nd->failed,
                &nd->usable, &nd->skipped, &n, &ntried) != 6 || n < 0 ||
         ntried < 0)
-        bad_state(path, "a bad run line");
+        return bad_state(sf, "a bad run line", err);
     snprintf(nd->chain, sizeof nd->chain, "%.1000s", tab + 1);
     nd->chain[strcspn(nd->chain, "\n")] = 0;
     snprintf(nd->dir, sizeof nd->dir, "%s/run-%d", x->d->logdir, i);
-    load_choices(f, path, n, &c);
+    if (load_choices(sf, n, &c, err) < 0)
+        return -1;
     ex_keep_order(nd, &c);
-    load_choices(f, path, ntried, &t);
+    if (load_choices(sf, ntried, &t, err) < 0)
+        return -1;
     nd->tried = t.v, nd->ntried = t.n;
     nd->state = FINISHED;
+    return 0;
 }
 
-/* The runs of the exploration in DIR; returns the run to expand next. */
-int ex_load_state(struct explore *x)
+/* The lines after the first: hash0, next, jobs and the runs. */
+static int load_lines(struct explore *x, struct state_file *sf, int *next,
+                      pg_err *err)
 {
-    char path[PATH_MAX + 32], line[1200];
-    FILE *f;
-    int next = -1, one;
+    char line[1200];
+    int one;
 
-    state_path(x, path, sizeof path);
-    if (!(f = fopen(path, "r")) || !fgets(line, sizeof line, f) ||
-        strcmp(line, "pangaea-explore 2\n"))
-        bad_state(path, "not a state this version of pangaea wrote");
-    while (fgets(line, sizeof line, f))
+    while (state_line(sf, line, sizeof line))
         if (!strncmp(line, "hash0 ", 6))
             snprintf(x->hash0, sizeof x->hash0, "%.16s", line + 6);
-        else if (sscanf(line, "next %d", &next) == 1)
+        else if (sscanf(line, "next %d", next) == 1)
             ;
         else if (sscanf(line, "jobs %d", &one) == 1)
             x->jobs = one == 1 ? 1 : x->jobs; /* 1: a group program */
-        else
-            load_run(x, f, path, line);
-    fclose(f);
-    if (x->n < 1 || next < 0 || next > x->n)
-        bad_state(path, "no runs, or no place to go on from");
+        else if (load_run(x, sf, line, err) < 0)
+            return -1;
+    if (x->n < 1 || *next < 0 || *next > x->n)
+        return bad_state(sf, "no runs, or no place to go on from", err);
+    return 0;
+}
+
+/* The runs of the exploration in DIR; returns the run to expand next, or
+ * -1 with err filled. */
+int ex_load_state(struct explore *x, pg_err *err)
+{
+    char path[PATH_MAX + 32], line[1200];
+    struct state_file sf = { NULL, path, 0 };
+    int next = -1, cc;
+
+    state_path(x, path, sizeof path);
+    if (!(sf.f = fopen(path, "r")))
+        return pg_err_set(err, "-explore -resume: cannot read %s: %s", path,
+                          strerror(errno));
+    if (!state_line(&sf, line, sizeof line) ||
+        strcmp(line, "pangaea-explore 2\n"))
+        cc = bad_state(&sf, "not a state this version of pangaea wrote", err);
+    else
+        cc = load_lines(x, &sf, &next, err);
+    fclose(sf.f);
+    if (cc < 0)
+        return -1;
     printf("(resuming: %d runs made, from run %d on)\n", x->n, next);
     return next;
 }

@@ -269,18 +269,19 @@ static int msg_is(const struct rc_run *run, int m, int sender, int msgid)
            run->tasks[x->notice_of].ltid == sender;
 }
 
-static void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-                                                         noreturn));
-static void refuse(const char *fmt, ...)
+/* A choice or plan refused: err says why ("-whatif: ..."); returns -1.
+ * Nothing has run or moved yet: the caller prints it and exits 2. */
+static int refuse(pg_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int refuse(pg_err *err, const char *fmt, ...)
 {
+    char msg[sizeof err->msg - 16];
     va_list ap;
 
-    fprintf(stderr, "pangaea: -whatif: ");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n");
-    exit(TOP_EXIT_USAGE);
+    return pg_err_set(err, "-whatif: %s", msg);
 }
 
 /* Task index and event number of ltid's event seq into *t, *pos: 0, or
@@ -300,26 +301,31 @@ static int find_event(const struct rc_run *run, int ltid, long seq, int *t,
  * what follows it comes from its reach, not from clocks (the whole run's
  * races and clocks cost far more at scale: BENCHMARKS.md); refuses (exit
  * 2) when there is none. */
-static void find_race(struct rc_run *run, int ltid, long seq,
-                      struct rc_race *race)
+static int find_race(struct rc_run *run, int ltid, long seq,
+                     struct rc_race *race, pg_err *err)
 {
     int t, pos, rc = 0, *min = malloc((run->ntasks + 1) * sizeof *min);
 
     if (!min)
-        refuse("out of memory");
+        return refuse(err, "out of memory");
     if (find_event(run, ltid, seq, &t, &pos) == 0 &&
         (reach_from(run, t, pos, min) < 0 ||
          (rc = rc_find_at(run, t, pos, min, race)) < 0))
-        refuse("out of memory");
+        rc = -1;
     free(min);
+    if (rc < 0)
+        return refuse(err, "out of memory");
     if (rc == 0)
-        refuse("ltid %d event %ld of %s is not a receive that could have "
-               "taken another message (pangaea -races %s lists those)",
-               ltid, seq, run->dir, run->dir);
+        return refuse(err, "ltid %d event %ld of %s is not a receive that "
+                      "could have taken another message (pangaea -races %s "
+                      "lists those)", ltid, seq, run->dir, run->dir);
+    return 0;
 }
 
+/* The alternative of race that is sender's message msgid, into *m: 0, or
+ * -1 and err listing those there are. */
 static int find_alt(const struct rc_run *run, const struct rc_race *race,
-                    int sender, int msgid)
+                    int sender, int msgid, int *m, pg_err *err)
 {
     char list[4096] = "", one[128];
     size_t len = 0;
@@ -327,16 +333,16 @@ static int find_alt(const struct rc_run *run, const struct rc_race *race,
 
     for (i = 0; i < race->nalts; i++)
         if (msg_is(run, race->alts[i].msg, sender, msgid))
-            return race->alts[i].msg;
+            return *m = race->alts[i].msg, 0;
     for (i = 0; i < race->nalts && len < sizeof list - 200; i++) {
         name_msg(run, race->alts[i].msg, one, sizeof one);
         len += snprintf(list + len, sizeof list - len, "\n    %s%s", one,
                         race->alts[i].msg == race->took ? "  (taken)" : "");
     }
-    refuse("ltid %d event %d cannot take %d:%d, which is not one of its "
-           "alternatives; choose one of (SENDER:MSGID):%s",
-           run->tasks[race->task].ltid, RC_EV(run, race->task, race->pos)->seq,
-           sender, msgid, list);
+    return refuse(err, "ltid %d event %d cannot take %d:%d, which is not one "
+                  "of its alternatives; choose one of (SENDER:MSGID):%s",
+                  run->tasks[race->task].ltid,
+                  RC_EV(run, race->task, race->pos)->seq, sender, msgid, list);
 }
 
 /* Per group, how many of its turns the run follows (those no stop
@@ -406,7 +412,7 @@ static size_t plan_where(const struct rc_run *run, const struct choice *c,
 
 /* The plan's text, into wi.plan: a force line per choice, a stop line
  * per task, a turns line per group. */
-static void make_plan(const struct rc_run *run, const int *min)
+static int make_plan(const struct rc_run *run, const int *min, pg_err *err)
 {
     size_t cap = 256 + (size_t)(run->ntasks + wi.n) * 64 + strlen(run->dir) +
                  (size_t)wi.n * 700 +
@@ -415,7 +421,7 @@ static void make_plan(const struct rc_run *run, const int *min)
     size_t len;
 
     if (!(wi.plan = malloc(cap)))
-        refuse("out of memory");
+        return refuse(err, "out of memory");
     len = snprintf(wi.plan, cap, "from %s\n", run->dir);
     for (j = 0; j < wi.n; j++) {
         const struct rc_msg *x = wi.c[j].m >= 0 ? &run->msg[wi.c[j].m] : NULL;
@@ -444,6 +450,7 @@ static void make_plan(const struct rc_run *run, const int *min)
         len += snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
     plan_turns(run, min, wi.plan + len, cap - len);
     say_plan(run, followed, total);
+    return 0;
 }
 
 /* The default NEWDIR: beside DIR, named after the choice. */
@@ -465,54 +472,76 @@ static void default_newdir(const char *from, char *out, size_t size)
 /* NEWDIR must not be the recording forked, nor hold it: making NEWDIR
  * moves an older recording there away (logdir.c), and that would take the
  * recording being forked with it.  Checked before anything moves. */
-static void check_newdir(const char *newdir)
+static int check_newdir(const char *newdir, pg_err *err)
 {
     char real[PATH_MAX];
     size_t n;
 
     if (!realpath(newdir, real))
-        return; /* it does not exist yet: nothing would move */
+        return 0; /* it does not exist yet: nothing would move */
     n = strlen(real);
     if (!strcmp(real, wi.from) || (!strncmp(wi.from, real, n) &&
                                    (wi.from[n] == '/' || !strcmp(real, "/"))))
-        refuse("the new recording cannot go into %s, which holds the "
-               "recording it forks (%s): give another -o NEWDIR (nothing "
-               "was moved)", newdir, wi.from);
+        return refuse(err, "the new recording cannot go into %s, which holds "
+                      "the recording it forks (%s): give another -o NEWDIR "
+                      "(nothing was moved)", newdir, wi.from);
+    return 0;
 }
 
-const char *top_whatif_add(const char *spec)
+int top_whatif_add(const char *spec, pg_err *err)
 {
     if (wi.n >= WHATIF_MAX)
-        refuse("at most %d choices in one run", WHATIF_MAX);
+        return refuse(err, "at most %d choices in one run", WHATIF_MAX);
     wi.c[wi.n++].spec = spec;
-    return spec;
+    return 0;
 }
 
 /* LTID:SEQ=none: the poll must have found a message, and PVM must be
  * able to have given it later (whatif.h). */
-static void check_nothing(struct rc_run *run, struct choice *c)
+static int check_nothing(struct rc_run *run, struct choice *c, pg_err *err)
 {
     int t, pos;
 
     if (find_event(run, c->ltid, c->seq, &t, &pos) < 0)
-        refuse("%s has no event %ld of ltid %d", run->dir, c->seq, c->ltid);
+        return refuse(err, "%s has no event %ld of ltid %d", run->dir, c->seq,
+                      c->ltid);
     switch (top_whatif_may_find_nothing(run, t, pos)) {
     case -1:
-        refuse("out of memory");
+        return refuse(err, "out of memory");
     case 0:
-        refuse("ltid %d event %ld cannot find nothing: it is not a poll "
-               "(pvm_nrecv, pvm_probe, a timed pvm_trecv) that took a "
-               "message, or the poll had seen that message's send through "
-               "another message (PVM had it there)", c->ltid, c->seq);
+        return refuse(err, "ltid %d event %ld cannot find nothing: it is not "
+                      "a poll (pvm_nrecv, pvm_probe, a timed pvm_trecv) that "
+                      "took a message, or the poll had seen that message's "
+                      "send through another message (PVM had it there)",
+                      c->ltid, c->seq);
     }
     c->task = t, c->pos = pos, c->m = -1;
+    return 0;
+}
+
+/* SENDER:MSGID: one of the receive's alternatives, not the one taken. */
+static int check_alternative(struct rc_run *run, struct choice *c,
+                             pg_err *err)
+{
+    struct rc_race race;
+    int cc;
+
+    if (find_race(run, c->ltid, c->seq, &race, err) < 0)
+        return -1;
+    cc = find_alt(run, &race, c->sender, c->msgid, &c->m, err);
+    if (cc == 0 && c->m == race.took)
+        cc = refuse(err, "ltid %d event %ld took %d:%d when recorded: choose "
+                    "another of its alternatives", c->ltid, c->seq, c->sender,
+                    c->msgid);
+    c->task = race.task, c->pos = race.pos, c->at_poll = race.took < 0;
+    free(race.alts);
+    return cc;
 }
 
 /* Choice j, checked against the race analysis of its receive. */
-static void check_choice(struct rc_run *run, int j)
+static int check_choice(struct rc_run *run, int j, pg_err *err)
 {
     struct choice *c = &wi.c[j];
-    struct rc_race race;
     size_t len = strlen(wi.choice);
     char end;
     int k;
@@ -522,89 +551,106 @@ static void check_choice(struct rc_run *run, int j)
         c->nothing = 1;
     else if (sscanf(c->spec, "%d:%ld=%d:%d%c", &c->ltid, &c->seq,
                     &c->sender, &c->msgid, &end) != 4)
-        refuse("the choice \"%s\" is not LTID:SEQ=SENDER:MSGID or "
-               "LTID:SEQ=none (as pangaea -races names receives and "
-               "messages)", c->spec);
+        return refuse(err, "the choice \"%s\" is not LTID:SEQ=SENDER:MSGID "
+                      "or LTID:SEQ=none (as pangaea -races names receives "
+                      "and messages)", c->spec);
     for (k = 0; k < j; k++)
         if (wi.c[k].ltid == c->ltid)
-            refuse("two choices for ltid %d: a task's second forced receive "
-                   "would depend on its first (fork the what-if's recording "
-                   "instead, as -explore does)", c->ltid);
-    if (c->nothing) {
-        check_nothing(run, c);
-    } else {
-        find_race(run, c->ltid, c->seq, &race);
-        c->m = find_alt(run, &race, c->sender, c->msgid);
-        if (c->m == race.took)
-            refuse("ltid %d event %ld took %d:%d when recorded: choose "
-                   "another of its alternatives", c->ltid, c->seq, c->sender,
-                   c->msgid);
-        c->task = race.task, c->pos = race.pos, c->at_poll = race.took < 0;
-        free(race.alts);
-    }
+            return refuse(err, "two choices for ltid %d: a task's second "
+                          "forced receive would depend on its first (fork "
+                          "the what-if's recording instead, as -explore "
+                          "does)", c->ltid);
+    if (c->nothing ? check_nothing(run, c, err) < 0
+                   : check_alternative(run, c, err) < 0)
+        return -1;
     snprintf(wi.choice + len, sizeof wi.choice - len, "%s%s", j ? ", " : "",
              c->spec);
+    return 0;
+}
+
+/* Whether choice k still holds once choice j's receive is forced (one:
+ * what j reaches): 0, or -1 and err. */
+static int independent(int j, int k, const int *one, const struct rc_run *run,
+                       pg_err *err)
+{
+    const struct rc_msg *x = wi.c[k].m >= 0 ? &run->msg[wi.c[k].m] : NULL;
+
+    if (k == j)
+        return 0;
+    if (one[wi.c[k].task] <= wi.c[k].pos)
+        return refuse(err, "%s depends on %s (its receive follows that one): "
+                      "fork the what-if's recording instead, as -explore "
+                      "does", wi.c[k].spec, wi.c[j].spec);
+    if (x && x->src >= 0 && one[x->src] <= x->src_pos)
+        return refuse(err, "the message %s chooses is sent after %s's "
+                      "receive: fork the what-if's recording instead",
+                      wi.c[k].spec, wi.c[j].spec);
+    return 0;
 }
 
 /* The stops: per task the earliest event any choice reaches; refuses
  * choices that depend on each other. */
-static void plan_stops(struct rc_run *run, int *min)
+static int plan_stops(struct rc_run *run, int *min, pg_err *err)
 {
-    int *one = malloc((run->ntasks + 1) * sizeof *one), j, k, t;
+    int *one = malloc((run->ntasks + 1) * sizeof *one), j, k, t, cc = 0;
 
     if (!one)
-        refuse("out of memory");
+        return refuse(err, "out of memory");
     for (t = 0; t < run->ntasks; t++)
         min[t] = run->tasks[t].n + 1;
-    for (j = 0; j < wi.n; j++) {
+    for (j = 0; j < wi.n && cc == 0; j++) {
         if (reach_from(run, wi.c[j].task, wi.c[j].pos, one) < 0)
-            refuse("out of memory");
-        for (k = 0; k < wi.n; k++) {
-            const struct rc_msg *x = wi.c[k].m >= 0 ? &run->msg[wi.c[k].m]
-                                                    : NULL;
-
-            if (k != j && one[wi.c[k].task] <= wi.c[k].pos)
-                refuse("%s depends on %s (its receive follows that one): "
-                       "fork the what-if's recording instead, as -explore "
-                       "does", wi.c[k].spec, wi.c[j].spec);
-            if (k != j && x && x->src >= 0 && one[x->src] <= x->src_pos)
-                refuse("the message %s chooses is sent after %s's receive: "
-                       "fork the what-if's recording instead",
-                       wi.c[k].spec, wi.c[j].spec);
-        }
+            cc = refuse(err, "out of memory");
+        for (k = 0; k < wi.n && cc == 0; k++)
+            cc = independent(j, k, one, run, err);
         for (t = 0; t < run->ntasks; t++)
             if (one[t] < min[t])
                 min[t] = one[t];
     }
     free(one);
+    return cc;
 }
 
-void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
-                      size_t size)
+/* The choices checked, the stops and the plan made, from a loaded run. */
+static int plan(struct rc_run *run, char *newdir, size_t size, pg_err *err)
+{
+    int j, cc = 0, *min;
+
+    for (j = 0; j < wi.n; j++)
+        if (check_choice(run, j, err) < 0)
+            return -1;
+    if (!(min = malloc((run->ntasks + 1) * sizeof *min)))
+        return refuse(err, "out of memory");
+    if (plan_stops(run, min, err) < 0)
+        cc = -1;
+    if (cc == 0 && !*newdir)
+        default_newdir(wi.from, newdir, size);
+    if (cc == 0 && (check_newdir(newdir, err) < 0 ||
+                    make_plan(run, min, err) < 0))
+        cc = -1;
+    free(min);
+    return cc;
+}
+
+int top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
+                     size_t size, pg_err *err)
 {
     struct rc_run run;
-    int j, *min;
-    pg_err err;
+    int cc;
 
     if (!realpath(from, wi.from))
-        refuse("no recording to fork: %s does not exist", from);
-    if (rc_load_logs(&run, wi.from, &err) < 0)
-        refuse("%s", err.msg);
-    for (j = 0; j < wi.n; j++)
-        check_choice(&run, j);
-    if (!(min = malloc((run.ntasks + 1) * sizeof *min)))
-        refuse("out of memory");
-    plan_stops(&run, min);
-    if (!*newdir)
-        default_newdir(wi.from, newdir, size);
-    check_newdir(newdir);
-    make_plan(&run, min);
-    free(min);
+        return refuse(err, "no recording to fork: %s does not exist", from);
+    if (rc_load_logs(&run, wi.from, err) < 0)
+        return refuse(err, "%s", err->msg);
+    cc = plan(&run, newdir, size, err);
     rc_free(&run);
+    if (cc < 0)
+        return -1;
     o->whatif = wi.c[0].spec;
     o->whatif_plan = wi.plan; /* an MPI run writes it itself (mpi_run.c), */
     o->whatif_said = wi.said; /* says it, */
     o->whatif_done = top_whatif_done; /* and reports through this */
+    return 0;
 }
 
 /* The part a what-if follows read the recording's input: ltid 1 reads it

@@ -16,15 +16,16 @@
 
 #include "top.h"
 
-/* One -whatif SPEC more (several force several receives at once); returns
- * spec.  Exits 2 past WHATIF_MAX. */
+/* One -whatif SPEC more (several force several receives at once): 0, or
+ * -1 and err past WHATIF_MAX. */
 #define WHATIF_MAX 16
-const char *top_whatif_add(const char *spec);
-/* The choices given, with -logdir FROM: checks each (exit 2 with the
- * alternatives when it is not one), computes the plan; fills newdir with
- * the default NEWDIR when it is "" and sets o->whatif. */
-void top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
-                      size_t size);
+int top_whatif_add(const char *spec, pg_err *err);
+/* The choices given, with -logdir FROM: checks each (-1 and err, with the
+ * alternatives, when it is not one), computes the plan; fills newdir with
+ * the default NEWDIR when it is "" and sets o->whatif.  0, or -1 and err:
+ * nothing has run or moved. */
+int top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
+                     size_t size, pg_err *err);
 /* Once the new log directory is ready and PVM joined: the old recording
  * and its hosts are checked, the plan written and named to the tasks.
  * 0, or -1 and err. */
