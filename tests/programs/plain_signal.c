@@ -10,10 +10,11 @@
  *                         it is ready, then polls with pvm_nrecv until the
  *                         flag is set, and reports how many polls that
  *                         took: it depends on when the signal landed
- *   plain_signal -term    SIGTERM instead, which the child does not
- *                         catch: it waits in pvm_recv for a message that
- *                         never comes, dies there, and the parent prints
- *                         its exit notice
+ *   plain_signal -term    SIGTERM instead (sent 0.2 s after the child's
+ *                         word came), which the child does not catch: it
+ *                         waits in pvm_recv for a message that never
+ *                         comes, dies there, and the parent prints its
+ *                         exit notice
  */
 #include <pvm3.h>
 #include <signal.h>
@@ -72,7 +73,7 @@ int main(int argc, char **argv)
     if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tid) != 1 ||
         pvm_recv(tid, 1) < 0)
         return 1;
-    usleep(200 + (getpid() * 7919) % 2800);
+    usleep(term ? 200000 : 200 + (getpid() * 7919) % 2800);
     if (term) {
         pvm_notify(PvmTaskExit, 3, 1, &tid);
         printf("parent: pvm_sendsig returned %d\n", pvm_sendsig(tid, SIGTERM));

@@ -282,7 +282,7 @@ void pg_top_off(void);
         ++pg.calls;                                                            \
         pg_sig_entering = 0;                                                   \
         if (pg.calls >= pg_sig_at)                                             \
-            pg_sig_gate();                                                     \
+            pg_sig_gate(gate_name);                                            \
         PG_GATE(gate_name, peer_tid, tag, size, __VA_ARGS__);                  \
     } while (0)
 /* The name the gate knows a call by: "pvm_" and the name of its row of
@@ -299,7 +299,7 @@ extern volatile long pg_sig_at;
  * signal landing then landed inside the next call, which the program has
  * made already (wrap_sig.c). */
 extern volatile sig_atomic_t pg_sig_entering;
-void pg_sig_gate(void);
+void pg_sig_gate(const char *call);
 /* Says once per `said` flag, through `pangaea`, "CALL is not replayed:
  * this run may not repeat" (coord_client.c). */
 void pg_name_once(const char *call, int *said);

@@ -18,15 +18,23 @@
  *    every call passes, PG_RETURN_REAL_UNLESS_AT), I whether it landed inside
  *    call N (a wrapper was at work) or after it returned.  One write(2):
  *    safe in a handler, and there even when S ends the task;
- *  - replaying, the sender sends nothing (it returns what the recorded
- *    call did: "sent CC" lines of its own file), and the receiver raises S
- *    itself: one that landed inside call N as call N begins (the program
- *    cannot tell, and one that ends the task ends it inside that call, as
- *    recorded: its log stops there), one that landed after call N as
- *    call N returns (PG_LEAVE, through pg_stop_now and pg_signals_leave),
- *    or, for a call that has no end of its own to hook, as the next call
- *    begins.  Between two PVM calls the program runs its own code only,
- *    so the program sees the signal land between the same two calls.  Polls that found nothing are calls too (the recorded
+ *  - replaying, the sender sends the mapped signal again but returns what
+ *    the recorded call did ("sent CC" lines of its own file), and the
+ *    receiver's handler only counts it; the receiver raises S itself: one
+ *    that landed inside call N as call N begins (the program cannot tell,
+ *    and one that ends the task ends it inside that call, as recorded: its
+ *    log stops there), one that landed after call N as call N returns
+ *    (PG_LEAVE, through pg_stop_now and pg_signals_leave), or, for a call
+ *    that has no end of its own to hook, as the next call begins.  Between
+ *    two PVM calls the program runs its own code only, so the program sees
+ *    the signal land between the same two calls;
+ *  - and it raises S there only once the sender's signal has come
+ *    (await_signal), as the landing followed the sender's call when
+ *    recorded.  Raised sooner, a signal that ends the task could end it
+ *    before PVM delivered the messages it had sent (PVM 3.4 then loses
+ *    them: docs/pvm-notes.md), messages its recorded receivers took.  A
+ *    landing inside a call that sends or starts tasks does not wait: what
+ *    the sender waited for may be that call's own message.  Polls that found nothing are calls too (the recorded
  *    misses replay as many), so a busy-wait loop stops at the same turn.
  * Named limits (README, "What replay guarantees"): a signal that ends its
  * task after polls that found nothing: their count rides on the next
@@ -44,6 +52,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +78,11 @@ struct landing {
 static struct landing *due; /* replay: the recorded landings, in order */
 static size_t ndue, cap_due, next_due;
 static int *sent;           /* replay: what each recorded pvm_sendsig did */
+/* Replay: mapped signals that came, and those a landing consumed; ours,
+ * the signals whose mapped one Pangaea catches (the program took none). */
+static volatile sig_atomic_t arrived[NMAPPED + 1];
+static long used[NMAPPED + 1];
+static char ours[NMAPPED + 1];
 static size_t nsent, cap_sent, next_sent;
 static int loaded;          /* replay: the file was read */
 
@@ -119,10 +133,16 @@ static void put_line(const char *word, const long *v, int n)
         return;
 }
 
-/* A mapped signal came: noted (recording), then raised as itself. */
+/* A mapped signal came: noted (recording), then raised as itself; in a
+ * replay counted only: its recorded landing raises it. */
 static void on_mapped(int rt)
 {
     int saved = errno, sig = rt - SIGRTMIN + 1;
+
+    if (pg.mode == PANGAEA_REPLAY) {
+        arrived[sig]++;
+        return;
+    }
     int entering = pg_sig_entering && pg.depth == 0;
     /* landed in a wrapper before it counted its call: inside that call,
      * which the program has made (it sees the signal after it) */
@@ -134,16 +154,67 @@ static void on_mapped(int rt)
     raise(sig);
 }
 
+/* Replay: waits until signal sig, sent again by the replayed sender, has
+ * come (see the top of this file), reporting a wait that lasts past
+ * PANGAEA_STALL as any replay wait; it is then consumed. */
+static void await_signal(int sig)
+{
+    struct timespec slice = { 0, 200000000 };
+    struct pg_wait wait;
+    sigset_t set, old;
+    char msg[200];
+    int rt = SIGRTMIN + sig - 1;
+
+    if (ours[sig] && arrived[sig] <= used[sig]) {
+        sigemptyset(&set);
+        sigaddset(&set, rt); /* from now on taken here, not by on_mapped */
+        pthread_sigmask(SIG_BLOCK, &set, &old);
+        pg_wait_start(&wait);
+        while (arrived[sig] <= used[sig])
+            if (sigtimedwait(&set, NULL, &slice) == rt)
+                arrived[sig]++;
+            else if (pg_wait_overdue(&wait)) {
+                snprintf(msg, sizeof msg, "waits at its call %ld for signal "
+                         "%d, which landed there when recorded and nobody "
+                         "has sent yet", pg.calls, sig);
+                pg_wait_report(msg);
+            }
+        pg_wait_end(&wait);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    used[sig]++;
+}
+
 /* Replay: the landings due by call `upto`, raised in their order. */
 static void land(long upto)
 {
-    while (next_due < ndue && due[next_due].call <= upto)
-        raise(due[next_due++].sig);
+    int sig;
+
+    while (next_due < ndue && due[next_due].call <= upto) {
+        sig = due[next_due++].sig;
+        await_signal(sig);
+        raise(sig);
+    }
     pg_sig_at = next_due < ndue ? due[next_due].call : LONG_MAX;
 }
 
-void pg_sig_gate(void)
+/* Whether a signal landing inside `call` may wait for its sender there:
+ * not when the call sends or starts tasks (the sender may be waiting for
+ * just that), from the call table's `what` column. */
+static int may_wait_in(const char *call)
 {
+#define PG_CALL(name, ret, params, group, what, space, code, gate)             \
+    if (!strcmp(call, "pvm_" #name))                                           \
+        return !strcmp(#what, "RECV") || !strcmp(#what, "QUERY");
+#include "pg_calls.def"
+#undef PG_CALL
+    return 0;
+}
+
+void pg_sig_gate(const char *call)
+{
+    int sig;
+
     if (pg.mode != PANGAEA_REPLAY) {
         pg_sig_at = LONG_MAX;
         return;
@@ -151,8 +222,14 @@ void pg_sig_gate(void)
     load();
     land(pg.calls - 1); /* the last call had no end to land them at */
     while (next_due < ndue && due[next_due].call == pg.calls &&
-           due[next_due].inside) /* before its work: the program cannot */
-        raise(due[next_due++].sig); /* tell, and a fatal one ends it here */
+           due[next_due].inside) { /* before its work: the program cannot */
+        sig = due[next_due++].sig; /* tell, and a fatal one ends it here */
+        if (may_wait_in(call))
+            await_signal(sig);
+        else
+            used[sig]++; /* it may come later: counted as come */
+        raise(sig);
+    }
     pg_sig_at = next_due < ndue ? due[next_due].call : LONG_MAX;
     if (next_due < ndue && due[next_due].call == pg.calls)
         pg_stop_armed |= PG_STOP_SIG;
@@ -230,7 +307,7 @@ static void sig_start(void)
     for (s = 1; s <= NMAPPED; s++)
         if (mapped(s) && sigaction(SIGRTMIN + s - 1, NULL, &old) == 0 &&
             old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
-            sigaction(SIGRTMIN + s - 1, &sa, NULL);
+            ours[s] = sigaction(SIGRTMIN + s - 1, &sa, NULL) == 0;
     if (pg.mode == PANGAEA_REPLAY)
         pg_sig_at = 0; /* the first call reads the recorded landings */
 }
@@ -282,6 +359,8 @@ int pvm_sendsig(int tid, int sig)
     } else if (pg.mode == PANGAEA_REPLAY) {
         load();
         cc = recorded_sent(ltid, sig);
+        if (cc == 0) /* sent when recorded: its landing waits for it */
+            pg_real.sendsig(tid, SIGRTMIN + sig - 1);
     } else {
         cc = pg_real.sendsig(tid, SIGRTMIN + sig - 1);
         result = cc;
