@@ -32,9 +32,7 @@
 #include "pg_internal.h"
 #include "races.h"
 #include "rerun.h"
-
-/* runlog.h's (its struct top_run is not rerun.h's: one of them only). */
-void top_json_str(FILE *fp, const char *s);
+#include "runlog.h"
 
 #define MAX_RUNS 16
 
@@ -276,7 +274,7 @@ static void *whatif_thread(void *arg)
 {
     struct wi_run *w = arg;
     char spec[128], **argv;
-    struct top_run r;
+    struct top_rerun_result r;
     int n = 0, i;
 
     for (i = 0; args && args[i]; i++)

@@ -83,7 +83,7 @@ static void hash_file(const char *path, char hash[17])
 }
 
 int top_rerun(char *const argv[], const char *out, const char *err,
-              int limit_s, struct top_run *run)
+              int limit_s, struct top_rerun_result *run)
 {
     int status = 0;
     pid_t pid;

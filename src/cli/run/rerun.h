@@ -10,7 +10,9 @@
 
 #include "pg_err.h"
 
-struct top_run {
+/* How a child run of pangaea ended (a recording's contents are runlog.h's
+ * struct top_run). */
+struct top_rerun_result {
     int status;      /* pangaea's exit status, 128+N for a signal */
     int timed_out;   /* it outlived its limit and was stopped */
     char hash[17];   /* of its stdout (the tasks' output) */
@@ -19,7 +21,7 @@ struct top_run {
 /* Runs /proc/self/exe with argv (argv[0] included), stdout into out and
  * stderr into err, stopping it after limit_s seconds.  0, or -1 (no fork). */
 int top_rerun(char *const argv[], const char *out, const char *err,
-              int limit_s, struct top_run *run);
+              int limit_s, struct top_rerun_result *run);
 /* The first line of the file that names a failure (a signal, a
  * divergence, a stall), or "". */
 void top_rerun_why(const char *path, char *buf, size_t size);

@@ -53,7 +53,7 @@ int top_chaos(int argc, char **argv)
     char (*hashes)[17], dir[PATH_MAX], out[PATH_MAX + 8], err[PATH_MAX + 8];
     char why[600], seed[32], *args[1100];
     int i, k, nfail = 0, nkept = 0, *kept, *failed;
-    struct top_run r;
+    struct top_rerun_result r;
     pg_err e;
 
     if (top_driver_opts(argc, argv, "-chaos", &d, &e) < 0 ||

@@ -104,7 +104,7 @@ static void last_line(const char *path, char *buf, size_t size)
  * what-if that could not be forced is skipped only when pangaea says so
  * (a refusal of -whatif, a divergence of the part it follows): a program
  * that ends with status 2 or 3 itself has failed. */
-static void judge(struct explore *x, int i, const struct top_run *r,
+static void judge(struct explore *x, int i, const struct top_rerun_result *r,
                   const char *out, const char *err, char *why, size_t size)
 {
     struct node *nd = &x->nodes[i];
@@ -178,7 +178,7 @@ static void start(struct explore *x, int i, char **mode, int nmode)
 static void say(const struct explore *x, int i, const char *why)
 {
     const struct node *nd = &x->nodes[i];
-    const struct top_run *r = &nd->r;
+    const struct top_rerun_result *r = &nd->r;
 
     if (nd->skipped)
         printf("run %d: forced %s: skipped: %s: %s\n", i, nd->chain,

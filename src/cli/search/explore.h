@@ -37,7 +37,7 @@ struct node {
     char **argv;
     int nmode;
     int timeout;
-    struct top_run r;
+    struct top_rerun_result r;
     pthread_t thread;
 };
 
