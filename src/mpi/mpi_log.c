@@ -144,9 +144,10 @@ static void open_recording(const char *exe)
                 "than %d ranks", path, pgm.size);
     if (!(pgm.rd = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
         die_err("cannot replay", &err);
-    if (h.select[0]) /* the replay follows whole logs only, so far */
-        pgm_die(PGM_REFUSED, "%s is a selective or race-only log (\"%s\"): "
-                "an MPI replay follows whole recordings only so far", path,
+    pgm.race_only = pg_log_race_only(h.select);
+    if (h.select[0] && !pgm.race_only) /* -only is refused for MPI runs */
+        pgm_die(PGM_REFUSED, "%s is a selective log (\"%s\"): an MPI "
+                "replay follows whole or race-only recordings", path,
                 h.select);
     pg_log_path(path, sizeof path, pgm.dir, pgm.size + 1, PG_LOG_COMM);
     if (pgm.rank == 0 && stat(path, &st) == 0)
@@ -402,6 +403,13 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
     if (!pgm.have_next)
         pgm_die(PGM_DIVERGED, "the replay diverged: the program called %s, "
                 "where the recording of this rank ends", made);
+    if (pgm.race_only && pgm.next.seq > pgm.acts + 1)
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: the program "
+                "called %s, where the recording has %ld send(s) or "
+                "receive(s) left out of the race-only recording before %s",
+                pgm.acts + 1, made, pgm.next.seq - pgm.acts - 1,
+                pgm.next.kind == PG_EV_END ? "the rank's end"
+                                           : "its next event");
     if (pgm.misses_used < pgm.next.misses) {
         if (poll) {
             if (pgm.hooks)
@@ -423,11 +431,29 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
 
 void pgm_advance(void)
 {
+    pgm.acts = pgm.race_only ? pgm.next.seq : pgm.acts + 1;
     if (pgm.hooks) {
         pgm_force_copy(); /* a what-if rank records what it followed */
         pgm_stop_after(&pgm.next); /* -stop: the event is done */
     }
     read_next();
+}
+
+/* A race-only log numbers its events as the full log did (the gap,
+ * docs/comm-log-format.md): the events between the last one done and the
+ * next one kept were left out. */
+int pgm_left_out(void)
+{
+    return pgm.race_only && pgm.have_next && pgm.next.seq > pgm.acts + 1;
+}
+
+void pgm_left_out_done(const struct pgm_ev *e)
+{
+    struct pgm_ev done = *e;
+
+    done.seq = ++pgm.acts;
+    if (pgm.hooks)
+        pgm_stop_after(&done); /* -stop: the event is done */
 }
 
 /* ---- the end ------------------------------------------------------------- */

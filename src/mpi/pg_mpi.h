@@ -99,6 +99,9 @@ struct pgm_state {
     struct pgm_post *posts;   /* replay: by posting number */
     int nposts;
     int version;              /* replay: the recording's log format */
+    int race_only;            /* replay: a race-only recording (-min) */
+    long acts;                /* replay: the rank's events done so far, as
+                                 a race-only log numbers them */
     MPI_Comm nowhere;         /* replay: where no message ever comes */
     char dir[4096];
 };
@@ -234,5 +237,12 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
                                 const char *made, int poll);
 /* Replay: the event pgm_expect returned was done; on to the next. */
 void pgm_advance(void);
+/* Replay of a race-only recording (pangaea -min): 1 if the rank's next
+ * event is one the recording left out (a send, or an MPI_Recv that did
+ * not race): the program's call is made as it asks, unchecked, and then
+ * counted with pgm_left_out_done (e: what it did, for -stop).  0 when the
+ * next event is in the log (or the recording is whole): pgm_expect. */
+int pgm_left_out(void);
+void pgm_left_out_done(const struct pgm_ev *e);
 
 #endif

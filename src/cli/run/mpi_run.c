@@ -78,7 +78,6 @@ static const char *unsupported(const struct top_opts *o)
 {
     return o->live       ? "-live"
            : o->only[0]  ? "-only"
-           : o->min      ? "-min"
            : top_debug_given() ? top_debug_given()
            : o->pack     ? "-pack"
            : o->host     ? "-host"
@@ -86,6 +85,22 @@ static const char *unsupported(const struct top_opts *o)
            : o->cwd_recorded ? "-cwd recorded"
            : o->addhosts ? "-addhosts"
                          : NULL;
+}
+
+/* Whether the log at path is race-only (pangaea -min, minimize.c): the
+ * ranks then follow it so (src/mpi/mpi_log.c). */
+static int race_only(const char *path)
+{
+    pg_log_header h;
+    pg_logr *r;
+    pg_err err;
+    int yes;
+
+    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+        return 0; /* the rank says what is wrong with it */
+    yes = pg_log_race_only(h.select);
+    pg_logr_close(r);
+    return yes;
 }
 
 /* The log directory, as a PVM run uses it (logdir.c). */
@@ -114,6 +129,10 @@ static int prepare(const struct top_opts *o, pg_err *err)
     if (top_logdir_incomplete(o->logdir))
         fprintf(stderr, "pangaea: the recording in %s did not end well (its "
                 "logs may stop early): replaying what it holds\n", o->logdir);
+    if (race_only(path))
+        fprintf(stderr, "pangaea: replaying a race-only recording (pangaea "
+                "-min): racing receives take their recorded messages, the "
+                "others the one message each can take\n");
     return 0;
 }
 
@@ -358,6 +377,11 @@ int top_mpi_run(struct top_opts *o)
     if (o->mode != PANGAEA_LOG)
         return status;
     n = seal(o);
+    if (n > 0 && o->min && top_min_dir(o->logdir, &err) < 0) {
+        fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
+                err.msg); /* minimize.c: race-only logs */
+        status = status ? status : TOP_EXIT_FAILED;
+    }
     if (n < 0)
         status = status ? status : TOP_EXIT_FAILED;
     else if (status == 0)
