@@ -9,10 +9,10 @@
 #    the run ends with the recorded output, exit 0; a -stop the rank never
 #    reaches (at its end) is said;
 #  - refused with exit 2, naming the option, nothing run: -replay -debug,
-#    -otherargs, -rebuilt; -log -live, -log -min, -log -only;
+#    -otherargs, -rebuilt; -log -live, -log -only;
 #  - refused with exit 2, naming the recording as an MPI run's, nothing
-#    changed or written: -min LOGDIR (race-only MPI logs cannot be
-#    replayed yet), -pack, -move, -move-host.
+#    changed or written: -pack, -move, -move-host (-min works:
+#    test_mpi_min.sh).
 . "$(dirname "$0")/lib.sh"
 
 command -v mpiexec.mpich >/dev/null ||
@@ -122,7 +122,6 @@ refuse_opt -debug -replay -logdir rec -debug 1 mpiexec.mpich -n 4 "$PROG"
 refuse_opt -otherargs -replay -logdir rec -otherargs mpiexec.mpich -n 4 "$PROG"
 refuse_opt -rebuilt -replay -logdir rec -rebuilt mpiexec.mpich -n 4 "$PROG"
 refuse_opt -live -log -logdir live -live 0 mpiexec.mpich -n 4 "$PROG"
-refuse_opt -min -log -logdir min -min mpiexec.mpich -n 4 "$PROG"
 refuse_opt -only -log -logdir only -only tag=1 mpiexec.mpich -n 4 "$PROG"
 
 # ---- commands that refuse an MPI recording, changing nothing
@@ -141,7 +140,6 @@ refuse_rec() { # WHAT COMMAND...
         cat cmd.err
     fi
 }
-refuse_rec -min -min rec
 refuse_rec -pack -pack -logdir rec -o run.pangaea
 refuse_rec -move -move 2 otherhost -logdir rec
 refuse_rec -move -move-host "$(hostname)" otherhost -logdir rec
