@@ -10,7 +10,11 @@
  * ahead, and passes over the events a replay does not act on (call sites,
  * the last poll before an event); every wrapped call checks that it is
  * what the next event says (pgm_expect) and otherwise ends the run naming
- * both, since a replay that went on would follow another run.
+ * both, since a replay that went on would follow another run.  A
+ * race-only log (pangaea -min, src/cli/analysis/minimize.c) numbers its
+ * events as the full log did: the rank counts its events (pgm.acts), and
+ * one the log left out (a send, an MPI_Recv that did not race) is made as
+ * the program asks, unchecked (pgm_left_out).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
