@@ -8,8 +8,9 @@
 #    saying so with its pid; it is stopped (state T) until SIGCONT, then
 #    the run ends with the recorded output, exit 0; a -stop the rank never
 #    reaches (at its end) is said;
-#  - refused with exit 2, naming the option, nothing run: -replay -debug,
-#    -otherargs, -rebuilt; -log -live, -log -only;
+#  - refused with exit 2, naming the option, nothing run: -replay
+#    -otherargs, -rebuilt; -log -live, -log -only (-debug works:
+#    test_mpi_debug.sh);
 #  - refused with exit 2, naming the recording as an MPI run's, nothing
 #    changed or written: -pack, -move, -move-host (-min works:
 #    test_mpi_min.sh).
@@ -118,7 +119,6 @@ refuse_opt() { # WHAT OPTION... -- the rest of the command line
         cat opt.err opt.out
     fi
 }
-refuse_opt -debug -replay -logdir rec -debug 1 mpiexec.mpich -n 4 "$PROG"
 refuse_opt -otherargs -replay -logdir rec -otherargs mpiexec.mpich -n 4 "$PROG"
 refuse_opt -rebuilt -replay -logdir rec -rebuilt mpiexec.mpich -n 4 "$PROG"
 refuse_opt -live -log -logdir live -live 0 mpiexec.mpich -n 4 "$PROG"

@@ -65,9 +65,9 @@ void top_debug_env(const char *dir);
 int top_debug_pvmd(int started, pg_err *err);
 void top_debug_say(void);
 int top_debug_held(int ltid);
-/* For an MPI run (mpi_run.c): the first of -debug, -otherargs, -rebuilt
- * given, or NULL (it refuses them); the -stop events, "L:E,L:E" ("" if
- * none), which it passes to the ranks. */
+/* For an MPI run (mpi_run.c): the first of -otherargs, -rebuilt given,
+ * or NULL (it refuses them); the -stop events, "L:E,L:E" ("" if none),
+ * which it passes to the ranks (and -debug's, through top_debug_env). */
 const char *top_debug_given(void);
 const char *top_debug_stops(void);
 /* -replay: the program's arguments against the recorded ones (spawn: the

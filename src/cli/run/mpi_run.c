@@ -203,6 +203,22 @@ static int read_notes(const char *dir)
     return status;
 }
 
+/* -replay -debug: what top_debug_env (debug.c) set for a PVM run's tasks,
+ * given to the ranks (mpi_stop.c: the -debug rank has gdb attached). */
+static void pass_debug(const struct launcher *l, char **argv, int *n)
+{
+    static const char *const names[] = { PGM_ENV_DEBUG, PGM_ENV_TMUX,
+                                         PGM_ENV_TOP_PID, PGM_ENV_DEBUGGER };
+    const char *v = getenv(PGM_ENV_DEBUG);
+    size_t i;
+
+    if (!v || !*v)
+        return;
+    for (i = 0; i < sizeof names / sizeof *names; i++)
+        if ((v = getenv(names[i])))
+            pass_env(l, argv, n, names[i], v);
+}
+
 /* launcher [env passing] the user's arguments. */
 static char **launcher_argv(const struct top_opts *o,
                             const struct launcher *l, const char *lib,
@@ -215,7 +231,7 @@ static char **launcher_argv(const struct top_opts *o,
 
     for (k = 0; o->args[k]; k++)
         ;
-    if (!(argv = calloc((size_t)k + 24, sizeof *argv)) ||
+    if (!(argv = calloc((size_t)k + 40, sizeof *argv)) ||
         asprintf(&preload, "%s%s%s", lib, pre && *pre ? ":" : "",
                  pre ? pre : "") < 0)
         return NULL;
@@ -231,6 +247,7 @@ static char **launcher_argv(const struct top_opts *o,
             pass_env(l, argv, &n, PGM_ENV_CHAOS, chaos);
         if (*top_debug_stops()) /* -replay -stop (mpi_stop.c) */
             pass_env(l, argv, &n, PGM_ENV_STOP, top_debug_stops());
+        pass_debug(l, argv, &n);
     }
     memcpy(&argv[n], o->args, (size_t)k * sizeof *argv);
     return argv;
@@ -368,6 +385,10 @@ int top_mpi_run(struct top_opts *o)
         fprintf(stderr, "pangaea: cannot make a directory %s: %s\n", notes,
                 strerror(errno));
         return TOP_EXIT_FAILED;
+    }
+    if (o->mode == PANGAEA_REPLAY) { /* -debug (mpi_stop.c) */
+        top_debug_env(top_libexec_dir());
+        top_debug_say();
     }
     if (!(argv = launcher_argv(o, l, lib, notes, plan)))
         return fprintf(stderr, "pangaea: out of memory\n"), TOP_EXIT_FAILED;
