@@ -22,7 +22,7 @@
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
  * counters, the clock, communicators' ranks), mpi_chaos.c (-chaos's
  * perturbation), mpi_site.c (call sites), mpi_crash.c (a crash keeps the
- * log), mpi_stop.c (-replay -stop), mpi_force.c (a what-if rank:
+ * log), mpi_stop.c (-replay -stop, -debug), mpi_force.c (a what-if rank:
  * following, then the forced receive), mpi_log.c (writing and reading the
  * rank's logs, divergence), mpi_p2p.c (the wrapped message calls) and
  * mpi_clock.c (MPI_Wtime, MPI_Wtick); mpi_fortran.c (Open MPI's Fortran
@@ -194,7 +194,7 @@ void pgm_force_check(void);
  * first (its <crash> and <end> in the execution log). */
 void pgm_crash_catch(void);
 
-/* ---- mpi_stop.c: -replay -stop (PANGAEA_STOP) ---- */
+/* ---- mpi_stop.c: -replay -stop (PANGAEA_STOP), -debug ---- */
 struct pgm_ev;
 /* At the start of a replay: this rank's stop events. */
 void pgm_stop_start(void);
