@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "pg_mpi.h"
+#include "pg_util.h"
 
 /* ---- starting ------------------------------------------------------------ */
 
@@ -57,24 +58,42 @@ static void die_err(const char *what, const pg_err *err)
 
 static void open_logs(const char *exe, const char *host, const char *cwd)
 {
-    char path[PATH_MAX + 64];
+    char path[PATH_MAX + 64], sum[65] = "";
     pg_err err;
 
+    /* the program's checksum: a pack holds the program by it (pack.c) */
+    if (pg_file_sum(exe, sum) < 0)
+        sum[0] = 0;
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
     if (!(pgm.comm = pg_logw_open(path, PG_LOG_COMM, pgm.ltid, exe, host,
                                   &err)))
         die_err("cannot record", &err);
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_EXEC);
     if (!(pgm.exec = pg_logw_open_prog(path, PG_LOG_EXEC, pgm.ltid, exe,
-                                       host, NULL, exe, NULL, cwd, &err)))
+                                       host, NULL, exe, sum[0] ? sum : NULL,
+                                       cwd, &err)))
         die_err("cannot record", &err);
 }
 
 static void read_next(void);
 static void read_postings(const char *path);
 
+/* A replay from a pack (pangaea -replay -pack, unpack.c) runs the packed
+ * program, PANGAEA_PROGDIR/SHA256/NAME, which unpack.c checked. */
+static int unpacked(const pg_log_header *h, const char *exe)
+{
+    const char *dir = getenv(PGM_ENV_PROGDIR);
+    char want[PATH_MAX + 200];
+
+    if (!dir || !*dir || !h->sha256[0])
+        return 0;
+    snprintf(want, sizeof want, "%s/%s/%s", dir, h->sha256,
+             pg_basename(h->exe));
+    return !strcmp(want, exe);
+}
+
 /* The recorded rank ran the program this rank runs (its path: a program
- * rebuilt in place is not noticed yet). */
+ * rebuilt in place is not noticed yet), or its packed copy. */
 static void check_program(const char *exe)
 {
     char path[PATH_MAX + 64];
@@ -86,7 +105,7 @@ static void check_program(const char *exe)
     if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
         die_err("cannot replay", &err);
     pg_logr_close(r);
-    if (h.exe[0] && strcmp(h.exe, exe))
+    if (h.exe[0] && strcmp(h.exe, exe) && !unpacked(&h, exe))
         pgm_die(PGM_REFUSED, "the recording ran %s (%s), this run runs %s",
                 h.exe, path, exe);
 }

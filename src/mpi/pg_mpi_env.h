@@ -25,6 +25,9 @@
 #define PGM_ENV_TMUX "PANGAEA_TMUX"
 #define PGM_ENV_TOP_PID "PANGAEA_TOP_PID"
 #define PGM_ENV_DEBUGGER "PVM_DEBUGGER"
+/* -replay -pack: the unpacked programs, PROGDIR/SHA256/NAME (a PVM
+ * run's name; mpi_log.c lets a rank run its recorded program's copy). */
+#define PGM_ENV_PROGDIR "PANGAEA_PROGDIR"
 /* Set by the rank for that script: the pid gdb attaches to. */
 #define PGM_ENV_ATTACH "PANGAEA_ATTACH"
 /* A directory of pangaea's own for the run, where a rank that ends the

@@ -12,8 +12,8 @@
 #    -otherargs, -rebuilt; -log -live, -log -only (-debug works:
 #    test_mpi_debug.sh);
 #  - refused with exit 2, naming the recording as an MPI run's, nothing
-#    changed or written: -pack, -move, -move-host (-min works:
-#    test_mpi_min.sh).
+#    changed or written: -move, -move-host (-min works: test_mpi_min.sh;
+#    -pack: test_mpi_pack.sh).
 . "$(dirname "$0")/lib.sh"
 
 command -v mpiexec.mpich >/dev/null ||
@@ -140,7 +140,6 @@ refuse_rec() { # WHAT COMMAND...
         cat cmd.err
     fi
 }
-refuse_rec -pack -pack -logdir rec -o run.pangaea
 refuse_rec -move -move 2 otherhost -logdir rec
 refuse_rec -move -move-host "$(hostname)" otherhost -logdir rec
 

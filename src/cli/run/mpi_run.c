@@ -79,7 +79,7 @@ static const char *unsupported(const struct top_opts *o)
     return o->live       ? "-live"
            : o->only[0]  ? "-only"
            : top_debug_given() ? top_debug_given()
-           : o->pack     ? "-pack"
+           : o->pack && o->mode != PANGAEA_REPLAY ? "-pack"
            : o->host     ? "-host"
            : o->coordhost ? "-coordhost"
            : o->cwd_recorded ? "-cwd recorded"
@@ -248,6 +248,8 @@ static char **launcher_argv(const struct top_opts *o,
         if (*top_debug_stops()) /* -replay -stop (mpi_stop.c) */
             pass_env(l, argv, &n, PGM_ENV_STOP, top_debug_stops());
         pass_debug(l, argv, &n);
+        if (o->pack && getenv(PGM_ENV_PROGDIR)) /* unpack.c: its programs */
+            pass_env(l, argv, &n, PGM_ENV_PROGDIR, getenv(PGM_ENV_PROGDIR));
     }
     memcpy(&argv[n], o->args, (size_t)k * sizeof *argv);
     return argv;
@@ -340,6 +342,8 @@ static int seal(const struct top_opts *o)
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return -1;
     }
+    if (n > 0) /* for a pack (mpi_launch.c) */
+        top_mpi_launch_write(o);
     return n;
 }
 
