@@ -14,7 +14,10 @@
  * (pg_mpi_env.h).  The log directory is used as in a PVM run: locked, the
  * last good recording kept in previous/, marked complete once every
  * rank's communication log ends well and its receives name their sends
- * as in every Pangaea log (mpi_ids.c).  pangaea's exit status is the
+ * as in every Pangaea log (mpi_ids.c), the launcher's line kept for a
+ * pack (mpi_launch.c), and made race-only with -min (minimize.c).  A
+ * replay passes -stop's and -debug's events (mpi_stop.c) and a pack's
+ * programs to the ranks the same way.  pangaea's exit status is the
  * launcher's.
  */
 #define _GNU_SOURCE
