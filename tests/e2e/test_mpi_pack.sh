@@ -11,8 +11,9 @@
 # - -replay -pack of an MPI run given a program is refused (exit 2);
 # - a recording without its launcher line (pangaea-mpi-launch removed) is
 #   refused by -pack, naming it (exit 2), nothing written;
-# - Open MPI: a race-only recording (-log -min) packed and replayed
-#   elsewhere gives the recorded output.
+# - Open MPI: a race-only recording (-log -min) of a program the
+#   launcher finds through PATH, packed and replayed elsewhere (the
+#   program gone), gives the recorded output.
 . "$(dirname "$0")/lib.sh"
 
 command -v mpiexec.mpich >/dev/null ||
@@ -64,12 +65,12 @@ if command -v mpiexec.openmpi >/dev/null; then
     mkdir oprog othere
     cp "$PG_BUILD/tests/openmpi/mpi_master" oprog/master
     rc=0
-    { timeout 60 "$P" -log -min -logdir orec mpiexec.openmpi --oversubscribe -n 4 \
-        "$dir/oprog/master" >orec.out 2>orec.err &&
+    { PATH=$dir/oprog:$PATH timeout 60 "$P" -log -min -logdir orec \
+        mpiexec.openmpi --oversubscribe -n 4 master >orec.out 2>orec.err &&
         "$P" -pack -logdir orec -o orun.pangaea 2>opack.err && rm -r oprog &&
         (cd othere && timeout 60 "$P" -replay -pack ../orun.pangaea >../othere.out 2>../othere.err); } || rc=$?
     if [ "$rc" -eq 0 ] && cmp -s orec.out othere.out && grep -q "is race-only now" orec.err; then
-        pg_pass "Open MPI: a race-only recording packed and replayed elsewhere: the recorded output"
+        pg_pass "Open MPI: a race-only recording of a program found through PATH, packed and replayed elsewhere: the recorded output"
     else
         pg_fail "Open MPI: pack of a race-only recording: exit $rc"; cat orec.err opack.err othere.err 2>/dev/null | tail -5
     fi

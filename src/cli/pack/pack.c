@@ -460,8 +460,7 @@ int top_pack(int argc, char **argv)
             return fprintf(stderr, "pangaea: -pack: the recording in %s is "
                            "an MPI run's without its launcher's command "
                            "line (%s, which a replay from the pack needs: "
-                           "written after a recording by this pangaea, "
-                           "when the program is named by its path); "
+                           "written after a recording by this pangaea); "
                            "nothing was written\n", dirs[i],
                            TOP_MPI_LAUNCH), TOP_EXIT_USAGE;
         if (top_logdir_lock(dirs[i], 1, &err) < 0 ||

@@ -11,8 +11,9 @@
  *   pangaea-mpi-launch 1      the format
  *   launcher PATH             the launcher, resolved (mpi_run.c's table)
  *   program K                 which argument is the ranks' program (the
- *                             one whose path is the program rank 0 ran,
- *                             ltid-1.exec.xml's exe), -1 if none is
+ *                             one that names the program rank 0 ran,
+ *                             ltid-1.exec.xml's exe, by its path or
+ *                             through PATH), -1 if none does
  *   arg ARG                   each of the launcher's arguments, in order
  * An argument holding a newline cannot be written so: no file then, and a
  * pack says the recording lacks it.  A replay from the pack runs the same
@@ -47,14 +48,35 @@ static int rank0_program(const char *dir, pg_log_header *h, pg_err *err)
     return 0;
 }
 
-/* The argument whose path is exe, or -1. */
+/* Whether name, as the launcher finds a program (a path, or a name
+ * searched in PATH), is the file exe. */
+static int names_exe(const char *name, const char *exe)
+{
+    char real[PATH_MAX], path[PATH_MAX + 256], *dirs, *d, *save = NULL;
+    const char *env = getenv("PATH");
+    int yes = 0;
+
+    if (strchr(name, '/') || !env)
+        return realpath(name, real) && !strcmp(real, exe);
+    if (!(dirs = strdup(env)))
+        return 0;
+    for (d = strtok_r(dirs, ":", &save); d && !yes;
+         d = strtok_r(NULL, ":", &save)) {
+        snprintf(path, sizeof path, "%s/%s", *d ? d : ".", name);
+        yes = access(path, X_OK) == 0 && realpath(path, real) &&
+              !strcmp(real, exe);
+    }
+    free(dirs);
+    return yes;
+}
+
+/* The argument that names exe, or -1. */
 static int program_arg(char **args, const char *exe)
 {
-    char real[PATH_MAX];
     int i;
 
     for (i = 0; args && args[i]; i++)
-        if (realpath(args[i], real) && !strcmp(real, exe))
+        if (names_exe(args[i], exe))
             return i;
     return -1;
 }
@@ -121,9 +143,7 @@ static int read_launch(const char *dir, char *launcher, size_t size, int *k,
     fclose(f);
     if (cc == 0 && (!*launcher || *k < 0 || *k >= (int)n))
         cc = pg_err_set(err, "%s names no launcher, or not which of its "
-                        "arguments is the program (a program found through "
-                        "PATH is not told): record it with the program's "
-                        "path", path);
+                        "arguments is the program rank 0 ran", path);
     *args = a;
     return cc;
 }
