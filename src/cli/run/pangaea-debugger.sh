@@ -50,9 +50,11 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
 {
     echo "set pagination off"
     echo "set confirm off"
-    echo "set startup-with-shell on"
-    [ -n "$attach" ] || echo "set environment LD_PRELOAD $preload"
-    echo "set args$args $io"
+    if [ -z "$attach" ]; then # how gdb starts the program (not attached)
+        echo "set startup-with-shell on"
+        echo "set environment LD_PRELOAD $preload"
+        echo "set args$args $io"
+    fi
     # pg_stop_here is called deep in Pangaea's frames: a temporary
     # breakpoint where the program's frame resumes, and `continue` to it,
     # leave gdb in the program's own frame, so that `next` steps the
