@@ -67,11 +67,12 @@ TOP_LAYERS='
 untrusted
 stdin_fwd filter_assets
 paths json logdir daemon lamport races_clock rerun debug runenv
-mpi_ids
+mpi_ids mpi_launch
 hostcheck move races dump pack mpi_whatif
-runlog unpack mpi_run
+runlog unpack
 races_find
 races_out minimize
+mpi_run
 whatif
 display_races
 live_snap

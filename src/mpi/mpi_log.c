@@ -10,7 +10,11 @@
  * ahead, and passes over the events a replay does not act on (call sites,
  * the last poll before an event); every wrapped call checks that it is
  * what the next event says (pgm_expect) and otherwise ends the run naming
- * both, since a replay that went on would follow another run.
+ * both, since a replay that went on would follow another run.  A
+ * race-only log (pangaea -min, src/cli/analysis/minimize.c) numbers its
+ * events as the full log did: the rank counts its events (pgm.acts), and
+ * one the log left out (a send, an MPI_Recv that did not race) is made as
+ * the program asks, unchecked (pgm_left_out).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "pg_mpi.h"
+#include "pg_util.h"
 
 /* ---- starting ------------------------------------------------------------ */
 
@@ -53,24 +58,42 @@ static void die_err(const char *what, const pg_err *err)
 
 static void open_logs(const char *exe, const char *host, const char *cwd)
 {
-    char path[PATH_MAX + 64];
+    char path[PATH_MAX + 64], sum[65] = "";
     pg_err err;
 
+    /* the program's checksum: a pack holds the program by it (pack.c) */
+    if (pg_file_sum(exe, sum) < 0)
+        sum[0] = 0;
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
     if (!(pgm.comm = pg_logw_open(path, PG_LOG_COMM, pgm.ltid, exe, host,
                                   &err)))
         die_err("cannot record", &err);
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_EXEC);
     if (!(pgm.exec = pg_logw_open_prog(path, PG_LOG_EXEC, pgm.ltid, exe,
-                                       host, NULL, exe, NULL, cwd, &err)))
+                                       host, NULL, exe, sum[0] ? sum : NULL,
+                                       cwd, &err)))
         die_err("cannot record", &err);
 }
 
 static void read_next(void);
 static void read_postings(const char *path);
 
+/* A replay from a pack (pangaea -replay -pack, unpack.c) runs the packed
+ * program, PANGAEA_PROGDIR/SHA256/NAME, which unpack.c checked. */
+static int unpacked(const pg_log_header *h, const char *exe)
+{
+    const char *dir = getenv(PGM_ENV_PROGDIR);
+    char want[PATH_MAX + 200];
+
+    if (!dir || !*dir || !h->sha256[0])
+        return 0;
+    snprintf(want, sizeof want, "%s/%s/%s", dir, h->sha256,
+             pg_basename(h->exe));
+    return !strcmp(want, exe);
+}
+
 /* The recorded rank ran the program this rank runs (its path: a program
- * rebuilt in place is not noticed yet). */
+ * rebuilt in place is not noticed yet), or its packed copy. */
 static void check_program(const char *exe)
 {
     char path[PATH_MAX + 64];
@@ -82,7 +105,7 @@ static void check_program(const char *exe)
     if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
         die_err("cannot replay", &err);
     pg_logr_close(r);
-    if (h.exe[0] && strcmp(h.exe, exe))
+    if (h.exe[0] && strcmp(h.exe, exe) && !unpacked(&h, exe))
         pgm_die(PGM_REFUSED, "the recording ran %s (%s), this run runs %s",
                 h.exe, path, exe);
 }
@@ -144,9 +167,10 @@ static void open_recording(const char *exe)
                 "than %d ranks", path, pgm.size);
     if (!(pgm.rd = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
         die_err("cannot replay", &err);
-    if (h.select[0]) /* the replay follows whole logs only, so far */
-        pgm_die(PGM_REFUSED, "%s is a selective or race-only log (\"%s\"): "
-                "an MPI replay follows whole recordings only so far", path,
+    pgm.race_only = pg_log_race_only(h.select);
+    if (h.select[0] && !pgm.race_only) /* -only is refused for MPI runs */
+        pgm_die(PGM_REFUSED, "%s is a selective log (\"%s\"): an MPI "
+                "replay follows whole or race-only recordings", path,
                 h.select);
     pg_log_path(path, sizeof path, pgm.dir, pgm.size + 1, PG_LOG_COMM);
     if (pgm.rank == 0 && stat(path, &st) == 0)
@@ -402,6 +426,13 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
     if (!pgm.have_next)
         pgm_die(PGM_DIVERGED, "the replay diverged: the program called %s, "
                 "where the recording of this rank ends", made);
+    if (pgm.race_only && pgm.next.seq > pgm.acts + 1)
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: the program "
+                "called %s, where the recording has %ld send(s) or "
+                "receive(s) left out of the race-only recording before %s",
+                pgm.acts + 1, made, pgm.next.seq - pgm.acts - 1,
+                pgm.next.kind == PG_EV_END ? "the rank's end"
+                                           : "its next event");
     if (pgm.misses_used < pgm.next.misses) {
         if (poll) {
             if (pgm.hooks)
@@ -423,11 +454,29 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
 
 void pgm_advance(void)
 {
+    pgm.acts = pgm.race_only ? pgm.next.seq : pgm.acts + 1;
     if (pgm.hooks) {
         pgm_force_copy(); /* a what-if rank records what it followed */
         pgm_stop_after(&pgm.next); /* -stop: the event is done */
     }
     read_next();
+}
+
+/* A race-only log numbers its events as the full log did (the gap,
+ * docs/comm-log-format.md): the events between the last one done and the
+ * next one kept were left out. */
+int pgm_left_out(void)
+{
+    return pgm.race_only && pgm.have_next && pgm.next.seq > pgm.acts + 1;
+}
+
+void pgm_left_out_done(const struct pgm_ev *e)
+{
+    struct pgm_ev done = *e;
+
+    done.seq = ++pgm.acts;
+    if (pgm.hooks)
+        pgm_stop_after(&done); /* -stop: the event is done */
 }
 
 /* ---- the end ------------------------------------------------------------- */

@@ -22,7 +22,7 @@
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
  * counters, the clock, communicators' ranks), mpi_chaos.c (-chaos's
  * perturbation), mpi_site.c (call sites), mpi_crash.c (a crash keeps the
- * log), mpi_stop.c (-replay -stop), mpi_force.c (a what-if rank:
+ * log), mpi_stop.c (-replay -stop, -debug), mpi_force.c (a what-if rank:
  * following, then the forced receive), mpi_log.c (writing and reading the
  * rank's logs, divergence), mpi_p2p.c (the wrapped message calls) and
  * mpi_clock.c (MPI_Wtime, MPI_Wtick); mpi_fortran.c (Open MPI's Fortran
@@ -99,6 +99,9 @@ struct pgm_state {
     struct pgm_post *posts;   /* replay: by posting number */
     int nposts;
     int version;              /* replay: the recording's log format */
+    int race_only;            /* replay: a race-only recording (-min) */
+    long acts;                /* replay: the rank's events done so far, as
+                                 a race-only log numbers them */
     MPI_Comm nowhere;         /* replay: where no message ever comes */
     char dir[4096];
 };
@@ -191,7 +194,7 @@ void pgm_force_check(void);
  * first (its <crash> and <end> in the execution log). */
 void pgm_crash_catch(void);
 
-/* ---- mpi_stop.c: -replay -stop (PANGAEA_STOP) ---- */
+/* ---- mpi_stop.c: -replay -stop (PANGAEA_STOP), -debug ---- */
 struct pgm_ev;
 /* At the start of a replay: this rank's stop events. */
 void pgm_stop_start(void);
@@ -234,5 +237,12 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
                                 const char *made, int poll);
 /* Replay: the event pgm_expect returned was done; on to the next. */
 void pgm_advance(void);
+/* Replay of a race-only recording (pangaea -min): 1 if the rank's next
+ * event is one the recording left out (a send, or an MPI_Recv that did
+ * not race): the program's call is made as it asks, unchecked, and then
+ * counted with pgm_left_out_done (e: what it did, for -stop).  0 when the
+ * next event is in the log (or the recording is whole): pgm_expect. */
+int pgm_left_out(void);
+void pgm_left_out_done(const struct pgm_ev *e);
 
 #endif

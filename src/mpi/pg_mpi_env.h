@@ -17,6 +17,19 @@
 #define PGM_ENV_CHAOS "PANGAEA_CHAOS"
 /* -replay -stop: "L:E,L:E" (mpi_stop.c). */
 #define PGM_ENV_STOP "PANGAEA_STOP"
+/* -replay -debug: "L" or "L:E"; where gdb opens ("window:$TMUX" or
+ * "session:SOCKET"); pangaea's pid@host; the debugger script that opens
+ * it (mpi_stop.c attaches gdb to the rank through it).  A PVM run's
+ * names. */
+#define PGM_ENV_DEBUG "PANGAEA_DEBUG"
+#define PGM_ENV_TMUX "PANGAEA_TMUX"
+#define PGM_ENV_TOP_PID "PANGAEA_TOP_PID"
+#define PGM_ENV_DEBUGGER "PVM_DEBUGGER"
+/* -replay -pack: the unpacked programs, PROGDIR/SHA256/NAME (a PVM
+ * run's name; mpi_log.c lets a rank run its recorded program's copy). */
+#define PGM_ENV_PROGDIR "PANGAEA_PROGDIR"
+/* Set by the rank for that script: the pid gdb attaches to. */
+#define PGM_ENV_ATTACH "PANGAEA_ATTACH"
 /* A directory of pangaea's own for the run, where a rank that ends the
  * run (a replay that diverged, something refused) leaves why, in a file
  * PGM_NOTE_NAME: pangaea prints it and exits with its status, whatever

@@ -275,3 +275,103 @@ refused() {
         head -5 "$dir/err"
     fi
 }
+
+# stop_left_out NAME LOGS LAUNCHER...: -replay -stop 2:2 of mpi_master's
+# race-only recording, whose worker (ltid 2) kept no event but its end:
+# the rank stops (state T) after its event 2 all the same, named (its
+# MPI_Isend of tag 2), and SIGCONT lets the replay end as recorded.
+stop_left_out() {
+    local name=$1 logs=$2 run pid state rc
+    shift 2
+    timeout 120 "$PG_BUILD/pangaea" -replay -logdir "$logs" -stop 2:2 "$@" \
+        >"$run_dir/stop.out" 2>"$run_dir/stop.err" &
+    run=$!
+    for _ in $(seq 1 600); do
+        grep -q " stopped after event " "$run_dir/stop.err" 2>/dev/null && break
+        sleep 0.1
+    done
+    pid=$(sed -n 's/.*ltid 2 (rank 1) stopped after event 2: MPI_Isend to ltid 1, tag 2, .* pid \([0-9]*\): attach with gdb -p .*/\1/p' "$run_dir/stop.err")
+    state=$( [ -n "$pid" ] && ps -o stat= -p "$pid" | cut -c1)
+    [ -n "$pid" ] && kill -CONT "$pid"
+    rc=0; wait "$run" || rc=$?
+    if [ "$state" = T ] && [ "$rc" -eq 0 ] && cmp -s "$run_dir/stop.out" "$(dirname "$logs")/rec.out"; then
+        pg_pass "$name: -replay -stop 2:2 at an event the race-only recording left out: the rank stops there (state T), then the recorded output"
+    else
+        pg_fail "$name: -stop 2:2 on the race-only recording: state ${state:-?}, exit $rc"
+        cat "$run_dir/stop.err"
+    fi
+}
+
+# race_only NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: race-only MPI
+# recordings (test_mpi_min.sh; src/cli/analysis/minimize.c, the MPI
+# replay's counting in src/mpi/mpi_log.c):
+# - mpi_master recorded with -log -min: free runs differ, 10 replays of
+#   the race-only recording print exactly the recorded output;
+# - its logs are race-only: the master keeps its two racing MPI_Recv and
+#   leaves out the third (one message left: no race) and the MPI_Recv
+#   that name their source; the workers' logs keep no send and no
+#   receive (they name their source); a replay says it is race-only;
+# - a replay of another program diverges at a left-out event (the
+#   master polls before its last MPI_Recv), named, exit 3;
+# - -replay -stop at a left-out event stops there (stop_left_out);
+# - pangaea -min LOGDIR makes a full recording of mpi_wild (wildcard
+#   MPI_Irecv, Waitsome, Testsome, Testall, Waitany, tests of sends, a
+#   cancel) race-only, whose 3 replays print the recorded output;
+# - pangaea -min on a race-only MPI recording is refused, named.
+race_only() {
+    local name=$1 launcher=$2 dir=$3 logs same=0 i
+    shift 3
+    if ! command -v "$launcher" >/dev/null; then
+        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
+        return
+    fi
+    PG_LOG_OPTS=(-min)
+    pg_replay_case "$name: a race-only recording of the master (-log -min)" \
+        "$launcher" "$@" -n 4 "$dir/mpi_master"
+    PG_LOG_OPTS=()
+    logs=$PG_CASE_LOGS
+    if "$PG_BUILD/pangaea" -dump "$logs" 1 | python3 -c '
+import re, sys
+x = sys.stdin.read()
+recv = re.findall(r"<recv [^>]*call=\"MPI_Recv\"", x)
+ok = "select=\"race-only\"" in x and len(recv) == 2
+sys.exit(0 if ok else 1)' && ! "$PG_BUILD/pangaea" -dump "$logs" 2 | grep -q "<send\|<recv" &&
+        ! "$PG_BUILD/pangaea" -dump "$logs" 4 | grep -q "<send\|<recv"; then
+        pg_pass "$name: the master keeps its 2 racing MPI_Recv only, the workers no send and no receive"
+    else
+        pg_fail "$name: what the race-only recording kept"
+        "$PG_BUILD/pangaea" -dump "$logs" 1 | grep -c "<recv"
+        "$PG_BUILD/pangaea" -dump "$logs" 2
+    fi
+    run_dir=$(pg_tmpdir)
+    expect_run "$name: a replay of a race-only recording says so" 0 \
+        "replaying a race-only recording" \
+        "$PG_BUILD/pangaea" -replay -logdir "$logs" "$launcher" "$@" -n 4 "$dir/mpi_master"
+    expect_run "$name: a replay of another program diverges at a left-out event, named" 3 \
+        "ltid 1 (rank 0): the replay diverged at event 3: the program called MPI_Iprobe, where the recording has 1 send(s) or receive(s) left out of the race-only recording" \
+        "$PG_BUILD/pangaea" -replay -logdir "$logs" "$launcher" "$@" -n 4 "$dir/mpi_master" early
+    stop_left_out "$name" "$logs" "$launcher" "$@" -n 4 "$dir/mpi_master"
+    expect_run "$name: -min on a race-only MPI recording is refused, named" 2 \
+        "the recording in .* is race-only already" "$PG_BUILD/pangaea" -min "$logs"
+    # -min LOGDIR on a full recording of nonblocking receives
+    logs=$run_dir/wild
+    if timeout 60 "$PG_BUILD/pangaea" -log -logdir "$logs" "$launcher" "$@" -n 4 \
+        "$dir/mpi_wild" >"$run_dir/wild.out" 2>"$run_dir/wild.err" &&
+        "$PG_BUILD/pangaea" -min "$logs" 2>"$run_dir/min.err" &&
+        grep -q "is race-only now" "$run_dir/min.err"; then
+        pg_repeat 3 "$run_dir/wreplay" "$PG_BUILD/pangaea" -replay -logdir "$logs" \
+            "$launcher" "$@" -n 4 "$dir/mpi_wild"
+        for i in 1 2 3; do
+            cmp -s "$run_dir/wild.out" "$run_dir/wreplay/$i.out" && same=$((same + 1))
+        done
+        if [ "$PG_REPEAT_BAD" -eq 0 ] && [ "$same" -eq 3 ]; then
+            pg_pass "$name: -min LOGDIR on mpi_wild's recording: 3 replays print the recorded output"
+        else
+            pg_fail "$name: $same of 3 replays of mpi_wild's race-only recording match, $PG_REPEAT_BAD failed"
+            head -3 "$run_dir/wreplay/1.err"
+        fi
+    else
+        pg_fail "$name: recording mpi_wild, then -min LOGDIR"
+        cat "$run_dir/wild.err" "$run_dir/min.err"
+    fi
+}

@@ -8,11 +8,12 @@
 #    saying so with its pid; it is stopped (state T) until SIGCONT, then
 #    the run ends with the recorded output, exit 0; a -stop the rank never
 #    reaches (at its end) is said;
-#  - refused with exit 2, naming the option, nothing run: -replay -debug,
-#    -otherargs, -rebuilt; -log -live, -log -min, -log -only;
+#  - refused with exit 2, naming the option, nothing run: -replay
+#    -otherargs, -rebuilt; -log -live, -log -only (-debug works:
+#    test_mpi_debug.sh);
 #  - refused with exit 2, naming the recording as an MPI run's, nothing
-#    changed or written: -min LOGDIR (race-only MPI logs cannot be
-#    replayed yet), -pack, -move, -move-host.
+#    changed or written: -move, -move-host (-min works: test_mpi_min.sh;
+#    -pack: test_mpi_pack.sh).
 . "$(dirname "$0")/lib.sh"
 
 command -v mpiexec.mpich >/dev/null ||
@@ -118,11 +119,9 @@ refuse_opt() { # WHAT OPTION... -- the rest of the command line
         cat opt.err opt.out
     fi
 }
-refuse_opt -debug -replay -logdir rec -debug 1 mpiexec.mpich -n 4 "$PROG"
 refuse_opt -otherargs -replay -logdir rec -otherargs mpiexec.mpich -n 4 "$PROG"
 refuse_opt -rebuilt -replay -logdir rec -rebuilt mpiexec.mpich -n 4 "$PROG"
 refuse_opt -live -log -logdir live -live 0 mpiexec.mpich -n 4 "$PROG"
-refuse_opt -min -log -logdir min -min mpiexec.mpich -n 4 "$PROG"
 refuse_opt -only -log -logdir only -only tag=1 mpiexec.mpich -n 4 "$PROG"
 
 # ---- commands that refuse an MPI recording, changing nothing
@@ -141,8 +140,6 @@ refuse_rec() { # WHAT COMMAND...
         cat cmd.err
     fi
 }
-refuse_rec -min -min rec
-refuse_rec -pack -pack -logdir rec -o run.pangaea
 refuse_rec -move -move 2 otherhost -logdir rec
 refuse_rec -move -move-host "$(hostname)" otherhost -logdir rec
 

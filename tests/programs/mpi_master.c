@@ -18,7 +18,8 @@
  * Each worker sleeps a little before each send (its pid seeds the length):
  * free runs differ, a replay must print the recorded orders and counts.
  * Any number of ranks from 2.  With the argument "extra" the master polls
- * once more at its end: another program for a replay (it must diverge).
+ * once more at its end, with "early" once more before its last MPI_Recv:
+ * other programs for a replay (it must diverge).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -52,8 +53,9 @@ static void worker(int rank)
     MPI_Send(&v, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
 }
 
-static void master(int n, int extra)
+static void master(int n, const char *arg)
 {
+    int extra = !strcmp(arg, "extra"), early = !strcmp(arg, "early");
     MPI_Request *reqs = malloc(n * sizeof *reqs);
     MPI_Status *sts = malloc(n * sizeof *sts);
     int *vals = malloc(n * sizeof *vals);
@@ -63,6 +65,9 @@ static void master(int n, int extra)
 
     printf("recv:");
     for (i = 1; i < n; i++) {
+        if (early && i == n - 1) /* before the last: it does not race */
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag,
+                       &st);
         MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &st);
         printf(" %d", st.MPI_SOURCE);
     }
@@ -123,7 +128,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank == 0)
-        master(size, argc > 1 && !strcmp(argv[1], "extra"));
+        master(size, argc > 1 ? argv[1] : "");
     else
         worker(rank);
     MPI_Finalize();

@@ -52,6 +52,18 @@
  * SOR keeps two of each three reductions as before, a master taking from
  * three workers about two thirds of its receives instead of all.
  *
+ * An MPI run's recording (src/mpi/) is pruned the same way, but for two
+ * things.  Its receives that may go are MPI_Recv's only (MPI_Sendrecv's
+ * half is logged so): the completions of nonblocking receives say which
+ * request a wait or test chose, and stay as polls do.  And every racing
+ * receive stays: an MPI replay cannot reserve a message for a later
+ * receive (it posts a kept receive with its recorded source and tag, and
+ * leaves the others to MPI as the program asks), so the proof above holds
+ * without reservations: the first receive R of the replay that takes
+ * another message m' had m' (or, by MPI's non-overtaking rule, an earlier
+ * message of its sender that R admits) as a second potential match when
+ * recorded, so it raced and was kept.
+ *
  * A task whose log stops (it died) keeps its full log and replays as
  * usual; every log is written to a temporary file first and renamed over
  * the original only when all were written, so a failure changes nothing.
@@ -199,14 +211,26 @@ static int race_needs_keeping(const struct rc_run *run, const struct rc_race *r,
     return 0;
 }
 
+/* A receive that waits for its message, which a replay may leave to the
+ * message passing when it does not race.  An MPI run's: MPI_Recv (and
+ * MPI_Sendrecv's half, logged so); its other receives (MPI_Irecv's
+ * completions, which say which request a wait or a test chose, and the
+ * probes) stay, as PVM's polls do. */
+static int blocking_recv(const char *call, int mpi)
+{
+    if (mpi)
+        return !strcmp(call, "MPI_Recv");
+    return !strcmp(call, "pvm_recv") || !strcmp(call, "pvm_precv");
+}
+
 /* For each event of task t (1-based, as RC_EV), whether a receive there
  * stays; from the last receive to the first, so that what later kept
  * receives take is known (reserved) when an earlier one is decided.
  * NULL when out of memory. */
 static char *keep_of(const struct rc_run *run, const struct rc_race *races,
-                     int n, int t, char *reserved, int *jump,
+                     int n, int t, char *reserved, int *jump, int mpi,
                      struct min_stats *st)
-{ /* races: task t's n races */
+{ /* races: task t's n races; mpi: an MPI run's (blocking_recv) */
     const struct rc_task *task = &run->tasks[t];
     int *race_at = malloc(((size_t)task->n + 2) * sizeof *race_at);
     char *keep = calloc((size_t)task->n + 2, 1), *direct = calloc((size_t)task->n + 2, 1);
@@ -234,13 +258,16 @@ static char *keep_of(const struct rc_run *run, const struct rc_race *races,
 
         if (e->kind != PG_EV_RECV)
             continue;
-        if (e->misses > 0 || (strcmp(call, "pvm_recv") &&
-                              strcmp(call, "pvm_precv")))
+        if (e->misses > 0 || !blocking_recv(call, mpi))
             keep[pos] = 1; /* a poll, or polls before it: as recorded */
         else if (race_at[pos] >= 0)
-            keep[pos] = cons || race_needs_keeping(run, &races[race_at[pos]],
-                                                   pos, e->atag, direct[pos],
-                                                   reserved, jump);
+            /* an MPI replay cannot hold a kept receive's message back
+             * from the receives it leaves to MPI (reserve.c's way), so
+             * every race of an MPI run stays */
+            keep[pos] = cons || mpi ||
+                        race_needs_keeping(run, &races[race_at[pos]], pos,
+                                           e->atag, direct[pos], reserved,
+                                           jump);
         st->implied += race_at[pos] >= 0 && !keep[pos];
         if (keep[pos] && e->a >= 0 && !pg_call_probes(call))
             reserved[e->a] = 1; /* a replay keeps it for this receive */
@@ -332,15 +359,29 @@ static int mark_exec(const char *path, const char *tmp, pg_err *err)
     return rc < 0 ? -1 : 0;
 }
 
+/* An MPI run's recording: its ranks' logs, and no log of ltid 0
+ * (pangaea's own in a PVM run; src/cli/run/mpi_ids.c says the same). */
+static int mpi_recording(const char *dir)
+{
+    char path[PATH_MAX + 64];
+
+    pg_log_path(path, sizeof path, dir, 0, PG_LOG_EXEC);
+    if (access(path, F_OK) == 0)
+        return 0;
+    pg_log_path(path, sizeof path, dir, 1, PG_LOG_EXEC);
+    return access(path, F_OK) == 0;
+}
+
 /* A full recording, of everything: -only recordings match no unselected
  * message already, and a race-only one is pruned already. */
-static int prunable(const char *dir, pg_err *err)
+static int prunable(const char *dir, int mpi, pg_err *err)
 {
     char path[4400];
     pg_log_header h;
     pg_logr *r;
 
-    pg_log_path(path, sizeof path, dir, 0, PG_LOG_EXEC);
+    /* pangaea's own log says so in a PVM run; an MPI run has none */
+    pg_log_path(path, sizeof path, dir, mpi ? 1 : 0, PG_LOG_EXEC);
     if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, err)))
         return -1;
     pg_logr_close(r);
@@ -387,7 +428,7 @@ static void count_whole(const struct rc_run *run, int t, struct min_stats *st)
     }
 }
 
-static int prune_all(struct rc_run *run, struct out *o, int *nout,
+static int prune_all(struct rc_run *run, struct out *o, int *nout, int mpi,
                      struct min_stats *st, pg_err *err)
 {
     struct rc_race *races = NULL;
@@ -415,7 +456,7 @@ static int prune_all(struct rc_run *run, struct out *o, int *nout,
             st->bytes_after += file_size(p.path);
             count_whole(run, t, st);
         } else if (!(keepv = keep_of(run, races + r0, r1 - r0, t, reserved,
-                                     jump, st))) {
+                                     jump, mpi, st))) {
             rc = pg_err_set(err, "out of memory");
         } else {
             o[k].set = 1;
@@ -445,10 +486,10 @@ static int minimize(const char *dir, struct min_stats *st, pg_err *err)
     struct out *o;
     struct paths p;
     char path[4400];
-    int n = 0, i, rc;
+    int n = 0, i, rc, mpi = mpi_recording(dir);
 
     memset(st, 0, sizeof *st);
-    if (prunable(dir, err) < 0)
+    if (prunable(dir, mpi, err) < 0)
         return -1;
     memset(&run, 0, sizeof run);
     if (rc_load(&run, dir, err) < 0)
@@ -456,16 +497,17 @@ static int minimize(const char *dir, struct min_stats *st, pg_err *err)
     o = calloc(2 * (size_t)run.ntasks + 2, sizeof *o);
     if (!o)
         return rc_free(&run), pg_err_set(err, "out of memory"), -1;
-    rc = prune_all(&run, o, &n, st, err);
+    rc = prune_all(&run, o, &n, mpi, st, err);
     for (i = 0; rc == 0 && i < n; i++)
         if (rename(paths_of(dir, &o[i], &p)->tmp, p.path) < 0)
             rc = pg_err_set(err, "cannot rename %s to %s", p.tmp, p.path);
     for (i = 0; rc < 0 && i < n + 1 && i < 2 * run.ntasks + 2; i++)
         if (o[i].set)
             unlink(paths_of(dir, &o[i], &p)->tmp);
-    /* pangaea's own exec log, if it has no communication log */
+    /* pangaea's own exec log, if it has no communication log (an MPI
+     * run has neither) */
     pg_log_path(path, sizeof path, dir, 0, PG_LOG_COMM);
-    if (rc == 0 && access(path, F_OK) != 0) {
+    if (rc == 0 && !mpi && access(path, F_OK) != 0) {
         struct out z = { 0, PG_LOG_EXEC, 1 };
 
         paths_of(dir, &z, &p);
@@ -496,34 +538,12 @@ static void report(const char *dir, const struct min_stats *st, double secs)
             secs);
 }
 
-/* An MPI run's recording: its ranks' logs, and no log of ltid 0
- * (pangaea's own in a PVM run; src/cli/run/mpi_ids.c says the same). */
-static int mpi_recording(const char *dir)
-{
-    char path[PATH_MAX + 64];
-
-    pg_log_path(path, sizeof path, dir, 0, PG_LOG_EXEC);
-    if (access(path, F_OK) == 0)
-        return 0;
-    pg_log_path(path, sizeof path, dir, 1, PG_LOG_EXEC);
-    return access(path, F_OK) == 0;
-}
-
 int top_min_dir(const char *dir, pg_err *err)
 {
     struct min_stats st;
     struct timespec a, b;
     char missing[PATH_MAX + 200];
 
-    /* An MPI replay follows whole logs only (each rank checks every call
-     * against the next recorded event), and the pruning leaves out racing
-     * receives whose order a replay keeps by holding the kept receives'
-     * messages back from the others, which MPI gives no way to do. */
-    if (mpi_recording(dir))
-        return pg_err_set(err, "the recording in %s is an MPI run's: "
-                          "race-only MPI logs are not done yet (an MPI "
-                          "replay follows whole recordings); it is left as "
-                          "it is", dir);
     /* What -min drops cannot come back: a recording missing a task's
      * logs would lose that task for good (logdir.c says which). */
     if (top_logs_missing(dir, missing, sizeof missing) > 0)

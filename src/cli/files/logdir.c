@@ -116,7 +116,8 @@ int top_logdir_lock(const char *dir, int readonly_ok, pg_err *err)
 /* ---- the recording's files --------------------------------------------- */
 
 /* A file of a recording: ltid-N.*.xml, ltid-N.*.pgc (pg_log_name_split),
- * or the page -display wrote. */
+ * the page -display wrote, pangaea's stdin and an MPI run's launcher
+ * line. */
 int top_recording_file(const char *name)
 {
     size_t n = strlen(name);
@@ -124,7 +125,8 @@ int top_recording_file(const char *name)
     return (pg_log_name_split(name, NULL) >= 0 &&
             (!strcmp(name + n - 4, ".xml") || !strcmp(name + n - 4, ".pgc"))) ||
            !strcmp(name, "pangaea-graph.html") ||
-           !strcmp(name, "pangaea-stdin"); /* stdin_fwd.c */
+           !strcmp(name, "pangaea-stdin") || /* stdin_fwd.c */
+           !strcmp(name, TOP_MPI_LAUNCH);    /* mpi_launch.c */
 }
 
 /* Opens a directory without following a link in its last component. */

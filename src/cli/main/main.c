@@ -785,6 +785,8 @@ static int run_program(struct top_opts *o)
 
     if (o->pack && top_unpack(o, &err) < 0) /* unpack.c */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
+    if (o->pack && top_is_mpi_launcher(o->program)) /* an MPI run's pack */
+        return top_mpi_run(o);
     if (top_live_start(o, &err) < 0) { /* live.c: a port in use moves nothing */
         if (made_logdir)
             rmdir(o->logdir); /* made just now, empty: nothing is left */

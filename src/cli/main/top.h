@@ -65,9 +65,9 @@ void top_debug_env(const char *dir);
 int top_debug_pvmd(int started, pg_err *err);
 void top_debug_say(void);
 int top_debug_held(int ltid);
-/* For an MPI run (mpi_run.c): the first of -debug, -otherargs, -rebuilt
- * given, or NULL (it refuses them); the -stop events, "L:E,L:E" ("" if
- * none), which it passes to the ranks. */
+/* For an MPI run (mpi_run.c): the first of -otherargs, -rebuilt given,
+ * or NULL (it refuses them); the -stop events, "L:E,L:E" ("" if none),
+ * which it passes to the ranks (and -debug's, through top_debug_env). */
 const char *top_debug_given(void);
 const char *top_debug_stops(void);
 /* -replay: the program's arguments against the recorded ones (spawn: the
@@ -104,6 +104,17 @@ int top_mpi_renumber(const char *dir, pg_err *err);
 /* 1 if the recording in dir is an MPI run's: ranks' logs, and no log of
  * ltid 0 (pangaea's own in a PVM run). */
 int top_mpi_recording(const char *dir);
+/* An MPI recording's launcher command line (mpi_run.c writes it after
+ * the run, for packs): LOGDIR/TOP_MPI_LAUNCH (top_mpi_launch_write: o's,
+ * when it can be written so).  top_mpi_launch_line: it
+ * as one line for people (pack.c's MANIFEST), 0, or -1 if there is none;
+ * top_mpi_unpacked: o->program and o->args from it, with the packed
+ * program (progdir/SHA256/NAME) for the recorded one (unpack.c).  0, or
+ * -1 and err. */
+#define TOP_MPI_LAUNCH "pangaea-mpi-launch"
+void top_mpi_launch_write(const struct top_opts *o);
+int top_mpi_launch_line(const char *dir, char *out, size_t size);
+int top_mpi_unpacked(struct top_opts *o, const char *progdir, pg_err *err);
 int top_workdir(const struct top_opts *o, pg_err *err);
 /* pangaea's stdin for ltid 1 (stdin_fwd.c): forwarded as it comes, and
  * recorded as LOGDIR/pangaea-stdin; in replay the recorded input.  0, or

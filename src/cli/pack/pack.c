@@ -287,6 +287,11 @@ static void recorded_command(const char *dir, char *out, size_t size)
     int i;
 
     snprintf(out, size, "?");
+    if (top_mpi_launch_line(dir, out, size) == 0) { /* an MPI run's */
+        for (n = 0; out[n]; n++)
+            out[n] = out[n] == '\n' ? ' ' : out[n];
+        return;
+    }
     pg_log_path(path, sizeof path, dir, 0, PG_LOG_EXEC);
     if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
         return;
@@ -411,6 +416,7 @@ static int put_pack(const char *out, char dirs[][PATH_MAX],
 int top_pack(int argc, char **argv)
 {
     static char dirs[MAX_DIRS][PATH_MAX], names[MAX_DIRS][256];
+    char cmd[8192];
     struct stat st;
     const char *out = NULL;
     pg_err err;
@@ -449,13 +455,14 @@ int top_pack(int argc, char **argv)
     for (i = 0; i < n; i++) {
         /* Not while a run writes there; a recording cut short is packed
          * as it is (a replay follows it as far as it goes), but said. */
-        if (top_mpi_recording(dirs[i])) /* mpi_ids.c */
+        if (top_mpi_recording(dirs[i]) && /* mpi_launch.c */
+            top_mpi_launch_line(dirs[i], cmd, sizeof cmd) < 0)
             return fprintf(stderr, "pangaea: -pack: the recording in %s is "
-                           "an MPI run's: packing MPI runs is not done yet "
-                           "(its logs hold neither the launcher's command "
-                           "line nor the ranks' program checksums, which "
-                           "a replay elsewhere needs); nothing was "
-                           "written\n", dirs[i]), TOP_EXIT_USAGE;
+                           "an MPI run's without its launcher's command "
+                           "line (%s, which a replay from the pack needs: "
+                           "written after a recording by this pangaea); "
+                           "nothing was written\n", dirs[i],
+                           TOP_MPI_LAUNCH), TOP_EXIT_USAGE;
         if (top_logdir_lock(dirs[i], 1, &err) < 0 ||
             scan_exec_logs(dirs[i], &err) < 0)
             return fprintf(stderr, "pangaea: %s\n", err.msg), TOP_EXIT_USAGE;

@@ -449,7 +449,9 @@ int top_unpack(struct top_opts *o, pg_err *err)
     snprintf(progdir, sizeof progdir, "%.*s", PATH_MAX - 1, path);
     free(p.manifest);
     setenv(PG_ENV_PROGDIR, progdir, 1);
-    if (first_task(o, progdir, err) < 0)
+    if (top_mpi_recording(o->logdir) /* its launcher's line: mpi_launch.c */
+            ? top_mpi_unpacked(o, progdir, err) < 0
+            : first_task(o, progdir, err) < 0)
         return -1;
     fprintf(stderr, "pangaea: replaying the recording %s of %s, %s %s\n",
             p.first, o->pack, p.reuse ? "already unpacked in" : "unpacked into",

@@ -234,8 +234,7 @@ int top_replay_args(struct top_opts *o, const pg_event *spawn, pg_err *err)
 
 const char *top_debug_given(void)
 {
-    return debug_ltid >= 0 ? "-debug" : other_args ? "-otherargs"
-           : rebuilt ? "-rebuilt" : NULL;
+    return other_args ? "-otherargs" : rebuilt ? "-rebuilt" : NULL;
 }
 
 const char *top_debug_stops(void)

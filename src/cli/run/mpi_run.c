@@ -14,7 +14,10 @@
  * (pg_mpi_env.h).  The log directory is used as in a PVM run: locked, the
  * last good recording kept in previous/, marked complete once every
  * rank's communication log ends well and its receives name their sends
- * as in every Pangaea log (mpi_ids.c).  pangaea's exit status is the
+ * as in every Pangaea log (mpi_ids.c), the launcher's line kept for a
+ * pack (mpi_launch.c), and made race-only with -min (minimize.c).  A
+ * replay passes -stop's and -debug's events (mpi_stop.c) and a pack's
+ * programs to the ranks the same way.  pangaea's exit status is the
  * launcher's.
  */
 #define _GNU_SOURCE
@@ -78,14 +81,29 @@ static const char *unsupported(const struct top_opts *o)
 {
     return o->live       ? "-live"
            : o->only[0]  ? "-only"
-           : o->min      ? "-min"
            : top_debug_given() ? top_debug_given()
-           : o->pack     ? "-pack"
+           : o->pack && o->mode != PANGAEA_REPLAY ? "-pack"
            : o->host     ? "-host"
            : o->coordhost ? "-coordhost"
            : o->cwd_recorded ? "-cwd recorded"
            : o->addhosts ? "-addhosts"
                          : NULL;
+}
+
+/* Whether the log at path is race-only (pangaea -min, minimize.c): the
+ * ranks then follow it so (src/mpi/mpi_log.c). */
+static int race_only(const char *path)
+{
+    pg_log_header h;
+    pg_logr *r;
+    pg_err err;
+    int yes;
+
+    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
+        return 0; /* the rank says what is wrong with it */
+    yes = pg_log_race_only(h.select);
+    pg_logr_close(r);
+    return yes;
 }
 
 /* The log directory, as a PVM run uses it (logdir.c). */
@@ -114,6 +132,10 @@ static int prepare(const struct top_opts *o, pg_err *err)
     if (top_logdir_incomplete(o->logdir))
         fprintf(stderr, "pangaea: the recording in %s did not end well (its "
                 "logs may stop early): replaying what it holds\n", o->logdir);
+    if (race_only(path))
+        fprintf(stderr, "pangaea: replaying a race-only recording (pangaea "
+                "-min): racing receives take their recorded messages, the "
+                "others the one message each can take\n");
     return 0;
 }
 
@@ -184,6 +206,22 @@ static int read_notes(const char *dir)
     return status;
 }
 
+/* -replay -debug: what top_debug_env (debug.c) set for a PVM run's tasks,
+ * given to the ranks (mpi_stop.c: the -debug rank has gdb attached). */
+static void pass_debug(const struct launcher *l, char **argv, int *n)
+{
+    static const char *const names[] = { PGM_ENV_DEBUG, PGM_ENV_TMUX,
+                                         PGM_ENV_TOP_PID, PGM_ENV_DEBUGGER };
+    const char *v = getenv(PGM_ENV_DEBUG);
+    size_t i;
+
+    if (!v || !*v)
+        return;
+    for (i = 0; i < sizeof names / sizeof *names; i++)
+        if ((v = getenv(names[i])))
+            pass_env(l, argv, n, names[i], v);
+}
+
 /* launcher [env passing] the user's arguments. */
 static char **launcher_argv(const struct top_opts *o,
                             const struct launcher *l, const char *lib,
@@ -196,7 +234,7 @@ static char **launcher_argv(const struct top_opts *o,
 
     for (k = 0; o->args[k]; k++)
         ;
-    if (!(argv = calloc((size_t)k + 24, sizeof *argv)) ||
+    if (!(argv = calloc((size_t)k + 40, sizeof *argv)) ||
         asprintf(&preload, "%s%s%s", lib, pre && *pre ? ":" : "",
                  pre ? pre : "") < 0)
         return NULL;
@@ -212,6 +250,9 @@ static char **launcher_argv(const struct top_opts *o,
             pass_env(l, argv, &n, PGM_ENV_CHAOS, chaos);
         if (*top_debug_stops()) /* -replay -stop (mpi_stop.c) */
             pass_env(l, argv, &n, PGM_ENV_STOP, top_debug_stops());
+        pass_debug(l, argv, &n);
+        if (o->pack && getenv(PGM_ENV_PROGDIR)) /* unpack.c: its programs */
+            pass_env(l, argv, &n, PGM_ENV_PROGDIR, getenv(PGM_ENV_PROGDIR));
     }
     memcpy(&argv[n], o->args, (size_t)k * sizeof *argv);
     return argv;
@@ -304,6 +345,8 @@ static int seal(const struct top_opts *o)
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return -1;
     }
+    if (n > 0) /* for a pack (mpi_launch.c) */
+        top_mpi_launch_write(o);
     return n;
 }
 
@@ -350,6 +393,10 @@ int top_mpi_run(struct top_opts *o)
                 strerror(errno));
         return TOP_EXIT_FAILED;
     }
+    if (o->mode == PANGAEA_REPLAY) { /* -debug (mpi_stop.c) */
+        top_debug_env(top_libexec_dir());
+        top_debug_say();
+    }
     if (!(argv = launcher_argv(o, l, lib, notes, plan)))
         return fprintf(stderr, "pangaea: out of memory\n"), TOP_EXIT_FAILED;
     status = launch(argv);
@@ -358,6 +405,11 @@ int top_mpi_run(struct top_opts *o)
     if (o->mode != PANGAEA_LOG)
         return status;
     n = seal(o);
+    if (n > 0 && o->min && top_min_dir(o->logdir, &err) < 0) {
+        fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
+                err.msg); /* minimize.c: race-only logs */
+        status = status ? status : TOP_EXIT_FAILED;
+    }
     if (n < 0)
         status = status ? status : TOP_EXIT_FAILED;
     else if (status == 0)

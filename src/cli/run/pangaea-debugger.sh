@@ -25,8 +25,13 @@
 # completed that recorded event, and goes on to where the program's frame
 # resumes (a temporary breakpoint there): gdb is in the program's frame.
 set -u
-prog=$1
-shift
+prog=${1:-}
+[ $# -gt 0 ] && shift
+# An MPI rank (src/mpi/mpi_stop.c) runs this script itself, with
+# PANGAEA_ATTACH=its pid and no program: gdb attaches to the rank, which
+# waits at its event until gdb clears pgm_debug_hold; then on to the
+# program's frame, as below.
+attach=${PANGAEA_ATTACH:-}
 export PANGAEA_LTID=${PANGAEA_LTID%@*}
 preload=${LD_PRELOAD:-}
 unset LD_PRELOAD
@@ -45,9 +50,11 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
 {
     echo "set pagination off"
     echo "set confirm off"
-    echo "set startup-with-shell on"
-    echo "set environment LD_PRELOAD $preload"
-    echo "set args$args $io"
+    if [ -z "$attach" ]; then # how gdb starts the program (not attached)
+        echo "set startup-with-shell on"
+        echo "set environment LD_PRELOAD $preload"
+        echo "set args$args $io"
+    fi
     # pg_stop_here is called deep in Pangaea's frames: a temporary
     # breakpoint where the program's frame resumes, and `continue` to it,
     # leave gdb in the program's own frame, so that `next` steps the
@@ -59,12 +66,19 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
     echo "        sal = f.find_sal()"
     echo "        name = sal.symtab.filename if sal.symtab else ''"
     echo "        lib = gdb.solib_name(f.pc()) or ''"
-    echo "        if not any(d in name for d in ('src/base/', 'src/log/', 'src/pvm/')) and not any(s in lib for s in ('libpangaea', 'libpvm3', 'libgpvm3', 'libc.')):"
+    echo "        if not any(d in name for d in ('src/base/', 'src/log/', 'src/pvm/', 'src/mpi/')) and not any(s in lib for s in ('libpangaea', 'libpvm3', 'libgpvm3', 'libc.')):"
     echo "            gdb.Breakpoint('*%d' % f.pc(), temporary=True)"
     echo "            return"
     echo "        f = f.older()"
     echo "end"
-    if [ -n "$event" ]; then
+    if [ -n "$attach" ]; then
+        at="in MPI_Init"
+        [ -n "$event" ] && at="at recorded event $event"
+        echo "echo pangaea: ltid $ltid is $at (continue: the replay goes on)\\n"
+        echo "set var pgm_debug_hold = 0"
+        echo "python pangaea_to_program()"
+        echo "continue"
+    elif [ -n "$event" ]; then
         echo "set breakpoint pending on"
         echo "break pg_stop_here"
         echo "commands"
@@ -74,11 +88,15 @@ export -p | grep -v -e ' TMUX=' -e ' TMUX_PANE=' -e ' PANGAEA_TMUX=' >"$work/env
         echo "continue"
         echo "end"
     fi
-    echo "run"
+    [ -n "$attach" ] || echo "run"
 } >"$work/gdbinit"
 {
     echo ". '$work/env'"
-    printf 'SHELL=/bin/bash gdb -q -x %q %q\n' "$work/gdbinit" "$prog"
+    if [ -n "$attach" ]; then
+        printf 'gdb -q -p %q -x %q\n' "$attach" "$work/gdbinit"
+    else
+        printf 'SHELL=/bin/bash gdb -q -x %q %q\n' "$work/gdbinit" "$prog"
+    fi
     echo "tmux wait-for -S $chan"
 } >"$work/run"
 
