@@ -96,7 +96,7 @@ FIRST="test_hostloss.sh test_interactive.sh test_min.sh test_load.sh
 test_display.sh test_live.sh test_install.sh test_replay.sh test_debian.sh
 test_whatif_real.sh test_live_steer.sh test_exit_enrol.sh test_scaling.sh
 test_spawn_farm.sh test_page_scale.sh test_mpi_openmpi.sh test_mpi.sh
-test_mpi_replay_openmpi.sh test_mpi_replay.sh test_mpi_hpcc.sh
+test_mpi_replay_openmpi.sh test_mpi_replay.sh test_mpi_hpcc.sh test_mpi_min.sh
 test_whatif.sh test_filter.sh test_errors.sh test_select.sh
 test_format_page.sh test_debug.sh"
 order=()
