@@ -814,7 +814,7 @@ static int header_of(int bufid, int *src, int *wid, int *len)
         *src = s->src, *wid = s->wid, *len = s->len;
         return 0;
     }
-    if (pvm_getminfo(bufid, &mi) < 0 || mi.ctx != pg_context())
+    if (pg_hdr_rx_info(bufid, &mi) < 0 || mi.ctx != pg_context())
         return -1;
     *src = mi.src, *wid = mi.wid, *len = mi.len;
     if (s)
@@ -862,7 +862,7 @@ static int drain_match(int bufid)
 {
     struct pvmminfo mi;
 
-    if (pvm_getminfo(bufid, &mi) < 0 || mi.ctx != pg_context() ||
+    if (pg_hdr_rx_info(bufid, &mi) < 0 || mi.ctx != pg_context() ||
         mi.wid <= 0 || !task_tid(mi.src))
         return 0;
     drain.src = mi.src, drain.wid = mi.wid, drain.len = mi.len;
