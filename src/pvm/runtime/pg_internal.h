@@ -145,7 +145,7 @@ struct pg_state {
     int misses;              /* recording: polls that found nothing since the
                                 last event                                   */
     double recv_since;       /* recording: when the program's blocking
-                                receive began (pg_seconds; 0: none)          */
+                                receive began (pg_now; 0: none)              */
     char program[1024];
     char logdir[4096];
     char host[256];
