@@ -12,10 +12,13 @@
 # the figure is (instructions at N2 - instructions at N1) / (N2 - N1), so
 # start-up, spawns and warm-up cancel out.  Only the first task runs under
 # valgrind: `pangaea` (or the shell, raw) starts a small script that execs
-# valgrind on the program, and a task started with -worker (the benchmarks'
-# children) runs plain.  Its receives are what the matcher, the reader and
-# the writer cost; with many senders PVM's walk over the queue (our matcher
-# called for each queued message) depends on how far the receiver lags,
+# valgrind on the program, and a task started with -worker or -child (the
+# benchmarks' children; pingpong's is -child) runs plain (before, the
+# ping-pong's child ran under valgrind too, into the same profile file:
+# whichever task ended last was counted).  Its receives are what the
+# matcher, the reader and the writer cost; with many senders PVM's walk
+# over the queue (our matcher called for each queued message) depends on
+# how far the receiver lags,
 # which valgrind's slowness exaggerates: compare runs of the same kind.
 # Prints one line per repetition: raw=I log=+I replay=+I (added to raw),
 # then the part of that executed in libpangaea.so itself (own_log=I
@@ -46,7 +49,7 @@ pg_pvm_start || exit 1
 W=$(pg_tmpdir)
 cat >"$W/under-vg" <<EOS
 #!/bin/sh
-[ "\$1" = -worker ] && exec "$PROG" "\$@"
+case "\$1" in -worker|-child) exec "$PROG" "\$@" ;; esac
 exec valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$PROG" "\$@" 2>>"$W/vg.err"
 EOS
 chmod +x "$W/under-vg"

@@ -627,16 +627,11 @@ pg_logr *pg_logr_open(const char *path, pg_log_kind kind,
     return NULL;
 }
 
-int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
+/* The XML log's next event (pg_logr_next's slow half). */
+static int next_xml(pg_logr *r, pg_event *ev, pg_err *err)
 {
-    pg_err scratch;
     int type;
 
-    err = pg_err_or(err, &scratch);
-    if (!r || !ev)
-        return pg_err_set(err, "pg_logr_next: no reader or event");
-    if (r->bin)
-        return pg_br_next(r->bin, ev, err);
     if (r->x.failed) {
         *err = r->x.fail;
         return -1;
@@ -654,6 +649,27 @@ int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
         return pg_lx_fail(&r->x, err, "ends before </%s>: truncated",
                           root_name(r->kind));
     return type < 0 ? -1 : read_event(r, ev, err);
+}
+
+static __attribute__((noinline)) int next_slow(pg_logr *r, pg_event *ev,
+                                               pg_err *err)
+{
+    pg_err scratch;
+
+    err = pg_err_or(err, &scratch);
+    if (!r || !ev)
+        return pg_err_set(err, "pg_logr_next: no reader or event");
+    return next_xml(r, ev, err);
+}
+
+/* A binary log's events go straight to its reader (which takes a NULL
+ * err), without the scratch error (and its stack guard) set up per event
+ * of a replay. */
+int pg_logr_next(pg_logr *r, pg_event *ev, pg_err *err)
+{
+    if (r && ev && r->bin)
+        return pg_br_next(r->bin, ev, err);
+    return next_slow(r, ev, err);
 }
 
 int pg_log_check_cut(const char *path, pg_log_kind kind, long *events,

@@ -145,7 +145,7 @@ struct pg_state {
     int misses;              /* recording: polls that found nothing since the
                                 last event                                   */
     double recv_since;       /* recording: when the program's blocking
-                                receive began (pg_seconds; 0: none)          */
+                                receive began (pg_now; 0: none)              */
     char program[1024];
     char logdir[4096];
     char host[256];
@@ -412,6 +412,11 @@ int pg_hdr_send(int body, struct pvmminfo *mi, int msgid,
  * context, from outside the run), -1 when there is no such message.  Safe
  * inside a matcher: it asks nobody. */
 int pg_hdr_peek(int bufid, int *src, int *msgid);
+/* pvm_getminfo of a received message (in PVM's queue, or just returned by
+ * a receive; never a buffer being packed), read in place once PVM's layout
+ * is learnt and checked; its dst, enc and crc are then 0.  Safe inside a
+ * matcher. */
+int pg_hdr_rx_info(int bufid, struct pvmminfo *mi);
 /* pg_hdr_peek from info PVM already gave (pvm_getminfo): 1 or 0. */
 int pg_hdr_of(const struct pvmminfo *mi, int *src, int *msgid);
 /* The same with the sender's ltid (asking the coordinator once per peer). */

@@ -90,18 +90,22 @@ void pg_record_unsend(void)
  * such; a byte or two each would grow the log for nothing a page shows. */
 #define PG_WAIT_MIN_US 100
 
+/* The wait is measured on the clock the event's time is read from, so
+ * that the event's own clock read ends it: one read fewer per receive.
+ * A step of the wall clock during a wait (rare: NTP slews it) would show
+ * in that one wait; one stepped back shows as none. */
 void pg_record_wait_begin(int blocking)
 {
-    pg.recv_since = blocking && pg.mode == PANGAEA_LOG ? pg_seconds() : 0;
+    pg.recv_since = blocking && pg.mode == PANGAEA_LOG ? pg_now() : 0;
 }
 
-/* The wait of the receive being logged, for its event. */
-static void note_wait(void)
+/* The wait of the receive being logged at time t, for its event. */
+static void note_wait(double t)
 {
     double us;
 
     if (pg.recv_since > 0) {
-        us = (pg_seconds() - pg.recv_since) * 1e6;
+        us = (t - pg.recv_since) * 1e6;
         if (us >= PG_WAIT_MIN_US)
             pg_logw_waited(pg.comm, us < INT_MAX ? (int)us : INT_MAX);
         pg.recv_since = 0;
@@ -111,12 +115,13 @@ static void note_wait(void)
 void pg_record_recv_info(const char *call, int bytes, int tag,
                          const pg_hdr *h)
 {
+    double t;
+
     pg_site_note(); /* first: a new <site> must not take the misses */
     flush_misses();
-    note_wait();
+    note_wait(t = pg_now());
     pg.events++;
-    check(pg_logw_recv(pg.comm, pg_now(), call, h->ltid, tag, h->msgid,
-                       bytes),
+    check(pg_logw_recv(pg.comm, t, call, h->ltid, tag, h->msgid, bytes),
           "communication");
 }
 

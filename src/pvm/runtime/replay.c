@@ -238,17 +238,16 @@ static void keep_to(struct slot *s)
     s->ev.to = s->to;
 }
 
-static void keep(struct slot *s)
+/* keep() of an event with strings of its own (a group, an about, a call
+ * not of the table): out of line, so that a send's or receive's keep()
+ * sets none of this up. */
+static __attribute__((noinline)) void keep_text(struct slot *s)
 {
     const pg_event *ev = &s->ev;
     const char *strs[3] = { ev->call, ev->group, ev->about };
     const char **dst[3] = { &s->ev.call, &s->ev.group, &s->ev.about };
     size_t len[3] = { 0, 0, 0 }, off = 0, i;
 
-    if (!ev->group && !ev->about && (!ev->call || static_call(ev->call))) {
-        keep_to(s); /* a send or receive: only its list to copy */
-        return;
-    }
     if (strs[0] && static_call(strs[0]))
         strs[0] = NULL; /* s->ev.call stays the table's */
     for (i = 0; i < 3; i++)
@@ -260,6 +259,16 @@ static void keep(struct slot *s)
     for (i = 0, off = 0; i < 3; off += len[i], i++)
         if (strs[i]) /* else the copied pointer stays (NULL, or static) */
             *dst[i] = memcpy(s->text + off, strs[i], len[i]);
+}
+
+static void keep(struct slot *s)
+{
+    const pg_event *ev = &s->ev;
+
+    if (!ev->group && !ev->about && (!ev->call || static_call(ev->call)))
+        keep_to(s); /* a send or receive: only its list to copy */
+    else
+        keep_text(s);
 }
 
 /* A kind a replay passes over (pg_events.def's replay trait). */
@@ -814,7 +823,7 @@ static int header_of(int bufid, int *src, int *wid, int *len)
         *src = s->src, *wid = s->wid, *len = s->len;
         return 0;
     }
-    if (pvm_getminfo(bufid, &mi) < 0 || mi.ctx != pg_context())
+    if (pg_hdr_rx_info(bufid, &mi) < 0 || mi.ctx != pg_context())
         return -1;
     *src = mi.src, *wid = mi.wid, *len = mi.len;
     if (s)
@@ -862,7 +871,7 @@ static int drain_match(int bufid)
 {
     struct pvmminfo mi;
 
-    if (pvm_getminfo(bufid, &mi) < 0 || mi.ctx != pg_context() ||
+    if (pg_hdr_rx_info(bufid, &mi) < 0 || mi.ctx != pg_context() ||
         mi.wid <= 0 || !task_tid(mi.src))
         return 0;
     drain.src = mi.src, drain.wid = mi.wid, drain.len = mi.len;

@@ -371,7 +371,7 @@ static void record_taken(const char *call, int tid, int tag, int bufid)
     pg_notice_what what;
     pg_hdr h;
 
-    if (pvm_getminfo(bufid, &mi) < 0 || !pg_selected(mi.tag))
+    if (pg_hdr_rx_info(bufid, &mi) < 0 || !pg_selected(mi.tag))
         return;
     pg_site_ask(tid, tag, pg_app_match != NULL);
     if (pg_hdr_take_of(&mi, &h) == 1 && h.ltid >= 0)
