@@ -26,6 +26,8 @@
 #   within 125 MB (82 MB now, 136 MB then: a wide margin, not a timing).
 #   At 256 tasks (2*10^5 events, every receive racing with ~128 senders)
 #   the same 80 bytes: the alternatives kept made it ~570.
+# - -min on those 2*10^5 events at 256 tasks within 1.5x its peak resident
+#   set at 9 tasks (it kept every race's alternatives: 4.4x).
 # No pvmd: the recordings are written by gen_logs.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -115,6 +117,28 @@ if [ -n "$per" ] && awk -v p="$per" 'BEGIN { exit !(p > 50 && p <= 80) }' &&
     pg_pass "-races: 256 tasks, every receive racing with ~128 senders, in $per bytes an event (<= 80), every race reported"
 else
     pg_fail "-races on 256 tasks: '$per' bytes an event (more than 80?): $line; $(tail -1 "$dir/wide.out")"
+fi
+
+# -min at many tasks: what it keeps does not grow with tasks x events.
+# The same 2*10^5 events of the deep queue at 9 and at 256 tasks (where
+# every receive races with ~128 senders): -min's peak resident set at
+# 256 within 1.5x of at 9 (1.0x now; 4.4x when it kept every race's
+# alternatives, 125 MB against 28 MB), and its answer the analysis'.
+few=$dir/few
+mkdir -p "$few"
+"$G" "$few" 9 200000 star >/dev/null || pg_fail "gen_logs 9 tasks star failed"
+min_kb() { # DIR: -min's peak resident KB on DIR (pruned in place)
+    PANGAEA_MEMSTATS=1 "$P" -min "$1" 2>&1 | tee "$1.min" |
+        sed -n 's/^pangaea: memory: .*peak resident \([0-9]*\) KB$/\1/p'
+}
+k9=$(min_kb "$few")
+k256=$(min_kb "$wide")
+if [ -n "$k9" ] && [ -n "$k256" ] && [ "$k9" -gt 0 ] &&
+   [ "$k256" -le $((k9 * 3 / 2)) ] &&
+   grep -q '(99999 race, ' "$wide.min"; then
+    pg_pass "-min: 256 tasks in $k256 KB, 9 tasks in $k9 KB (within 1.5x), the 99999 races decided"
+else
+    pg_fail "-min at 256 tasks: '$k256' KB against '$k9' KB at 9 (more than 1.5x?): $(tail -2 "$wide.min")"
 fi
 
 pg_summary

@@ -96,8 +96,47 @@ static int analyse(void)
     return n;
 }
 
+/* -min finds each task's races again from its last receive down
+ * (rc_back_at): the same races, alternative for alternative, as rc_find
+ * keeps, whatever the test made (routes direct, notices, polls, named
+ * sources, receives out of per-pair order). */
+static void back_gives_the_races(int n)
+{
+    struct rc_back *b;
+    struct rc_race r;
+    int t, pos, i = n - 1, j, direct, rc, k;
+
+    ck_assert_int_eq(rc_back_open(&run, &b), 0);
+    for (t = run.ntasks - 1; t >= 0; t--)
+        for (pos = run.tasks[t].n; pos >= 1; pos--) {
+            for (direct = 0, k = 1; k < pos; k++)
+                if (RC_EV(&run, t, k)->kind == PG_EV_ROUTE)
+                    direct = RC_EV(&run, t, k)->a == 3;
+            rc = rc_back_at(b, t, pos, direct, &r);
+            ck_assert_int_ge(rc, 0);
+            ck_assert_int_eq(rc, i >= 0 && races[i].task == t &&
+                                 races[i].pos == pos);
+            if (rc != 1)
+                continue;
+            ck_assert_int_eq(r.took, races[i].took);
+            ck_assert_int_eq(r.out_of_order, races[i].out_of_order);
+            ck_assert_int_eq(r.conservative, races[i].conservative);
+            ck_assert_int_eq(r.nalts, races[i].nalts);
+            for (j = 0; j < r.nalts; j++) {
+                ck_assert_int_eq(r.alts[j].msg, races[i].alts[j].msg);
+                ck_assert_int_eq(r.alts[j].fifo_broken,
+                                 races[i].alts[j].fifo_broken);
+            }
+            i--;
+        }
+    ck_assert_int_eq(i, -1);
+    rc_back_close(b);
+}
+
 static void done(int n)
 {
+    if (races || n == 0)
+        back_gives_the_races(n);
     rc_races_free(races, n);
     rc_free(&run);
 }
@@ -809,6 +848,25 @@ START_TEST(test_races_found_again_one_by_one_are_the_races_kept)
 }
 END_TEST
 
+/* The random run with two receivers routing direct from the start (every
+ * queued message of a sender an alternative) and one from half-way:
+ * found again from each task's last receive down, the same races (done()
+ * compares them). */
+START_TEST(test_races_found_going_down_are_the_races_kept)
+{
+    int n;
+
+    ck_assert_int_eq(pg_logw_route(log_of(2), now += 1e-3, 3, 0), 0);
+    ck_assert_int_eq(pg_logw_route(log_of(5), now += 1e-3, 3, 0), 0);
+    random_steps(0, 1500);
+    ck_assert_int_eq(pg_logw_route(log_of(3), now += 1e-3, 3, 0), 0);
+    random_steps(1500, 3000);
+    n = analyse();
+    ck_assert_int_gt(n, 100);
+    done(n);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -833,6 +891,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_the_views_graph_is_the_analysis_model);
     tcase_add_test(tc, test_a_grown_model_is_the_loaded_model);
     tcase_add_test(tc, test_races_found_again_one_by_one_are_the_races_kept);
+    tcase_add_test(tc, test_races_found_going_down_are_the_races_kept);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -329,6 +329,23 @@ void rc_races_free(struct rc_race *races, int n);
  * afterwards).  The caller frees race->alts. */
 int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
                struct rc_race *race);
+/* Every receive's race found again, task by task from its last receive
+ * to its first, keeping none (-min decides a task's receives from the
+ * last, and a deep queue's alternatives at 256 tasks are ~128 a race:
+ * kept, they were tasks x events).  rc_back_open computes the clocks if
+ * the load did not and the finder's lists (0, or -1 out of memory);
+ * rc_back_at(b, p, pos, direct, race) examines receive (or notice, or
+ * failed poll) pos of task p as rc_find would, direct saying whether p
+ * routes direct there (a <route value="3"> before it): 1 and *race (its
+ * alternatives valid until the next call, first not computed), 0 no
+ * race, -1 out of memory.  Calls for a task go down its positions;
+ * going up, or to another task, starts that task afresh (a pass over
+ * its messages). */
+struct rc_back;
+int rc_back_open(struct rc_run *run, struct rc_back **b);
+int rc_back_at(struct rc_back *b, int p, int pos, int direct,
+               struct rc_race *race);
+void rc_back_close(struct rc_back *b);
 
 /* "file.c:LINE", else "function+0xOFF", else "object+0xOFF", for site id
  * of task t; "" for site 0.  The buffer is the caller's. */
@@ -336,6 +353,13 @@ const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
                          int size);
 /* pg_site_name and pg_site_parts (pg_log.h, src/log/site_name.c): the
  * same for an object and an offset. */
+
+/* PANGAEA_MEMSTATS=1 asks the analyses (-races, -min) and -tasks to print
+ * what they kept and their peak resident set (the memory bounds of
+ * tests/e2e/test_scaling.sh read it): rc_memstats says whether; the peak
+ * resident set of this process so far (VmHWM), in KB, -1 unknown. */
+int rc_memstats(void);
+long rc_peak_kb(void);
 
 /* `pangaea -races [-json|-jsonl] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
 int top_races(int argc, char **argv);
