@@ -16,7 +16,9 @@
 #   The old clocks, ntasks ints per task and per snapshot, needed 4.8 GB.
 # - -tasks reads a summary: 10^6 events (the deep queue) within 100 MB of
 #   address space, its counts right (the whole run loaded took ~135 MB,
-#   and short of memory printed wrong counts).
+#   and short of memory printed wrong counts); it streams the logs through
+#   the model's reader: 10^6 events add at most 5 MB to its peak resident
+#   set on 10^3 (19.7 MB when it kept every message's key, 1.2 MB now).
 # - -races on the same 10^6 events keeps at most 80 bytes an event, as it
 #   counts its arrays in use (PANGAEA_MEMSTATS=1: the same on every
 #   machine; 72 now: the races without their alternatives, which the
@@ -91,6 +93,23 @@ else
     pg_fail "-tasks on 10^6 events within 100 MB: exit $rc: $(echo "$out" | tail -2)"
 fi
 
+# -tasks streams: 10^6 events add at most 5 MB to its peak resident set
+# on 10^3 events (1.2 MB now; 19.7 MB when it kept every message's key).
+tiny=$dir/tiny
+mkdir -p "$tiny"
+"$G" "$tiny" 9 1000 star >/dev/null || pg_fail "gen_logs 10^3 star failed"
+tasks_kb() { # DIR: -tasks' peak resident KB on DIR
+    PANGAEA_MEMSTATS=1 "$P" -tasks "$1" 2>&1 >/dev/null |
+        sed -n 's/^pangaea: memory: .*peak resident \([0-9]*\) KB$/\1/p'
+}
+t3=$(tasks_kb "$tiny")
+t6=$(tasks_kb "$big")
+if [ -n "$t3" ] && [ -n "$t6" ] && [ "$t3" -gt 0 ] && [ "$t6" -le $((t3 + 5120)) ]; then
+    pg_pass "-tasks: 10^6 events in $t6 KB, 10^3 in $t3 KB (at most 5 MB more)"
+else
+    pg_fail "-tasks: 10^6 events in '$t6' KB, 10^3 in '$t3' KB: more than 5 MB more"
+fi
+
 out=$(PANGAEA_MEMSTATS=1 "$P" -races "$big" 2>&1 >/dev/null)
 line=$(echo "$out" | grep '^pangaea: memory: ')
 per=$(echo "$line" | sed -n 's/.*: \([0-9.]*\) bytes an event.*/\1/p')
@@ -119,14 +138,15 @@ else
     pg_fail "-races on 256 tasks: '$per' bytes an event (more than 80?): $line; $(tail -1 "$dir/wide.out")"
 fi
 
+few=$dir/few
+mkdir -p "$few"
+"$G" "$few" 9 200000 star >/dev/null || pg_fail "gen_logs 9 tasks star failed"
+
 # -min at many tasks: what it keeps does not grow with tasks x events.
 # The same 2*10^5 events of the deep queue at 9 and at 256 tasks (where
 # every receive races with ~128 senders): -min's peak resident set at
 # 256 within 1.5x of at 9 (1.0x now; 4.4x when it kept every race's
 # alternatives, 125 MB against 28 MB), and its answer the analysis'.
-few=$dir/few
-mkdir -p "$few"
-"$G" "$few" 9 200000 star >/dev/null || pg_fail "gen_logs 9 tasks star failed"
 min_kb() { # DIR: -min's peak resident KB on DIR (pruned in place)
     PANGAEA_MEMSTATS=1 "$P" -min "$1" 2>&1 | tee "$1.min" |
         sed -n 's/^pangaea: memory: .*peak resident \([0-9]*\) KB$/\1/p'

@@ -239,6 +239,22 @@ int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err);
  * holds no log or memory runs out. */
 int rc_load_view(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
+/* A view's load of the tasks alone (-tasks): every task with a log, its
+ * exec log read (run->view's tasks: program, host, end, crash; spawns;
+ * each task's parent), no communication log read: the caller streams
+ * them (rc_stream_comm).  0, or -1 and err as rc_load_view. */
+int rc_load_tasks(struct rc_run *run, const char *dir, pg_err *err);
+/* The model's reader of task ti's communication log: each event handed
+ * to `each` as read (valid during the call) and none kept, but the call
+ * sites (few: the task's rc_task.sites, for rc_site_name) and what the
+ * views note (run->view: the header, the <end>, a log that ends early or
+ * is race-only).  The loads read through it.  0; 1 when the log cannot
+ * be opened (noted; a view goes on); -1 and err when `each` returns -1
+ * (out of memory) or, without run->view, when the log does not read
+ * through or is race-only. */
+int rc_stream_comm(struct rc_run *run, int ti,
+                   int (*each)(struct rc_run *, int, const pg_event *, void *),
+                   void *arg, pg_err *err);
 
 /* A model that grows as its logs are written (the live view): begun
  * empty with the views' columns, a task's comm log read past what the
