@@ -24,16 +24,28 @@
 #include "races.h"
 #include "runlog.h"
 
-int top_run_races(const struct top_run *run, struct rc_race **races)
+static int races_of(const struct top_run *run, struct rc_race **races,
+                    int bare)
 {
     int n;
 
     *races = NULL;
     if (!run->model || run->model->view->unanalysable[0])
         return 0; /* -races would refuse these logs: drawn without */
-    if ((n = rc_find(run->model, races)) < 0)
+    if ((n = bare ? rc_find_bare(run->model, races)
+                  : rc_find(run->model, races)) < 0)
         return *races = NULL, 0;
     return n;
+}
+
+int top_run_races(const struct top_run *run, struct rc_race **races)
+{
+    return races_of(run, races, 0);
+}
+
+int top_run_races_bare(const struct top_run *run, struct rc_race **races)
+{
+    return races_of(run, races, 1);
 }
 
 static void notice_text(FILE *fp, const struct rc_run *rr, int m)

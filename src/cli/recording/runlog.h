@@ -183,5 +183,9 @@ void top_display_races_of(FILE *fp, const struct top_run *run,
  * log, a log that cannot be read): the views then go without. */
 struct rc_race;
 int top_run_races(const struct top_run *run, struct rc_race **races);
+/* The same without their alternatives (nalts counted; rc_find_bare): 32
+ * bytes a race, where a deep queue's race at 256 tasks has ~128
+ * alternatives of 4 bytes (the Perfetto export names only their count). */
+int top_run_races_bare(const struct top_run *run, struct rc_race **races);
 
 #endif
