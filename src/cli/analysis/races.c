@@ -60,6 +60,28 @@ static int intern(struct rc_run *run, const char *s)
     return i;
 }
 
+/* PANGAEA_MEMSTATS=1 (races.h): its reports read the peak below. */
+int rc_memstats(void)
+{
+    const char *v = getenv("PANGAEA_MEMSTATS");
+
+    return v && !strcmp(v, "1");
+}
+
+long rc_peak_kb(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *fp = fopen("/proc/self/status", "r");
+
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+            break;
+    if (fp)
+        fclose(fp);
+    return kb;
+}
+
 /* ---- the directory ---------------------------------------------------------- */
 
 /* The tasks: the ltids with a comm log (the analysis), or with any log

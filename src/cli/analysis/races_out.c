@@ -604,27 +604,6 @@ static int print_jsonl(struct rc_run *run, const struct rc_race *r, int n,
 
 /* ---- the command ------------------------------------------------------------ */
 
-int rc_memstats(void)
-{
-    const char *v = getenv("PANGAEA_MEMSTATS");
-
-    return v && !strcmp(v, "1");
-}
-
-long rc_peak_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *fp = fopen("/proc/self/status", "r");
-
-    while (fp && fgets(line, sizeof line, fp))
-        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
-            break;
-    if (fp)
-        fclose(fp);
-    return kb;
-}
-
 /* PANGAEA_MEMSTATS=1: what the analysis kept, counted (the bytes of its
  * arrays in use: the same on every machine), and the peak resident set
  * (the report written), on stderr; the memory bounds of
