@@ -700,6 +700,53 @@ START_TEST(test_the_views_graph_is_the_analysis_model)
 }
 END_TEST
 
+/* -tasks' summary streams the logs (tasks.c) and keeps no event: its
+ * counts are the graph's, derived from the whole model (random run with
+ * multicasts, messages never taken, a send to a task without a log, a
+ * receive of a message never sent or sent to another task, message ids
+ * out of a sender's order),
+ * and each task's counts and last message event too. */
+START_TEST(test_the_tasks_summary_counts_what_the_graph_counts)
+{
+    static struct top_run whole, sum;
+    pg_err err;
+    int i, nine = 9;
+
+    random_steps(0, 1500);
+    ck_assert_int_eq(pg_logw_send(log_of(3), now += 1e-3, "pvm_send", 5, 99,
+                                  4, 1, &nine), 0); /* ltid 9 has no log */
+    recv1(4, -1, -1, 2, 5, 12345); /* never sent */
+    send1(6, 1, 5, 3); /* a message id again, and below the last */
+    send1(2, 7, 5, 777); /* sent to 7, "taken" by 4: no match (the */
+    recv1(4, -1, -1, 2, 5, 777); /* model's key names the receiver) */
+    random_steps(1500, 3000);
+    close_all();
+    ck_assert_msg(top_run_load(&whole, dir, &err) == 0, "%s", err.msg);
+    ck_assert_msg(top_run_load_summary(&sum, dir, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(sum.ntasks, whole.ntasks);
+    ck_assert_int_eq(sum.nsends, whole.nsends);
+    ck_assert_int_eq(sum.nrecvs, whole.nrecvs);
+    ck_assert_int_eq(sum.nlinks, whole.nlinks);
+    ck_assert_int_gt(whole.unmatched_sends, 0);
+    ck_assert_int_eq(sum.unmatched_sends, whole.unmatched_sends);
+    ck_assert_int_eq(whole.unmatched_recvs, 2);
+    ck_assert_int_eq(sum.unmatched_recvs, whole.unmatched_recvs);
+    for (i = 0; i < whole.ntasks; i++) {
+        const struct top_task *a = &whole.tasks[i], *b = &sum.tasks[i];
+
+        ck_assert_int_eq(b->ltid, a->ltid);
+        ck_assert_int_eq(b->nsend, a->nsend);
+        ck_assert_int_eq(b->nrecv, a->nrecv);
+        ck_assert_int_eq(b->nev > 0, a->nev > 0);
+        if (a->nev > 0)
+            ck_assert_int_eq(sum.ev[b->first + b->nev - 1].seq,
+                             whole.ev[a->first + a->nev - 1].seq);
+    }
+    top_run_free(&whole);
+    top_run_free(&sum);
+}
+END_TEST
+
 /* Every task's log read past what the model holds, in the order given
  * (ltids). */
 static void grow_tasks(struct rc_run *g, const int *ltids, int n)
@@ -892,6 +939,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_a_grown_model_is_the_loaded_model);
     tcase_add_test(tc, test_races_found_again_one_by_one_are_the_races_kept);
     tcase_add_test(tc, test_races_found_going_down_are_the_races_kept);
+    tcase_add_test(tc, test_the_tasks_summary_counts_what_the_graph_counts);
     suite_add_tcase(s, tc);
     return s;
 }
