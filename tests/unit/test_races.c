@@ -747,6 +747,55 @@ START_TEST(test_the_tasks_summary_counts_what_the_graph_counts)
 }
 END_TEST
 
+/* The page of a whole run writes its races streamed (kept bare, found
+ * again race by race): the same text as from the races kept with their
+ * alternatives, on the random run and on one with exit notices among
+ * the alternatives. */
+static void page_races_same(void)
+{
+    static struct top_run tr;
+    struct rc_race *r;
+    char *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    FILE *fa, *fb;
+    pg_err err;
+    int n;
+
+    ck_assert_msg(top_run_load(&tr, dir, &err) == 0, "%s", err.msg);
+    n = top_run_races(&tr, &r);
+    fa = open_memstream(&a, &na);
+    fb = open_memstream(&b, &nb);
+    top_display_races_of(fa, &tr, r, n, NULL);
+    top_display_races(fb, &tr);
+    fclose(fa), fclose(fb);
+    ck_assert_uint_gt(na, 40);
+    ck_assert_str_eq(b, a);
+    if (n > 0)
+        rc_races_free(r, n);
+    free(a), free(b);
+    top_run_free(&tr);
+}
+
+START_TEST(test_the_page_streams_the_races_it_kept)
+{
+    random_run();
+    close_all();
+    page_races_same();
+}
+END_TEST
+
+START_TEST(test_the_page_streams_races_with_notices)
+{
+    send1(2, 1, 5, 1);
+    recv1(1, -1, -1, 2, 5, 1);
+    pg_logw_note(log_of(1), 0, -1, -1, 0);
+    ck_assert_int_eq(pg_logw_notice(log_of(1), now += 1e-3, "pvm_recv", 99,
+                                    PG_NOTICE_EXIT, 2, 4), 0);
+    close_all();
+    page_races_same();
+}
+END_TEST
+
 /* Every task's log read past what the model holds, in the order given
  * (ltids). */
 static void grow_tasks(struct rc_run *g, const int *ltids, int n)
@@ -940,6 +989,8 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_races_found_again_one_by_one_are_the_races_kept);
     tcase_add_test(tc, test_races_found_going_down_are_the_races_kept);
     tcase_add_test(tc, test_the_tasks_summary_counts_what_the_graph_counts);
+    tcase_add_test(tc, test_the_page_streams_the_races_it_kept);
+    tcase_add_test(tc, test_the_page_streams_races_with_notices);
     suite_add_tcase(s, tc);
     return s;
 }
