@@ -16,7 +16,9 @@
 #   The old clocks, ntasks ints per task and per snapshot, needed 4.8 GB.
 # - -tasks reads a summary: 10^6 events (the deep queue) within 100 MB of
 #   address space, its counts right (the whole run loaded took ~135 MB,
-#   and short of memory printed wrong counts).
+#   and short of memory printed wrong counts); it streams the logs through
+#   the model's reader: 10^6 events add at most 5 MB to its peak resident
+#   set on 10^3 (19.7 MB when it kept every message's key, 1.2 MB now).
 # - -races on the same 10^6 events keeps at most 80 bytes an event, as it
 #   counts its arrays in use (PANGAEA_MEMSTATS=1: the same on every
 #   machine; 72 now: the races without their alternatives, which the
@@ -26,6 +28,9 @@
 #   within 125 MB (82 MB now, 136 MB then: a wide margin, not a timing).
 #   At 256 tasks (2*10^5 events, every receive racing with ~128 senders)
 #   the same 80 bytes: the alternatives kept made it ~570.
+# - -min and -export perfetto on those 2*10^5 events at 256 tasks within
+#   1.5x their peak resident set at 9 tasks (they kept every race's
+#   alternatives: 4.4x and 3.0x); -display likewise on 5*10^4 (2.25x).
 # No pvmd: the recordings are written by gen_logs.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -89,6 +94,23 @@ else
     pg_fail "-tasks on 10^6 events within 100 MB: exit $rc: $(echo "$out" | tail -2)"
 fi
 
+# -tasks streams: 10^6 events add at most 5 MB to its peak resident set
+# on 10^3 events (1.2 MB now; 19.7 MB when it kept every message's key).
+tiny=$dir/tiny
+mkdir -p "$tiny"
+"$G" "$tiny" 9 1000 star >/dev/null || pg_fail "gen_logs 10^3 star failed"
+tasks_kb() { # DIR: -tasks' peak resident KB on DIR
+    PANGAEA_MEMSTATS=1 "$P" -tasks "$1" 2>&1 >/dev/null |
+        sed -n 's/^pangaea: memory: .*peak resident \([0-9]*\) KB$/\1/p'
+}
+t3=$(tasks_kb "$tiny")
+t6=$(tasks_kb "$big")
+if [ -n "$t3" ] && [ -n "$t6" ] && [ "$t3" -gt 0 ] && [ "$t6" -le $((t3 + 5120)) ]; then
+    pg_pass "-tasks: 10^6 events in $t6 KB, 10^3 in $t3 KB (at most 5 MB more)"
+else
+    pg_fail "-tasks: 10^6 events in '$t6' KB, 10^3 in '$t3' KB: more than 5 MB more"
+fi
+
 out=$(PANGAEA_MEMSTATS=1 "$P" -races "$big" 2>&1 >/dev/null)
 line=$(echo "$out" | grep '^pangaea: memory: ')
 per=$(echo "$line" | sed -n 's/.*: \([0-9.]*\) bytes an event.*/\1/p')
@@ -115,6 +137,67 @@ if [ -n "$per" ] && awk -v p="$per" 'BEGIN { exit !(p > 50 && p <= 80) }' &&
     pg_pass "-races: 256 tasks, every receive racing with ~128 senders, in $per bytes an event (<= 80), every race reported"
 else
     pg_fail "-races on 256 tasks: '$per' bytes an event (more than 80?): $line; $(tail -1 "$dir/wide.out")"
+fi
+
+# The Perfetto export counts each race's alternatives and keeps none: on
+# the same 2*10^5 events its peak resident set at 256 tasks within 1.5x
+# of at 9 (1.04x now; 3.0x when it kept them, 147 MB against 49 MB).
+few=$dir/few
+mkdir -p "$few"
+"$G" "$few" 9 200000 star >/dev/null || pg_fail "gen_logs 9 tasks star failed"
+export_kb() { # DIR: -export perfetto's peak resident KB on DIR
+    PANGAEA_MEMSTATS=1 "$P" -export perfetto "$1" 2>&1 >"$1.pf" |
+        sed -n 's/^pangaea: memory: .*peak resident \([0-9]*\) KB$/\1/p'
+}
+p9=$(export_kb "$few")
+p256=$(export_kb "$wide")
+if [ -n "$p9" ] && [ -n "$p256" ] && [ "$p9" -gt 0 ] &&
+   [ "$p256" -le $((p9 * 3 / 2)) ] && [ -s "$wide.pf" ]; then
+    pg_pass "-export perfetto: 256 tasks in $p256 KB, 9 tasks in $p9 KB (within 1.5x)"
+else
+    pg_fail "-export perfetto at 256 tasks: '$p256' KB against '$p9' KB at 9 (more than 1.5x?)"
+fi
+rm -f "$few.pf" "$wide.pf"
+
+# -display (a page of the whole run) finds its races again race by race
+# to write them, keeping none's alternatives: on 5*10^4 events of the
+# deep queue its peak resident set at 256 tasks within 1.5x of at 9
+# (1.09x now; 2.25x when it kept them, 45 MB against 20 MB).
+display_kb() { # DIR: -display's peak resident KB on DIR
+    PANGAEA_MEMSTATS=1 "$P" -display "$1" 2>&1 >/dev/null |
+        sed -n 's/^pangaea: memory: .*peak resident \([0-9]*\) KB$/\1/p'
+}
+for t in 9 256; do
+    mkdir -p "$dir/page$t"
+    "$G" "$dir/page$t" $t 50000 star >/dev/null || pg_fail "gen_logs $t tasks 5*10^4 star failed"
+done
+d9=$(display_kb "$dir/page9")
+d256=$(display_kb "$dir/page256")
+if [ -n "$d9" ] && [ -n "$d256" ] && [ "$d9" -gt 0 ] &&
+   [ "$d256" -le $((d9 * 3 / 2)) ] && [ -s "$dir/page256/pangaea-graph.html" ]; then
+    pg_pass "-display: 256 tasks in $d256 KB, 9 tasks in $d9 KB (within 1.5x)"
+else
+    pg_fail "-display at 256 tasks: '$d256' KB against '$d9' KB at 9 (more than 1.5x?)"
+fi
+rm -rf "$dir/page9" "$dir/page256"
+
+# -min at many tasks: what it keeps does not grow with tasks x events.
+# The same 2*10^5 events of the deep queue at 9 and at 256 tasks (where
+# every receive races with ~128 senders): -min's peak resident set at
+# 256 within 1.5x of at 9 (1.0x now; 4.4x when it kept every race's
+# alternatives, 125 MB against 28 MB), and its answer the analysis'.
+min_kb() { # DIR: -min's peak resident KB on DIR (pruned in place)
+    PANGAEA_MEMSTATS=1 "$P" -min "$1" 2>&1 | tee "$1.min" |
+        sed -n 's/^pangaea: memory: .*peak resident \([0-9]*\) KB$/\1/p'
+}
+k9=$(min_kb "$few")
+k256=$(min_kb "$wide")
+if [ -n "$k9" ] && [ -n "$k256" ] && [ "$k9" -gt 0 ] &&
+   [ "$k256" -le $((k9 * 3 / 2)) ] &&
+   grep -q '(99999 race, ' "$wide.min"; then
+    pg_pass "-min: 256 tasks in $k256 KB, 9 tasks in $k9 KB (within 1.5x), the 99999 races decided"
+else
+    pg_fail "-min at 256 tasks: '$k256' KB against '$k9' KB at 9 (more than 1.5x?): $(tail -2 "$wide.min")"
 fi
 
 pg_summary

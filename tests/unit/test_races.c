@@ -96,8 +96,47 @@ static int analyse(void)
     return n;
 }
 
+/* -min finds each task's races again from its last receive down
+ * (rc_back_at): the same races, alternative for alternative, as rc_find
+ * keeps, whatever the test made (routes direct, notices, polls, named
+ * sources, receives out of per-pair order). */
+static void back_gives_the_races(int n)
+{
+    struct rc_back *b;
+    struct rc_race r;
+    int t, pos, i = n - 1, j, direct, rc, k;
+
+    ck_assert_int_eq(rc_back_open(&run, &b), 0);
+    for (t = run.ntasks - 1; t >= 0; t--)
+        for (pos = run.tasks[t].n; pos >= 1; pos--) {
+            for (direct = 0, k = 1; k < pos; k++)
+                if (RC_EV(&run, t, k)->kind == PG_EV_ROUTE)
+                    direct = RC_EV(&run, t, k)->a == 3;
+            rc = rc_back_at(b, t, pos, direct, &r);
+            ck_assert_int_ge(rc, 0);
+            ck_assert_int_eq(rc, i >= 0 && races[i].task == t &&
+                                 races[i].pos == pos);
+            if (rc != 1)
+                continue;
+            ck_assert_int_eq(r.took, races[i].took);
+            ck_assert_int_eq(r.out_of_order, races[i].out_of_order);
+            ck_assert_int_eq(r.conservative, races[i].conservative);
+            ck_assert_int_eq(r.nalts, races[i].nalts);
+            for (j = 0; j < r.nalts; j++) {
+                ck_assert_int_eq(r.alts[j].msg, races[i].alts[j].msg);
+                ck_assert_int_eq(r.alts[j].fifo_broken,
+                                 races[i].alts[j].fifo_broken);
+            }
+            i--;
+        }
+    ck_assert_int_eq(i, -1);
+    rc_back_close(b);
+}
+
 static void done(int n)
 {
+    if (races || n == 0)
+        back_gives_the_races(n);
     rc_races_free(races, n);
     rc_free(&run);
 }
@@ -661,6 +700,102 @@ START_TEST(test_the_views_graph_is_the_analysis_model)
 }
 END_TEST
 
+/* -tasks' summary streams the logs (tasks.c) and keeps no event: its
+ * counts are the graph's, derived from the whole model (random run with
+ * multicasts, messages never taken, a send to a task without a log, a
+ * receive of a message never sent or sent to another task, message ids
+ * out of a sender's order),
+ * and each task's counts and last message event too. */
+START_TEST(test_the_tasks_summary_counts_what_the_graph_counts)
+{
+    static struct top_run whole, sum;
+    pg_err err;
+    int i, nine = 9;
+
+    random_steps(0, 1500);
+    ck_assert_int_eq(pg_logw_send(log_of(3), now += 1e-3, "pvm_send", 5, 99,
+                                  4, 1, &nine), 0); /* ltid 9 has no log */
+    recv1(4, -1, -1, 2, 5, 12345); /* never sent */
+    send1(6, 1, 5, 3); /* a message id again, and below the last */
+    send1(2, 7, 5, 777); /* sent to 7, "taken" by 4: no match (the */
+    recv1(4, -1, -1, 2, 5, 777); /* model's key names the receiver) */
+    random_steps(1500, 3000);
+    close_all();
+    ck_assert_msg(top_run_load(&whole, dir, &err) == 0, "%s", err.msg);
+    ck_assert_msg(top_run_load_summary(&sum, dir, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(sum.ntasks, whole.ntasks);
+    ck_assert_int_eq(sum.nsends, whole.nsends);
+    ck_assert_int_eq(sum.nrecvs, whole.nrecvs);
+    ck_assert_int_eq(sum.nlinks, whole.nlinks);
+    ck_assert_int_gt(whole.unmatched_sends, 0);
+    ck_assert_int_eq(sum.unmatched_sends, whole.unmatched_sends);
+    ck_assert_int_eq(whole.unmatched_recvs, 2);
+    ck_assert_int_eq(sum.unmatched_recvs, whole.unmatched_recvs);
+    for (i = 0; i < whole.ntasks; i++) {
+        const struct top_task *a = &whole.tasks[i], *b = &sum.tasks[i];
+
+        ck_assert_int_eq(b->ltid, a->ltid);
+        ck_assert_int_eq(b->nsend, a->nsend);
+        ck_assert_int_eq(b->nrecv, a->nrecv);
+        ck_assert_int_eq(b->nev > 0, a->nev > 0);
+        if (a->nev > 0)
+            ck_assert_int_eq(sum.ev[b->first + b->nev - 1].seq,
+                             whole.ev[a->first + a->nev - 1].seq);
+    }
+    top_run_free(&whole);
+    top_run_free(&sum);
+}
+END_TEST
+
+/* The page of a whole run writes its races streamed (kept bare, found
+ * again race by race): the same text as from the races kept with their
+ * alternatives, on the random run and on one with exit notices among
+ * the alternatives. */
+static void page_races_same(void)
+{
+    static struct top_run tr;
+    struct rc_race *r;
+    char *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    FILE *fa, *fb;
+    pg_err err;
+    int n;
+
+    ck_assert_msg(top_run_load(&tr, dir, &err) == 0, "%s", err.msg);
+    n = top_run_races(&tr, &r);
+    fa = open_memstream(&a, &na);
+    fb = open_memstream(&b, &nb);
+    top_display_races_of(fa, &tr, r, n, NULL);
+    top_display_races(fb, &tr);
+    fclose(fa), fclose(fb);
+    ck_assert_uint_gt(na, 40);
+    ck_assert_str_eq(b, a);
+    if (n > 0)
+        rc_races_free(r, n);
+    free(a), free(b);
+    top_run_free(&tr);
+}
+
+START_TEST(test_the_page_streams_the_races_it_kept)
+{
+    random_run();
+    close_all();
+    page_races_same();
+}
+END_TEST
+
+START_TEST(test_the_page_streams_races_with_notices)
+{
+    send1(2, 1, 5, 1);
+    recv1(1, -1, -1, 2, 5, 1);
+    pg_logw_note(log_of(1), 0, -1, -1, 0);
+    ck_assert_int_eq(pg_logw_notice(log_of(1), now += 1e-3, "pvm_recv", 99,
+                                    PG_NOTICE_EXIT, 2, 4), 0);
+    close_all();
+    page_races_same();
+}
+END_TEST
+
 /* Every task's log read past what the model holds, in the order given
  * (ltids). */
 static void grow_tasks(struct rc_run *g, const int *ltids, int n)
@@ -809,6 +944,25 @@ START_TEST(test_races_found_again_one_by_one_are_the_races_kept)
 }
 END_TEST
 
+/* The random run with two receivers routing direct from the start (every
+ * queued message of a sender an alternative) and one from half-way:
+ * found again from each task's last receive down, the same races (done()
+ * compares them). */
+START_TEST(test_races_found_going_down_are_the_races_kept)
+{
+    int n;
+
+    ck_assert_int_eq(pg_logw_route(log_of(2), now += 1e-3, 3, 0), 0);
+    ck_assert_int_eq(pg_logw_route(log_of(5), now += 1e-3, 3, 0), 0);
+    random_steps(0, 1500);
+    ck_assert_int_eq(pg_logw_route(log_of(3), now += 1e-3, 3, 0), 0);
+    random_steps(1500, 3000);
+    n = analyse();
+    ck_assert_int_gt(n, 100);
+    done(n);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -833,6 +987,10 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_the_views_graph_is_the_analysis_model);
     tcase_add_test(tc, test_a_grown_model_is_the_loaded_model);
     tcase_add_test(tc, test_races_found_again_one_by_one_are_the_races_kept);
+    tcase_add_test(tc, test_races_found_going_down_are_the_races_kept);
+    tcase_add_test(tc, test_the_tasks_summary_counts_what_the_graph_counts);
+    tcase_add_test(tc, test_the_page_streams_the_races_it_kept);
+    tcase_add_test(tc, test_the_page_streams_races_with_notices);
     suite_add_tcase(s, tc);
     return s;
 }

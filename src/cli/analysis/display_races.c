@@ -24,16 +24,28 @@
 #include "races.h"
 #include "runlog.h"
 
-int top_run_races(const struct top_run *run, struct rc_race **races)
+static int races_of(const struct top_run *run, struct rc_race **races,
+                    int bare)
 {
     int n;
 
     *races = NULL;
     if (!run->model || run->model->view->unanalysable[0])
         return 0; /* -races would refuse these logs: drawn without */
-    if ((n = rc_find(run->model, races)) < 0)
+    if ((n = bare ? rc_find_bare(run->model, races)
+                  : rc_find(run->model, races)) < 0)
         return *races = NULL, 0;
     return n;
+}
+
+int top_run_races(const struct top_run *run, struct rc_race **races)
+{
+    return races_of(run, races, 0);
+}
+
+int top_run_races_bare(const struct top_run *run, struct rc_race **races)
+{
+    return races_of(run, races, 1);
 }
 
 static void notice_text(FILE *fp, const struct rc_run *rr, int m)
@@ -83,12 +95,111 @@ static void elsewhere_text(FILE *fp, const struct top_run *run, int s,
     top_json_str(fp, buf);
 }
 
+/* What writing the races keeps: the page's site names, how many races
+ * and notes are written. */
+struct race_out {
+    FILE *fp;
+    const struct top_run *run;
+    const struct top_display_map *pm;
+    char (*names)[600];
+    int nnames, out, nnotes;
+};
+
+/* Race r as the page's "races" entry: its receive, first mark, site and
+ * alternatives (sends, and whether FIFO is broken). */
+static void race_entry(struct race_out *o, const struct rc_race *r)
+{
+    const struct rc_run *rr = o->run->model;
+    const struct rc_ev *e = RC_EV(rr, r->task, r->pos);
+    const int *map = o->run->graph_of;
+    int j, part, recv, s, si;
+    char site[600];
+
+    recv = map[rr->tasks[r->task].first + r->pos - 1];
+    if (recv < 0 || (recv = race_here(o->pm, recv, &part)) < 0)
+        return; /* a failed poll, a notice: not drawn; elsewhere */
+    si = site_index(o->names, &o->nnames,
+                    rc_site_name(rr, r->task, e->site, site, sizeof site));
+    fprintf(o->fp, "%s%d,%d,%d,%d", o->out++ ? ",\n" : "", recv, r->first,
+            si, r->nalts);
+    for (j = 0; j < r->nalts; j++) {
+        const struct rc_msg *m = &rr->msg[r->alts[j].msg];
+
+        s = m->src >= 0 ? map[rr->tasks[m->src].first + m->src_pos - 1] : -1;
+        fprintf(o->fp, ",%d,%d", s >= 0 ? race_here(o->pm, s, &part) : -1,
+                r->alts[j].fifo_broken);
+    }
+}
+
+/* Race r's "raceNotes": its alternatives that are notices, or in another
+ * part of the page. */
+static void race_notes(struct race_out *o, const struct rc_race *r)
+{
+    const struct rc_run *rr = o->run->model;
+    const int *map = o->run->graph_of;
+    int j, part, recv, s;
+
+    recv = map[rr->tasks[r->task].first + r->pos - 1];
+    if (recv >= 0)
+        recv = race_here(o->pm, recv, &part);
+    for (j = 0; recv >= 0 && j < r->nalts; j++) {
+        const struct rc_msg *m = &rr->msg[r->alts[j].msg];
+
+        if (m->src < 0) {
+            fprintf(o->fp, "%s%d,", o->nnotes++ ? "," : "", recv);
+            notice_text(o->fp, rr, r->alts[j].msg);
+        } else if ((s = map[rr->tasks[m->src].first + m->src_pos - 1]) >= 0
+                   && race_here(o->pm, s, &part) < 0) {
+            fprintf(o->fp, "%s%d,", o->nnotes++ ? "," : "", recv);
+            elsewhere_text(o->fp, o->run, s, part);
+        }
+    }
+}
+
+static void race_sites(struct race_out *o)
+{
+    int i;
+
+    fprintf(o->fp, "],\n\"raceSites\":[");
+    for (i = 0; i < o->nnames; i++) {
+        fprintf(o->fp, "%s", i ? "," : "");
+        top_json_str(o->fp, o->names[i]);
+    }
+    fprintf(o->fp, "],\n\"raceNotes\":[");
+}
+
+static int entry_each(struct rc_run *rr, const struct rc_race *r, void *arg)
+{
+    (void)rr;
+    race_entry(arg, r);
+    return 0;
+}
+
+static int notes_each(struct rc_run *rr, const struct rc_race *r, void *arg)
+{
+    (void)rr;
+    race_notes(arg, r);
+    return 0;
+}
+
+/* The whole run's races, streamed: kept bare (32 bytes a race), their
+ * alternatives found again race by race (rc_find_each) for the entries,
+ * then for the notes, and forgotten: a deep queue's race at 256 tasks has
+ * ~128 of them. */
 void top_display_races(FILE *fp, const struct top_run *run)
 {
+    static char names[256][600];
+    struct race_out o = { fp, run, NULL, names, 0, 0, 0 };
     struct rc_race *r = NULL;
-    int n = top_run_races(run, &r);
+    int n = top_run_races_bare(run, &r);
 
-    top_display_races_of(fp, run, r, n, NULL);
+    fprintf(fp, ",\n\"races\":[");
+    if (n > 0)
+        rc_find_each(run->model, r, n, entry_each, &o);
+    race_sites(&o);
+    if (n > 0)
+        rc_find_each(run->model, r, n, notes_each, &o);
+    fprintf(fp, "]");
     if (n > 0)
         rc_races_free(r, n);
 }
@@ -98,54 +209,14 @@ void top_display_races_of(FILE *fp, const struct top_run *run,
                           const struct top_display_map *pm)
 {
     static char names[256][600];
-    const struct rc_run *rr = run->model;
-    int i, j, out = 0, part, recv, s;
-    const int *map = run->graph_of;
-    int nnames = 0, nnotes = 0, si;
-    char site[600];
+    struct race_out o = { fp, run, pm, names, 0, 0, 0 };
+    int i;
 
     fprintf(fp, ",\n\"races\":[");
-    for (i = 0; i < n; i++) {
-        const struct rc_ev *e = RC_EV(rr, r[i].task, r[i].pos);
-
-        recv = map[rr->tasks[r[i].task].first + r[i].pos - 1];
-        if (recv < 0 || (recv = race_here(pm, recv, &part)) < 0)
-            continue; /* a failed poll, a notice: not drawn; elsewhere */
-        si = site_index(names, &nnames, rc_site_name(rr, r[i].task, e->site,
-                                                     site, sizeof site));
-        fprintf(fp, "%s%d,%d,%d,%d", out++ ? ",\n" : "", recv, r[i].first, si,
-                r[i].nalts);
-        for (j = 0; j < r[i].nalts; j++) {
-            const struct rc_msg *m = &rr->msg[r[i].alts[j].msg];
-
-            s = m->src >= 0 ? map[rr->tasks[m->src].first + m->src_pos - 1]
-                            : -1;
-            fprintf(fp, ",%d,%d", s >= 0 ? race_here(pm, s, &part) : -1,
-                    r[i].alts[j].fifo_broken);
-        }
-    }
-    fprintf(fp, "],\n\"raceSites\":[");
-    for (i = 0; i < nnames; i++) {
-        fprintf(fp, "%s", i ? "," : "");
-        top_json_str(fp, names[i]);
-    }
-    fprintf(fp, "],\n\"raceNotes\":[");
-    for (i = 0; i < n; i++) {
-        recv = map[rr->tasks[r[i].task].first + r[i].pos - 1];
-        if (recv >= 0)
-            recv = race_here(pm, recv, &part);
-        for (j = 0; recv >= 0 && j < r[i].nalts; j++) {
-            const struct rc_msg *m = &rr->msg[r[i].alts[j].msg];
-
-            if (m->src < 0) {
-                fprintf(fp, "%s%d,", nnotes++ ? "," : "", recv);
-                notice_text(fp, rr, r[i].alts[j].msg);
-            } else if ((s = map[rr->tasks[m->src].first + m->src_pos - 1]) >= 0
-                       && race_here(pm, s, &part) < 0) {
-                fprintf(fp, "%s%d,", nnotes++ ? "," : "", recv);
-                elsewhere_text(fp, run, s, part);
-            }
-        }
-    }
+    for (i = 0; i < n; i++)
+        race_entry(&o, &r[i]);
+    race_sites(&o);
+    for (i = 0; i < n; i++)
+        race_notes(&o, &r[i]);
     fprintf(fp, "]");
 }

@@ -223,56 +223,69 @@ static int blocking_recv(const char *call, int mpi)
     return !strcmp(call, "pvm_recv") || !strcmp(call, "pvm_precv");
 }
 
-/* For each event of task t (1-based, as RC_EV), whether a receive there
- * stays; from the last receive to the first, so that what later kept
- * receives take is known (reserved) when an earlier one is decided.
- * NULL when out of memory. */
-static char *keep_of(const struct rc_run *run, const struct rc_race *races,
-                     int n, int t, char *reserved, int *jump, int mpi,
-                     struct min_stats *st)
-{ /* races: task t's n races; mpi: an MPI run's (blocking_recv) */
-    const struct rc_task *task = &run->tasks[t];
-    int *race_at = malloc(((size_t)task->n + 2) * sizeof *race_at);
-    char *keep = calloc((size_t)task->n + 2, 1), *direct = calloc((size_t)task->n + 2, 1);
-    int i, pos, d = 0;
+/* Each event's PvmRouteDirect state (1-based, as RC_EV): what the last
+ * <route> before it set.  NULL when out of memory. */
+static char *direct_of(const struct rc_run *run, int t)
+{
+    char *direct = calloc((size_t)run->tasks[t].n + 2, 1);
+    int pos, d = 0;
 
-    if (!race_at || !keep || !direct) {
-        free(race_at), free(keep), free(direct);
-        return NULL;
-    }
-    for (pos = 1; pos <= task->n; pos++) {
+    for (pos = 1; direct && pos <= run->tasks[t].n; pos++) {
         const struct rc_ev *e = RC_EV(run, t, pos);
 
         if (e->kind == PG_EV_ROUTE)
             d = e->a == ROUTE_DIRECT;
         direct[pos] = (char)d;
-        race_at[pos] = -1;
     }
-    for (i = 0; i < n; i++)
-        if (races[i].took >= 0)
-            race_at[races[i].pos] = i;
+    return direct;
+}
+
+/* For each event of task t (1-based, as RC_EV), whether a receive there
+ * stays; from the last receive to the first, so that what later kept
+ * receives take is known (reserved) when an earlier one is decided.  Its
+ * races are found again on the way down (rc_back_at), each forgotten once
+ * decided, and counted.  NULL when out of memory. */
+static char *keep_of(struct rc_back *b, const struct rc_run *run, int t,
+                     char *reserved, int *jump, int mpi, struct min_stats *st)
+{ /* mpi: an MPI run's (blocking_recv) */
+    const struct rc_task *task = &run->tasks[t];
+    char *keep = calloc((size_t)task->n + 2, 1), *direct = direct_of(run, t);
+    struct rc_race race;
+    int pos, r;
+
+    if (!keep || !direct) {
+        free(keep), free(direct);
+        return NULL;
+    }
     for (pos = task->n; pos >= 1; pos--) {
         const struct rc_ev *e = RC_EV(run, t, pos);
         const char *call = pg_msg_calls[e->call];
-        int cons = e->matcher || e->afrom <= -3 || e->atag <= -2;
+        int cons = e->matcher || e->afrom <= -3 || e->atag <= -2, racing;
 
+        if (!examined(e->kind))
+            continue;
+        if ((r = rc_back_at(b, t, pos, direct[pos], &race)) < 0) {
+            free(keep), free(direct);
+            return NULL;
+        }
+        st->races += r;
         if (e->kind != PG_EV_RECV)
             continue;
+        racing = r == 1 && race.took >= 0;
         if (e->misses > 0 || !blocking_recv(call, mpi))
             keep[pos] = 1; /* a poll, or polls before it: as recorded */
-        else if (race_at[pos] >= 0)
+        else if (racing)
             /* an MPI replay cannot hold a kept receive's message back
              * from the receives it leaves to MPI (reserve.c's way), so
              * every race of an MPI run stays */
             keep[pos] = cons || mpi ||
-                        race_needs_keeping(run, &races[race_at[pos]], pos,
-                                           e->atag, direct[pos], reserved,
-                                           jump);
-        st->implied += race_at[pos] >= 0 && !keep[pos];
+                        race_needs_keeping(run, &race, pos, e->atag,
+                                           direct[pos], reserved, jump);
+        st->implied += racing && !keep[pos];
         if (keep[pos] && e->a >= 0 && !pg_call_probes(call))
             reserved[e->a] = 1; /* a replay keeps it for this receive */
     }
-    free(race_at), free(direct);
+    free(direct);
     return keep;
 }
 
@@ -414,66 +427,85 @@ static struct paths *paths_of(const char *dir, const struct out *o,
 }
 
 /* The counts of a task whose log is kept whole (it died): every receive
- * and event of it stays, and -races counted them too. */
-static void count_whole(const struct rc_run *run, int t, struct min_stats *st)
+ * and event of it stays, and -races counted them and its races too.  0,
+ * or -1 when out of memory. */
+static int count_whole(struct rc_back *b, const struct rc_run *run, int t,
+                       struct min_stats *st)
 {
-    int pos, kind;
+    char *direct = direct_of(run, t);
+    struct rc_race race;
+    int pos, kind, r = 0;
 
-    for (pos = 1; pos <= run->tasks[t].n; pos++) {
+    for (pos = run->tasks[t].n; direct && r >= 0 && pos >= 1; pos--) {
         kind = RC_EV(run, t, pos)->kind;
+        if (examined(kind) &&
+            (r = rc_back_at(b, t, pos, direct[pos], &race)) > 0)
+            st->races++;
         st->receives += examined(kind);
         st->kept_receives += examined(kind);
         st->poll_runs += kind == PG_EV_POLL;
         st->events++, st->kept_events++;
     }
+    free(direct);
+    return direct && r >= 0 ? 0 : -1;
 }
 
+/* Task t's logs written again (its comm log pruned, or counted whole
+ * when its task died; its exec log marked) as o[*k..]. */
+static int prune_task(struct rc_back *b, struct rc_run *run, int t,
+                      char *reserved, int *jump, int mpi, struct out *o,
+                      int *k, struct min_stats *st, pg_err *err)
+{
+    int ltid = run->tasks[t].ltid, rc = 0;
+    struct paths p;
+    char *keepv;
+
+    o[*k] = (struct out){ ltid, PG_LOG_COMM, 0 };
+    paths_of(run->dir, &o[*k], &p);
+    st->bytes_before += file_size(p.path);
+    if (run->tasks[t].note[0]) { /* its task died: kept whole */
+        st->full_tasks++;
+        st->bytes_after += file_size(p.path);
+        if (count_whole(b, run, t, st) < 0)
+            return pg_err_set(err, "out of memory");
+    } else if (!(keepv = keep_of(b, run, t, reserved, jump, mpi, st))) {
+        return pg_err_set(err, "out of memory");
+    } else {
+        o[*k].set = 1;
+        rc = prune_comm(run, t, keepv, p.path, p.tmp, st, err);
+        free(keepv);
+        if (rc < 0)
+            return -1;
+        st->bytes_after += file_size(p.tmp), (*k)++;
+    }
+    o[*k] = (struct out){ ltid, PG_LOG_EXEC, 1 };
+    paths_of(run->dir, &o[*k], &p);
+    if (access(p.path, F_OK) == 0 && (rc = mark_exec(p.path, p.tmp, err)) == 0)
+        (*k)++;
+    return rc;
+}
+
+/* Every task pruned.  No race is kept: each task's are found again from
+ * its last receive down (rc_back), decided and forgotten, so memory is
+ * the model's and a few bytes a message, whatever the task count (the
+ * races of a deep queue at 256 tasks with their ~128 alternatives each
+ * were 5.7 GB at 10^7 events). */
 static int prune_all(struct rc_run *run, struct out *o, int *nout, int mpi,
                      struct min_stats *st, pg_err *err)
 {
-    struct rc_race *races = NULL;
-    int n = rc_find(run, &races), t, rc = 0, k = 0, i, r0 = 0, r1;
-    char *keepv, *reserved = calloc((size_t)run->nmsg + 1, 1);
+    struct rc_back *b = NULL;
+    char *reserved = calloc((size_t)run->nmsg + 1, 1);
     int *jump = malloc(((size_t)run->nmsg + 1) * sizeof *jump);
+    int t, rc = 0, k = 0, i;
 
-    if (n < 0 || !reserved || !jump)
-        return rc_races_free(races, n < 0 ? 0 : n), free(reserved),
-               free(jump), pg_err_set(err, "out of memory"), -1;
+    if (rc_back_open(run, &b) < 0 || !reserved || !jump)
+        return rc_back_close(b), free(reserved), free(jump),
+               pg_err_set(err, "out of memory"), -1;
     for (i = 0; i < run->nmsg; i++)
-        jump[i] = run->msg[i].next; /* rc_find chained each pair's */
-    st->races = n;
-    for (t = 0; rc == 0 && t < run->ntasks; t++, r0 = r1) {
-        int ltid = run->tasks[t].ltid;
-        struct paths p;
-
-        for (r1 = r0; r1 < n && races[r1].task == t; r1++)
-            ; /* task t's races: rc_find gives them task by task */
-        o[k] = (struct out){ ltid, PG_LOG_COMM, 0 };
-        paths_of(run->dir, &o[k], &p);
-        st->bytes_before += file_size(p.path);
-        if (run->tasks[t].note[0]) { /* its task died: kept whole */
-            st->full_tasks++;
-            st->bytes_after += file_size(p.path);
-            count_whole(run, t, st);
-        } else if (!(keepv = keep_of(run, races + r0, r1 - r0, t, reserved,
-                                     jump, mpi, st))) {
-            rc = pg_err_set(err, "out of memory");
-        } else {
-            o[k].set = 1;
-            rc = prune_comm(run, t, keepv, p.path, p.tmp, st, err);
-            free(keepv);
-            if (rc == 0)
-                st->bytes_after += file_size(p.tmp), k++;
-        }
-        if (rc == 0) {
-            o[k] = (struct out){ ltid, PG_LOG_EXEC, 1 };
-            paths_of(run->dir, &o[k], &p);
-            if (access(p.path, F_OK) == 0 &&
-                (rc = mark_exec(p.path, p.tmp, err)) == 0)
-                k++;
-        }
-    }
-    rc_races_free(races, n);
+        jump[i] = run->msg[i].next; /* rc_back_open chained each pair's */
+    for (t = 0; rc == 0 && t < run->ntasks; t++)
+        rc = prune_task(b, run, t, reserved, jump, mpi, o, &k, st, err);
+    rc_back_close(b);
     free(reserved), free(jump);
     *nout = k;
     return rc;
@@ -555,6 +587,9 @@ int top_min_dir(const char *dir, pg_err *err)
     clock_gettime(CLOCK_MONOTONIC, &b);
     report(dir, &st, (double)(b.tv_sec - a.tv_sec) +
                      (double)(b.tv_nsec - a.tv_nsec) / 1e9);
+    if (rc_memstats()) /* PANGAEA_MEMSTATS=1 */
+        fprintf(stderr, "pangaea: memory: %ld events; peak resident %ld "
+                "KB\n", st.events, rc_peak_kb());
     return 0;
 }
 

@@ -60,6 +60,28 @@ static int intern(struct rc_run *run, const char *s)
     return i;
 }
 
+/* PANGAEA_MEMSTATS=1 (races.h): its reports read the peak below. */
+int rc_memstats(void)
+{
+    const char *v = getenv("PANGAEA_MEMSTATS");
+
+    return v && !strcmp(v, "1");
+}
+
+long rc_peak_kb(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *fp = fopen("/proc/self/status", "r");
+
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+            break;
+    if (fp)
+        fclose(fp);
+    return kb;
+}
+
 /* ---- the directory ---------------------------------------------------------- */
 
 /* The tasks: the ltids with a comm log (the analysis), or with any log
@@ -497,8 +519,9 @@ static int comm_trouble(struct rc_run *run, int ti, const pg_err *err,
     return 0;
 }
 
-static int read_comm(struct rc_run *run, int ti, struct spawn_cur *sc,
-                     pg_err *err)
+int rc_stream_comm(struct rc_run *run, int ti,
+                   int (*each)(struct rc_run *, int, const pg_event *, void *),
+                   void *arg, pg_err *err)
 {
     struct rc_task *t = &run->tasks[ti];
     char path[4300];
@@ -508,9 +531,8 @@ static int read_comm(struct rc_run *run, int ti, struct spawn_cur *sc,
     int rc;
 
     pg_log_path(path, sizeof path, run->dir, t->ltid, PG_LOG_COMM);
-    t->first = run->nev;
     if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, err)))
-        return comm_trouble(run, ti, err, 0);
+        return comm_trouble(run, ti, err, 0) < 0 ? -1 : 1;
     view_header(run, ti, &h);
     if (pg_log_race_only(h.select)) { /* its sends are gone (minimize.c) */
         pg_err_set(err, "%s is race-only (pangaea -min): the analysis "
@@ -520,21 +542,39 @@ static int read_comm(struct rc_run *run, int ti, struct spawn_cur *sc,
             return pg_logr_close(r), -1;
     }
     while ((rc = pg_logr_next(r, &ev, err)) == 1) {
-        if (ev.kind != PG_EV_SITE)
-            place_spawns(run, ti, sc, ev.t < 0 ? 0 : ev.t);
         if (ev.kind == PG_EV_END && run->view)
             run->view->tasks[ti].ended = 1,
             run->view->tasks[ti].status = ev.status;
-        if (take_event(run, ti, &ev) < 0) {
+        if ((ev.kind == PG_EV_SITE ? add_site(run, t, &ev)
+                                   : each(run, ti, &ev, arg)) < 0) {
             pg_logr_close(r);
             return pg_err_set(err, "out of memory"), -1;
         }
     }
-    place_spawns(run, ti, sc, -1);
     if (rc < 0)
         rc = comm_trouble(run, ti, err, pg_logr_cut(r));
     pg_logr_close(r);
     return rc;
+}
+
+/* An event of the log being loaded: after the spawns made before it. */
+static int load_event(struct rc_run *run, int ti, const pg_event *ev,
+                      void *arg)
+{
+    place_spawns(run, ti, arg, ev->t < 0 ? 0 : ev->t);
+    return take_event(run, ti, ev);
+}
+
+static int read_comm(struct rc_run *run, int ti, struct spawn_cur *sc,
+                     pg_err *err)
+{
+    int rc;
+
+    run->tasks[ti].first = run->nev;
+    if ((rc = rc_stream_comm(run, ti, load_event, sc, err)) != 0)
+        return rc < 0 ? -1 : 0; /* 1: not opened, and noted */
+    place_spawns(run, ti, sc, -1);
+    return 0;
 }
 
 /* ---- matching ------------------------------------------------------------- */
@@ -712,6 +752,22 @@ int rc_load_view(struct rc_run *run, const char *dir, pg_err *err)
     if (!(run->view = calloc(1, sizeof *run->view)))
         return pg_err_set(err, "out of memory"), -1;
     return load(run, dir, err);
+}
+
+int rc_load_tasks(struct rc_run *run, const char *dir, pg_err *err)
+{
+    struct spawn_at *sp = NULL;
+
+    memset(run, 0, sizeof *run);
+    if (!(run->view = calloc(1, sizeof *run->view)))
+        return pg_err_set(err, "out of memory"), -1;
+    snprintf(run->dir, sizeof run->dir, "%s", dir);
+    if (scan(run, err) < 0)
+        return -1;
+    if (read_spawns(run, &sp) < 0)
+        return pg_err_set(err, "out of memory"), -1;
+    free(sp);
+    return 0;
 }
 
 /* ---- a model that grows: the live view's ------------------------------- */

@@ -239,6 +239,22 @@ int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err);
  * holds no log or memory runs out. */
 int rc_load_view(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
+/* A view's load of the tasks alone (-tasks): every task with a log, its
+ * exec log read (run->view's tasks: program, host, end, crash; spawns;
+ * each task's parent), no communication log read: the caller streams
+ * them (rc_stream_comm).  0, or -1 and err as rc_load_view. */
+int rc_load_tasks(struct rc_run *run, const char *dir, pg_err *err);
+/* The model's reader of task ti's communication log: each event handed
+ * to `each` as read (valid during the call) and none kept, but the call
+ * sites (few: the task's rc_task.sites, for rc_site_name) and what the
+ * views note (run->view: the header, the <end>, a log that ends early or
+ * is race-only).  The loads read through it.  0; 1 when the log cannot
+ * be opened (noted; a view goes on); -1 and err when `each` returns -1
+ * (out of memory) or, without run->view, when the log does not read
+ * through or is race-only. */
+int rc_stream_comm(struct rc_run *run, int ti,
+                   int (*each)(struct rc_run *, int, const pg_event *, void *),
+                   void *arg, pg_err *err);
 
 /* A model that grows as its logs are written (the live view): begun
  * empty with the views' columns, a task's comm log read past what the
@@ -329,6 +345,23 @@ void rc_races_free(struct rc_race *races, int n);
  * afterwards).  The caller frees race->alts. */
 int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
                struct rc_race *race);
+/* Every receive's race found again, task by task from its last receive
+ * to its first, keeping none (-min decides a task's receives from the
+ * last, and a deep queue's alternatives at 256 tasks are ~128 a race:
+ * kept, they were tasks x events).  rc_back_open computes the clocks if
+ * the load did not and the finder's lists (0, or -1 out of memory);
+ * rc_back_at(b, p, pos, direct, race) examines receive (or notice, or
+ * failed poll) pos of task p as rc_find would, direct saying whether p
+ * routes direct there (a <route value="3"> before it): 1 and *race (its
+ * alternatives valid until the next call, first not computed), 0 no
+ * race, -1 out of memory.  Calls for a task go down its positions;
+ * going up, or to another task, starts that task afresh (a pass over
+ * its messages). */
+struct rc_back;
+int rc_back_open(struct rc_run *run, struct rc_back **b);
+int rc_back_at(struct rc_back *b, int p, int pos, int direct,
+               struct rc_race *race);
+void rc_back_close(struct rc_back *b);
 
 /* "file.c:LINE", else "function+0xOFF", else "object+0xOFF", for site id
  * of task t; "" for site 0.  The buffer is the caller's. */
@@ -336,6 +369,13 @@ const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
                          int size);
 /* pg_site_name and pg_site_parts (pg_log.h, src/log/site_name.c): the
  * same for an object and an offset. */
+
+/* PANGAEA_MEMSTATS=1 asks the analyses (-races, -min) and -tasks to print
+ * what they kept and their peak resident set (the memory bounds of
+ * tests/e2e/test_scaling.sh read it): rc_memstats says whether; the peak
+ * resident set of this process so far (VmHWM), in KB, -1 unknown. */
+int rc_memstats(void);
+long rc_peak_kb(void);
 
 /* `pangaea -races [-json|-jsonl] [LOGDIR]`: exit 0 none, 1 races, 2 bad input. */
 int top_races(int argc, char **argv);

@@ -480,3 +480,125 @@ void rc_races_free(struct rc_race *races, int n)
         free(races[0].alts);
     free(races);
 }
+
+/* ---- a task's receives from its last to its first (rc_back) ---------- */
+
+/* Receive pos's candidates depend on pos alone: each sender's messages
+ * from the first one not taken before pos (from_sender skips the others).
+ * Going down a task's receives, that first one only moves back: to the
+ * message taken at the position passed (a pair's chain is in index
+ * order, lists()), so a cursor per sender stays exact, and the whole walk
+ * costs what rc_find's forward walk does. */
+struct rc_back {
+    struct finder f;
+    int task;     /* whose cursors are set, -1 none */
+    int folded;   /* positions >= folded have given back what they took */
+};
+
+int rc_back_open(struct rc_run *run, struct rc_back **bp)
+{
+    struct rc_back *b = calloc(1, sizeof *b);
+
+    *bp = NULL;
+    if (!b)
+        return -1;
+    b->f.run = run;
+    b->task = -1;
+    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
+        return rc_back_close(b), -1;
+    run->clocked = 1;
+    if (lists(&b->f) < 0)
+        return rc_back_close(b), -1;
+    *bp = b;
+    return 0;
+}
+
+void rc_back_close(struct rc_back *b)
+{
+    if (!b)
+        return;
+    free(b->f.snd), free(b->f.snd_first), free(b->f.nhead), free(b->f.cand);
+    free(b->f.races), free(b->f.alts);
+    free(b);
+}
+
+/* p's cursors past every message taken at all (as after its last event). */
+static void back_reset(struct rc_back *b, int p)
+{
+    const struct rc_msg *msg = b->f.run->msg;
+    int q, m;
+
+    for (q = b->f.snd_first[p]; q < b->f.snd_first[p + 1]; q++) {
+        for (m = b->f.snd[q].head; m >= 0 && msg[m].taken_pos; m = msg[m].next)
+            ;
+        b->f.snd[q].cur = m;
+    }
+    b->task = p;
+    b->folded = b->f.run->tasks[p].n + 1;
+}
+
+/* The slot of sender src among p's (in task order), -1. */
+static int sender_slot(const struct finder *f, int p, int src)
+{
+    int lo = f->snd_first[p], hi = f->snd_first[p + 1];
+
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+
+        if (f->snd[mid].src < src)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->snd_first[p + 1] && f->snd[lo].src == src ? lo : -1;
+}
+
+/* The messages taken at positions pos .. folded-1 are candidates again
+ * for receive pos: each sender's cursor back to the earliest of them. */
+static void back_fold(struct rc_back *b, int p, int pos)
+{
+    const struct rc_run *run = b->f.run;
+    const struct rc_ev *e;
+    const struct rc_msg *m;
+    int k, q;
+
+    while (b->folded > pos) {
+        k = --b->folded;
+        e = RC_EV(run, p, k);
+        if ((e->kind != PG_EV_RECV && e->kind != PG_EV_NOTICE) || e->a < 0)
+            continue;
+        m = &run->msg[e->a];
+        if (m->taken_pos != k || m->dst != p || m->src < 0 ||
+            (q = sender_slot(&b->f, p, m->src)) < 0)
+            continue;
+        if (b->f.snd[q].cur < 0 || e->a < b->f.snd[q].cur)
+            b->f.snd[q].cur = e->a;
+    }
+}
+
+int rc_back_at(struct rc_back *b, int p, int pos, int direct,
+               struct rc_race *race)
+{
+    struct finder *f = &b->f;
+    const struct rc_run *run = f->run;
+    const struct rc_ev *e;
+
+    memset(race, 0, sizeof *race);
+    if (p < 0 || p >= run->ntasks || pos < 1 || pos > run->tasks[p].n)
+        return 0;
+    e = RC_EV(run, p, pos);
+    if (e->kind != PG_EV_RECV && e->kind != PG_EV_NOTICE &&
+        e->kind != PG_EV_POLL)
+        return 0;
+    if (p != b->task || pos > b->folded)
+        back_reset(b, p);
+    back_fold(b, p, pos);
+    f->nraces = 0, f->nalts = 0;
+    if (examine(f, p, pos, direct) < 0)
+        return -1;
+    if (f->nraces == 0)
+        return 0;
+    *race = f->races[0];
+    race->alts = f->alts; /* its offset is 0 */
+    return 1;
+}

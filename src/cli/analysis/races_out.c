@@ -604,21 +604,6 @@ static int print_jsonl(struct rc_run *run, const struct rc_race *r, int n,
 
 /* ---- the command ------------------------------------------------------------ */
 
-/* The peak resident set of this process so far (VmHWM), in KB; -1. */
-static long peak_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *fp = fopen("/proc/self/status", "r");
-
-    while (fp && fgets(line, sizeof line, fp))
-        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
-            break;
-    if (fp)
-        fclose(fp);
-    return kb;
-}
-
 /* PANGAEA_MEMSTATS=1: what the analysis kept, counted (the bytes of its
  * arrays in use: the same on every machine), and the peak resident set
  * (the report written), on stderr; the memory bounds of
@@ -633,13 +618,13 @@ static void print_memstats(const struct rc_run *run, const struct rc_race *r,
                    run->nsnaps * sizeof *run->snaps +
                    run->ndents * sizeof *run->dents, races;
 
-    if (!getenv("PANGAEA_MEMSTATS") || strcmp(getenv("PANGAEA_MEMSTATS"), "1"))
+    if (!rc_memstats())
         return;
     races = (size_t)n * sizeof *r;
     fprintf(stderr, "pangaea: memory: %d events, model %zu bytes, races "
             "%zu bytes: %.1f bytes an event; peak resident %ld KB\n",
             run->nev, model, races,
-            run->nev ? (double)(model + races) / run->nev : 0.0, peak_kb());
+            run->nev ? (double)(model + races) / run->nev : 0.0, rc_peak_kb());
 }
 
 static int races_usage(const char *why)

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "races.h" /* rc_memstats */
 #include "runlog.h"
 #include "top.h"
 
@@ -88,6 +89,9 @@ int top_postmortem(int argc, char **argv)
                                                             : 0;
     if (fflush(stdout) != 0)
         rc = TOP_EXIT_FAILED;
+    if (rc_memstats()) /* PANGAEA_MEMSTATS=1 (test_scaling.sh reads it) */
+        fprintf(stderr, "pangaea: memory: %d tasks; peak resident %ld KB\n",
+                run.ntasks, rc_peak_kb());
     top_run_free(&run);
     return rc;
 }

@@ -16,8 +16,8 @@
  * or a receive whose send is not in the logs (selective logging, a
  * crashed sender), stays unmatched and is counted.
  *
- * The summary (-tasks) streams the logs instead and keeps a few bytes a
- * message, matched with the model's matcher (races.h, rc_index).
+ * The summary (-tasks, tasks.c) streams the logs through the same model's
+ * reader instead, keeping no event.
  *
  * The logical order is lamport.c's.
  */
@@ -37,31 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the directory ---------------------------------------------------- */
-
-/* The tasks are the ltids that have a log, each once, in order. */
-static int scan_dir(struct top_run *run, pg_err *err)
-{
-    int *ids, n = top_log_ltids(run->dir, 1, &ids), i;
-
-    if (n < 0)
-        return pg_err_set(err, "cannot read the log directory %s: %s",
-                          run->dir, strerror(errno));
-    run->tasks = calloc(n ? n : 1, sizeof *run->tasks);
-    for (i = 0; run->tasks && i < n; i++) {
-        run->tasks[i].ltid = ids[i];
-        run->tasks[i].parent = -1;
-    }
-    free(ids);
-    run->ntasks = n;
-    if (!run->tasks)
-        return pg_err_set(err, "out of memory");
-    if (n == 0)
-        return pg_err_set(err, "no log in %s (no ltid-N.comm.pgc or "
-                          "ltid-N.exec.xml): record a run first with "
-                          "pangaea -log", run->dir);
-    return 0;
-}
+/* ---- tasks and calls --------------------------------------------------- */
 
 _Static_assert(offsetof(struct top_task, ltid) == 0, "top_find_ltid reads the ltid first");
 
@@ -70,24 +46,7 @@ int top_run_task(const struct top_run *run, int ltid)
     return top_find_ltid(run->tasks, run->ntasks, sizeof *run->tasks, ltid);
 }
 
-/* ---- reading the logs ------------------------------------------------- */
-
-static void add_note(struct top_task *t, const char *what)
-{
-    size_t n = strlen(t->note);
-
-    snprintf(t->note + n, sizeof t->note - n, "%s%s", n ? "; " : "", what);
-}
-
-static void take_header(struct top_task *t, const pg_log_header *h)
-{
-    if (!t->program[0])
-        snprintf(t->program, sizeof t->program, "%s", h->program);
-    if (!t->host[0])
-        snprintf(t->host, sizeof t->host, "%s", h->host);
-}
-
-static int intern_call(struct top_run *run, const char *call)
+int top_run_call(struct top_run *run, const char *call)
 {
     int i;
 
@@ -98,135 +57,6 @@ static int intern_call(struct top_run *run, const char *call)
         return 0;
     run->calls[run->ncalls] = strdup(call);
     return run->calls[run->ncalls] ? run->ncalls++ : 0;
-}
-
-struct loader {
-    size_t evcap, tocap;
-    int *site;           /* this task's site ids (1, 2...) -> run->sites */
-    size_t sitecap;
-    int nsite;
-    size_t namecap, partcap;
-};
-
-/* A <site> of the task being read: named once (site_name.c, libdw), the
- * name kept once per run, so events of any task can point at it. */
-static int take_site(struct top_run *run, struct loader *ld,
-                     const pg_event *pe)
-{
-    char name[600];
-    int i;
-
-    if (pe->site != ld->nsite + 1 || !pe->module)
-        return 0; /* ids go 1, 2, 3...: another is no site of ours */
-    pg_site_name(pe->module, pe->offset, name, sizeof name);
-    for (i = 0; i < run->nsites && strcmp(run->sites[i], name); i++)
-        ;
-    if (pg_grow(&ld->site, &ld->sitecap, (size_t)ld->nsite + 1,
-                sizeof *ld->site) < 0 ||
-        (i == run->nsites &&
-         (pg_grow(&run->sites, &ld->namecap, (size_t)run->nsites + 1,
-                  sizeof *run->sites) < 0 ||
-          pg_grow(&run->site_parts, &ld->partcap, (size_t)run->nsites + 1,
-                  sizeof *run->site_parts) < 0 ||
-          !(run->sites[run->nsites] = strdup(name)))))
-        return -1;
-    if (i == run->nsites) {
-        struct top_site *p = &run->site_parts[run->nsites++];
-
-        pg_site_parts(pe->module, pe->offset, p->file, sizeof p->file,
-                      p->func, sizeof p->func, &p->line);
-    }
-    ld->site[ld->nsite++] = i;
-    return 0;
-}
-
-static int add_event(struct top_run *run, struct loader *ld, int task,
-                     const pg_event *pe)
-{
-    struct top_event *e;
-
-    if (pg_grow(&run->ev, &ld->evcap, run->nev + 1, sizeof *run->ev) < 0 ||
-        pg_grow(&run->to, &ld->tocap, run->nto + pe->nto + 1,
-                sizeof *run->to) < 0)
-        return -1;
-    e = &run->ev[run->nev++];
-    memset(e, 0, sizeof *e);
-    e->task = task;
-    e->kind = pe->kind;
-    e->call = intern_call(run, pe->call ? pe->call : "?");
-    e->tag = pe->tag;
-    e->msgid = pe->msgid;
-    e->bytes = pe->bytes;
-    e->from = pe->from;
-    e->partner = -1;
-    e->t = pe->t;
-    e->seq = pe->seq;
-    e->site = pe->site >= 1 && pe->site <= ld->nsite ? ld->site[pe->site - 1]
-                                                     : -1;
-    if (pe->kind == PG_EV_SEND) {
-        e->to = run->nto;
-        e->nto = pe->nto;
-        memcpy(run->to + run->nto, pe->to, (size_t)pe->nto * sizeof *pe->to);
-        run->nto += pe->nto;
-    }
-    return 0;
-}
-
-/* Reads one log of task ti; `each` takes every event. */
-static void read_log(struct top_run *run, int ti, pg_log_kind kind,
-                     int (*each)(struct top_run *, int, const pg_event *,
-                                 void *), void *arg)
-{
-    struct top_task *t = &run->tasks[ti];
-    char path[4200];
-    pg_log_header h;
-    pg_event ev;
-    pg_err err;
-    pg_logr *r;
-    int rc;
-
-    pg_log_path(path, sizeof path, run->dir, t->ltid, kind);
-    r = pg_logr_open(path, kind, &h, &err);
-    if (!r) {
-        add_note(t, err.msg);
-        return;
-    }
-    take_header(t, &h);
-    while ((rc = pg_logr_next(r, &ev, &err)) == 1) {
-        if (ev.kind == PG_EV_END) {
-            t->ended = 1;
-            t->status = ev.status;
-        } else if (each(run, ti, &ev, arg) < 0) {
-            add_note(t, "out of memory");
-            break;
-        }
-    }
-    if (rc < 0)
-        add_note(t, err.msg);
-    pg_logr_close(r);
-}
-
-static int take_spawn(struct top_run *run, int ti, const pg_event *ev,
-                      void *arg)
-{
-    struct top_task *t = &run->tasks[ti];
-    char name[600];
-    int i, c;
-
-    if (ev->kind == PG_EV_CRASH) { /* how it died, kept by its recording */
-        t->signal = ev->value;
-        snprintf(t->crash_at, sizeof t->crash_at, "%s",
-                 ev->module && ev->module[0]
-                     ? pg_site_name(ev->module, ev->offset, name, sizeof name)
-                     : "");
-        return 0;
-    }
-    if (ev->kind != PG_EV_SPAWN)
-        return 0;
-    for (i = 0; i < ev->nchild; i++)
-        if ((c = top_run_task(run, ev->child_ltid[i])) >= 0)
-            run->tasks[c].parent = run->tasks[ti].ltid;
-    return 0;
 }
 
 /* ---- matching --------------------------------------------------------- */
@@ -265,130 +95,6 @@ int top_run_taken(const struct top_run *run, int s, int d)
         if (run->tasks[run->ev[run->links[i].recv].task].ltid == d)
             return 1;
     return 0;
-}
-
-/* ---- a summary (-tasks) ---------------------------------------------- */
-
-/* What -tasks needs of a run, without its events: per task its counts
- * and its last message event (run->ev holds that one), and the messages
- * in a few bytes each (a send: ltid, msgid, destinations; a receive:
- * sender, msgid, receiver) to count what matched.  About 20 bytes an
- * event where the whole run takes 95 (and its Lamport order). */
-struct summary {
-    struct loader ld;
-    struct sum_send { int ltid, msgid, to, nto; } *snd;
-    size_t nsnd, capsnd;
-    int *dst;             /* every send's destinations */
-    size_t ndst, capdst;
-    struct sum_recv { int from, msgid, ltid; } *rcv;
-    size_t nrcv, caprcv;
-};
-
-static int take_summary(struct top_run *run, int ti, const pg_event *ev,
-                        void *arg)
-{
-    struct summary *sm = arg;
-    struct top_task *t = &run->tasks[ti];
-    const pg_evdesc *d = pg_ev_desc(ev->kind);
-
-    if (ev->kind == PG_EV_SITE)
-        return take_site(run, &sm->ld, ev);
-    if (!d || !d->message)
-        return 0;
-    run->nev = t->first, run->nto = 0; /* only the last one stays */
-    if (add_event(run, &sm->ld, ti, ev) < 0)
-        return -1;
-    if (ev->kind == PG_EV_SEND) {
-        if (pg_grow(&sm->snd, &sm->capsnd, sm->nsnd + 1, sizeof *sm->snd) < 0 ||
-            pg_grow(&sm->dst, &sm->capdst, sm->ndst + ev->nto + 1,
-                    sizeof *sm->dst) < 0)
-            return -1;
-        sm->snd[sm->nsnd++] = (struct sum_send){ t->ltid, ev->msgid,
-                                                 (int)sm->ndst, ev->nto };
-        memcpy(sm->dst + sm->ndst, ev->to, (size_t)ev->nto * sizeof *ev->to);
-        sm->ndst += ev->nto;
-        t->nsend++;
-    } else if (ev->kind == PG_EV_RECV) {
-        if (pg_grow(&sm->rcv, &sm->caprcv, sm->nrcv + 1, sizeof *sm->rcv) < 0)
-            return -1;
-        sm->rcv[sm->nrcv++] = (struct sum_recv){ ev->from, ev->msgid,
-                                                 t->ltid };
-        t->nrecv++;
-    }
-    return 0;
-}
-
-/* The counts match() makes, from the summary: a receive matches the
- * first send of its (sender, msgid); a destination of a send is taken
- * when a receive of that task matched it. */
-static int match_summary(struct top_run *run, struct summary *sm)
-{
-    char *taken = calloc(sm->ndst + 1, 1);
-    const struct sum_send *s;
-    struct rc_index x;
-    size_t i, at;
-    int j, k;
-
-    if (!taken || rc_index_init(&x, sm->nsnd) < 0)
-        return free(taken), -1;
-    for (i = 0; i < sm->nsnd; i++)
-        rc_index_add(&x, rc_key(sm->snd[i].ltid, sm->snd[i].msgid, 0), (int)i);
-    for (i = 0; i < sm->nrcv; i++) {
-        const struct sum_recv *r = &sm->rcv[i];
-
-        at = RC_INDEX_START; /* the first send of (sender, msgid) */
-        while ((k = rc_index_next(&x, rc_key(r->from, r->msgid, 0), &at)) >= 0 &&
-               (sm->snd[k].ltid != r->from || sm->snd[k].msgid != r->msgid))
-            ;
-        if (k < 0) {
-            run->unmatched_recvs++;
-            continue;
-        }
-        run->nlinks++;
-        s = &sm->snd[k];
-        for (j = 0; j < s->nto; j++)
-            taken[s->to + j] |= sm->dst[s->to + j] == r->ltid;
-    }
-    for (i = 0; i < sm->ndst; i++)
-        run->unmatched_sends += !taken[i];
-    free(taken);
-    rc_index_free(&x);
-    return 0;
-}
-
-/* What both loads start with: run emptied, the directory resolved, its
- * tasks found.  0, or -1 and err. */
-static int begin_load(struct top_run *run, const char *dir, pg_err *err)
-{
-    memset(run, 0, sizeof *run);
-    if (!realpath(dir, run->dir))
-        return pg_err_set(err, "no log directory %s: %s", dir,
-                          strerror(errno));
-    return scan_dir(run, err);
-}
-
-int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err)
-{
-    struct summary sm = {0};
-    int i, rc = 0;
-
-    if (begin_load(run, dir, err) < 0)
-        return -1;
-    for (i = 0; i < run->ntasks; i++) {
-        struct top_task *t = &run->tasks[i];
-
-        read_log(run, i, PG_LOG_EXEC, take_spawn, NULL);
-        t->first = run->nev;
-        sm.ld.nsite = 0; /* site ids are the task's own */
-        read_log(run, i, PG_LOG_COMM, take_summary, &sm);
-        t->nev = run->nev - t->first;
-        run->nsends += t->nsend;
-        run->nrecvs += t->nrecv;
-    }
-    if (match_summary(run, &sm) < 0)
-        rc = pg_err_set(err, "out of memory loading %s", run->dir);
-    free(sm.ld.site), free(sm.snd), free(sm.dst), free(sm.rcv);
-    return rc;
 }
 
 /* ---- the graph, derived from the model -------------------------------- */
@@ -483,7 +189,7 @@ static int derive_event(struct top_run *run, struct deriver *dv, int ti,
     memset(e, 0, sizeof *e);
     e->task = ti;
     e->kind = x->kind;
-    e->call = intern_call(run, x->call < pg_n_msg_calls ? pg_msg_calls[x->call]
+    e->call = top_run_call(run, x->call < pg_n_msg_calls ? pg_msg_calls[x->call]
                                                         : "?");
     e->tag = x->tag;
     e->msgid = x->msgid;
@@ -504,15 +210,10 @@ static int derive_event(struct top_run *run, struct deriver *dv, int ti,
     return 0;
 }
 
-/* Task ti: what its logs said, its events (sends and receives: pg_events.def
- * says which kinds are messages) and its barriers. */
-static int derive_task(struct top_run *run, struct deriver *dv, int ti)
+void top_run_task_of(struct top_task *t, const struct rc_run *m, int ti)
 {
-    const struct rc_run *m = run->model;
     const struct rc_task *k = &m->tasks[ti];
     const struct rc_vtask *v = &m->view->tasks[ti];
-    struct top_task *t = &run->tasks[ti];
-    int i;
 
     t->ltid = k->ltid;
     t->parent = k->parent >= 0 ? m->tasks[k->parent].ltid : -1;
@@ -521,6 +222,18 @@ static int derive_task(struct top_run *run, struct deriver *dv, int ti)
     t->ended = v->ended, t->status = v->status, t->signal = v->signal;
     memcpy(t->crash_at, v->crash_at, sizeof t->crash_at);
     memcpy(t->note, v->note, sizeof t->note);
+}
+
+/* Task ti: what its logs said, its events (sends and receives: pg_events.def
+ * says which kinds are messages) and its barriers. */
+static int derive_task(struct top_run *run, struct deriver *dv, int ti)
+{
+    const struct rc_run *m = run->model;
+    const struct rc_task *k = &m->tasks[ti];
+    struct top_task *t = &run->tasks[ti];
+    int i;
+
+    top_run_task_of(t, m, ti);
     if (name_sites(run, dv, ti) < 0)
         return -1;
     t->first = run->nev;

@@ -120,11 +120,23 @@ struct top_run {
  * when the directory cannot be read or holds no log. */
 int top_run_load(struct top_run *run, const char *dir, pg_err *err);
 void top_run_free(struct top_run *run);
-/* The same, for a summary (-tasks): every task with its counts and only
- * its last message event; the run's counts of what matched (the model's
- * matcher, rc_index); no links, no order, no model.  Memory about 20
- * bytes an event (the messages' keys). */
+/* The same, for a summary (-tasks, tasks.c): every task with its counts
+ * and only its last message event; the run's counts of what matched, as
+ * the model matches (a receive takes the send of its sender and message
+ * id that names its task); no links, no order, no model kept.  The logs
+ * stream through the model's reader (rc_stream_comm) twice, no event
+ * kept: the sends, then the receives matched against them.  Memory
+ * about half a byte an event (each sender's point-to-point destinations
+ * by message id: a byte a send below 254 tasks, 2 below 65,534, and a bit
+ * whether one was taken); a multicast, or a send whose message id is out
+ * of its sender's order, 16 bytes and 5 a destination. */
 int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err);
+/* Task ti of the model m (loaded for a view) as the graph shows it: its
+ * ltid, parent, program, host, end and note (not its events). */
+void top_run_task_of(struct top_task *t, const struct rc_run *m, int ti);
+/* The index of call in run->calls, interned (0 when the table is full
+ * or memory runs out). */
+int top_run_call(struct top_run *run, const char *call);
 
 /* Gives every event its logical position, lam (lamport.c).  0, or -1
  * when out of memory. */
@@ -171,5 +183,9 @@ void top_display_races_of(FILE *fp, const struct top_run *run,
  * log, a log that cannot be read): the views then go without. */
 struct rc_race;
 int top_run_races(const struct top_run *run, struct rc_race **races);
+/* The same without their alternatives (nalts counted; rc_find_bare): 32
+ * bytes a race, where a deep queue's race at 256 tasks has ~128
+ * alternatives of 4 bytes (the Perfetto export names only their count). */
+int top_run_races_bare(const struct top_run *run, struct rc_race **races);
 
 #endif

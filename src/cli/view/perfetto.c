@@ -306,7 +306,7 @@ static int find_races(struct exp *x)
     struct rc_race *r = NULL;
     const struct rc_run *rr = x->run->model;
     const int *graph_of = x->run->graph_of; /* the run's own model's */
-    int n = top_run_races(x->run, &r), i, e, max = 0;
+    int n = top_run_races_bare(x->run, &r), i, e, max = 0; /* counts */
 
     for (i = 0; i < n; i++)
         if ((e = graph_of[rr->tasks[r[i].task].first + r[i].pos - 1]) >= 0 &&
