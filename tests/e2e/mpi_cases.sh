@@ -455,3 +455,28 @@ sys.exit(0 if ok else 1)' "$line"; then
         cat "$run_dir/min.err"
     fi
 }
+
+# fpersist NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: tests/programs/
+# mpi_fpersist.f90, a Fortran master's MPI_RECV_INIT(MPI_ANY_SOURCE)
+# started again and again (MPI_START, MPI_WAIT, MPI_TEST), the workers'
+# MPI_SEND_INIT: free runs differ, 10 replays print the recorded output,
+# -tasks matches the 6 started sends (Open MPI's Fortran bindings go to
+# PMPI_ directly: the library's own Fortran names take them), and
+# -races reports the first start's race with the two other workers.
+fpersist() {
+    local name=$1 launcher=$2 dir=$3
+    shift 3
+    pg_replay_case "$name: a Fortran master's persistent requests (MPI_RECV_INIT any source, MPI_START)" \
+        "$launcher" "$@" -n 4 "$dir/mpi_fpersist"
+    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
+        grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched, 0 send destinations and 0 receives unmatched" &&
+        "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["tag"] == 1]
+sys.exit(0 if r and len(r[0]["alternatives"]) == 2 and r[0]["asked"]["from"] == -1 else 1)'; then
+        pg_pass "$name: the Fortran program's started sends and receives are events: -tasks matches them, -races reports the first start"
+    else
+        pg_fail "$name: the Fortran program's persistent requests are not recorded"
+        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
+    fi
+}
