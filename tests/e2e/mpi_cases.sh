@@ -409,7 +409,7 @@ persist() {
     line=$(grep -n "MPI_Wait(one, &st)" "$PG_ROOT/tests/programs/mpi_persist.c" | cut -d: -f1)
     if "$PG_BUILD/pangaea" -races -json "$logs" | python3 -c '
 import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Irecv" and x["took"]]
+r = sorted((x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Irecv" and x["took"]), key=lambda x: x["seq"])
 ok = True
 for tag in (1, 2, 3):
     t = [x for x in r if x["tag"] == tag]
@@ -472,7 +472,7 @@ fpersist() {
         grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched, 0 send destinations and 0 receives unmatched" &&
         "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
 import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["tag"] == 1]
+r = sorted((x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["tag"] == 1), key=lambda x: x["seq"])
 sys.exit(0 if r and len(r[0]["alternatives"]) == 2 and r[0]["asked"]["from"] == -1 else 1)'; then
         pg_pass "$name: the Fortran program's started sends and receives are events: -tasks matches them, -races reports the first start"
     else
