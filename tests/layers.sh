@@ -40,12 +40,13 @@ log_dump
 MPI_LAYERS="$BASE_LOG_LAYERS
 mpi_state
 mpi_chaos
-mpi_site mpi_isend
+mpi_site mpi_isend mpi_persist
 mpi_crash
 mpi_stop
 mpi_force
 mpi_log
 mpi_p2p mpi_clock
+mpi_start
 mpi_fortran
 "
 LIB_LAYERS="$BASE_LOG_LAYERS"'

@@ -281,6 +281,60 @@ PGM_API void mpi_sendrecv_(void *sbuf, MPI_Fint *scount, MPI_Fint *stype,
     DONE(rc);
 }
 
+/* Persistent requests (mpi_start.c): a replay may give a started
+ * receive a new C request, and so a new Fortran handle. */
+#define F_SEND_INIT(fname, cname)                                           \
+    PGM_API void fname(void *buf, MPI_Fint *count, MPI_Fint *type,          \
+                       MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm,       \
+                       MPI_Fint *req, MPI_Fint *ierr)                       \
+    {                                                                       \
+        MPI_Request r;                                                      \
+        int rc = cname(buf, (int)*count, PMPI_Type_f2c(*type), (int)*dest,  \
+                       (int)*tag, PMPI_Comm_f2c(*comm), &r);                \
+                                                                            \
+        if (rc == MPI_SUCCESS)                                              \
+            *req = PMPI_Request_c2f(r);                                     \
+        *ierr = (MPI_Fint)rc;                                               \
+    }
+F_SEND_INIT(mpi_send_init_, MPI_Send_init)
+F_SEND_INIT(mpi_ssend_init_, MPI_Ssend_init)
+F_SEND_INIT(mpi_bsend_init_, MPI_Bsend_init)
+F_SEND_INIT(mpi_rsend_init_, MPI_Rsend_init)
+F_SEND_INIT(mpi_recv_init_, MPI_Recv_init)
+
+PGM_API void mpi_start_(MPI_Fint *req, MPI_Fint *ierr)
+{
+    MPI_Request r = PMPI_Request_f2c(*req);
+    int rc;
+
+    FORTRAN_SITE();
+    rc = MPI_Start(&r);
+    if (rc == MPI_SUCCESS)
+        *req = PMPI_Request_c2f(r);
+    DONE(rc);
+}
+
+PGM_API void mpi_startall_(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *ierr)
+{
+    MPI_Request *r = c_requests((int)*n, reqs);
+    int rc;
+
+    FORTRAN_SITE();
+    rc = MPI_Startall((int)*n, r);
+    fortran_requests((int)*n, reqs, r);
+    DONE(rc);
+}
+
+PGM_API void mpi_request_free_(MPI_Fint *req, MPI_Fint *ierr)
+{
+    MPI_Request r = PMPI_Request_f2c(*req);
+    int rc = MPI_Request_free(&r);
+
+    if (rc == MPI_SUCCESS)
+        *req = PMPI_Request_c2f(r);
+    *ierr = (MPI_Fint)rc;
+}
+
 PGM_API double mpi_wtime_(void)
 {
     return MPI_Wtime();

@@ -180,6 +180,46 @@ static void left_out_send(const char *call, int to, int tag, int msgid)
                                         .msgid = msgid });
 }
 
+/* Replay: the recorded event of the program's next send, `call` as the
+ * log names it, `made` the call the program made; checked against the
+ * send it is about to make (world rank `to`).  NULL when a race-only
+ * recording left the send out, or when recording. */
+const struct pgm_ev *pgm_send_expect(const char *call, const char *made,
+                                     int to, int tag)
+{
+    const char *calls[] = { call, NULL };
+    const struct pgm_ev *e;
+    int msgid = pgm.sent + 1;
+
+    if (pgm.mode != PGM_REPLAY || pgm_left_out())
+        return NULL;
+    e = pgm_expect(PG_EV_SEND, calls, made, 0);
+    if (e->to != pgm_ltid_of(to) || e->tag != tag || e->msgid != msgid)
+        pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: "
+                "recorded send %d, to ltid %d, tag %d; the program's %s "
+                "is send %d, to ltid %d, tag %d", e->seq, e->msgid, e->to,
+                e->tag, made, msgid, pgm_ltid_of(to), tag);
+    return e;
+}
+
+/* The send pgm_send_expect checked (e) was made: counted, its request
+ * (NULL for a blocking send) remembered until the program learns it is
+ * done, and logged (recording) or followed (replay). */
+void pgm_send_made(const char *call, int to, int tag, int bytes,
+                   const MPI_Request *req, const struct pgm_ev *e)
+{
+    int msgid = ++pgm.sent;
+
+    if (req)
+        pgm_isend_remember(req, msgid);
+    if (pgm.mode == PGM_LOG)
+        pgm_log_send(call, to, tag, msgid, bytes);
+    else if (!e) /* a race-only recording left it out */
+        left_out_send(call, to, tag, msgid);
+    else
+        pgm_advance();
+}
+
 /* A send (MPI_Send, MPI_Isend with req; `sync` MPI_Ssend, MPI_Issend,
  * logged as MPI_Send and MPI_Isend: the log's calls do not tell them
  * apart, the replay makes the program's own call). */
@@ -187,37 +227,19 @@ static int send_common(const char *call, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                        MPI_Request *req, int sync)
 {
-    const char *calls[] = { call, NULL };
-    const struct pgm_ev *e = NULL;
-    int rc, msgid, to = pgm_to_world(comm, dest, call);
+    const struct pgm_ev *e;
+    int rc, to = pgm_to_world(comm, dest, call);
 
     pgm.busy = 1;
-    msgid = pgm.sent + 1;
-    if (pgm.mode == PGM_REPLAY && !pgm_left_out()) {
-        e = pgm_expect(PG_EV_SEND, calls, call, 0);
-        if (e->to != pgm_ltid_of(to) || e->tag != tag || e->msgid != msgid)
-            pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: "
-                    "recorded send %d, to ltid %d, tag %d; the program's %s "
-                    "is send %d, to ltid %d, tag %d", e->seq, e->msgid, e->to,
-                    e->tag, call, msgid, pgm_ltid_of(to), tag);
-    }
+    e = pgm_send_expect(call, call, to, tag);
     if (req)
         rc = sync ? PMPI_Issend(buf, count, type, dest, tag, comm, req)
                   : PMPI_Isend(buf, count, type, dest, tag, comm, req);
     else
         rc = sync ? PMPI_Ssend(buf, count, type, dest, tag, comm)
                   : PMPI_Send(buf, count, type, dest, tag, comm);
-    if (rc == MPI_SUCCESS) {
-        pgm.sent = msgid;
-        if (req)
-            pgm_isend_remember(req, msgid);
-        if (pgm.mode == PGM_LOG)
-            pgm_log_send(call, to, tag, msgid, pgm_bytes(type, count));
-        else if (!e) /* a race-only recording left it out */
-            left_out_send(call, to, tag, msgid);
-        else
-            pgm_advance();
-    }
+    if (rc == MPI_SUCCESS)
+        pgm_send_made(call, to, tag, pgm_bytes(type, count), req, e);
     pgm.busy = 0;
     return rc;
 }
@@ -412,7 +434,7 @@ static void remember(const MPI_Request *req, MPI_Comm comm, int source,
  * where no message comes (pgm.nowhere; not from MPI_PROC_NULL, whose
  * request Open MPI shares with every send done at once); its tests find
  * nothing as recorded, its wait is no event. */
-static int replay_posting(MPI_Comm comm, int from, int *source, int *tag)
+int pgm_irecv_replay(MPI_Comm comm, int from, int *source, int *tag)
 {
     const struct pgm_post *p;
     struct pgm_ev e = { .from = 0 };
@@ -445,15 +467,28 @@ PGM_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
     from = pgm_to_world(comm, source, "MPI_Irecv");
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY)
-        never = replay_posting(comm, from, &src, &tg);
+        never = pgm_irecv_replay(comm, from, &src, &tg);
     rc = never ? PMPI_Irecv(buf, count, type, pgm.rank, tg, pgm.nowhere, req)
                : PMPI_Irecv(buf, count, type, src, tg, comm, req);
-    if (rc == MPI_SUCCESS) {
-        remember(req, comm, from, tag);
-        pend[npend - 1].never = never;
-    }
+    if (rc == MPI_SUCCESS)
+        pgm_irecv_posted(req, comm, from, tag, never);
     pgm.busy = 0;
     return rc;
+}
+
+void pgm_irecv_posted(const MPI_Request *req, MPI_Comm comm, int from,
+                      int tag, int never)
+{
+    remember(req, comm, from, tag);
+    pend[npend - 1].never = never;
+}
+
+void pgm_irecv_forget(const MPI_Request *req)
+{
+    int i = find_pending(req);
+
+    if (i >= 0)
+        forget(i);
 }
 
 static const char *const irecv_calls[] = { "MPI_Irecv", NULL };
@@ -512,6 +547,14 @@ static MPI_Request *saved_requests(int n, const MPI_Request *reqs)
     return memcpy(saved, reqs, (size_t)n * sizeof *saved);
 }
 
+/* A persistent request between its starts (no pending receive, no send
+ * in flight): a call over several requests passes over it as over
+ * MPI_REQUEST_NULL (mpi_persist.c). */
+static int inactive(const MPI_Request *req)
+{
+    return pgm_persist_find(req) && !pgm_isend_msgid(req);
+}
+
 /* The pending receive of each request (-1: a send's, or no request);
  * *any 1 if there is one, *sends 1 if an active send is among them. */
 static int *pending_of(int n, const MPI_Request *reqs, int *any, int *sends)
@@ -524,7 +567,8 @@ static int *pending_of(int n, const MPI_Request *reqs, int *any, int *sends)
     for (i = 0; i < n; i++) {
         which[i] = find_pending(&reqs[i]);
         *any |= which[i] >= 0;
-        *sends |= which[i] < 0 && reqs[i] != MPI_REQUEST_NULL;
+        *sends |= which[i] < 0 && reqs[i] != MPI_REQUEST_NULL &&
+                  !inactive(&reqs[i]);
     }
     return which;
 }
@@ -648,19 +692,6 @@ PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
     }
     pgm.busy = 0;
     return rc;
-}
-
-/* A request freed: the program never learns how it ends (no event). */
-PGM_API int MPI_Request_free(MPI_Request *req)
-{
-    int i;
-
-    if (pgm.mode != PGM_OFF && !pgm.busy) {
-        pgm_isend_forget(req);
-        if ((i = find_pending(req)) >= 0)
-            forget(i);
-    }
-    return PMPI_Request_free(req);
 }
 
 /* MPI_Test of an MPI_Isend's request: the tests that found it not done,

@@ -25,9 +25,10 @@
  * log), mpi_stop.c (-replay -stop, -debug), mpi_force.c (a what-if rank:
  * following, then the forced receive), mpi_log.c (writing and reading the
  * rank's logs, divergence), mpi_p2p.c (the wrapped message calls) and
- * mpi_clock.c (MPI_Wtime, MPI_Wtick); mpi_fortran.c (Open MPI's Fortran
- * names, on top of them all); mpi_isend.c (the sends in flight) sits
- * beside mpi_site.c.
+ * mpi_clock.c (MPI_Wtime, MPI_Wtick), mpi_start.c (persistent requests'
+ * starts, on mpi_p2p.c's sends and postings); mpi_fortran.c (Open MPI's
+ * Fortran names, on top of them all); mpi_isend.c (the sends in flight)
+ * and mpi_persist.c (the persistent requests) sit beside mpi_site.c.
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -144,6 +145,26 @@ void pgm_isend_remember(const MPI_Request *req, int msgid);
 int pgm_isend_msgid(const MPI_Request *req);
 void pgm_isend_forget(const MPI_Request *req);
 
+/* ---- mpi_persist.c ---- */
+/* A persistent request the program made (MPI_Send_init, MPI_Recv_init:
+ * mpi_start.c), as it made it, and what its real request asks for now
+ * (a replay makes a receive's again with each start's recorded source
+ * and tag). */
+struct pgm_persist {
+    MPI_Request req;           /* the handle the program holds */
+    int recv;                  /* 1: MPI_Recv_init; 0: a send's init */
+    void *buf;
+    int count, peer, tag;      /* peer: a rank of comm, as given */
+    MPI_Datatype type;
+    MPI_Comm comm;
+    int made_peer, made_tag;   /* a receive's real request asks for */
+    MPI_Comm made_comm;
+};
+/* NULL for a handle that is none of them (MPI_REQUEST_NULL too). */
+struct pgm_persist *pgm_persist_find(const MPI_Request *req);
+void pgm_persist_add(const struct pgm_persist *p);
+void pgm_persist_forget(const MPI_Request *req);
+
 /* ---- mpi_chaos.c: -chaos (PANGAEA_CHAOS, a recording only) ---- */
 /* At the start: pgm.chaos set if the run is perturbed (said on stderr). */
 void pgm_chaos_start(void);
@@ -244,5 +265,26 @@ void pgm_advance(void);
  * next event is in the log (or the recording is whole): pgm_expect. */
 int pgm_left_out(void);
 void pgm_left_out_done(const struct pgm_ev *e);
+
+/* ---- mpi_p2p.c: what mpi_start.c shares of the message calls ---- */
+/* A send about to be made (world rank `to`), `call` as the log names it,
+ * `made` the program's call: replay checks it against the recording
+ * (the event, NULL if left out of a race-only one, or recording); once
+ * made, pgm_send_made counts it, remembers its request (NULL: blocking)
+ * and logs or follows it. */
+const struct pgm_ev *pgm_send_expect(const char *call, const char *made,
+                                     int to, int tag);
+void pgm_send_made(const char *call, int to, int tag, int bytes,
+                   const MPI_Request *req, const struct pgm_ev *e);
+/* Replay: the program's next MPI_Irecv posting (world rank `from`) is to
+ * ask for *source (a rank of comm), *tag as recorded; 1 if it never
+ * completed when recorded (to be posted on pgm.nowhere). */
+int pgm_irecv_replay(MPI_Comm comm, int from, int *source, int *tag);
+/* A receive was posted (request req, asking world rank `from`, tag): it
+ * is the rank's next posting, completed by the waits and tests; and a
+ * request freed before its completion. */
+void pgm_irecv_posted(const MPI_Request *req, MPI_Comm comm, int from,
+                      int tag, int never);
+void pgm_irecv_forget(const MPI_Request *req);
 
 #endif

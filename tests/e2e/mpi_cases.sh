@@ -375,3 +375,108 @@ sys.exit(0 if ok else 1)' && ! "$PG_BUILD/pangaea" -dump "$logs" 2 | grep -q "<s
         cat "$run_dir/wild.err" "$run_dir/min.err"
     fi
 }
+
+# persist NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: persistent requests
+# (test_mpi_persist.sh, test_mpi_persist_openmpi.sh; src/mpi/mpi_start.c),
+# tests/programs/mpi_persist.c: wildcard MPI_Recv_init started again and
+# again (MPI_Start, MPI_Startall) and completed by MPI_Wait, MPI_Waitany,
+# MPI_Waitsome (inactive requests left in the array) and MPI_Test;
+# MPI_Send_init started by the workers and by the master (its completion
+# tested), all freed with MPI_Request_free:
+# - 5 unrecorded runs differ, 10 replays print exactly the recorded output;
+# - -races reports the wildcard starts as racing receives, with the race
+#   set known by hand: in the first round no worker has received anything
+#   yet, so the first receive of each of tags 1, 2, 3 could have taken any
+#   of the three workers' messages of that tag (2 alternatives), and the
+#   second of the restarted MPI_Recv_init (tag 1, at its MPI_Wait) one of
+#   the two left (1 alternative);
+# - -tasks matches the 30 messages (24 started sends of the workers, 6 of
+#   the master) to their sends; the logs are valid and read alike by the
+#   format page's reader;
+# - a race-only recording (-log -min) replays 3 times as recorded.
+persist() {
+    local name=$1 launcher=$2 dir=$3 logs same=0 i line
+    shift 3
+    if ! command -v "$launcher" >/dev/null; then
+        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
+        return
+    fi
+    PVM_TMP=$(pg_tmpdir)
+    export PVM_TMP
+    pg_replay_case "$name: persistent requests (MPI_Recv_init any source, MPI_Send_init, MPI_Start, MPI_Startall)" \
+        "$launcher" "$@" -n 4 "$dir/mpi_persist"
+    logs=$PG_CASE_LOGS
+    line=$(grep -n "MPI_Wait(one, &st)" "$PG_ROOT/tests/programs/mpi_persist.c" | cut -d: -f1)
+    if "$PG_BUILD/pangaea" -races -json "$logs" | python3 -c '
+import json, sys
+r = sorted((x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Irecv" and x["took"]), key=lambda x: x["seq"])
+ok = True
+for tag in (1, 2, 3):
+    t = [x for x in r if x["tag"] == tag]
+    first = t[0] if t else None
+    ok = ok and first is not None and first["asked"] == {"from": -1, "tag": tag}
+    ok = ok and len(first["alternatives"]) == 2 and all(a["tag"] == tag for a in first["alternatives"])
+    ok = ok and {a["ltid"] for a in first["alternatives"]} | {first["took"]["ltid"]} == {2, 3, 4}
+t1 = [x for x in r if x["tag"] == 1]
+ok = ok and len(t1) >= 2 and all(x["site"] == "mpi_persist.c:" + sys.argv[1] for x in t1)
+ok = ok and len(t1[1]["alternatives"]) == 1 and t1[1]["took"]["ltid"] != t1[0]["took"]["ltid"]
+sys.exit(0 if ok else 1)' "$line"; then
+        pg_pass "$name: -races reports the wildcard MPI_Recv_init starts, at their MPI_Wait, with the race set known by hand"
+    else
+        pg_fail "$name: -races on the persistent receives"
+        "$PG_BUILD/pangaea" -races "$logs" | head -12
+    fi
+    if "$PG_BUILD/pangaea" -tasks "$logs" |
+        grep -q "^4 tasks, 30 sends, 30 receives, 30 messages matched, 0 send destinations and 0 receives unmatched"; then
+        pg_pass "$name: -tasks matches every started send to its receive"
+    else
+        pg_fail "$name: -tasks on the persistent requests' messages"
+        "$PG_BUILD/pangaea" -tasks "$logs" | tail -1
+    fi
+    logs_valid "$name (persistent requests)" "$logs" 4
+    run_dir=$(pg_tmpdir)
+    logs=$run_dir/min
+    if timeout 60 "$PG_BUILD/pangaea" -log -min -logdir "$logs" "$launcher" "$@" -n 4 \
+        "$dir/mpi_persist" >"$run_dir/min.out" 2>"$run_dir/min.err" &&
+        grep -q "is race-only now" "$run_dir/min.err"; then
+        pg_repeat 3 "$run_dir/mreplay" "$PG_BUILD/pangaea" -replay -logdir "$logs" \
+            "$launcher" "$@" -n 4 "$dir/mpi_persist"
+        for i in 1 2 3; do
+            cmp -s "$run_dir/min.out" "$run_dir/mreplay/$i.out" && same=$((same + 1))
+        done
+        if [ "$PG_REPEAT_BAD" -eq 0 ] && [ "$same" -eq 3 ]; then
+            pg_pass "$name: a race-only recording of the persistent requests: 3 replays print the recorded output"
+        else
+            pg_fail "$name: $same of 3 replays of the race-only recording match, $PG_REPEAT_BAD failed"
+            head -3 "$run_dir/mreplay/1.err"
+        fi
+    else
+        pg_fail "$name: -log -min of mpi_persist"
+        cat "$run_dir/min.err"
+    fi
+}
+
+# fpersist NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: tests/programs/
+# mpi_fpersist.f90, a Fortran master's MPI_RECV_INIT(MPI_ANY_SOURCE)
+# started again and again (MPI_START, MPI_WAIT, MPI_TEST), the workers'
+# MPI_SEND_INIT: free runs differ, 10 replays print the recorded output,
+# -tasks matches the 6 started sends (Open MPI's Fortran bindings go to
+# PMPI_ directly: the library's own Fortran names take them), and
+# -races reports the first start's race with the two other workers.
+fpersist() {
+    local name=$1 launcher=$2 dir=$3
+    shift 3
+    pg_replay_case "$name: a Fortran master's persistent requests (MPI_RECV_INIT any source, MPI_START)" \
+        "$launcher" "$@" -n 4 "$dir/mpi_fpersist"
+    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
+        grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched, 0 send destinations and 0 receives unmatched" &&
+        "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+import json, sys
+r = sorted((x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["tag"] == 1), key=lambda x: x["seq"])
+sys.exit(0 if r and len(r[0]["alternatives"]) == 2 and r[0]["asked"]["from"] == -1 else 1)'; then
+        pg_pass "$name: the Fortran program's started sends and receives are events: -tasks matches them, -races reports the first start"
+    else
+        pg_fail "$name: the Fortran program's persistent requests are not recorded"
+        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
+    fi
+}
