@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""clicks_page.py - the live page's view controls clicked as a user does,
+in headless Chromium: what each click draws, and how often.
+
+    clicks_page.py -        the URL `pangaea -live` printed, on stdin
+
+The run must be over (-live-wait) before the page is asked; the page
+then catches up and this script clicks, with real (WebDriver) clicks on
+the page's own buttons and the filters' checkboxes: Fit, zoom in (+),
+zoom out (-), Logical order, Real time, the ltid 1 filter on and off.
+Prints one JSON object, a key per click, each:
+  "draws"       drawings the click made (window.pangaeaLive.draws()),
+                counted once the browser has painted twice after it, so a
+                drawing the page's own scrolling would cause is counted
+  "centre"      the position (seconds or logical step) at the middle of
+                the plot after the click, and "before" the one before it
+  "px"          the scale after the click (pixels a unit of position),
+                and "before_px" the one before it
+  "frame"       what the page reports of the drawing it made (counts of
+                events, columns, lines, highlighted, dimmed)
+and "events": the events the page holds, "per_ltid": of them, per task.
+
+Design.  As scale_page.py (graph_page.py's Driver: chromedriver, a
+private profile, clean-up of what it started).  Nothing is timed: the
+test (test_page_scale.sh) holds each click to one drawing and to what it
+must show; how long a drawing takes is bench/pages.sh's to say.
+"""
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from graph_page import Driver  # noqa: E402
+
+READY = ("const g = window.pangaeaLive, c = window.pangaeaControl; return !!(g && g.ready && !g.running() && "
+         "g.caughtUp() && c && c.polls() >= 2)")
+# Two painted frames after the click: a scroll the click made has been
+# handled (the page draws on scroll in an animation frame) by then.
+SETTLED = """const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => done(true), 0)));"""
+STATE = """const g = window.pangaeaLive, f = g.frame();
+delete f.cols;
+return {draws: g.draws(), centre: g.centre(), px: g.scale(), mode: g.mode(), frame: f};"""
+
+
+def click(d, css):
+    e = d.call("POST", "/element", {"using": "css selector", "value": css})
+    d.call("POST", "/element/%s/click" % list(e.values())[0], {})
+
+
+def settle(d):
+    d.call("POST", "/execute/async", {"script": SETTLED, "args": []})
+
+
+def clicked(d, css):
+    """Clicks css; what the page drew for it."""
+    settle(d)
+    before = d.js(STATE)
+    click(d, css)
+    settle(d)
+    after = d.js(STATE)
+    after["before"], after["before_px"] = before["centre"], before["px"]
+    after["draws"] -= before["draws"]
+    return after
+
+
+def main():
+    url = sys.stdin.readline().strip()
+    d = Driver((1400, 900))
+    try:
+        d.call("POST", "/url", {"url": url})
+        t = time.time()
+        while not d.js(READY):
+            if time.time() - t > 120:
+                raise RuntimeError("the page never caught up")
+            time.sleep(0.05)
+        out = {"events": d.js("return window.pangaeaLive.events()")}
+        out["per_ltid"] = d.js("return window.pangaeaLive.filterCounts().shown")
+        out["fit"] = clicked(d, "#fit")
+        out["zin"] = clicked(d, "#zin")
+        out["zin2"] = clicked(d, "#zin")
+        out["zout"] = clicked(d, "#zout")
+        out["zout2"] = clicked(d, "#zout")
+        out["logical"] = clicked(d, "#logical")
+        out["real"] = clicked(d, "#real")
+        out["fit2"] = clicked(d, "#fit")
+        sel = '#filters input[data-kind=task][data-value="1"]'
+        out["filter_on"] = clicked(d, sel)
+        out["filter_off"] = clicked(d, sel)
+        print(json.dumps(out))
+    finally:
+        d.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
