@@ -80,6 +80,9 @@ def during(d, url):
     wait(d, LIVE_READY, 900)
     return {"until_caught_up_s": round(time.time() - t0, 2),
             "max_draw_gap_ms": d.js("const g = window.pangaeaLive; return g.maxDrawGapMs ? Math.round(g.maxDrawGapMs()) : null"),
+            # what the page did in that longest gap (ms): waiting for answers, parsing, adding, drawing, the rest
+            "gap_why": d.js("const g = window.pangaeaLive; const w = g.maxDrawGapWhy && g.maxDrawGapWhy(); "
+                            "return w && Object.fromEntries(Object.entries(w).map(([k, v]) => [k, Math.round(v)]))"),
             "events": d.js("return window.pangaeaLive.events()")}
 
 
