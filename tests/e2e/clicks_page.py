@@ -18,7 +18,13 @@ Prints one JSON object, a key per click, each:
                 and "before_px" the one before it
   "frame"       what the page reports of the drawing it made (counts of
                 events, columns, lines, highlighted, dimmed)
-and "events": the events the page holds, "per_ltid": of them, per task.
+and "events": the events the page holds, "per_ltid": of them, per task;
+"wheel": a Ctrl+wheel turn (deltaY -200) at 30% across the plot, and
+"drag": a drag from there 200 px to the right, each with the scale
+before and after ("before_px", "px"), the position under the pointer
+before and after ("before_at", "at": for the drag, under where it
+ended), the drawings made and the details panel after it (a drag is
+no click: it shows no event).
 
 Design.  As scale_page.py (graph_page.py's Driver: chromedriver, a
 private profile, clean-up of what it started).  Nothing is timed: the
@@ -65,6 +71,51 @@ def clicked(d, css):
     return after
 
 
+def canvas_point(d, fx):
+    """A point of the plot, fx of the way across it (viewport px)."""
+    return d.js("const b = document.getElementById('cv').getBoundingClientRect();"
+                "return [b.left + 230 + (b.width - 230) * arguments[0], b.top + 22 + 40 * 1.5];", fx)
+
+
+def wheel(d, x, y, dy):
+    """A wheel turn at (x, y) with Ctrl held, as WebDriver's input sources do it."""
+    d.call("POST", "/actions", {"actions": [
+        {"type": "key", "id": "kb", "actions": [{"type": "keyDown", "value": "\ue009"},
+                                                {"type": "pause", "duration": 0},
+                                                {"type": "keyUp", "value": "\ue009"}]},
+        {"type": "wheel", "id": "wh", "actions": [{"type": "pause", "duration": 0},
+                                                  {"type": "scroll", "x": int(x), "y": int(y), "deltaX": 0,
+                                                   "deltaY": dy, "origin": "viewport"},
+                                                  {"type": "pause", "duration": 0}]}]})
+    d.call("DELETE", "/actions")
+
+
+def drag(d, x, y, dx):
+    d.call("POST", "/actions", {"actions": [{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": int(x), "y": int(y)},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerMove", "duration": 200, "origin": "viewport", "x": int(x + dx), "y": int(y)},
+                    {"type": "pointerUp", "button": 0}]}]})
+    d.call("DELETE", "/actions")
+
+
+VIEW = """const g = window.pangaeaLive;
+return [g.scale(), g.at(arguments[0]), g.draws(), document.getElementById('details').textContent];"""
+
+
+def moved(d, act, xb, xa):
+    """What act() did to the view: the scale before and after, the
+    position under viewport x xb before and under xa after."""
+    settle(d)
+    b = d.js(VIEW, xb)
+    act()
+    settle(d)
+    a = d.js(VIEW, xa)
+    return {"before_px": b[0], "px": a[0], "before_at": b[1], "at": a[1], "draws": a[2] - b[2],
+            "before_details": b[3], "details": a[3]}
+
+
 def main():
     url = sys.stdin.readline().strip()
     d = Driver((1400, 900))
@@ -88,6 +139,9 @@ def main():
         sel = '#filters input[data-kind=task][data-value="1"]'
         out["filter_on"] = clicked(d, sel)
         out["filter_off"] = clicked(d, sel)
+        x, y = canvas_point(d, 0.3)
+        out["wheel"] = moved(d, lambda: wheel(d, x, y, -200), x, x)
+        out["drag"] = moved(d, lambda: drag(d, x, y, 200), x, x + 200)
         print(json.dumps(out))
     finally:
         d.close()

@@ -29,7 +29,9 @@
 #    events a drawing is the whole cost of a click); + and - zoom by 2
 #    about the plot's centre, which stays where it was; back at the fit's
 #    scale the drawing counts what the fit's did; the filter highlights
-#    exactly ltid 1's events and dims the others', and off, none.
+#    exactly ltid 1's events and dims the others', and off, none; a
+#    Ctrl+wheel turn zooms about the pointer, a drag moves the view with
+#    it (and is no click on an event).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -103,6 +105,12 @@ check_clicks() {
         "$(jget "$c" "[(d[k]['frame']['high'], d[k]['frame']['dim']) for k in ('filter_on', 'filter_off')]")" \
         "$(jget "$c" "[(d['per_ltid']['1'], sum(v for l, v in d['per_ltid'].items() if l != '1')), (0, 0)]")"
     expect "-live: the fit shows every event" "$(jget "$c" "d['fit']['frame']['marks']")" "$(jget "$c" "d['events']")"
+    expect "-live: ctrl+wheel zooms in about the pointer (by e^0.4), what was under it stays within a pixel" \
+        "$(jget "$c" "(lambda w: (round(w['px'] / w['before_px'], 3), abs(w['at'] - w['before_at']) * w['px'] < 1, w['draws'] >= 1))(d['wheel'])")" \
+        "(1.492, True, True)"
+    expect "-live: a drag moves the view with the pointer (what was under it is under it still), and shows no event" \
+        "$(jget "$c" "(lambda m: (m['px'] == m['before_px'], abs(m['at'] - m['before_at']) * m['px'] < 2, m['draws'] >= 1, m['details'] == m['before_details']))(d['drag'])")" \
+        "(True, True, True, True)"
 }
 
 # server_counts: the events /events.json holds per ltid, as check_frames
