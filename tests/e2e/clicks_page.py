@@ -23,8 +23,10 @@ and "events": the events the page holds, "per_ltid": of them, per task;
 "drag": a drag from there 200 px to the right, each with the scale
 before and after ("before_px", "px"), the position under the pointer
 before and after ("before_at", "at": for the drag, under where it
-ended), the drawings made and the details panel after it (a drag is
-no click: it shows no event).
+ended), the drawings made and the details panel before and after it;
+"hover": zoomed in, the pointer moved onto
+one of ltid 2's events ("event": [ltid, number]) and the details panel
+after it.
 
 Design.  As scale_page.py (graph_page.py's Driver: chromedriver, a
 private profile, clean-up of what it started).  Nothing is timed: the
@@ -116,6 +118,24 @@ def moved(d, act, xb, xa):
             "before_details": b[3], "details": a[3]}
 
 
+def hover(d):
+    """Zoomed in on the busiest row (the page's test hook), the pointer
+    moved onto the middle one of ltid 2's events in view: the event, and
+    what the details panel says after it."""
+    d.js("const g = window.pangaeaLive; g.fit(); g.zoomRows(40);")
+    seqs = d.js("return window.pangaeaLive.seqsInView(2)")
+    if not seqs:
+        return {"event": None, "details": ""}
+    seq = seqs[len(seqs) // 2]
+    x, y = d.js("return window.pangaeaLive.pointOf(2, arguments[0])", seq)
+    d.call("POST", "/actions", {"actions": [{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": int(round(x)), "y": int(round(y))}]}]})
+    d.call("DELETE", "/actions")
+    settle(d)
+    return {"event": [2, seq], "details": d.js("return document.getElementById('details').textContent")}
+
+
 def main():
     url = sys.stdin.readline().strip()
     d = Driver((1400, 900))
@@ -142,6 +162,7 @@ def main():
         x, y = canvas_point(d, 0.3)
         out["wheel"] = moved(d, lambda: wheel(d, x, y, -200), x, x)
         out["drag"] = moved(d, lambda: drag(d, x, y, 200), x, x + 200)
+        out["hover"] = hover(d)
         print(json.dumps(out))
     finally:
         d.close()
