@@ -25,8 +25,9 @@ before and after ("before_px", "px"), the position under the pointer
 before and after ("before_at", "at": for the drag, under where it
 ended), the drawings made and the details panel before and after it;
 "hover": zoomed in, the pointer moved onto
-one of ltid 2's events ("event": [ltid, number]) and the details panel
-after it.
+one of ltid 2's events ("event": [ltid, number]; "near": the numbers of
+ltid 2's events drawn within 8 px of it) and the details panel after
+it.
 
 Design.  As scale_page.py (graph_page.py's Driver: chromedriver, a
 private profile, clean-up of what it started).  Nothing is timed: the
@@ -133,7 +134,11 @@ def hover(d):
         "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": int(round(x)), "y": int(round(y))}]}]})
     d.call("DELETE", "/actions")
     settle(d)
-    return {"event": [2, seq], "details": d.js("return document.getElementById('details').textContent")}
+    # Events drawn within 8 px of the pointer (a burst of sends shares a
+    # pixel): the page may name any of them.
+    near = d.js("const g = window.pangaeaLive; return arguments[0].filter((s) => {"
+                "const p = g.pointOf(2, s); return p && Math.abs(p[0] - arguments[1]) <= 8; })", seqs, round(x))
+    return {"event": [2, seq], "near": near, "details": d.js("return document.getElementById('details').textContent")}
 
 
 def main():
