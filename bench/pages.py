@@ -4,7 +4,8 @@
     pages.py display PAGE.html          a `pangaea -display` page from disk
     pages.py live URL                   a `pangaea -live` page (URL printed)
     pages.py live-during URL            the same, opened as the run starts:
-                                        the longest it went without drawing
+                                        the longest it went without drawing,
+                                        and without new events (max_stale_ms)
 
 Prints one JSON object: ready_s (from navigation until the page says it
 is ready, measured by this script's clock), the page's own figures
@@ -77,9 +78,28 @@ def during(d, url):
     the page has caught up, the longest time it went without drawing."""
     t0 = time.time()
     d.call("POST", "/url", {"url": url})
+    # Until it is ready, every 50 ms the events the page holds: the longest
+    # time they did not grow while the run went on (max_stale_ms) is how
+    # old the view got, whatever the page drew meanwhile (both builds of
+    # an A/B comparison report it alike).
+    stale, last_n, since, was_running = 0, -1, time.time(), False
+    while True:
+        st = d.js("const g = window.pangaeaLive; return g && g.ready !== undefined ? [g.events(), g.running(), " + LIVE_READY + "] : [0, true, false]")
+        now = time.time()
+        if st[0] != last_n:
+            if was_running and last_n > 0:
+                stale = max(stale, now - since)
+            last_n, since = st[0], now
+        was_running = st[1]
+        if st[2] or now - t0 > 900:
+            break
+        time.sleep(0.05)
     wait(d, LIVE_READY, 900)
-    return {"until_caught_up_s": round(time.time() - t0, 2),
+    return {"until_caught_up_s": round(time.time() - t0, 2), "max_stale_ms": round(stale * 1000),
             "max_draw_gap_ms": d.js("const g = window.pangaeaLive; return g.maxDrawGapMs ? Math.round(g.maxDrawGapMs()) : null"),
+            # what the page did in that longest gap (ms): waiting for answers, parsing, adding, drawing, the rest
+            "gap_why": d.js("const g = window.pangaeaLive; const w = g.maxDrawGapWhy && g.maxDrawGapWhy(); "
+                            "return w && Object.fromEntries(Object.entries(w).map(([k, v]) => [k, Math.round(v)]))"),
             "events": d.js("return window.pangaeaLive.events()")}
 
 

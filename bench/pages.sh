@@ -3,7 +3,7 @@
 # page ready, redraw, zoom, filter, renderer memory, and how long the live
 # page goes without drawing while a fast run goes on.
 #
-#   bash bench/pages.sh [--sizes "200000 1000000"] [--display-only]
+#   bash bench/pages.sh [--sizes "200000 1000000"] [--display-only | --live-only]
 #
 # Design.  -display: a star recording (build/tests/gen_logs: a master
 # taking 8 workers' messages with pvm_recv(-1,-1)) of each size, its page
@@ -25,11 +25,13 @@ B=${BUILD:-$ROOT/build}
 T=${TOOLS:-$B} # where gen_logs and plain_flood are (another build's pangaea may have none)
 SIZES="200000 1000000"
 LIVE=1
+DISPLAY=1
 while [ $# -gt 0 ]; do
     case $1 in
     --sizes) SIZES=$2; shift 2 ;;
     --display-only) LIVE=0; shift ;;
-    *) echo "usage: bench/pages.sh [--sizes \"200000 1000000\"] [--display-only]" >&2; exit 2 ;;
+    --live-only) DISPLAY=0; shift ;;
+    *) echo "usage: bench/pages.sh [--sizes \"200000 1000000\"] [--display-only | --live-only]" >&2; exit 2 ;;
     esac
 done
 for f in "$B/pangaea" "$T/tests/gen_logs" "$T/tests/plain_flood"; do
@@ -47,6 +49,7 @@ OUT=$ROOT/bench/results/pages.jsonl
 say() { echo "$1" | tee -a "$OUT"; }
 
 for n in $SIZES; do
+    [ "$DISPLAY" = 1 ] || break
     d=$W/star$n
     mkdir -p "$d"
     "$T/tests/gen_logs" "$d" 9 "$n" star >/dev/null || { echo "gen_logs $n failed" >&2; exit 1; }

@@ -23,6 +23,15 @@
 #    against the server's events (which hold each task's end too) and the
 #    logs; /events.json?format=cols decoded (scale_page.py --cols) holds
 #    the events the object form does, field by field.
+# 6. The live page's view controls clicked (clicks_page.py: real clicks
+#    on Fit, +, -, Logical order, Real time and the ltid 1 filter): each
+#    click draws once (the scroll it makes draws nothing more: at 10^6
+#    events a drawing is the whole cost of a click); + and - zoom by 2
+#    about the plot's centre, which stays where it was; back at the fit's
+#    scale the drawing counts what the fit's did; the filter highlights
+#    exactly ltid 1's events and dims the others', and off, none; a
+#    Ctrl+wheel turn zooms about the pointer, a drag moves the view with
+#    it; pointing at an event shows its details.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -73,6 +82,37 @@ check_frames() {
         "$(jget "$res" 'sorted(int(l) for l, c in d["hidden"]["cols"].items() if c["events"])')" \
         "$(jget "$want" 'sorted(int(l) for l, v in d.items() if v[0] > 1000 and l != "1")')"
     [ "$busy" != "[]" ] || pg_fail "$name: no row has more events than half the pixels: the test proves nothing"
+}
+
+# check_clicks RESULT: clicks_page.py's clicks, each drawn once and
+# showing what it must (6 above).
+check_clicks() {
+    local c=$1 k
+    for k in fit zin zin2 zout zout2 logical real fit2 filter_on filter_off; do
+        expect "-live: a click on $k draws once" "$(jget "$c" "d['$k']['draws']")" 1
+    done
+    for k in zin zin2 zout zout2; do
+        expect "-live: $k zooms by 2 about the centre, which stays within a pixel" \
+            "$(jget "$c" "(round(d['$k']['px'] / d['$k']['before_px'], 6) in (2.0, 0.5), abs(d['$k']['centre'] - d['$k']['before']) * d['$k']['px'] < 1)")" \
+            "(True, True)"
+    done
+    expect "-live: back at the fit's scale, the drawing counts what the fit's did" \
+        "$(jget "$c" "[(d[k]['px'] == d['fit']['px'], d[k]['frame']['marks'], d[k]['frame']['aggregated'], d[k]['frame']['lines']) for k in ('zout2', 'fit2')]")" \
+        "$(jget "$c" "[(True, d['fit']['frame']['marks'], d['fit']['frame']['aggregated'], d['fit']['frame']['lines'])] * 2")"
+    expect "-live: Logical order and Real time switch the view" \
+        "$(jget "$c" "(d['logical']['mode'], d['real']['mode'])")" "('logical', 'real')"
+    expect "-live: the ltid 1 filter highlights its events and dims the others', and off, none" \
+        "$(jget "$c" "[(d[k]['frame']['high'], d[k]['frame']['dim']) for k in ('filter_on', 'filter_off')]")" \
+        "$(jget "$c" "[(d['per_ltid']['1'], sum(v for l, v in d['per_ltid'].items() if l != '1')), (0, 0)]")"
+    expect "-live: the fit shows every event" "$(jget "$c" "d['fit']['frame']['marks']")" "$(jget "$c" "d['events']")"
+    expect "-live: ctrl+wheel zooms in about the pointer (by e^0.4), what was under it stays within a pixel" \
+        "$(jget "$c" "(lambda w: (round(w['px'] / w['before_px'], 3), abs(w['at'] - w['before_at']) * w['px'] < 1, w['draws'] >= 1))(d['wheel'])")" \
+        "(1.492, True, True)"
+    expect "-live: a drag moves the view with the pointer (what was under it is under it still)" \
+        "$(jget "$c" "(lambda m: (m['px'] == m['before_px'], abs(m['at'] - m['before_at']) * m['px'] < 2, m['draws'] >= 1))(d['drag'])")" \
+        "(True, True, True)"
+    expect "-live: pointing at an event shows its details (no click)" \
+        "$(jget "$c" "(lambda h: h['event'] is not None and any(h['details'].startswith('ltid 2 event %d:' % n) for n in h['near']))(d['hover'])")" True
 }
 
 # server_counts: the events /events.json holds per ltid, as check_frames
@@ -142,6 +182,11 @@ if pg_pvm_start; then
             "$(python3 "$HERE/scale_page.py" --cols "$dir/cols.json" "$dir/objs.json")" "same"
         expect "-live: a format it does not know is refused" \
             "$(curl -s -o /dev/null -w '%{http_code}' "${URL}events.json?format=xml")" 400
+        if clicks=$(timeout 180 python3 "$HERE/clicks_page.py" <<<"$PAGE_URL" 2>"$dir/clicks.err"); then
+            check_clicks "$clicks"
+        else
+            pg_fail "-live: the browser could not click the page"; tail -5 "$dir/clicks.err"
+        fi
         stop_pangaea
     fi
     pg_pvm_stop

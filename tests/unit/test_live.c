@@ -19,6 +19,7 @@
 
 #include "live.h"
 #include "pg_internal.h"
+#include "pg_util.h"
 
 START_TEST(live_argument_is_a_port_or_an_address_and_port)
 {
@@ -194,6 +195,41 @@ START_TEST(a_log_that_fails_to_read_is_called_corrupt_only_once_it_is_final)
 }
 END_TEST
 
+/* The reader scans often enough for a page that watches (new events
+ * there at least every 0.4 s while a scan takes up to 0.2 s; half a CPU
+ * at most), and takes about 5% of a CPU when nobody watches. */
+START_TEST(the_reader_keeps_up_with_a_page_that_watches_and_idles_otherwise)
+{
+    ck_assert(lv_scan_pause(0.01, 1) == 0.2);
+    ck_assert(lv_scan_pause(0.15, 1) + 0.15 <= 0.4);
+    ck_assert(lv_scan_pause(0.5, 1) == 0.5);
+    ck_assert(lv_scan_pause(0.001, 0) == 0.2);
+    ck_assert(lv_scan_pause(0.1, 0) == 2.0);
+}
+END_TEST
+
+/* An answer says when the reader's next scan should be done while the
+ * run goes on (the page asks just after), 0 once it is over. */
+START_TEST(an_answer_says_when_the_next_scan_is_done)
+{
+    char *j;
+
+    lv_snap_lock();
+    lv.running = 1;
+    lv.next_scan = pg_seconds() + 0.3;
+    lv_snap_unlock();
+    j = json(0, 10);
+    ck_assert_msg(strstr(j, "\"next_ms\":") && !strstr(j, "\"next_ms\":0,"), "%s", j);
+    free(j);
+    lv_snap_lock();
+    lv.running = 0;
+    lv_snap_unlock();
+    j = json(0, 10);
+    ck_assert_msg(strstr(j, "\"next_ms\":0,"), "%s", j);
+    free(j);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("live");
@@ -204,6 +240,8 @@ int main(void)
     tcase_add_test(tc, a_growing_log_is_read_event_by_event_each_once);
     tcase_add_test(tc,
         a_log_that_fails_to_read_is_called_corrupt_only_once_it_is_final);
+    tcase_add_test(tc, the_reader_keeps_up_with_a_page_that_watches_and_idles_otherwise);
+    tcase_add_test(tc, an_answer_says_when_the_next_scan_is_done);
     suite_add_tcase(s, tc);
     return ck_run(s) ? 1 : 0;
 }

@@ -192,6 +192,7 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     lv_snap_lock();
     (cols ? lv_json_write_cols : lv_json_write)(fp, since, max);
+    lv.polled = pg_seconds(); /* watched: the scanner keeps up (live_snap.c) */
     if (!lv.running && since + max >= lv.nev)
         __atomic_store_n(&final_served, 1, __ATOMIC_RELEASE);
     lv_snap_unlock();

@@ -60,6 +60,11 @@ void lv_json_write(FILE *fp, long since, long max);
 /* The same in columns (?format=cols): an array per field, names by index. */
 void lv_json_write_cols(FILE *fp, long since, long max);
 
+/* The reader's pause after a scan of the logs that took `took` seconds,
+ * watched (a client read /events.json in the last 2 s) or not
+ * (live_snap.c). */
+double lv_scan_pause(double took, int watched);
+
 /* ---- the control path (live_ctl.c, live_alt.c) ------------------------ */
 
 /* A request's fields: the query string's, then a form-encoded POST body's
@@ -197,6 +202,8 @@ struct lv_state {
     int nsites;
     size_t cap_sites;
     long scans;
+    double polled;        /* pg_seconds of the last /events.json answer */
+    double next_scan;     /* pg_seconds by when the next scan should be done */
 };
 extern struct lv_state lv;
 

@@ -6,7 +6,9 @@
  * far), the tasks (each with its state and, in a replay, the recorded
  * message a waiting task waits for), and the events after the since-th,
  * at most `max` of them ("more": true when there are others: ask again
- * with since = since + their number).  Events keep the order they were
+ * with since = since + their number), and "next_ms": in how many ms the
+ * reader's next scan of the logs should be done (0 once the run is over:
+ * a client polling then gets new events without asking in vain).  Events keep the order they were
  * seen in, so a client that asks with since = the count it has gets each
  * event once.  Written under the snapshot's lock, into memory (live.c
  * hands it to the HTTP library).  An event with a call site has "file",
@@ -27,6 +29,7 @@
 
 #include "live.h"
 #include "log_table.h"
+#include "pg_util.h"
 #include "runlog.h"
 #include "top.h"
 
@@ -125,6 +128,7 @@ static void write_event(FILE *fp, long i, const struct lv_event *e)
 static long write_head(FILE *fp, long *since, long max)
 {
     long end;
+    double next;
     int k;
 
     if (*since < 0)
@@ -132,11 +136,12 @@ static long write_head(FILE *fp, long *since, long max)
     if (*since > lv.nev)
         *since = lv.nev;
     end = max > 0 && lv.nev - *since > max ? *since + max : lv.nev;
+    next = lv.running ? lv.next_scan - pg_seconds() : 0;
     fprintf(fp, "{\"v\":1,\"mode\":\"%s\",\"running\":%s,\"count\":%ld,"
-            "\"since\":%ld,\"more\":%s,\n\"tasks\":[",
+            "\"since\":%ld,\"more\":%s,\"next_ms\":%ld,\n\"tasks\":[",
             lv.mode == PANGAEA_REPLAY ? "replay" : "log",
             lv.running ? "true" : "false", lv.nev, *since,
-            end < lv.nev ? "true" : "false");
+            end < lv.nev ? "true" : "false", next > 0 ? (long)(next * 1000) : 0L);
     for (k = 0; k < lv.ntasks; k++) {
         if (k)
             fputs(",\n", fp);

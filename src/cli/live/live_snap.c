@@ -14,7 +14,8 @@
  * wants into the snapshot; reading is sequential and cheap (a few bytes
  * an event), and the pause between scans is at least 20 times the last
  * scan's length, so the thread takes at most about 5% of one CPU however
- * long the logs grow.  Replaying, tasks write no log: each maps a small
+ * long the logs grow, unless a page watches (scan_pause: then 0.2 s, to
+ * keep its view within half a second of the run).  Replaying, tasks write no log: each maps a small
  * position file (src/pvm/runtime/live_pos.c) holding the recorded events
  * it consumed and whether it waits in a receive (read afresh each scan);
  * the snapshot shows the recorded events up to there (read once into the
@@ -459,6 +460,31 @@ static void scan_once(void)
     lv_snap_unlock();
 }
 
+/* The pause after a scan that took `took` s: at least 20 times that
+ * (about 5% of a CPU), unless a page or client is watching: then 0.2 s,
+ * or as long as the scan when longer (half a CPU at most), so that a
+ * run's new events are there to draw at least every 0.4 s while its
+ * scans take up to 0.2 s. */
+double lv_scan_pause(double took, int watched)
+{
+    if (watched)
+        return took > 0.2 ? took : 0.2;
+    return took * 20 > 0.2 ? took * 20 : 0.2;
+}
+
+/* Watched: /events.json read in the last 2 s.  When the next scan should
+ * be done is in each answer ("next_ms"): the page asks just after. */
+static double scan_pause(double took)
+{
+    double now = pg_seconds(), pause;
+
+    lv_snap_lock();
+    pause = lv_scan_pause(took, now - lv.polled < 2.0);
+    lv.next_scan = now + pause + took;
+    lv_snap_unlock();
+    return pause;
+}
+
 static void *scanner(void *arg)
 {
     struct timespec until;
@@ -469,7 +495,7 @@ static void *scanner(void *arg)
         t0 = pg_seconds();
         scan_once();
         took = pg_seconds() - t0;
-        pause = took * 20 > 0.2 ? took * 20 : 0.2;
+        pause = scan_pause(took);
         pthread_mutex_lock(&mu);
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += (time_t)pause;
