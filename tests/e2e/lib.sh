@@ -209,6 +209,20 @@ pg_insns() {
     sed -n 's/.*I *refs: *//p' "$out" | tr -d , | awk '{ s += $1 } END { if (NR) print s }'
 }
 
+# pg_callgrind_first DIR PROG: writes DIR/under-vg, a program to give
+# pangaea in PROG's place: PROG's first task (not started with -worker)
+# runs under callgrind into DIR/cg.out (valgrind's words in DIR/vg.err),
+# its workers plain; with NOVG set in its environment, plain too.
+pg_callgrind_first() {
+    cat >"$1/under-vg" <<EOS
+#!/bin/sh
+[ "\$1" = -worker ] && exec "$2" "\$@"
+[ -n "\${NOVG:-}" ] && exec "$2" "\$@"
+exec valgrind --tool=callgrind --callgrind-out-file="$1/cg.out" "$2" "\$@" 2>>"$1/vg.err"
+EOS
+    chmod +x "$1/under-vg"
+}
+
 # pg_log_messages LOGDIR SENDS RECVS: every send destination in the comm
 # logs of LOGDIR goes to file SENDS and every receive to RECVS, one line
 # "sender msgid receiver" each.  A <recv call="pvm_probe"> saw a message

@@ -30,12 +30,7 @@ N=${PG_INFO_N:-2000}
 
 pg_pvm_start || exit 1
 W=$(pg_tmpdir)
-cat >"$W/under-vg" <<EOS
-#!/bin/sh
-[ "\$1" = -worker ] && exec "$PROG" "\$@"
-exec valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$PROG" "\$@" 2>>"$W/vg.err"
-EOS
-chmod +x "$W/under-vg"
+pg_callgrind_first "$W" "$PROG" # the first task under callgrind
 
 # run MODE M: a run of MODE (log: a recording into logs-M; replay: of
 # that recording) with M messages, its receiving task's profile left in

@@ -26,14 +26,7 @@ N=${PG_COST_N:-3000}
 
 pg_pvm_start || exit 1
 W=$(pg_tmpdir)
-# The first task under valgrind unless NOVG is set; the workers plain.
-cat >"$W/under-vg" <<EOS
-#!/bin/sh
-[ "\$1" = -worker ] && exec "$PROG" "\$@"
-[ -n "\${NOVG:-}" ] && exec "$PROG" "\$@"
-exec valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$PROG" "\$@" 2>>"$W/vg.err"
-EOS
-chmod +x "$W/under-vg"
+pg_callgrind_first "$W" "$PROG" # the first task under callgrind
 
 # replayed T M: the instructions of the receiving task replaying a
 # recording of T tasks and M messages (empty if a run failed).
