@@ -659,7 +659,8 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
 
 /* MPI_Request_get_status: a test that leaves the request to a later wait
  * or test (ABySS polls its receives so).  One that found it not done is
- * a poll; one that found it done is no event (the wait or test that
+ * a miss (a receive's poll, of a receive's request); one that found it
+ * done is no event (the wait or test that
  * completes it is).  A replay finds it not done as often, then waits
  * until MPI says it is done. */
 PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
@@ -695,8 +696,9 @@ PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
     return rc;
 }
 
-/* MPI_Test of an MPI_Isend's request: the tests that found it not done,
- * then the one that found it done (PGM_SEND_DONE), as a receive's. */
+/* MPI_Test of an MPI_Isend's request: the tests that found it not done
+ * (misses, but no receive's poll: they could take no message), then the
+ * one that found it done (PGM_SEND_DONE), as a receive's. */
 static int test_send(MPI_Request *req, int *flag, MPI_Status *status)
 {
     MPI_Request saved = *req;
