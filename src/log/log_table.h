@@ -81,6 +81,13 @@ extern const int pg_n_query_calls;
 /* The message call code of MPI_Irecv: in format 6 its receive event has
  * one more varint, its posting (docs/comm-log-format.md). */
 #define PG_MSG_CALL_POSTED 13
+/* The message call code of MPI_Isend.  A <poll> naming it is an older
+ * MPI recording's failed test of a send's request (MPI_Test, MPI_Testany
+ * over sends only): it took no message and raced with none, since a
+ * send's test takes none (docs/mpi-notes.md).  Recordings made since
+ * write no <poll> for them, only their count among the next event's
+ * misses. */
+#define PG_MSG_CALL_ISEND 12
 /* Index of call in list, or -1. */
 /* Query codes past 15 do not fit the 4 bits of a binary event's call:
  * such a query is written with code 15 (PG_QUERY_ESCAPE), its about

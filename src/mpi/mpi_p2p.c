@@ -659,7 +659,8 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
 
 /* MPI_Request_get_status: a test that leaves the request to a later wait
  * or test (ABySS polls its receives so).  One that found it not done is
- * a poll; one that found it done is no event (the wait or test that
+ * a miss (a receive's poll, of a receive's request); one that found it
+ * done is no event (the wait or test that
  * completes it is).  A replay finds it not done as often, then waits
  * until MPI says it is done. */
 PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
@@ -686,16 +687,18 @@ PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
             ;
     } else {
         rc = PMPI_Request_get_status(req, flag, status);
-        if (rc == MPI_SUCCESS && !*flag)
-            pgm_log_miss(send ? "MPI_Isend" : "MPI_Irecv",
-                         send ? -2 : pend[i].source, send ? -2 : pend[i].tag);
+        if (rc == MPI_SUCCESS && !*flag && send)
+            pgm_log_send_miss(); /* a send's: no receive's poll */
+        else if (rc == MPI_SUCCESS && !*flag)
+            pgm_log_miss("MPI_Irecv", pend[i].source, pend[i].tag);
     }
     pgm.busy = 0;
     return rc;
 }
 
-/* MPI_Test of an MPI_Isend's request: the tests that found it not done,
- * then the one that found it done (PGM_SEND_DONE), as a receive's. */
+/* MPI_Test of an MPI_Isend's request: the tests that found it not done
+ * (misses, but no receive's poll: they could take no message), then the
+ * one that found it done (PGM_SEND_DONE), as a receive's. */
 static int test_send(MPI_Request *req, int *flag, MPI_Status *status)
 {
     MPI_Request saved = *req;
@@ -716,7 +719,7 @@ static int test_send(MPI_Request *req, int *flag, MPI_Status *status)
         if (rc == MPI_SUCCESS && *flag)
             send_done(&saved, 0);
         else if (rc == MPI_SUCCESS)
-            pgm_log_miss("MPI_Isend", -2, -2);
+            pgm_log_send_miss(); /* it could take no message */
     }
     pgm.busy = 0;
     return rc;
@@ -794,22 +797,28 @@ static int wait_recorded(int n, MPI_Request *reqs, int *index,
     return rc;
 }
 
-/* A Testany that found nothing asked for what its receives admit: one
- * source (tag) if they all name it, else any (a test of sends only: a
- * poll of MPI_Isend). */
+/* A Testany (Testall, Testsome) that found nothing asked for what its
+ * receives admit: one source (tag) if they all name it, else any.  Over
+ * sends only, it could take no message: a miss, but no receive's poll.
+ * (No sentinel among ranks: MPICH's MPI_ANY_SOURCE is -2, Open MPI's
+ * MPI_PROC_NULL.) */
 static void testany_missed(int n, const int *which)
 {
-    int i, src = -2, tag = -2;
+    const struct pending *p;
+    int i, seen = 0, src = MPI_ANY_SOURCE, tag = MPI_ANY_TAG;
 
     for (i = 0; i < n; i++) {
         if (which[i] < 0)
             continue;
-        src = src == -2 || src == pend[which[i]].source ? pend[which[i]].source
-                                                        : MPI_ANY_SOURCE;
-        tag = tag == -2 || tag == pend[which[i]].tag ? pend[which[i]].tag
-                                                     : MPI_ANY_TAG;
+        p = &pend[which[i]];
+        src = !seen || src == p->source ? p->source : MPI_ANY_SOURCE;
+        tag = !seen || tag == p->tag ? p->tag : MPI_ANY_TAG;
+        seen = 1;
     }
-    pgm_log_miss(src == -2 ? "MPI_Isend" : "MPI_Irecv", src, tag);
+    if (seen)
+        pgm_log_miss("MPI_Irecv", src, tag);
+    else
+        pgm_log_send_miss();
 }
 
 /* Recording: what Waitany (flag NULL) or Testany found: a receive's

@@ -91,7 +91,8 @@ struct pgm_state {
     int misses_used;          /* replay: of next.misses, polls done */
     int sent;                 /* messages sent: a send's msgid */
     int misses;               /* recording: polls that found nothing */
-    const char *poll_call;    /* recording: the last of them */
+    const char *poll_call;    /* recording: the last receive's poll of
+                                 them, NULL: none (tests of sends) */
     int poll_from, poll_tag, poll_site;
     int whatif;               /* a what-if rank (mpi_force.c) */
     int chaos;                /* -chaos perturbs this rank (mpi_chaos.c) */
@@ -231,12 +232,18 @@ void pgm_start(void);
 /* At MPI_Finalize: the <end>; a replay checks it is the recording's. */
 void pgm_finish(void);
 /* Recording: a send to `peer` rank, a message taken (or found by a probe)
- * from `from` rank, a poll that found nothing. */
+ * from `from` rank, a receive's poll that found nothing (a wait or test
+ * of receives, a probe: `call` "MPI_Irecv" or "MPI_Iprobe", asking for
+ * world rank asked_from, asked_tag), a test of sends only that found
+ * none done.  Both count among the next event's misses (the replay's);
+ * only a receive's poll is a <poll> (-races: it could have found a
+ * message; a send's test takes none). */
 void pgm_log_send(const char *call, int peer, int tag, int msgid,
                   int bytes);
 void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
                   int asked_from, int asked_tag);
 void pgm_log_miss(const char *call, int asked_from, int asked_tag);
+void pgm_log_send_miss(void);
 /* Recording: what a clock (MPI_Wtime, MPI_Wtick) returned; that the
  * program learned its send `msgid` completed, request `index` of its
  * call (PGM_SEND_DONE). */

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log_table.h"
 #include "pg_log.h"
 #include "races.h"
 #include "runlog.h"
@@ -613,6 +614,60 @@ START_TEST(test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send)
 }
 END_TEST
 
+/* An MPI rank's failed tests of a send's request took no message: an
+ * older recording wrote them as a <poll> of call MPI_Isend asking for
+ * nothing known (-1, -2), which must be no race, no receive counted, and
+ * nothing -whatif could force; the same poll of a receive (MPI_Irecv)
+ * races with the messages there.  Ltid 1 tests its send, then takes one
+ * of the two messages of ltids 2 and 3 with MPI_Recv(MPI_ANY_SOURCE). */
+static void send_test_then_recv(const char *poll_call, int asked_tag)
+{
+    int to = 4;
+
+    ck_assert_int_eq(pg_logw_send(log_of(1), now += 1e-3, "MPI_Isend", 7, 1,
+                                  4, 1, &to), 0);
+    ck_assert_int_eq(pg_logw_poll(log_of(1), now += 1e-3, poll_call, -1,
+                                  asked_tag, 0, 0), 0);
+    pg_logw_misses(log_of(1), 5);
+    ck_assert_int_eq(pg_logw_query(log_of(1), now += 1e-3, "MPI_Send_done",
+                                   "0", 1), 0);
+    pg_logw_note(log_of(1), 0, -1, 5, 0);
+    ck_assert_int_eq(pg_logw_recv(log_of(1), now += 1e-3, "MPI_Recv", 2, 5,
+                                  1, 4), 0);
+    send1(2, 1, 5, 1);
+    send1(3, 1, 5, 1);
+    pg_logw_note(log_of(4), 0, 1, 7, 0);
+    ck_assert_int_eq(pg_logw_recv(log_of(4), now += 1e-3, "MPI_Recv", 1, 7,
+                                  1, 4), 0);
+}
+
+START_TEST(test_a_failed_test_of_a_send_is_no_race)
+{
+    struct rc_race r;
+    int n;
+
+    ck_assert_str_eq(pg_msg_calls[PG_MSG_CALL_ISEND], "MPI_Isend");
+    send_test_then_recv("MPI_Isend", -2);
+    n = analyse();
+    ck_assert_int_eq(n, 1); /* the MPI_Recv alone */
+    ck_assert_int_eq(RC_EV(&run, 0, races[0].pos)->kind, PG_EV_RECV);
+    ck_assert_int_eq(races[0].nalts, 1);
+    ck_assert_int_eq(run.receives, 2); /* the MPI_Recv, ltid 4's */
+    ck_assert_int_eq(RC_EV(&run, 0, 2)->kind, PG_EV_POLL);
+    ck_assert_int_eq(rc_examined(RC_EV(&run, 0, 2)), 0);
+    ck_assert_int_eq(rc_find_at(&run, 0, 2, NULL, &r), 0);
+    done(n);
+    teardown(), setup();
+    send_test_then_recv("MPI_Irecv", -1); /* a receive's poll races */
+    n = analyse();
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(RC_EV(&run, 0, races[0].pos)->kind, PG_EV_POLL);
+    ck_assert_int_eq(races[0].nalts, 2);
+    ck_assert_int_eq(run.receives, 3);
+    done(n);
+}
+END_TEST
+
 /* A pvm_trecv is a poll only where its call site timed out in the run
  * (the log does not say whether it had a time-out): ltid 1 takes ltid 2's
  * message with pvm_trecv at site 1, after a time-out there or not. */
@@ -984,6 +1039,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_the_analysis_after_one_receive_is_unchanged);
     tcase_add_test(tc, test_a_poll_finds_nothing_only_if_it_had_not_seen_the_send);
     tcase_add_test(tc, test_a_trecv_is_a_poll_where_its_site_timed_out);
+    tcase_add_test(tc, test_a_failed_test_of_a_send_is_no_race);
     tcase_add_test(tc, test_the_views_graph_is_the_analysis_model);
     tcase_add_test(tc, test_a_grown_model_is_the_loaded_model);
     tcase_add_test(tc, test_races_found_again_one_by_one_are_the_races_kept);

@@ -110,15 +110,18 @@ static int replayed(int kind)
     return d && !d->replay_passes;
 }
 
-/* Whether an event is a receive as -races counts them (races_find.c
- * examines these): a receive, a notice taken, or a run of failed polls
- * (its <poll>), so that the two reports' numbers agree: pg_events.def's
- * races trait. */
-static int examined(int kind)
+/* Whether event pos of task t is a receive as -races counts them
+ * (races_find.c examines these: rc_examined), so that the two reports'
+ * numbers agree. */
+static int examined(const struct rc_run *run, int t, int pos)
 {
-    const pg_evdesc *d = pg_ev_desc(kind);
+    return pos >= 1 && rc_examined(RC_EV(run, t, pos));
+}
 
-    return d && d->race_receive;
+/* Whether it is a run of failed polls that -races counts. */
+static int poll_run(const struct rc_run *run, int t, int pos)
+{
+    return examined(run, t, pos) && RC_EV(run, t, pos)->kind == PG_EV_POLL;
 }
 
 /* Whether a send names a task outside the run (a replay checks it
@@ -262,7 +265,7 @@ static char *keep_of(struct rc_back *b, const struct rc_run *run, int t,
         const char *call = pg_msg_calls[e->call];
         int cons = e->matcher || e->afrom <= -3 || e->atag <= -2, racing;
 
-        if (!examined(e->kind))
+        if (!examined(run, t, pos))
             continue;
         if ((r = rc_back_at(b, t, pos, direct[pos], &race)) < 0) {
             free(keep), free(direct);
@@ -299,7 +302,7 @@ static int prune_comm(const struct rc_run *run, int t, const char *keepv,
     pg_logr *r = pg_logr_open(path, PG_LOG_COMM, &h, err);
     pg_logw *w = NULL;
     long idx = 0;
-    int pos = 0, rc = 0, keep, polls = 0;
+    int pos = 0, rc = 0, keep, polls = 0, exam, poll;
 
     if (!r)
         return -1;
@@ -318,14 +321,16 @@ static int prune_comm(const struct rc_run *run, int t, const char *keepv,
         }
         keep = kept(&ev, ev.kind == PG_EV_RECV && keepv[pos]);
         st->events += ev.kind != PG_EV_SITE;
-        st->receives += examined(ev.kind);
-        st->poll_runs += ev.kind == PG_EV_POLL;
-        st->kept_receives += keep && examined(ev.kind);
+        exam = ev.kind != PG_EV_SITE && examined(run, t, pos);
+        poll = ev.kind != PG_EV_SITE && poll_run(run, t, pos);
+        st->receives += exam;
+        st->poll_runs += poll;
+        st->kept_receives += keep && exam;
         if (ev.kind != PG_EV_SITE && ev.kind != PG_EV_POLL) {
             st->kept_receives += keep ? polls : 0;
             polls = 0; /* their number stays where it rode, or goes */
         }
-        polls += ev.kind == PG_EV_POLL;
+        polls += poll;
         if (replayed(ev.kind))
             idx++;
         if (!keep)
@@ -434,16 +439,15 @@ static int count_whole(struct rc_back *b, const struct rc_run *run, int t,
 {
     char *direct = direct_of(run, t);
     struct rc_race race;
-    int pos, kind, r = 0;
+    int pos, exam, r = 0;
 
     for (pos = run->tasks[t].n; direct && r >= 0 && pos >= 1; pos--) {
-        kind = RC_EV(run, t, pos)->kind;
-        if (examined(kind) &&
-            (r = rc_back_at(b, t, pos, direct[pos], &race)) > 0)
+        exam = examined(run, t, pos);
+        if (exam && (r = rc_back_at(b, t, pos, direct[pos], &race)) > 0)
             st->races++;
-        st->receives += examined(kind);
-        st->kept_receives += examined(kind);
-        st->poll_runs += kind == PG_EV_POLL;
+        st->receives += exam;
+        st->kept_receives += exam;
+        st->poll_runs += poll_run(run, t, pos);
         st->events++, st->kept_events++;
     }
     free(direct);

@@ -345,6 +345,11 @@ void rc_races_free(struct rc_race *races, int n);
  * afterwards).  The caller frees race->alts. */
 int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
                struct rc_race *race);
+/* Whether event e is a receive as the finder counts and examines them
+ * (run->receives): a receive, a notice taken, or a run of failed polls;
+ * not an older MPI recording's failed tests of a send (log_table.h:
+ * PG_MSG_CALL_ISEND), which take no message.  -min counts with it. */
+int rc_examined(const struct rc_ev *e);
 /* Every receive's race found again, task by task from its last receive
  * to its first, keeping none (-min decides a task's receives from the
  * last, and a deep queue's alternatives at 256 tasks are ~128 a race:

@@ -22,6 +22,8 @@
  * not say what it asked for (versions 1, 2), is judged conservatively: as if
  * it took any source and tag, and marked so.  Probes take nothing: the
  * receive after a probe can take another message than the one probed.
+ * A failed test of an MPI send's request takes nothing either: an older
+ * MPI recording's <poll> of one (call MPI_Isend) is no receive at all.
  *
  * Cost.  Messages to p are kept per sender in send order (only the
  * senders p has: no tasks x tasks table); a cursor per sender skips those
@@ -267,6 +269,21 @@ static int first_sender(const struct finder *f, int p, int afrom)
     return lo;
 }
 
+/* An older MPI recording's <poll> of failed tests of a send's request
+ * (log_table.h): no receive, since a send's test takes no message. */
+static int send_test(const struct rc_ev *e)
+{
+    return e->kind == PG_EV_POLL && e->call == PG_MSG_CALL_ISEND;
+}
+
+/* pg_events.def's races trait says which kinds are receives. */
+int rc_examined(const struct rc_ev *e)
+{
+    const pg_evdesc *d = pg_ev_desc(e->kind);
+
+    return d && d->race_receive && !send_test(e);
+}
+
 /* Receive or poll `pos` of task p: a race or not. */
 static int examine(struct finder *f, int p, int pos, int direct)
 {
@@ -310,8 +327,7 @@ static int per_task(struct finder *f, int p)
         e = RC_EV(run, p, pos);
         if (e->kind == PG_EV_ROUTE)
             direct = e->a == ROUTE_DIRECT;
-        else if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE ||
-                  e->kind == PG_EV_POLL) && examine(f, p, pos, direct) < 0)
+        else if (rc_examined(e) && examine(f, p, pos, direct) < 0)
             return -1;
     }
     return 0;
@@ -448,8 +464,7 @@ int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
     if (p < 0 || p >= run->ntasks || pos < 1 || pos > run->tasks[p].n)
         return 0;
     e = RC_EV(run, p, pos);
-    if (e->kind != PG_EV_RECV && e->kind != PG_EV_NOTICE &&
-        e->kind != PG_EV_POLL)
+    if (!rc_examined(e))
         return 0;
     for (k = 1; k < pos; k++)
         if (RC_EV(run, p, k)->kind == PG_EV_ROUTE)
@@ -587,8 +602,7 @@ int rc_back_at(struct rc_back *b, int p, int pos, int direct,
     if (p < 0 || p >= run->ntasks || pos < 1 || pos > run->tasks[p].n)
         return 0;
     e = RC_EV(run, p, pos);
-    if (e->kind != PG_EV_RECV && e->kind != PG_EV_NOTICE &&
-        e->kind != PG_EV_POLL)
+    if (!rc_examined(e))
         return 0;
     if (p != b->task || pos > b->folded)
         back_reset(b, p);
