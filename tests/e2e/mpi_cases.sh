@@ -378,20 +378,29 @@ sys.exit(0 if ok else 1)' && ! "$PG_BUILD/pangaea" -dump "$logs" 2 | grep -q "<s
         "$dir/mpi_wild" >"$run_dir/wild.out" 2>"$run_dir/wild.err" &&
         "$PG_BUILD/pangaea" -min "$logs" 2>"$run_dir/min.err" &&
         grep -q "is race-only now" "$run_dir/min.err"; then
-        pg_repeat 3 "$run_dir/wreplay" "$PG_BUILD/pangaea" -replay -logdir "$logs" \
+        replays_match "$name" "-min LOGDIR on mpi_wild's recording" "$run_dir/wild.out" \
+            "$run_dir/wreplay" "$PG_BUILD/pangaea" -replay -logdir "$logs" \
             "$launcher" "$@" -n 4 "$dir/mpi_wild"
-        for i in 1 2 3; do
-            cmp -s "$run_dir/wild.out" "$run_dir/wreplay/$i.out" && same=$((same + 1))
-        done
-        if [ "$PG_REPEAT_BAD" -eq 0 ] && [ "$same" -eq 3 ]; then
-            pg_pass "$name: -min LOGDIR on mpi_wild's recording: 3 replays print the recorded output"
-        else
-            pg_fail "$name: $same of 3 replays of mpi_wild's race-only recording match, $PG_REPEAT_BAD failed"
-            head -3 "$run_dir/wreplay/1.err"
-        fi
     else
         pg_fail "$name: recording mpi_wild, then -min LOGDIR"
         cat "$run_dir/wild.err" "$run_dir/min.err"
+    fi
+}
+
+# replays_match NAME WHAT RECORDED_OUT DIR CMD...: 3 replays (CMD, their
+# outputs in DIR) print RECORDED_OUT exactly, and none fails.
+replays_match() {
+    local name=$1 what=$2 want=$3 out=$4 same=0 i
+    shift 4
+    pg_repeat 3 "$out" "$@"
+    for i in 1 2 3; do
+        cmp -s "$want" "$out/$i.out" && same=$((same + 1))
+    done
+    if [ "$PG_REPEAT_BAD" -eq 0 ] && [ "$same" -eq 3 ]; then
+        pg_pass "$name: $what: 3 replays print the recorded output"
+    else
+        pg_fail "$name: $what: $same of 3 replays match the recording, $PG_REPEAT_BAD failed"
+        head -3 "$out/1.err"
     fi
 }
 
@@ -459,17 +468,9 @@ sys.exit(0 if ok else 1)' "$line"; then
     if timeout 60 "$PG_BUILD/pangaea" -log -min -logdir "$logs" "$launcher" "$@" -n 4 \
         "$dir/mpi_persist" >"$run_dir/min.out" 2>"$run_dir/min.err" &&
         grep -q "is race-only now" "$run_dir/min.err"; then
-        pg_repeat 3 "$run_dir/mreplay" "$PG_BUILD/pangaea" -replay -logdir "$logs" \
-            "$launcher" "$@" -n 4 "$dir/mpi_persist"
-        for i in 1 2 3; do
-            cmp -s "$run_dir/min.out" "$run_dir/mreplay/$i.out" && same=$((same + 1))
-        done
-        if [ "$PG_REPEAT_BAD" -eq 0 ] && [ "$same" -eq 3 ]; then
-            pg_pass "$name: a race-only recording of the persistent requests: 3 replays print the recorded output"
-        else
-            pg_fail "$name: $same of 3 replays of the race-only recording match, $PG_REPEAT_BAD failed"
-            head -3 "$run_dir/mreplay/1.err"
-        fi
+        replays_match "$name" "a race-only recording of the persistent requests" \
+            "$run_dir/min.out" "$run_dir/mreplay" "$PG_BUILD/pangaea" -replay \
+            -logdir "$logs" "$launcher" "$@" -n 4 "$dir/mpi_persist"
     else
         pg_fail "$name: -log -min of mpi_persist"
         cat "$run_dir/min.err"

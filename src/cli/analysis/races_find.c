@@ -284,6 +284,18 @@ int rc_examined(const struct rc_ev *e)
     return d && d->race_receive && !send_test(e);
 }
 
+/* Event pos of task p if there is one and it is examined, else NULL. */
+static const struct rc_ev *examined_at(const struct rc_run *run, int p,
+                                       int pos)
+{
+    const struct rc_ev *e;
+
+    if (p < 0 || p >= run->ntasks || pos < 1 || pos > run->tasks[p].n)
+        return NULL;
+    e = RC_EV(run, p, pos);
+    return rc_examined(e) ? e : NULL;
+}
+
 /* Receive or poll `pos` of task p: a race or not. */
 static int examine(struct finder *f, int p, int pos, int direct)
 {
@@ -461,10 +473,7 @@ int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
     int k, direct = 0, rc;
 
     memset(race, 0, sizeof *race);
-    if (p < 0 || p >= run->ntasks || pos < 1 || pos > run->tasks[p].n)
-        return 0;
-    e = RC_EV(run, p, pos);
-    if (!rc_examined(e))
+    if (!(e = examined_at(run, p, pos)))
         return 0;
     for (k = 1; k < pos; k++)
         if (RC_EV(run, p, k)->kind == PG_EV_ROUTE)
@@ -599,10 +608,7 @@ int rc_back_at(struct rc_back *b, int p, int pos, int direct,
     const struct rc_ev *e;
 
     memset(race, 0, sizeof *race);
-    if (p < 0 || p >= run->ntasks || pos < 1 || pos > run->tasks[p].n)
-        return 0;
-    e = RC_EV(run, p, pos);
-    if (!rc_examined(e))
+    if (!(e = examined_at(run, p, pos)))
         return 0;
     if (p != b->task || pos > b->folded)
         back_reset(b, p);
