@@ -15,7 +15,8 @@
  * per run of sends between receives, and 12 bytes a task learnt from).
  *
  * The live view grows the same model while the logs are written
- * (rc_grow_*): a task's log is read past what the model holds of it, the
+ * (rc_grow_*): a task's log is read past what the model holds of it (its
+ * reader kept open, resuming where it stopped: pg_logr_follow), the
  * new events appended after all others and then placed among their
  * task's in one pass over the arrays (each task's events stay
  * contiguous, as RC_EV needs).  What take_event computes of an event

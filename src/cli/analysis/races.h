@@ -267,7 +267,10 @@ int rc_stream_comm(struct rc_run *run, int ti,
  * clocks.  rc_grow_begin: 0, or -1 when out of memory.
  * rc_grow_task: reads ltid's log past its t->nread events (its task made
  * on first sight, in ltid order: *ti its index; a log still being
- * written ends at its last whole event: 0 and *cut, err saying so); 0;
+ * written ends at its last whole event: 0 and *cut, err saying so).  The
+ * task's reader stays open (rc_vtask.live) and the next read resumes
+ * where this one stopped, an event torn at the end read again whole: a
+ * read costs the new events, not the log.  0;
  * -2 and err when the log cannot be opened (not written yet); -1 and err
  * when it does not read through, what came before kept.  Until rc_grow_place, the new events are not among their task's
  * (RC_EV does not reach them), though t->n counts them.

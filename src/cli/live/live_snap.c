@@ -9,7 +9,9 @@
  * grows in the log directory, every event written first byte last, so the
  * reader of log_binr.c stops cleanly at the first event not yet complete
  * (it reads as a log cut short).  Each scan has the model read every
- * task's log past the events it holds (rc_grow_task), places the new ones
+ * task's log on from where the last scan stopped (rc_grow_task: its
+ * reader stays open, so a scan decodes the new events, not the whole
+ * log; a torn tail is read again next time), places the new ones
  * among their task's (rc_grow_place, one pass), and copies those a viewer
  * wants into the snapshot; reading is sequential and cheap (a few bytes
  * an event), and the pause between scans is at least 20 times the last
