@@ -271,19 +271,37 @@ int pg_br_next(pg_br *r, pg_event *ev, pg_err *err)
         return 0;
     c = (struct cur){ r->map + r->pos, r->map + r->end, NULL };
     if (pg_brx_decode(r, &c, ev, &raw)) /* skipped in the first pass, not checked */
-        return pg_brx_fail(r, err, "byte offset %zu: corrupt event (%s) in the "
+        return r->retry = r->open, /* its writer may be taking it back */
+               pg_brx_fail(r, err, "byte offset %zu: corrupt event (%s) in the "
                     "block at byte offset %zu; the last good event is %ld",
                     r->pos, c.why, r->block, r->seq);
     if (pg_brx_apply(r, ev, &raw, err))
         return -1;
+    if (r->open && c.p == c.end) { /* the data's last event, for now */
+        r->last_at = r->pos;
+        r->last_end = (size_t)(c.p - r->map);
+        r->last_crc = pg_crc32c(0, c.p - (r->last_end - r->pos),
+                                r->last_end - r->pos);
+    }
     r->pos = (size_t)(c.p - r->map);
     r->decoded++;
     return 1;
 }
 
+/* 1 when the last event returned is no longer what the file holds there:
+ * its writer took it back (pg_bw_undo, a call that failed) and may have
+ * written another in its place. */
+static int taken_back(const pg_br *r)
+{
+    return r->last_end && (r->last_end > r->size ||
+           pg_crc32c(0, r->map + r->last_at, r->last_end - r->last_at) !=
+           r->last_crc);
+}
+
 /* Only a block's framing and a walk change when the reader goes over a
  * block again: an event's values are applied once, when it is returned
- * (pg_brx_apply), so the predictions, times and message ids carry on. */
+ * (pg_brx_apply), so the predictions, times and message ids carry on.
+ * Only the last event of the data may change under it (taken back). */
 int pg_br_follow(pg_br *r, pg_err *err)
 {
     const unsigned char *map;
@@ -309,6 +327,8 @@ int pg_br_follow(pg_br *r, pg_err *err)
         madvise((void *)r->map, r->size, MADV_SEQUENTIAL);
     }
     close(fd);
+    if (taken_back(r))
+        return 1; /* its state is past that event: read the log again */
     /* The writer pre-extends the file with zeros, so its size does not
      * say whether the open block grew: it is walked again (a block is
      * PG_BIN_BLOCK bytes), from where its events were last returned. */

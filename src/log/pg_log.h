@@ -283,8 +283,9 @@ int pg_logr_cut(const pg_logr *r);
  * pg_logr_next returned 0 or -1, the next calls read on from where it
  * stopped, over what the file holds now; an event cut or torn at the end
  * is read again whole, never taken as corrupt (see pg_br_follow in
- * log_bin.h).  0; 1 when the log cannot be followed (an XML log: open it
- * again); -1 and err when the file cannot be read. */
+ * log_bin.h).  0; 1 when the log cannot be followed (an XML log, or its
+ * last event returned was taken back by its writer: open it again);
+ * -1 and err when the file cannot be read. */
 int pg_logr_follow(pg_logr *r, pg_err *err);
 /* Events decoded or walked over since the open: what reading cost (a
  * binary log's; 0 for an XML log). */

@@ -275,6 +275,33 @@ START_TEST(test_a_log_followed_while_written_reads_each_round_once)
 }
 END_TEST
 
+/* A writer takes its last event back when the call failed (pg_logw_undo)
+ * and may write another in its place: a reader that returned it says so
+ * (1: read the log again). */
+START_TEST(test_a_followed_log_whose_last_event_was_taken_back_is_read_again)
+{
+    const char *path = tpath("undo.comm.pgc");
+    pg_logw *w = open_all_kinds(path);
+    long seq = 0;
+    pg_logr *r;
+    pg_err err;
+
+    write_round(w, 0);
+    ck_assert_int_eq(pg_logw_flush(w), 0);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    ck_assert_int_eq(read_on(r, &seq, 99, &err), -1);
+    ck_assert_int_eq(seq, 8);
+    ck_assert_int_eq(pg_logr_follow(r, &err), 0); /* nothing changed */
+    ck_assert_int_eq(read_on(r, &seq, 99, &err), -1);
+    pg_logw_undo(w);
+    ck_assert_int_eq(pg_logw_leave(w, 1.7e9, "group", 77), 0);
+    ck_assert_int_eq(pg_logw_flush(w), 0);
+    ck_assert_int_eq(pg_logr_follow(r, &err), 1);
+    pg_logr_close(r);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+}
+END_TEST
+
 /* A damage that is not at the data's end stays an error when followed. */
 START_TEST(test_a_followed_log_with_a_corrupt_block_stays_corrupt)
 {
@@ -684,6 +711,7 @@ static Suite *log_bin_suite(void)
     tcase_add_test(tc, test_a_log_followed_from_any_byte_gives_each_event_once);
     tcase_add_test(tc, test_a_log_followed_while_written_reads_each_round_once);
     tcase_add_test(tc, test_a_followed_log_with_a_corrupt_block_stays_corrupt);
+    tcase_add_test(tc, test_a_followed_log_whose_last_event_was_taken_back_is_read_again);
     tcase_add_test(tc, test_corrupt_block_is_named_and_what_precedes_it_is_read);
     tcase_add_test(tc, test_random_bytes_after_the_magic_are_an_error_not_a_crash);
     tcase_add_test(tc, test_sor_like_events_take_at_most_8_bytes);
