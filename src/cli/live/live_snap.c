@@ -496,7 +496,7 @@ void lv_snap_watched(void)
     double soon = scan_end + lv_scan_pause(last_took, 1) + last_took;
 
     lv.polled = pg_seconds();
-    if (lv.next_scan > soon) { /* resting as for nobody: scan soon */
+    if (scan_end > 0 && lv.next_scan > soon) { /* resting as for nobody */
         lv.next_scan = soon;
         pthread_cond_signal(&wake);
     }
