@@ -82,13 +82,13 @@ def during(d, url):
     # time they did not grow while the run went on (max_stale_ms) is how
     # old the view got, whatever the page drew meanwhile (both builds of
     # an A/B comparison report it alike).
-    stale, last_n, since, was_running = 0, -1, time.time(), False
+    stale, stale_at, last_n, since, was_running = 0, 0, -1, time.time(), False
     while True:
         st = d.js("const g = window.pangaeaLive; return g && g.ready !== undefined ? [g.events(), g.running(), " + LIVE_READY + "] : [0, true, false]")
         now = time.time()
         if st[0] != last_n:
-            if was_running and last_n > 0:
-                stale = max(stale, now - since)
+            if was_running and last_n > 0 and now - since > stale:
+                stale, stale_at = now - since, last_n
             last_n, since = st[0], now
         was_running = st[1]
         if st[2] or now - t0 > 900:
@@ -96,6 +96,7 @@ def during(d, url):
         time.sleep(0.05)
     wait(d, LIVE_READY, 900)
     return {"until_caught_up_s": round(time.time() - t0, 2), "max_stale_ms": round(stale * 1000),
+            "max_stale_after": stale_at,  # events the page held when that time began
             "max_draw_gap_ms": d.js("const g = window.pangaeaLive; return g.maxDrawGapMs ? Math.round(g.maxDrawGapMs()) : null"),
             # what the page did in that longest gap (ms): waiting for answers, parsing, adding, drawing, the rest
             "gap_why": d.js("const g = window.pangaeaLive; const w = g.maxDrawGapWhy && g.maxDrawGapWhy(); "

@@ -147,6 +147,18 @@ int pg_br_is_binary(int fd);
 pg_br *pg_br_open(const char *path, pg_log_header *hdr, pg_err *err);
 int pg_br_next(pg_br *r, pg_event *ev, pg_err *err);
 int pg_br_cut(const pg_br *r);
+/* A log still being written (the live view): after pg_br_next returned 0
+ * or -1, lets it read on from where it stopped, over what the file holds
+ * now.  Where the data stopped (a cut, or a torn event at the end of the
+ * old mapping, pg_br_next's -1 found while framing a block) is read
+ * again, never taken as the log's end; a log read to its end, or bad in
+ * an event's values, stays as it was.  The events already returned are
+ * not returned again.  0; 1 when the last event returned was taken back
+ * by its writer (pg_bw_undo): the log must be read again from its start;
+ * -1 and err when the file cannot be read. */
+int pg_br_follow(pg_br *r, pg_err *err);
+/* Events decoded or walked over since pg_br_open (what reading cost). */
+long pg_br_decoded(const pg_br *r);
 void pg_br_close(pg_br *r);
 
 #endif

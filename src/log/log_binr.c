@@ -113,6 +113,7 @@ static int walk(pg_br *r, size_t from, long *n, pg_err *err)
                         "good event is %ld", (size_t)(at - r->map), c.why,
                         r->block, r->seq);
         ++*n;
+        r->decoded++;
     }
     r->end = (size_t)(c.p - r->map);
     r->scanned = 1;
@@ -175,12 +176,13 @@ static int scan_block4(pg_br *r, pg_err *err)
 
     r->scanned = 1;
     if (r->size - b < PG_BIN_LEN) { /* the data end before the block */
-        r->pos = r->end = r->size;
+        r->pos = r->end = b;
         r->open = 1;
         return 0;
     }
     len = le32(r->map + b);
-    r->pos = d;
+    if (r->pos < d) /* else read again (pg_br_follow): past what was returned */
+        r->pos = d;
 again:
     t = b + len - 1; /* the marker, when sealed */
     if (len == 0 || (len >= PG_BIN_TRAILER && (t >= r->size || !r->map[t]))) {
@@ -229,7 +231,7 @@ static int next_block(pg_br *r, pg_err *err)
     size_t i;
 
     if (r->open) {
-        r->cut = 1;
+        r->cut = r->retry = 1;
         return pg_brx_fail(r, err, "stops after event %ld without closing: the task "
                     "was killed or crashed, or the file was cut", r->seq);
     }
@@ -261,7 +263,7 @@ int pg_br_next(pg_br *r, pg_event *ev, pg_err *err)
     while (!r->done && (!r->scanned || r->pos == r->end)) {
         if (!r->scanned &&
             (r->version >= 4 ? scan_block4(r, err) : scan_block(r, err)))
-            return -1;
+            return r->retry = 1, -1;
         if (r->pos == r->end && (rc = next_block(r, err)) <= 0)
             return rc;
     }
@@ -269,13 +271,75 @@ int pg_br_next(pg_br *r, pg_event *ev, pg_err *err)
         return 0;
     c = (struct cur){ r->map + r->pos, r->map + r->end, NULL };
     if (pg_brx_decode(r, &c, ev, &raw)) /* skipped in the first pass, not checked */
-        return pg_brx_fail(r, err, "byte offset %zu: corrupt event (%s) in the "
+        return r->retry = r->open, /* its writer may be taking it back */
+               pg_brx_fail(r, err, "byte offset %zu: corrupt event (%s) in the "
                     "block at byte offset %zu; the last good event is %ld",
                     r->pos, c.why, r->block, r->seq);
     if (pg_brx_apply(r, ev, &raw, err))
         return -1;
+    if (r->open && c.p == c.end) { /* the data's last event, for now */
+        r->last_at = r->pos;
+        r->last_end = (size_t)(c.p - r->map);
+        r->last_crc = pg_crc32c(0, c.p - (r->last_end - r->pos),
+                                r->last_end - r->pos);
+    }
     r->pos = (size_t)(c.p - r->map);
+    r->decoded++;
     return 1;
+}
+
+/* 1 when the last event returned is no longer what the file holds there:
+ * its writer took it back (pg_bw_undo, a call that failed) and may have
+ * written another in its place. */
+static int taken_back(const pg_br *r)
+{
+    return r->last_end && (r->last_end > r->size ||
+           pg_crc32c(0, r->map + r->last_at, r->last_end - r->last_at) !=
+           r->last_crc);
+}
+
+/* Only a block's framing and a walk change when the reader goes over a
+ * block again: an event's values are applied once, when it is returned
+ * (pg_brx_apply), so the predictions, times and message ids carry on.
+ * Only the last event of the data may change under it (taken back). */
+int pg_br_follow(pg_br *r, pg_err *err)
+{
+    const unsigned char *map;
+    struct stat st;
+    int fd;
+
+    if (r->done || (r->failed && !r->retry))
+        return 0; /* the log ended, or is bad before its end */
+    if ((fd = pg_log_open_read(r->path, err)) < 0)
+        return -1;
+    if (fstat(fd, &st) < 0 || st.st_size < 4)
+        return close(fd), pg_err_set(err, "%s: cannot read it", r->path), -1;
+    /* Mapped again when the size changed: the writer grows the file
+     * ahead in zeros and cuts them off when it closes, and a page of the
+     * old mapping wholly past the new end would not read (SIGBUS). */
+    if ((size_t)st.st_size != r->size) {
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED)
+            return close(fd), pg_err_set(err, "%s: cannot read it", r->path), -1;
+        munmap((void *)r->map, r->size);
+        r->map = map;
+        r->size = (size_t)st.st_size;
+        madvise((void *)r->map, r->size, MADV_SEQUENTIAL);
+    }
+    close(fd);
+    if (taken_back(r))
+        return 1; /* its state is past that event: read the log again */
+    /* The writer pre-extends the file with zeros, so its size does not
+     * say whether the open block grew: it is walked again (a block is
+     * PG_BIN_BLOCK bytes), from where its events were last returned. */
+    if (r->retry || (r->scanned && r->open))
+        r->failed = r->cut = r->retry = r->scanned = 0;
+    return 0;
+}
+
+long pg_br_decoded(const pg_br *r)
+{
+    return r ? r->decoded : 0;
 }
 
 /* ---- the header -------------------------------------------------------- */

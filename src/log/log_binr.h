@@ -41,6 +41,14 @@ struct pg_br {
     pg_bin_slot slot[PG_BIN_SLOTS]; /* format 4: predictions per site */
     int prev_site;   /* format 4: site of the last send or receive */
     int done, cut, failed;
+    int retry;       /* the cut or failure was met while finding where a
+                        block's data end: a log still being written may
+                        read on there (pg_br_follow) */
+    long decoded;    /* events decoded or walked over (pg_br_decoded) */
+    size_t last_at, last_end; /* the last event returned at the end of
+                        an open block's data (last_end 0: none yet), */
+    uint32_t last_crc; /* and the CRC-32C of its bytes: its writer may
+                        take it back (pg_bw_undo) */
     pg_err fail;
     char arena[ARENA];
     size_t used;

@@ -697,6 +697,16 @@ int pg_logr_cut(const pg_logr *r)
     return r && r->cut;
 }
 
+int pg_logr_follow(pg_logr *r, pg_err *err)
+{
+    return r && r->bin ? pg_br_follow(r->bin, err) : 1;
+}
+
+long pg_logr_decoded(const pg_logr *r)
+{
+    return r && r->bin ? pg_br_decoded(r->bin) : 0;
+}
+
 void pg_logr_close(pg_logr *r)
 {
     if (!r)

@@ -279,6 +279,17 @@ void pg_logr_close(pg_logr *r);
 /* After pg_logr_next returned -1: true when the log simply stops after its
  * last complete event (its task died while writing it), not malformed. */
 int pg_logr_cut(const pg_logr *r);
+/* A binary comm log still being written (the live view): after
+ * pg_logr_next returned 0 or -1, the next calls read on from where it
+ * stopped, over what the file holds now; an event cut or torn at the end
+ * is read again whole, never taken as corrupt (see pg_br_follow in
+ * log_bin.h).  0; 1 when the log cannot be followed (an XML log, or its
+ * last event returned was taken back by its writer: open it again);
+ * -1 and err when the file cannot be read. */
+int pg_logr_follow(pg_logr *r, pg_err *err);
+/* Events decoded or walked over since the open: what reading cost (a
+ * binary log's; 0 for an XML log). */
+long pg_logr_decoded(const pg_logr *r);
 /* Reads a whole log through: 0 when complete, 1 when cut short after
  * *events complete events (see pg_logr_cut), -1 and err when malformed. */
 int pg_log_check_cut(const char *path, pg_log_kind kind, long *events,

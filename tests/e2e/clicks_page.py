@@ -120,10 +120,11 @@ def moved(d, act, xb, xa):
 
 
 def hover(d):
-    """Zoomed in on ltid 2's row (the page's test hook: the busiest row's
-    middle may hold none of ltid 2's events), the pointer moved onto the
-    middle one of ltid 2's events in view: the event, and what the
-    details panel says after it."""
+    """Zoomed in on the middle of ltid 2's row (the page's test hook: on
+    the busiest row's, ltid 2 may have no event in view, the workers of
+    a flood ending before their receiver), the pointer moved onto the
+    middle one of its events in view: the event, and what the details
+    panel says after it."""
     d.js("const g = window.pangaeaLive; g.fit(); g.zoomRows(40, 2);")
     seqs = d.js("return window.pangaeaLive.seqsInView(2)")
     if not seqs:

@@ -208,6 +208,36 @@ START_TEST(the_reader_keeps_up_with_a_page_that_watches_and_idles_otherwise)
 }
 END_TEST
 
+/* A page that starts watching while the reader rests as for nobody (20
+ * times a long scan: seconds at 10^6 events) does not wait that long:
+ * its first answer says the next scan is a watched pause away, and the
+ * reader scans then. */
+START_TEST(a_page_that_starts_watching_wakes_a_resting_reader)
+{
+    char dir[] = "/tmp/pg_test_live.XXXXXX";
+    struct top_opts o;
+    pg_err err;
+    double now;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    memset(&o, 0, sizeof o);
+    o.mode = PANGAEA_LOG;
+    snprintf(o.logdir, sizeof o.logdir, "%s", dir);
+    ck_assert_int_eq(lv_snap_start(&o, NULL, &err), 0);
+    wait_scans(1);
+    lv_snap_lock();
+    now = pg_seconds();
+    lv.next_scan = now + 1000; /* as after a scan of 50 s, nobody watching */
+    lv_snap_watched();
+    ck_assert_msg(lv.next_scan <= now + 1, "next scan in %.1f s",
+                  lv.next_scan - now);
+    lv_snap_unlock();
+    wait_scans(2);
+    lv_snap_stop();
+    rmdir(dir);
+}
+END_TEST
+
 /* An answer says when the reader's next scan should be done while the
  * run goes on (the page asks just after), 0 once it is over. */
 START_TEST(an_answer_says_when_the_next_scan_is_done)
@@ -238,6 +268,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, live_argument_is_a_port_or_an_address_and_port);
     tcase_add_test(tc, a_growing_log_is_read_event_by_event_each_once);
+    tcase_add_test(tc, a_page_that_starts_watching_wakes_a_resting_reader);
     tcase_add_test(tc,
         a_log_that_fails_to_read_is_called_corrupt_only_once_it_is_final);
     tcase_add_test(tc, the_reader_keeps_up_with_a_page_that_watches_and_idles_otherwise);

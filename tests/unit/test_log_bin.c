@@ -6,6 +6,7 @@
  * event with everything before it read, and random bytes.
  */
 #define _XOPEN_SOURCE 700
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 
@@ -16,33 +17,44 @@
  * the log spans blocks; returns the number of events written. */
 static pg_logw *still_open; /* the writer write_all_kinds left open */
 
-static long write_all_kinds(const char *path, int rounds, int close_it)
+/* Round i of write_all_kinds: its 8 events. */
+static void write_round(pg_logw *w, int i)
 {
     static const int to[] = { 3, 4, 5 };
+    double t = 1.7e9 + i * 0.001;
+
+    ck_assert_int_eq(pg_logw_send(w, t, "pvm_mcast", i, i + 1, 80, 3, to), 0);
+    pg_logw_misses(w, i % 3);
+    ck_assert_int_eq(pg_logw_recv(w, t + 1e-6, "pvm_nrecv", 3, -i, i + 1,
+                                  8), 0);
+    ck_assert_int_eq(pg_logw_recv(w, t - 5e-6, "pvm_recv", 4, 9, 1000 - i,
+                                  0), 0); /* time and ids going back */
+    ck_assert_int_eq(pg_logw_notice(w, t, "pvm_recv", 50,
+                                    PG_NOTICE_HOSTADD, -1, 4), 0);
+    ck_assert_int_eq(pg_logw_query(w, t, "pvm_gsize", "grp<&>", i), 0);
+    ck_assert_int_eq(pg_logw_join(w, t, "g", 2, 9, i), 0);
+    ck_assert_int_eq(pg_logw_gettid(w, t, "g", 1, -33), 0);
+    ck_assert_int_eq(pg_logw_leave(w, t, "g", i + 1), 0);
+}
+
+static pg_logw *open_all_kinds(const char *path)
+{
     pg_err err;
     pg_logw *w = pg_logw_open_sel(path, PG_LOG_COMM, 7, "./prog", "h\xc3\xa9",
                                   "tag=5", &err);
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    return w;
+}
+
+static long write_all_kinds(const char *path, int rounds, int close_it)
+{
+    pg_logw *w = open_all_kinds(path);
     long n = 0;
     int i;
 
-    ck_assert_msg(w != NULL, "%s", err.msg);
-    for (i = 0; i < rounds; i++) {
-        double t = 1.7e9 + i * 0.001;
-
-        ck_assert_int_eq(pg_logw_send(w, t, "pvm_mcast", i, i + 1, 80, 3, to), 0);
-        pg_logw_misses(w, i % 3);
-        ck_assert_int_eq(pg_logw_recv(w, t + 1e-6, "pvm_nrecv", 3, -i, i + 1,
-                                      8), 0);
-        ck_assert_int_eq(pg_logw_recv(w, t - 5e-6, "pvm_recv", 4, 9, 1000 - i,
-                                      0), 0); /* time and ids going back */
-        ck_assert_int_eq(pg_logw_notice(w, t, "pvm_recv", 50,
-                                        PG_NOTICE_HOSTADD, -1, 4), 0);
-        ck_assert_int_eq(pg_logw_query(w, t, "pvm_gsize", "grp<&>", i), 0);
-        ck_assert_int_eq(pg_logw_join(w, t, "g", 2, 9, i), 0);
-        ck_assert_int_eq(pg_logw_gettid(w, t, "g", 1, -33), 0);
-        ck_assert_int_eq(pg_logw_leave(w, t, "g", i + 1), 0);
-        n += 8;
-    }
+    for (i = 0; i < rounds; i++, n += 8)
+        write_round(w, i);
     if (close_it) {
         ck_assert_int_eq(pg_logw_end(w, 1.8e9, 3), 0);
         ck_assert_int_eq(pg_logw_close(w), 0);
@@ -162,6 +174,156 @@ START_TEST(test_log_cut_inside_its_last_block_reads_to_the_last_event)
     free(copy);
     free(all);
     ck_assert_int_eq(pg_logw_close(still_open), 0);
+}
+END_TEST
+
+/* The events a followed reader returns from here on: each checked as
+ * write_all_kinds wrote it, the last (its end) when seq reaches n.  The
+ * read's last answer. */
+static int read_on(pg_logr *r, long *seq, long n, pg_err *err)
+{
+    pg_event ev;
+    int rc;
+
+    while ((rc = pg_logr_next(r, &ev, err)) == 1)
+        if (++*seq == n)
+            ck_assert_int_eq(ev.kind, PG_EV_END);
+        else
+            check_event(&ev, *seq);
+    return rc;
+}
+
+/* The live view reads a log while its task writes it, and the file may
+ * stop at any byte: inside an event (whose last bytes are past what a
+ * mapping holds), inside a block's length or seal, or between two
+ * events.  Read there and followed once the rest is written, the reader
+ * gives every event once, as a whole read does (times, message ids and
+ * format 4's predictions carry on), and ends cleanly. */
+START_TEST(test_a_log_followed_from_any_byte_gives_each_event_once)
+{
+    const char *path = tpath("whole.comm.pgc"), *part = tpath("part.comm.pgc");
+    long n = write_all_kinds(path, 80, 1), seq, tried = 0, opened = 0;
+    size_t len, at;
+    char *all = slurp(path, &len);
+    pg_logr *r;
+    pg_err err;
+    int fd;
+
+    ck_assert_uint_gt(len, 4096 + 500); /* two blocks */
+    for (at = 1; at < len; at++) {
+        /* Every byte of the header, the first events, the first block's
+         * seal (after its 4096 bytes) and the last seal; every 23rd else. */
+        if (!(at < 400 || (at > 3950 && at < 4350) || at > len - 100 ||
+              at % 23 == 0))
+            continue;
+        tried++;
+        write_bytes("part.comm.pgc", all, at);
+        if (!(r = pg_logr_open(part, PG_LOG_COMM, NULL, &err)))
+            continue; /* its header is not all there */
+        opened++;
+        seq = 0;
+        ck_assert_int_eq(read_on(r, &seq, n, &err), -1);
+        fd = open(part, O_WRONLY | O_APPEND);
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(write(fd, all + at, len - at), (ssize_t)(len - at));
+        close(fd);
+        ck_assert_int_eq(pg_logr_follow(r, &err), 0);
+        ck_assert_msg(read_on(r, &seq, n, &err) == 0,
+                      "stopped at byte %zu: %s", at, err.msg);
+        ck_assert_int_eq(seq, n);
+        pg_logr_close(r);
+    }
+    ck_assert_int_gt(opened, tried - 100);
+    free(all);
+}
+END_TEST
+
+/* Followed while the writer writes (the file grown ahead in zeros, each
+ * event's first byte stored last), a round at a time: each read gives
+ * the round just written, costs it and the open block at most, and the
+ * log then ends cleanly. */
+START_TEST(test_a_log_followed_while_written_reads_each_round_once)
+{
+    const char *path = tpath("live.comm.pgc");
+    pg_logw *w = open_all_kinds(path);
+    pg_logr *r = NULL;
+    long seq = 0, n = 400 * 8 + 1, d0;
+    pg_err err;
+    int i;
+
+    for (i = 0; i < 400; i++) {
+        write_round(w, i);
+        ck_assert_int_eq(pg_logw_flush(w), 0);
+        if (!r)
+            r = open_ok(path, PG_LOG_COMM, NULL);
+        else
+            ck_assert_int_eq(pg_logr_follow(r, &err), 0);
+        d0 = pg_logr_decoded(r);
+        ck_assert_int_eq(read_on(r, &seq, n, &err), -1);
+        ck_assert_msg(pg_logr_cut(r), "%s", err.msg);
+        ck_assert_int_eq(seq, (i + 1) * 8);
+        ck_assert_int_le(pg_logr_decoded(r) - d0, 8 + 4096);
+    }
+    ck_assert_int_eq(pg_logw_end(w, 1.8e9, 3), 0);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+    ck_assert_int_eq(pg_logr_follow(r, &err), 0);
+    ck_assert_int_eq(read_on(r, &seq, n, &err), 0);
+    ck_assert_int_eq(seq, n);
+    ck_assert_int_eq(pg_logr_follow(r, &err), 0); /* ended: stays so */
+    ck_assert_int_eq(read_on(r, &seq, n, &err), 0);
+    pg_logr_close(r);
+}
+END_TEST
+
+/* A writer takes its last event back when the call failed (pg_logw_undo)
+ * and may write another in its place: a reader that returned it says so
+ * (1: read the log again). */
+START_TEST(test_a_followed_log_whose_last_event_was_taken_back_is_read_again)
+{
+    const char *path = tpath("undo.comm.pgc");
+    pg_logw *w = open_all_kinds(path);
+    long seq = 0;
+    pg_logr *r;
+    pg_err err;
+
+    write_round(w, 0);
+    ck_assert_int_eq(pg_logw_flush(w), 0);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    ck_assert_int_eq(read_on(r, &seq, 99, &err), -1);
+    ck_assert_int_eq(seq, 8);
+    ck_assert_int_eq(pg_logr_follow(r, &err), 0); /* nothing changed */
+    ck_assert_int_eq(read_on(r, &seq, 99, &err), -1);
+    pg_logw_undo(w);
+    ck_assert_int_eq(pg_logw_leave(w, 1.7e9, "group", 77), 0);
+    ck_assert_int_eq(pg_logw_flush(w), 0);
+    ck_assert_int_eq(pg_logr_follow(r, &err), 1);
+    pg_logr_close(r);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+}
+END_TEST
+
+/* A damage that is not at the data's end stays an error when followed. */
+START_TEST(test_a_followed_log_with_a_corrupt_block_stays_corrupt)
+{
+    const char *path = tpath("bad.comm.pgc");
+    long n = write_all_kinds(path, 300, 1), seq = 0;
+    size_t len;
+    char *all = slurp(path, &len);
+    pg_logr *r;
+    pg_err err;
+
+    all[len / 2] ^= 0x5a;
+    write_bytes("bad.comm.pgc", all, len);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    ck_assert_int_eq(read_on(r, &seq, n, &err), -1);
+    ck_assert_msg(!pg_logr_cut(r) && strstr(err.msg, "corrupt"), "%s", err.msg);
+    ck_assert_int_lt(seq, n / 2 + 100);
+    ck_assert_int_eq(pg_logr_follow(r, &err), 0);
+    memset(&err, 0, sizeof err);
+    ck_assert_int_eq(read_on(r, &seq, n, &err), -1);
+    ck_assert_msg(strstr(err.msg, "corrupt"), "%s", err.msg);
+    pg_logr_close(r);
+    free(all);
 }
 END_TEST
 
@@ -546,6 +708,10 @@ static Suite *log_bin_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_every_kind_round_trips_across_blocks);
     tcase_add_test(tc, test_log_cut_inside_its_last_block_reads_to_the_last_event);
+    tcase_add_test(tc, test_a_log_followed_from_any_byte_gives_each_event_once);
+    tcase_add_test(tc, test_a_log_followed_while_written_reads_each_round_once);
+    tcase_add_test(tc, test_a_followed_log_with_a_corrupt_block_stays_corrupt);
+    tcase_add_test(tc, test_a_followed_log_whose_last_event_was_taken_back_is_read_again);
     tcase_add_test(tc, test_corrupt_block_is_named_and_what_precedes_it_is_read);
     tcase_add_test(tc, test_random_bytes_after_the_magic_are_an_error_not_a_crash);
     tcase_add_test(tc, test_sor_like_events_take_at_most_8_bytes);

@@ -942,6 +942,41 @@ START_TEST(test_a_grown_model_is_the_loaded_model)
 }
 END_TEST
 
+/* The live view reads a task's log again every 0.2 s while it grows: a
+ * read decodes the events it finds and at most a block's worth again
+ * (the open block, walked again; an event takes a byte at least), never
+ * the log from its start (which took 0.5 s a read at 10^6 events). */
+START_TEST(test_a_grown_models_read_costs_the_new_events_not_the_log)
+{
+    static const int one[] = { 1 };
+    struct rc_run g;
+    long before;
+    int r, i;
+
+    ck_assert_int_eq(rc_grow_begin(&g, dir), 0);
+    for (i = 0; i < 20000; i++)
+        send1(1, 2, 5, i + 1);
+    grow_round(&g, one, 1);
+    ck_assert_int_eq(g.tasks[0].n, 20000);
+    ck_assert_int_ge(rc_grow_decoded(&g), 20000);
+    for (r = 0; r < 5; r++) {
+        for (i = 0; i < 100; i++)
+            send1(1, 2, 5, 20000 + r * 100 + i + 1);
+        before = rc_grow_decoded(&g);
+        grow_round(&g, one, 1);
+        ck_assert_int_eq(g.tasks[0].n, 20000 + (r + 1) * 100);
+        ck_assert_int_ge(rc_grow_decoded(&g) - before, 100);
+        ck_assert_msg(rc_grow_decoded(&g) - before <= 100 + 4096,
+                      "read %d decoded %ld events for 100 new ones", r,
+                      rc_grow_decoded(&g) - before);
+    }
+    for (i = 0; i < g.tasks[0].n; i++) /* each once, in order */
+        ck_assert_int_eq(RC_EV(&g, 0, i + 1)->msgid, i + 1);
+    close_all();
+    rc_free(&g);
+}
+END_TEST
+
 /* What rc_find_each hands over, compared with what rc_find kept. */
 struct handed {
     const struct rc_race *want;
@@ -1042,6 +1077,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_a_failed_test_of_a_send_is_no_race);
     tcase_add_test(tc, test_the_views_graph_is_the_analysis_model);
     tcase_add_test(tc, test_a_grown_model_is_the_loaded_model);
+    tcase_add_test(tc, test_a_grown_models_read_costs_the_new_events_not_the_log);
     tcase_add_test(tc, test_races_found_again_one_by_one_are_the_races_kept);
     tcase_add_test(tc, test_races_found_going_down_are_the_races_kept);
     tcase_add_test(tc, test_the_tasks_summary_counts_what_the_graph_counts);

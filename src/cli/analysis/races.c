@@ -15,7 +15,8 @@
  * per run of sends between receives, and 12 bytes a task learnt from).
  *
  * The live view grows the same model while the logs are written
- * (rc_grow_*): a task's log is read past what the model holds of it, the
+ * (rc_grow_*): a task's log is read past what the model holds of it (its
+ * reader kept open, resuming where it stopped: pg_logr_follow), the
  * new events appended after all others and then placed among their
  * task's in one pass over the arrays (each task's events stay
  * contiguous, as RC_EV needs).  What take_event computes of an event
@@ -779,6 +780,7 @@ struct rc_grow {
     struct rc_seg { int task, n; } *seg;
     int nseg;
     size_t cap_seg, cap_tasks, cap_vtasks;
+    long decoded;  /* rc_grow_decoded */
 };
 
 int rc_grow_begin(struct rc_run *run, const char *dir)
@@ -870,36 +872,70 @@ static int grow_event(struct rc_run *run, int ti, const pg_event *ev)
     return 0;
 }
 
-int rc_grow_task(struct rc_run *run, int ltid, int *ti, int *cut, pg_err *err)
+/* Task ti's reader, ready to read past what it returned: opened the first
+ * time (its header taken), else followed (pg_logr_follow: a binary log
+ * reads on where it stopped; an XML one is opened again, live_n then
+ * counting its events from the first again).  0, -2 when the log is not
+ * there yet (its header is written first), -1 and err. */
+static int live_reader(struct rc_run *run, int ti, int ltid, pg_err *err)
 {
+    struct rc_vtask *v = &run->view->tasks[ti];
     char path[4300];
     pg_log_header h;
-    pg_event ev;
+    int rc;
+
+    if (v->live && (rc = pg_logr_follow(v->live, err)) <= 0)
+        return rc;
+    if (v->live) {
+        pg_logr_close(v->live);
+        v->live = NULL;
+    }
+    pg_log_path(path, sizeof path, run->dir, ltid, PG_LOG_COMM);
+    if (!(v->live = pg_logr_open(path, PG_LOG_COMM, &h, err)))
+        return -2;
+    v->live_n = 0;
+    view_header(run, ti, &h);
+    if (pg_log_race_only(h.select))
+        unanalysable(run, "a log is race-only (pangaea -min)");
+    return 0;
+}
+
+/* The log is read where the last read stopped, so a read costs the
+ * events it finds (and a walk over the open block), not the log. */
+int rc_grow_task(struct rc_run *run, int ltid, int *ti, int *cut, pg_err *err)
+{
+    struct rc_task *t;
     pg_logr *r;
-    long n = 0;
+    pg_event ev;
+    long d0;
     int rc;
 
     *cut = 0;
     if ((*ti = task_of(run, ltid)) < 0 && (*ti = insert_task(run, ltid)) < 0)
         return pg_err_set(err, "out of memory"), -1;
-    pg_log_path(path, sizeof path, run->dir, ltid, PG_LOG_COMM);
-    if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, err)))
-        return -2;
-    view_header(run, *ti, &h);
-    if (pg_log_race_only(h.select))
-        unanalysable(run, "a log is race-only (pangaea -min)");
+    if ((rc = live_reader(run, *ti, ltid, err)) < 0)
+        return rc;
+    t = &run->tasks[*ti];
+    r = run->view->tasks[*ti].live;
+    d0 = pg_logr_decoded(r);
     while ((rc = pg_logr_next(r, &ev, err)) == 1)
-        if (n++ >= run->tasks[*ti].nread) {
-            run->tasks[*ti].nread = n;
+        if (++run->view->tasks[*ti].live_n > t->nread) {
+            t->nread = run->view->tasks[*ti].live_n;
             if (grow_event(run, *ti, &ev) < 0) {
-                pg_logr_close(r);
-                return pg_err_set(err, "out of memory"), -1;
+                rc = pg_err_set(err, "out of memory");
+                break;
             }
+            t = &run->tasks[*ti];
         }
+    run->grow->decoded += pg_logr_decoded(r) - d0;
     if (rc < 0)
         *cut = pg_logr_cut(r);
-    pg_logr_close(r);
     return rc < 0 && !*cut ? -1 : 0;
+}
+
+long rc_grow_decoded(const struct rc_run *run)
+{
+    return run->grow ? run->grow->decoded : 0;
 }
 
 /* Moves n events from `from` to `to` (memmove) in each of the model's
@@ -980,6 +1016,8 @@ void rc_free(struct rc_run *run)
     free(run->tasks), free(run->ev), free(run->msg), free(run->turns);
     free(run->bars), free(run->text), free(run->snaps), free(run->dents);
     if (run->view) {
+        for (t = 0; t < run->ntasks; t++)
+            pg_logr_close(run->view->tasks[t].live);
         free(run->view->t), free(run->view->bytes), free(run->view->to);
         free(run->view->waited);
         free(run->view->tasks), free(run->view->spawns);

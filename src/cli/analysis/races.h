@@ -180,6 +180,9 @@ struct rc_vtask {
     int signal;          /* the signal it died of (its exec log's <crash>) */
     char crash_at[300];  /* where: the program's frame as file:line, or "" */
     char note[1100];     /* why its logs are incomplete, "" when they are not */
+    pg_logr *live;       /* a grown model's reader of its comm log, kept
+                            open between reads (rc_grow_task), or NULL */
+    long live_n;         /* events that reader returned */
 };
 
 /* One pvm_spawn of a child whose logs are in the directory. */
@@ -264,7 +267,10 @@ int rc_stream_comm(struct rc_run *run, int ti,
  * clocks.  rc_grow_begin: 0, or -1 when out of memory.
  * rc_grow_task: reads ltid's log past its t->nread events (its task made
  * on first sight, in ltid order: *ti its index; a log still being
- * written ends at its last whole event: 0 and *cut, err saying so); 0;
+ * written ends at its last whole event: 0 and *cut, err saying so).  The
+ * task's reader stays open (rc_vtask.live) and the next read resumes
+ * where this one stopped, an event torn at the end read again whole: a
+ * read costs the new events, not the log.  0;
  * -2 and err when the log cannot be opened (not written yet); -1 and err
  * when it does not read through, what came before kept.  Until rc_grow_place, the new events are not among their task's
  * (RC_EV does not reach them), though t->n counts them.
@@ -272,6 +278,10 @@ int rc_stream_comm(struct rc_run *run, int ti,
 int rc_grow_begin(struct rc_run *run, const char *dir);
 int rc_grow_task(struct rc_run *run, int ltid, int *ti, int *cut, pg_err *err);
 int rc_grow_place(struct rc_run *run);
+/* Events the grown model's readers decoded or walked over, all reads
+ * together: what its reading cost (about the events read, plus a block
+ * of PG_BIN_BLOCK bytes a task and read, however long the logs). */
+long rc_grow_decoded(const struct rc_run *run);
 /* The model's counts for a BARRIER (its count) and an END (its status),
  * which ride in the event's tag. */
 #define RC_BARRIER_COUNT(e) ((e)->tag)

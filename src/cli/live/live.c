@@ -191,8 +191,8 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
     if (!(fp = open_memstream(&buf, &len)))
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     lv_snap_lock();
+    lv_snap_watched(); /* first: the answer says when the next scan is */
     (cols ? lv_json_write_cols : lv_json_write)(fp, since, max);
-    lv.polled = pg_seconds(); /* watched: the scanner keeps up (live_snap.c) */
     if (!lv.running && since + max >= lv.nev)
         __atomic_store_n(&final_served, 1, __ATOMIC_RELEASE);
     lv_snap_unlock();

@@ -52,6 +52,11 @@ void top_live_finish(int status);
 
 int lv_snap_start(const struct top_opts *o, const char *posdir, pg_err *err);
 void lv_snap_stop(void);      /* a last scan, then the thread ends */
+/* A page or client read /events.json (called under lv_snap_lock): the
+ * scanner, resting as for nobody watching (20 times its last scan), scans
+ * again as for a page that watches (lv_scan_pause), and lv.next_scan
+ * says so. */
+void lv_snap_watched(void);
 void lv_snap_lock(void);
 void lv_snap_unlock(void);
 /* Writes the snapshot as JSON: the tasks, and at most `max` events from

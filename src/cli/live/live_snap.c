@@ -9,13 +9,17 @@
  * grows in the log directory, every event written first byte last, so the
  * reader of log_binr.c stops cleanly at the first event not yet complete
  * (it reads as a log cut short).  Each scan has the model read every
- * task's log past the events it holds (rc_grow_task), places the new ones
+ * task's log on from where the last scan stopped (rc_grow_task: its
+ * reader stays open, so a scan decodes the new events, not the whole
+ * log; a torn tail is read again next time), places the new ones
  * among their task's (rc_grow_place, one pass), and copies those a viewer
  * wants into the snapshot; reading is sequential and cheap (a few bytes
  * an event), and the pause between scans is at least 20 times the last
  * scan's length, so the thread takes at most about 5% of one CPU however
  * long the logs grow, unless a page watches (scan_pause: then 0.2 s, to
- * keep its view within half a second of the run).  Replaying, tasks write no log: each maps a small
+ * keep its view within half a second of the run; a page that starts
+ * watching wakes a reader resting as for nobody, lv_snap_watched).
+ * Replaying, tasks write no log: each maps a small
  * position file (src/pvm/runtime/live_pos.c) holding the recorded events
  * it consumed and whether it waits in a receive (read afresh each scan);
  * the snapshot shows the recorded events up to there (read once into the
@@ -474,44 +478,66 @@ double lv_scan_pause(double took, int watched)
 
 /* Watched: /events.json read in the last 2 s.  When the next scan should
  * be done is in each answer ("next_ms"): the page asks just after. */
-static double scan_pause(double took)
+static double scan_end, last_took; /* of the last scan, under the lock */
+
+static void scan_pause(double took)
 {
-    double now = pg_seconds(), pause;
+    double now = pg_seconds();
 
     lv_snap_lock();
-    pause = lv_scan_pause(took, now - lv.polled < 2.0);
-    lv.next_scan = now + pause + took;
+    scan_end = now;
+    last_took = took;
+    lv.next_scan = now + lv_scan_pause(took, now - lv.polled < 2.0) + took;
     lv_snap_unlock();
-    return pause;
 }
 
-static void *scanner(void *arg)
+void lv_snap_watched(void)
+{
+    double soon = scan_end + lv_scan_pause(last_took, 1) + last_took;
+
+    lv.polled = pg_seconds();
+    if (scan_end > 0 && lv.next_scan > soon) { /* resting as for nobody */
+        lv.next_scan = soon;
+        pthread_cond_signal(&wake);
+    }
+}
+
+/* Until the next scan is due (lv.next_scan, less the scan's own length),
+ * or the run is over; lv_snap_watched may bring it closer meanwhile. */
+static int rest(void)
 {
     struct timespec until;
-    double t0, took, pause;
+    double left;
+    int stop;
 
-    (void)arg;
-    for (;;) {
-        t0 = pg_seconds();
-        scan_once();
-        took = pg_seconds() - t0;
-        pause = scan_pause(took);
-        pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&mu);
+    while (!stopping &&
+           (left = lv.next_scan - last_took - pg_seconds()) > 0) {
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += (time_t)pause;
-        until.tv_nsec += (long)((pause - (time_t)pause) * 1e9);
+        until.tv_sec += (time_t)left;
+        until.tv_nsec += (long)((left - (time_t)left) * 1e9);
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
         }
-        if (!stopping)
-            pthread_cond_timedwait(&wake, &mu, &until);
-        if (stopping) {
-            pthread_mutex_unlock(&mu);
+        if (pthread_cond_timedwait(&wake, &mu, &until) == ETIMEDOUT)
             break;
-        }
-        pthread_mutex_unlock(&mu);
     }
+    stop = stopping;
+    pthread_mutex_unlock(&mu);
+    return stop;
+}
+
+static void *scanner(void *arg)
+{
+    double t0;
+
+    (void)arg;
+    do {
+        t0 = pg_seconds();
+        scan_once();
+        scan_pause(pg_seconds() - t0);
+    } while (!rest());
     last_scan = 1;
     scan_once(); /* the run is over: everything it wrote */
     return NULL;
