@@ -205,10 +205,7 @@ clocks() {
 more_mpi() {
     local name=$1 launcher=$2 dir=$3
     shift 3
-    if ! command -v "$launcher" >/dev/null; then
-        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
-        return
-    fi
+    launcher_ok "$name" "$launcher" || return
     PVM_TMP=$(pg_tmpdir)
     export PVM_TMP
     wild "$name" "$launcher" "$dir/mpi_wild" "$@"
@@ -216,14 +213,19 @@ more_mpi() {
     clocks "$name" "$launcher" "$dir/mpi_wtime" "$@"
 }
 
+# launcher_ok NAME LAUNCHER: true if the MPI launcher is installed; else
+# one failure, named (a missing MPI is no skip: the test packages have it).
+launcher_ok() {
+    command -v "$2" >/dev/null && return 0
+    pg_fail "$1: $2 is not installed (scripts/install-deps.sh test installs it)"
+    return 1
+}
+
 # one_mpi NAME LAUNCHER PROG [LAUNCHER OPTIONS...]
 one_mpi() {
     local name=$1 launcher=$2 prog=$3 dir out
     shift 3
-    if ! command -v "$launcher" >/dev/null; then
-        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
-        return
-    fi
+    launcher_ok "$name" "$launcher" || return
     PVM_TMP=$(pg_tmpdir)
     export PVM_TMP
     pg_replay_case "$name: master takes 3 results (MPI_Recv any source, Waitany, Iprobe, Testany, Waitall)" \
@@ -340,10 +342,7 @@ stop_left_out() {
 race_only() {
     local name=$1 launcher=$2 dir=$3 logs same=0 i
     shift 3
-    if ! command -v "$launcher" >/dev/null; then
-        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
-        return
-    fi
+    launcher_ok "$name" "$launcher" || return
     PG_LOG_OPTS=(-min)
     pg_replay_case "$name: a race-only recording of the master (-log -min)" \
         "$launcher" "$@" -n 4 "$dir/mpi_master"
@@ -425,10 +424,7 @@ replays_match() {
 persist() {
     local name=$1 launcher=$2 dir=$3 logs same=0 i line
     shift 3
-    if ! command -v "$launcher" >/dev/null; then
-        pg_fail "$name: $launcher is not installed (scripts/install-deps.sh test installs it)"
-        return
-    fi
+    launcher_ok "$name" "$launcher" || return
     PVM_TMP=$(pg_tmpdir)
     export PVM_TMP
     pg_replay_case "$name: persistent requests (MPI_Recv_init any source, MPI_Send_init, MPI_Start, MPI_Startall)" \
