@@ -22,6 +22,7 @@
 # N is the seq of a receive in ltid 1's log, as -dump shows it.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/debug_lib.sh"
 
 PANGAEA=$PG_BUILD/pangaea
 RACE=$PG_BUILD/tests/plain_race
@@ -51,15 +52,6 @@ fi
 N=$(pg_comm_xml "$logs" 1 | grep '<recv ' | sed -n '20s/.* seq="\([0-9]*\)".*/\1/p')
 [ -n "$N" ] || { pg_fail "no 20th receive in ltid 1's log"; pg_summary; exit 1; }
 
-# waits up to $2 s for file $1 to match $3
-wait_for() {
-    local i
-    for i in $(seq $(($2 * 10))); do
-        grep -Eq "$3" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
 
 # --- -stop 1:N ----------------------------------------------------------------
 PANGAEA_STALL=2 timeout 120 "$PANGAEA" -replay -stop "1:$N" -logdir "$logs" "$RACE" \
@@ -135,17 +127,6 @@ fi
 # --- -debug 1:N in a tmux window -----------------------------------------------
 $TM -f /dev/null new-session -d -x 220 -y 50 -s dbg
 $TM send-keys -t dbg:0 "PANGAEA_STALL=2 timeout 120 $PANGAEA -replay -debug 1:$N -logdir $logs $RACE >$dir/dbg.out 2>$dir/dbg.err; echo pangaea-exit-\$? >$dir/dbg.rc" Enter
-pane() { $TM capture-pane -p -t "$1" 2>/dev/null | grep -v '^$'; } # the screen
-# wait_pane WINDOW SECONDS PATTERN: until the screen matches (gdb prints in
-# parts; a fixed sleep is too short on a loaded machine).
-wait_pane() {
-    local i
-    for i in $(seq $(($2 * 10))); do
-        pane "$1" | grep -Eq -e "$3" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 at=
 wait_pane dbg:1 60 "ltid 1 is at recorded event $N " && at=1
 wait_pane dbg:1 10 "in [a-z_]+ \(.*\) at tests/programs/plain_race\.c:[0-9]+"
@@ -194,11 +175,7 @@ sockdir=
 [[ $sock == */pangaea-debug.??????/tmux.sock ]] &&
     sockdir="$(dirname "${sock%/*}") $(stat -c %a "${sock%/*}" 2>/dev/null)"
 ok=
-for i in $(seq 600); do
-    [ -n "$sock" ] && tmux -S "$sock" capture-pane -p -t pangaea 2>/dev/null |
-        grep -q "ltid 1 is at recorded event $N " && ok=1 && break
-    sleep 0.1
-done
+[ -n "$sock" ] && TM="tmux -S $sock" wait_pane pangaea 60 "ltid 1 is at recorded event $N " && ok=1
 [ -n "$ok" ] && tmux -S "$sock" send-keys -t pangaea "continue" Enter
 rc=0; wait "$runner" || rc=$?
 if [ -n "$ok" ] && [ "$rc" -eq 0 ] && cmp -s "$dir/rec.out" "$dir/own.out"; then

@@ -17,6 +17,7 @@
 # the replay went on as recorded after gdb.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/debug_lib.sh"
 
 command -v mpiexec.mpich >/dev/null ||
     pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
@@ -36,25 +37,6 @@ trap 'cleanup_tmux; pg_cleanup; trap - EXIT; exit 143' TERM
 dir=$(pg_tmpdir)
 cd "$dir" || exit 1
 
-pane() { $TM capture-pane -p -t "$1" 2>/dev/null | grep -v '^$'; }
-# wait_pane WINDOW SECONDS PATTERN: until the screen matches.
-wait_pane() {
-    local i
-    for i in $(seq $(($2 * 10))); do
-        pane "$1" | grep -Eq -e "$3" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-# wait_file FILE SECONDS PATTERN
-wait_file() {
-    local i
-    for i in $(seq $(($2 * 10))); do
-        grep -Eq "$3" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
 
 # in_window NAME LOGS LAUNCHER...: -replay -debug 1:2 in window 1 of our
 # tmux server; gdb there at event 2 in mpi_master.c; next; continue.
@@ -82,7 +64,7 @@ in_window() {
         pg_fail "$name: -debug: next did not step the program's line:"; pane "$name:1" | tail -8
     fi
     $TM send-keys -t "$name:1" "continue" Enter
-    wait_file "$name.rc" 60 "pangaea-exit-"
+    wait_for "$name.rc" 60 "pangaea-exit-"
     if grep -q "pangaea-exit-0" "$name.rc" && cmp -s rec.out "$name.out"; then
         pg_pass "$name: -debug: continue ends the replay with exactly the recorded output, exit 0"
     else
@@ -101,14 +83,10 @@ mkdir -m 700 xdg
 ( unset TMUX; export TMPDIR=$dir XDG_RUNTIME_DIR=$dir/xdg
   timeout 120 "$P" -replay -debug 2 -logdir rec mpiexec.mpich -n 4 "$PROG" >own.out 2>own.err ) &
 runner=$!
-wait_file own.err 30 "tmux -S [^ ]+ attach" &&
+wait_for own.err 30 "tmux -S [^ ]+ attach" &&
     sock=$(grep -Eo 'tmux -S [^ ]+ attach' own.err | awk '{print $3}')
 ok=
-for _ in $(seq 600); do
-    [ -n "$sock" ] && tmux -S "$sock" capture-pane -p -t pangaea 2>/dev/null |
-        grep -q "ltid 2 is in MPI_Init" && ok=1 && break
-    sleep 0.1
-done
+[ -n "$sock" ] && TM="tmux -S $sock" wait_pane pangaea 60 "ltid 2 is in MPI_Init" && ok=1
 [ -n "$ok" ] && tmux -S "$sock" send-keys -t pangaea "continue" Enter
 rc=0; wait "$runner" || rc=$?
 if [ -n "$ok" ] && [ "$rc" -eq 0 ] && cmp -s rec.out own.out &&
