@@ -34,20 +34,20 @@
  *    before PVM delivered the messages it had sent (PVM 3.4 then loses
  *    them: docs/pvm-notes.md), messages its recorded receivers took.  A
  *    landing inside a call that sends or starts tasks does not wait: what
- *    the sender waited for may be that call's own message.  Polls that found nothing are calls too (the recorded
- *    misses replay as many), so a busy-wait loop stops at the same turn.
+ *    the sender waited for may be that call's own message.  Polls that
+ *    found nothing are calls too (the recorded misses replay as many), so
+ *    a busy-wait loop stops at the same turn.
  * Named limits (README, "What replay guarantees"): a signal that ends its
- * task after polls that found nothing: their count rides on the next
- * event, which never comes, so the replay diverges at the first poll; the
- * instant within the
- * program's own computation between two PVM calls is not kept (a handler
- * that sets a flag a computation polls without calling PVM may land at
- * another iteration); a signal sent to a task outside the run, or a
+ * task after polls that found nothing: their count rides on the next event,
+ * which never comes, so the replay diverges at the first poll; the instant
+ * within the program's own computation between two PVM calls is not kept (a
+ * handler that sets a flag a computation polls without calling PVM may land
+ * at another iteration); a signal sent to a task outside the run, or a
  * number outside 1..31, is sent as asked and named as not replayed; a
  * program that sets handlers on real-time signals itself takes them from
- * Pangaea (its pvm_sendsig signals then reach its handlers); a system
- * call a signal interrupts is restarted (SA_RESTART) whatever the
- * program's own handler asked.
+ * Pangaea (its pvm_sendsig signals then reach its handlers); a system call a
+ * signal interrupts is restarted (SA_RESTART) whatever the program's own
+ * handler asked.
  */
 #include <errno.h>
 #include <fcntl.h>
