@@ -27,7 +27,10 @@ ended), the drawings made and the details panel before and after it;
 "hover": zoomed in, the pointer moved onto
 one of ltid 2's events ("event": [ltid, number]; "near": the numbers of
 ltid 2's events drawn within 8 px of it) and the details panel after
-it.
+it; "brush": the overview strip's brush (brush() below: a wheel turn
+on the graph, the brush moved, resized and clicked beside), each step
+the brush as drawn (its edges found in the strip's pixels) and the view
+mapped onto the strip, before and after.
 
 Design.  As scale_page.py (graph_page.py's Driver: chromedriver, a
 private profile, clean-up of what it started).  Nothing is timed: the
@@ -119,6 +122,62 @@ def moved(d, act, xb, xa):
             "before_details": b[3], "details": a[3]}
 
 
+# The brush as drawn: its edges found in the overview strip's pixels (the
+# colour only its edges have, #1565c0; each edge 2 px, the one at its x
+# and the one before), in window px; and the view it should show: the
+# graph's plot's positions at its ends mapped onto the strip
+# ("view_left", "view_right"), the strip's scale ("s") and the graph's.
+BRUSH = """const c = document.getElementById('ov'), g = window.pangaeaLive;
+if (!c || !g.overview) return null;
+const b = c.getBoundingClientRect(), r = c.width / b.width;
+const row = c.getContext('2d').getImageData(0, Math.floor(c.height / 2), c.width, 1).data, xs = [];
+for (let x = 0; x < c.width; x++) if (row[4 * x] === 0x15 && row[4 * x + 1] === 0x65 && row[4 * x + 2] === 0xc0) xs.push(x / r);
+if (!xs.length) return null;
+const o = g.overview(), v = g.view(), at = (u) => o.left + (u - o.origin) * o.s;
+return {left: b.left + xs[0] + 1, right: b.left + xs[xs.length - 1], y: b.top + b.height / 2,
+        view_left: at(v[0]), view_right: at(v[1]), view: v, s: o.s, px: g.scale(), draws: g.draws()};"""
+
+
+def brush_step(d, act):
+    """The brush before and after act(brush) (act: WebDriver's input on
+    the strip or the graph; not done when no brush is drawn)."""
+    settle(d)
+    b = d.js(BRUSH)
+    if b is None:
+        return {"before": None, "after": None}
+    act(b)
+    settle(d)
+    return {"before": b, "after": d.js(BRUSH)}
+
+
+def press_drag(d, x, y, dx):
+    """The left button pressed at (x, y), moved dx px in steps, released."""
+    d.call("POST", "/actions", {"actions": [{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": int(round(x)), "y": int(round(y))},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerMove", "duration": 150, "origin": "viewport", "x": int(round(x + dx)), "y": int(round(y))},
+                    {"type": "pointerUp", "button": 0}]}]})
+    d.call("DELETE", "/actions")
+
+
+def brush(d):
+    """The overview strip's brush: zoomed in x4 about the middle, then a
+    ctrl+wheel turn on the graph (the brush must follow), the brush
+    dragged 100 px right by its middle (the view must follow), its right
+    edge dragged 60 px right (a zoom out), and a click beside it (the view
+    centred there).  Each: the brush before and after (BRUSH)."""
+    d.js("const g = window.pangaeaLive; g.fit(); g.zoom(4);")
+    x, y = canvas_point(d, 0.3)
+    out = {"wheel": brush_step(d, lambda b: wheel(d, x, y, -200))}
+    out["move"] = brush_step(d, lambda b: press_drag(d, (b["left"] + b["right"]) / 2, b["y"], 100))
+    out["edge"] = brush_step(d, lambda b: press_drag(d, b["right"], b["y"], 60))
+    out["beside"] = brush_step(d, lambda b: press_drag(d, b["left"] - 150, b["y"], 0))
+    if out["beside"]["before"]:
+        out["beside"]["at"] = out["beside"]["before"]["left"] - 150
+    return out
+
+
 def hover(d):
     """Zoomed in on the middle of ltid 2's row (the page's test hook: on
     the busiest row's, ltid 2 may have no event in view, the workers of
@@ -169,6 +228,7 @@ def main():
         x, y = canvas_point(d, 0.3)
         out["wheel"] = moved(d, lambda: wheel(d, x, y, -200), x, x)
         out["drag"] = moved(d, lambda: drag(d, x, y, 200), x, x + 200)
+        out["brush"] = brush(d)
         out["hover"] = hover(d)
         print(json.dumps(out))
     finally:

@@ -32,6 +32,11 @@
 #    exactly ltid 1's events and dims the others', and off, none; a
 #    Ctrl+wheel turn zooms about the pointer, a drag moves the view with
 #    it; pointing at an event shows its details.
+# 7. The overview strip above the graph (clicks_page.py's "brush", found
+#    in the strip's pixels): its brush is where the view is; a ctrl+wheel
+#    turn on the graph narrows it by the zoom; dragging it by its middle
+#    moves the view by as much at the same scale; dragging its right edge
+#    zooms the view out to it; a click beside it centres the view there.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -111,6 +116,21 @@ check_clicks() {
     expect "-live: a drag moves the view with the pointer (what was under it is under it still)" \
         "$(jget "$c" "(lambda m: (m['px'] == m['before_px'], abs(m['at'] - m['before_at']) * m['px'] < 2, m['draws'] >= 1))(d['drag'])")" \
         "(True, True, True)"
+    # The overview strip's brush (clicks_page.py's "brush": its edges as
+    # found in the strip's pixels, the view mapped onto the strip).
+    local B='(lambda b: '
+    expect "-live: the brush is drawn where the view is (zoomed in x4)" \
+        "$(jget "$c" "${B}b is not None and abs(b['left'] - b['view_left']) <= 1.5 and abs(b['right'] - b['view_right']) <= 1.5)(d['brush']['wheel']['before'])")" True
+    expect "-live: ctrl+wheel on the graph: the brush follows (narrower by e^0.4, where the view is)" \
+        "$(jget "$c" "(lambda w: w['after'] is not None and abs((w['before']['right'] - w['before']['left']) / (w['after']['right'] - w['after']['left']) - 1.492) < 0.03 and abs(w['after']['left'] - w['after']['view_left']) <= 1.5 and abs(w['after']['right'] - w['after']['view_right']) <= 1.5)(d['brush']['wheel'])")" True
+    expect "-live: the brush dragged 100 px: it moves 100 px, the view with it at its scale" \
+        "$(jget "$c" "(lambda m: m['after'] is not None and (round(m['after']['left'] - m['before']['left']), round(m['after']['right'] - m['before']['right']), abs((m['after']['view'][0] - m['before']['view'][0]) * m['before']['s'] - 100) <= 1.5, m['after']['px'] == m['before']['px']))(d['brush']['move'])")" \
+        "(100, 100, True, True)"
+    expect "-live: the brush's right edge dragged 60 px: the view zooms out to the brush, its left end kept" \
+        "$(jget "$c" "(lambda m: m['after'] is not None and (abs(m['after']['left'] - m['before']['left']) <= 1.5, abs(m['after']['right'] - m['before']['right'] - 60) <= 1.5, abs(m['after']['view_left'] - m['before']['view_left']) <= 1.5, abs(m['after']['view_right'] - m['before']['view_right'] - 60) <= 1.5, abs(m['after']['px'] / m['before']['px'] * (m['before']['right'] - m['before']['left'] + 60) / (m['before']['right'] - m['before']['left']) - 1) < 0.02))(d['brush']['edge'])")" \
+        "(True, True, True, True, True)"
+    expect "-live: a click on the strip beside the brush centres the view there" \
+        "$(jget "$c" "(lambda m: m['after'] is not None and abs((m['after']['view_left'] + m['after']['view_right']) / 2 - m['at']) <= 1.5 and abs(m['after']['left'] - m['after']['view_left']) <= 1.5)(d['brush']['beside'])")" True
     expect "-live: pointing at an event shows its details (no click)" \
         "$(jget "$c" "(lambda h: h['event'] is not None and any(h['details'].startswith('ltid 2 event %d:' % n) for n in h['near']))(d['hover'])")" True
 }
