@@ -66,6 +66,8 @@ o.redraw_ms = t(() => g.redraw());
 if (g.zoom) { o.zoom_in_ms = t(() => g.zoom(8)); o.zoom_out_ms = t(() => g.zoom(1 / 8)); } // not on the live page before its level of detail
 if (g.setMode) { o.logical_ms = t(() => g.setMode("logical")); o.real_ms = t(() => g.setMode("real")); }
 o.filter_on_ms = t(() => g.filter.setHash("task=1"));
+if (g.frame().ov) o.overview_count_ms = g.frame().ov.ms; // the strip, every event counted again (the filter changed)
+if (g.brushMove) { o.brush_move_ms = t(() => g.brushMove(-100)); o.overview_ms = g.frame().ov.ms; }
 o.filter_off_ms = t(() => g.filter.setHash(""));
 o.events = typeof g.events === "function" ? g.events() : g.events;
 o.frame = g.frame();
@@ -83,13 +85,15 @@ def during(d, url):
     # old the view got, whatever the page drew meanwhile (both builds of
     # an A/B comparison report it alike).
     stale, stale_at, last_n, since, was_running = 0, 0, -1, time.time(), False
+    since_page, stale_page = 0, None  # the page's clock (performance.now()) at the same samples
     while True:
-        st = d.js("const g = window.pangaeaLive; return g && g.ready !== undefined ? [g.events(), g.running(), " + LIVE_READY + "] : [0, true, false]")
+        st = d.js("const g = window.pangaeaLive; return g && g.ready !== undefined ? [g.events(), g.running(), " + LIVE_READY +
+                  ", performance.now()] : [0, true, false, performance.now()]")
         now = time.time()
         if st[0] != last_n:
             if was_running and last_n > 0 and now - since > stale:
-                stale, stale_at = now - since, last_n
-            last_n, since = st[0], now
+                stale, stale_at, stale_page = now - since, last_n, (since_page, st[3])
+            last_n, since, since_page = st[0], now, st[3]
         was_running = st[1]
         if st[2] or now - t0 > 900:
             break
@@ -101,7 +105,28 @@ def during(d, url):
             # what the page did in that longest gap (ms): waiting for answers, parsing, adding, drawing, the rest
             "gap_why": d.js("const g = window.pangaeaLive; const w = g.maxDrawGapWhy && g.maxDrawGapWhy(); "
                             "return w && Object.fromEntries(Object.entries(w).map(([k, v]) => [k, Math.round(v)]))"),
-            "events": d.js("return window.pangaeaLive.events()")}
+            "events": d.js("return window.pangaeaLive.events()"),
+            # all the page's steps while it caught up: ms spent in each kind, and how many
+            "step_totals": d.js("const g = window.pangaeaLive, o = {}; if (!g.steps) return null; for (const s of g.steps()) "
+                                "{ const k = s[1]; o[k] = o[k] || [0, 0]; o[k][0] += s[3]; o[k][1]++; } return o;"),
+            # the same stalest time on the page's own clock (its steps: the longest time between two
+            # additions of events while the run went on), which no lateness of WebDriver's polls inflates
+            "page_max_stale": d.js(PAGE_STALE),
+            # the page's steps in that stalest time ([ms, step, events held, ms taken or waited]; its own clock)
+            "stale_steps": stale_page and d.js("const g = window.pangaeaLive; return g.steps ? g.steps().filter((s) => "
+                                               "s[0] >= arguments[0] - 20 && s[0] <= arguments[1] + 20) : null",
+                                               stale_page[0], stale_page[1])}
+
+
+PAGE_STALE = """const g = window.pangaeaLive; if (!g.steps) return null;
+let last = null, best = [0, 0, 0];
+for (const s of g.steps()) {
+  if (s[1] === "over") break;
+  if (s[1] !== "added" || (last && s[2] === last[2])) continue;
+  if (last && s[0] - last[0] > best[0]) best = [s[0] - last[0], last[2], last[0]];
+  last = s;
+}
+return {ms: best[0], after: best[1], at_ms: best[2]};"""
 
 
 # The live page holds every event of the run (a page before caughtUp():

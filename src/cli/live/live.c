@@ -14,6 +14,7 @@
  * fields and answers):
  *   GET  /                    the page
  *   GET  /events.json         the snapshot's events from ?since=N on
+ *                             (?max=N: at most N of them)
  *                             (&format=cols: in columns, live_json.c)
  *   GET  /control.json        tasks held and their calls, breakpoints,
  *                             what-if runs (live_ctl.c, live_alt.c)
@@ -79,6 +80,8 @@ extern const char top_live_html[];
 
 #define MAX_EVENTS 20000 /* per /events.json answer; "more" says if cut */
 #define MAX_COLS 100000  /* the same in columns (?format=cols): ~3 MB */
+#define STR_(x) #x
+#define STR(x) STR_(x) /* a limit above, in an error's text */
 
 static struct MHD_Daemon *daemon_;
 static int on, wait_after;
@@ -171,7 +174,9 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
                                                 "since");
     const char *fmt = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
                                                   "format");
-    long since = 0, max;
+    const char *m = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+                                                "max");
+    long since = 0, max, limit;
     int cols;
     char *buf = NULL, *end;
     size_t len = 0;
@@ -187,7 +192,14 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
         return text(c, MHD_HTTP_BAD_REQUEST,
                     "format must be events or cols\n");
     cols = fmt && !strcmp(fmt, "cols");
-    max = cols ? MAX_COLS : MAX_EVENTS;
+    max = limit = cols ? MAX_COLS : MAX_EVENTS;
+    if (m) { /* fewer: a page following a run reads it in smaller bites */
+        max = strtol(m, &end, 10);
+        if (*end || end == m || max < 1 || max > limit)
+            return text(c, MHD_HTTP_BAD_REQUEST,
+                        cols ? "max must be 1 to " STR(MAX_COLS) " events\n"
+                             : "max must be 1 to " STR(MAX_EVENTS) " events\n");
+    }
     if (!(fp = open_memstream(&buf, &len)))
         return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     lv_snap_lock();
@@ -231,7 +243,7 @@ static const struct route {
     int open;
 } routes[] = {
     { "GET", "/", serve_page, NULL, "", 0 },
-    { "GET", "/events.json", serve_events, NULL, "since format", 0 },
+    { "GET", "/events.json", serve_events, NULL, "since format max", 0 },
     { "GET", "/filter.js", serve_filter_js, NULL, "", 1 },
     { "GET", "/filter.css", serve_filter_css, NULL, "", 1 },
     { "GET", "/control.json", NULL, lv_alt_control_json, "", 0 },
