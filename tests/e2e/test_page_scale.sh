@@ -204,6 +204,10 @@ if pg_pvm_start; then
             "$(python3 "$HERE/scale_page.py" --cols "$dir/cols.json" "$dir/objs.json")" "same"
         expect "-live: a format it does not know is refused" \
             "$(curl -s -o /dev/null -w '%{http_code}' "${URL}events.json?format=xml")" 400
+        expect "-live: ?max=N answers at most N events (the page's bite while a run goes on), and says there are more" \
+            "$(curl -s "${URL}events.json?format=cols&since=0&max=5" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["n"], d["more"])')" "5 True"
+        expect "-live: a max of 0, or past the answer's limit, is refused" \
+            "$(for m in 0 100001 x; do curl -s -o /dev/null -w '%{http_code} ' "${URL}events.json?format=cols&max=$m"; done)" "400 400 400 "
         if clicks=$(timeout 180 python3 "$HERE/clicks_page.py" <<<"$PAGE_URL" 2>"$dir/clicks.err"); then
             check_clicks "$clicks"
         else
