@@ -15,7 +15,8 @@ and the renderer's memory: the resident set (VmRSS, /proc) of every
 renderer process of this browser, summed, before the page (blank_rss_mb:
 Chromium's own, about:blank) and with it (renderer_rss_mb; page_rss_mb
 the difference: what the page costs), and the JS heap Chromium reports
-(performance.memory).
+(performance.memory); then, after a full garbage collection, the page's
+share again (page_rss_gc_mb) and the bytes of its typed arrays (typed_mb).
 
 Design.  It drives Chromium as the e2e tests do (tests/e2e/graph_page.py's
 Driver: chromedriver, a private profile, clean-up of only what it
@@ -165,6 +166,15 @@ def main():
         out["blank_rss_mb"] = round(blank_kb / 1024)
         out["page_rss_mb"] = out["renderer_rss_mb"] - out["blank_rss_mb"]
         out["js_heap_mb"] = round(d.js("return performance.memory ? performance.memory.usedJSHeapSize : 0") / 2**20)
+        # Again after a full garbage collection (DevTools' HeapProfiler): what
+        # the page keeps (page_rss_gc_mb), and of it the typed arrays'
+        # backing stores (typed_mb: the events' columns, mostly).
+        cdp = lambda cmd: d.call("POST", "/goog/cdp/execute", {"cmd": cmd, "params": {}})
+        cdp("HeapProfiler.enable")
+        cdp("HeapProfiler.collectGarbage")
+        time.sleep(1)
+        out["page_rss_gc_mb"] = round(renderer_rss_kb(d.profile) / 1024) - out["blank_rss_mb"]
+        out["typed_mb"] = round(cdp("Runtime.getHeapUsage").get("backingStorageSize", 0) / 2**20, 1)
         print(json.dumps(out))
     finally:
         d.close()
