@@ -110,7 +110,7 @@ check_clicks() {
         "$(jget "$c" "[(d[k]['frame']['high'], d[k]['frame']['dim']) for k in ('filter_on', 'filter_off')]")" \
         "$(jget "$c" "[(d['per_ltid']['1'], sum(v for l, v in d['per_ltid'].items() if l != '1')), (0, 0)]")"
     expect "-live: the fit shows every event" "$(jget "$c" "d['fit']['frame']['marks']")" "$(jget "$c" "d['events']")"
-    expect "-live: the overview strip counts every event (counted as they came, then all again for the filter)" \
+    expect "-live: the overview strip counts every event (counted as they came, then all again for the filter, in a task after the click's drawing)" \
         "$(jget "$c" "[d[k]['frame'].get('ov', {}).get('total') for k in ('fit', 'filter_off')]")" "$(jget "$c" "[d['events']] * 2")"
     expect "-live: ctrl+wheel zooms in about the pointer (by e^0.4), what was under it stays within a pixel" \
         "$(jget "$c" "(lambda w: (round(w['px'] / w['before_px'], 3), abs(w['at'] - w['before_at']) * w['px'] < 1, w['draws'] >= 1))(d['wheel'])")" \
