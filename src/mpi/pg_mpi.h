@@ -49,6 +49,11 @@
 #define PGM_SITE()                                                          \
     ((void)(pgm.pc_set ? 0 : (pgm.pc = __builtin_return_address(0), 0)),    \
      pgm.hooks ? pgm_call_hooks() : (void)0)
+/* In a Fortran binding of ours (mpi_fortran.c, mpi_f08.c), before it
+ * calls the C wrapper: the site is the Fortran program's call; the
+ * binding clears pc_set when the wrapper returns. */
+#define PGM_FORTRAN_SITE()                                                  \
+    (pgm.pc = __builtin_return_address(0), pgm.pc_set = 1)
 /* pgm.hooks: 0 in a plain recording or replay, so that the hot path
  * pays one test for all of these; PGM_SITE calls pgm_call_hooks. */
 #define PGM_HOOK_CHAOS 1  /* -chaos: a delay (mpi_chaos.c) */

@@ -1,0 +1,64 @@
+# tests/e2e/mpi_f08_cases.sh - the checks test_mpi_f08.sh (MPICH) and
+# test_mpi_f08_openmpi.sh (Open MPI) run on a `use mpi_f08` program
+# (sourced after lib.sh and mpi_cases.sh; not a test itself).
+#
+# tests/programs/mpi_f08master.f90: a master takes its 3 workers'
+# messages with MPI_Recv(MPI_ANY_SOURCE), wildcard MPI_Irecv completed by
+# MPI_Waitany, MPI_Iprobe(MPI_ANY_SOURCE) polls, wildcard MPI_Irecv
+# completed by MPI_Testsome polls, and reads MPI_Wtime; the workers send
+# with MPI_Send, MPI_Isend + MPI_Wait, MPI_Ssend.  Neither MPI's f08
+# bindings call the C MPI_ names for all of these (MPI_Init among them):
+# without src/mpi/mpi_f08.c (MPICH) and mpi_fortran.c's f08 names (Open
+# MPI) nothing of the run was recorded.  f08master checks, per MPI:
+# - 5 unrecorded runs differ; one run is recorded; 10 replays print
+#   exactly the recorded output (lib.sh, pg_replay_case);
+# - -races reports exactly the races derived by hand from the master's log
+#   (mpi_races_check.py), the two wildcard MPI_Recv at their line of the
+#   .f90 with 2 and 1 alternatives (the call site is the program's);
+# - -tasks matches every message (12 sends, 3 probes and 12 receives);
+# - the master's two MPI_Wtime readings are in its log (replayed);
+# - the indices MPI_Waitany gave are those the MPI's own binding gives
+#   without Pangaea (MPICH 4.0.2's from 0, Open MPI's from 1).
+
+f08_recv_line=$(grep -n "call MPI_Recv(v, 1, MPI_INTEGER, MPI_ANY_SOURCE" \
+    "$PG_ROOT/tests/programs/mpi_f08master.f90" | cut -d: -f1)
+
+# f08master NAME LAUNCHER DIR [LAUNCHER OPTIONS...]
+f08master() {
+    local name=$1 launcher=$2 dir=$3 case_dir free rec
+    shift 3
+    pg_replay_case "$name: a \`use mpi_f08\` master (MPI_Recv any source, Waitany, Iprobe, Testsome)" \
+        "$launcher" "$@" -n 4 "$dir/mpi_f08master"
+    case_dir=$(dirname "$PG_CASE_LOGS")
+    if [ ! -e "$PG_CASE_LOGS/ltid-1.comm.pgc" ]; then
+        pg_fail "$name: nothing of the mpi_f08 program was recorded"
+        return
+    fi
+    races_exact "$name: mpi_f08master" "$PG_CASE_LOGS"
+    if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
+ok = [len(x["alternatives"]) for x in r] == [2, 1]
+ok = ok and all(x["site"] == "mpi_f08master.f90:" + sys.argv[1] and x["asked"]["from"] == -1 for x in r)
+sys.exit(0 if ok else 1)' "$f08_recv_line"; then
+        pg_pass "$name: -races reports the two wildcard MPI_Recv at mpi_f08master.f90:$f08_recv_line"
+    else
+        pg_fail "$name: -races on the mpi_f08 master"
+        "$PG_BUILD/pangaea" -races "$PG_CASE_LOGS" | head -8
+    fi
+    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
+        grep -q "^4 tasks, 12 sends, 15 receives, 15 messages matched, 0 send destinations and 0 receives unmatched" &&
+        [ "$("$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | grep -c '<query .*call="MPI_Wtime"')" = 2 ]; then
+        pg_pass "$name: -tasks matches every message of the mpi_f08 program; its MPI_Wtime readings are logged"
+    else
+        pg_fail "$name: the mpi_f08 program's messages or clock readings are not all recorded"
+        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
+    fi
+    free=$(sed -n 2p "$case_dir/free/1.out" | tr ' ' '\n' | cut -s -d: -f1 | sort | xargs)
+    rec=$(sed -n 2p "$case_dir/rec.out" | tr ' ' '\n' | cut -s -d: -f1 | sort | xargs)
+    if [ -n "$free" ] && [ "$free" = "$rec" ]; then
+        pg_pass "$name: MPI_Waitany's indices are the MPI's own binding's ($rec)"
+    else
+        pg_fail "$name: MPI_Waitany's indices: '$rec' recorded, '$free' without Pangaea"
+    fi
+}
