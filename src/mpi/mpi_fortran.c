@@ -1,7 +1,7 @@
 /*
  * mpi_fortran.c - Open MPI's Fortran calls (pg_mpi.h): the Fortran names
- * a program compiled with mpif90.openmpi calls (mpi_send_ ...), turned
- * into the C calls this library wraps.
+ * a program compiled with mpif90.openmpi calls (mpi_send_,
+ * mpi_send_f08_ ...), turned into the C calls this library wraps.
  *
  * Design.  Open MPI's Fortran bindings (libmpi_mpifh) call PMPI_Send and
  * the rest directly, past every MPI_ wrapper (docs/mpi-notes.md), where
@@ -11,11 +11,13 @@
  * calls the C wrapper, which records or replays as for C.  Only the calls
  * the C side wraps are here; the others go to Open MPI's bindings, which
  * is what they did before.  gfortran's names (lower case, one trailing
- * underscore: mpif.h and `use mpi`); `use mpi_f08` names (mpi_send_f08)
- * are not taken yet, and such a rank says it was not recorded
- * (mpi_log.c).  The call site is the Fortran program's (FORTRAN_SITE),
- * not this file's.  Built into the Open MPI library only: MPICH's
- * bindings reach the C wrappers by themselves.
+ * underscore: mpif.h and `use mpi`), and `use mpi_f08`'s (mpi_send_f08_
+ * ...): Open MPI's f08 bindings take the same arguments, ierror optional
+ * (NULL when left out), so the f08 names are aliases of the same
+ * functions (the list: mpi_f08.def).  The call site is the Fortran
+ * program's (FORTRAN_SITE), not this file's.  Built into the Open MPI
+ * library only: MPICH's bindings of mpif.h and `use mpi` reach the C
+ * wrappers by themselves, and its `use mpi_f08` names are mpi_f08.c's.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
