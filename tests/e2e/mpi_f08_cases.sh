@@ -5,17 +5,19 @@
 # tests/programs/mpi_f08master.f90: a master takes its 3 workers'
 # messages with MPI_Recv(MPI_ANY_SOURCE), wildcard MPI_Irecv completed by
 # MPI_Waitany, MPI_Iprobe(MPI_ANY_SOURCE) polls, wildcard MPI_Irecv
-# completed by MPI_Testsome polls, and reads MPI_Wtime; the workers send
-# with MPI_Send, MPI_Isend + MPI_Wait, MPI_Ssend.  Neither MPI's f08
-# bindings call the C MPI_ names for all of these (MPI_Init among them):
-# without src/mpi/mpi_f08.c (MPICH) and mpi_fortran.c's f08 names (Open
-# MPI) nothing of the run was recorded.  f08master checks, per MPI:
+# completed by MPI_Testsome polls, by MPI_Waitsome, MPI_Probe, MPI_Testall
+# polls, and reads MPI_Wtime; the workers send with MPI_Send, MPI_Isend +
+# MPI_Wait, MPI_Ssend, MPI_Issend + MPI_Request_get_status polls.  Neither
+# MPI's f08 bindings call the C MPI_ names for all of these (MPI_Init
+# among them): without src/mpi/mpi_f08.c (MPICH) and mpi_fortran.c's f08
+# names (Open MPI) nothing of the run was recorded.  f08master checks,
+# per MPI:
 # - 5 unrecorded runs differ; one run is recorded; 10 replays print
 #   exactly the recorded output (lib.sh, pg_replay_case);
 # - -races reports exactly the races derived by hand from the master's log
 #   (mpi_races_check.py), the two wildcard MPI_Recv at their line of the
 #   .f90 with 2 and 1 alternatives (the call site is the program's);
-# - -tasks matches every message (12 sends, 3 probes and 12 receives);
+# - -tasks matches every message (21 sends, 6 probes and 21 receives);
 # - the master's two MPI_Wtime readings are in its log (replayed);
 # - the indices MPI_Waitany gave are those the MPI's own binding gives
 #   without Pangaea (MPICH 4.0.2's from 0, Open MPI's from 1).
@@ -27,7 +29,7 @@ f08_recv_line=$(grep -n "call MPI_Recv(v, 1, MPI_INTEGER, MPI_ANY_SOURCE" \
 f08master() {
     local name=$1 launcher=$2 dir=$3 case_dir free rec
     shift 3
-    pg_replay_case "$name: a \`use mpi_f08\` master (MPI_Recv any source, Waitany, Iprobe, Testsome)" \
+    pg_replay_case "$name: a \`use mpi_f08\` master (MPI_Recv any source, Waitany, Iprobe, Testsome, Waitsome, Probe, Testall)" \
         "$launcher" "$@" -n 4 "$dir/mpi_f08master"
     case_dir=$(dirname "$PG_CASE_LOGS")
     if [ ! -e "$PG_CASE_LOGS/ltid-1.comm.pgc" ]; then
@@ -47,7 +49,7 @@ sys.exit(0 if ok else 1)' "$f08_recv_line"; then
         "$PG_BUILD/pangaea" -races "$PG_CASE_LOGS" | head -8
     fi
     if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
-        grep -q "^4 tasks, 12 sends, 15 receives, 15 messages matched, 0 send destinations and 0 receives unmatched" &&
+        grep -q "^4 tasks, 21 sends, 27 receives, 27 messages matched, 0 send destinations and 0 receives unmatched" &&
         [ "$("$PG_BUILD/pangaea" -dump "$PG_CASE_LOGS" 1 | grep -c '<query .*call="MPI_Wtime"')" = 2 ]; then
         pg_pass "$name: -tasks matches every message of the mpi_f08 program; its MPI_Wtime readings are logged"
     else
