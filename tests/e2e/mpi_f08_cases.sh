@@ -19,6 +19,7 @@
 #   .f90 with 2 and 1 alternatives (the call site is the program's);
 # - -tasks matches every message (21 sends, 6 probes and 21 receives);
 # - the master's two MPI_Wtime readings are in its log (replayed);
+# - -whatif makes the first wildcard MPI_Recv take another message;
 # - the indices MPI_Waitany gave are those the MPI's own binding gives
 #   without Pangaea (MPICH 4.0.2's from 0, Open MPI's from 1).
 
@@ -56,11 +57,32 @@ sys.exit(0 if ok else 1)' "$f08_recv_line"; then
         pg_fail "$name: the mpi_f08 program's messages or clock readings are not all recorded"
         "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
     fi
+    f08_whatif "$name" "$launcher" "$dir" "$@"
     free=$(sed -n 2p "$case_dir/free/1.out" | tr ' ' '\n' | cut -s -d: -f1 | sort | xargs)
     rec=$(sed -n 2p "$case_dir/rec.out" | tr ' ' '\n' | cut -s -d: -f1 | sort | xargs)
     if [ -n "$free" ] && [ "$free" = "$rec" ]; then
         pg_pass "$name: MPI_Waitany's indices are the MPI's own binding's ($rec)"
     else
         pg_fail "$name: MPI_Waitany's indices: '$rec' recorded, '$free' without Pangaea"
+    fi
+}
+
+# f08_whatif NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: -whatif makes the
+# master's first wildcard MPI_Recv take another worker's message (the
+# first alternative -races names): the run prints that worker first.
+f08_whatif() {
+    local name=$1 launcher=$2 dir=$3 plan out
+    shift 3
+    plan=$("$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"][0]
+a = r["alternatives"][0]
+print("%d:%d=%d:%d %d" % (r["ltid"], r["seq"], a["ltid"], a["msgid"], a["ltid"] - 1))')
+    out=$(timeout 90 "$PG_BUILD/pangaea" -whatif "${plan% *}" -logdir "$PG_CASE_LOGS" \
+        "$launcher" "$@" -n 4 "$dir/mpi_f08master" 2>/dev/null | head -1)
+    if [ -n "$plan" ] && [ "${out%% *}" = "${plan##* }" ]; then
+        pg_pass "$name: -whatif ${plan% *} makes the mpi_f08 master take rank ${plan##* }'s message first"
+    else
+        pg_fail "$name: -whatif ${plan% *}: the master took '$out' first, not rank ${plan##* }"
     fi
 }
