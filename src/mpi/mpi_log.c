@@ -232,12 +232,12 @@ void pgm_start(void)
 }
 
 /* A rank of a recording or replay whose MPI_Init never reached the
- * library: a Fortran binding that calls PMPI_Init directly and that the
- * library does not take (mpi_fortran.c and mpi_f08.c take gfortran's
- * names of mpif.h, `use mpi` and `use mpi_f08`: docs/mpi-notes.md).  Said,
- * rather than a silent run; only in a process that has an MPI's Fortran
- * bindings (the library is preloaded into whatever the launcher starts:
- * a script around the program too). */
+ * library: the program called PMPI_Init, or a Fortran binding that calls
+ * PMPI_Init directly and that the library does not take (mpi_fortran.c
+ * and mpi_f08.c take gfortran's names of mpif.h, `use mpi` and `use
+ * mpi_f08`: docs/mpi-notes.md).  Said, rather than a silent run; only in
+ * a process that has an MPI's Fortran bindings (the library is preloaded
+ * into whatever the launcher starts: a script around the program too). */
 static int fortran_bindings(void)
 {
 #ifdef OPEN_MPI
@@ -262,8 +262,10 @@ __attribute__((destructor)) static void never_started(void)
         (!strcmp(mode, "log") || !strcmp(mode, "replay")) &&
         fortran_bindings())
         fprintf(stderr, "pangaea: a rank (pid %d) ended without its MPI "
-                "calls reaching Pangaea's library (its Fortran bindings "
-                "called PMPI_Init directly): nothing of it was %s\n",
+                "calls reaching Pangaea's library (PMPI_Init started MPI, "
+                "past the library: called by the program or by a Fortran "
+                "binding the library does not take): nothing of it was "
+                "%s\n",
                 (int)getpid(), strcmp(mode, "log") ? "replayed" : "recorded");
 }
 

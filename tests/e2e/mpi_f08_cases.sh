@@ -21,7 +21,9 @@
 # - the master's two MPI_Wtime readings are in its log (replayed);
 # - -whatif makes the first wildcard MPI_Recv take another message;
 # - the indices MPI_Waitany gave are those the MPI's own binding gives
-#   without Pangaea (MPICH 4.0.2's from 0, Open MPI's from 1).
+#   without Pangaea (MPICH 4.0.2's from 0, Open MPI's from 1);
+# f08_unreached checks that a rank MPI was started in past the library
+# says so (with MPICH too).
 
 f08_recv_line=$(grep -n "call MPI_Recv(v, 1, MPI_INTEGER, MPI_ANY_SOURCE" \
     "$PG_ROOT/tests/programs/mpi_f08master.f90" | cut -d: -f1)
@@ -84,5 +86,21 @@ print("%d:%d=%d:%d %d" % (r["ltid"], r["seq"], a["ltid"], a["msgid"], a["ltid"] 
         pg_pass "$name: -whatif ${plan% *} makes the mpi_f08 master take rank ${plan##* }'s message first"
     else
         pg_fail "$name: -whatif ${plan% *}: the master took '$out' first, not rank ${plan##* }"
+    fi
+}
+
+# f08_unreached NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: tests/programs/
+# mpi_f08pmpi.f90 starts MPI by PMPI_Init, past the library: each of its 2
+# ranks says that nothing of it was recorded, and the recording fails.
+f08_unreached() {
+    local name=$1 launcher=$2 dir=$3
+    shift 3
+    run_dir=$(pg_tmpdir)
+    expect_run "$name: each rank of a program that starts MPI by PMPI_Init says nothing of it was recorded" \
+        nonzero "ended without its MPI calls reaching Pangaea's library (PMPI_Init started MPI" \
+        "$PG_BUILD/pangaea" -log -logdir "$run_dir/rec" "$launcher" "$@" -n 2 "$dir/mpi_f08pmpi"
+    if [ "$(grep -c "nothing of it was recorded" "$run_dir/err")" != 2 ]; then
+        pg_fail "$name: not both ranks said that nothing of them was recorded"
+        cat "$run_dir/err"
     fi
 }
