@@ -22,8 +22,8 @@
 # - -whatif makes the first wildcard MPI_Recv take another message;
 # - the indices MPI_Waitany gave are those the MPI's own binding gives
 #   without Pangaea (MPICH 4.0.2's from 0, Open MPI's from 1);
-# f08_unreached checks that a rank MPI was started in past the library
-# says so (with MPICH too).
+# f08persist checks persistent requests (below); f08_unreached that a
+# rank MPI was started in past the library says so (with MPICH too).
 
 f08_recv_line=$(grep -n "call MPI_Recv(v, 1, MPI_INTEGER, MPI_ANY_SOURCE" \
     "$PG_ROOT/tests/programs/mpi_f08master.f90" | cut -d: -f1)
@@ -102,5 +102,26 @@ f08_unreached() {
     if [ "$(grep -c "nothing of it was recorded" "$run_dir/err")" != 2 ]; then
         pg_fail "$name: not both ranks said that nothing of them was recorded"
         cat "$run_dir/err"
+    fi
+}
+
+# f08persist NAME LAUNCHER DIR [LAUNCHER OPTIONS...]: tests/programs/
+# mpi_f08persist.f90, persistent requests in `use mpi_f08` (MPI_Recv_init
+# any source, MPI_Start, MPI_Test, the workers' MPI_Send_init and
+# MPI_Startall, MPI_Request_free): free runs differ, 10 replays print the
+# recorded output, -races reports exactly the races derived by hand, and
+# -tasks matches the 6 started sends.
+f08persist() {
+    local name=$1 launcher=$2 dir=$3
+    shift 3
+    pg_replay_case "$name: an mpi_f08 master's persistent requests (MPI_Recv_init any source, MPI_Start, MPI_Startall)" \
+        "$launcher" "$@" -n 4 "$dir/mpi_f08persist"
+    races_exact "$name: mpi_f08persist" "$PG_CASE_LOGS"
+    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
+        grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched, 0 send destinations and 0 receives unmatched"; then
+        pg_pass "$name: -tasks matches the mpi_f08 program's 6 started sends"
+    else
+        pg_fail "$name: the mpi_f08 program's persistent requests are not all recorded"
+        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
     fi
 }

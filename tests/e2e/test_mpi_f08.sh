@@ -22,6 +22,7 @@ expect_run "MPICH: an mpi_f08 MPI_Send with an MPI_Count count is refused by nam
     "MPI_Send with MPI_Count counts (mpi_f08's mpi_send_f08ts_large_) is not recorded" \
     "$PG_BUILD/pangaea" -log -logdir "$run_dir/rec" mpiexec.mpich -n 2 "$PG_BUILD/tests/mpich/mpich_f08large"
 
+f08persist MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"
 f08_unreached MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"
 
 pg_summary

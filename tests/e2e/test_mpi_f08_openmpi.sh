@@ -16,6 +16,7 @@ command -v mpiexec.openmpi >/dev/null ||
     pg_skip "no mpif90.openmpi: the mpi_f08 program was not built"
 f08master "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi" --oversubscribe
 
+f08persist "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi" --oversubscribe
 f08_unreached "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi" --oversubscribe
 
 pg_summary
