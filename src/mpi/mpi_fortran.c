@@ -69,9 +69,7 @@ PGM_API void mpi_init_(MPI_Fint *ierr)
 PGM_API void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided,
                               MPI_Fint *ierr)
 {
-    int p = 0;
-
-    int rc = MPI_Init_thread(NULL, NULL, (int)*required, &p);
+    int p = 0, rc = MPI_Init_thread(NULL, NULL, (int)*required, &p);
 
     *provided = (MPI_Fint)p;
     SET_IERR(rc);
