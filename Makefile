@@ -108,6 +108,11 @@ $(B)/tests/mpich/mpi_%: tests/programs/mpi_%.f90
 $(B)/tests/openmpi/mpi_%: tests/programs/mpi_%.f90
 	@mkdir -p $(@D)
 	mpif90.openmpi -g -O0 -o $@ $<
+# MPICH's only (Open MPI 4.1's mpi_f08 has no MPI_Count variants).
+test-programs: $(if $(MPICH_INC),$(B)/tests/mpich/mpich_f08large)
+$(B)/tests/mpich/mpich_f08large: tests/programs/mpich_f08large.f90
+	@mkdir -p $(@D)
+	mpif90.mpich -g -O0 -o $@ $<
 
 # The test programs (one of them Fortran: gfortran) are built for the
 # tests, not by `make` alone, so the demo needs no test-only package.

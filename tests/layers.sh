@@ -47,7 +47,7 @@ mpi_force
 mpi_log
 mpi_p2p mpi_clock
 mpi_start
-mpi_fortran
+mpi_fortran mpi_f08
 "
 LIB_LAYERS="$BASE_LOG_LAYERS"'
 real progsum state

@@ -1,7 +1,7 @@
 /*
  * mpi_fortran.c - Open MPI's Fortran calls (pg_mpi.h): the Fortran names
- * a program compiled with mpif90.openmpi calls (mpi_send_ ...), turned
- * into the C calls this library wraps.
+ * a program compiled with mpif90.openmpi calls (mpi_send_,
+ * mpi_send_f08_ ...), turned into the C calls this library wraps.
  *
  * Design.  Open MPI's Fortran bindings (libmpi_mpifh) call PMPI_Send and
  * the rest directly, past every MPI_ wrapper (docs/mpi-notes.md), where
@@ -11,11 +11,13 @@
  * calls the C wrapper, which records or replays as for C.  Only the calls
  * the C side wraps are here; the others go to Open MPI's bindings, which
  * is what they did before.  gfortran's names (lower case, one trailing
- * underscore: mpif.h and `use mpi`); `use mpi_f08` names (mpi_send_f08)
- * are not taken yet, and such a rank says it was not recorded
- * (mpi_log.c).  The call site is the Fortran program's (FORTRAN_SITE),
- * not this file's.  Built into the Open MPI library only: MPICH's
- * bindings reach the C wrappers by themselves.
+ * underscore: mpif.h and `use mpi`), and `use mpi_f08`'s (mpi_send_f08_
+ * ...): Open MPI's f08 bindings take the same arguments, ierror optional
+ * (NULL when left out), so the f08 names are aliases of the same
+ * functions (the list: mpi_f08.def).  The call site is the Fortran
+ * program's (FORTRAN_SITE), not this file's.  Built into the Open MPI
+ * library only: MPICH's bindings of mpif.h and `use mpi` reach the C
+ * wrappers by themselves, and its `use mpi_f08` names are mpi_f08.c's.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -31,8 +33,22 @@ extern MPI_Fint mpi_fortran_status_ignore_[], mpi_fortran_statuses_ignore_[];
 #define F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 
 /* The Fortran caller's return address is the site the C wrapper logs. */
-#define FORTRAN_SITE() (pgm.pc = __builtin_return_address(0), pgm.pc_set = 1)
-#define DONE(rc) (pgm.pc_set = 0, *ierr = (MPI_Fint)(rc))
+#define FORTRAN_SITE() PGM_FORTRAN_SITE()
+/* ierror is optional in `use mpi_f08` (NULL when left out), never in
+ * mpif.h and `use mpi`. */
+static void set_ierr(MPI_Fint *ierr, int rc)
+{
+    if (ierr)
+        *ierr = (MPI_Fint)rc;
+}
+#define SET_IERR(rc) set_ierr(ierr, (rc))
+/* The call made (rc, an argument: made before pc_set is cleared). */
+static void done(MPI_Fint *ierr, int rc)
+{
+    pgm.pc_set = 0;
+    set_ierr(ierr, rc);
+}
+#define DONE(rc) done(ierr, (rc))
 
 static MPI_Status *c_status(MPI_Fint *f, MPI_Status *c)
 {
@@ -47,21 +63,21 @@ static void f_status(int rc, MPI_Fint *f, const MPI_Status *c)
 
 PGM_API void mpi_init_(MPI_Fint *ierr)
 {
-    *ierr = (MPI_Fint)MPI_Init(NULL, NULL);
+    SET_IERR(MPI_Init(NULL, NULL));
 }
 
 PGM_API void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided,
                               MPI_Fint *ierr)
 {
-    int p = 0;
+    int p = 0, rc = MPI_Init_thread(NULL, NULL, (int)*required, &p);
 
-    *ierr = (MPI_Fint)MPI_Init_thread(NULL, NULL, (int)*required, &p);
     *provided = (MPI_Fint)p;
+    SET_IERR(rc);
 }
 
 PGM_API void mpi_finalize_(MPI_Fint *ierr)
 {
-    *ierr = (MPI_Fint)MPI_Finalize();
+    SET_IERR(MPI_Finalize());
 }
 
 PGM_API void mpi_send_(void *buf, MPI_Fint *count, MPI_Fint *type,
@@ -96,19 +112,35 @@ PGM_API void mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *type,
     DONE(rc);
 }
 
+/* MPI_Isend and MPI_Issend (call) of a Fortran program. */
+typedef int c_isend(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+                    MPI_Request *);
+static int isend(c_isend *call, void *buf, MPI_Fint *count, MPI_Fint *type,
+                 MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *req)
+{
+    MPI_Request r;
+    int rc = call(buf, (int)*count, PMPI_Type_f2c(*type), (int)*dest,
+                  (int)*tag, PMPI_Comm_f2c(*comm), &r);
+
+    if (rc == MPI_SUCCESS)
+        *req = PMPI_Request_c2f(r);
+    return rc;
+}
+
 PGM_API void mpi_isend_(void *buf, MPI_Fint *count, MPI_Fint *type,
                         MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm,
                         MPI_Fint *req, MPI_Fint *ierr)
 {
-    MPI_Request r;
-    int rc;
-
     FORTRAN_SITE();
-    rc = MPI_Isend(buf, (int)*count, PMPI_Type_f2c(*type), (int)*dest,
-                   (int)*tag, PMPI_Comm_f2c(*comm), &r);
-    if (rc == MPI_SUCCESS)
-        *req = PMPI_Request_c2f(r);
-    DONE(rc);
+    DONE(isend(MPI_Isend, buf, count, type, dest, tag, comm, req));
+}
+
+PGM_API void mpi_issend_(void *buf, MPI_Fint *count, MPI_Fint *type,
+                         MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm,
+                         MPI_Fint *req, MPI_Fint *ierr)
+{
+    FORTRAN_SITE();
+    DONE(isend(MPI_Issend, buf, count, type, dest, tag, comm, req));
 }
 
 PGM_API void mpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *type,
@@ -215,22 +247,110 @@ PGM_API void mpi_testany_(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *index,
     DONE(any(n, reqs, index, flag, status));
 }
 
-PGM_API void mpi_waitall_(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *statuses,
-                          MPI_Fint *ierr)
+/* The C statuses of n Fortran ones (given back with fortran_statuses). */
+static MPI_Status *c_statuses(int n)
 {
-    MPI_Request *r = c_requests((int)*n, reqs);
-    MPI_Status *c = malloc((size_t)(*n > 0 ? *n : 1) * sizeof *c);
-    int rc, i;
+    MPI_Status *c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c);
 
     if (!c)
         pgm_die(PGM_REFUSED, "out of memory");
-    FORTRAN_SITE();
-    rc = MPI_Waitall((int)*n, r, c);
-    fortran_requests((int)*n, reqs, r);
-    for (i = 0; rc == MPI_SUCCESS && i < (int)*n &&
-                statuses != mpi_fortran_statuses_ignore_; i++)
-        PMPI_Status_c2f(&c[i], statuses + i * F_STATUS_SIZE);
+    return c;
+}
+
+/* The first n of them (none if the program ignores them). */
+static void fortran_statuses(int n, MPI_Fint *f, MPI_Status *c)
+{
+    int i;
+
+    for (i = 0; i < n && f != mpi_fortran_statuses_ignore_; i++)
+        PMPI_Status_c2f(&c[i], f + i * F_STATUS_SIZE);
     free(c);
+}
+
+/* Waitall and Testall (flag NULL: Waitall). */
+static int all(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *flag, MPI_Fint *statuses)
+{
+    MPI_Request *r = c_requests((int)*n, reqs);
+    MPI_Status *c = c_statuses((int)*n);
+    int rc, f = 1;
+
+    rc = flag ? MPI_Testall((int)*n, r, &f, c) : MPI_Waitall((int)*n, r, c);
+    fortran_requests((int)*n, reqs, r);
+    if (rc == MPI_SUCCESS && flag)
+        *flag = f;
+    fortran_statuses(rc == MPI_SUCCESS && f ? (int)*n : 0, statuses, c);
+    return rc;
+}
+
+PGM_API void mpi_waitall_(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *statuses,
+                          MPI_Fint *ierr)
+{
+    FORTRAN_SITE();
+    DONE(all(n, reqs, NULL, statuses));
+}
+
+PGM_API void mpi_testall_(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *flag,
+                          MPI_Fint *statuses, MPI_Fint *ierr)
+{
+    FORTRAN_SITE();
+    DONE(all(n, reqs, flag, statuses));
+}
+
+/* Waitsome and Testsome (test 1: Testsome); Fortran indices from 1. */
+static int some(int test, MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *out,
+                MPI_Fint *indices, MPI_Fint *statuses)
+{
+    MPI_Request *r = c_requests((int)*n, reqs);
+    MPI_Status *c = c_statuses((int)*n);
+    int *idx = malloc((size_t)(*n > 0 ? *n : 1) * sizeof *idx);
+    int rc, k = MPI_UNDEFINED, i;
+
+    if (!idx)
+        pgm_die(PGM_REFUSED, "out of memory");
+    rc = test ? MPI_Testsome((int)*n, r, &k, idx, c)
+              : MPI_Waitsome((int)*n, r, &k, idx, c);
+    fortran_requests((int)*n, reqs, r);
+    if (rc == MPI_SUCCESS) {
+        *out = k;
+        for (i = 0; i < k; i++)
+            indices[i] = idx[i] + 1;
+    }
+    fortran_statuses(rc == MPI_SUCCESS && k != MPI_UNDEFINED ? k : 0,
+                     statuses, c);
+    free(idx);
+    return rc;
+}
+
+PGM_API void mpi_waitsome_(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *out,
+                           MPI_Fint *indices, MPI_Fint *statuses,
+                           MPI_Fint *ierr)
+{
+    FORTRAN_SITE();
+    DONE(some(0, n, reqs, out, indices, statuses));
+}
+
+PGM_API void mpi_testsome_(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *out,
+                           MPI_Fint *indices, MPI_Fint *statuses,
+                           MPI_Fint *ierr)
+{
+    FORTRAN_SITE();
+    DONE(some(1, n, reqs, out, indices, statuses));
+}
+
+/* A test that leaves the request as it is (a handle, not its address). */
+PGM_API void mpi_request_get_status_(MPI_Fint *req, MPI_Fint *flag,
+                                     MPI_Fint *status, MPI_Fint *ierr)
+{
+    MPI_Status c;
+    int rc, f = 0;
+
+    FORTRAN_SITE();
+    rc = MPI_Request_get_status(PMPI_Request_f2c(*req), &f,
+                                c_status(status, &c));
+    if (rc == MPI_SUCCESS)
+        *flag = f;
+    if (f)
+        f_status(rc, status, &c);
     DONE(rc);
 }
 
@@ -294,7 +414,7 @@ PGM_API void mpi_sendrecv_(void *sbuf, MPI_Fint *scount, MPI_Fint *stype,
                                                                             \
         if (rc == MPI_SUCCESS)                                              \
             *req = PMPI_Request_c2f(r);                                     \
-        *ierr = (MPI_Fint)rc;                                               \
+        SET_IERR(rc);                                                       \
     }
 F_SEND_INIT(mpi_send_init_, MPI_Send_init)
 F_SEND_INIT(mpi_ssend_init_, MPI_Ssend_init)
@@ -332,7 +452,7 @@ PGM_API void mpi_request_free_(MPI_Fint *req, MPI_Fint *ierr)
 
     if (rc == MPI_SUCCESS)
         *req = PMPI_Request_c2f(r);
-    *ierr = (MPI_Fint)rc;
+    SET_IERR(rc);
 }
 
 PGM_API double mpi_wtime_(void)
@@ -344,5 +464,18 @@ PGM_API double mpi_wtick_(void)
 {
     return MPI_Wtick();
 }
+
+/* `use mpi_f08`'s names (mpi_send_f08_ ...): Open MPI's f08 bindings take
+ * the arguments of mpif.h's (a handle's type holds its integer handle,
+ * type(MPI_Status) is the integer status, the same MPI_STATUS_IGNORE;
+ * ierror optional: NULL when left out) and call PMPI_ as they do: the
+ * same functions under a second name. */
+#define F08_ALIAS(stem)                                                     \
+    PGM_API extern __typeof__(mpi_##stem##_) mpi_##stem##_f08_              \
+        __attribute__((alias("mpi_" #stem "_")));
+#define F08_BUF(stem, cname, n) F08_ALIAS(stem)
+#define F08(stem) F08_ALIAS(stem)
+#define F08_FN(stem)
+#include "mpi_f08.def"
 
 #endif

@@ -232,22 +232,25 @@ void pgm_start(void)
 }
 
 /* A rank of a recording or replay whose MPI_Init never reached the
- * library: Open MPI's Fortran bindings call PMPI_Init and the rest
- * directly (docs/mpi-notes.md); mpi_fortran.c takes the names of mpif.h
- * and `use mpi`, not yet those of `use mpi_f08`.  Said, rather than a silent run; only in
- * a process that has those bindings (the library is preloaded into
- * whatever the launcher starts: a script around the program too). */
-static int fortran_of_open_mpi(void)
+ * library: the program called PMPI_Init, or a Fortran binding that calls
+ * PMPI_Init directly and that the library does not take (mpi_fortran.c
+ * and mpi_f08.c take gfortran's names of mpif.h, `use mpi` and `use
+ * mpi_f08`: docs/mpi-notes.md).  Said, rather than a silent run; only in
+ * a process that has an MPI's Fortran bindings (the library is preloaded
+ * into whatever the launcher starts: a script around the program too). */
+static int fortran_bindings(void)
 {
 #ifdef OPEN_MPI
     static const char *const libs[] = { "libmpi_mpifh.so.40",
                                         "libmpi_usempif08.so.40" };
+#else
+    static const char *const libs[] = { "libmpichfort.so.12" };
+#endif
     size_t i;
 
     for (i = 0; i < sizeof libs / sizeof *libs; i++)
         if (dlopen(libs[i], RTLD_NOW | RTLD_NOLOAD))
             return 1;
-#endif
     return 0;
 }
 
@@ -257,10 +260,12 @@ __attribute__((destructor)) static void never_started(void)
 
     if (!pgm.started && mode &&
         (!strcmp(mode, "log") || !strcmp(mode, "replay")) &&
-        fortran_of_open_mpi())
+        fortran_bindings())
         fprintf(stderr, "pangaea: a rank (pid %d) ended without its MPI "
-                "calls reaching Pangaea's library (Open MPI's mpi_f08 "
-                "bindings call PMPI_ directly): nothing of it was %s\n",
+                "calls reaching Pangaea's library (PMPI_Init started MPI, "
+                "past the library: called by the program or by a Fortran "
+                "binding the library does not take): nothing of it was "
+                "%s\n",
                 (int)getpid(), strcmp(mode, "log") ? "replayed" : "recorded");
 }
 

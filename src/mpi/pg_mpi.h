@@ -27,8 +27,10 @@
  * rank's logs, divergence), mpi_p2p.c (the wrapped message calls) and
  * mpi_clock.c (MPI_Wtime, MPI_Wtick), mpi_start.c (persistent requests'
  * starts, on mpi_p2p.c's sends and postings); mpi_fortran.c (Open MPI's
- * Fortran names, on top of them all); mpi_isend.c (the sends in flight)
- * and mpi_persist.c (the persistent requests) sit beside mpi_site.c.
+ * Fortran names, mpi_f08's too) and mpi_f08.c (MPICH's mpi_f08 names),
+ * on top of them all, the f08 calls listed in mpi_f08.def; mpi_isend.c
+ * (the sends in flight) and mpi_persist.c (the persistent requests) sit
+ * beside mpi_site.c.
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -44,11 +46,17 @@
 
 #define PGM_API __attribute__((visibility("default")))
 /* In each wrapper the program called: where it called from (mpi_site.c),
- * unless a Fortran binding of ours (mpi_fortran.c) set it already; then
- * the hooks of -chaos, -whatif and -stop, if any (mpi_force.c). */
+ * unless a Fortran binding of ours (mpi_fortran.c, mpi_f08.c) set it
+ * already; then the hooks of -chaos, -whatif and -stop, if any
+ * (mpi_force.c). */
 #define PGM_SITE()                                                          \
     ((void)(pgm.pc_set ? 0 : (pgm.pc = __builtin_return_address(0), 0)),    \
      pgm.hooks ? pgm_call_hooks() : (void)0)
+/* In a Fortran binding of ours (mpi_fortran.c, mpi_f08.c), before it
+ * calls the C wrapper: the site is the Fortran program's call; the
+ * binding clears pc_set when the wrapper returns. */
+#define PGM_FORTRAN_SITE()                                                  \
+    (pgm.pc = __builtin_return_address(0), pgm.pc_set = 1)
 /* pgm.hooks: 0 in a plain recording or replay, so that the hot path
  * pays one test for all of these; PGM_SITE calls pgm_call_hooks. */
 #define PGM_HOOK_CHAOS 1  /* -chaos: a delay (mpi_chaos.c) */
@@ -83,7 +91,8 @@ struct pgm_state {
     int started;              /* MPI_Init went through the library */
     int busy;                 /* inside a wrapper: MPI calling itself */
     void *pc;                 /* the program's call of the wrapper */
-    int pc_set;               /* pc is a Fortran caller's (mpi_fortran.c) */
+    int pc_set;               /* pc is a Fortran caller's (mpi_fortran.c,
+                                 mpi_f08.c) */
     pg_logw *comm, *exec;     /* recording */
     pg_logr *rd;              /* replay: the rank's communication log */
     struct pgm_ev next;       /* replay: the next recorded event */

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """mpi_races_check.py [--older] PANGAEA LOGDIR - checks `pangaea -races -json` and
 `pangaea -min` of a recording of tests/programs/mpi_master.c,
-mpi_wild.c or mpi_persist.c against the race set derived by hand from
-the master's (ltid 1's) log.  Exits 0 and prints a summary when the
+mpi_wild.c, mpi_persist.c or mpi_f08master.f90 against the race set
+derived by hand from the master's (ltid 1's) log.  Exits 0 and prints a summary when the
 reports are exactly right, else 1 and says what differs.
 
-What the three programs share, and the rule it gives.  The master takes
+What the four programs share, and the rule it gives.  The master takes
 every message its workers send (the workers receive only from it, naming
 it: they race nowhere).  The master's work is in phases; in each phase
 every worker sends it exactly one message, the same count of its sends
