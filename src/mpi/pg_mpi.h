@@ -39,6 +39,7 @@
 
 #include <mpi.h>
 
+#include "pg_live.h"
 #include "pg_log.h"
 #include "pg_mpi_env.h"
 
@@ -179,6 +180,28 @@ void pgm_chaos_pick(int *source, int tag, MPI_Comm comm);
 /* The id of the call site pgm.pc (its <site> written the first time), 0
  * if unknown. */
 int pgm_site(void);
+/* 1 if the call site at pc has its <site> written already. */
+int pgm_site_known(void *pc);
+
+/* ---- mpi_gate.c: -live (PANGAEA_LIVE, PANGAEA_HOLD) ---- */
+extern struct pg_live_pos *pgm_live;
+extern struct pg_live_ctl *pgm_live_ctl;
+/* After MPI_Init, the rank's ltid known: maps its page of the live view
+ * (under -hold, paused), if pangaea named a directory. */
+void pgm_gate_start(void);
+/* The slow path of PGM_GATE: run-to, breakpoints, pause and steps for the
+ * program's call (pgm.pc) about to be made; waits while held.  peer: a
+ * world rank, MPI_ANY_SOURCE, or PGM_GATE_NONE (a wait or a test: no one
+ * peer); tag, size: -1 if none or unknown. */
+#define PGM_GATE_NONE (-1000)
+void pgm_gate(const char *call, int peer, int tag, int size);
+/* Before each wrapped call whose event the page shows, once its world
+ * peer is known: with nothing set, two loads and no call. */
+#define PGM_GATE(call, peer, tag, size)                                     \
+    do {                                                                    \
+        if (pg_live_on(pgm_live, pgm_live_ctl))                             \
+            pgm_gate((call), (peer), (tag), (size));                        \
+    } while (0)
 
 /* ---- mpi_force.c: a what-if rank (PANGAEA_MODE=whatif) ---- */
 /* After its new logs are open: reads the plan; 1 if the rank follows its
