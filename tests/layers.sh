@@ -76,6 +76,7 @@ races_out minimize
 mpi_run
 whatif
 display_races
+live_mpi
 live_snap
 live_json
 live_ctl
