@@ -23,8 +23,11 @@
 #    state: not running, every event /events.json has, every rank ended
 #    with status 0, a message line for every receive (the view renumbers
 #    the receives as it reads, as pangaea does after the run).
-# 6. A replay of it under -live -hold, let go by one click on "Resume
-#    all": the page says it is over, and its output is the recording's.
+# 6. A replay of it under -live -hold: an alternative of the master's
+#    first wildcard receive clicked on the page starts a what-if run, whose
+#    master takes the chosen rank's message first (its output says so);
+#    then one click on "Resume all": the page says it is over, and the
+#    replay's output is the recording's.
 
 MPI_LIVE_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -128,6 +131,14 @@ live_mpi() {
     if start_live "replay-$launcher" -replay -live 0 -hold -logdir "$rec" \
         "$launcher" "$@" -n 4 "$prog"; then
         wait_for 60 held_n 4 || pg_fail "$name: replay: the ranks were never held: $(ctl)"
+        if res=$(python3 "$MPI_LIVE_HERE/control_page.py" - choose <<<"$PAGE_URL"); then
+            expect "$name: replay: the what-if of the clicked alternative is done" \
+                "$(jget "$res" 'd["whatif"]["state"]')" done
+            expect "$name: replay: its master took the chosen rank's message first" \
+                "$(jget "$res" 'd["whatif"]["output"].split()[1] == str(d["picked"]["sender"] - 1)')" True
+        else
+            pg_fail "$name: replay: clicking an alternative did not work: $(ctl)"
+        fi
         if res=$(python3 "$MPI_LIVE_HERE/live_page.py" - --click-to-end c-resume <<<"$PAGE_URL"); then
             expect "$name: replay: one Resume all, the page says it is over" \
                 "$(jget "$res" 'd["end"]["running"]')" False

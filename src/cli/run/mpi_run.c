@@ -275,7 +275,8 @@ static char **launcher_argv(const struct top_opts *o,
         pass_debug(l, argv, &n);
         if (o->pack && getenv(PGM_ENV_PROGDIR)) /* unpack.c: its programs */
             pass_env(l, argv, &n, PGM_ENV_PROGDIR, getenv(PGM_ENV_PROGDIR));
-        pass_live(l, argv, &n);
+        if (live_on(o))
+            pass_live(l, argv, &n);
     }
     memcpy(&argv[n], o->args, (size_t)k * sizeof *argv);
     return argv;
@@ -419,6 +420,10 @@ int top_mpi_run(struct top_opts *o)
                 "installed: scripts/install-deps.sh test, then make)\n",
                 o->program, l->mpi, l->mpi, lib, strerror(errno), l->mpi);
         return TOP_EXIT_FAILED;
+    }
+    if (!live_on(o)) { /* a what-if the page started: its ranks go free */
+        unsetenv(PG_ENV_LIVE);
+        unsetenv(PG_ENV_HOLD);
     }
     /* the live server first: a port in use moves nothing */
     if ((o->whatif && top_mpi_whatif_check(o, &err) < 0) ||
