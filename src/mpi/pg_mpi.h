@@ -28,7 +28,9 @@
  * mpi_clock.c (MPI_Wtime, MPI_Wtick), mpi_start.c (persistent requests'
  * starts, on mpi_p2p.c's sends and postings); mpi_fortran.c (Open MPI's
  * Fortran names, on top of them all); mpi_isend.c (the sends in flight)
- * and mpi_persist.c (the persistent requests) sit beside mpi_site.c.
+ * and mpi_persist.c (the persistent requests) sit beside mpi_site.c, and
+ * mpi_gate.c (-live's gate, on the log layer's live_gate.c) beside
+ * mpi_crash.c.
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
