@@ -21,8 +21,9 @@
 # 5. Breakpoints removed, resumed: the run completes (recorded, its
 #    receives renumbered), and the page (live_page.py) shows the final
 #    state: not running, every event /events.json has, every rank ended
-#    with status 0, a message line for every receive (the view renumbers
-#    the receives as it reads, as pangaea does after the run).
+#    with status 0, a message line for every receive, each receive naming
+#    its message as the logs do once pangaea renumbered them after the run
+#    (the view renumbers the receives as it reads them, live_mpi.c).
 # 6. A replay of it under -live -hold: an alternative of the master's
 #    first wildcard receive clicked on the page starts a what-if run, whose
 #    master takes the chosen rank's message first (its output says so);
@@ -42,6 +43,21 @@ held_again() { [ "$(holds_of "$1")" = "$2" ] && [ "$(jget "$(ctl)" "[('held' in 
 # counts: each rank's events on the page's server, "L:N L:N ...".
 counts() { jget "$(evs)" "' '.join('%d:%d' % (t['ltid'], t['events']) for t in d['tasks'])"; }
 over() { grep -q "the run is over" "$D/$1.err"; }
+# recvs_of LOGDIR: its receives as (ltid, seq, from, msgid), as -dump
+# shows the logs pangaea renumbered after the run.
+recvs_of() {
+    "$PANGAEA" -dump "$1" | python3 -c '
+import re, sys
+out, ltid = [], None
+for line in sys.stdin:
+    m = re.search(r"<header [^>]*ltid=\"(\d+)\"", line)
+    if m and "pangaea-comm" in line:
+        ltid = int(m.group(1))
+    m = re.search(r"<recv seq=\"(\d+)\".* from=\"(-?\d+)\" tag=\"-?\d+\" msgid=\"(-?\d+)\"", line)
+    if m:
+        out.append((ltid, int(m.group(1)), int(m.group(2)), int(m.group(3))))
+print(sorted(out))'
+}
 
 live_mpi() {
     local name=$1 launcher=$2 prog=$3 rec res want n
@@ -118,6 +134,9 @@ live_mpi() {
             "$(jget "$res" '[(r["ltid"], r["state"]) for r in d["table"]]')" \
             "[(1, 'ended'), (2, 'ended'), (3, 'ended'), (4, 'ended')]"
         expect "$name: page: a message line for each of the $want receives" "$(jget "$res" 'd["lines"]')" "$want"
+        expect "$name: the view named each receive's message as the renumbered logs do" \
+            "$(jget "$(evs)" 'sorted((e["ltid"], e["seq"], e["from"], e["msgid"]) for e in d["events"] if e["kind"] == "recv")')" \
+            "$(recvs_of "$rec")"
     else
         pg_fail "$name: the page's final state could not be read"
     fi
