@@ -43,6 +43,11 @@ held_again() { [ "$(holds_of "$1")" = "$2" ] && [ "$(jget "$(ctl)" "[('held' in 
 # counts: each rank's events on the page's server, "L:N L:N ...".
 counts() { jget "$(evs)" "' '.join('%d:%d' % (t['ltid'], t['events']) for t in d['tasks'])"; }
 over() { grep -q "the run is over" "$D/$1.err"; }
+# counts_are WANT: the server's snapshot (rescanned every 0.2 s while
+# watched) shows WANT; waited for, then held to it by expect.
+counts_are() { [ "$(counts)" = "$1" ]; }
+master_recvs() { jget "$(evs)" "[(e['kind'], e['from']) for e in d['events'] if e['ltid'] == 1]"; }
+master_took_one() { [ "$(master_recvs)" != "[]" ]; }
 # recvs_of LOGDIR: its receives as (ltid, seq, from, msgid), as -dump
 # shows the logs pangaea renumbered after the run.
 recvs_of() {
@@ -77,16 +82,19 @@ live_mpi() {
     expect "$name: 4 ranks as ltids 1-4, each held before its first call" \
         "$(jget "$(ctl)" "[(t['ltid'], t['held']['call']) for t in d['tasks']]")" \
         "[(1, 'MPI_Recv'), (2, 'MPI_Send'), (3, 'MPI_Send'), (4, 'MPI_Send')]"
+    wait_for 30 counts_are "1:0 2:0 3:0 4:0"
     expect "$name: held at start, no rank has made an event" "$(counts)" "1:0 2:0 3:0 4:0"
 
     # ---- 2. rank by rank
     post step -d ltid=2 >/dev/null
     wait_for 30 held_again 2 2 || pg_fail "$name: ltid 2 not held again after its step: $(ctl)"
+    wait_for 30 counts_are "1:0 2:1 3:0 4:0"
     expect "$name: ltid 2 stepped alone: its send, no other event" "$(counts)" "1:0 2:1 3:0 4:0"
     post step -d ltid=1 >/dev/null
     wait_for 30 held_again 1 2 || pg_fail "$name: the master not held again after its step: $(ctl)"
+    wait_for 30 master_took_one
     expect "$name: the master stepped: its wildcard receive took ltid 2's message, the one sent" \
-        "$(jget "$(evs)" "[(e['kind'], e['from']) for e in d['events'] if e['ltid'] == 1]")" "[('recv', 2)]"
+        "$(master_recvs)" "[('recv', 2)]"
 
     # ---- 3. Step all, clicked on the page
     if res=$(python3 "$MPI_LIVE_HERE/control_page.py" - step 2 <<<"$PAGE_URL"); then
