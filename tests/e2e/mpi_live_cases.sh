@@ -27,8 +27,10 @@
 # 6. A replay of it under -live -hold: an alternative of the master's
 #    first wildcard receive clicked on the page starts a what-if run, whose
 #    master takes the chosen rank's message first (its output says so);
-#    then one click on "Resume all": the page says it is over, and the
-#    replay's output is the recording's.
+#    a breakpoint on a call, a rank and a peer (the API's: call=Sendrecv
+#    ltid=3 peer=1), everything resumed: ltid 3 alone is held, at its
+#    MPI_Sendrecv with rank 0; then one click on "Resume all": the page
+#    says it is over, and the replay's output is the recording's.
 
 MPI_LIVE_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -37,6 +39,9 @@ evs() { curl -sf "${URL}events.json"; }
 post() { local p=$1; shift; curl -s -X POST "$@" "${URL}control/$p"; }
 # held_n N: N ranks held at once.
 held_n() { [ "$(jget "$(ctl)" "sum('held' in t for t in d['tasks'])")" = "$1" ]; }
+# held_list: the held ranks, their calls, peers and why.
+held_list() { jget "$(ctl)" "[(t['ltid'], t['held']['call'], t['held']['peer'], t['held']['why'].split(' (')[0]) for t in d['tasks'] if 'held' in t]"; }
+held_is() { [ "$(held_list)" = "$1" ]; }
 # holds_of LTID: how often the rank was held.
 holds_of() { jget "$(ctl)" "[t['holds'] for t in d['tasks'] if t['ltid'] == $1][0]"; }
 held_again() { [ "$(holds_of "$1")" = "$2" ] && [ "$(jget "$(ctl)" "[('held' in t) for t in d['tasks'] if t['ltid'] == $1][0]")" = True ]; }
@@ -166,6 +171,13 @@ live_mpi() {
         else
             pg_fail "$name: replay: clicking an alternative did not work: $(ctl)"
         fi
+        post break -d call=Sendrecv -d ltid=3 -d peer=1 >/dev/null
+        post resume -d '' >/dev/null
+        want="[(3, 'MPI_Sendrecv', 1, 'breakpoint 1')]"
+        wait_for 60 held_is "$want"
+        expect "$name: replay: a breakpoint on call, rank and peer holds that rank alone, there" \
+            "$(held_list)" "$want"
+        post unbreak -d id=all >/dev/null
         if res=$(python3 "$MPI_LIVE_HERE/live_page.py" - --click-to-end c-resume <<<"$PAGE_URL"); then
             expect "$name: replay: one Resume all, the page says it is over" \
                 "$(jget "$res" 'd["end"]["running"]')" False
