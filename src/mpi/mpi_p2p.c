@@ -308,8 +308,10 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
     } else if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, recv_calls, "MPI_Recv", 0);
         check_admits(e, from, tag, "MPI_Recv");
+        pgm_live_waiting(1); /* -live shows what it waits for */
         rc = PMPI_Recv(buf, count, type, recorded_source(comm, e), e->tag,
                        comm, &st);
+        pgm_live_waiting(0);
     } else {
         int s = from, t = tag, r = source; /* a what-if's choice, -chaos's */
 

@@ -197,6 +197,14 @@ void pgm_gate_start(void);
  * peer); tag, size: -1 if none or unknown. */
 #define PGM_GATE_NONE (-1000)
 void pgm_gate(const char *call, int peer, int tag, int size);
+/* -live, replaying: the rank waits in a receive for its recorded message
+ * (on 1) or no longer (0); the view shows which message from the
+ * recording (src/cli/live/live_snap.c). */
+static inline void pgm_live_waiting(int on)
+{
+    if (pgm_live)
+        pgm_live->waiting = on;
+}
 /* Before each wrapped call whose event the page shows, once its world
  * peer is known: with nothing set, two loads and no call. */
 #define PGM_GATE(call, peer, tag, size)                                     \

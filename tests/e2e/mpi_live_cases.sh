@@ -27,7 +27,10 @@
 # 6. A replay of it under -live -hold: an alternative of the master's
 #    first wildcard receive clicked on the page starts a what-if run, whose
 #    master takes the chosen rank's message first (its output says so);
-#    a breakpoint on a call, a rank and a peer (the API's: call=Sendrecv
+#    the master stepped alone waits in its MPI_Recv for the message the
+#    recording says it took (the workers are held), and the page's
+#    snapshot says which; a breakpoint on a call, a rank and a peer (the
+#    API's: call=Sendrecv
 #    ltid=3 peer=1), everything resumed: ltid 3 alone is held, at its
 #    MPI_Sendrecv with rank 0; then one click on "Resume all": the page
 #    says it is over, and the replay's output is the recording's.
@@ -42,6 +45,7 @@ held_n() { [ "$(jget "$(ctl)" "sum('held' in t for t in d['tasks'])")" = "$1" ];
 # held_list: the held ranks, their calls, peers and why.
 held_list() { jget "$(ctl)" "[(t['ltid'], t['held']['call'], t['held']['peer'], t['held']['why'].split(' (')[0]) for t in d['tasks'] if 'held' in t]"; }
 held_is() { [ "$(held_list)" = "$1" ]; }
+master_waits() { [ "$(jget "$(evs)" "[t['waiting'] for t in d['tasks'] if t['ltid'] == 1][0]")" = True ]; }
 # holds_of LTID: how often the rank was held.
 holds_of() { jget "$(ctl)" "[t['holds'] for t in d['tasks'] if t['ltid'] == $1][0]"; }
 held_again() { [ "$(holds_of "$1")" = "$2" ] && [ "$(jget "$(ctl)" "[('held' in t) for t in d['tasks'] if t['ltid'] == $1][0]")" = True ]; }
@@ -171,6 +175,11 @@ live_mpi() {
         else
             pg_fail "$name: replay: clicking an alternative did not work: $(ctl)"
         fi
+        post step -d ltid=1 >/dev/null
+        first=$(recvs_of "$rec" | python3 -c 'import sys, ast; r = ast.literal_eval(sys.stdin.read()); print([(f, m) for l, s, f, m in r if l == 1][0])')
+        wait_for 30 master_waits
+        expect "$name: replay: the master, stepped, waits for its recorded message (from, msgid)" \
+            "$(jget "$(evs)" "[(t['waits']['from'], t['waits']['msgid']) for t in d['tasks'] if t['ltid'] == 1 and t['waits']][0]" 2>/dev/null)" "$first"
         post break -d call=Sendrecv -d ltid=3 -d peer=1 >/dev/null
         post resume -d '' >/dev/null
         want="[(3, 'MPI_Sendrecv', 1, 'breakpoint 1')]"
