@@ -32,7 +32,7 @@ TOP_FOLDERS='src/cli/files src/cli/analysis src/cli/recording src/cli/view src/c
 BASE_LOG_LAYERS='
 err grow util
 log_table log_bin log_sink site_name
-log_xml log_binr_event log_binw
+log_xml log_binr_event log_binw live_gate
 log_binr
 log_read log_write log_schema
 log_dump
@@ -41,7 +41,7 @@ MPI_LAYERS="$BASE_LOG_LAYERS
 mpi_state
 mpi_chaos
 mpi_site mpi_isend mpi_persist
-mpi_crash
+mpi_crash mpi_gate
 mpi_stop
 mpi_force
 mpi_log
@@ -76,6 +76,7 @@ races_out minimize
 mpi_run
 whatif
 display_races
+live_mpi
 live_snap
 live_json
 live_ctl

@@ -229,6 +229,7 @@ void pgm_start(void)
     pgm_chaos_start();
     pgm_stop_start();
     pgm_crash_catch();
+    pgm_gate_start(); /* -live: the rank's page (mpi_gate.c) */
 }
 
 /* A rank of a recording or replay whose MPI_Init never reached the
@@ -470,6 +471,8 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
 void pgm_advance(void)
 {
     pgm.acts = pgm.race_only ? pgm.next.seq : pgm.acts + 1;
+    if (pgm_live) /* -live: how far the replay is (mpi_gate.c) */
+        pgm_live->seq = pgm.next.seq;
     if (pgm.hooks) {
         pgm_force_copy(); /* a what-if rank records what it followed */
         pgm_stop_after(&pgm.next); /* -stop: the event is done */
@@ -490,6 +493,8 @@ void pgm_left_out_done(const struct pgm_ev *e)
     struct pgm_ev done = *e;
 
     done.seq = ++pgm.acts;
+    if (pgm_live)
+        pgm_live->seq = done.seq;
     if (pgm.hooks)
         pgm_stop_after(&done); /* -stop: the event is done */
 }

@@ -230,6 +230,7 @@ static int send_common(const char *call, const void *buf, int count,
     const struct pgm_ev *e;
     int rc, to = pgm_to_world(comm, dest, call);
 
+    PGM_GATE(call, to, tag, pgm_bytes(type, count)); /* -live (mpi_gate.c) */
     pgm.busy = 1;
     e = pgm_send_expect(call, call, to, tag);
     if (req)
@@ -300,14 +301,17 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
         return PMPI_Recv(buf, count, type, source, tag, comm, status);
     PGM_SITE();
     from = pgm_to_world(comm, source, "MPI_Recv");
+    PGM_GATE("MPI_Recv", from, tag, -1);
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY && pgm_left_out()) {
         rc = PMPI_Recv(buf, count, type, source, tag, comm, &st);
     } else if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, recv_calls, "MPI_Recv", 0);
         check_admits(e, from, tag, "MPI_Recv");
+        pgm_live_waiting(1); /* -live shows what it waits for */
         rc = PMPI_Recv(buf, count, type, recorded_source(comm, e), e->tag,
                        comm, &st);
+        pgm_live_waiting(0);
     } else {
         int s = from, t = tag, r = source; /* a what-if's choice, -chaos's */
 
@@ -334,6 +338,7 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
     MPI_Status st;
     int rc, found = 1, from = pgm_to_world(comm, source, call);
 
+    PGM_GATE(call, from, tag, -1);
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY) {
         e = pgm_expect(PG_EV_RECV, probe_calls, call, flag != NULL);
@@ -643,6 +648,7 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
         return PMPI_Wait(req, status);
     }
     PGM_SITE();
+    PGM_GATE("MPI_Wait", PGM_GATE_NONE, -1, -1);
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY && !pend[i].never) {
         e = pgm_expect(PG_EV_RECV, irecv_calls, "MPI_Wait", 0);
@@ -675,6 +681,7 @@ PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
     if (i < 0 && !send)
         return PMPI_Request_get_status(req, flag, status);
     PGM_SITE();
+    PGM_GATE("MPI_Request_get_status", PGM_GATE_NONE, -1, -1);
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY && pgm.have_next &&
         pgm.misses_used < pgm.next.misses) {
@@ -740,6 +747,7 @@ PGM_API int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
         return test_send(req, flag, status);
     }
     PGM_SITE();
+    PGM_GATE("MPI_Test", PGM_GATE_NONE, -1, -1);
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY && pend[i].never) {
         *flag = !(pgm.have_next && pgm.misses_used < pgm.next.misses);
@@ -893,6 +901,7 @@ PGM_API int MPI_Waitany(int n, MPI_Request reqs[], int *index,
     if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
         return PMPI_Waitany(n, reqs, index, status);
     PGM_SITE();
+    PGM_GATE("MPI_Waitany", PGM_GATE_NONE, -1, -1);
     return any_common("MPI_Waitany", n, reqs, index, NULL, status);
 }
 
@@ -902,6 +911,7 @@ PGM_API int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
     if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
         return PMPI_Testany(n, reqs, index, flag, status);
     PGM_SITE();
+    PGM_GATE("MPI_Testany", PGM_GATE_NONE, -1, -1);
     return any_common("MPI_Testany", n, reqs, index, flag, status);
 }
 
@@ -979,6 +989,7 @@ PGM_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
         return PMPI_Waitall(n, reqs, statuses);
     }
     PGM_SITE();
+    PGM_GATE("MPI_Waitall", PGM_GATE_NONE, -1, -1);
     pgm.busy = 1;
     rc = pgm.mode == PGM_REPLAY
              ? waitall_replay(n, reqs, which, st, "MPI_Waitall")
@@ -1013,6 +1024,7 @@ PGM_API int MPI_Testall(int n, MPI_Request reqs[], int *flag,
         return PMPI_Testall(n, reqs, flag, statuses);
     }
     PGM_SITE();
+    PGM_GATE("MPI_Testall", PGM_GATE_NONE, -1, -1);
     pgm.busy = 1;
     st = statuses_for(n);
     if (pgm.mode == PGM_REPLAY) {
@@ -1111,6 +1123,7 @@ PGM_API int MPI_Waitsome(int n, MPI_Request reqs[], int *out, int indices[],
     if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
         return PMPI_Waitsome(n, reqs, out, indices, statuses);
     PGM_SITE();
+    PGM_GATE("MPI_Waitsome", PGM_GATE_NONE, -1, -1);
     return some_common("MPI_Waitsome", 0, n, reqs, out, indices, statuses);
 }
 
@@ -1120,6 +1133,7 @@ PGM_API int MPI_Testsome(int n, MPI_Request reqs[], int *out, int indices[],
     if (pgm.mode == PGM_OFF || pgm.busy || n <= 0)
         return PMPI_Testsome(n, reqs, out, indices, statuses);
     PGM_SITE();
+    PGM_GATE("MPI_Testsome", PGM_GATE_NONE, -1, -1);
     return some_common("MPI_Testsome", 1, n, reqs, out, indices, statuses);
 }
 
@@ -1170,6 +1184,7 @@ PGM_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
     PGM_SITE();
     to = pgm_to_world(comm, dest, "MPI_Sendrecv");
     from = pgm_to_world(comm, source, "MPI_Sendrecv");
+    PGM_GATE("MPI_Sendrecv", to, stag, pgm_bytes(stype, scount));
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY &&
         (e = sendrecv_expect(to, stag, from, rtag))) {

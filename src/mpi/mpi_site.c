@@ -57,6 +57,11 @@ static int grow(void)
     return 0;
 }
 
+int pgm_site_known(void *pc)
+{
+    return pc && cap && slot(tab, cap, pc)->pc == pc;
+}
+
 int pgm_site(void)
 {
     char module[PATH_MAX];

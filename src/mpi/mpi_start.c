@@ -127,6 +127,7 @@ PGM_API int MPI_Start(MPI_Request *req)
     if (pgm.mode == PGM_OFF || pgm.busy || !pgm_persist_find(req))
         return PMPI_Start(req);
     PGM_SITE();
+    PGM_GATE("MPI_Start", PGM_GATE_NONE, -1, -1); /* -live (mpi_gate.c) */
     pgm.busy = 1;
     rc = start_one(req);
     pgm.busy = 0;
@@ -140,6 +141,7 @@ PGM_API int MPI_Startall(int n, MPI_Request reqs[])
     if (pgm.mode == PGM_OFF || pgm.busy)
         return PMPI_Startall(n, reqs);
     PGM_SITE();
+    PGM_GATE("MPI_Startall", PGM_GATE_NONE, -1, -1);
     pgm.busy = 1;
     for (i = 0; i < n && rc == MPI_SUCCESS; i++)
         rc = start_one(&reqs[i]);

@@ -30,7 +30,8 @@
  * Fortran names, mpi_f08's too) and mpi_f08.c (MPICH's mpi_f08 names),
  * on top of them all, the f08 calls listed in mpi_f08.def; mpi_isend.c
  * (the sends in flight) and mpi_persist.c (the persistent requests) sit
- * beside mpi_site.c.
+ * beside mpi_site.c, and mpi_gate.c (-live's gate, on the log layer's
+ * live_gate.c) beside mpi_crash.c.
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -41,6 +42,7 @@
 
 #include <mpi.h>
 
+#include "pg_live.h"
 #include "pg_log.h"
 #include "pg_mpi_env.h"
 
@@ -188,6 +190,36 @@ void pgm_chaos_pick(int *source, int tag, MPI_Comm comm);
 /* The id of the call site pgm.pc (its <site> written the first time), 0
  * if unknown. */
 int pgm_site(void);
+/* 1 if the call site at pc has its <site> written already. */
+int pgm_site_known(void *pc);
+
+/* ---- mpi_gate.c: -live (PANGAEA_LIVE, PANGAEA_HOLD) ---- */
+extern struct pg_live_pos *pgm_live;
+extern struct pg_live_ctl *pgm_live_ctl;
+/* After MPI_Init, the rank's ltid known: maps its page of the live view
+ * (under -hold, paused), if pangaea named a directory. */
+void pgm_gate_start(void);
+/* The slow path of PGM_GATE: run-to, breakpoints, pause and steps for the
+ * program's call (pgm.pc) about to be made; waits while held.  peer: a
+ * world rank, MPI_ANY_SOURCE, or PGM_GATE_NONE (a wait or a test: no one
+ * peer); tag, size: -1 if none or unknown. */
+#define PGM_GATE_NONE (-1000)
+void pgm_gate(const char *call, int peer, int tag, int size);
+/* -live, replaying: the rank waits in a receive for its recorded message
+ * (on 1) or no longer (0); the view shows which message from the
+ * recording (src/cli/live/live_snap.c). */
+static inline void pgm_live_waiting(int on)
+{
+    if (pgm_live)
+        pgm_live->waiting = on;
+}
+/* Before each wrapped call whose event the page shows, once its world
+ * peer is known: with nothing set, two loads and no call. */
+#define PGM_GATE(call, peer, tag, size)                                     \
+    do {                                                                    \
+        if (pg_live_on(pgm_live, pgm_live_ctl))                             \
+            pgm_gate((call), (peer), (tag), (size));                        \
+    } while (0)
 
 /* ---- mpi_force.c: a what-if rank (PANGAEA_MODE=whatif) ---- */
 /* After its new logs are open: reads the plan; 1 if the rank follows its

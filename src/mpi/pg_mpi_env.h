@@ -36,5 +36,14 @@
  * the launcher forwarded or returned (docs/mpi-notes.md). */
 #define PGM_ENV_NOTES "PANGAEA_MPI_NOTES"
 #define PGM_NOTE_NAME "ltid-%d.why" /* "STATUS\nMESSAGE" */
+/* The calls a rank's live gate holds before (mpi_gate.c: each wrapper's
+ * PGM_GATE names one of them), as the live page's breakpoints name them
+ * (src/cli/live/live_ctl.c); MPI_Ssend and MPI_Issend are gated as the
+ * logs name them, MPI_Send and MPI_Isend. */
+#define PGM_GATED_CALLS                                                     \
+    "MPI_Send", "MPI_Isend", "MPI_Recv", "MPI_Sendrecv", "MPI_Probe",       \
+        "MPI_Iprobe", "MPI_Wait", "MPI_Test", "MPI_Request_get_status",     \
+        "MPI_Waitany", "MPI_Testany", "MPI_Waitall", "MPI_Testall",         \
+        "MPI_Waitsome", "MPI_Testsome", "MPI_Start", "MPI_Startall"
 
 #endif

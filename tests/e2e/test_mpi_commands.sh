@@ -9,8 +9,8 @@
 #    the run ends with the recorded output, exit 0; a -stop the rank never
 #    reaches (at its end) is said;
 #  - refused with exit 2, naming the option, nothing run: -replay
-#    -otherargs, -rebuilt; -log -live, -log -only (-debug works:
-#    test_mpi_debug.sh);
+#    -otherargs, -rebuilt; -log -only (-debug works: test_mpi_debug.sh;
+#    -live: test_mpi_live.sh);
 #  - refused with exit 2, naming the recording as an MPI run's, nothing
 #    changed or written: -move, -move-host (-min works: test_mpi_min.sh;
 #    -pack: test_mpi_pack.sh).
@@ -121,7 +121,6 @@ refuse_opt() { # WHAT OPTION... -- the rest of the command line
 }
 refuse_opt -otherargs -replay -logdir rec -otherargs mpiexec.mpich -n 4 "$PROG"
 refuse_opt -rebuilt -replay -logdir rec -rebuilt mpiexec.mpich -n 4 "$PROG"
-refuse_opt -live -log -logdir live -live 0 mpiexec.mpich -n 4 "$PROG"
 refuse_opt -only -log -logdir only -only tag=1 mpiexec.mpich -n 4 "$PROG"
 
 # ---- commands that refuse an MPI recording, changing nothing

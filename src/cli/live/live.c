@@ -597,6 +597,7 @@ int top_live_start(const struct top_opts *o, pg_err *err)
         return 0;
     lv.mode = o->mode; /* before the server can read it */
     lv.running = 1;
+    lv_mpi = top_is_mpi_launcher(o->program);
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)o->live_port);
@@ -739,8 +740,8 @@ void top_live_finish(int status)
 
     if (!on)
         return;
-    lv_snap_lock(); /* pangaea itself, ltid 0, is done too */
-    if ((t = lv_task(0))) {
+    lv_snap_lock(); /* pangaea itself, ltid 0, is done too (not an MPI run's) */
+    if (!lv_mpi && (t = lv_task(0))) {
         snprintf(t->state, sizeof t->state, "ended");
         t->status = status;
         t->has_status = 1;
@@ -809,6 +810,46 @@ void top_live_ended(int ltid, int normal, int status, int stopped)
     }
     lv_snap_unlock();
 }
+
+/* ---- what an MPI run learns after its launcher ended --------------------- */
+
+void top_live_rank_note(int ltid, int diverged, const char *text)
+{
+    top_live_report(ltid, diverged ? PG_REP_DIVERGED : PG_REP_FATAL, text);
+}
+
+/* Recording, a rank whose communication log is whole ended well. */
+static int log_whole(const char *logdir, int ltid)
+{
+    char path[4400];
+    long events;
+    pg_err err;
+
+    pg_log_path(path, sizeof path, logdir, ltid, PG_LOG_COMM);
+    return pg_log_check_cut(path, PG_LOG_COMM, &events, &err) == 0;
+}
+
+void top_live_ranks_ended(const char *logdir, int launcher_status)
+{
+    int *ids, n, i, ok;
+
+    if (!on)
+        return;
+    n = top_log_ltids(logdir, 0, &ids);
+    for (i = 0; i < n; i++) {
+        ok = lv.mode == PANGAEA_LOG ? log_whole(logdir, ids[i])
+                                    : launcher_status == 0;
+        top_live_ended(ids[i], ok, 0, !ok && lv.mode != PANGAEA_LOG);
+    }
+    if (n > 0)
+        free(ids);
+    lv_snap_stop(); /* the last scan, before the receives are renumbered */
+}
+
+const struct top_live_hooks top_live_hooks = {
+    top_live_start, top_live_follow, top_live_rank_note, top_live_ranks_ended,
+    top_live_finish,
+};
 
 void top_live_report(int ltid, int kind, const char *text)
 {

@@ -5,6 +5,7 @@
  *   live_snap.c  the snapshot: tasks and events read from what the tasks
  *                write (growing comm logs; in replay, the recording and
  *                each task's position file, src/pvm/runtime/live_pos.h)
+ *   live_mpi.c   an MPI recording's receives renumbered as read
  *   live_json.c  the snapshot as /events.json
  *   live_ctl.c   the control path: holding tasks at their PVM calls
  *                (step, pause, resume, run-to, breakpoints), /control.json
@@ -43,6 +44,17 @@ int top_live_follow(const struct top_opts *o, pg_err *err);
 void top_live_started(int ltid, const char *program, const char *host);
 void top_live_ended(int ltid, int normal, int status, int stopped);
 void top_live_report(int ltid, int kind, const char *text);
+/* An MPI run (src/cli/run/mpi_run.c), which has no monitor: once the
+ * launcher ended, top_live_ranks_ended says how each rank ended (its
+ * communication log whole: ended, else crashed; a rank that left a note,
+ * diverged (PGM_DIVERGED) or failed; the others stopped if the launcher
+ * failed) and reads the logs a last time, before pangaea renumbers the
+ * receives (mpi_ids.c: the view renumbers them as it reads,
+ * live_mpi.c). */
+void top_live_rank_note(int ltid, int diverged, const char *text);
+void top_live_ranks_ended(const char *logdir, int launcher_status);
+/* These, and start, follow and finish, for mpi_run.c (top.h). */
+extern const struct top_live_hooks top_live_hooks;
 /* The run is over, pangaea's status is `status`: a last complete snapshot;
  * with -live-wait the page is served until SIGINT/SIGTERM (or Enter on a
  * terminal); then all stops. */
@@ -51,6 +63,14 @@ void top_live_finish(int status);
 /* ---- inside the live view ---------------------------------------------- */
 
 int lv_snap_start(const struct top_opts *o, const char *posdir, pg_err *err);
+/* 1 for an MPI run (no pangaea task, ltid 0; receives renumbered as read). */
+extern int lv_mpi;
+/* An MPI recording's receives renumbered as read (live_mpi.c): a send of
+ * ltid s to r with tag, in s's order (0, or -1 out of memory); the msgid
+ * of the k-th such send, or -1 if not read yet; all forgotten. */
+int lv_mpi_send(int s, int r, int tag, int msgid);
+int lv_mpi_id(int s, int r, int tag, int k);
+void lv_mpi_free(void);
 void lv_snap_stop(void);      /* a last scan, then the thread ends */
 /* A page or client read /events.json (called under lv_snap_lock): the
  * scanner, resting as for nobody watching (20 times its last scan), scans
@@ -139,12 +159,19 @@ int lv_ctl_resume(const struct lv_form *f, FILE *out);
 int lv_ctl_runto(const struct lv_form *f, FILE *out);
 int lv_ctl_break(const struct lv_form *f, FILE *out);
 int lv_ctl_unbreak(const struct lv_form *f, FILE *out);
+/* The gdb command line that attaches to a held task (pid): a PVM task's
+ * stops once its held call returned, an MPI rank's attaches only. */
+void lv_gdb_line(int pid, char *buf, size_t len);
 /* POST /control/gdb: gdb attached to held ltid in a new tmux window
  * (live_gdb.c). */
 int lv_gdb_open(const struct lv_form *f, FILE *out);
 int lv_alt_get(const struct lv_form *f, FILE *out);
 int lv_alt_choose(const struct lv_form *f, FILE *out);
 int lv_alt_control_json(const struct lv_form *f, FILE *out);
+/* Why the page offers no choice of message (an MPI run recorded: its
+ * ranks list no queued messages, src/mpi/mpi_gate.c), or NULL; said in
+ * /control.json ("choose") and by POST /control/choose. */
+const char *lv_ctl_no_choice(void);
 /* The first members of /control.json: tasks, breakpoints. */
 void lv_ctl_json(FILE *out);
 
@@ -174,6 +201,8 @@ struct lv_task {
     struct lv_event *rec;
     int *rec_to;
     long nrec, rec_loaded;
+    long mpi_sends;       /* -log of an MPI run: its model's events whose
+                             sends lv_mpi_send noted */
     long bad_at, bad_size; /* -log: the event its log last failed to read
                               at (-1 none), and the log's size then */
     int waiting;          /* in a receive, as its position file says */

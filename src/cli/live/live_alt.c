@@ -17,7 +17,9 @@
  * receive that it would accept (the task lists them in its control block,
  * src/pvm/runtime/gate.c); a choice names one to the task and lets the receive be
  * made (one step): the task takes that message, and the recording records
- * what was taken, so it replays identically.
+ * what was taken, so it replays identically.  An MPI rank lists none
+ * (src/mpi/mpi_gate.c): a choice while an MPI run is recorded is refused,
+ * naming the replay's choice instead.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -349,6 +351,8 @@ int lv_alt_choose(const struct lv_form *f, FILE *out)
         lv_form_int(f, "event", &event) < 0)
         return lv_bad(out, "choose needs ltid, sender and msgid (and event "
                       "when replaying)%s", "");
+    if (lv_ctl_no_choice()) /* an MPI recording: src/mpi/mpi_gate.c */
+        return lv_bad(out, "%s", lv_ctl_no_choice());
     if (lv.mode != PANGAEA_REPLAY)
         return choose_queued(ltid, sender, msgid, out);
     if (event < 1)

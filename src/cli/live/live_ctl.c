@@ -48,6 +48,7 @@
 #include "live_pos.h"
 #include "pg_grow.h"
 #include "pg_internal.h"
+#include "pg_mpi_env.h"
 #include "runlog.h"
 
 #define MAX_TASKS 4096 /* tasks a command names at once */
@@ -553,27 +554,51 @@ static const char *const gated_calls[] = {
     NULL
 };
 
-/* 1 if call names a wrapped call, with or without its pvm_ prefix. */
+/* An MPI run's: the calls its ranks' gates hold before (pg_mpi_env.h). */
+static const char *const mpi_calls[] = { PGM_GATED_CALLS, NULL };
+
+/* The run's calls, and their prefix (which a breakpoint may leave out). */
+static const char *const *run_calls(const char **prefix)
+{
+    *prefix = lv_mpi ? "MPI_" : "pvm_";
+    return lv_mpi ? mpi_calls : gated_calls;
+}
+
+/* 1 if call names a gated call of the run, with or without its prefix. */
 static int known_call(const char *call)
 {
+    const char *pre;
+    const char *const *calls = run_calls(&pre);
+    size_t n = strlen(pre);
     int i;
 
-    if (!strncmp(call, "pvm_", 4))
-        call += 4;
-    for (i = 0; gated_calls[i]; i++)
-        if (!strcmp(call, gated_calls[i]))
+    for (i = 0; calls[i]; i++)
+        if (!strcmp(call, calls[i]) ||
+            (!strncmp(calls[i], pre, n) && !strcmp(call, calls[i] + n)) ||
+            (!strncmp(call, pre, n) && !strcmp(call + n, calls[i])))
             return 1;
     return 0;
 }
 
 static void write_calls(FILE *out)
 {
+    const char *pre;
+    const char *const *calls = run_calls(&pre);
     int i;
 
     fputs("\"calls\":[", out);
-    for (i = 0; gated_calls[i]; i++)
-        fprintf(out, "%s\"%s\"", i ? "," : "", gated_calls[i]);
+    for (i = 0; calls[i]; i++)
+        fprintf(out, "%s\"%s\"", i ? "," : "", calls[i]);
     fputs("]", out);
+}
+
+void lv_gdb_line(int pid, char *buf, size_t len)
+{
+    if (lv_mpi) /* the rank waits in its gate: `bt` shows the program */
+        snprintf(buf, len, "gdb -p %d", pid);
+    else
+        snprintf(buf, len, "gdb -p %d -ex 'break pg_gate_after' -ex "
+                 "continue", pid);
 }
 
 /* A breakpoint's site: FILE:LINE (a base name, as the filters show it)
@@ -609,8 +634,8 @@ int lv_ctl_break(const struct lv_form *f, FILE *out)
                       "every one), not %s", lv_form_get(f, "hits"));
     if (call && call[0] && strcmp(call, "any") &&
         (strlen(call) >= sizeof b.call || !known_call(call)))
-        return lv_bad(out, "no wrapped PVM call is named %s (see \"calls\" "
-                      "on /control.json)", call);
+        return lv_bad(out, "no gated %s call is named %s (see \"calls\" "
+                      "on /control.json)", lv_mpi ? "MPI" : "PVM", call);
     snprintf(b.call, sizeof b.call, "%s", call && strcmp(call, "any") ? call
                                                                       : "");
     if (site && site[0] && strcmp(site, "any") && !site_ok(site, sizeof b.site))
@@ -713,8 +738,7 @@ static void write_held(FILE *out, const struct pg_live_pos *p)
     top_json_str(out, p->why[0] ? p->why : hold_opt ? "hold" : "pause");
     fputs(",\"site\":", out);
     top_json_str(out, p->site);
-    snprintf(gdb, sizeof gdb, "gdb -p %d -ex 'break pg_gate_after' -ex "
-             "continue", p->pid);
+    lv_gdb_line(p->pid, gdb, sizeof gdb);
     fputs(",\"gdb\":", out);
     top_json_str(out, gdb);
     fputs(",\"candidates\":[", out);
@@ -748,6 +772,16 @@ static void write_task(FILE *out, int ltid)
     fputs("}", out);
 }
 
+const char *lv_ctl_no_choice(void)
+{
+    if (!lv_mpi || lv.mode == PANGAEA_REPLAY)
+        return NULL;
+    return "choose is not available while an MPI run is recorded: MPI "
+           "cannot list the messages queued at a receive without taking one; "
+           "choose on a replay of this recording (pangaea -replay -live), "
+           "which starts a what-if run";
+}
+
 /* The tasks and breakpoints, as the first members of /control.json
  * (live_alt.c adds the what-if runs and closes it). */
 void lv_ctl_json(FILE *out)
@@ -756,10 +790,16 @@ void lv_ctl_json(FILE *out)
 
     lv_ctl_lock();
     n = lv_ctl_tasks(ids, MAX_TASKS);
-    fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hold\":%s,\"tmux\":%s,"
-            "\"tasks\":[", lv.mode == PANGAEA_REPLAY ? "replay" : "log",
+    fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hold\":%s,\"tmux\":%s,",
+            lv.mode == PANGAEA_REPLAY ? "replay" : "log",
             hold_opt ? "true" : "false",
             getenv("TMUX") && getenv("TMUX")[0] ? "true" : "false");
+    if (lv_ctl_no_choice()) { /* the page says it where choices go */
+        fputs("\"choose\":", out);
+        top_json_str(out, lv_ctl_no_choice());
+        fputs(",", out);
+    }
+    fputs("\"tasks\":[", out);
     for (i = 0; i < n; i++) {
         fputs(i ? ",\n" : "\n", out);
         write_task(out, ids[i]);

@@ -6,7 +6,8 @@
  * Design.  The held task publishes its real pid (gate.c); gdb is started
  * with the command line the page shows, `gdb -p PID -ex 'break
  * pg_gate_after' -ex continue` (quiet, pagination off), so that it stops just after the held call
- * returns once the task is let go.  pangaea must run inside tmux (TMUX
+ * returns once the task is let go (an MPI rank's: `gdb -p PID`, the rank
+ * waiting in its gate, src/mpi/mpi_gate.c).  pangaea must run inside tmux (TMUX
  * set): the window is made by `tmux new-window` of that server, which
  * returns at once; otherwise the route says so (400) and the user runs
  * the command line by hand.  LD_PRELOAD, which pangaea sets for the
@@ -47,7 +48,7 @@ static int run_wait(char *const argv[])
 int lv_gdb_open(const struct lv_form *f, FILE *out)
 {
     const struct pg_live_pos *p;
-    char cmd[200], title[32], st[16];
+    char cmd[300], line[200], title[32], st[16];
     long l;
     int pid, rc;
 
@@ -61,13 +62,13 @@ int lv_gdb_open(const struct lv_form *f, FILE *out)
     p = lv_ctl_page((int)l);
     pid = p && p->held ? p->pid : 0;
     lv_ctl_unlock();
+    lv_gdb_line(pid, line, sizeof line); /* "gdb -p PID ..." */
     if (pid <= 0)
         return lv_bad(out, "ltid %s is not held: gdb attaches to a task "
                       "waiting at a call", lv_form_get(f, "ltid"));
     /* quiet, and no pagination: attaching prints pages the window would
      * hold back, before `continue` */
-    snprintf(cmd, sizeof cmd, "gdb -q -iex 'set pagination off' -p %d -ex "
-             "'break pg_gate_after' -ex continue", pid);
+    snprintf(cmd, sizeof cmd, "gdb -q -iex 'set pagination off' %s", line + 4);
     snprintf(title, sizeof title, "gdb ltid %ld", l);
     {
         char *argv[] = { "env", "-u", "LD_PRELOAD", "tmux", "new-window",

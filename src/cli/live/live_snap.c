@@ -55,6 +55,7 @@
 #include "races.h"
 
 struct lv_state lv;
+int lv_mpi;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
@@ -292,6 +293,37 @@ static void read_growing(struct lv_task *t)
         t->bad_at = -1;
 }
 
+/* An MPI run: the sends of t the model placed, noted for the receives
+ * (live_mpi.c), before any task's events are shown. */
+static void note_sends(struct lv_task *t)
+{
+    int ti = model_task(t->ltid), pos;
+    const struct rc_ev *e;
+
+    for (pos = (int)t->mpi_sends + 1; ti >= 0 && pos <= model.tasks[ti].n;
+         pos++) {
+        e = RC_EV(&model, ti, pos);
+        if (e->kind == PG_EV_SEND && e->nto == 1 &&
+            lv_mpi_send(t->ltid, model.view->to[e->a], e->tag, e->msgid) < 0)
+            return; /* out of memory: tried again next scan */
+        t->mpi_sends = pos;
+    }
+}
+
+/* An MPI run: a receive's count made its send's msgid; 0 if its send is
+ * not read yet (it waits for the next scan, or, after the run, keeps its
+ * count as mpi_ids.c does). */
+static int renumbered(const struct lv_task *t, struct lv_event *c)
+{
+    int id;
+
+    if (!lv_mpi || c->kind != PG_EV_RECV || c->from < 1)
+        return 1;
+    if ((id = lv_mpi_id(c->from, t->ltid, c->tag, c->msgid)) > 0)
+        c->msgid = id;
+    return id > 0 || last_scan;
+}
+
 /* The events the model placed of t past those it shows (rec_loaded:
  * the model's events of it taken), the shown kinds appended. */
 static void grow_shown(struct lv_task *t)
@@ -306,12 +338,15 @@ static void grow_shown(struct lv_task *t)
     name_sites(t, ti);
     lv_snap_lock();
     for (pos = (int)t->rec_loaded + 1; pos <= model.tasks[ti].n; pos++) {
-        t->rec_loaded = pos;
-        if (!shown_kind(RC_EV(&model, ti, pos)->kind))
+        if (!shown_kind(RC_EV(&model, ti, pos)->kind)) {
+            t->rec_loaded = pos;
             continue;
+        }
         nto = 0;
-        if (page_event(ti, pos, t, &c, &to, &nto, &cap) < 0)
+        if (page_event(ti, pos, t, &c, &to, &nto, &cap) < 0 ||
+            !renumbered(t, &c))
             break;
+        t->rec_loaded = pos;
         append(&c, to);
         t->shown++;
     }
@@ -449,7 +484,14 @@ static void scan_once(void)
         else
             read_growing(t);
     }
-    if (lv.mode != PANGAEA_REPLAY && model_ok && rc_grow_place(&model) == 0)
+    if (lv.mode != PANGAEA_REPLAY && model_ok && rc_grow_place(&model) == 0) {
+        for (i = 0; lv_mpi && i < n; i++) {
+            lv_snap_lock();
+            t = lv_task(ids[i]);
+            lv_snap_unlock();
+            if (t)
+                note_sends(t);
+        }
         for (i = 0; i < n; i++) {
             lv_snap_lock();
             t = lv_task(ids[i]);
@@ -457,6 +499,7 @@ static void scan_once(void)
             if (t)
                 grow_shown(t);
         }
+    }
     if (n > 0)
         free(ids);
     lv_snap_lock();
@@ -572,6 +615,7 @@ void lv_snap_stop(void)
     have_thread = 0;
     model_ok = 0;
     rc_free(&model); /* the page has its copy (lv) */
+    lv_mpi_free();
     lv_snap_lock();
     lv.running = 0;
     lv_snap_unlock();

@@ -785,8 +785,10 @@ static int run_program(struct top_opts *o)
 
     if (o->pack && top_unpack(o, &err) < 0) /* unpack.c */
         fail(TOP_EXIT_USAGE, "%s", err.msg);
-    if (o->pack && top_is_mpi_launcher(o->program)) /* an MPI run's pack */
+    if (o->pack && top_is_mpi_launcher(o->program)) { /* an MPI run's pack */
+        o->live_hooks = &top_live_hooks;
         return top_mpi_run(o);
+    }
     if (top_live_start(o, &err) < 0) { /* live.c: a port in use moves nothing */
         if (made_logdir)
             rmdir(o->logdir); /* made just now, empty: nothing is left */
@@ -816,7 +818,9 @@ int main(int argc, char **argv)
         return status;
     top_safe_output(0); /* stderr: a run's stdout is the program's */
     parse(argc, argv, &o);
-    if (top_is_mpi_launcher(o.program)) /* mpi_run.c: no pvmd */
+    if (top_is_mpi_launcher(o.program)) { /* mpi_run.c: no pvmd */
+        o.live_hooks = &top_live_hooks; /* -live, driven from there */
         return top_mpi_run(&o);
+    }
     return run_program(&o);
 }

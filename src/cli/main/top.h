@@ -45,9 +45,23 @@ struct top_opts {
     char live_addr[64];
     int live_port;
     int hold;               /* -hold: tasks wait at their first call (live_ctl.c) */
+    /* -live of an MPI run: live.c's side, which mpi_run.c (a layer below
+     * it) calls through these; set by main.c */
+    const struct top_live_hooks *live_hooks;
     int min;                /* -log -min: prune to race-only at the end */
     int addhosts;           /* -addhosts: a replay may add missing hosts */
     int cwd_recorded;       /* -cwd recorded: tasks start where recorded */
+};
+
+/* The live view as an MPI run (mpi_run.c) drives it: live.h's
+ * top_live_start, top_live_follow, top_live_rank_note,
+ * top_live_ranks_ended and top_live_finish (live.c's top_live_hooks). */
+struct top_live_hooks {
+    int (*start)(const struct top_opts *o, pg_err *err);
+    int (*follow)(const struct top_opts *o, pg_err *err);
+    void (*rank_note)(int ltid, int diverged, const char *text);
+    void (*ranks_ended)(const char *logdir, int launcher_status);
+    void (*finish)(int status);
 };
 
 /* Debugging a replay (debug.c): -stop LTID:EVENT, -debug LTID[:EVENT].

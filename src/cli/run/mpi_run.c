@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "pg_grow.h"
+#include "pg_live.h"
 #include "pg_log.h"
 #include "pg_mpi_env.h"
 #include "top.h"
@@ -79,8 +80,7 @@ int top_is_mpi_launcher(const char *program)
 /* What an MPI run does not do yet: said rather than ignored. */
 static const char *unsupported(const struct top_opts *o)
 {
-    return o->live       ? "-live"
-           : o->only[0]  ? "-only"
+    return o->only[0]  ? "-only"
            : top_debug_given() ? top_debug_given()
            : o->pack && o->mode != PANGAEA_REPLAY ? "-pack"
            : o->host     ? "-host"
@@ -154,10 +154,16 @@ static void pass_env(const struct launcher *l, char **argv, int *n,
     }
 }
 
+/* -live (live.c's side, through top.h's hooks: it is a layer above). */
+static int live_on(const struct top_opts *o)
+{
+    return o->live && o->live_hooks;
+}
+
 /* What ranks that ended the run left (pg_mpi_env.h): each said, in the
- * order of their ltids, and removed with the directory; the status of the
- * first, or 0 if none. */
-static int say_note(const char *dir, int ltid)
+ * order of their ltids (and shown on the live page), and removed with the
+ * directory; the status of the first, or 0 if none. */
+static int say_note(const struct top_opts *o, const char *dir, int ltid)
 {
     char path[PATH_MAX + 64], text[1200];
     int code, n;
@@ -173,6 +179,9 @@ static int say_note(const char *dir, int ltid)
     if (sscanf(text, "%d", &code) != 1 || !strchr(text, '\n'))
         return 0;
     fputs(strchr(text, '\n') + 1, stderr);
+    if (live_on(o))
+        o->live_hooks->rank_note(ltid, code == TOP_EXIT_DIVERGED,
+                                 strchr(text, '\n') + 1);
     return code;
 }
 
@@ -183,7 +192,7 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int read_notes(const char *dir)
+static int read_notes(const struct top_opts *o, const char *dir)
 {
     int *ltids = NULL, n = 0, i, ltid, status = 0, code;
     size_t cap = 0;
@@ -199,7 +208,7 @@ static int read_notes(const char *dir)
     if (n > 1)
         qsort(ltids, (size_t)n, sizeof *ltids, by_value);
     for (i = 0; i < n; i++)
-        if ((code = say_note(dir, ltids[i])) && !status)
+        if ((code = say_note(o, dir, ltids[i])) && !status)
             status = code;
     free(ltids);
     rmdir(dir);
@@ -219,6 +228,19 @@ static void pass_debug(const struct launcher *l, char **argv, int *n)
         return;
     for (i = 0; i < sizeof names / sizeof *names; i++)
         if ((v = getenv(names[i])))
+            pass_env(l, argv, n, names[i], v);
+}
+
+/* -live: where the ranks' pages are, and -hold (live.c, live_ctl.c set
+ * them for pangaea's own environment; src/mpi/mpi_gate.c reads them). */
+static void pass_live(const struct launcher *l, char **argv, int *n)
+{
+    static const char *const names[] = { PG_ENV_LIVE, PG_ENV_HOLD };
+    const char *v;
+    size_t i;
+
+    for (i = 0; i < sizeof names / sizeof *names; i++)
+        if ((v = getenv(names[i])) && *v)
             pass_env(l, argv, n, names[i], v);
 }
 
@@ -253,6 +275,8 @@ static char **launcher_argv(const struct top_opts *o,
         pass_debug(l, argv, &n);
         if (o->pack && getenv(PGM_ENV_PROGDIR)) /* unpack.c: its programs */
             pass_env(l, argv, &n, PGM_ENV_PROGDIR, getenv(PGM_ENV_PROGDIR));
+        if (live_on(o))
+            pass_live(l, argv, &n);
     }
     memcpy(&argv[n], o->args, (size_t)k * sizeof *argv);
     return argv;
@@ -350,6 +374,21 @@ static int seal(const struct top_opts *o)
     return n;
 }
 
+/* -live: the page follows the logs once the directory is ready. */
+static int live_begin(const struct top_opts *o, pg_err *err)
+{
+    return live_on(o) ? o->live_hooks->follow(o, err) : 0;
+}
+
+/* -live: the run is over (-live-wait: the page stays until the user is
+ * done); pangaea's status. */
+static int live_end(const struct top_opts *o, int status)
+{
+    if (live_on(o))
+        o->live_hooks->finish(status);
+    return status;
+}
+
 int top_mpi_run(struct top_opts *o)
 {
     const struct launcher *l = launcher_of(o->program);
@@ -382,9 +421,19 @@ int top_mpi_run(struct top_opts *o)
                 o->program, l->mpi, l->mpi, lib, strerror(errno), l->mpi);
         return TOP_EXIT_FAILED;
     }
+    if (!live_on(o)) { /* a what-if the page started: its ranks go free */
+        unsetenv(PG_ENV_LIVE);
+        unsetenv(PG_ENV_HOLD);
+    }
+    /* the live server first: a port in use moves nothing */
     if ((o->whatif && top_mpi_whatif_check(o, &err) < 0) ||
+        (live_on(o) && o->live_hooks->start(o, &err) < 0) ||
         prepare(o, &err) < 0 ||
         (o->whatif && top_mpi_whatif_write(o, plan, sizeof plan, &err) < 0)) {
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+        return TOP_EXIT_USAGE;
+    }
+    if (live_begin(o, &err) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return TOP_EXIT_USAGE;
     }
@@ -400,10 +449,12 @@ int top_mpi_run(struct top_opts *o)
     if (!(argv = launcher_argv(o, l, lib, notes, plan)))
         return fprintf(stderr, "pangaea: out of memory\n"), TOP_EXIT_FAILED;
     status = launch(argv);
-    noted = read_notes(notes);
+    noted = read_notes(o, notes);
     status = noted ? noted : status;
+    if (live_on(o)) /* the page's last reading, before the renumbering */
+        o->live_hooks->ranks_ended(o->logdir, status);
     if (o->mode != PANGAEA_LOG)
-        return status;
+        return live_end(o, status);
     n = seal(o);
     if (n > 0 && o->min && top_min_dir(o->logdir, &err) < 0) {
         fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
@@ -415,5 +466,6 @@ int top_mpi_run(struct top_opts *o)
     else if (status == 0)
         fprintf(stderr, "pangaea: recorded in %s (an MPI run: %s, %d "
                 "rank%s)\n", o->logdir, l->mpi, n, n == 1 ? "" : "s");
-    return o->whatif && o->whatif_done ? o->whatif_done(o, status) : status;
+    return live_end(o, o->whatif && o->whatif_done ? o->whatif_done(o, status)
+                                                   : status);
 }

@@ -8,23 +8,16 @@
  * is gated there, in one place, with its main arguments as text.  With
  * nothing set the macro costs two loads and no call.
  *
- * Design.  pangaea (src/cli/live/live_ctl.c) writes the task's control
- * block in its position file and the run's breakpoints in PANGAEA_LIVE/
- * control; the task obeys them here, so nothing is added to the program's
- * messages and pangaea needs no round trip per call.  Before the call the
- * task checks, in order: run-to (its events done reached the target),
- * the breakpoints (call, ltid, peer ltid, tag, size; a hit count by an
- * atomic add in the shared file: a breakpoint naming a task matches only
- * its calls, so it counts that task's matches, one naming none counts all
- * tasks'), and pause.  Run-to is exact: the events done are the number
- * of the last record made, as -dump numbers it (call-site and poll
- * records come with the event after them), and the task stops before its
- * next call once they reach the target.  A task
- * that stops sets pause itself, publishes the call it is about to make
- * (call, peer, tag, size, arguments, events done and the number of the
- * call's own event, call site, real pid) and polls its
- * page every millisecond until pangaea clears pause (resume) or gives it a
- * step (steps, a credit it takes back with an atomic subtract).
+ * Design.  What the gate does that knows no PVM (the control block's
+ * files, run-to, the breakpoints and their hit counts, pause and steps,
+ * publishing the held call and waiting) is src/log/live_gate.c, shared
+ * with the MPI front end; this file adds PVM's side.  Run-to is exact:
+ * the events done are the number of the last record made, as -dump
+ * numbers it (call-site and poll records come with the event after
+ * them), and the task stops before its next call once they reach the
+ * target.  A held task publishes the call it is about to make (call,
+ * peer, tag, size, arguments, events done and the number of the call's
+ * own event, call site, real pid).
  *
  * While it waits it is held on purpose: it says so to pangaea (PG_REP_HELD,
  * as stop.c does, in Pangaea's own context) so that neither it nor the
@@ -49,7 +42,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "live_pos.h"
@@ -108,58 +100,6 @@ static int send_size(void)
     return bytes;
 }
 
-static int call_is(const char *want, const char *call)
-{
-    if (!want[0] || !strcmp(want, call))
-        return 1;
-    return !strncmp(call, "pvm_", 4) && !strcmp(want, call + 4);
-}
-
-/* The call made at pc is at site, FILE:LINE or a function's name.  The
- * names of the last few call sites are kept (a lookup in the debug
- * information is not made again at each pass of a loop). */
-static int site_is(const char *site, void *pc)
-{
-    static struct { void *pc; char file[256], func[256]; int line; } seen[8];
-    static unsigned next;
-    char at[300];
-    unsigned i;
-
-    for (i = 0; i < 8 && seen[i].pc != pc; i++)
-        ;
-    if (i == 8) {
-        i = next++ % 8;
-        if (pg_site_parts_pc(pc, seen[i].file, sizeof seen[i].file,
-                             seen[i].func, sizeof seen[i].func,
-                             &seen[i].line) < 0)
-            return 0;
-        seen[i].pc = pc;
-    }
-    if (!strchr(site, ':'))
-        return !strcmp(site, seen[i].func);
-    snprintf(at, sizeof at, "%s:%d", seen[i].file, seen[i].line);
-    return seen[i].line > 0 && !strcmp(site, at);
-}
-
-/* Breakpoint b matches the call: counts the match; 1 when it stops. */
-static int bp_hit(struct pg_live_bp *b, const char *call, void *pc, int peer,
-                  int tag, int size, char *why, size_t len)
-{
-    int n;
-
-    if (b->id <= 0 || (b->ltid != PG_LIVE_ANY && b->ltid != pg.ltid) ||
-        !call_is(b->call, call) || (b->peer != PG_LIVE_ANY && b->peer != peer) ||
-        (b->tag != PG_LIVE_ANY && b->tag != tag) ||
-        (b->size != PG_LIVE_ANY && b->size != size) ||
-        (b->site[0] && !site_is(b->site, pc)))
-        return 0;
-    n = __atomic_add_fetch(&b->count, 1, __ATOMIC_SEQ_CST);
-    if (b->hits > 0 && n != b->hits)
-        return 0;
-    snprintf(why, len, "breakpoint %d (match %d)", b->id, n);
-    return 1;
-}
-
 /* The queued messages the held receive could take, into the page. */
 static void list_queued(int tid, int tag)
 {
@@ -184,33 +124,6 @@ static void list_queued(int tid, int tag)
     pg_live->ncand = n;
 }
 
-static void nap_ms(long ms)
-{
-    struct timespec t = { 0, ms * 1000000L };
-
-    nanosleep(&t, NULL);
-}
-
-static void publish(const char *call, void *pc, int peer, int tag, int size,
-                    long at, const char *why, const char *args)
-{
-    char site[700];
-
-    snprintf(pg_live->call, sizeof pg_live->call, "%s", call);
-    snprintf(pg_live->why, sizeof pg_live->why, "%s", why);
-    snprintf(pg_live->args, sizeof pg_live->args, "%s", args);
-    snprintf(pg_live->site, sizeof pg_live->site, "%s",
-             pg_site_where_pc(pc, site, sizeof site));
-    pg_live->next = next_event(call, pc, at);
-    pg_live->peer = peer;
-    pg_live->tag = tag;
-    pg_live->size = size;
-    pg_live->at = at;
-    pg_live->ncand = 0;
-    pg_live->holds++;
-    __atomic_store_n(&pg_live->held, 1, __ATOMIC_RELEASE);
-}
-
 /* The choice pangaea made among the listed messages, if still queued. */
 static void take_choice(void)
 {
@@ -224,71 +137,62 @@ static void take_choice(void)
         }
 }
 
-static void hold(const char *call, void *pc, int peer_tid, int peer, int tag,
-                 int size, long at, const char *why, const char *args)
-{
-    char line[1100];
-    int pid = (int)syscall(SYS_getpid), n = 0;
-    int list = pg.mode == PANGAEA_LOG && !pg_replay_steers() &&
-               (traits(call) & PG_GT_LIST);
+/* Each 100 ms while a recording's receive is held: its queue listed. */
+struct queued {
+    int tid, tag;
+};
 
-    publish(call, pc, peer, tag, size, at, why, args);
+static void relist(void *arg)
+{
+    const struct queued *q = arg;
+
+    list_queued(q->tid, q->tag);
+}
+
+static void hold(const struct pg_live_call *c, int peer_tid, const char *why,
+                 const char *args)
+{
+    char line[1100], where[700];
+    int pid = (int)syscall(SYS_getpid);
+    int list = pg.mode == PANGAEA_LOG && !pg_replay_steers() &&
+               (traits(c->call) & PG_GT_LIST);
+    struct queued q = { peer_tid, c->tag };
+
+    pg_live_publish(pg_live, c, next_event(c->call, c->pc, c->at), why,
+                    pg_site_where_pc(c->pc, where, sizeof where), args);
     line[0] = 0;
     if (why[0])
         snprintf(line, sizeof line, "held before %s (peer %d, tag %d) after "
                  "event %ld by %s%s, pid %d: attach with gdb -p %d -ex 'break "
-                 "pg_gate_after'; the live page lets it go on", call, peer,
-                 tag, at, why, pg_live->site, pid, pid);
+                 "pg_gate_after'; the live page lets it go on", c->call,
+                 c->peer, c->tag, c->at, why, pg_live->site, pid, pid);
     pg_coord_report(PG_REP_HELD, line);
-    while (pg_live->pause && pg_live->steps <= 0) {
-        if (list && n++ % 100 == 0)
-            list_queued(peer_tid, tag);
-        nap_ms(1);
-    }
-    if (pg_live->pause)
-        __atomic_sub_fetch(&pg_live->steps, 1, __ATOMIC_SEQ_CST);
+    pg_live_wait(pg_live, list ? relist : NULL, &q);
     if (list)
         take_choice();
     pg_stop_armed |= PG_STOP_GATE; /* pg_gate_after when the call returns */
-    __atomic_store_n(&pg_live->held, 0, __ATOMIC_RELEASE);
+    pg_live_release(pg_live);
     pg_coord_report(PG_REP_RELEASED, "");
 }
 
 void pg_gate(const char *call, void *pc, int peer_tid, int tag, int size,
              const char *fmt, ...)
 {
-    struct pg_live_pos *p = pg_live;
-    long at = done_events();
-    int peer = peer_tid > 0 ? pg_peer_ltid(peer_tid) : -1, i, n;
-    char why[64] = "", hit[64], args[96] = "";
+    struct pg_live_call c = { call, pc, pg.ltid, -1, tag, size, 0 };
+    char why[64], args[96] = "";
     va_list ap;
 
+    c.at = done_events();
+    c.peer = peer_tid > 0 ? pg_peer_ltid(peer_tid) : -1;
     if (size < 0 && (traits(call) & PG_GT_SBUF))
-        size = send_size(); /* the send buffer is the message */
-    if (p->runto > 0 && at >= p->runto) {
-        snprintf(why, sizeof why, "run-to event %ld", (long)p->runto);
-        p->runto = 0;
-        p->pause = p->gate = 1;
-    }
-    n = pg_live_ctl ? pg_live_ctl->nbp : 0;
-    for (i = 0; i < n && i < PG_LIVE_BPS; i++) /* each counts its match */
-        if (bp_hit(&pg_live_ctl->bp[i], call, pc, peer, tag, size, hit,
-                   sizeof hit)) {
-            if (!why[0]) /* the first reason says why */
-                snprintf(why, sizeof why, "%s", hit);
-            p->steps = 0; /* a breakpoint ends a step */
-            p->pause = p->gate = 1;
-        }
-    if (!p->pause)
+        c.size = send_size(); /* the send buffer is the message */
+    if (!pg_live_stops(pg_live, pg_live_ctl, &c, pg_site_parts_pc, why,
+                       sizeof why))
         return;
-    if (p->steps > 0 && !why[0]) { /* a step: this call, then wait again */
-        __atomic_sub_fetch(&p->steps, 1, __ATOMIC_SEQ_CST);
-        return;
-    }
     if (fmt) {
         va_start(ap, fmt);
         vsnprintf(args, sizeof args, fmt, ap);
         va_end(ap);
     }
-    hold(call, pc, peer_tid, peer, tag, size, at, why[0] ? why : "", args);
+    hold(&c, peer_tid, why, args);
 }
