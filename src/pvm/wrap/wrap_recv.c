@@ -148,8 +148,9 @@ static void waited_a_slice(const pg_event *ev, struct pg_wait *wait,
  * until it comes: those PVM already has first, then waiting in PVM's
  * untimed receive, which lets go after a second of silence to look
  * whether the sender is gone and the wait overdue.  The clock is read
- * only then, and every 16th message taken for later while it waits
- * (others' messages may keep coming: the wait is still said).  The
+ * only then, and at every 16th message taken for later while it waits
+ * (others' messages may keep coming: the wait is still said; a fan-in
+ * keeps a few at most a wait, and reads none).  The
  * message is left as the receive buffer, as PVM's receive leaves it; the
  * others taken meanwhile go to the index. */
 static int index_wait(const pg_event *ev, int src, int *len)
@@ -165,7 +166,7 @@ static int index_wait(const pg_event *ev, int src, int *len)
             break;
         if (bufid) {
             keep_for_later(bufid, s, m, *len);
-            if (kept++ % 16 == 0 && pg_wait_overdue(&wait))
+            if (++kept % 16 == 0 && pg_wait_overdue(&wait))
                 say_stalled(ev);
         } else {
             if (wait.start == 0) /* a second of silence has passed */
