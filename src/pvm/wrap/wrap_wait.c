@@ -90,22 +90,27 @@ static void unquiet(void)
 /* Whether the select would write: a fragment is on its way. */
 static int writing(int n, fd_set *w)
 {
-    int i;
+    int i, bits = 8 * (int)sizeof __FDS_BITS(w)[0];
 
-    for (i = 0; w && i * 8 * (int)sizeof __FDS_BITS(w)[0] < n; i++)
+    for (i = 0; w && i * bits < n; i++)
         if (__FDS_BITS(w)[i])
             return 1;
     return 0;
 }
 
+/* The timeouts are static, not on the stack: no stack-protector check
+ * at every select (libpvm3 makes ~4 a received message), and libpvm3 is
+ * single-threaded. */
+static struct timeval second;
+
 static int hook_select(int n, fd_set *r, fd_set *w, fd_set *e,
                        struct timeval *tv)
 {
-    struct timeval second = { 1, 0 };
     int cc;
 
     if (__builtin_expect(!in_wait, 1) || tv || writing(n, w))
         return real_select(n, r, w, e, tv);
+    second.tv_sec = 1, second.tv_usec = 0;
     if ((cc = real_select(n, r, w, e, &second)) != 0)
         return cc;
     quiet();
@@ -217,15 +222,23 @@ static void hook(void)
         hooked = 1;
 }
 
+/* No hook: PVM's timed receive of a second, as before. */
+static __attribute__((noinline)) int sliced(int tid, int tag)
+{
+    second.tv_sec = 1, second.tv_usec = 0;
+    return pg_real.trecv(tid, tag, &second);
+}
+
 int pg_wait_recv(int tid, int tag)
 {
-    struct timeval second = { 1, 0 };
     int bufid;
 
-    if (__builtin_expect(hooked == 0, 0))
-        hook();
-    if (hooked < 0)
-        return pg_real.trecv(tid, tag, &second);
+    if (__builtin_expect(hooked <= 0, 0)) {
+        if (hooked == 0)
+            hook();
+        if (hooked < 0)
+            return sliced(tid, tag);
+    }
     in_wait = 1;
     bufid = pg_real.recv(tid, tag);
     in_wait = 0;
