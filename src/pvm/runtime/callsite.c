@@ -158,20 +158,17 @@ static void *program_pc(void *pc)
     return s->binding ? caller_of(pc) : pc;
 }
 
-/* The id of the site at pc, writing its <site> the first time; 0 when
- * unknown. */
-static int site_id(void *pc)
+/* A site not in the cache: found in the table, or new (its <site>
+ * written); 0 when unknown.  Out of line: its path buffer (PATH_MAX on
+ * the stack, probed page by page) stays off the cache's hit, which is
+ * every send's and receive's (~20 instructions fewer each). */
+static __attribute__((noinline)) int site_lookup(void *pc, unsigned slot)
 {
     char path[PATH_MAX];
     struct site *s;
     uintptr_t off;
     void *ret = pc;
-    unsigned slot = cache_slot(pc);
 
-    if (!pc || !pg.comm)
-        return 0;
-    if (cache[slot].pc == pc)
-        return cache[slot].id;
     pc = program_pc(pc);
     s = find(pc);
     if (s->pc && s->id) {
@@ -187,6 +184,19 @@ static int site_id(void *pc)
     s->pc = pc;
     s->id = ++nsites;
     return s->id;
+}
+
+/* The id of the site at pc, writing its <site> the first time; 0 when
+ * unknown. */
+static int site_id(void *pc)
+{
+    unsigned slot = cache_slot(pc);
+
+    if (!pc || !pg.comm)
+        return 0;
+    if (cache[slot].pc == pc)
+        return cache[slot].id;
+    return site_lookup(pc, slot);
 }
 
 /* A receive's source as an ltid: -1 any, -2 a tid outside the run. */

@@ -78,6 +78,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/select.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
@@ -184,7 +185,7 @@ int pg_stall_seconds(void);
  * (pg_wait_report); pg_wait_end says the wait is over, if it was
  * reported. */
 struct pg_wait {
-    double start;
+    double start; /* pg_seconds(); 0: not read yet, read at the first look */
     int said;
 };
 void pg_wait_start(struct pg_wait *w);
@@ -460,6 +461,10 @@ void pg_coord_report(int kind, const char *text);
 int pg_coord_turn(const char *call, const char *group, int want);
 void pg_coord_turn_done(const char *group);
 /* Replay waits (state.c's pg_wait): the stall report, and its end. */
+/* PVM's untimed receive for a replay wait (wrap_wait.c): the bufid, or 0
+ * once a second has passed in which nothing arrived (the caller looks up,
+ * then calls again), or PVM's error. */
+int pg_wait_recv(int tid, int tag);
 void pg_wait_report(const char *what);
 void pg_wait_end(const struct pg_wait *w);
 

@@ -74,9 +74,18 @@ void pg_wait_start(struct pg_wait *w)
     w->said = 0;
 }
 
+/* A wait whose start is 0 (the replay's blocking wait, which reads no
+ * clock until it must) starts at its first look. */
 int pg_wait_overdue(struct pg_wait *w)
 {
-    if (w->said || pg_seconds() - w->start < pg_stall_seconds())
+    double now;
+
+    if (w->said)
+        return 0;
+    now = pg_seconds();
+    if (w->start == 0)
+        w->start = now;
+    if (now - w->start < pg_stall_seconds())
         return 0;
     return w->said = 1;
 }

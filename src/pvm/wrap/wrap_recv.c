@@ -15,9 +15,10 @@
  * one as PVM's receive would: PVM never walks a queue that grows while
  * the senders run ahead, and a receive costs the same with 8 senders or
  * 64.  A what-if, a race-only log and notices take the message from PVM's
- * queue, with our matcher accepting only it.  Replay waits in slices of a
- * second, reading the clock only once it has to wait, so that a wait that
- * lasts says so.
+ * queue, with our matcher accepting only it.  Replay waits in PVM's
+ * untimed receive, which lets go after each second of silence
+ * (wrap_wait.c), so that a wait that lasts says so; its clock is a tick
+ * count, not a clock read.
  *
  * Names: `bufid` is PVM's buffer id (PVM's manual calls it bufid), `msgid`
  * Pangaea's message id, carried in PVM's wait id.
@@ -76,18 +77,22 @@ static int sender_gone(const pg_event *ev)
 /* Takes one message of the program's context from a task of the run out
  * of PVM's queue: the receive accepts the first such message, which
  * becomes the receive buffer (PVM frees the previous one, as for any
- * receive).  PVM reads its socket only when its queue holds none (one
- * poll without waiting, or a wait of at most `slice`).  The bufid, or 0. */
-static int take_one(struct timeval *slice, int *src, int *msgid, int *len)
+ * receive).  PVM looks in its queue, then blocks in its untimed receive
+ * (wrap_wait.c) until a message comes or a second passes in which none
+ * does.  The bufid, or 0. */
+static int take_one(int *src, int *msgid, int *len)
 {
     int bufid;
 
     pg_match_drain(1);
-    bufid = slice ? pg_real.trecv(-1, -1, slice) : pg_real.nrecv(-1, -1);
+    bufid = pg_wait_recv(-1, -1);
     if (bufid > 0 && pg_match_taken(src, msgid, len) < 0)
         bufid = 0; /* not ours (cannot be: the matcher accepted it) */
     pg_match_drain(0);
-    return bufid > 0 ? bufid : 0;
+    if (bufid < 0)
+        pg_fatal("PVM's receive failed while the replay waited: %s",
+                 pg_pvm_strerror(bufid));
+    return bufid;
 }
 
 /* A message for a later receive: detached from the receive buffer
@@ -140,39 +145,37 @@ static void waited_a_slice(const pg_event *ev, struct pg_wait *wait,
 }
 
 /* The recorded message from `src`, taking messages out of PVM's queue
- * until it comes: first those PVM already has, then waiting in slices of
- * a second.  The clock is read only once the task has to wait.  The
+ * until it comes: those PVM already has first, then waiting in PVM's
+ * untimed receive, which lets go after a second of silence to look
+ * whether the sender is gone and the wait overdue.  The clock is read
+ * only then, and at every 16th message taken for later while it waits
+ * (others' messages may keep coming: the wait is still said; a fan-in
+ * keeps a few at most a wait, and reads none).  The
  * message is left as the receive buffer, as PVM's receive leaves it; the
  * others taken meanwhile go to the index. */
 static int index_wait(const pg_event *ev, int src, int *len)
 {
-    struct timeval slice;
-    struct pg_wait wait;
+    struct pg_wait wait = { 0, 0 }; /* its start read at the first look */
     double gone_since = 0;
-    int bufid = 0, s, m, waiting = 0;
+    unsigned kept = 0;
+    int bufid, s, m;
 
+    pg_live_waiting(1); /* -live shows what it waits for */
     for (;;) {
-        slice.tv_sec = 1;
-        slice.tv_usec = 0;
-        if ((bufid = take_one(waiting ? &slice : NULL, &s, &m, len)) &&
-            s == src && m == ev->msgid)
+        if ((bufid = take_one(&s, &m, len)) && s == src && m == ev->msgid)
             break;
-        if (bufid) { /* others' messages may keep coming: still said */
+        if (bufid) {
             keep_for_later(bufid, s, m, *len);
-            if (waiting && pg_wait_overdue(&wait))
+            if (++kept % 16 == 0 && pg_wait_overdue(&wait))
                 say_stalled(ev);
-        } else if (!waiting++) {
-            pg_wait_start(&wait);
-            pg_live_waiting(1); /* -live shows what it waits for */
-            pg_replay_prefetch(); /* read ahead while nothing comes */
         } else {
+            if (wait.start == 0) /* a second of silence has passed */
+                wait.start = pg_seconds() - 1;
             waited_a_slice(ev, &wait, &gone_since);
         }
     }
-    if (waiting) {
-        pg_live_waiting(0);
-        pg_wait_end(&wait);
-    }
+    pg_live_waiting(0);
+    pg_wait_end(&wait);
     return bufid;
 }
 
@@ -213,10 +216,10 @@ static int replay_indexed(const pg_event *ev, enum how how)
 
 /* Waits for the expected message in PVM's queue, the matcher accepting
  * only it.  A probe must not take the message, so it polls; the others
- * wait in one-second slices. */
+ * wait in PVM's untimed receive, which lets go after a second of
+ * silence (wrap_wait.c). */
 static int replay_wait(const pg_event *ev, enum how how)
 {
-    struct timeval slice;
     struct timespec nap = { 0, 200000 };
     struct pg_wait wait;
     double gone_since = 0;
@@ -225,10 +228,7 @@ static int replay_wait(const pg_event *ev, enum how how)
     pg_wait_start(&wait);
     pg_live_waiting(1); /* -live shows what it waits for */
     for (;;) {
-        slice.tv_sec = 1;
-        slice.tv_usec = 0;
-        bufid = how == PROBE ? pg_real.probe(-1, -1)
-                           : pg_real.trecv(-1, -1, &slice);
+        bufid = how == PROBE ? pg_real.probe(-1, -1) : pg_wait_recv(-1, -1);
         if (bufid != 0) {
             pg_live_waiting(0);
             pg_wait_end(&wait);

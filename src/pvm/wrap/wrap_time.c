@@ -110,7 +110,7 @@ static void need_real(void)
 static inline int counts(const void *pc)
 {
     /* Inside a wrapped PVM call first: pvm_trecv reads the clock several
-     * times per receive (a replay's wait is one), and those calls must
+     * times per receive, a send twice, and those calls must
      * cost next to nothing (BENCHMARKS.md).  A forked child has
      * Pangaea off (runtime.c's atfork handler); asking the kernel for the
      * pid here would cost a system call a call. */
