@@ -158,9 +158,13 @@ void top_json_str(FILE *fp, const char *s);
 
 /* The post-mortem modes (postmortem.c, tasks.c, perfetto*.c, display.c, json.c). */
 int top_tasks_print(const struct top_run *run, FILE *fp);
-/* Perfetto's protobuf trace (perfetto.c), and the older trace JSON
- * (perfetto_json.c).  0, or -1 when out of memory or fp fails. */
-int top_export_perfetto(const struct top_run *run, FILE *fp);
+/* Perfetto's protobuf trace of the logs in dir (perfetto.c: it reads
+ * them itself, as a stream): 0; -1 and err when the logs cannot be read
+ * (none, or a log changed while read); -2 and err when fp fails or
+ * memory runs out. */
+int top_export_perfetto(const char *dir, FILE *fp, pg_err *err);
+/* The older trace JSON (perfetto_json.c).  0, or -1 when out of memory
+ * or fp fails. */
 int top_export_perfetto_json(const struct top_run *run, FILE *fp);
 int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err);
