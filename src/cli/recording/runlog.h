@@ -169,19 +169,35 @@ int top_export_perfetto_json(const struct top_run *run, FILE *fp);
 int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err);
 /* The races of the run (races.h) as the page's "races" (display_races.c).
- * _of: races found already (top_run_races), written for one part of a
- * page in parts: pm->here gives an event's index in the part, or -1 and
+ * For a part of a page in parts (top_display_races_split below), a
+ * top_display_map: here gives an event's index in the part, or -1 and
  * the part it is in (a race whose receive is elsewhere is left out, an
- * alternative elsewhere is named in a note); pm NULL: the whole run. */
+ * alternative elsewhere is named in a note). */
 struct rc_race;
 struct top_display_map {
     int (*here)(const void *ctx, int e, int *part);
     const void *ctx;
 };
 void top_display_races(FILE *fp, const struct top_run *run);
-void top_display_races_of(FILE *fp, const struct top_run *run,
-                          const struct rc_race *r, int n,
-                          const struct top_display_map *pm);
+/* A page in parts (display.c): each part's races written as they are
+ * found, into temporary files (top_display_races_split: one pass of the
+ * finder over the bare races r for parts [k0, k1), each race to its
+ * receive's part, how->part_of; how->map_of gives a part's map), so no
+ * race's alternatives are kept; then top_display_races_part writes part
+ * k's block (what top_display_races_of writes) from parts (i: k - k0), and
+ * top_display_races_drop closes them.  0, or -1 when out of memory or a
+ * temporary file cannot be written. */
+struct top_race_part;
+struct top_race_split {
+    int (*part_of)(const void *ctx, int e);
+    struct top_display_map (*map_of)(const void *ctx, int k);
+    const void *ctx;
+};
+int top_display_races_split(const struct top_run *run, const struct rc_race *r,
+                            int n, const struct top_race_split *how, int k0,
+                            int k1, struct top_race_part **parts);
+void top_display_races_part(FILE *fp, struct top_race_part *parts, int i);
+void top_display_races_drop(struct top_race_part *parts, int n);
 /* The races of a run loaded whole, found on its model; 0 (and *races
  * NULL) when there are none or the logs cannot be analysed (a race-only
  * log, a log that cannot be read): the views then go without. */
