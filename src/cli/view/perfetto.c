@@ -7,13 +7,22 @@
  * A small hand-written encoder (pb_*) writes the wire format directly: no
  * library, and each packet is built in a buffer and written at once.
  *
+ * It streams.  The run is read three times, none of it kept whole: (1)
+ * the race analysis' model (rc_load_logs, what -races loads), its races
+ * found bare, and kept of it only the marks (struct pt_task): a bit per
+ * message end (whether the model matched it) and each racing receive's
+ * count of alternatives; the model is freed; (2) each comm log streamed
+ * for the first event's time; (3) each comm log streamed again, task by
+ * task, each send and receive written as it is read.  The peak is the
+ * analysis'; what is kept after it is about a bit an event.
+ *
  * The trace is a `Trace` of `TracePacket`s.  Each task is a track and a
  * packet sequence of its own (trusted_packet_sequence_id = its index + 1):
  * the sequence's first packet carries the track's TrackDescriptor, clears
- * the incremental state, sets the sequence's default track
- * (TracePacketDefaults.track_event_defaults.track_uuid) and interns the
- * event names the task uses, so that each event after is a packet of a
- * timestamp, an interned name and its flows: about 28 bytes.
+ * the incremental state and sets the sequence's default track
+ * (TracePacketDefaults.track_event_defaults.track_uuid); an event name is
+ * interned in the packet that first uses it, so that each event is a
+ * packet of a timestamp, an interned name and its flows: about 28 bytes.
  *   - Every send and receive is a TYPE_INSTANT TrackEvent named by its
  *     call and call site ("pvm_send sor.c:88"), at the time it returned.
  *   - A receive whose log says how long it waited for its message
@@ -21,8 +30,10 @@
  *     name, from the program's call to its return (TYPE_SLICE_BEGIN and
  *     TYPE_SLICE_END around the instant): the task's blocked time.  No
  *     other duration is made up.
- *   - Every matched message is a flow: its id (the link's number + 1) in
- *     the send's flow_ids and the receive's terminating_flow_ids.
+ *   - Every matched message is a flow, in the send's flow_ids and the
+ *     receive's (or probe's) terminating_flow_ids; its id is made of the
+ *     sender, the message id and the destination (flow_id), which each
+ *     end knows from its own log, so no table of the run is needed.
  *   - Every racing receive (races.c's analysis, as -races finds them) gets
  *     a second instant at its time named "race: N alternatives".
  * Timestamps are nanoseconds since the whole second before the first
