@@ -204,6 +204,26 @@ void top_display_races(FILE *fp, const struct top_run *run)
         rc_races_free(r, n);
 }
 
+/* Races kept with their alternatives (rc_find), written as the page's
+ * block: what the streamed writers above and below must write (the unit
+ * tests hold them to it). */
+void top_display_races_of(FILE *fp, const struct top_run *run,
+                          const struct rc_race *r, int n,
+                          const struct top_display_map *pm)
+{
+    static char names[256][600];
+    struct race_out o = { fp, fp, run, pm, names, 0, 0, 0 };
+    int i;
+
+    fprintf(fp, ",\n\"races\":[");
+    for (i = 0; i < n; i++)
+        race_entry(&o, &r[i]);
+    race_sites(&o);
+    for (i = 0; i < n; i++)
+        race_notes(&o, &r[i]);
+    fprintf(fp, "]");
+}
+
 /* ---- a page in parts: each part's races as they are found ------------- */
 
 struct top_race_part {

@@ -20,22 +20,22 @@ struct rc_run;
 
 /* One send or receive.  Events of a task are contiguous in run->ev, in the
  * order the task made them; seq is the event's number in its log (other
- * kinds of event, call sites say, come between). */
+ * kinds of event, call sites say, come between).  56 bytes: a page of
+ * 10^7 events keeps 10^7 of them beside the model (a send's receives are
+ * its links, top_run_links_of; a receive's wait is the model's). */
 struct top_event {
+    double t;     /* as recorded: seconds since the epoch */
     int task;     /* index into run->tasks */
-    int kind;     /* PG_EV_SEND or PG_EV_RECV */
-    int call;     /* index into run->calls */
     int tag, msgid, bytes;
     int from;     /* RECV: the sender's ltid */
     int to, nto;  /* SEND: run->to[to .. to+nto-1] are the destinations */
     int partner;  /* RECV: index of the matched send, or -1 */
-    int nmatch;   /* SEND: receives matched to it */
     int lam;      /* logical position: 1 + max(previous, partner send) */
-    double t;     /* as recorded: seconds since the epoch */
-    int waited;   /* RECV: microseconds it waited for its message (0: the
-                     log does not say: it did not wait, or format < 5) */
-    long seq;     /* its number in the log, as -dump shows it */
+    int seq;      /* its number in the log, as -dump shows it (the
+                     model's, an int) */
     int site;     /* index into run->sites (its call site), or -1 */
+    unsigned char kind; /* PG_EV_SEND or PG_EV_RECV */
+    unsigned char call; /* index into run->calls (16 at most) */
 };
 
 struct top_task {
@@ -179,6 +179,12 @@ struct top_display_map {
     const void *ctx;
 };
 void top_display_races(FILE *fp, const struct top_run *run);
+/* The same from races kept with their alternatives (top_run_races), for
+ * one part (pm) or the whole run (pm NULL): the reference the streamed
+ * writers are held to. */
+void top_display_races_of(FILE *fp, const struct top_run *run,
+                          const struct rc_race *r, int n,
+                          const struct top_display_map *pm);
 /* A page in parts (display.c): each part's races written as they are
  * found, into temporary files (top_display_races_split: one pass of the
  * finder over the bare races r for parts [k0, k1), each race to its
