@@ -802,16 +802,58 @@ START_TEST(test_the_tasks_summary_counts_what_the_graph_counts)
 }
 END_TEST
 
+/* A page in parts of one part holding every event (the split's maps). */
+static int one_part(const void *ctx, int e)
+{
+    (void)ctx, (void)e;
+    return 0;
+}
+
+static int here_all(const void *ctx, int e, int *part)
+{
+    (void)ctx;
+    *part = 0;
+    return e;
+}
+
+static struct top_display_map map_all(const void *ctx, int k)
+{
+    (void)k;
+    return (struct top_display_map){ here_all, ctx };
+}
+
+/* The same races written through a page in parts' temporary files
+ * (top_display_races_split: found bare, handed over again, none kept). */
+static char *split_text(struct top_run *tr, size_t *size)
+{
+    struct top_race_split how = { one_part, map_all, NULL };
+    struct top_race_part *parts;
+    struct rc_race *bare;
+    char *c = NULL;
+    FILE *fc = open_memstream(&c, size);
+    int nb = top_run_races_bare(tr, &bare);
+
+    ck_assert_int_eq(top_display_races_split(tr, bare, nb, &how, 0, 1,
+                                             &parts), 0);
+    top_display_races_part(fc, parts, 0);
+    top_display_races_drop(parts, 1);
+    fclose(fc);
+    if (nb > 0)
+        rc_races_free(bare, nb);
+    return c;
+}
+
 /* The page of a whole run writes its races streamed (kept bare, found
- * again race by race): the same text as from the races kept with their
- * alternatives, on the random run and on one with exit notices among
- * the alternatives. */
+ * again race by race), and so does a page in parts (through temporary
+ * files): the same text as from the races kept with their alternatives,
+ * on the random run and on one with exit notices among the
+ * alternatives. */
 static void page_races_same(void)
 {
     static struct top_run tr;
     struct rc_race *r;
-    char *a = NULL, *b = NULL;
-    size_t na = 0, nb = 0;
+    char *a = NULL, *b = NULL, *c;
+    size_t na = 0, nb = 0, nc = 0;
     FILE *fa, *fb;
     pg_err err;
     int n;
@@ -825,9 +867,11 @@ static void page_races_same(void)
     fclose(fa), fclose(fb);
     ck_assert_uint_gt(na, 40);
     ck_assert_str_eq(b, a);
+    c = split_text(&tr, &nc);
+    ck_assert_str_eq(c, a);
     if (n > 0)
         rc_races_free(r, n);
-    free(a), free(b);
+    free(a), free(b), free(c);
     top_run_free(&tr);
 }
 

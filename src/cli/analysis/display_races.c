@@ -98,7 +98,7 @@ static void elsewhere_text(FILE *fp, const struct top_run *run, int s,
 /* What writing the races keeps: the page's site names, how many races
  * and notes are written. */
 struct race_out {
-    FILE *fp;
+    FILE *fp, *nfp; /* the entries, the notes (the same stream, or two) */
     const struct top_run *run;
     const struct top_display_map *pm;
     char (*names)[600];
@@ -146,12 +146,12 @@ static void race_notes(struct race_out *o, const struct rc_race *r)
         const struct rc_msg *m = &rr->msg[r->alts[j].msg];
 
         if (m->src < 0) {
-            fprintf(o->fp, "%s%d,", o->nnotes++ ? "," : "", recv);
-            notice_text(o->fp, rr, r->alts[j].msg);
+            fprintf(o->nfp, "%s%d,", o->nnotes++ ? "," : "", recv);
+            notice_text(o->nfp, rr, r->alts[j].msg);
         } else if ((s = map[rr->tasks[m->src].first + m->src_pos - 1]) >= 0
                    && race_here(o->pm, s, &part) < 0) {
-            fprintf(o->fp, "%s%d,", o->nnotes++ ? "," : "", recv);
-            elsewhere_text(o->fp, o->run, s, part);
+            fprintf(o->nfp, "%s%d,", o->nnotes++ ? "," : "", recv);
+            elsewhere_text(o->nfp, o->run, s, part);
         }
     }
 }
@@ -189,7 +189,7 @@ static int notes_each(struct rc_run *rr, const struct rc_race *r, void *arg)
 void top_display_races(FILE *fp, const struct top_run *run)
 {
     static char names[256][600];
-    struct race_out o = { fp, run, NULL, names, 0, 0, 0 };
+    struct race_out o = { fp, fp, run, NULL, names, 0, 0, 0 };
     struct rc_race *r = NULL;
     int n = top_run_races_bare(run, &r);
 
@@ -204,12 +204,15 @@ void top_display_races(FILE *fp, const struct top_run *run)
         rc_races_free(r, n);
 }
 
+/* Races kept with their alternatives (rc_find), written as the page's
+ * block: what the streamed writers above and below must write (the unit
+ * tests hold them to it). */
 void top_display_races_of(FILE *fp, const struct top_run *run,
                           const struct rc_race *r, int n,
                           const struct top_display_map *pm)
 {
     static char names[256][600];
-    struct race_out o = { fp, run, pm, names, 0, 0, 0 };
+    struct race_out o = { fp, fp, run, pm, names, 0, 0, 0 };
     int i;
 
     fprintf(fp, ",\n\"races\":[");
@@ -219,4 +222,101 @@ void top_display_races_of(FILE *fp, const struct top_run *run,
     for (i = 0; i < n; i++)
         race_notes(&o, &r[i]);
     fprintf(fp, "]");
+}
+
+/* ---- a page in parts: each part's races as they are found ------------- */
+
+struct top_race_part {
+    struct race_out o;
+};
+
+struct top_race_parts {
+    const struct top_run *run;
+    int k0, k1;                /* the parts [k0, k1) */
+    const struct top_race_split *how;
+    struct top_race_part *out; /* per part: its temporary files, names */
+    struct top_display_map *map;
+};
+
+static int split_each(struct rc_run *rr, const struct rc_race *r, void *arg)
+{
+    struct top_race_parts *x = arg;
+    int e = x->run->graph_of[rr->tasks[r->task].first + r->pos - 1], k;
+    struct race_out *o;
+
+    if (e < 0 || (k = x->how->part_of(x->how->ctx, e)) < x->k0 || k >= x->k1)
+        return 0; /* a failed poll, a notice: not drawn; another batch */
+    o = &x->out[k - x->k0].o;
+    if (!o->fp) { /* the part's first race */
+        if (!(o->fp = tmpfile()) || !(o->nfp = tmpfile()) ||
+            !(o->names = calloc(256, sizeof *o->names)))
+            return -1;
+        x->map[k - x->k0] = x->how->map_of(x->how->ctx, k);
+        o->pm = &x->map[k - x->k0];
+    }
+    race_entry(o, r);
+    race_notes(o, r);
+    return ferror(o->fp) || ferror(o->nfp) ? -1 : 0;
+}
+
+static void copy_rest(FILE *to, FILE *from)
+{
+    char buf[65536];
+    size_t n;
+
+    rewind(from);
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+        fwrite(buf, 1, n, to);
+}
+
+int top_display_races_split(const struct top_run *run, const struct rc_race *r,
+                            int n, const struct top_race_split *how, int k0,
+                            int k1, struct top_race_part **parts)
+{
+    struct top_race_parts x = { run, k0, k1, how, NULL, NULL };
+    int k, rc = 0;
+
+    x.out = calloc((size_t)(k1 - k0) + 1, sizeof *x.out);
+    x.map = calloc((size_t)(k1 - k0) + 1, sizeof *x.map);
+    if (!x.out || !x.map)
+        return free(x.out), free(x.map), -1;
+    for (k = 0; k < k1 - k0; k++)
+        x.out[k].o.run = run;
+    if (n > 0)
+        rc = rc_find_each(run->model, r, n, split_each, &x);
+    free(x.map); /* the out's pm are used no more: written */
+    for (k = 0; k < k1 - k0; k++)
+        x.out[k].o.pm = NULL;
+    *parts = x.out;
+    if (rc < 0)
+        top_display_races_drop(*parts, k1 - k0), *parts = NULL;
+    return rc;
+}
+
+void top_display_races_part(FILE *fp, struct top_race_part *parts, int i)
+{
+    struct race_out *o = &parts[i].o, w = *o;
+
+    fprintf(fp, ",\n\"races\":[");
+    if (o->fp)
+        copy_rest(fp, o->fp);
+    w.fp = fp;
+    race_sites(&w);
+    if (o->nfp)
+        copy_rest(fp, o->nfp);
+    fprintf(fp, "]");
+}
+
+void top_display_races_drop(struct top_race_part *parts, int n)
+{
+    int k;
+
+    for (k = 0; parts && k < n; k++) {
+        if (parts[k].o.fp)
+            fclose(parts[k].o.fp);
+        if (parts[k].o.nfp)
+            fclose(parts[k].o.nfp);
+        free(parts[k].o.names);
+    }
+    free(parts);
 }

@@ -12,6 +12,7 @@
  * the task table is tasks.c's, the traces perfetto.c's and perfetto_json.c's, the HTML
  * display.c's, the JSON string writer json.c's.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,27 @@ static int pm_display(const struct top_run *run)
     return 0;
 }
 
+/* -export perfetto streams the logs itself (perfetto.c): no graph. */
+static int pm_perfetto(const char *dir)
+{
+    char path[4096];
+    pg_err err;
+    int rc;
+
+    if (!realpath(dir, path)) {
+        fprintf(stderr, "pangaea: no log directory %s: %s\n", dir,
+                strerror(errno));
+        return TOP_EXIT_USAGE;
+    }
+    top_note_missing(path); /* logdir.c: a task's logs missing is said */
+    if ((rc = top_export_perfetto(path, stdout, &err)) < 0)
+        fprintf(stderr, "pangaea: %s\n", err.msg);
+    if (rc_memstats())
+        fprintf(stderr, "pangaea: memory: peak resident %ld KB\n",
+                rc_peak_kb());
+    return rc == -1 ? TOP_EXIT_USAGE : rc < 0 ? TOP_EXIT_FAILED : 0;
+}
+
 int top_is_binary_export(int argc, char **argv)
 {
     return argc > 2 && !strcmp(argv[1], "-export") &&
@@ -73,6 +95,8 @@ int top_postmortem(int argc, char **argv)
         return pm_usage("-export perfetto writes a binary trace: redirect "
                         "it to a file (> trace.perfetto-trace)");
     dir = argc > first ? argv[first] : DEFAULT_LOGDIR;
+    if (top_is_binary_export(argc, argv))
+        return pm_perfetto(dir);
     if ((!strcmp(mode, "-tasks") ? top_run_load_summary(&run, dir, &err)
                                  : top_run_load(&run, dir, &err)) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
@@ -84,9 +108,7 @@ int top_postmortem(int argc, char **argv)
     else if (!strcmp(mode, "-tasks"))
         rc = top_tasks_print(&run, stdout) < 0 ? TOP_EXIT_FAILED : 0;
     else
-        rc = (json ? top_export_perfetto_json(&run, stdout)
-                   : top_export_perfetto(&run, stdout)) < 0 ? TOP_EXIT_FAILED
-                                                            : 0;
+        rc = top_export_perfetto_json(&run, stdout) < 0 ? TOP_EXIT_FAILED : 0;
     if (fflush(stdout) != 0)
         rc = TOP_EXIT_FAILED;
     if (rc_memstats()) /* PANGAEA_MEMSTATS=1 (test_scaling.sh reads it) */

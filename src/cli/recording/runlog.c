@@ -40,6 +40,7 @@
 /* ---- tasks and calls --------------------------------------------------- */
 
 _Static_assert(offsetof(struct top_task, ltid) == 0, "top_find_ltid reads the ltid first");
+_Static_assert(sizeof(struct top_event) == 56, "runlog.h: an event of the graph is 56 bytes");
 
 int top_run_task(const struct top_run *run, int ltid)
 {
@@ -197,7 +198,6 @@ static int derive_event(struct top_run *run, struct deriver *dv, int ti,
     e->from = x->kind == PG_EV_RECV ? x->from : 0;
     e->partner = -1;
     e->t = m->view->t[i];
-    e->waited = m->view->waited[i];
     e->seq = x->seq;
     e->site = site_of(dv, x->site);
     if (nto) {
@@ -278,7 +278,6 @@ static int derive_links(struct top_run *run)
             continue;
         }
         run->ev[r].partner = s;
-        run->ev[s].nmatch++;
         run->links[run->nlinks++] = (struct top_link){ s, r };
     }
     qsort(run->links, run->nlinks, sizeof *run->links, cmp_link);
@@ -331,6 +330,17 @@ static int derive(struct top_run *run)
 
 /* ---- the API ---------------------------------------------------------- */
 
+/* The model's columns only the graph was derived from (times, sizes,
+ * waits, destinations: 18 bytes an event): the graph holds them now, and
+ * the races found later read the analysis' arrays alone, so the peak
+ * while they are found is lower by as much. */
+static void drop_view_columns(struct rc_view *v)
+{
+    free(v->t), free(v->bytes), free(v->waited), free(v->to);
+    v->t = NULL, v->bytes = v->waited = v->to = NULL;
+    v->cap_t = v->cap_bytes = v->cap_waited = v->cap_to = 0;
+}
+
 int top_run_load(struct top_run *run, const char *dir, pg_err *err)
 {
     memset(run, 0, sizeof *run);
@@ -343,6 +353,7 @@ int top_run_load(struct top_run *run, const char *dir, pg_err *err)
         return -1;
     if (derive(run) < 0 || top_run_order(run) < 0)
         return pg_err_set(err, "out of memory loading %s", run->dir);
+    drop_view_columns(run->model->view);
     return 0;
 }
 

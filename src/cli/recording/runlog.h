@@ -20,22 +20,22 @@ struct rc_run;
 
 /* One send or receive.  Events of a task are contiguous in run->ev, in the
  * order the task made them; seq is the event's number in its log (other
- * kinds of event, call sites say, come between). */
+ * kinds of event, call sites say, come between).  56 bytes: a page of
+ * 10^7 events keeps 10^7 of them beside the model (a send's receives are
+ * its links, top_run_links_of; a receive's wait is the model's). */
 struct top_event {
+    double t;     /* as recorded: seconds since the epoch */
     int task;     /* index into run->tasks */
-    int kind;     /* PG_EV_SEND or PG_EV_RECV */
-    int call;     /* index into run->calls */
     int tag, msgid, bytes;
     int from;     /* RECV: the sender's ltid */
     int to, nto;  /* SEND: run->to[to .. to+nto-1] are the destinations */
     int partner;  /* RECV: index of the matched send, or -1 */
-    int nmatch;   /* SEND: receives matched to it */
     int lam;      /* logical position: 1 + max(previous, partner send) */
-    double t;     /* as recorded: seconds since the epoch */
-    int waited;   /* RECV: microseconds it waited for its message (0: the
-                     log does not say: it did not wait, or format < 5) */
-    long seq;     /* its number in the log, as -dump shows it */
+    int seq;      /* its number in the log, as -dump shows it (the
+                     model's, an int) */
     int site;     /* index into run->sites (its call site), or -1 */
+    unsigned char kind; /* PG_EV_SEND or PG_EV_RECV */
+    unsigned char call; /* index into run->calls (16 at most) */
 };
 
 struct top_task {
@@ -158,26 +158,52 @@ void top_json_str(FILE *fp, const char *s);
 
 /* The post-mortem modes (postmortem.c, tasks.c, perfetto*.c, display.c, json.c). */
 int top_tasks_print(const struct top_run *run, FILE *fp);
-/* Perfetto's protobuf trace (perfetto.c), and the older trace JSON
- * (perfetto_json.c).  0, or -1 when out of memory or fp fails. */
-int top_export_perfetto(const struct top_run *run, FILE *fp);
+/* Perfetto's protobuf trace of the logs in dir (perfetto.c: it reads
+ * them itself, as a stream): 0; -1 and err when the logs cannot be read
+ * (none, or a log changed while read); -2 and err when fp fails or
+ * memory runs out. */
+int top_export_perfetto(const char *dir, FILE *fp, pg_err *err);
+/* The older trace JSON (perfetto_json.c).  0, or -1 when out of memory
+ * or fp fails. */
 int top_export_perfetto_json(const struct top_run *run, FILE *fp);
 int top_display_write(const struct top_run *run, const char *path,
                       pg_err *err);
 /* The races of the run (races.h) as the page's "races" (display_races.c).
- * _of: races found already (top_run_races), written for one part of a
- * page in parts: pm->here gives an event's index in the part, or -1 and
+ * For a part of a page in parts (top_display_races_split below), a
+ * top_display_map: here gives an event's index in the part, or -1 and
  * the part it is in (a race whose receive is elsewhere is left out, an
- * alternative elsewhere is named in a note); pm NULL: the whole run. */
+ * alternative elsewhere is named in a note). */
 struct rc_race;
 struct top_display_map {
     int (*here)(const void *ctx, int e, int *part);
     const void *ctx;
 };
 void top_display_races(FILE *fp, const struct top_run *run);
+/* The same from races kept with their alternatives (top_run_races), for
+ * one part (pm) or the whole run (pm NULL): the reference the streamed
+ * writers are held to. */
 void top_display_races_of(FILE *fp, const struct top_run *run,
                           const struct rc_race *r, int n,
                           const struct top_display_map *pm);
+/* A page in parts (display.c): each part's races written as they are
+ * found, into temporary files (top_display_races_split: one pass of the
+ * finder over the bare races r for parts [k0, k1), each race to its
+ * receive's part, how->part_of; how->map_of gives a part's map), so no
+ * race's alternatives are kept; then top_display_races_part writes part
+ * k's block (what top_display_races_of writes) from parts (i: k - k0), and
+ * top_display_races_drop closes them.  0, or -1 when out of memory or a
+ * temporary file cannot be written. */
+struct top_race_part;
+struct top_race_split {
+    int (*part_of)(const void *ctx, int e);
+    struct top_display_map (*map_of)(const void *ctx, int k);
+    const void *ctx;
+};
+int top_display_races_split(const struct top_run *run, const struct rc_race *r,
+                            int n, const struct top_race_split *how, int k0,
+                            int k1, struct top_race_part **parts);
+void top_display_races_part(FILE *fp, struct top_race_part *parts, int i);
+void top_display_races_drop(struct top_race_part *parts, int n);
 /* The races of a run loaded whole, found on its model; 0 (and *races
  * NULL) when there are none or the logs cannot be analysed (a race-only
  * log, a log that cannot be read): the views then go without. */

@@ -37,7 +37,7 @@ static const char *tty_safe(const char *s, char *buf, size_t size)
 static void print_last(FILE *fp, const struct top_run *run,
                        const struct top_event *e, char *buf, size_t size)
 {
-    fprintf(fp, "       last message: event %ld, %s", e->seq,
+    fprintf(fp, "       last message: event %ld, %s", (long)e->seq,
             run->calls[e->call]);
     if (e->site >= 0)
         fprintf(fp, " at %s", tty_safe(run->sites[e->site], buf, size));

@@ -42,7 +42,12 @@
  * events (struct dwin: per task the events it holds, numbered from 0 in
  * the part) and their races; a message with one end in another part is
  * listed as "across" with that part, and a race's alternative elsewhere
- * is named in a note.  The races are found once for all the parts.
+ * is named in a note.  The races are found once for all the parts, bare
+ * (32 bytes a race: a deep queue's race at 256 tasks has ~128
+ * alternatives); then, for a batch of up to RACE_BATCH parts at a time,
+ * the finder hands each race over again with its alternatives
+ * (rc_find_each) and display_races.c writes it to its receive's part's
+ * temporary files, forgetting them; each part copies its files in.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
@@ -84,6 +89,7 @@ struct dwin {
     int *lo, *hi, *base;
     int nev;
     const int *cut; /* per task, nparts + 1 cuts (parts: see below), or NULL */
+    int *pbase;     /* per part, per task: its base there (parts) */
     int part, nparts;
 };
 
@@ -110,6 +116,16 @@ static int part_of(const struct dwin *w, int e)
             b = m - 1;
     }
     return a;
+}
+
+/* Event e's index in part k (any part, not only the window's), or -1. */
+static int local_in(const struct dwin *w, int k, int e)
+{
+    int t = w->run->ev[e].task;
+    const int *c = w->cut + (size_t)t * (w->nparts + 1);
+
+    return e >= c[k] && e < c[k + 1]
+               ? w->pbase[(size_t)k * w->run->ntasks + t] + e - c[k] : -1;
 }
 
 /* One column of per-event integers: "name":"PACKED" */
@@ -449,20 +465,42 @@ static ssize_t race_write(void *cookie, const char *buf, size_t size)
     return (ssize_t)size;
 }
 
-/* The races a page or part holds (all found at once, r and n, for a page
- * in parts). */
+/* The races of a page in parts: found bare for all the parts (r, n), and
+ * written for a batch of parts [k0, k1) at a time (part: theirs, from
+ * top_display_races_split's temporary files), so that no race keeps its
+ * alternatives. */
 struct race_set {
     struct rc_race *r;
     int n;
+    struct top_race_part *part;
+    int k0, k1;
+};
+
+/* A part's map for display_races.c: (the window, the part). */
+struct part_ctx {
+    const struct dwin *w;
+    int k;
 };
 
 static int race_here(const void *ctx, int e, int *part)
 {
-    const struct dwin *w = ctx;
-    int l = local_of(w, e);
+    const struct part_ctx *pc = ctx;
+    int l = local_in(pc->w, pc->k, e);
 
-    *part = l < 0 ? part_of(w, e) : w->part;
+    *part = l < 0 ? part_of(pc->w, e) : pc->k;
     return l;
+}
+
+static int race_part_of(const void *ctx, int e)
+{
+    return part_of(((const struct part_ctx *)ctx)->w, e);
+}
+
+static struct top_display_map race_map_of(const void *ctx, int k)
+{
+    const struct part_ctx *pc = ctx; /* pc[k]: part k's */
+
+    return (struct top_display_map){ race_here, &pc[k] };
 }
 
 static void write_races(FILE *fp, const struct dwin *w,
@@ -471,13 +509,12 @@ static void write_races(FILE *fp, const struct dwin *w,
     struct race_packer r = { .out = fp, .p = { fp, 0, 0 } };
     cookie_io_functions_t io = { .write = race_write };
     FILE *in = fopencookie(&r, "w", io);
-    struct top_display_map map = { race_here, w };
 
     fprintf(fp, "{\"v\":2");
     if (in && !w->cut) {
         top_display_races(in, w->run);
-    } else if (in) {
-        top_display_races_of(in, w->run, rs->r, rs->n, &map);
+    } else if (in && rs->part) {
+        top_display_races_part(in, rs->part, w->part - rs->k0);
     }
     if (in)
         fclose(in);
@@ -720,21 +757,72 @@ static int parts_paths(const char *path, char *dir, size_t size, char *rel,
     return 0;
 }
 
-/* Writes the parts (found races: rs), then the page. */
+/* Parts whose races are written to temporary files in one pass of the
+ * finder (two files each). */
+#define RACE_BATCH 64
+
+/* The parts [k0, k0 + RACE_BATCH) (their races split first, rs), each
+ * written. */
+static int write_batch(struct dwin *w, int k0, const char *dir,
+                       struct race_set *rs, const struct part_ctx *pc,
+                       pg_err *err)
+{
+    struct top_race_split how = { race_part_of, race_map_of, pc };
+    int k, rc = 0;
+
+    rs->k0 = k0;
+    rs->k1 = k0 + RACE_BATCH < w->nparts ? k0 + RACE_BATCH : w->nparts;
+    if (top_display_races_split(w->run, rs->r, rs->n, &how, rs->k0, rs->k1,
+                                &rs->part) < 0)
+        return pg_err_set(err, "cannot keep the races of the page's parts "
+                          "(out of memory, or no room for temporary files)");
+    for (k = rs->k0; rc == 0 && k < rs->k1; k++)
+        rc = write_part(w, k, dir, rs, err);
+    top_display_races_drop(rs->part, rs->k1 - rs->k0);
+    rs->part = NULL;
+    return rc;
+}
+
+/* Each part's base per task (w->pbase), and its map's context (pc). */
+static void part_bases(struct dwin *w, struct part_ctx *pc)
+{
+    int k, t, n;
+
+    for (k = 0; k < w->nparts; k++) {
+        const int *c = w->cut;
+
+        pc[k] = (struct part_ctx){ w, k };
+        for (t = n = 0; t < w->run->ntasks; t++, c += w->nparts + 1) {
+            w->pbase[(size_t)k * w->run->ntasks + t] = n;
+            n += c[k + 1] - c[k];
+        }
+    }
+}
+
+/* Writes the parts (races found bare: rs), then the page. */
 static int write_parted(struct dwin *w, const char *path, const double *at,
-                        const struct race_set *rs, pg_err *err)
+                        struct race_set *rs, pg_err *err)
 {
     char dir[4200], rel[1100];
+    struct part_ctx *pc = malloc(((size_t)w->nparts + 1) * sizeof *pc);
     struct top_file f;
     FILE *fp;
     int k;
 
+    w->pbase = malloc(((size_t)w->nparts * w->run->ntasks + 1) *
+                      sizeof *w->pbase);
+    if (!pc || !w->pbase) {
+        free(pc);
+        return pg_err_set(err, "out of memory writing the page's parts");
+    }
+    part_bases(w, pc);
     if (parts_paths(path, dir, sizeof dir, rel, sizeof rel, err) < 0 ||
         parts_dir(dir, w->nparts, err) < 0)
-        return -1;
-    for (k = 0; k < w->nparts; k++)
-        if (write_part(w, k, dir, rs, err) < 0)
-            return -1;
+        return free(pc), -1;
+    for (k = 0; k < w->nparts; k += RACE_BATCH)
+        if (write_batch(w, k, dir, rs, pc, err) < 0)
+            return free(pc), -1;
+    free(pc);
     if (!(fp = top_file_begin(&f, path, err)))
         return -1;
     write_page(fp, w, top_graph_html, at, rel);
@@ -764,7 +852,7 @@ int top_display_write(const struct top_run *run, const char *path,
         if ((w.nparts = make_cuts(run, part_size(), &at, &cut)) < 0)
             goto oom;
         w.cut = cut;
-        rs.n = top_run_races(run, &rs.r);
+        rs.n = top_run_races_bare(run, &rs.r);
         rc = write_parted(&w, path, at, &rs, err);
         if (rs.n > 0)
             rc_races_free(rs.r, rs.n);
@@ -787,5 +875,6 @@ out:
     free(w.base);
     free(at);
     free(cut);
+    free(w.pbase);
     return rc;
 }

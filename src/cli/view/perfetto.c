@@ -7,13 +7,22 @@
  * A small hand-written encoder (pb_*) writes the wire format directly: no
  * library, and each packet is built in a buffer and written at once.
  *
+ * It streams.  The run is read three times, none of it kept whole: (1)
+ * the race analysis' model (rc_load_logs, what -races loads), its races
+ * found bare, and kept of it only the marks (struct pt_task): a bit per
+ * message end (whether the model matched it) and each racing receive's
+ * count of alternatives; the model is freed; (2) each comm log streamed
+ * for the first event's time; (3) each comm log streamed again, task by
+ * task, each send and receive written as it is read.  The peak is the
+ * analysis'; what is kept after it is about a bit an event.
+ *
  * The trace is a `Trace` of `TracePacket`s.  Each task is a track and a
  * packet sequence of its own (trusted_packet_sequence_id = its index + 1):
  * the sequence's first packet carries the track's TrackDescriptor, clears
- * the incremental state, sets the sequence's default track
- * (TracePacketDefaults.track_event_defaults.track_uuid) and interns the
- * event names the task uses, so that each event after is a packet of a
- * timestamp, an interned name and its flows: about 28 bytes.
+ * the incremental state and sets the sequence's default track
+ * (TracePacketDefaults.track_event_defaults.track_uuid); an event name is
+ * interned in the packet that first uses it, so that each event is a
+ * packet of a timestamp, an interned name and its flows: about 28 bytes.
  *   - Every send and receive is a TYPE_INSTANT TrackEvent named by its
  *     call and call site ("pvm_send sor.c:88"), at the time it returned.
  *   - A receive whose log says how long it waited for its message
@@ -21,8 +30,10 @@
  *     name, from the program's call to its return (TYPE_SLICE_BEGIN and
  *     TYPE_SLICE_END around the instant): the task's blocked time.  No
  *     other duration is made up.
- *   - Every matched message is a flow: its id (the link's number + 1) in
- *     the send's flow_ids and the receive's terminating_flow_ids.
+ *   - Every matched message is a flow, in the send's flow_ids and the
+ *     receive's (or probe's) terminating_flow_ids; its id is made of the
+ *     sender, the message id and the destination (flow_id), which each
+ *     end knows from its own log, so no table of the run is needed.
  *   - Every racing receive (races.c's analysis, as -races finds them) gets
  *     a second instant at its time named "race: N alternatives".
  * Timestamps are nanoseconds since the whole second before the first
@@ -55,6 +66,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_table.h"
+#include "pg_grow.h"
 #include "races.h"
 #include "runlog.h"
 #include "top.h"
@@ -150,41 +163,253 @@ enum {
     ID_EVENT_NAMES = 2, EN_IID = 1, EN_NAME = 2
 };
 
-struct exp {
-    const struct top_run *run;
-    FILE *fp;
-    struct pb pkt, a, c;   /* a packet, and two levels of inner messages */
-    int *link_of;          /* receive event -> its link, or -1 */
-    int *alts;             /* event -> alternatives of its race, 0: none */
-    int nnames;            /* call/site names: iid 1 .. nnames */
-    char *used;            /* this task's iids in use */
-    int niids;
+/* top_export_perfetto's failure to write (exit 4), beside -1: the logs. */
+#define PT_FAILED (-2)
+
+/* ---- what the analysis knows, kept while the logs stream --------------- */
+
+/* A racing receive: its task's k-th send or receive (from 0). */
+struct pt_race {
+    long k;
+    int nalts;
 };
 
-/* The interned name of an event: its call and site. */
-static int name_iid(const struct exp *x, const struct top_event *ev)
+/* A slot whose flows are not one plain message (see struct pt_task). */
+struct pt_dup {
+    long slot;
+    int occ;   /* a receive's: which of the destinations naming its task
+                  in its multicast it took (0: the first) */
+    int n;     /* a receive's: receives (and probes) of the same message
+                  before it in its task; a send's: its receives, >= 2 */
+};
+
+/* One task's marks.  A slot is a send's destination (nto slots a send)
+ * or a receive (one): its bit says the message went to a receive in the
+ * logs (a send's) or came from a send in the logs (a receive's), the
+ * model's match; a probe names the message it saw as a receive does, so
+ * a message may have several (pt_dup). */
+struct pt_task {
+    int ltid;              /* first: top_find_ltid */
+    long nmsg, nslots;     /* its sends and receives; their slots */
+    unsigned char *matched; /* a bit a slot */
+    struct pt_race *races; /* in k order */
+    int nraces;
+    struct pt_dup *dups;   /* in slot order */
+    int ndups;
+    size_t capdups;
+};
+
+struct pt_marks {
+    struct pt_task *t;
+    int n;
+};
+
+static int is_message(int kind)
 {
-    return ev->call * (x->run->nsites + 1) + ev->site + 1 + 1;
+    const pg_evdesc *d = pg_ev_desc(kind);
+
+    return d && d->message;
 }
 
-static int race_iid(const struct exp *x, int nalts)
+static int cmp_race(const void *a, const void *b)
 {
-    return x->nnames + nalts;
+    const struct rc_race *x = a, *y = b;
+
+    if (x->task != y->task)
+        return (x->task > y->task) - (x->task < y->task);
+    return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-static void name_text(const struct exp *x, int iid, char *buf, size_t size)
+static int cmp_dup(const void *a, const void *b)
 {
-    int k = iid - 1, per = x->run->nsites + 1;
+    const struct pt_dup *x = a, *y = b;
 
-    if (iid > x->nnames)
-        snprintf(buf, size, "race: %d alternative%s", iid - x->nnames,
-                 iid - x->nnames == 1 ? "" : "s");
-    else if (k % per == 0)
-        snprintf(buf, size, "%s", x->run->calls[k / per]);
-    else
-        snprintf(buf, size, "%s %s", x->run->calls[k / per],
-                 x->run->sites[k % per - 1]);
+    return (x->slot > y->slot) - (x->slot < y->slot);
 }
+
+static void set_bit(struct pt_task *p, long s)
+{
+    p->matched[s / 8] |= (unsigned char)(1 << s % 8);
+}
+
+static int add_dup(struct pt_task *p, long s, int occ, int n)
+{
+    if (pg_grow(&p->dups, &p->capdups, (size_t)p->ndups + 1,
+                sizeof *p->dups) < 0)
+        return -1;
+    p->dups[p->ndups++] = (struct pt_dup){ s, occ, n };
+    return 0;
+}
+
+/* Which destination of its send message entry i is, among those naming
+ * the same task (0: the first or only one). */
+static int entry_occ(const struct rc_run *m, int i)
+{
+    const struct rc_msg *g = &m->msg[i];
+    int a = RC_EV(m, g->src, g->src_pos)->a, j, occ = 0;
+
+    for (j = a; j < i; j++)
+        occ += m->msg[j].dst == g->dst;
+    return occ;
+}
+
+/* Task ti's slots: their count, and room for their bits. */
+static int task_slots(const struct rc_run *m, int ti, struct pt_task *p)
+{
+    const struct rc_task *k = &m->tasks[ti];
+    int pos;
+
+    p->ltid = k->ltid;
+    for (pos = 1; pos <= k->n; pos++) {
+        const struct rc_ev *x = RC_EV(m, ti, pos);
+
+        p->nslots += x->kind == PG_EV_SEND ? x->nto : x->kind == PG_EV_RECV;
+        p->nmsg += is_message(x->kind);
+    }
+    return (p->matched = calloc((size_t)p->nslots / 8 + 1, 1)) ? 0 : -1;
+}
+
+/* Task ti's receives: matched, and counted on their message entries
+ * (cnt, saturating at 255: the 255th probe of one message on shares its
+ * flow id); its races (r[*ri ..], sorted) by k. */
+static int task_recvs(const struct rc_run *m, int ti, const struct rc_race *r,
+                      int n, int *ri, unsigned char *cnt, struct pt_task *p)
+{
+    const struct rc_task *k = &m->tasks[ti];
+    int pos, j, occ;
+    long s = 0, kk = 0;
+
+    for (j = *ri; j < n && r[j].task == ti; j++)
+        ;
+    if (!(p->races = malloc(((size_t)(j - *ri) + 1) * sizeof *p->races)))
+        return -1;
+    for (pos = 1; pos <= k->n; pos++) {
+        const struct rc_ev *x = RC_EV(m, ti, pos);
+
+        for (; *ri < n && r[*ri].task == ti && r[*ri].pos <= pos; ++*ri)
+            if (r[*ri].pos == pos && x->kind == PG_EV_RECV)
+                p->races[p->nraces++] = (struct pt_race){ kk, r[*ri].nalts };
+        kk += is_message(x->kind);
+        if (x->kind == PG_EV_SEND)
+            s += x->nto;
+        if (x->kind != PG_EV_RECV)
+            continue;
+        if (x->a >= 0 && m->msg[x->a].src >= 0) {
+            set_bit(p, s);
+            occ = entry_occ(m, x->a);
+            if ((occ || cnt[x->a]) && add_dup(p, s, occ, cnt[x->a]) < 0)
+                return -1;
+            cnt[x->a] += cnt[x->a] < 255;
+        }
+        s++;
+    }
+    for (; *ri < n && r[*ri].task == ti; ++*ri)
+        ;
+    return 0;
+}
+
+/* Task ti's sends: each destination's receives (cnt). */
+static int task_sends(const struct rc_run *m, int ti, const unsigned char *cnt,
+                      struct pt_task *p)
+{
+    const struct rc_task *k = &m->tasks[ti];
+    int pos, j;
+    long s = 0;
+
+    for (pos = 1; pos <= k->n; pos++) {
+        const struct rc_ev *x = RC_EV(m, ti, pos);
+
+        s += x->kind == PG_EV_RECV;
+        for (j = 0; x->kind == PG_EV_SEND && j < x->nto; j++, s++) {
+            if (cnt[x->a + j])
+                set_bit(p, s);
+            if (cnt[x->a + j] > 1 && add_dup(p, s, 0, cnt[x->a + j]) < 0)
+                return -1;
+        }
+    }
+    qsort(p->dups, (size_t)p->ndups, sizeof *p->dups, cmp_dup);
+    return 0;
+}
+
+/* Every task's marks, from the model and its races (sorted). */
+static int marks_of(const struct rc_run *m, const struct rc_race *r, int n,
+                    struct pt_marks *mk)
+{
+    unsigned char *cnt = calloc((size_t)m->nmsg + 1, 1);
+    int i, ri = 0, rc = 0;
+
+    mk->n = m->ntasks;
+    if (!cnt || !(mk->t = calloc((size_t)m->ntasks + 1, sizeof *mk->t)))
+        rc = -1;
+    for (i = 0; rc == 0 && i < m->ntasks; i++)
+        rc = task_slots(m, i, &mk->t[i]);
+    for (i = 0; rc == 0 && i < m->ntasks; i++)
+        rc = task_recvs(m, i, r, n, &ri, cnt, &mk->t[i]);
+    for (i = 0; rc == 0 && i < m->ntasks; i++)
+        rc = task_sends(m, i, cnt, &mk->t[i]);
+    free(cnt);
+    return rc;
+}
+
+static void marks_free(struct pt_marks *mk)
+{
+    int i;
+
+    for (i = 0; i < mk->n; i++)
+        free(mk->t[i].matched), free(mk->t[i].races), free(mk->t[i].dups);
+    free(mk->t);
+    mk->t = NULL, mk->n = 0;
+}
+
+/* The model of dir (the analysis' own load; a recording -races refuses,
+ * the views' load, without races), its races found bare, and what of it
+ * the trace needs: its marks.  The model is freed before the trace is
+ * written, so the export's peak is the analysis' (what -races needs).
+ * 0, or -1 and err when dir holds no log or memory runs out. */
+static int learn(const char *dir, struct pt_marks *mk, pg_err *err)
+{
+    struct rc_run m;
+    struct rc_race *r = NULL;
+    int n = 0, rc;
+    pg_err ignored;
+
+    if (rc_load_logs(&m, dir, &ignored) < 0) {
+        rc_free(&m);
+        if (rc_load_view(&m, dir, err) < 0)
+            return rc_free(&m), -1;
+    }
+    if ((!m.view || !m.view->unanalysable[0]) &&
+        (n = rc_find_bare(&m, &r)) < 0)
+        n = 0, r = NULL; /* drawn without, as the page does */
+    if (n > 0)
+        qsort(r, (size_t)n, sizeof *r, cmp_race);
+    rc = marks_of(&m, r, n, mk);
+    if (n > 0)
+        rc_races_free(r, n);
+    rc_free(&m);
+    return rc < 0 ? pg_err_set(err, "out of memory reading %s", dir) : 0;
+}
+
+/* ---- the packets ------------------------------------------------------- */
+
+/* The writer, one task at a time: the task's sequence, its marks and
+ * where the stream is in them, its names interned so far. */
+struct exp {
+    FILE *fp;
+    struct pb pkt, a, c;   /* a packet, and two levels of inner messages */
+    struct pb names;       /* InternedData to go with the next packet */
+    long long t0;          /* the whole second before the first event */
+    const struct rc_run *run; /* tasks (rc_load_tasks), streamed */
+    int ti, started;
+    const struct pt_task *mk; /* the task's marks, or NULL (none) */
+    long k, slot;          /* its sends and receives so far; their slots */
+    int ri, di;            /* its next race, its next dup */
+    int *iid;              /* name key (call, site) -> iid, 0: not yet */
+    size_t iidcap;
+    int *race_iid;         /* alternatives -> iid, 0: not yet */
+    size_t racecap;
+    int niids, oom;
+};
 
 static int put_packet(struct exp *x)
 {
@@ -204,157 +429,322 @@ static int put_packet(struct exp *x)
     return 0;
 }
 
-/* The sequence's first packet: the track, its defaults, its names. */
-static int task_start(struct exp *x, int i)
+/* The sequence's first packet: the track, its defaults. */
+static int task_start(struct exp *x)
 {
-    const struct top_task *t = &x->run->tasks[i];
-    const char *prog = strrchr(t->program, '/');
+    const struct rc_vtask *v = &x->run->view->tasks[x->ti];
+    int ltid = x->run->tasks[x->ti].ltid;
+    const char *prog = strrchr(v->program, '/');
     char name[1400];
-    int e, iid;
 
-    memset(x->used, 0, (size_t)x->niids + 1);
-    for (e = t->first; e < t->first + t->nev; e++) {
-        x->used[name_iid(x, &x->run->ev[e])] = 1;
-        if (x->alts[e])
-            x->used[race_iid(x, x->alts[e])] = 1;
-    }
-    snprintf(name, sizeof name, "ltid %d: %s on %s", t->ltid,
-             prog ? prog + 1 : t->program, t->host);
-    pb_uint(&x->pkt, TP_SEQ_ID, (uint64_t)i + 1);
+    x->started = 1;
+    snprintf(name, sizeof name, "ltid %d: %s on %s", ltid,
+             prog ? prog + 1 : v->program, v->host);
+    pb_uint(&x->pkt, TP_SEQ_ID, (uint64_t)x->ti + 1);
     pb_uint(&x->pkt, TP_FLAGS, SEQ_CLEARED);
-    pb_uint(&x->a, TD_UUID, (uint64_t)t->ltid + 1);
+    pb_uint(&x->a, TD_UUID, (uint64_t)ltid + 1);
     pb_str(&x->a, TD_NAME, name);
     pb_msg(&x->pkt, TP_TRACK, &x->a);
-    pb_uint(&x->c, TED_TRACK_UUID, (uint64_t)t->ltid + 1);
+    pb_uint(&x->c, TED_TRACK_UUID, (uint64_t)ltid + 1);
     pb_msg(&x->a, DEF_TRACK_EVENT, &x->c);
     pb_msg(&x->pkt, TP_DEFAULTS, &x->a);
-    for (iid = 1; iid <= x->niids; iid++)
-        if (x->used[iid]) {
-            name_text(x, iid, name, sizeof name);
-            pb_uint(&x->c, EN_IID, (uint64_t)iid);
-            pb_str(&x->c, EN_NAME, name);
-            pb_msg(&x->a, ID_EVENT_NAMES, &x->c);
-        }
-    pb_msg(&x->pkt, TP_INTERNED, &x->a);
     return put_packet(x);
+}
+
+/* Room for need ints in *p (capacity *cap), the new ones 0. */
+static int grow_zeroed(int **p, size_t *cap, size_t need)
+{
+    size_t old = *cap;
+
+    if (pg_grow(p, cap, need, sizeof **p) < 0)
+        return -1;
+    if (*cap > old)
+        memset(*p + old, 0, (*cap - old) * sizeof **p);
+    return 0;
+}
+
+/* *slot's iid, given the next number and the name interned with the next
+ * packet when it has none yet. */
+static int intern(struct exp *x, int *slot, const char *name)
+{
+    if (!*slot) {
+        *slot = ++x->niids;
+        pb_uint(&x->c, EN_IID, (uint64_t)*slot);
+        pb_str(&x->c, EN_NAME, name);
+        pb_msg(&x->names, ID_EVENT_NAMES, &x->c);
+    }
+    return *slot;
+}
+
+/* The interned name of an event: its call and site ("pvm_recv sor.c:88"). */
+static int name_iid(struct exp *x, const pg_event *ev)
+{
+    const struct rc_task *t = &x->run->tasks[x->ti];
+    int call = ev->call ? pg_call_index(pg_msg_calls, pg_n_msg_calls, ev->call)
+                        : pg_n_msg_calls;
+    int site = ev->site >= 1 && ev->site <= t->nsites ? ev->site : 0;
+    size_t key;
+    char name[700], where[600];
+
+    call = call >= 0 && call < pg_n_msg_calls ? call : pg_n_msg_calls;
+    key = (size_t)site * (pg_n_msg_calls + 1) + call;
+    if (grow_zeroed(&x->iid, &x->iidcap, key + 1) < 0)
+        return x->oom = 1, 1;
+    if (x->iid[key])
+        return x->iid[key];
+    snprintf(name, sizeof name, "%s%s%s",
+             call < pg_n_msg_calls ? pg_msg_calls[call] : "?",
+             site ? " " : "",
+             site ? pg_site_name(x->run->text + t->sites[site - 1].module,
+                                 t->sites[site - 1].offset, where,
+                                 sizeof where) : "");
+    return intern(x, &x->iid[key], name);
+}
+
+static int race_iid(struct exp *x, int nalts)
+{
+    char name[64];
+
+    if (grow_zeroed(&x->race_iid, &x->racecap, (size_t)nalts + 1) < 0)
+        return x->oom = 1, 1;
+    snprintf(name, sizeof name, "race: %d alternative%s", nalts,
+             nalts == 1 ? "" : "s");
+    return intern(x, &x->race_iid[nalts], name);
 }
 
 static uint64_t ts_ns(const struct exp *x, double t)
 {
-    double us = (t - (double)(long long)x->run->tmin) * 1e6 + 0.5;
+    double us = (t - (double)x->t0) * 1e6 + 0.5;
 
     return us > 0 ? (uint64_t)us * 1000 : 0;
 }
 
-static int instant(struct exp *x, int seq, double t, int iid)
+/* A packet's head: its time, its sequence, the names it interns. */
+static void packet_head(struct exp *x, double t)
 {
     pb_uint(&x->pkt, TP_TIMESTAMP, ts_ns(x, t));
-    pb_uint(&x->pkt, TP_SEQ_ID, (uint64_t)seq);
+    pb_uint(&x->pkt, TP_SEQ_ID, (uint64_t)x->ti + 1);
     pb_uint(&x->pkt, TP_FLAGS, SEQ_NEEDS_STATE);
-    pb_uint(&x->a, TE_TYPE, TYPE_INSTANT);
-    pb_uint(&x->a, TE_NAME_IID, (uint64_t)iid);
-    return 0;
+    if (x->names.n)
+        pb_msg(&x->pkt, TP_INTERNED, &x->names);
 }
 
 /* The begin (named as the receive) or the end of a receive's wait. */
-static int wait_packet(struct exp *x, int i, const struct top_event *ev,
-                       int type)
+static int wait_packet(struct exp *x, const pg_event *ev, int iid, int type)
 {
-    double t = type == TYPE_SLICE_BEGIN ? ev->t - ev->waited / 1e6 : ev->t;
-
-    pb_uint(&x->pkt, TP_TIMESTAMP, ts_ns(x, t));
-    pb_uint(&x->pkt, TP_SEQ_ID, (uint64_t)i + 1);
-    pb_uint(&x->pkt, TP_FLAGS, SEQ_NEEDS_STATE);
+    packet_head(x, type == TYPE_SLICE_BEGIN ? ev->t - ev->waited / 1e6
+                                            : ev->t);
     pb_uint(&x->a, TE_TYPE, (uint64_t)type);
     if (type == TYPE_SLICE_BEGIN)
-        pb_uint(&x->a, TE_NAME_IID, (uint64_t)name_iid(x, ev));
+        pb_uint(&x->a, TE_NAME_IID, (uint64_t)iid);
     pb_msg(&x->pkt, TP_TRACK_EVENT, &x->a);
     return put_packet(x);
 }
 
-static int event_packet(struct exp *x, int i, int e)
+/* A message's flow: its sender, message id and destination, which both
+ * ends know without a table of the run; for the rare message a probe saw
+ * before its receive took it (several ends), or a multicast's naming one
+ * task twice, also which end (n) and which destination (occ) it is.
+ * Exact for a plain message below 65,535 tasks (message ids are 32
+ * bits); a 64-bit mix of the four otherwise. */
+static uint64_t flow_id(int src, int msgid, int dst, int occ, int n)
 {
-    const struct top_event *ev = &x->run->ev[e];
-    int first, n, k, waited = ev->waited > 0 && !top_run_is_send(ev);
+    uint64_t v;
 
-    if (waited && wait_packet(x, i, ev, TYPE_SLICE_BEGIN) < 0)
-        return -1;
-    instant(x, i + 1, ev->t, name_iid(x, ev));
-    if (top_run_is_send(ev)) {
-        n = top_run_links_of(x->run, e, &first);
-        for (k = 0; k < n; k++)
-            pb_fixed64(&x->a, TE_FLOW, (uint64_t)first + k + 1);
-    } else if (x->link_of[e] >= 0) {
-        pb_fixed64(&x->a, TE_FLOW_END, (uint64_t)x->link_of[e] + 1);
+    if (!occ && !n && src >= 0 && src < 65535 && dst >= 0 && dst < 65536)
+        return (uint64_t)(src + 1) << 48 | (uint64_t)dst << 32 |
+               (uint32_t)msgid;
+    v = (uint64_t)(uint32_t)src << 32 ^ (uint32_t)msgid ^
+        (uint64_t)(uint32_t)dst * 0x9e3779b97f4a7c15ULL ^
+        (uint64_t)(uint32_t)occ * 0xd1b54a32d192ed03ULL ^
+        (uint64_t)(uint32_t)n * 0x8cb92ba72f3d8dd7ULL;
+    v = (v ^ v >> 30) * 0xbf58476d1ce4e5b9ULL; /* splitmix64's finish */
+    v = (v ^ v >> 27) * 0x94d049bb133111ebULL;
+    return (v ^ v >> 31) | 1;
+}
+
+static int slot_matched(const struct exp *x, long s)
+{
+    return x->mk && s < x->mk->nslots &&
+           (x->mk->matched[s / 8] >> s % 8 & 1);
+}
+
+/* Which of the send's destinations naming to[j]'s task to[j] is (0: the
+ * first); quadratic, but only over a multicast's list. */
+static int dest_occ(const pg_event *ev, int j)
+{
+    int i, occ = 0;
+
+    for (i = 0; i < j; i++)
+        occ += ev->to[i] == ev->to[j];
+    return occ;
+}
+
+/* Slot s's entry among the marks' dups, or NULL (a plain message). */
+static const struct pt_dup *dup_at(struct exp *x, long s)
+{
+    const struct pt_task *m = x->mk;
+
+    while (m && x->di < m->ndups && m->dups[x->di].slot < s)
+        x->di++;
+    return m && x->di < m->ndups && m->dups[x->di].slot == s
+               ? &m->dups[x->di] : NULL;
+}
+
+/* The flows of a send (one to each receive of each destination) or a
+ * receive (matched). */
+static void flows(struct exp *x, const pg_event *ev)
+{
+    int ltid = x->run->tasks[x->ti].ltid, j, i, n;
+    const struct pt_dup *d;
+
+    if (ev->kind == PG_EV_SEND) {
+        for (j = 0; j < ev->nto; j++, x->slot++) {
+            if (!slot_matched(x, x->slot))
+                continue;
+            n = (d = dup_at(x, x->slot)) ? d->n : 1;
+            for (i = 0; i < n; i++)
+                pb_fixed64(&x->a, TE_FLOW, flow_id(ltid, ev->msgid, ev->to[j],
+                                                   dest_occ(ev, j), i));
+        }
+    } else {
+        if (slot_matched(x, x->slot)) {
+            d = dup_at(x, x->slot);
+            pb_fixed64(&x->a, TE_FLOW_END,
+                       flow_id(ev->from, ev->msgid, ltid, d ? d->occ : 0,
+                               d ? d->n : 0));
+        }
+        x->slot++;
     }
+}
+
+/* The alternatives of the race at this event, 0: none. */
+static int race_at(struct exp *x)
+{
+    const struct pt_task *m = x->mk;
+
+    while (m && x->ri < m->nraces && m->races[x->ri].k < x->k)
+        x->ri++;
+    return m && x->ri < m->nraces && m->races[x->ri].k == x->k
+               ? m->races[x->ri].nalts : 0;
+}
+
+static int event_packet(struct exp *x, const pg_event *ev)
+{
+    int waited = ev->kind == PG_EV_RECV && ev->waited > 0;
+    int iid = name_iid(x, ev), nalts = race_at(x);
+
+    if (waited && wait_packet(x, ev, iid, TYPE_SLICE_BEGIN) < 0)
+        return -1;
+    packet_head(x, ev->t);
+    pb_uint(&x->a, TE_TYPE, TYPE_INSTANT);
+    pb_uint(&x->a, TE_NAME_IID, (uint64_t)iid);
+    flows(x, ev);
     pb_msg(&x->pkt, TP_TRACK_EVENT, &x->a);
     if (put_packet(x) < 0)
         return -1;
-    if (x->alts[e]) {
-        instant(x, i + 1, ev->t, race_iid(x, x->alts[e]));
+    if (nalts) {
+        iid = race_iid(x, nalts);
+        packet_head(x, ev->t);
+        pb_uint(&x->a, TE_TYPE, TYPE_INSTANT);
+        pb_uint(&x->a, TE_NAME_IID, (uint64_t)iid);
         pb_msg(&x->pkt, TP_TRACK_EVENT, &x->a);
         if (put_packet(x) < 0)
             return -1;
     }
-    return waited ? wait_packet(x, i, ev, TYPE_SLICE_END) : 0;
+    return waited ? wait_packet(x, ev, iid, TYPE_SLICE_END) : 0;
 }
 
-/* x->alts: for each racing receive of the run, its alternatives (a race
- * at a failed poll or a notice is no event here).  The largest count. */
-static int find_races(struct exp *x)
+/* rc_stream_comm's callback: each send or receive as it is read. */
+static int each_event(struct rc_run *run, int ti, const pg_event *ev,
+                      void *arg)
 {
-    struct rc_race *r = NULL;
-    const struct rc_run *rr = x->run->model;
-    const int *graph_of = x->run->graph_of; /* the run's own model's */
-    int n = top_run_races_bare(x->run, &r), i, e, max = 0; /* counts */
+    struct exp *x = arg;
 
-    for (i = 0; i < n; i++)
-        if ((e = graph_of[rr->tasks[r[i].task].first + r[i].pos - 1]) >= 0 &&
-            x->run->ev[e].kind == PG_EV_RECV) {
-            x->alts[e] = r[i].nalts;
-            max = r[i].nalts > max ? r[i].nalts : max;
-        }
-    if (n > 0)
-        rc_races_free(r, n);
-    return max;
-}
-
-static int export_tasks(struct exp *x)
-{
-    int i, e;
-
-    for (i = 0; i < x->run->ntasks; i++) {
-        if (task_start(x, i) < 0)
-            return -1;
-        for (e = x->run->tasks[i].first;
-             e < x->run->tasks[i].first + x->run->tasks[i].nev; e++)
-            if (event_packet(x, i, e) < 0)
-                return -1;
-    }
+    (void)run, (void)ti;
+    if (!is_message(ev->kind))
+        return 0;
+    if ((!x->started && task_start(x) < 0) || event_packet(x, ev) < 0 ||
+        x->oom)
+        return -1;
+    x->k++;
     return 0;
 }
 
-int top_export_perfetto(const struct top_run *run, FILE *fp)
+/* The earliest send or receive of the logs (a first pass). */
+static int each_time(struct rc_run *run, int ti, const pg_event *ev,
+                     void *arg)
 {
-    struct exp x = { .run = run, .fp = fp };
-    size_t nev = (size_t)run->nev + 1;
-    int i, rc = -1;
+    double *tmin = arg;
 
-    x.link_of = malloc(nev * sizeof *x.link_of);
-    x.alts = calloc(nev, sizeof *x.alts);
-    if (!x.link_of || !x.alts)
-        goto out;
-    for (i = 0; i < run->nev; i++)
-        x.link_of[i] = -1;
-    for (i = 0; i < run->nlinks; i++)
-        x.link_of[run->links[i].recv] = i;
-    x.nnames = run->ncalls * (run->nsites + 1);
-    x.niids = x.nnames + find_races(&x);
-    x.used = malloc((size_t)x.niids + 1);
-    if (x.used)
-        rc = export_tasks(&x);
-out:
-    free(x.link_of), free(x.alts), free(x.used);
-    free(x.pkt.p), free(x.a.p), free(x.c.p);
-    return rc < 0 || ferror(fp) ? -1 : 0;
+    (void)run, (void)ti;
+    if (is_message(ev->kind) && (*tmin < 0 || ev->t < *tmin))
+        *tmin = ev->t;
+    return 0;
+}
+
+static int first_time(const char *dir, long long *t0, pg_err *err)
+{
+    struct rc_run z;
+    double tmin = -1;
+    int i, rc = rc_load_tasks(&z, dir, err);
+
+    for (i = 0; rc == 0 && i < z.ntasks; i++)
+        rc = rc_stream_comm(&z, i, each_time, &tmin, err) < 0 ? -1 : 0;
+    rc_free(&z);
+    *t0 = tmin > 0 ? (long long)tmin : 0;
+    return rc;
+}
+
+/* Task ti streamed to the trace; its marks checked against what it held
+ * (a log rewritten between the passes is said, not mismarked). */
+static int export_task(struct exp *x, struct rc_run *run, int ti,
+                       const struct pt_marks *mk, pg_err *err)
+{
+    int i = top_find_ltid(mk->t, mk->n, sizeof *mk->t, run->tasks[ti].ltid);
+
+    x->ti = ti, x->started = 0, x->k = x->slot = 0, x->ri = x->di = 0;
+    x->mk = i >= 0 ? &mk->t[i] : NULL;
+    x->niids = 0;
+    if (x->iidcap)
+        memset(x->iid, 0, x->iidcap * sizeof *x->iid);
+    if (x->racecap)
+        memset(x->race_iid, 0, x->racecap * sizeof *x->race_iid);
+    if (rc_stream_comm(run, ti, each_event, x, err) < 0)
+        return PT_FAILED; /* out of memory, or the trace not written */
+    if (x->k != (x->mk ? x->mk->nmsg : 0))
+        return pg_err_set(err, "the log of ltid %d changed while it was "
+                          "read: %ld sends and receives, then %ld",
+                          run->tasks[ti].ltid, x->mk ? x->mk->nmsg : 0,
+                          x->k);
+    return x->started || task_start(x) == 0 ? 0 : PT_FAILED;
+}
+
+/* The trace, task by task from the logs, each event written as it is
+ * read: the marks (learn) are all that is kept of the run. */
+int top_export_perfetto(const char *dir, FILE *fp, pg_err *err)
+{
+    struct pt_marks mk = { 0 };
+    struct exp x = { .fp = fp };
+    struct rc_run run;
+    int i, rc;
+
+    memset(&run, 0, sizeof run);
+    if (learn(dir, &mk, err) < 0)
+        return -1;
+    rc = first_time(dir, &x.t0, err) < 0 || rc_load_tasks(&run, dir, err) < 0
+             ? -1 : 0;
+    x.run = &run;
+    for (i = 0; rc == 0 && i < run.ntasks; i++)
+        rc = export_task(&x, &run, i, &mk, err);
+    if (rc == PT_FAILED || (rc == 0 && (fflush(fp) != 0 || ferror(fp)))) {
+        pg_err_set(err, "cannot write the trace of %s%s", dir,
+                   x.oom || x.pkt.oom ? ": out of memory" : "");
+        rc = PT_FAILED;
+    }
+    rc_free(&run);
+    marks_free(&mk);
+    free(x.pkt.p), free(x.a.p), free(x.c.p), free(x.names.p);
+    free(x.iid), free(x.race_iid);
+    return rc;
 }

@@ -72,12 +72,12 @@ static void trace_slice(const struct top_run *run, FILE *fp, int e,
     top_json_str(fp, run->calls[ev->call]);
     fprintf(fp, ",\"args\":{\"ltid\":%d,\"seq\":%ld,\"t\":\"%.6f\","
             "\"tag\":%d,\"msgid\":%d,\"bytes\":%d", t->ltid,
-            ev->seq, ev->t, ev->tag, ev->msgid, ev->bytes);
+            (long)ev->seq, ev->t, ev->tag, ev->msgid, ev->bytes);
     if (top_run_is_send(ev)) {
         fprintf(fp, ",\"to\":[");
         for (i = 0; i < ev->nto; i++)
             fprintf(fp, "%s%d", i ? "," : "", run->to[ev->to + i]);
-        fprintf(fp, "],\"received\":%d}}", ev->nmatch);
+        fprintf(fp, "],\"received\":%d}}", top_run_links_of(run, e, &i));
     } else {
         fprintf(fp, ",\"from\":%d,\"matched\":%s}}", ev->from,
                 ev->partner >= 0 ? "true" : "false");
