@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""comm_log_reader.py - a reader of format-4 communication logs written
+"""comm_log_reader.py - a reader of format-4 to 7 communication logs written
 from docs/comm-log-format.md alone (no code of Pangaea's), to show that
 the page is enough, and to check it: tests/e2e/test_format_page.sh
 compares what it reads with `pangaea -dump` of the same logs.
@@ -82,16 +82,16 @@ class Cur:
 
 def read(path):
     d = open(path, "rb").read()
-    if d[:4] != b"PGCL" or d[4] not in (4, 5, 6):
-        raise SystemExit(f"{path}: not a format-4, 5 or 6 log")
+    if d[:4] != b"PGCL" or d[4] not in (4, 5, 6, 7):
+        raise SystemExit(f"{path}: not a format-4, 5, 6 or 7 log")
     c = Cur(d, 5)
     ltid, program, host, select = c.uv(), c.s(), c.s(), c.s()
     recording = c.s() if d[4] >= 5 else ""  # noqa: F841 (format 5 only)
     if struct.unpack_from("<I", d, c.p)[0] != crc32c(d[:c.p]):
         raise SystemExit(f"{path}: header CRC")
     race_only = "race-only" in select.split()
-    slots = [{"next": [0] * 16, "tag": 0, "bytes": 0, "af": 0, "at": 0, "m": 0}
-             for _ in range(64)]
+    slots = [{"next": [0] * 16, "tag": 0, "bytes": 0, "af": 0, "at": 0, "m": 0,
+              "ctx": 0} for _ in range(64)]
     st = {"prev": 0, "sent": 0, "from": {}, "us": 0, "seq": 0, "version": d[4]}
     events, pos, cut = [], c.p + 4, False
     while True:
@@ -156,11 +156,13 @@ def message(c, slots, st, ev, kind, code):
         s = slots[site % 64]
         if recv:
             s["af"], s["at"], s["m"] = c.uv(), c.uv(), c.uv()
+        if st["version"] >= 7:  # the note's context
+            s["ctx"] = c.uv()
     else:
         site = nxt[code]
         s = slots[site % 64]
     ev.update(kind="recv" if recv else "send", call=call_of(MSG_CALLS, code, "message"),
-              site=site)
+              site=site, ctx=s["ctx"])
     if recv:
         ev["from"] = c.zz()
     ev["tag"] = s["tag"] = s["tag"] + c.zz()
@@ -187,7 +189,7 @@ def message(c, slots, st, ev, kind, code):
 
 
 ABSENT = {"misses": 0, "waited": 0, "site": 0, "asked_from": -3, "asked_tag": -2,
-          "matcher": 0, "order": -1, "posted": 0, "together": 0}
+          "matcher": 0, "order": -1, "posted": 0, "together": 0, "ctx": 0}
 
 
 def compare(events, ltid, dump):

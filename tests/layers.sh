@@ -39,7 +39,7 @@ log_dump
 '
 MPI_LAYERS="$BASE_LOG_LAYERS
 mpi_state
-mpi_chaos
+mpi_comm mpi_chaos
 mpi_site mpi_isend mpi_persist
 mpi_crash mpi_gate
 mpi_stop

@@ -35,6 +35,7 @@ typedef struct pg_bin_slot {
     int tag, bytes;
     uint64_t af, at;
     int matcher;
+    int ctx; /* format 7: the context of s's last send or receive */
 } pg_bin_slot;
 /* An asked source or tag v of a receive that took `got`, as a code:
  * 0 absent (v == none), 1 the same as taken, else zigzag(v) + 2. */
@@ -126,6 +127,7 @@ typedef struct pg_bw_extra {
     int site, asked_from, asked_tag, matcher;
     int waited; /* a receive's: microseconds it waited (0: none) */
     int posted, together; /* an MPI_Irecv's (format 6; 0: none) */
+    int ctx;              /* the message's context (format 7; 0: default) */
 } pg_bw_extra;
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
                int bytes, int nto, const int *to, const pg_bw_extra *x);

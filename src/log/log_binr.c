@@ -61,8 +61,9 @@ static inline const unsigned char *skip_uv(const unsigned char *p,
  * have their new fields last: 4 of a receive, a send's site after its
  * list; version 4's note follows the head (v4: 1); version 5's head may
  * hold a receive's wait (bit 1 of the time varint, v5: 1); version 6's
- * MPI_Irecv receive ends with its posting (v6: 1). */
-static int skip_msg(struct cur *c, int min, int v4, int v5, int v6)
+ * MPI_Irecv receive ends with its posting (v6: 1); version 7's note
+ * ends with the context (v7: 1). */
+static int skip_msg(struct cur *c, int min, int v4, int v5, int v6, int v7)
 {
     const unsigned char *p = c->p + 1;
     int kind = *c->p & 15, k, x = kind >= PG_BIN_SEND_X;
@@ -76,7 +77,8 @@ static int skip_msg(struct cur *c, int min, int v4, int v5, int v6)
     /* time [misses] fields */
     k = (*p & 1) + (v5 && (*p & 2)) + min +
         (kind == PG_EV_RECV ? 5 + 4 * x : 4 + x * v4) +
-        (kind == PG_EV_RECV && v6 && *c->p >> 4 == PG_MSG_CALL_POSTED);
+        (kind == PG_EV_RECV && v6 && *c->p >> 4 == PG_MSG_CALL_POSTED) +
+        (x && v7);
     while (k-- > 0 && p)
         p = skip_uv(p, c->end);
     if (p && kind == PG_EV_SEND) {
@@ -106,7 +108,8 @@ static int walk(pg_br *r, size_t from, long *n, pg_err *err)
         const unsigned char *at = c.p;
 
         if (is_msg(r, *c.p) ? skip_msg(&c, r->min, r->version >= 4,
-                                       r->version >= 5, r->version >= 6)
+                                       r->version >= 5, r->version >= 6,
+                                       r->version >= 7)
                             : pg_brx_decode(r, &c, &ev, &raw))
             return pg_brx_fail(r, err, "byte offset %zu: corrupt or torn event "
                         "(%s) in the block at byte offset %zu; the last "

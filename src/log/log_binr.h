@@ -63,6 +63,7 @@ struct raw {
     uint64_t gap;                   /* race-only logs: events left out */
     int code, x;      /* format 4: the call, and whether a note follows */
     int site, matcher; /* the note, when x */
+    int ctx;           /* the note's context (format 7), when x */
     uint64_t af, at;
 };
 

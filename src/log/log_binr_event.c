@@ -1,6 +1,6 @@
 /*
  * log_binr_event.c - decodes one event of a binary communication log
- * (docs/comm-log-format.md, formats 1 to 4) into a pg_event, and the
+ * (docs/comm-log-format.md, formats 1 to 7) into a pg_event, and the
  * reader's errors.  log_binr.c finds the events (blocks, CRCs) and calls
  * pg_brx_decode and pg_brx_apply on each.
  *
@@ -144,7 +144,7 @@ static void clear_event(pg_event *ev)
     ev->count = 0, ev->nchild = 0, ev->child_ltid = NULL;
     ev->child_host = NULL, ev->status = 0, ev->group = NULL, ev->inst = 0;
     ev->order = 0, ev->misses = 0, ev->waited = 0, ev->site = 0;
-    ev->posted = 0, ev->together = 0;
+    ev->posted = 0, ev->together = 0, ev->ctx = 0;
     ev->asked_from = -3;
     ev->asked_tag = -2, ev->matcher = 0, ev->module = NULL, ev->offset = 0;
 }
@@ -187,17 +187,18 @@ static int get_extra(struct cur *c, pg_event *ev)
 }
 
 /* Format 4's note of a send (site) or receive (site, asked_from and
- * asked_tag as pg_bin_ask codes, matcher), right after the head. */
-static int get_note(struct cur *c, int kind, struct raw *raw)
+ * asked_tag as pg_bin_ask codes, matcher), right after the head; then,
+ * format 7, the context of either. */
+static int get_note(const pg_br *r, struct cur *c, int kind, struct raw *raw)
 {
     if (get_int(c, 0, 0, &raw->site, "site"))
         return -1;
-    raw->af = raw->at = 0, raw->matcher = 0;
+    raw->af = raw->at = 0, raw->matcher = 0, raw->ctx = 0;
     if (kind == PG_EV_RECV &&
         (get_uv(c, &raw->af, "asked_from") || get_uv(c, &raw->at, "asked_tag") ||
          get_int(c, 0, 0, &raw->matcher, "matcher")))
         return -1;
-    return 0;
+    return r->version >= 7 ? get_int(c, 0, 0, &raw->ctx, "ctx") : 0;
 }
 
 /* The kinds on every message, decoded by compiled-in code rather than
@@ -218,7 +219,7 @@ static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
     if (get_head(r, c, ev, raw))
         return -1;
     raw->code = code, raw->x = x;
-    if (r->version >= 4 && x && get_note(c, kind, raw))
+    if (r->version >= 4 && x && get_note(r, c, kind, raw))
         return -1;
     if (kind == PG_EV_RECV && get_int(c, 1, INT_MIN, &ev->from, "from"))
         return -1;
@@ -332,6 +333,9 @@ static int apply_note(pg_br *r, pg_event *ev, const struct raw *raw)
         return -1;
     if (raw->x && ev->kind == PG_EV_RECV)
         s->af = raw->af, s->at = raw->at, s->matcher = raw->matcher;
+    if (raw->x)
+        s->ctx = raw->ctx;
+    ev->ctx = s->ctx;
     ev->tag = s->tag = (int)tag;
     ev->bytes = s->bytes = (int)bytes;
     *next = r->prev_site = ev->site = site;

@@ -1,5 +1,5 @@
 /*
- * log_binw.c - writes a binary communication log, format 4
+ * log_binw.c - writes a binary communication log, format 7
  * (docs/comm-log-format.md), one event at a time, from the event table.
  *
  * Design.  This runs on every send and receive, so those two are encoded
@@ -19,7 +19,9 @@
  * sealed block's end from its length, in one pass.
  * A send's call site and a receive's asked filter are written only when
  * they differ from what the reader predicts from the log so far (the
- * slots of log_bin.h); tags and sizes are predicted per site.
+ * slots of log_bin.h); tags and sizes are predicted per site, and so is
+ * a message's context (format 7): a run on one communicator or context
+ * writes it once per site, the default one costs a byte per note.
  * Every field is checked before anything is written: a refused event
  * leaves the log as it was.
  */
@@ -53,7 +55,7 @@ struct pg_bw {
         int last_sent, kind, from, from_id, prev_site;
         int *next, next_was;   /* the prediction the event changed */
         pg_bin_slot *slot;     /* its site's slot, and what it held */
-        int tag, bytes, matcher;
+        int tag, bytes, matcher, ctx;
         uint64_t af, asked_tag;
     } undo;
 };
@@ -270,7 +272,7 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
 
     const pg_bw_extra x = { ev->site, ev->asked_from, ev->asked_tag,
                             ev->matcher, ev->waited, ev->posted,
-                            ev->together };
+                            ev->together, ev->ctx };
 
     if (d && ev->kind == PG_EV_SEND)
         return pg_bw_send(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
@@ -323,6 +325,7 @@ void pg_bw_undo(pg_bw *w)
     s->tag = w->undo.tag, s->bytes = w->undo.bytes;
     s->af = w->undo.af, s->at = w->undo.asked_tag;
     s->matcher = w->undo.matcher;
+    s->ctx = w->undo.ctx;
     if (w->undo.kind == PG_EV_RECV &&
         pg_idmap_set(&w->last_from, w->undo.from, w->undo.from_id) < 0)
         w->broken = 1;
@@ -421,31 +424,33 @@ int pg_bw_seq(pg_bw *w, long seq)
     return 0;
 }
 
-/* Checks what a send or receive notes (pg_logw_note): -1 for a site or
- * matcher below its `absent`, which the reader would reject. */
+/* Checks what a send or receive notes (pg_logw_note): -1 for a site,
+ * matcher or context below its `absent`, which the reader would reject. */
 static int note_ok(const pg_bw_extra *x)
 {
-    return !x || (x->site >= 0 && x->matcher >= 0);
+    return !x || (x->site >= 0 && x->matcher >= 0 && x->ctx >= 0);
 }
 
 /* The slot of the note's site, and whether the note is what the reader
  * will predict (0) or must be written (1, kinds 13 and 14): the site that
  * followed the last send's or receive's site last time with this call,
- * and, a receive's, the filter its site had last time.  Loops repeat
- * them, so most events carry no note at all (docs/comm-log-format.md). */
+ * and, a receive's, the filter its site had last time; and the context
+ * its site had last time (format 7).  Loops repeat them, so most events
+ * carry no note at all (docs/comm-log-format.md). */
 static int note_differs(const pg_bw *w, int code, int site,
                         const pg_bin_slot *s, uint64_t af, uint64_t at,
-                        int matcher)
+                        int matcher, int ctx)
 {
     return site != w->slot[PG_BIN_SLOT(w->prev_site)].next[code] ||
-           af != s->af || at != s->at || matcher != s->matcher;
+           af != s->af || at != s->at || matcher != s->matcher ||
+           ctx != s->ctx;
 }
 
 /* What the predictions learn from a send or receive at `site`, kept for
  * pg_bw_undo; the message ids are done by the callers. */
 static void learn(pg_bw *w, int kind, int code, int site, int tag,
                   int bytes, uint64_t af, uint64_t at, int matcher,
-                  int64_t us)
+                  int ctx, int64_t us)
 {
     pg_bin_slot *s = &w->slot[PG_BIN_SLOT(site)];
     int *next = &w->slot[PG_BIN_SLOT(w->prev_site)].next[code];
@@ -460,10 +465,12 @@ static void learn(pg_bw *w, int kind, int code, int site, int tag,
     w->undo.tag = s->tag, w->undo.bytes = s->bytes;
     w->undo.af = s->af, w->undo.asked_tag = s->at;
     w->undo.matcher = s->matcher;
+    w->undo.ctx = s->ctx;
     *next = site;
     w->prev_site = site;
     s->tag = tag, s->bytes = bytes;
     s->af = af, s->at = at, s->matcher = matcher;
+    s->ctx = ctx;
     w->last_us = us;
 }
 
@@ -472,19 +479,21 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
 {
     unsigned char *p, *q;
     int64_t us;
-    int i, site = x ? x->site : 0, has;
+    int i, site = x ? x->site : 0, ctx = x ? x->ctx : 0, has;
     pg_bin_slot *s;
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
         nto < 0 || nto > PG_LOG_MAX_LIST || (nto && !to) || !note_ok(x) ||
         !(fabs(t) < 1e12) || misses < 0 ||
-        !(p = room(w, (8 + (size_t)nto) * PG_BIN_VARINT_MAX)))
+        !(p = room(w, (9 + (size_t)nto) * PG_BIN_VARINT_MAX)))
         return -1;
     q = put_head(w, p + 1, t, misses, 0, &us);
     s = &w->slot[PG_BIN_SLOT(site)];
-    has = note_differs(w, code, site, s, 0, 0, 0);
-    if (has)
+    has = note_differs(w, code, site, s, 0, 0, 0, ctx);
+    if (has) {
         q = put_uv(q, (uint64_t)site);
+        q = put_uv(q, (uint64_t)ctx);
+    }
     q = put_uv(q, pg_zig((int64_t)tag - s->tag));
     q = put_uv(q, pg_zig((int64_t)msgid - ((int64_t)w->last_sent + 1)));
     q = put_uv(q, pg_zig((int64_t)bytes - s->bytes));
@@ -493,7 +502,7 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
         q = put_uv(q, pg_zig(to[i]));
     publish(w, p, q, code << 4 | (has ? PG_BIN_SEND_X : PG_EV_SEND));
     learn(w, PG_EV_SEND, code, site, tag, bytes, s->af, s->at, s->matcher,
-          us); /* a send leaves the slot's filter as it was */
+          ctx, us); /* a send leaves the slot's filter as it was */
     w->last_sent = msgid;
     return 0;
 }
@@ -504,6 +513,7 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     unsigned char *p, *q;
     int64_t us;
     int *last, site = x ? x->site : 0, matcher = x ? x->matcher : 0, has;
+    int ctx = x ? x->ctx : 0;
     uint64_t af = x ? pg_bin_ask(x->asked_from, from, -3) : 0;
     uint64_t at = x ? pg_bin_ask(x->asked_tag, tag, -2) : 0;
     pg_bin_slot *s;
@@ -514,16 +524,17 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
         return -1;
     if (!(last = pg_idmap_ref(&w->last_from, from)))
         return w->broken = 1, -1; /* out of memory */
-    if (!(p = room(w, 14 * PG_BIN_VARINT_MAX)))
+    if (!(p = room(w, 15 * PG_BIN_VARINT_MAX)))
         return -1;
     q = put_head(w, p + 1, t, misses, x ? x->waited : 0, &us);
     s = &w->slot[PG_BIN_SLOT(site)];
-    has = note_differs(w, code, site, s, af, at, matcher);
+    has = note_differs(w, code, site, s, af, at, matcher, ctx);
     if (has) {
         q = put_uv(q, (uint64_t)site);
         q = put_uv(q, af);
         q = put_uv(q, at);
         q = put_uv(q, (uint64_t)matcher);
+        q = put_uv(q, (uint64_t)ctx);
     }
     q = put_uv(q, pg_zig(from));
     q = put_uv(q, pg_zig((int64_t)tag - s->tag));
@@ -532,7 +543,7 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     if (code == PG_MSG_CALL_POSTED)
         q = put_uv(q, x ? pg_bin_posted(x->posted, x->together) : 0);
     publish(w, p, q, code << 4 | (has ? PG_BIN_RECV_X : PG_EV_RECV));
-    learn(w, PG_EV_RECV, code, site, tag, bytes, af, at, matcher, us);
+    learn(w, PG_EV_RECV, code, site, tag, bytes, af, at, matcher, ctx, us);
     w->undo.from = from;
     w->undo.from_id = *last;
     *last = msgid;

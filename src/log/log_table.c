@@ -17,6 +17,7 @@
 #define OPT(v) 1, (v), 1
 #define NEW(v) 1, (v), 3
 #define V6(v) 1, (v), 6
+#define V7(v) 1, (v), 7
 
 #define PG_FIELD(kind, name, type, member, presence)                      \
     { name, PG_FT_##type, offsetof(pg_event, member), presence },

@@ -210,6 +210,12 @@ void pg_logw_posted(pg_logw *w, int posted, int together)
     }
 }
 
+void pg_logw_ctx(pg_logw *w, int ctx)
+{
+    if (w)
+        w->note.ctx = ctx > 0 ? ctx : 0;
+}
+
 static int write_header(pg_logw *w, int ltid, const char *program,
                         const char *host, const char *select,
                         const char *exe, const char *sha256,
@@ -365,6 +371,7 @@ static pg_bw_extra take_note(pg_logw *w)
     pg_logw_note(w, 0, -3, -2, 0);
     w->note.waited = 0;
     w->note.posted = w->note.together = 0;
+    w->note.ctx = 0;
     return x;
 }
 

@@ -48,7 +48,7 @@
 
 #include "pg_err.h"
 
-#define PG_LOG_VERSION 6 /* written, XML and binary alike.  4, 3, 2
+#define PG_LOG_VERSION 7 /* written, XML and binary alike.  4, 3, 2
                             (binary: a send's or receive's tag and size
                             as differences) and 1 are read too; 3 adds
                             call sites, asked filters, barrier, route,
@@ -57,7 +57,8 @@
                             only (CRC-32C, block lengths, notes written
                             when they change); 5 adds the recording's
                             identity to the header; 6 an MPI_Irecv's
-                            posting (posted, together) */
+                            posting (posted, together); 7 a send's and
+                            a receive's context (ctx) */
 #define PG_LOG_VERSION_MIN 1 /* the oldest version the readers take */
 
 /* Limits of the format.  The writer refuses an event beyond them and the
@@ -134,6 +135,11 @@ typedef struct pg_event {
                                   when absent */
     int together;              /* RECV of MPI_Irecv (format 6): 1 when one
                                   call reported it with the recv before */
+    int ctx;                   /* SEND/RECV (format 7): the message's
+                                  context (an MPI communicator, a PVM
+                                  context) as a number the same in every
+                                  task and run; 0 the default one or
+                                  unknown, and in older logs */
 } pg_event;
 
 /* Header of a log as read back. */
@@ -242,6 +248,9 @@ void pg_logw_waited(pg_logw *w, int us);
  * completes, and whether the call that reported it reported the receive
  * before it too (docs/mpi-notes.md). */
 void pg_logw_posted(pg_logw *w, int posted, int together);
+/* The next send or receive written carries ctx="ctx" (format 7): its
+ * message's context (pg_event.ctx; 0, the default, costs nothing). */
+void pg_logw_ctx(pg_logw *w, int ctx);
 /* Race-only logs (`pangaea -min`, docs/comm-log-format.md): a log whose
  * selection holds the word PG_SELECT_RACE_ONLY keeps only what a replay
  * needs, and each of its events carries the number of events left out

@@ -278,7 +278,7 @@ void pgm_force_copy(void)
     fc.ev.t = t, fc.ev.site = site;
     if (fc.ev.kind == PG_EV_RECV) /* the rank's count, as recorded */
         fc.ev.msgid = pgm_count(pgm_rank_of(fc.ev.from), fc.ev.tag,
-                                !fc.ev.call || strcmp(fc.ev.call,
+                                fc.ev.ctx, !fc.ev.call || strcmp(fc.ev.call,
                                                       "MPI_Iprobe"));
     wrote(pg_logw_event(pgm.comm, &fc.ev));
 }

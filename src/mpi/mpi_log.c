@@ -312,6 +312,8 @@ void pgm_log_send(const char *call, int peer, int tag, int msgid, int bytes)
         pgm_force_check();
     flush_misses(t);
     pg_logw_note(pgm.comm, site, -3, -2, 0);
+    pg_logw_ctx(pgm.comm, pgm.ctx);
+    pgm.ctx = 0;
     wrote(pg_logw_send(pgm.comm, t, call, tag, msgid, bytes, 1, &to));
 }
 
@@ -327,7 +329,8 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
     pg_logw_note(pgm.comm, site, pgm_ltid_of(asked_from), asked_tag(asked),
                  0);
     pg_logw_posted(pgm.comm, pgm.posted, pgm.together);
-    pgm.posted = pgm.together = 0;
+    pg_logw_ctx(pgm.comm, pgm.ctx);
+    pgm.posted = pgm.together = pgm.ctx = 0;
     wrote(pg_logw_recv(pgm.comm, t, call, pgm_ltid_of(from), tag, msgid,
                        bytes));
 }

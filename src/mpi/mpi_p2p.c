@@ -150,9 +150,10 @@ static void took(const char *call, MPI_Comm comm, const MPI_Status *st,
     int from = pgm_to_world(comm, st->MPI_SOURCE, call);
 
     if (pgm.mode == PGM_LOG) {
+        pgm.ctx = pgm_ctx_of(comm);
         pgm_log_recv(call, from, st->MPI_TAG,
-                     pgm_count(from, st->MPI_TAG, take), got_bytes(st),
-                     source, tag);
+                     pgm_count(from, st->MPI_TAG, pgm.ctx, take),
+                     got_bytes(st), source, tag);
         return;
     }
     if (!e) { /* an MPI_Recv a race-only recording left out */
@@ -239,6 +240,8 @@ static int send_common(const char *call, const void *buf, int count,
     else
         rc = sync ? PMPI_Ssend(buf, count, type, dest, tag, comm)
                   : PMPI_Send(buf, count, type, dest, tag, comm);
+    if (rc == MPI_SUCCESS && pgm.mode == PGM_LOG)
+        pgm.ctx = pgm_ctx_of(comm);
     if (rc == MPI_SUCCESS)
         pgm_send_made(call, to, tag, pgm_bytes(type, count), req, e);
     pgm.busy = 0;
@@ -1195,9 +1198,11 @@ PGM_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
                        source, rtag, comm, &st);
     if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
         pgm.sent++;
-        if (pgm.mode == PGM_LOG)
+        if (pgm.mode == PGM_LOG) {
+            pgm.ctx = pgm_ctx_of(comm);
             pgm_log_send("MPI_Send", to, stag, pgm.sent,
                          pgm_bytes(stype, scount));
+        }
     }
     if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
         took("MPI_Recv", comm, &st, from, asked_tag, e, 1);

@@ -70,7 +70,9 @@ static int start_send(MPI_Request *req, const struct pgm_persist *p)
     const struct pgm_ev *e = pgm_send_expect("MPI_Isend", "MPI_Start", to,
                                              p->tag);
 
-    if ((rc = PMPI_Start(req)) == MPI_SUCCESS)
+    if ((rc = PMPI_Start(req)) == MPI_SUCCESS && pgm.mode == PGM_LOG)
+        pgm.ctx = pgm_ctx_of(p->comm);
+    if (rc == MPI_SUCCESS)
         pgm_send_made("MPI_Isend", to, p->tag, pgm_bytes(p->type, p->count),
                       req, e);
     return rc;

@@ -3,11 +3,11 @@
  * message counters, the clock, ending a run that cannot go on.
  *
  * Design.  The counters name the messages taken (pg_mpi.h): one per
- * (sender rank, tag), in an open-addressing table that doubles when half
- * full; a program uses few tags and peers, so lookups are one or two
- * probes.  The key has no communicator: messages of one sender and tag
- * on two communicators may get each other's numbers (docs/mpi-notes.md:
- * a replay does not use them).
+ * (sender rank, tag, communicator), in an open-addressing table that
+ * doubles when half full; a program uses few tags, peers and
+ * communicators, so lookups are one or two probes.  MPI's
+ * non-overtaking rule holds per communicator, so the count does too
+ * (mpi_comm.c names the communicators; docs/mpi-notes.md).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -25,7 +25,7 @@
 struct pgm_state pgm;
 
 struct slot {
-    int used, peer, tag, count;
+    int used, peer, tag, ctx, count;
 };
 static struct slot *tab;
 static size_t cap, used;
@@ -44,19 +44,22 @@ double pgm_now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static size_t hash(int peer, int tag)
+static size_t hash(int peer, int tag, int ctx)
 {
     uint64_t h = (uint64_t)(unsigned)peer * 0x9E3779B97F4A7C15ull ^
-                 (uint64_t)(unsigned)tag * 0xC2B2AE3D27D4EB4Full;
+                 (uint64_t)(unsigned)tag * 0xC2B2AE3D27D4EB4Full ^
+                 (uint64_t)(unsigned)ctx * 0x165667B19E3779F9ull;
 
     return (size_t)(h ^ h >> 29);
 }
 
-static struct slot *find(struct slot *t, size_t n, int peer, int tag)
+static struct slot *find(struct slot *t, size_t n, int peer, int tag,
+                         int ctx)
 {
-    size_t i = hash(peer, tag) & (n - 1);
+    size_t i = hash(peer, tag, ctx) & (n - 1);
 
-    while (t[i].used && !(t[i].peer == peer && t[i].tag == tag))
+    while (t[i].used &&
+           !(t[i].peer == peer && t[i].tag == tag && t[i].ctx == ctx))
         i = (i + 1) & (n - 1);
     return &t[i];
 }
@@ -70,7 +73,7 @@ static int grow(void)
         return -1;
     for (i = 0; i < cap; i++)
         if (tab[i].used) {
-            s = find(t, n, tab[i].peer, tab[i].tag);
+            s = find(t, n, tab[i].peer, tab[i].tag, tab[i].ctx);
             *s = tab[i];
         }
     free(tab);
@@ -79,15 +82,15 @@ static int grow(void)
     return 0;
 }
 
-int pgm_count(int peer, int tag, int take)
+int pgm_count(int peer, int tag, int ctx, int take)
 {
     struct slot *s;
 
     if (2 * (used + 1) > cap && grow() < 0)
         return -1;
-    s = find(tab, cap, peer, tag);
+    s = find(tab, cap, peer, tag, ctx);
     if (!s->used) {
-        *s = (struct slot){ 1, peer, tag, 0 };
+        *s = (struct slot){ 1, peer, tag, ctx, 0 };
         used++;
     }
     if (s->count == INT32_MAX)

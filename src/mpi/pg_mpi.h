@@ -20,7 +20,8 @@
  * logs, and posts receives by source and tag only.
  *
  * The files, lowest first (tests/layers.sh): mpi_state.c (the state, the
- * counters, the clock, communicators' ranks), mpi_chaos.c (-chaos's
+ * counters, the clock, communicators' ranks), mpi_comm.c (communicators'
+ * names in the log), mpi_chaos.c (-chaos's
  * perturbation), mpi_site.c (call sites), mpi_crash.c (a crash keeps the
  * log), mpi_stop.c (-replay -stop, -debug), mpi_force.c (a what-if rank:
  * following, then the forced receive), mpi_log.c (writing and reading the
@@ -109,6 +110,8 @@ struct pgm_state {
     int chaos;                /* -chaos perturbs this rank (mpi_chaos.c) */
     int hooks;                /* PGM_HOOK_*: PGM_SITE calls pgm_call_hooks */
     int posted, together;     /* recording: the next receive's posting */
+    int ctx;                  /* recording: the next send's or receive's
+                                 communicator (pgm_ctx_of), 0 the world */
     struct pgm_post *posts;   /* replay: by posting number */
     int nposts;
     int version;              /* replay: the recording's log format */
@@ -120,12 +123,18 @@ struct pgm_state {
 };
 extern struct pgm_state pgm;
 
+/* ---- mpi_comm.c ---- */
+/* comm's name in the log (pg_event.ctx): the same in every rank and run;
+ * 0 MPI_COMM_WORLD, or a communicator made where Pangaea does not see. */
+int pgm_ctx_of(MPI_Comm comm);
+
 /* ---- mpi_state.c ---- */
 /* Wall clock, seconds since the epoch (the logs' t). */
 double pgm_now(void);
-/* The number of the message of `tag` from rank `peer` a receive takes
- * (counts it when take is 1; a probe only peeks); `peer` a world rank. */
-int pgm_count(int peer, int tag, int take);
+/* The number of the message of `tag` from rank `peer` on the
+ * communicator named ctx (pgm_ctx_of) a receive takes (counts it when
+ * take is 1; a probe only peeks); `peer` a world rank. */
+int pgm_count(int peer, int tag, int ctx, int take);
 /* The bytes of count items of type. */
 int pgm_bytes(MPI_Datatype type, int count);
 /* An MPI rank as an ltid, and back (MPI_ANY_SOURCE is -1). */

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """mpi_races_check.py [--older] PANGAEA LOGDIR - checks `pangaea -races -json` and
 `pangaea -min` of a recording of tests/programs/mpi_master.c,
-mpi_wild.c, mpi_persist.c or mpi_f08master.f90 against the race set
-derived by hand from the master's (ltid 1's) log.  Exits 0 and prints a summary when the
+mpi_wild.c, mpi_persist.c, mpi_f08master.f90 or mpi_ctx.c against the
+race set derived by hand from the master's (ltid 1's) log.  Exits 0 and
+prints a summary when the
 reports are exactly right, else 1 and says what differs.
 
-What the four programs share, and the rule it gives.  The master takes
+What these programs share, and the rule it gives.  The master takes
 every message its workers send (the workers receive only from it, naming
 it: they race nowhere).  The master's work is in phases; in each phase
 every worker sends it exactly one message, the same count of its sends
@@ -14,7 +15,10 @@ causes a worker's send of that phase (a worker's next phase's messages
 come after something the master does after the phase, or have another
 tag, or both).  So at a receive of the master the messages it could
 have taken are those of the phase of the message it took that its
-filter admits and that no earlier receive took; a probe (MPI_Iprobe)
+filter admits, that are on its communicator (the events' ctx, format 7:
+a receive never takes another communicator's message; a message's ctx
+is that of the receive that took it) and that no earlier receive took;
+a probe (MPI_Iprobe)
 takes none; a run of failed polls of receives (a <poll> of MPI_Irecv or
 MPI_Iprobe) could have found those of the phase of the receive after it.
 A receive races with two such messages or more, a poll with one or more
@@ -67,6 +71,7 @@ def expected(events, older):
     """The races of ltid 1, by the rule above: {seq: (took, alts)}."""
     recvs = [e for e in events if e.tag == "recv"]
     tag_of = {(int(e.get("from")), int(e.get("msgid"))): int(e.get("tag")) for e in recvs}
+    ctx_of = {(int(e.get("from")), int(e.get("msgid"))): e.get("ctx", "0") for e in recvs}
     taken, races = set(), {}
     for i, e in enumerate(events):
         if e.tag == "poll" and e.get("call") == "MPI_Isend":
@@ -92,8 +97,10 @@ def expected(events, older):
             if (af, at) != want:
                 fail("the <poll> at seq %s asks for (%d, %d); the receives "
                      "it tested admit (%d, %d)" % (e.get("seq"), af, at, *want))
+        ctx = e.get("ctx", "0") if e.tag == "recv" else None  # a poll's: any
         cand = {m for m, t in tag_of.items()
-                if m[1] == phase and m not in taken and admits(af, at, m[0], t)}
+                if m[1] == phase and m not in taken and admits(af, at, m[0], t)
+                and ctx in (None, ctx_of[m])}
         if len(cand) >= (2 if took else 1):
             races[int(e.get("seq"))] = (took, frozenset(cand - {took}))
         if took and e.get("call") != "MPI_Iprobe":

@@ -46,8 +46,8 @@
  * "every" (tests/e2e/test_format_page.sh reads it through the page's
  * reader): task 1 sends to task 2 once with each call of pg_calls.def
  * that is a SEND, and task 2 takes them, each with a RECV call in turn
- * (a note, and a poll before some); then every query code, a notice of
- * each kind, a join, a lookup, a leave, a barrier, a route; task 2's exec
+ * (a note, a context 0, 1 or 2, and a poll before some); then every
+ * query code, a notice of each kind, a join, a lookup, a leave, a barrier, a route; task 2's exec
  * log has a crash.  "codes" prints "msg CODE NAME" and "query CODE NAME"
  * per code of the log's call tables (log_table.c) and "kind CODE NAME"
  * per event kind of pg_events.def: what the page, its reader and the
@@ -399,6 +399,7 @@ static int every_comm1(const char *dir)
     for (i = 0; i < N_MSGS; i++) {
         pg_logw_note(w, i + 1, -3, -2, 0);
         rc |= pg_logw_site(w, t, i + 1, "/usr/bin/gen_worker", 64 * i);
+        pg_logw_ctx(w, i % 3); /* contexts 0, 1, 2 (format 7) */
         rc |= pg_logw_send(w, t += 1e-3, send_calls[i % N_OF(send_calls)],
                            10 + i, i + 1, 8 * i, 1, &to);
     }
@@ -430,6 +431,7 @@ static int every_comm2(const char *dir)
             pg_logw_misses(w, i);
         }
         pg_logw_note(w, 0, i % 3 ? 1 : -1, i % 2 ? 10 + i : -1, i == 3);
+        pg_logw_ctx(w, i % 3);
         rc |= pg_logw_recv(w, t += 1e-3, call, 1, 10 + i, i + 1, 8 * i);
     }
     rc |= pg_logw_end(w, t + 1, -11);

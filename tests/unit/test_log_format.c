@@ -12,28 +12,28 @@
 #include "log_test_util.h"
 #include "log_bin.h"
 
-/* docs/comm-log-format.md's example of format 5, byte for byte: the page
+/* docs/comm-log-format.md's example of format 7, byte for byte: the page
  * is the format (a reader is written from it alone), so the writer must
  * produce what the page's rules give, computed by hand from them (and by
  * a separate encoder of the rules, in Python, when the page was written):
  * two site events, three sends from site 1 (the first two with their
  * site, kind 13: not yet predicted; the third without, kind 1) and a
- * receive with its site and asked filter (kind 14) that waited 2 ms for
- * its message; and the reader must
- * give every field back. */
-START_TEST(test_v6_bytes_are_those_of_the_format_page)
+ * receive with its site, asked filter and context 5 (kind 14) that
+ * waited 2 ms for its message; and the reader must give every field
+ * back, the sends' default context 0 too. */
+START_TEST(test_v7_bytes_are_those_of_the_format_page)
 {
     static const unsigned char want[] =
-        "\x50\x47\x43\x4c\x06\x02\x03\x2e\x2f\x70\x01\x68\x00"
-        "\x10" "5eed0123456789ab" "\xc7\x2d\xdd\xec"           /* header */
-        "\x3e\x00\x00\x00"                              /* block length */
+        "\x50\x47\x43\x4c\x07\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x10" "5eed0123456789ab" "\xc8\xa9\x73\xc1"           /* header */
+        "\x41\x00\x00\x00"                              /* block length */
         "\x09\x80\xa4\xe8\x03\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
-        "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
-        "\x0d\xa0\x01\x01\x02\x00\x00\x01\x02"              /* send */
+        "\x0d\x00\x01\x00\x0a\x00\xa0\x01\x01\x02"          /* send */
+        "\x0d\xa0\x01\x01\x00\x02\x00\x00\x01\x02"          /* send */
         "\x01\xa0\x01\x02\x00\x00\x01\x02"                  /* send */
         "\x09\x50\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
-        "\x4e\x02\xd0\x0f\x02\x03\x01\x00\x02\x0e\x00\x10"  /* recv */
-        "\x1f\x19\xce\x91\x1f";                         /* trailer */
+        "\x4e\x02\xd0\x0f\x02\x03\x01\x00\x05\x02\x0e\x00\x10" /* recv */
+        "\x1f\x80\x45\x5d\xe7";                         /* trailer */
     const char *path = tpath("page4.comm.pgc");
     int to = 1, i;
     pg_err err;
@@ -57,6 +57,7 @@ START_TEST(test_v6_bytes_are_those_of_the_format_page)
     ck_assert_int_eq(pg_logw_site(w, 1.00005, 2, "/p", 200), 0);
     pg_logw_note(w, 2, -1, 7, 0);
     pg_logw_waited(w, 2000);
+    pg_logw_ctx(w, 5);
     ck_assert_int_eq(pg_logw_recv(w, 1.00005, "pvm_recv", 1, 7, 1, 8), 0);
     ck_assert_int_eq(pg_logw_close(w), 0);
     got = slurp(path, &len);
@@ -67,7 +68,7 @@ START_TEST(test_v6_bytes_are_those_of_the_format_page)
     free(got);
     r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
     ck_assert_msg(r != NULL, "%s", err.msg);
-    ck_assert_int_eq(h.version, 6);
+    ck_assert_int_eq(h.version, 7);
     ck_assert_str_eq(h.recording, "5eed0123456789ab");
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
     ck_assert_int_eq(ev.kind, PG_EV_SITE);
@@ -83,6 +84,7 @@ START_TEST(test_v6_bytes_are_those_of_the_format_page)
         ck_assert_int_eq(ev.bytes, 80);
         ck_assert_int_eq(ev.nto, 1);
         ck_assert_int_eq(ev.to[0], 1);
+        ck_assert_int_eq(ev.ctx, 0);
         ck_assert(fabs(ev.t - (1.0 + i * 20e-6)) < 1e-7);
     }
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
@@ -99,8 +101,44 @@ START_TEST(test_v6_bytes_are_those_of_the_format_page)
     ck_assert_int_eq(ev.msgid, 1);
     ck_assert_int_eq(ev.bytes, 8);
     ck_assert_int_eq(ev.waited, 2000);
+    ck_assert_int_eq(ev.ctx, 5);
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
     pg_logr_close(r);
+}
+END_TEST
+
+/* The page's example in format 6 (before version 7 added the context to
+ * the notes): still read, every event in the default context 0. */
+START_TEST(test_v6_log_is_still_read)
+{
+    static const unsigned char v6[] =
+        "\x50\x47\x43\x4c\x06\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x10" "5eed0123456789ab" "\xc7\x2d\xdd\xec"           /* header */
+        "\x3e\x00\x00\x00"                              /* block length */
+        "\x09\x80\xa4\xe8\x03\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
+        "\x0d\x00\x01\x0a\x00\xa0\x01\x01\x02"              /* send */
+        "\x0d\xa0\x01\x01\x02\x00\x00\x01\x02"              /* send */
+        "\x01\xa0\x01\x02\x00\x00\x01\x02"                  /* send */
+        "\x09\x50\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
+        "\x4e\x02\xd0\x0f\x02\x03\x01\x00\x02\x0e\x00\x10"  /* recv */
+        "\x1f\x19\xce\x91\x1f";                         /* trailer */
+    const char *path = write_bytes("page6.comm.pgc", v6, sizeof v6 - 1);
+    pg_log_header h;
+    pg_err err;
+    pg_event ev;
+    int n = 0;
+    pg_logr *r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(h.version, 6);
+    while (pg_logr_next(r, &ev, &err) == 1) {
+        n++;
+        ck_assert_int_eq(ev.ctx, 0);
+        if (ev.kind == PG_EV_RECV)
+            ck_assert_int_eq(ev.asked_tag, 7);
+    }
+    pg_logr_close(r);
+    ck_assert_int_eq(n, 6); /* two sites, three sends, a receive */
 }
 END_TEST
 
@@ -181,6 +219,57 @@ START_TEST(test_irecv_posting_read_back)
             ck_assert_int_eq(ev.posted, posted[i]);
             ck_assert_int_eq(ev.together, together[i]);
             ck_assert_int_eq(ev.msgid, i == 0 ? 1 : i == 3 ? 2 : i);
+        }
+        ck_assert_int_ne(pg_logr_next(r, &ev, &err), 1);
+        pg_logr_close(r);
+    }
+}
+END_TEST
+
+/* Format 7: a send's and a receive's context, predicted per site like
+ * the rest of the note: written when it changes at a site, read back for
+ * every event (an open block walked and a sealed one), 0 costing nothing
+ * when predicted; an event taken back (pg_logw_undo) leaves the
+ * prediction as it was. */
+START_TEST(test_contexts_read_back)
+{
+    const char *path = tpath("ctx.comm.pgc");
+    static const int ctx[] = { 0, 7, 7, 0, 3, 3 };
+    int to = 2, i, closed;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "./p", "h", &err);
+    pg_log_header h;
+    pg_logr *r;
+    pg_event ev;
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    for (i = 0; i < 6; i++) {
+        pg_logw_note(w, 1, -3, -2, 0);
+        pg_logw_ctx(w, ctx[i]);
+        ck_assert_int_eq(pg_logw_send(w, 0, "MPI_Send", 1, i + 1, 4, 1, &to), 0);
+        if (i == 4) { /* taken back: the site's context is 0 again */
+            pg_logw_undo(w);
+            pg_logw_note(w, 1, -3, -2, 0);
+            pg_logw_ctx(w, 3);
+            ck_assert_int_eq(pg_logw_send(w, 0, "MPI_Send", 1, i + 1, 4, 1,
+                                          &to), 0);
+        }
+        pg_logw_note(w, 2, -1, 1, 0);
+        pg_logw_ctx(w, ctx[i]);
+        ck_assert_int_eq(pg_logw_recv(w, 0, "MPI_Recv", 2, 1, i + 1, 4), 0);
+    }
+    for (closed = 0; closed < 2; closed++) {
+        if (closed)
+            ck_assert_int_eq(pg_logw_close(w), 0);
+        else
+            ck_assert_int_eq(pg_logw_flush(w), 0);
+        r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+        ck_assert_msg(r != NULL, "%s", err.msg);
+        for (i = 0; i < 12; i++) {
+            ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+            ck_assert_int_eq(ev.kind, i % 2 ? PG_EV_RECV : PG_EV_SEND);
+            ck_assert_int_eq(ev.ctx, ctx[i / 2]);
+            ck_assert_int_eq(ev.msgid, i / 2 + 1);
         }
         ck_assert_int_ne(pg_logr_next(r, &ev, &err), 1);
         pg_logr_close(r);
@@ -380,7 +469,9 @@ static Suite *log_format_suite(void)
     Suite *s = suite_create("comm log format");
     TCase *tc = tcase_create("format");
 
-    tcase_add_test(tc, test_v6_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v7_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v6_log_is_still_read);
+    tcase_add_test(tc, test_contexts_read_back);
     tcase_add_test(tc, test_v5_log_is_still_read);
     tcase_add_test(tc, test_irecv_posting_read_back);
     tcase_add_test(tc, test_v4_log_is_still_read);

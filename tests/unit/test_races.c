@@ -204,6 +204,50 @@ START_TEST(test_tag_filter_leaves_other_tags_out)
 }
 END_TEST
 
+/* Contexts (format 7's ctx): a receive's alternatives are messages of its
+ * own context.  Task 2 sends tag 5 in context 7, then in context 0; task
+ * 3 in context 0; task 1 takes any source, tag 5, in context 0 twice,
+ * then in context 7.  Its first receive races with task 2's context-0
+ * message (its second), not with the context-7 one queued before it from
+ * the same sender and tag; the others do not race.  Then a matcher's
+ * receive (conservative) is judged across contexts. */
+START_TEST(test_a_receive_takes_only_its_own_context)
+{
+    int n;
+
+    pg_logw_ctx(log_of(2), 7);
+    send1(2, 1, 5, 1);
+    send1(2, 1, 5, 2);
+    send1(3, 1, 5, 1);
+    recv1(1, -1, 5, 3, 5, 1);
+    recv1(1, -1, 5, 2, 5, 2);
+    pg_logw_ctx(log_of(1), 7);
+    recv1(1, -1, 5, 2, 5, 1);
+    n = analyse();
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(races[0].pos, 1);
+    ck_assert_int_eq(races[0].nalts, 1);
+    ck_assert_int_eq(alt_ltid(0, 0), 2);
+    ck_assert_int_eq(rc_msg_msgid(&run, &run.msg[races[0].alts[0].msg]), 2);
+    ck_assert_int_eq(races[0].out_of_order, -1);
+    done(n);
+    teardown();
+    setup();
+    pg_logw_ctx(log_of(2), 7);
+    send1(2, 1, 5, 1);
+    send1(3, 1, 5, 1);
+    pg_logw_note(log_of(1), 0, -1, 5, 1); /* through pvm_recvf's matcher */
+    ck_assert_int_eq(pg_logw_recv(log_of(1), now += 1e-3, "pvm_recv", 3, 5,
+                                  1, 4), 0);
+    n = analyse();
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(races[0].conservative, 1);
+    ck_assert_int_eq(races[0].nalts, 1);
+    ck_assert_int_eq(alt_ltid(0, 0), 2);
+    done(n);
+}
+END_TEST
+
 /* One sender, two messages: per-pair order makes it deterministic, unless
  * the receiver routes direct. */
 START_TEST(test_fifo_per_pair_unless_the_receiver_routes_direct)
@@ -1107,6 +1151,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_wildcard_races_named_source_does_not);
     tcase_add_test(tc, test_a_send_that_happens_after_the_receive_is_no_alternative);
     tcase_add_test(tc, test_tag_filter_leaves_other_tags_out);
+    tcase_add_test(tc, test_a_receive_takes_only_its_own_context);
     tcase_add_test(tc, test_fifo_per_pair_unless_the_receiver_routes_direct);
     tcase_add_test(tc, test_failed_poll_races_unless_a_barrier_orders_it);
     tcase_add_test(tc, test_a_race_after_another_is_not_first);

@@ -337,7 +337,7 @@ static int prune_comm(const struct rc_run *run, int t, const char *keepv,
             continue;
         copy = ev; /* what only -races reads goes */
         copy.site = 0, copy.asked_from = -3, copy.asked_tag = -2;
-        copy.matcher = 0;
+        copy.matcher = 0, copy.ctx = 0; /* a replay posts in its own */
         st->kept_events++;
         if (pg_logw_seq(w, idx) < 0 || pg_logw_event(w, &copy) < 0)
             rc = pg_err_set(err, "%s: cannot write event %ld", tmp, ev.seq);

@@ -259,6 +259,31 @@ static int lookup_turn(const pg_event *ev)
            !strcmp(ev->call, "pvm_group_lookup") && ev->value >= 0;
 }
 
+/* A send's or receive's context as a small index (rc_ev.ctx): 0 for
+ * the default context, 1, 2, ... for the others in the order first seen,
+ * RC_CTX_ANY once RC_CTX_ANY - 1 of them are taken (those messages then
+ * match every receive, as before contexts were recorded).  -1: out of
+ * memory. */
+#define RC_CTX_SLOTS 16384 /* > 2 * RC_CTX_ANY: probes stay short */
+static int ctx_index(struct rc_run *run, int ctx)
+{
+    unsigned h;
+
+    if (ctx == 0)
+        return 0;
+    if (!run->ctx_slot &&
+        !(run->ctx_slot = calloc(RC_CTX_SLOTS, sizeof *run->ctx_slot)))
+        return -1;
+    for (h = (unsigned)ctx * 2654435761u % RC_CTX_SLOTS;
+         run->ctx_slot[h].index; h = (h + 1) % RC_CTX_SLOTS)
+        if (run->ctx_slot[h].ctx == ctx)
+            return run->ctx_slot[h].index;
+    if (run->nctx >= RC_CTX_ANY - 1)
+        return RC_CTX_ANY;
+    run->ctx_slot[h] = (struct rc_ctxslot){ ctx, ++run->nctx };
+    return run->nctx;
+}
+
 static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_task *t = &run->tasks[ti];
@@ -283,8 +308,14 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
                                                              pg_n_msg_calls,
                                                              ev->call)) & 0xff
                        : 0;
-    e->what = (unsigned char)ev->what;
-    e->matcher = (unsigned char)ev->matcher;
+    e->what = (unsigned)ev->what & 3;
+    e->matcher = ev->matcher != 0;
+    e->ctx = RC_CTX_ANY;
+    if ((ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) &&
+        (k = ctx_index(run, ev->ctx)) < 0)
+        return -1;
+    if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV)
+        e->ctx = (unsigned)k;
     e->site = ev->site > 0 ? ev->site : 0;
     e->tag = ev->tag, e->from = ev->from, e->msgid = ev->msgid;
     e->atag = ev->asked_tag;
@@ -1015,6 +1046,7 @@ void rc_free(struct rc_run *run)
     free(run->bindex);
     free(run->tasks), free(run->ev), free(run->msg), free(run->turns);
     free(run->bars), free(run->text), free(run->snaps), free(run->dents);
+    free(run->ctx_slot);
     if (run->view) {
         for (t = 0; t < run->ntasks; t++)
             pg_logr_close(run->view->tasks[t].live);

@@ -35,8 +35,11 @@
 struct rc_ev {
     unsigned char kind;  /* PG_EV_* */
     unsigned char call;  /* index into pg_msg_calls (SEND/RECV/NOTICE/POLL) */
-    unsigned char what;  /* NOTICE */
-    unsigned char matcher;
+    unsigned short what : 2;    /* NOTICE (pg_notice_what: 1 to 3) */
+    unsigned short matcher : 1;
+    unsigned short ctx : 13;    /* SEND/RECV: the message's context as an
+                                   index of the run's (rc_ctx_of), 0 the
+                                   default; RC_CTX_ANY for the others */
     int site;            /* the task's site id, 0: none */
     int tag, from, msgid;
     union {
@@ -52,6 +55,16 @@ struct rc_ev {
     int misses;
     int seq;             /* its number in the log (as -dump shows it) */
 };
+
+/* A context index that matches every context: a poll's or a notice's
+ * (their logs do not say), and a run's contexts past the 8190th
+ * (judged as before contexts were recorded: conservatively). */
+#define RC_CTX_ANY 8191
+/* Whether a receive in context index a could take a message of b. */
+static inline int rc_ctx_match(int a, int b)
+{
+    return a == b || a == RC_CTX_ANY || b == RC_CTX_ANY;
+}
 
 /* A turn of a group's order (the coordinator's group_order.c): a join, a
  * leave, or the lookups of a collective or pvm_bcast (a <query>
@@ -167,6 +180,11 @@ struct rc_run {
     struct rc_view *view; /* what only the views need, or NULL (rc_load) */
     struct rc_grow *grow; /* a model that grows (rc_grow_begin), or NULL */
     long receives;       /* receives and failed polls examined */
+    struct rc_ctxslot { int ctx, index; } *ctx_slot; /* the contexts
+                            seen (pg_event.ctx) and their indexes: open
+                            addressing, RC_CTX_SLOTS; NULL while every
+                            one was 0 (races.c, ctx_index) */
+    int nctx;            /* contexts other than 0 indexed so far */
     long unreplayed;     /* calls Pangaea does not replay (wrap_named.c) */
     char unreplayed_calls[256]; /* their names, each once, ", " between */
 };
@@ -305,6 +323,12 @@ static inline int rc_msg_tag(const struct rc_run *run, const struct rc_msg *m)
 {
     return m->src >= 0 ? RC_EV(run, m->src, m->src_pos)->tag
                        : RC_EV(run, m->dst, m->taken_pos)->tag;
+}
+
+/* A message entry's context index: its send's (a notice's: any). */
+static inline int rc_msg_ctx(const struct rc_run *run, const struct rc_msg *m)
+{
+    return m->src >= 0 ? RC_EV(run, m->src, m->src_pos)->ctx : RC_CTX_ANY;
 }
 
 static inline int rc_msg_msgid(const struct rc_run *run,

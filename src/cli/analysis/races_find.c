@@ -3,9 +3,13 @@
  *
  * For a receive R, event number i of task p, asking for (source, tag), the
  * potential matches are the messages addressed to p that match the filter,
- * were not taken by an earlier receive of p, and whose send does not
- * happen after R: the send had not seen event i of p (vcd < i).  Where PVM
- * keeps per-pair order only each sender's earliest such message counts,
+ * are in R's context (an MPI communicator, a PVM context: format 7; a
+ * receive never takes another context's message, and a log that does not
+ * say has every event in context 0), were not taken by an earlier
+ * receive of p, and whose send does not happen after R: the send had not
+ * seen event i of p (vcd < i).  Where PVM keeps per-pair order (per
+ * context, as MPI's non-overtaking rule is per communicator) only each
+ * sender's earliest such message counts,
  * since PVM would hand that one over first; a receiver that set
  * PvmRouteDirect itself (a <route value="3"> before R) loses that order,
  * and then every such message counts, the later ones marked "FIFO broken"
@@ -143,9 +147,10 @@ static int add(struct finder *f, int msg, int fifo_broken)
     return 0;
 }
 
-/* The messages sender q could give receive `pos` of its receiver. */
+/* The messages sender q could give receive `pos` of its receiver, which
+ * asked for tag atag (-1 any) in context index ctx (races.h). */
 static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
-                       int direct)
+                       int ctx, int direct)
 {
     const struct rc_msg *msg = f->run->msg;
     int m, found = 0;
@@ -161,6 +166,8 @@ static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
             break; /* sent after R, and so is everything after it */
         if (atag >= 0 && rc_msg_tag(f->run, &msg[m]) != atag)
             continue;
+        if (!rc_ctx_match(ctx, rc_msg_ctx(f->run, &msg[m])))
+            continue; /* another context: never this receive's */
         if (add(f, m, found && direct) < 0)
             return -1;
         found = 1;
@@ -302,17 +309,18 @@ static int examine(struct finder *f, int p, int pos, int direct)
     struct rc_run *run = f->run;
     const struct rc_ev *e = RC_EV(run, p, pos);
     int afrom = e->afrom, atag = e->atag, cons = 0, q, i, took, have = 0;
-    int ooo;
+    int ooo, ctx = e->ctx;
 
     if (e->matcher || afrom <= -3 || atag <= -2) {
-        cons = 1; /* what it asked for is unknown: any source, any tag */
+        cons = 1; /* what it asked for is unknown: any source, any tag, */
         afrom = atag = -1;
+        ctx = RC_CTX_ANY; /* any context (a matcher may take another's) */
     }
     f->ncand = 0;
     for (q = first_sender(f, p, afrom); q < f->snd_first[p + 1]; q++) {
         if (afrom != -1 && run->tasks[f->snd[q].src].ltid != afrom)
             break;
-        if (from_sender(f, &f->snd[q], pos, atag, direct) < 0)
+        if (from_sender(f, &f->snd[q], pos, atag, ctx, direct) < 0)
             return -1;
     }
     if (notices(f, p, pos, afrom, atag) < 0)

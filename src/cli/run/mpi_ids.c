@@ -8,12 +8,14 @@
  * one tag it took: the k-th (MPI's non-overtaking rule; nothing is
  * carried in the message).  So each rank writes that k as a receive's
  * msgid, and after the run `pangaea` (mpi_run.c) rewrites the receives:
- * the k-th send of sender S to receiver R with tag T, in S's log, gives
- * its msgid.  Sends are collected as (S, R, T, msgid) and sorted, msgid
+ * the k-th send of sender S to receiver R with tag T on communicator C
+ * (the events' ctx, format 7: the rule holds per communicator; 0 in
+ * older logs), in S's log, gives its msgid.  Sends are collected as
+ * (S, R, C, T, msgid) and sorted, msgid
  * last (a sender's msgids grow in its log's order, so the k-th send of a
  * group is at the group's start + k - 1); each
  * receiving log is rewritten through the log writer into a new file that
- * then replaces it.  Memory: 16 bytes a send; time: a sort and one pass.
+ * then replaces it.  Memory: 20 bytes a send; time: a sort and one pass.
  * The views, `-races`, `-min` and `-whatif` then read MPI recordings as
  * PVM ones.
  */
@@ -29,7 +31,7 @@
 #include "top.h"
 
 struct snd {
-    int s, r, tag, msgid;
+    int s, r, ctx, tag, msgid;
 };
 
 struct sends {
@@ -45,6 +47,8 @@ static int cmp_snd(const void *a, const void *b)
         return (x->s > y->s) - (x->s < y->s);
     if (x->r != y->r)
         return (x->r > y->r) - (x->r < y->r);
+    if (x->ctx != y->ctx)
+        return (x->ctx > y->ctx) - (x->ctx < y->ctx);
     if (x->tag != y->tag)
         return (x->tag > y->tag) - (x->tag < y->tag);
     return (x->msgid > y->msgid) - (x->msgid < y->msgid);
@@ -67,20 +71,22 @@ static int collect(const char *dir, int s, struct sends *all, pg_err *err)
                 pg_logr_close(rd);
                 return pg_err_set(err, "out of memory"), -1;
             }
-            all->v[all->n++] = (struct snd){ s, ev.to[0], ev.tag, ev.msgid };
+            all->v[all->n++] = (struct snd){ s, ev.to[0], ev.ctx, ev.tag,
+                                             ev.msgid };
         }
     rc = rc < 0 && !pg_logr_cut(rd) ? -1 : 0;
     pg_logr_close(rd);
     return rc;
 }
 
-/* The msgid of the k-th send of s to r with tag, or -1 if none. */
-static int sender_id(const struct sends *all, int s, int r, int tag, int k)
+/* The msgid of the k-th send of s to r with tag on ctx, or -1 if none. */
+static int sender_id(const struct sends *all, int s, int r, int ctx, int tag,
+                     int k)
 {
-    struct snd key = { s, r, tag, INT_MIN };
+    struct snd key = { s, r, ctx, tag, INT_MIN };
     size_t lo = 0, hi = all->n;
 
-    while (lo < hi) { /* the first of (s, r, tag) */
+    while (lo < hi) { /* the first of (s, r, ctx, tag) */
         size_t mid = lo + (hi - lo) / 2;
 
         if (cmp_snd(&all->v[mid], &key) < 0)
@@ -91,7 +97,8 @@ static int sender_id(const struct sends *all, int s, int r, int tag, int k)
     if (k < 1 || lo + (size_t)k - 1 >= all->n)
         return -1;
     lo += (size_t)k - 1;
-    return all->v[lo].s == s && all->v[lo].r == r && all->v[lo].tag == tag
+    return all->v[lo].s == s && all->v[lo].r == r &&
+           all->v[lo].ctx == ctx && all->v[lo].tag == tag
                ? all->v[lo].msgid
                : -1;
 }
@@ -117,7 +124,7 @@ static int rewrite(const char *dir, int r, const struct sends *all,
         return pg_logr_close(rd), -1;
     while ((rc = pg_logr_next(rd, &ev, err)) == 1) {
         if (ev.kind == PG_EV_RECV &&
-            (id = sender_id(all, ev.from, r, ev.tag, ev.msgid)) > 0)
+            (id = sender_id(all, ev.from, r, ev.ctx, ev.tag, ev.msgid)) > 0)
             ev.msgid = id;
         bad |= pg_logw_event(w, &ev) < 0;
     }
