@@ -12,7 +12,9 @@
 # - tests/programs/mpi_wild.c (wildcard MPI_Irecv in rank 0, 4 ranks):
 #   rank 0 opens its log twice as often as a rank of blocking receives
 #   (the postings read when its first MPI_Irecv needs them; before, every
-#   rank did), and 3 replays print the recorded output.
+#   rank did), and 3 replays print the recorded output;
+# - messages of a predefined type (MPI_INT), whose size the library asks
+#   of MPI once, are logged with their size, sends and receives.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -65,6 +67,14 @@ if replay_traced hosts "$H" 3 && replay_traced wild "$WILD" 4; then
         pg_pass "a rank that posts a wildcard MPI_Irecv (mpi_wild's rank 0) reads its log a second time for the postings ($r0 opens), a rank of blocking receives does not ($one)"
     else
         pg_fail "opens of a rank's log: $r0 with wildcard MPI_Irecv, $one with blocking receives only (want twice as many)"
+    fi
+    # the sizes of predefined types are asked of MPI once (mpi_state.c):
+    # mpi_hosts sends MPI_INT
+    b=$("$P" -dump "$W/hosts" | grep -E '^ *<(send|recv) ' | grep -o 'bytes="[0-9]*"' | sort | uniq -c | xargs)
+    if [ -n "$b" ] && [ "${b#* }" = bytes=4 ]; then
+        pg_pass "every message of mpi_hosts (MPI_INT) is logged with 4 bytes, sends and receives"
+    else
+        pg_fail "the bytes of mpi_hosts's messages: $b (want 4 each)"
     fi
     ok=1
     for i in 1 2; do
