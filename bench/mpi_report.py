@@ -14,6 +14,7 @@ of the MPI work are checked on the 8-byte ping-pong: -log <= 1.15x and
 ratios are on one side of the goal.  Standard library only.
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -102,8 +103,9 @@ def insn_table(path):
         for line in f:  # mpi=M kind=K top MODE COST FUNCTION [OBJECT]
             p = line.split()
             if len(p) > 5 and p[2] == "top":
-                tops.append("    %s %-6s %8s  %s" % (
-                    p[0][4:], p[3], p[4], " ".join(p[5:])))
+                fn = " ".join(p[5:])  # "file:function [/path/object]"
+                fn = re.sub(r"\[.*/([^/\]]*)\]$", r"[\1]", fn)
+                tops.append("    %s %-6s %8s  %s" % (p[0][4:], p[3], p[4], fn))
     if tops:
         out += ["", "Functions that add the most a round (self benchmark, "
                 "instructions, -log and -replay less raw):", ""] + tops
