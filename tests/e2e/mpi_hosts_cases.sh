@@ -27,8 +27,8 @@
 # - a replay of another program (one round more) ends, named, with exit
 #   status 3: the ranks on the other hosts follow the recording, not luck.
 
-HOSTS_FREE=${PG_HOSTS_FREE:-4}    # the poll counts alone differ in nearly every run
-HOSTS_REPLAYS=${PG_HOSTS_REPLAYS:-4}
+HOSTS_FREE=${PG_HOSTS_FREE:-3}    # the poll counts alone differ in nearly every run
+HOSTS_REPLAYS=${PG_HOSTS_REPLAYS:-3}
 HOSTS_MOVED=${PG_HOSTS_MOVED:-2}
 
 # hrun DIR NAME HOST CMD...: CMD run on HOST (bounded); DIR/NAME.{out,err,rc}.
