@@ -308,9 +308,22 @@ $(B)/bench/sor: examples/sor/sor.c include/pangaea.h
 $(B)/bench/logio: bench/micro/logio.c $(B)/libpangaea.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libpangaea.a $(XML_LIBS) $(PVMLIBS) $(SYSLIBS)
-bench-programs: $(BENCH_BINS)
+# The MPI benchmark (bench/mpi/mpibench.c: ping-pong and message rate of
+# two ranks), a plain MPI program built with each MPI's mpicc where that
+# MPI is installed; bench/mpi.sh runs it raw and under pangaea
+# (MPI_BENCH_FLAGS, e.g. --quick).
+MPI_BENCH_BINS := $(if $(MPICH_INC),$(B)/bench/mpich/mpibench) \
+                  $(if $(OMPI_INC),$(B)/bench/openmpi/mpibench)
+$(B)/bench/mpich/mpibench: bench/mpi/mpibench.c
+	@mkdir -p $(@D)
+	mpicc.mpich $(CFLAGS) -o $@ $<
+$(B)/bench/openmpi/mpibench: bench/mpi/mpibench.c
+	@mkdir -p $(@D)
+	mpicc.openmpi $(CFLAGS) -o $@ $<
+bench-programs: $(BENCH_BINS) $(MPI_BENCH_BINS)
 bench: all bench-programs test-programs
 	@bash bench/run.sh $(BENCH_FLAGS)
+	@bash bench/mpi.sh $(MPI_BENCH_FLAGS)
 	@bash bench/views.sh $(VIEWS_FLAGS)
 	@bash bench/pages.sh $(PAGES_FLAGS)
 

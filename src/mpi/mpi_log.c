@@ -126,6 +126,18 @@ static void add_posting(const pg_event *ev)
     pgm.posts[ev->posted] = (struct pgm_post){ ev->from, ev->tag };
 }
 
+/* The log whose postings pgm_posting reads at its first call, or "": a
+ * replay's rank reads them only if it calls MPI_Irecv (or starts a
+ * persistent receive), not, as before, at MPI_Init, which decoded every
+ * event of the log twice in a program of blocking receives
+ * (docs/mpi-notes.md, "Cost"). */
+static char postings_from[PATH_MAX + 64];
+
+static void postings_later(const char *path)
+{
+    snprintf(postings_from, sizeof postings_from, "%s", path);
+}
+
 /* Reads the rank's whole log once ahead: which message each MPI_Irecv
  * took (pg_mpi.h, struct pgm_post). */
 static void read_postings(const char *path)
@@ -148,6 +160,10 @@ static void read_postings(const char *path)
 
 const struct pgm_post *pgm_posting(int k)
 {
+    if (postings_from[0]) {
+        read_postings(postings_from);
+        postings_from[0] = 0;
+    }
     return k > 0 && k < pgm.nposts && pgm.posts[k].from > 0 ? &pgm.posts[k]
                                                              : NULL;
 }
@@ -184,7 +200,7 @@ static void open_recording(const char *exe)
     PMPI_Comm_dup(MPI_COMM_WORLD, &pgm.nowhere);
     pgm.version = h.version;
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
-    read_postings(path);
+    postings_later(path);
     read_next();
 }
 
@@ -222,7 +238,7 @@ void pgm_start(void)
         /* as a replay does (open_recording): collective, every rank */
         PMPI_Comm_dup(MPI_COMM_WORLD, &pgm.nowhere);
         if (pgm_force_start()) { /* follows its old log for a while */
-            read_postings(pgm_force_old_log());
+            postings_later(pgm_force_old_log());
             read_next();
         }
     }

@@ -35,6 +35,8 @@
 #
 # Use:
 #   hosts_up hA hB hC || hosts_skip   # namespaces, daemons, one machine
+#   hosts_net_up hA hB hC             # namespaces only (MPI: no pvmd);
+#                                     # $HOSTS_DIR/launch is their ssh
 #   hosts_run hA CMD...               # CMD on host hA, with hA's PVM_TMP
 #   hosts_pids_on hB                  # PIDs of processes on host hB
 #   hosts_logs                        # the pvmd logs, after a failure
@@ -122,6 +124,28 @@ EOF
     chmod +x "$HOSTS_DIR/rsh"
 }
 
+# The stand-in for ssh, for MPI launchers (hydra's -launcher rsh
+# -launcher-exec, Open MPI's plm_rsh_agent): `launch HOST WORDS...` runs
+# the words as one command line of a shell on HOST, as ssh does (Open MPI
+# gives "PATH=...; export PATH; ... orted ..." when its launcher was named
+# by its path, as pangaea names it), in the clean
+# environment a login gives (PATH, HOME), with the host's name: whatever a
+# rank there gets of the launcher's environment, the launcher passed it.
+hosts_launch_script() {
+    cat >"$HOSTS_DIR/launch" <<EOF
+#!/bin/sh
+# Made by tests/e2e/hosts.sh: ssh for the test hosts only.
+h=\$1; shift
+case " ${HOSTS_NAMES[*]} " in
+*" \$h "*) ;;
+*) echo "launch (test): \$h is not a test host" >&2; exit 1 ;;
+esac
+exec ip netns exec "$HOSTS_PREFIX\$h" env -i PATH=/usr/local/bin:/usr/bin:/bin \\
+    HOME="\$HOME" unshare --uts -- sh -c 'hostname "\$0" && exec sh -c "\$1"' "\$h" "\$*"
+EOF
+    chmod +x "$HOSTS_DIR/launch"
+}
+
 # Starts the master pvmd on host $1 and waits for its socket file.
 hosts_master() {
     local h=$1 i
@@ -149,10 +173,11 @@ hosts_add() {
     return 1
 }
 
-# hosts_up H1 H2 ...: builds the hosts and a virtual machine of them all,
-# its master on H1.  With HOSTS_WHY set, 1 when this machine cannot (a
-# skip), 2 when it can but building failed.
-hosts_up() {
+# hosts_net_up H1 H2 ...: builds the hosts (namespaces, links, names and
+# the rsh script), no pvmd: what an MPI launcher needs.  With HOSTS_WHY
+# set, 1 when this machine cannot (a skip), 2 when it can but building
+# failed.
+hosts_net_up() {
     local i=1 h
     HOSTS_WHY=$(hosts_cannot)
     [ -z "$HOSTS_WHY" ] || return 1
@@ -168,6 +193,13 @@ hosts_up() {
         i=$((i + 1))
     done
     hosts_rsh_script
+    hosts_launch_script
+}
+
+# hosts_up H1 H2 ...: builds the hosts and a virtual machine of them all,
+# its master on H1 (the return codes of hosts_net_up).
+hosts_up() {
+    hosts_net_up "$@" || return
     hosts_master "$1" && hosts_add "$@" ||
         { HOSTS_WHY="no virtual machine"; return 2; }
 }
