@@ -59,7 +59,7 @@ record replay
 gate
 runtime
 outside wrap_sig
-wrap_mhf
+wrap_mhf wrap_wait
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route wrap_time wrap_tasks wrap_kill wrap_named
 wrap_fds wrap_mbox wrap_hosts
