@@ -24,7 +24,8 @@ QUERY_CALLS = ["pvm_pstat", "pvm_mstat", "pvm_gsize", "pvm_recvinfo",
                "pvm_delete", "not_replayed", "pvm_hostsync", "pvm_hosts",
                "pvm_archcode", "pvm_group_lookup", "pvm_freezegroup",
                "MPI_Wtime", "MPI_Wtick", "MPI_Send_done", "libc_time",
-               "libc_gettimeofday", "libc_clock_gettime", "libc_getrusage"]
+               "libc_gettimeofday", "libc_clock_gettime", "libc_getrusage",
+               "MPI_Request_done"]
 ESCAPE = 15  # a query code past 15: code 15, "NAME about" in the about
 NOTICES = {1: "exit", 2: "hostdelete", 3: "hostadd"}
 # the other kinds' fields (the page's table): z zigzag, v varint, s string

@@ -153,6 +153,9 @@ const char *const pg_query_calls[] = {
      * mpi_clock.c): about the values returned */
     [22] = "libc_time", [23] = "libc_gettimeofday",
     [24] = "libc_clock_gettime", [25] = "libc_getrusage",
+    /* an MPI rank's MPI_Request_get_status found a request done (src/mpi/
+     * mpi_p2p.c): about the request's kind, "recv" or "send" */
+    [26] = "MPI_Request_done",
 };
 const int pg_n_query_calls = NELEM(pg_query_calls);
 #undef CODE_M

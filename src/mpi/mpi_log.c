@@ -366,6 +366,11 @@ static void log_query(const char *call, const char *about, int value)
     wrote(pg_logw_query(pgm.comm, t, call, about, value));
 }
 
+void pgm_log_request_done(const char *kind)
+{
+    log_query(PGM_REQUEST_DONE, kind, 0);
+}
+
 void pgm_log_clock(const char *call, double value)
 {
     char about[64];
@@ -435,6 +440,9 @@ static const char *describe(const struct pgm_ev *e, char *buf, size_t size)
                  e->call, e->from, e->tag, e->msgid);
     else if (e->kind == PG_EV_QUERY && !strcmp(e->call, PGM_SEND_DONE))
         snprintf(buf, size, "a send's completion (%s)", e->call);
+    else if (e->kind == PG_EV_QUERY && !strcmp(e->call, PGM_REQUEST_DONE))
+        snprintf(buf, size, "MPI_Request_get_status finding a request "
+                 "done (%s)", e->call);
     else if (e->kind == PG_EV_QUERY)
         snprintf(buf, size, "a clock's reading (%s)", e->call);
     else if (e->kind == PG_EV_END)

@@ -666,12 +666,48 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
+/* Replay of MPI_Request_get_status: it finds the request not done as
+ * often as recorded, then waits until MPI says it is done.  From format
+ * 7 a recording says where it found it done (a PGM_REQUEST_DONE query),
+ * so the misses after that, of other tests, stay theirs. */
+/* Replay: whether the recording's MPI_Request_get_status found the
+ * request not done here (a miss, used). */
+static int recorded_not_done(void)
+{
+    static const char *const done[] = { PGM_REQUEST_DONE, NULL };
+
+    if (pgm.version >= 7)
+        return !pgm_expect(PG_EV_QUERY, done, "MPI_Request_get_status", 1);
+    if (pgm.have_next && pgm.misses_used < pgm.next.misses) {
+        pgm.misses_used++;
+        return 1;
+    }
+    return 0;
+}
+
+static int replay_get_status(MPI_Request req, int *flag, MPI_Status *status)
+{
+    int rc;
+
+    if (recorded_not_done()) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    while ((rc = PMPI_Request_get_status(req, flag, status)) ==
+               MPI_SUCCESS && !*flag)
+        ;
+    if (rc == MPI_SUCCESS && pgm.version >= 7)
+        pgm_advance();
+    return rc;
+}
+
 /* MPI_Request_get_status: a test that leaves the request to a later wait
  * or test (ABySS polls its receives so).  One that found it not done is
  * a miss (a receive's poll, of a receive's request); one that found it
- * done is no event (the wait or test that
- * completes it is).  A replay finds it not done as often, then waits
- * until MPI says it is done. */
+ * done is a <query> PGM_REQUEST_DONE, which takes the misses before it:
+ * without it, the misses of the tests after it (an MPI_Testall of other
+ * requests) would be counted with its own, and a replay would have it
+ * find the request not done in their place. */
 PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
                                    MPI_Status *status)
 {
@@ -686,20 +722,15 @@ PGM_API int MPI_Request_get_status(MPI_Request req, int *flag,
     PGM_SITE();
     PGM_GATE("MPI_Request_get_status", PGM_GATE_NONE, -1, -1);
     pgm.busy = 1;
-    if (pgm.mode == PGM_REPLAY && pgm.have_next &&
-        pgm.misses_used < pgm.next.misses) {
-        pgm.misses_used++; /* found it not done when recorded */
-        *flag = 0;
-        rc = MPI_SUCCESS;
-    } else if (pgm.mode == PGM_REPLAY) {
-        while ((rc = PMPI_Request_get_status(req, flag, status)) ==
-                   MPI_SUCCESS && !*flag)
-            ;
+    if (pgm.mode == PGM_REPLAY) {
+        rc = replay_get_status(req, flag, status);
     } else {
         rc = PMPI_Request_get_status(req, flag, status);
-        if (rc == MPI_SUCCESS && !*flag && send)
+        if (rc == MPI_SUCCESS && *flag)
+            pgm_log_request_done(send ? "send" : "recv");
+        else if (rc == MPI_SUCCESS && send)
             pgm_log_send_miss(); /* a send's: no receive's poll */
-        else if (rc == MPI_SUCCESS && !*flag)
+        else if (rc == MPI_SUCCESS)
             pgm_log_miss("MPI_Irecv", pend[i].source, pend[i].tag);
     }
     pgm.busy = 0;

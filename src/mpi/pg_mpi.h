@@ -303,6 +303,11 @@ void pgm_log_clock(const char *call, double value);
 void pgm_log_query(const char *call, const char *about);
 void pgm_log_send_done(int index, int msgid);
 #define PGM_SEND_DONE "MPI_Send_done"
+/* Recording: MPI_Request_get_status found a request done (`kind` "recv"
+ * or "send"), a <query> PGM_REQUEST_DONE: the misses before it are its
+ * own, not those of the test or wait that completes the request later. */
+void pgm_log_request_done(const char *kind);
+#define PGM_REQUEST_DONE "MPI_Request_done"
 /* Replay: what the program's k-th MPI_Irecv took when recorded; NULL if
  * it never completed then (or the log, older than format 6, does not
  * say: pgm.version). */
