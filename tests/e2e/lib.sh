@@ -33,6 +33,20 @@ PG_TMP_BASE=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-e2e.XXXXXX") || exit 1
 # pg_cleanup fails instead of filling /tmp.
 [ -z "${PG_E2E_TMPLIST:-}" ] || echo "$PG_TMP_BASE" >>"$PG_E2E_TMPLIST"
 
+# Python, which the tests start hundreds of times (checks, pages, JSON):
+# where `python3` is a version manager's shim (pyenv's: a shell script that
+# looks the version up again on every call, ten times the interpreter's
+# own start-up in CPU), the interpreter it picks now has its directory put
+# first on PATH, as the shim itself does before it runs it; so every later
+# python3, of the test and of what it starts, is that interpreter, started
+# directly.  Where python3 is the interpreter already, nothing changes.
+pg_py_dir=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+if [ -n "$pg_py_dir" ] && [ -x "$pg_py_dir/python3" ] &&
+   [ "$(command -v python3)" != "$pg_py_dir/python3" ]; then
+    PATH=$pg_py_dir:$PATH
+fi
+unset pg_py_dir
+
 # --- results ---------------------------------------------------------------
 
 pg_pass() { PG_PASSED=$((PG_PASSED + 1)); echo "PASS: $*"; }
