@@ -3,8 +3,10 @@
 # its URL, waiting on it, and ending it as a user would.  Sourced after
 # lib.sh; the test sets PANGAEA and D (its directory) and keeps PID.
 
-# jget JSON EXPR: EXPR of the parsed JSON d, printed by Python.
-jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+# jget JSON EXPR: EXPR of the parsed JSON d, printed by Python (-S: no
+# site packages to look for, a third of its start-up, and the waits below
+# ask it many times).
+jget() { python3 -S -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
 # expect WHAT GOT WANT: a pass when GOT is WANT and not empty.
 expect() {
@@ -78,12 +80,16 @@ start_live() {
 }
 
 # wait_for SECONDS CMD...: until CMD succeeds (bounded: a held run waits
-# for the machine, not for luck); 1 if it never did.
+# for the machine, not for luck); 1 if it never did.  CMD is asked after
+# 0.1 s, then less and less often, every 0.5 s at most: most CMDs ask the
+# page through curl and Python, which cost more CPU than the waits they
+# end, and a loaded machine makes the waits long.
 wait_for() {
-    local until=$((SECONDS + $1))
+    local until=$((SECONDS + $1)) pause=0.1
     shift
     while ! "$@"; do
         [ "$SECONDS" -ge "$until" ] && return 1
-        sleep 0.1
+        sleep "$pause"
+        case $pause in 0.1) pause=0.2 ;; 0.2) pause=0.3 ;; *) pause=0.5 ;; esac
     done
 }

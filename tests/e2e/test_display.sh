@@ -31,8 +31,14 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PAGE="python3 $HERE/graph_page.py"
 CHECK="python3 $HERE/display_check.py"
 
-# jget JSON EXPR: a value out of a JSON document (EXPR in Python, on `d`).
-jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+# jget JSON EXPR: a value out of a JSON document (EXPR in Python, on `d`;
+# -S: no site packages to look for, a third of Python's start-up).
+jget() { python3 -S -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+
+# counts LOGS: display_check.py's counts of the recording LOGS, made once
+# (kept beside it in LOGS.counts: a recording does not change, and the
+# checks below ask for its counts several times each).
+counts() { [ -s "$1.counts" ] || $CHECK count "$1" >"$1.counts"; cat "$1.counts"; }
 
 xml_count() { # xml_count DIR XPATH: summed over the comm logs
     local f n=0
@@ -51,7 +57,7 @@ expect() {
 # check_page NAME LOGS RESULT_JSON: the page's counts against the logs'.
 check_page() {
     local name=$1 logs=$2 res=$3 cnt ntasks
-    cnt=$($CHECK count "$logs")
+    cnt=$(counts "$logs")
     ntasks=$(jget "$cnt" 'len(d["rows"])')
     expect "$name: one row per task (Pangaea's ltid 0 only with messages)" "$(jget "$res" 'd["graph"]["rows"]')" "$ntasks"
     expect "$name: rows labelled host/program/ltid, in ltid order" \
@@ -88,7 +94,7 @@ check_page() {
 # check_click NAME LOGS RESULT_JSON LTID: details of LTID's first send.
 check_click() {
     local cnt want got
-    cnt=$($CHECK count "$2")
+    cnt=$(counts "$2")
     want=$(jget "$cnt" '(lambda f: "%s|%s|%s|%s" % ('"$4"', ", ".join(map(str, f["to"])),
         f["tag"], f["msgid"]))(d["first_send"]["'"$4"'"])')
     got=$(jget "$3" '"%s|%s|%s|%s" % tuple((d.get("details") or {}).get(k) for k in ("from", "to", "tag", "msgid"))')
@@ -117,7 +123,7 @@ check_perfetto() {
 check_tasks() { # check_tasks NAME LOGS [LTID-WITHOUT-END]
     local out ltid ok=1
     out=$("$PANGAEA" -tasks "$2") || { pg_fail "$1: -tasks failed"; return; }
-    for ltid in $(jget "$($CHECK count "$2")" '" ".join(map(str, d["ltids"]))'); do
+    for ltid in $(jget "$(counts "$2")" '" ".join(map(str, d["ltids"]))'); do
         if [ "$ltid" = "${3:-}" ]; then
             echo "$out" | grep -Eq "^$ltid +[-0-9]+ +[^ ]+ +no end: crashed or still running" || ok=0
         else
@@ -143,8 +149,8 @@ if timeout 60 "$PANGAEA" -log -logdir "$logs" "$PG_BUILD/sor" 4 >"$dir/rec.out" 
     else
         pg_pass "sor 4: the page is self-contained ($(stat -c %s "$html") bytes)"
     fi
-    ltid=$(jget "$($CHECK count "$logs")" 'min(int(k) for k in d["first_send"] if k != "1")')
-    seq=$(jget "$($CHECK count "$logs")" 'd["first_send"]["'"$ltid"'"]["seq"]')
+    ltid=$(jget "$(counts "$logs")" 'min(int(k) for k in d["first_send"] if k != "1")')
+    seq=$(jget "$(counts "$logs")" 'd["first_send"]["'"$ltid"'"]["seq"]')
     if res=$($PAGE "$html" --shot "$dir/sor4.png" --mode logical --scale 24 \
              --click "$ltid" "$seq" --click-line "$ltid" "$seq" 2>"$dir/page.err"); then
         check_page "sor 4" "$logs" "$res"
@@ -171,7 +177,7 @@ gen=$dir/gen
 mkdir -p "$gen"
 if "$PG_BUILD/tests/gen_logs" "$gen" 6 2000 300 >/dev/null; then
     html=$("$PANGAEA" -display "$gen")
-    seq=$(jget "$($CHECK count "$gen")" 'd["first_send"]["3"]["seq"]')
+    seq=$(jget "$(counts "$gen")" 'd["first_send"]["3"]["seq"]')
     if res=$($PAGE "$html" --mode logical --scale 24 --click 3 "$seq" \
              --click-line 3 "$seq" 2>"$dir/page.err"); then
         check_page "generated" "$gen" "$res"
@@ -195,7 +201,7 @@ if timeout 60 "$PANGAEA" -log -logdir "$bl" "$PG_BUILD/tests/group_barriers" \
     html=$("$PANGAEA" -display "$bl")
     if res=$($PAGE "$html" 2>"$dir/page.err"); then
         check_page "barriers" "$bl" "$res"
-        cnt=$($CHECK count "$bl")
+        cnt=$(counts "$bl")
         [ "$(jget "$cnt" 'd["barrier_joins"] == 2 and d["spawns"] == 2 and 0 not in d["rows"] and 0 in d["ltids"]')" = True ] &&
             pg_pass "barriers: the run has 2 barriers, 2 spawns and an empty ltid 0 (the checks above prove something)" ||
             pg_fail "barriers: the recording is not what the test needs: $cnt"

@@ -36,7 +36,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 dir=$(pg_tmpdir)
 trap 'rm -rf "$dir"; pg_cleanup' EXIT
 
-jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+jget() { python3 -S -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 expect() {
     if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got $2, want $3"; fi
 }

@@ -72,8 +72,11 @@ load_case() {
         pg_fail "$N tasks: $nlogs logs, or some invalid:"; grep -v validates "$dir/xmllint.err" | head -5
     fi
 
-    # Every send destination and every receive, as "sender msgid receiver".
-    pg_log_messages "$logs" "$dir/sends" "$dir/recvs"
+    # Every send destination and every receive, as "sender msgid receiver",
+    # from the logs dumped above (dumping 640,000 messages again would only
+    # cost CPU).
+    : >"$dir/sends"; : >"$dir/recvs"
+    for l in $(seq 0 "$N"); do pg_xml_messages "$l" "$dir/sends" "$dir/recvs" <"$dir/comm-$l.xml"; done
     ns=$(wc -l <"$dir/sends") nr=$(wc -l <"$dir/recvs")
     if [ "$ns" -eq "$nr" ] && [ "$nr" -gt $((N * M)) ]; then
         pg_pass "$N tasks: sends equal receives in the logs: $ns send destinations, $nr receives"

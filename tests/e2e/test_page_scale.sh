@@ -46,9 +46,9 @@ CHECK="python3 $HERE/display_check.py"
 dir=$(pg_tmpdir)
 trap 'pg_cleanup; rm -rf "$dir"' EXIT
 
-jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+jget() { python3 -S -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 # jfile FILE EXPR: as jget, of a JSON file (an answer too long for argv).
-jfile() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+jfile() { python3 -S -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 expect() {
     if [ -n "$2" ] && [ "$2" = "$3" ]; then pg_pass "$1 ($2)"; else pg_fail "$1: got $2, want $3"; fi
 }

@@ -24,7 +24,7 @@ set -u
 PANGAEA=$PG_BUILD/pangaea
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/perfetto_check.py $PANGAEA"
-jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+jget() { python3 -S -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
 command -v protoc >/dev/null || pg_fail "protoc is needed (protobuf-compiler: scripts/install-deps.sh test)"
 
