@@ -7,7 +7,8 @@
 # names).  Once gdb holds the task at event N, the task's pid (pangaea's
 # "is at event" line names it) and gdb's (its parent) are noted, and
 # pangaea gets SIGTERM, as a user's kill would send.  Then the socket's
-# tmux server, gdb and the task must all be gone within a few seconds.
+# tmux server, gdb and the task must all be gone, within 30 seconds
+# (gdb alone was still there after 10 on a machine at load 30-50).
 # Whatever this test started is ended by its PID or socket on the way out.
 # Then gdb is quit at a task's crash: no "bad log" may follow.
 set -u
@@ -50,8 +51,8 @@ top=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$runner" '$4 == p {print $1}
 if [ -n "$task" ] && [ -n "$gdbpid" ] && [ "$(cat "/proc/$gdbpid/comm" 2>/dev/null)" = gdb ] &&
    [ -n "$sock" ] && [ "$(cat "/proc/$top/comm" 2>/dev/null)" = pangaea ]; then
     kill -TERM "$top"
-    gone=
-    for i in $(seq 100); do
+    gone= # gdb leaves its killed inferior slowly on a loaded machine: 30 s
+    for i in $(seq 300); do
         if [ ! -e "/proc/$task" ] && [ ! -e "/proc/$gdbpid" ] &&
            ! tmux -S "$sock" has-session 2>/dev/null; then
             gone=1; break
