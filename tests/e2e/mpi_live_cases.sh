@@ -200,3 +200,31 @@ live_mpi() {
             "0:$(grep -v '^pangaea' "$D/log-$launcher.out" | md5sum)"
     fi
 }
+
+# view_recvs: the receives the view holds, as (ltid, seq, from, msgid).
+view_recvs() { jget "$(evs)" 'sorted((e["ltid"], e["seq"], e["from"], e["msgid"]) for e in d["events"] if e["kind"] == "recv")'; }
+# named_as LOGDIR: the view names the receives as LOGDIR's renumbered logs.
+named_as() { [ "$(view_recvs)" = "$(recvs_of "$1")" ]; }
+
+# live_mpi_ctx NAME LAUNCHER PROG [LAUNCHER OPTIONS...]: tests/programs/
+# mpi_ctx.c (worker 1 sends with one tag on a dup of the world, then on
+# the world) recorded under -live: the view renumbers each receive on its
+# own communicator, as the logs are renumbered after the run, so the
+# world receive of worker 1's message is not named as its dup message.
+live_mpi_ctx() {
+    local name=$1 launcher=$2 prog=$3 rec
+    shift 3
+    launcher_ok "$name" "$launcher" || return
+    rec=$D/ctx-$launcher
+    start_live "ctx-$launcher" -log -live 0 -live-wait -logdir "$rec" \
+        "$launcher" "$@" -n 4 "$prog" || return
+    if ! wait_for 120 over "ctx-$launcher"; then
+        pg_fail "$name: the mpi_ctx run did not end: $(cat "$D/ctx-$launcher.err")"
+        stop_pangaea
+        return
+    fi
+    wait_for 30 named_as "$rec"
+    expect "$name: two communicators: the view named each receive's message as the renumbered logs do" \
+        "$(view_recvs)" "$(recvs_of "$rec")"
+    stop_pangaea
+}

@@ -18,4 +18,5 @@ D=$(pg_tmpdir)
 
 live_mpi MPICH mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_master"
 
+live_mpi_ctx MPICH mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_ctx"
 pg_summary

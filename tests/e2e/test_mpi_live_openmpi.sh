@@ -17,4 +17,5 @@ D=$(pg_tmpdir)
 
 live_mpi "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi/mpi_master" --oversubscribe
 
+live_mpi_ctx "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi/mpi_ctx" --oversubscribe
 pg_summary

@@ -66,10 +66,11 @@ int lv_snap_start(const struct top_opts *o, const char *posdir, pg_err *err);
 /* 1 for an MPI run (no pangaea task, ltid 0; receives renumbered as read). */
 extern int lv_mpi;
 /* An MPI recording's receives renumbered as read (live_mpi.c): a send of
- * ltid s to r with tag, in s's order (0, or -1 out of memory); the msgid
- * of the k-th such send, or -1 if not read yet; all forgotten. */
-int lv_mpi_send(int s, int r, int tag, int msgid);
-int lv_mpi_id(int s, int r, int tag, int k);
+ * ltid s to r with tag on context ctx (the model's index), in s's order
+ * (0, or -1 out of memory); the msgid of the k-th such send, or -1 if not
+ * read yet; all forgotten. */
+int lv_mpi_send(int s, int r, int ctx, int tag, int msgid);
+int lv_mpi_id(int s, int r, int ctx, int tag, int k);
 void lv_mpi_free(void);
 void lv_snap_stop(void);      /* a last scan, then the thread ends */
 /* A page or client read /events.json (called under lv_snap_lock): the

@@ -304,22 +304,23 @@ static void note_sends(struct lv_task *t)
          pos++) {
         e = RC_EV(&model, ti, pos);
         if (e->kind == PG_EV_SEND && e->nto == 1 &&
-            lv_mpi_send(t->ltid, model.view->to[e->a], e->tag, e->msgid) < 0)
+            lv_mpi_send(t->ltid, model.view->to[e->a], e->ctx, e->tag,
+                        e->msgid) < 0)
             return; /* out of memory: tried again next scan */
         t->mpi_sends = pos;
     }
 }
 
-/* An MPI run: a receive's count made its send's msgid; 0 if its send is
- * not read yet (it waits for the next scan, or, after the run, keeps its
- * count as mpi_ids.c does). */
-static int renumbered(const struct lv_task *t, struct lv_event *c)
+/* An MPI run: a receive's count (on its context ctx, the model's index)
+ * made its send's msgid; 0 if its send is not read yet (it waits for the
+ * next scan, or, after the run, keeps its count as mpi_ids.c does). */
+static int renumbered(const struct lv_task *t, struct lv_event *c, int ctx)
 {
     int id;
 
     if (!lv_mpi || c->kind != PG_EV_RECV || c->from < 1)
         return 1;
-    if ((id = lv_mpi_id(c->from, t->ltid, c->tag, c->msgid)) > 0)
+    if ((id = lv_mpi_id(c->from, t->ltid, ctx, c->tag, c->msgid)) > 0)
         c->msgid = id;
     return id > 0 || last_scan;
 }
@@ -344,7 +345,7 @@ static void grow_shown(struct lv_task *t)
         }
         nto = 0;
         if (page_event(ti, pos, t, &c, &to, &nto, &cap) < 0 ||
-            !renumbered(t, &c))
+            !renumbered(t, &c, RC_EV(&model, ti, pos)->ctx))
             break;
         t->rec_loaded = pos;
         append(&c, to);
