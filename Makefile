@@ -305,8 +305,9 @@ BENCH_BINS := $(BENCH_SRC:bench/%.c=$(B)/bench/%) $(B)/bench/sor $(B)/bench/logi
 $(B)/bench/%: bench/%.c bench/bench.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(PVMLIBS) -lm
-# The stream benchmark is also a test's program (test_replay_cost.sh).
-test-programs: $(B)/bench/stream
+# The stream and ping-pong benchmarks are also tests' programs
+# (test_replay_cost.sh, test_replay_wait.sh).
+test-programs: $(B)/bench/stream $(B)/bench/pingpong
 $(B)/bench/sor: examples/sor/sor.c include/pangaea.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -o $@ $< $(PVMLIBS) -lm

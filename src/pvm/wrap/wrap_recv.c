@@ -77,15 +77,15 @@ static int sender_gone(const pg_event *ev)
 /* Takes one message of the program's context from a task of the run out
  * of PVM's queue: the receive accepts the first such message, which
  * becomes the receive buffer (PVM frees the previous one, as for any
- * receive).  PVM looks in its queue, then blocks in its untimed receive
- * (wrap_wait.c) until a message comes or a second passes in which none
- * does.  The bufid, or 0. */
-static int take_one(int *src, int *msgid, int *len)
+ * receive).  PVM looks in its queue, then, unless `now`, blocks in its
+ * untimed receive (wrap_wait.c) until a message comes or a second passes
+ * in which none does.  The bufid, or 0. */
+static int take_one(int now, int *src, int *msgid, int *len)
 {
     int bufid;
 
     pg_match_drain(1);
-    bufid = pg_wait_recv(-1, -1);
+    bufid = now ? pg_real.nrecv(-1, -1) : pg_wait_recv(-1, -1);
     if (bufid > 0 && pg_match_taken(src, msgid, len) < 0)
         bufid = 0; /* not ours (cannot be: the matcher accepted it) */
     pg_match_drain(0);
@@ -150,7 +150,9 @@ static void waited_a_slice(const pg_event *ev, struct pg_wait *wait,
  * whether the sender is gone and the wait overdue.  The clock is read
  * only then, and at every 16th message taken for later while it waits
  * (others' messages may keep coming: the wait is still said; a fan-in
- * keeps a few at most a wait, and reads none).  The
+ * keeps a few at most a wait, and reads none).  Under -live, what PVM
+ * has is taken first without waiting (`now`), so that the page shows the
+ * task waiting only when it has to wait, not at every receive.  The
  * message is left as the receive buffer, as PVM's receive leaves it; the
  * others taken meanwhile go to the index. */
 static int index_wait(const pg_event *ev, int src, int *len)
@@ -158,16 +160,20 @@ static int index_wait(const pg_event *ev, int src, int *len)
     struct pg_wait wait = { 0, 0 }; /* its start read at the first look */
     double gone_since = 0;
     unsigned kept = 0;
-    int bufid, s, m;
+    int bufid, s, m, now = pg_live != NULL;
 
-    pg_live_waiting(1); /* -live shows what it waits for */
     for (;;) {
-        if ((bufid = take_one(&s, &m, len)) && s == src && m == ev->msgid)
+        if (!now)
+            pg_live_waiting(1); /* -live shows what it waits for */
+        if ((bufid = take_one(now, &s, &m, len)) && s == src &&
+            m == ev->msgid)
             break;
         if (bufid) {
             keep_for_later(bufid, s, m, *len);
             if (++kept % 16 == 0 && pg_wait_overdue(&wait))
                 say_stalled(ev);
+        } else if (now) {
+            now = 0; /* nothing there: it waits */
         } else {
             if (wait.start == 0) /* a second of silence has passed */
                 wait.start = pg_seconds() - 1;
