@@ -106,6 +106,20 @@ expect_run() {
     fi
 }
 
+# tasks_matched NAME WHAT LOGS SENDS RECEIVES: -tasks on LOGS, a run of
+# 4 ranks, finds SENDS sends and matches each of its RECEIVES receives to
+# one (no destination or receive left unmatched); WHAT names the check.
+tasks_matched() {
+    local name=$1 what=$2 logs=$3 sends=$4 recvs=$5
+    if "$PG_BUILD/pangaea" -tasks "$logs" |
+        grep -q "^4 tasks, $sends sends, $recvs receives, $recvs messages matched, 0 send destinations and 0 receives unmatched"; then
+        pg_pass "$name: $what"
+    else
+        pg_fail "$name: not so: $what"
+        "$PG_BUILD/pangaea" -tasks "$logs" | tail -1
+    fi
+}
+
 # logs_valid NAME LOGDIR N: the logs of ltids 1..N, dumped, are valid
 # against the schema, and the format page's reference reader
 # (docs/comm_log_reader.py) reads each as -dump does.
@@ -159,13 +173,8 @@ comms() {
     shift 3
     pg_replay_case "$name: wildcard receives on dup, split and create communicators" \
         "$launcher" "$@" -n 4 "$prog"
-    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
-        grep -q "^4 tasks, 11 sends, 13 receives, 13 messages matched, 0 send destinations and 0 receives unmatched"; then
-        pg_pass "$name: -tasks matches every message on the communicators to its send"
-    else
-        pg_fail "$name: -tasks on the communicators' messages"
-        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
-    fi
+    tasks_matched "$name" "-tasks matches every message on the communicators to its send" \
+        "$PG_CASE_LOGS" 11 13
     if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 4 and x["call"] == "MPI_Irecv"]
@@ -247,13 +256,8 @@ one_mpi() {
     else
         pg_pass "$name: -races finds every message in its sender's order"
     fi
-    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
-        grep -q "^4 tasks, 21 sends, 24 receives, 24 messages matched, 0 send destinations and 0 receives unmatched"; then
-        pg_pass "$name: -tasks matches every message to its send"
-    else
-        pg_fail "$name: -tasks does not match every message"
-        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
-    fi
+    tasks_matched "$name" "-tasks matches every message to its send" \
+        "$PG_CASE_LOGS" 21 24
     logs_valid "$name" "$PG_CASE_LOGS" 4
     run_dir=$(pg_tmpdir)
     expect_run "$name: a replay of another program diverges, named" 3 \
@@ -450,13 +454,8 @@ sys.exit(0 if ok else 1)' "$line"; then
         pg_fail "$name: -races on the persistent receives"
         "$PG_BUILD/pangaea" -races "$logs" | head -12
     fi
-    if "$PG_BUILD/pangaea" -tasks "$logs" |
-        grep -q "^4 tasks, 30 sends, 30 receives, 30 messages matched, 0 send destinations and 0 receives unmatched"; then
-        pg_pass "$name: -tasks matches every started send to its receive"
-    else
-        pg_fail "$name: -tasks on the persistent requests' messages"
-        "$PG_BUILD/pangaea" -tasks "$logs" | tail -1
-    fi
+    tasks_matched "$name" "-tasks matches every started send to its receive" \
+        "$logs" 30 30
     logs_valid "$name (persistent requests)" "$logs" 4
     races_exact "$name (persistent requests)" "$logs"
     run_dir=$(pg_tmpdir)

@@ -74,13 +74,8 @@ case_mpi() {
     else
         pg_fail "$name: a second recording names the dup '$(dup_ctx "$again/logs")', not '$ctx'"
     fi
-    if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
-        grep -q "^4 tasks, 9 sends, 9 receives, 9 messages matched, 0 send destinations and 0 receives unmatched"; then
-        pg_pass "$name: -tasks matches every message to its send"
-    else
-        pg_fail "$name: -tasks does not match every message"
-        "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" | tail -1
-    fi
+    tasks_matched "$name" "-tasks matches every message to its send" \
+        "$PG_CASE_LOGS" 9 9
     logs_valid "$name" "$PG_CASE_LOGS" 4
 }
 
