@@ -666,10 +666,6 @@ PGM_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
-/* Replay of MPI_Request_get_status: it finds the request not done as
- * often as recorded, then waits until MPI says it is done.  From format
- * 7 a recording says where it found it done (a PGM_REQUEST_DONE query),
- * so the misses after that, of other tests, stay theirs. */
 /* Replay: whether the recording's MPI_Request_get_status found the
  * request not done here (a miss, used). */
 static int recorded_not_done(void)
@@ -685,6 +681,10 @@ static int recorded_not_done(void)
     return 0;
 }
 
+/* Replay of MPI_Request_get_status: it finds the request not done as
+ * often as recorded, then waits until MPI says it is done.  From format
+ * 7 a recording says where it found it done (a PGM_REQUEST_DONE query),
+ * so the misses after that, of other tests, stay theirs. */
 static int replay_get_status(MPI_Request req, int *flag, MPI_Status *status)
 {
     int rc;
