@@ -53,6 +53,8 @@ struct pg_bw {
         long seq, gap;
         int64_t last_us;
         int last_sent, kind, from, from_id, prev_site;
+        int full;              /* 0: a predicted note, which changed
+                                  only the tag, size and last site */
         int *next, next_was;   /* the prediction the event changed */
         pg_bin_slot *slot;     /* its site's slot, and what it held */
         int tag, bytes, matcher, ctx;
@@ -321,11 +323,13 @@ void pg_bw_undo(pg_bw *w)
         return;
     w->last_sent = w->undo.last_sent;
     w->prev_site = w->undo.prev_site;
-    *w->undo.next = w->undo.next_was;
     s->tag = w->undo.tag, s->bytes = w->undo.bytes;
-    s->af = w->undo.af, s->at = w->undo.asked_tag;
-    s->matcher = w->undo.matcher;
-    s->ctx = w->undo.ctx;
+    if (w->undo.full) {
+        *w->undo.next = w->undo.next_was;
+        s->af = w->undo.af, s->at = w->undo.asked_tag;
+        s->matcher = w->undo.matcher;
+        s->ctx = w->undo.ctx;
+    }
     if (w->undo.kind == PG_EV_RECV &&
         pg_idmap_set(&w->last_from, w->undo.from, w->undo.from_id) < 0)
         w->broken = 1;
@@ -424,8 +428,10 @@ int pg_bw_seq(pg_bw *w, long seq)
     return 0;
 }
 
-/* Checks what a send or receive notes (pg_logw_note): -1 for a site,
- * matcher or context below its `absent`, which the reader would reject. */
+/* Checks what a send or receive notes (pg_logw_note): 0 for a site,
+ * matcher or context below its `absent`, which the reader would reject.
+ * Asked only of a note that is written: a predicted one equals one
+ * written before. */
 static int note_ok(const pg_bw_extra *x)
 {
     return !x || (x->site >= 0 && x->matcher >= 0 && x->ctx >= 0);
@@ -456,6 +462,7 @@ static void learn(pg_bw *w, int kind, int code, int site, int tag,
     int *next = &w->slot[PG_BIN_SLOT(w->prev_site)].next[code];
 
     w->undo.kind = kind;
+    w->undo.full = 1;
     w->undo.last_us = w->last_us;
     w->undo.last_sent = w->last_sent;
     w->undo.prev_site = w->prev_site;
@@ -474,6 +481,25 @@ static void learn(pg_bw *w, int kind, int code, int site, int tag,
     w->last_us = us;
 }
 
+/* learn() of an event whose note was predicted (note_differs 0): its
+ * site's successor, filter and context stay as they are, so only its tag
+ * and size, the time and the last site move, and only they are kept for
+ * pg_bw_undo: the common event's path. */
+static inline void learn_predicted(pg_bw *w, int kind, pg_bin_slot *s,
+                                   int site, int tag, int bytes, int64_t us)
+{
+    w->undo.kind = kind;
+    w->undo.full = 0;
+    w->undo.last_us = w->last_us;
+    w->undo.last_sent = w->last_sent;
+    w->undo.prev_site = w->prev_site;
+    w->undo.slot = s;
+    w->undo.tag = s->tag, w->undo.bytes = s->bytes;
+    w->prev_site = site;
+    s->tag = tag, s->bytes = bytes;
+    w->last_us = us;
+}
+
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
                int bytes, int nto, const int *to, const pg_bw_extra *x)
 {
@@ -483,13 +509,15 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
     pg_bin_slot *s;
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
-        nto < 0 || nto > PG_LOG_MAX_LIST || (nto && !to) || !note_ok(x) ||
-        !(fabs(t) < 1e12) || misses < 0 ||
+        nto < 0 || nto > PG_LOG_MAX_LIST || (nto && !to) ||
+        !(fabs(t) < 1e12) || misses < 0)
+        return -1;
+    s = &w->slot[PG_BIN_SLOT(site)];
+    has = note_differs(w, code, site, s, 0, 0, 0, ctx);
+    if ((has ? !note_ok(x) : x && x->matcher < 0) ||
         !(p = room(w, (9 + (size_t)nto) * PG_BIN_VARINT_MAX)))
         return -1;
     q = put_head(w, p + 1, t, misses, 0, &us);
-    s = &w->slot[PG_BIN_SLOT(site)];
-    has = note_differs(w, code, site, s, 0, 0, 0, ctx);
     if (has) {
         q = put_uv(q, (uint64_t)site);
         q = put_uv(q, (uint64_t)ctx);
@@ -501,8 +529,11 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
     for (i = 0; i < nto; i++)
         q = put_uv(q, pg_zig(to[i]));
     publish(w, p, q, code << 4 | (has ? PG_BIN_SEND_X : PG_EV_SEND));
-    learn(w, PG_EV_SEND, code, site, tag, bytes, s->af, s->at, s->matcher,
-          ctx, us); /* a send leaves the slot's filter as it was */
+    if (has) /* a send leaves the slot's filter as it was */
+        learn(w, PG_EV_SEND, code, site, tag, bytes, s->af, s->at,
+              s->matcher, ctx, us);
+    else
+        learn_predicted(w, PG_EV_SEND, s, site, tag, bytes, us);
     w->last_sent = msgid;
     return 0;
 }
@@ -519,16 +550,18 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     pg_bin_slot *s;
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
-        !note_ok(x) || !(fabs(t) < 1e12) || misses < 0 ||
+        !(fabs(t) < 1e12) || misses < 0 ||
         (x && (x->waited < 0 || x->posted < 0)))
+        return -1;
+    s = &w->slot[PG_BIN_SLOT(site)];
+    has = note_differs(w, code, site, s, af, at, matcher, ctx);
+    if (has && !note_ok(x))
         return -1;
     if (!(last = pg_idmap_ref(&w->last_from, from)))
         return w->broken = 1, -1; /* out of memory */
     if (!(p = room(w, 15 * PG_BIN_VARINT_MAX)))
         return -1;
     q = put_head(w, p + 1, t, misses, x ? x->waited : 0, &us);
-    s = &w->slot[PG_BIN_SLOT(site)];
-    has = note_differs(w, code, site, s, af, at, matcher, ctx);
     if (has) {
         q = put_uv(q, (uint64_t)site);
         q = put_uv(q, af);
@@ -543,7 +576,10 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     if (code == PG_MSG_CALL_POSTED)
         q = put_uv(q, x ? pg_bin_posted(x->posted, x->together) : 0);
     publish(w, p, q, code << 4 | (has ? PG_BIN_RECV_X : PG_EV_RECV));
-    learn(w, PG_EV_RECV, code, site, tag, bytes, af, at, matcher, ctx, us);
+    if (has)
+        learn(w, PG_EV_RECV, code, site, tag, bytes, af, at, matcher, ctx, us);
+    else
+        learn_predicted(w, PG_EV_RECV, s, site, tag, bytes, us);
     w->undo.from = from;
     w->undo.from_id = *last;
     *last = msgid;

@@ -7,7 +7,10 @@
 #   wait), and reads the clock under 2.5 times a round trip (PVM's send
 #   reads it twice; before, ~4.3: the timed receives read it too; counted
 #   as calls of glibc's __gettimeofday_syscall, which valgrind runs in
-#   place of the vDSO);
+#   place of the vDSO), and the selects its waits let go after a second
+#   go to the kernel (pselect6 through syscall()), not through glibc's
+#   select, which converts a timeout to a timespec and back (before:
+#   no such call, every one through glibc's select);
 # - a receiver kept waiting 1.5 s for each message (plain_late: longer
 #   than the second after which the wait lets go of PVM's receive, looks
 #   up and receives again) replays as recorded, and libpvm3 says nothing
@@ -45,6 +48,17 @@ calls() {
              END { print s + 0 }'
 }
 
+# calls_from PROFILE CALLER CALLEE: how often CALLER called CALLEE.
+calls_from() {
+    callgrind_annotate --tree=caller --auto=no --threshold=100 "$1" |
+        awk -v c="$2" -v f="$3" '/^ *[0-9,]+ .* < / { if ($0 ~ (":" c " ") &&
+                 match($0, /\(([0-9,]+)x\)/)) { k = substr($0, RSTART + 1, RLENGTH - 3)
+                 gsub(",", "", k); n += k } next }
+             $0 ~ (" \\* .*:" f " ") { s += n }
+             { n = 0 }
+             END { print s + 0 }'
+}
+
 if NOVG=1 "$PG_BUILD/pangaea" -log -logdir "$W/pp" "$W/under-vg" 8 "$N" >"$W/pp.log" 2>&1 &&
    "$PG_BUILD/pangaea" -replay -logdir "$W/pp" "$W/under-vg" 8 "$N" >"$W/pp.rep" 2>&1; then
     timed=$(( $(calls "$W/cg.out" pvm_nrecv) + $(calls "$W/cg.out" pvm_trecv) ))
@@ -53,6 +67,12 @@ if NOVG=1 "$PG_BUILD/pangaea" -log -logdir "$W/pp" "$W/under-vg" 8 "$N" >"$W/pp.
         pg_pass "replayed ping-pong: $timed calls of pvm_nrecv/pvm_trecv for $N receives"
     else
         pg_fail "replayed ping-pong: $timed calls of pvm_nrecv/pvm_trecv for $N receives (the wait polls or slices)"
+    fi
+    direct=$(calls_from "$W/cg.out" hook_select syscall)
+    if [ "$direct" -ge $((N / 10)) ]; then
+        pg_pass "replayed ping-pong: $direct waiting selects went to the kernel directly for $N receives"
+    else
+        pg_fail "replayed ping-pong: $direct waiting selects went to the kernel directly for $N receives (glibc's select converts their timeout)"
     fi
     if awk -v t="$tod" 'BEGIN { exit !(t < 2.5) }'; then
         pg_pass "replayed ping-pong: $tod clock reads a round trip (PVM's send's)"

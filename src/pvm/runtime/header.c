@@ -306,3 +306,35 @@ int pg_hdr_take(int bufid, pg_hdr *h)
         return -1;
     return pg_hdr_take_of(&mi, h);
 }
+
+/* ---- the receive buffer detached ------------------------------------- */
+
+/* pvm_setrbuf(0) leaves the receive buffer unset without freeing it: in
+ * libpvm3 3.4.6, past its trace checks (~50 instructions), it only
+ * clears pvmrbuf, its exported pointer to the receive buffer.  A full
+ * replay detaches every message it keeps for later (a fan-in: nearly
+ * every message), so it clears the pointer itself, once it has checked
+ * on the first detach that pvm_setrbuf(0) did just that. */
+static void **rbuf;    /* libpvm3's pvmrbuf */
+static int rbuf_state; /* 0: not checked yet, 1: cleared in place, -1: no */
+
+void pg_hdr_detach_rbuf(void)
+{
+    void *was;
+
+    if (__builtin_expect(rbuf_state > 0, 1) && *rbuf) {
+        *rbuf = NULL;
+        return;
+    }
+    if (rbuf_state == 0) {
+        rbuf_state = -1;
+        if ((rbuf = dlsym(RTLD_DEFAULT, "pvmrbuf")) != NULL &&
+            need_table() && (was = *rbuf) != NULL &&
+            pmsg_of(pvm_getrbuf()) == was) {
+            pvm_setrbuf(0);
+            rbuf_state = *rbuf == NULL && pvm_getrbuf() == 0 ? 1 : -1;
+            return;
+        }
+    }
+    pvm_setrbuf(0);
+}

@@ -423,6 +423,9 @@ int pg_hdr_of(const struct pvmminfo *mi, int *src, int *msgid);
 /* The same with the sender's ltid (asking the coordinator once per peer). */
 int pg_hdr_take(int bufid, pg_hdr *h);
 int pg_hdr_take_of(const struct pvmminfo *mi, pg_hdr *h);
+/* pvm_setrbuf(0): the receive buffer detached, not freed (in place, once
+ * checked against libpvm3). */
+void pg_hdr_detach_rbuf(void);
 
 /* ---- ltid <-> tid (coord_client.c) -------------------------------------- */
 int pg_coord_register(void);
@@ -562,9 +565,11 @@ void pg_replay_close(void);
  * too (more events, another status). */
 void pg_replay_check_end(int status);
 /* Checks a send (of `bytes` bytes) against the next recorded event;
- * diverges if it differs. */
-void pg_replay_send(const char *call, int tag, int bytes, int nto,
-                    const int *tids);
+ * diverges if it differs.  How many of its destinations lie outside the
+ * run (as recorded, and as checked now), or -1 when a race-only log left
+ * the send out (nothing checked). */
+int pg_replay_send(const char *call, int tag, int bytes, int nto,
+                   const int *tids);
 /* The message `bufid` just taken for the recorded receive `ev`: diverges if
  * its size differs from the recorded one. */
 void pg_replay_check_size(const pg_event *ev, int bufid);
@@ -627,6 +632,8 @@ int pg_rxi_find(int src, int msgid, int *len);
 /* Keeps bufid for (src, msgid): 0, or -1 when out of memory. */
 int pg_rxi_put(int src, int msgid, int bufid, int len);
 void pg_rxi_del(int src, int msgid);
+/* pg_rxi_find, then pg_rxi_del of what it found, in one probe. */
+int pg_rxi_take(int src, int msgid, int *len);
 /* The bufid PVM's receive of (tid, tag) would take among the kept ones,
  * judged by `match` (PVM's matcher convention), with its sender and
  * message id; 0 if none matches.  Leaves it kept. */

@@ -507,21 +507,23 @@ void pg_replay_unmatchable(const pg_event *ev, const char *why)
     diverge(why, "%s", describe(ev, rec, sizeof rec));
 }
 
-void pg_replay_send(const char *call, int tag, int bytes, int nto,
-                    const int *tids)
+int pg_replay_send(const char *call, int tag, int bytes, int nto,
+                   const int *tids)
 {
     const pg_event *ev = peek_due();
     char rec[256], did[512];
-    int i, ok;
+    int i, ok, outside = 0;
 
     if (!ev && race_only && !due()) {
         pass(); /* a send a race-only log left out: nothing to check */
-        return;
+        return -1;
     }
     ok = ev && !comm.misses && ev->kind == PG_EV_SEND && ev->tag == tag &&
          ev->nto == nto;
-    for (i = 0; ok && i < nto; i++)
+    for (i = 0; ok && i < nto; i++) {
         ok = ev->to[i] == pg_peer_ltid(tids[i]);
+        outside += ev->to[i] == PG_LTID_OUTSIDE;
+    }
     if (!ok) {
         snprintf(did, sizeof did, "called %s to ltid %d%s tag %d", call,
                  nto ? pg_peer_ltid(tids[0]) : -1, nto > 1 ? " and others" : "",
@@ -535,6 +537,7 @@ void pg_replay_send(const char *call, int tag, int bytes, int nto,
                 describe(ev, rec, sizeof rec), ev->bytes, pg.ltid);
     }
     pg_replay_advance();
+    return outside;
 }
 
 void pg_replay_check_bytes(const pg_event *ev, int bytes)

@@ -131,14 +131,10 @@ int pg_rxi_pick(int (*match)(int bufid, int tid, int tag), int tid, int tag,
 
 /* Backward-shift deletion: the entries after the hole that would be found
  * through it move back, so a probe still stops only at a free slot. */
-void pg_rxi_del(int src, int msgid)
+static void del_at(struct entry *e)
 {
-    struct entry *e = find(src, msgid);
-    size_t hole, i, home;
+    size_t hole = (size_t)(e - tab), i, home;
 
-    if (!e)
-        return;
-    hole = (size_t)(e - tab);
     for (i = (hole + 1) & (cap - 1); tab[i].key; i = (i + 1) & (cap - 1)) {
         home = slot_of(tab[i].key);
         /* moves back unless its home lies cyclically in (hole, i] */
@@ -150,6 +146,30 @@ void pg_rxi_del(int src, int msgid)
     }
     tab[hole].key = 0;
     used--;
+}
+
+void pg_rxi_del(int src, int msgid)
+{
+    struct entry *e = find(src, msgid);
+
+    if (e)
+        del_at(e);
+}
+
+/* pg_rxi_find and pg_rxi_del in one probe: a replayed receive whose
+ * message came early takes it so. */
+int pg_rxi_take(int src, int msgid, int *len)
+{
+    struct entry *e = find(src, msgid);
+    int bufid;
+
+    if (!e)
+        return 0;
+    bufid = e->bufid;
+    if (len)
+        *len = e->len;
+    del_at(e);
+    return bufid;
 }
 
 size_t pg_rxi_count(void)

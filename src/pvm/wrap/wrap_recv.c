@@ -99,7 +99,7 @@ static int take_one(int now, int *src, int *msgid, int *len)
  * (pvm_setrbuf(0) does not free it) and kept in the index. */
 static void keep_for_later(int bufid, int src, int msgid, int len)
 {
-    pvm_setrbuf(0);
+    pg_hdr_detach_rbuf(); /* pvm_setrbuf(0), read in place (header.c) */
     if (pg_rxi_put(src, msgid, bufid, len) < 0)
         pg_fatal("out of memory");
 }
@@ -201,13 +201,12 @@ static int replay_indexed(const pg_event *ev, enum how how)
     if (src <= 0)
         pg_replay_unmatchable(ev, "waits for it, but that sender never ran "
                                   "in this replay");
-    if ((bufid = pg_rxi_find(src, ev->msgid, &len)) && how != PROBE) {
-        pg_rxi_del(src, ev->msgid);
+    if (how != PROBE && (bufid = pg_rxi_take(src, ev->msgid, &len))) {
         if ((old = pvm_setrbuf(bufid)) > 0)
             pvm_freebuf(old);
-    } else if (!bufid && how != PROBE) {
+    } else if (how != PROBE) {
         bufid = index_wait(ev, src, &len);
-    } else if (!bufid) {
+    } else if (!(bufid = pg_rxi_find(src, ev->msgid, &len))) {
         old = pvm_setrbuf(0); /* a receive would free it */
         bufid = index_wait(ev, src, &len);
         keep_for_later(bufid, src, ev->msgid, len);
@@ -411,14 +410,14 @@ static void record_outcome(const char *call, enum how how, int tid, int tag,
 static int recv_common(const char *call, enum how how, int tid, int tag,
                        struct timeval *tmout)
 {
-    int bufid, replaying = pg.mode == PANGAEA_REPLAY || pg_replay_steers();
+    int bufid, replaying = (pg.mode == PANGAEA_REPLAY || pg_replay_steers()) &&
+                           pg_selected(tag);
 
-    if (replaying && pg_selected(tag) &&
-        pg_replay_left_out(call, how != BLOCK)) {
+    if (replaying && pg_replay_left_out(call, how != BLOCK)) {
         bufid = left_out_recv(call, tid, tag);
         if (bufid > 0) /* PVM chose, as the pruning allows */
             pg_replay_left_out_took();
-    } else if (replaying && pg_selected(tag)) {
+    } else if (replaying) {
         bufid = replay_recv(call, how, tid, tag); /* a what-if steers too */
     } else {
         bufid = live_recv(how, tid, tag, tmout);

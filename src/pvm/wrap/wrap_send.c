@@ -77,7 +77,7 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
 {
     struct dest d = { tids, n, tag, mcast, group };
     int small[64], *to = n <= 64 ? small : malloc(n * sizeof *to);
-    int nto, bytes, cc, selected, msgid, body;
+    int nto, bytes, cc, selected, msgid, body, outside = -1;
     struct pvmminfo mi;
 
     if (!to)
@@ -95,11 +95,14 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
     body = pg_hdr_body(&mi); /* one look at the buffer: its bytes, its wid */
     bytes = body ? mi.len : 0;
     if ((pg.mode == PANGAEA_REPLAY || pg_replay_steers()) && selected)
-        pg_replay_send(call, tag, bytes, nto, to); /* what-if: steers */
+        outside = pg_replay_send(call, tag, bytes, nto, to); /* what-if too */
     msgid = ++pg.next_msgid;
     if (pg.mode == PANGAEA_LOG && selected)
         pg_record_send(call, tag, msgid, bytes, nto, to);
+    /* A send to one task, checked against the recording, reaches a task
+     * of the run unless it was recorded outside: nothing to drop. */
     if (pg.mode == PANGAEA_REPLAY && selected && !group &&
+        (mcast || outside != 0) &&
         (d.n = pg_outside_drop(tids, n, &d.tids)) == 0)
         cc = 0; /* only to tasks outside the run: checked, not sent */
     else
