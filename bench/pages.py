@@ -183,7 +183,7 @@ def during(d, url):
             # the page's tasks over 50 ms (from its start: buffered), the longest, and how many took over 100 ms
             "long_tasks": d.js("const t = window.__longTasks || []; return {n: t.length, over_100ms: t.filter((x) => x > 100).length, "
                                "max_ms: Math.round(Math.max(0, ...t))};"),
-            "work_max": d.js("const g = window.pangaeaLive; return g.workMax ? g.workMax() : null"),
+            "work_max": d.js("const g = window.pangaeaLive; return g.workMax ? [g.workMax(), g.workStep()] : null"),  # and the step before it
             # the page's steps in that stalest time ([ms, step, events held, ms taken or waited]; its own clock)
             "stale_steps": stale_page and d.js("const g = window.pangaeaLive; return g.steps ? g.steps().filter((s) => "
                                                "s[0] >= arguments[0] - 20 && s[0] <= arguments[1] + 20) : null",

@@ -10,7 +10,8 @@
 #    whole run in view shows them all.
 # 2. No task of its reading and drawing visits more than WORK_MAX events
 #    and lines (a slice of a drawing is 65,536; an answer read after the
-#    run 50,000, added 10,000 at a time): a drawing that counted every
+#    run is 50,000, decoded in the task that adds and places its first
+#    10,000: 70,000 in all): a drawing that counted every
 #    event and line in one task (what a drawing at 10^6 events did, for
 #    130-250 ms) visits some 300,000 here.
 # 3. Its typed arrays hold at most DATA_B bytes an event, and after a full
@@ -27,7 +28,7 @@ D=$(pg_tmpdir)
 . "$HERE/live_lib.sh"
 live_traps 'rm -rf "$D"'
 
-WORK_MAX=70000 DATA_B=47 BACKING_B=52
+WORK_MAX=80000 DATA_B=47 BACKING_B=52
 pg_pvm_start || { pg_fail "pvmd did not start"; pg_summary; exit 1; }
 if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/plain_flood" 8 12500; then
     if res=$(timeout 300 python3 "$HERE/budget_page.py" - <<<"$PAGE_URL" 2>"$D/page.err"); then
