@@ -18,6 +18,18 @@ the difference: what the page costs), and the JS heap Chromium reports
 (performance.memory); then, after a full garbage collection, the page's
 share again (page_rss_gc_mb) and the bytes of its typed arrays (typed_mb).
 
+The resident sets count the pages of Chromium's own binary and libraries
+in every process that maps them (100-110 MB each here), so "tab" splits
+the memory honestly (/proc/PID/smaps_rollup): per process kind its
+private memory (Private_Clean + Private_Dirty: what no other process
+shares), blank and with the page; the page's renderer (the one that grew
+most) by itself: private, anonymous and peak resident (VmHWM) memory;
+and the whole browser as its private memory summed plus its shared pages
+once (the largest shared part of any one process).  live-during also
+reports the page's long tasks (PerformanceObserver "longtask": each task
+over 50 ms, wall time, so noisy) and the most events one of its tasks
+visited (pangaeaLive.workMax, a count).
+
 Design.  It drives Chromium as the e2e tests do (tests/e2e/graph_page.py's
 Driver: chromedriver, a private profile, clean-up of only what it
 started).  Each figure is one measurement: run it several times on a
@@ -25,6 +37,7 @@ quiet machine; bench/pages.sh does.  Never used as a test.
 """
 import json
 import os
+import re
 import sys
 import time
 
@@ -49,6 +62,59 @@ def renderer_rss_kb(profile):
         except OSError:
             continue
     return total
+
+
+def procs(profile):
+    """Every process of this browser: (kind, pid, {rss, pss, private, anon, shared, hwm} in MB)."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read()
+            if profile.encode() not in cmd:
+                continue
+            m = re.search(rb"--type=([a-z-]+)", cmd)
+            kind = m.group(1).decode() if m else "browser"
+            m = re.search(rb"--utility-sub-type=([a-z]+)", cmd)
+            kind += (":" + m.group(1).decode()) if m else ""
+            kind += ":webui" if b"--top-chrome-webui" in cmd else ""
+            r = {}
+            with open("/proc/%s/smaps_rollup" % pid) as f:
+                for line in f:
+                    k = line.split()
+                    if k[0] in ("Rss:", "Pss:", "Private_Clean:", "Private_Dirty:", "Anonymous:"):
+                        r[k[0][:-1]] = int(k[1])
+            with open("/proc/%s/status" % pid) as f:
+                hwm = [int(x.split()[1]) for x in f if x.startswith("VmHWM:")]
+            priv = r["Private_Clean"] + r["Private_Dirty"]
+            mb = lambda kb: round(kb / 1024, 1)
+            out.append((kind, int(pid), {"rss": mb(r["Rss"]), "pss": mb(r["Pss"]), "private": mb(priv),
+                                         "anon": mb(r["Anonymous"]), "shared": mb(r["Rss"] - priv),
+                                         "hwm": mb(hwm[0] if hwm else 0)}))
+        except (OSError, KeyError, IndexError):
+            continue
+    return out
+
+
+def split(before, after):
+    """The tab's memory: per kind private MB (blank -> page), the page's
+    renderer, the browser's private sum and shared pages once."""
+    old = {pid: m for _, pid, m in before}
+    grew = [(m["private"] - old.get(pid, {"private": 0})["private"], kind, pid, m) for kind, pid, m in after
+            if kind == "renderer"]
+    page = max(grew, key=lambda g: g[0]) if grew else None
+    per = {}
+    for kind, pid, m in after:
+        per.setdefault(kind, [0, 0])[1] += m["private"]
+    for kind, pid, m in before:
+        per.setdefault(kind, [0, 0])[0] += m["private"]
+    tot = lambda ps: round(sum(m["private"] for _, _, m in ps) + max([m["shared"] for _, _, m in ps] or [0]))
+    return {"private_by_kind_mb": {k: [round(a), round(b)] for k, (a, b) in sorted(per.items())},
+            "page_renderer_mb": page and {k: page[3][k] for k in ("private", "anon", "hwm", "rss")},
+            "page_renderer_blank_private_mb": page and old.get(page[2], {"private": 0})["private"],
+            "browser_blank_mb": tot(before), "browser_with_page_mb": tot(after)}
 
 
 def wait(d, expr, timeout=300):
@@ -81,6 +147,7 @@ def during(d, url):
     the page has caught up, the longest time it went without drawing."""
     t0 = time.time()
     d.call("POST", "/url", {"url": url})
+    d.js(LONGTASKS)
     # Until it is ready, every 50 ms the events the page holds: the longest
     # time they did not grow while the run went on (max_stale_ms) is how
     # old the view got, whatever the page drew meanwhile (both builds of
@@ -113,10 +180,19 @@ def during(d, url):
             # the same stalest time on the page's own clock (its steps: the longest time between two
             # additions of events while the run went on), which no lateness of WebDriver's polls inflates
             "page_max_stale": d.js(PAGE_STALE),
+            # the page's tasks over 50 ms (from its start: buffered), the longest, and how many took over 100 ms
+            "long_tasks": d.js("const t = window.__longTasks || []; return {n: t.length, over_100ms: t.filter((x) => x > 100).length, "
+                               "max_ms: Math.round(Math.max(0, ...t))};"),
+            "work_max": d.js("const g = window.pangaeaLive; return g.workMax ? [g.workMax(), g.workStep()] : null"),  # and the step before it
             # the page's steps in that stalest time ([ms, step, events held, ms taken or waited]; its own clock)
             "stale_steps": stale_page and d.js("const g = window.pangaeaLive; return g.steps ? g.steps().filter((s) => "
                                                "s[0] >= arguments[0] - 20 && s[0] <= arguments[1] + 20) : null",
                                                stale_page[0], stale_page[1])}
+
+
+LONGTASKS = """window.__longTasks = [];
+new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })
+  .observe({type: "longtask", buffered: true});"""
 
 
 PAGE_STALE = """const g = window.pangaeaLive; if (!g.steps) return null;
@@ -156,6 +232,7 @@ def main():
         # The renderers before the page (Chromium's own, about:blank): what
         # the page adds is renderer_rss_mb less this.
         blank_kb = renderer_rss_kb(d.profile)
+        blank = procs(d.profile)
         t0 = time.time()
         d.call("POST", "/url", {"url": url})
         ready = "window.pangaeaGraph && window.pangaeaGraph.ready" if kind == "display" else LIVE_READY
@@ -166,6 +243,7 @@ def main():
         out["blank_rss_mb"] = round(blank_kb / 1024)
         out["page_rss_mb"] = out["renderer_rss_mb"] - out["blank_rss_mb"]
         out["js_heap_mb"] = round(d.js("return performance.memory ? performance.memory.usedJSHeapSize : 0") / 2**20)
+        out["tab_before_gc"] = split(blank, procs(d.profile))
         # Again after a full garbage collection (DevTools' HeapProfiler): what
         # the page keeps (page_rss_gc_mb), and of it the typed arrays'
         # backing stores (typed_mb: the events' columns, mostly).
@@ -175,6 +253,9 @@ def main():
         time.sleep(1)
         out["page_rss_gc_mb"] = round(renderer_rss_kb(d.profile) / 1024) - out["blank_rss_mb"]
         out["typed_mb"] = round(cdp("Runtime.getHeapUsage").get("backingStorageSize", 0) / 2**20, 1)
+        out["tab"] = split(blank, procs(d.profile))  # after the GC
+        if kind == "live":
+            out["data_mb"] = round(d.js("return window.pangaeaLive.dataBytes()") / 2**20, 1)
         print(json.dumps(out))
     finally:
         d.close()

@@ -32,10 +32,12 @@
 "use strict";
 // Also shared by both pages, though no filter: the packed integers of
 // their data (json.c's packer: base64 of zigzag varints), decoded straight
-// into a typed array of n values; arithmetic, not bit operations, so
+// into a typed array of n values (out, when given: one of at least n
+// values of the same type, reused); arithmetic, not bit operations, so
 // values past 32 bits (microseconds) stay exact.
-window.PangaeaUnpack = function (str, n, Arr) {
-  const bin = atob(str || ""), out = new Arr(n);
+window.PangaeaUnpack = function (str, n, Arr, out) {
+  const bin = atob(str || "");
+  if (!out) out = new Arr(n);
   let p = 0;
   for (let i = 0; i < n; i++) {
     let b = bin.charCodeAt(p++);

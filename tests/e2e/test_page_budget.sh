@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# test_page_budget.sh - the live page's budget at scale, in headless
+# Chromium (budget_page.py): what it holds per event, and what one task of
+# it visits, counted (bytes and events), never timed.
+#
+# A run of plain_flood (8 workers flooding the first task, ~200,000
+# events) recorded with -live -live-wait, the page opened as it starts,
+# its slices set to no time (every slice of events yields at once):
+# 1. The page holds every event the server has, and its drawing with the
+#    whole run in view shows them all.
+# 2. No task of its reading and drawing visits more than WORK_MAX events
+#    and lines (a slice of a drawing is 65,536; an answer read after the
+#    run is 50,000, decoded in the task that adds and places its first
+#    10,000: 70,000 in all): a drawing that counted every
+#    event and line in one task (what a drawing at 10^6 events did, for
+#    130-250 ms) visits some 300,000 here.
+# 3. Its typed arrays hold at most DATA_B bytes an event, and after a full
+#    garbage collection every typed array of the page (the scratch of the
+#    answers, what the filters and strip keep) at most BACKING_B: the
+#    columns were 46 bytes an event and the rows, lines and sends ~12
+#    more; an object, a copy or a column more an event would pass them.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PANGAEA=$PG_BUILD/pangaea
+HERE=$(cd "$(dirname "$0")" && pwd)
+D=$(pg_tmpdir)
+. "$HERE/live_lib.sh"
+live_traps 'rm -rf "$D"'
+
+WORK_MAX=80000 DATA_B=47 BACKING_B=52
+pg_pvm_start || { pg_fail "pvmd did not start"; pg_summary; exit 1; }
+if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/plain_flood" 8 12500; then
+    if res=$(timeout 300 python3 "$HERE/budget_page.py" - <<<"$PAGE_URL" 2>"$D/page.err"); then
+        held=$(curl -sf "${URL}events.json?format=cols&since=0&max=1" | jget "$(cat)" 'd["count"]')
+        expect "the page holds every event the server has" "$(jget "$res" 'd["events"]')" "$held"
+        expect "the whole run in view: every event drawn" "$(jget "$res" 'd["fit"]["marks"]')" "$held"
+        expect "no task visits more than $WORK_MAX events and lines (the most: $(jget "$res" 'd["work_max"]'))" \
+            "$(jget "$res" '0 < d["work_max"] <= '$WORK_MAX)" True
+        expect "the page's typed arrays: at most $DATA_B bytes an event ($(jget "$res" 'round(d["data_bytes"] / d["events"], 1)'))" \
+            "$(jget "$res" 'd["data_bytes"] <= '$DATA_B' * d["events"]')" True
+        expect "after a full GC, every typed array of the page: at most $BACKING_B bytes an event ($(jget "$res" 'round(d["backing_bytes"] / d["events"], 1)'))" \
+            "$(jget "$res" '0 < d["backing_bytes"] <= '$BACKING_B' * d["events"]')" True
+    else
+        pg_fail "the browser could not show the page"; tail -5 "$D/page.err"
+    fi
+    stop_pangaea
+fi
+pg_pvm_stop
+pg_summary
