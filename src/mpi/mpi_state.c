@@ -29,6 +29,9 @@ struct slot {
 };
 static struct slot *tab;
 static size_t cap, used;
+/* The counter used last (NULL after the table grew): a loop takes from
+ * one sender and tag, found here without hashing. */
+static struct slot *last;
 
 /* The C library's clock_gettime, not the library's own wrapper of it
  * (mpi_clock.c, which records the program's calls). */
@@ -79,19 +82,23 @@ static int grow(void)
     free(tab);
     tab = t;
     cap = n;
+    last = NULL;
     return 0;
 }
 
 int pgm_count(int peer, int tag, int ctx, int take)
 {
-    struct slot *s;
+    struct slot *s = last;
 
-    if (2 * (used + 1) > cap && grow() < 0)
-        return -1;
-    s = find(tab, cap, peer, tag, ctx);
-    if (!s->used) {
-        *s = (struct slot){ 1, peer, tag, ctx, 0 };
-        used++;
+    if (!s || s->peer != peer || s->tag != tag || s->ctx != ctx) {
+        if (2 * (used + 1) > cap && grow() < 0)
+            return -1;
+        s = find(tab, cap, peer, tag, ctx);
+        if (!s->used) {
+            *s = (struct slot){ 1, peer, tag, ctx, 0 };
+            used++;
+        }
+        last = s;
     }
     if (s->count == INT32_MAX)
         pgm_die(PGM_REFUSED, "more than %d messages of tag %d from rank %d: "
@@ -112,6 +119,8 @@ static struct {
     { MPI_CHAR, 0 },   { MPI_FLOAT, 0 }, { MPI_LONG, 0 },
 };
 
+struct pgm_last_type pgm_last_type = { MPI_DATATYPE_NULL, -1 };
+
 static int type_size(MPI_Datatype type)
 {
     size_t i;
@@ -122,12 +131,15 @@ static int type_size(MPI_Datatype type)
             if (!sizes[i].size &&
                 PMPI_Type_size(type, &sizes[i].size) != MPI_SUCCESS)
                 sizes[i].size = 0;
+            pgm_last_type.type = type; /* pgm_bytes's next, inline */
+            pgm_last_type.size = sizes[i].size;
             return sizes[i].size;
         }
     return PMPI_Type_size(type, &size) == MPI_SUCCESS ? size : 0;
 }
 
-int pgm_bytes(MPI_Datatype type, int count)
+/* pgm_bytes (pg_mpi.h) for another type than the one sized last. */
+int pgm_bytes_of(MPI_Datatype type, int count)
 {
     int size = type_size(type);
     long long n;
@@ -136,16 +148,6 @@ int pgm_bytes(MPI_Datatype type, int count)
         return 0;
     n = (long long)size * count;
     return n > INT32_MAX ? INT32_MAX : (int)n;
-}
-
-int pgm_ltid_of(int rank)
-{
-    return rank < 0 ? -1 : rank + 1;
-}
-
-int pgm_rank_of(int ltid)
-{
-    return ltid < 1 ? MPI_ANY_SOURCE : ltid - 1;
 }
 
 int pgm_leave_note(int code, const char *msg)
@@ -235,17 +237,15 @@ static int translate(MPI_Comm comm, int rank, int to_world)
     return out;
 }
 
-int pgm_to_world(MPI_Comm comm, int rank, const char *call)
+/* pgm_to_world and pgm_from_world (pg_mpi.h) on another communicator
+ * than MPI_COMM_WORLD, for a rank >= 0. */
+int pgm_to_world_other(MPI_Comm comm, int rank, const char *call)
 {
-    if (comm == MPI_COMM_WORLD || rank < 0)
-        return rank; /* MPI_ANY_SOURCE, MPI_PROC_NULL */
     intra_only(comm, call);
     return translate(comm, rank, 1);
 }
 
-int pgm_from_world(MPI_Comm comm, int world)
+int pgm_from_world_other(MPI_Comm comm, int world)
 {
-    if (comm == MPI_COMM_WORLD || world < 0)
-        return world;
     return translate(comm, world, 0);
 }
