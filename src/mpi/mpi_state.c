@@ -86,20 +86,31 @@ static int grow(void)
     return 0;
 }
 
+/* The counter of (peer, tag, ctx), made if new, NULL if out of memory;
+ * remembered as the last (apart from pgm_count: its usual case then sets
+ * up no frame). */
+static __attribute__((noinline)) struct slot *counter(int peer, int tag,
+                                                      int ctx)
+{
+    struct slot *s;
+
+    if (2 * (used + 1) > cap && grow() < 0)
+        return NULL;
+    s = find(tab, cap, peer, tag, ctx);
+    if (!s->used) {
+        *s = (struct slot){ 1, peer, tag, ctx, 0 };
+        used++;
+    }
+    return last = s;
+}
+
 int pgm_count(int peer, int tag, int ctx, int take)
 {
     struct slot *s = last;
 
-    if (!s || s->peer != peer || s->tag != tag || s->ctx != ctx) {
-        if (2 * (used + 1) > cap && grow() < 0)
-            return -1;
-        s = find(tab, cap, peer, tag, ctx);
-        if (!s->used) {
-            *s = (struct slot){ 1, peer, tag, ctx, 0 };
-            used++;
-        }
-        last = s;
-    }
+    if ((!s || s->peer != peer || s->tag != tag || s->ctx != ctx) &&
+        !(s = counter(peer, tag, ctx)))
+        return -1;
     if (s->count == INT32_MAX)
         pgm_die(PGM_REFUSED, "more than %d messages of tag %d from rank %d: "
                 "beyond what a log's message id holds", INT32_MAX, tag, peer);
