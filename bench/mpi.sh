@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/mpi.sh - the MPI part of `make bench`: Pangaea against raw MPI.
 #
-#   bash bench/mpi.sh [--quick] [--reps N] [--no-insn] [--no-prog]
+#   bash bench/mpi.sh [--quick] [--reps N] [--no-insn] [--no-prog | --prog-only]
 #
 # For each MPI built here (build/bench/mpich/mpibench,
 # build/bench/openmpi/mpibench: bench/mpi/mpibench.c, two ranks on this
@@ -29,7 +29,8 @@
 # against the goal <= 1.05x.  HPCC times itself with MPI_Wtime, which a
 # replay gives back as recorded: its own figures say nothing of a
 # replay's speed, so only the wall clock counts.  A replay must end well
-# and write the recorded hpccoutf.txt byte for byte.
+# and write the recorded hpccoutf.txt byte for byte.  --prog-only: HPCC
+# alone (no ping-pong, no rate, no callgrind).
 #
 # Then, unless --no-insn, bench/mpi_insn.sh counts with callgrind the
 # instructions Pangaea adds a round in one rank (its `self` benchmark: a
@@ -45,14 +46,15 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B="$ROOT/build"
 OUT="$ROOT/bench/results/mpi"
-REPS=9 PP_N=20000 RATE_N=64000 INSN=1 INSN_N="2000 4000" PROG=1
+REPS=9 PP_N=20000 RATE_N=64000 INSN=1 INSN_N="2000 4000" PROG=1 MICRO=1
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) OUT="$ROOT/bench/results/quick/mpi" REPS=1 PP_N=2000 RATE_N=6400 INSN_N="500 1000" ;;
     --reps) REPS=$2; shift ;;
     --no-insn) INSN=0 ;;
     --no-prog) PROG=0 ;;
-    *) echo "usage: bench/mpi.sh [--quick] [--reps N] [--no-insn] [--no-prog]" >&2; exit 2 ;;
+    --prog-only) MICRO=0 INSN=0 ;;
+    *) echo "usage: bench/mpi.sh [--quick] [--reps N] [--no-insn] [--no-prog | --prog-only]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -125,6 +127,7 @@ run() {
 }
 
 for mpi in $MPIS; do
+    [ "$MICRO" = 1 ] || break
     for kind in pp rate; do
         n=$PP_N
         [ "$kind" = rate ] && n=$RATE_N

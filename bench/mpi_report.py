@@ -150,13 +150,12 @@ def main():
         with open(mpath) as f:
             lines += ["    " + x.rstrip() for x in f] + [""]
     table, goals = latency_table(d, mpis)
+    if len(table) > 2:  # rows beyond the header (not --prog-only)
+        lines += table
     ptable, pgoals = prog_table(d)
     if ptable:
-        lines += table + ["", "A whole program, wall clock of the command "
-                          "(seconds; ratios paired, median (q1-q3)):",
-                          ""] + ptable
-    else:
-        lines += table
+        lines += ["", "A whole program, wall clock of the command "
+                  "(seconds; ratios paired, median (q1-q3)):", ""] + ptable
     lines += ["", "Goals:", ""] + (goals or ["- (no ping-pong)"]) + pgoals
     lines += ["", "Instructions a round (callgrind, bench/mpi_insn.sh):",
               ""] + insn_table(os.path.join(res, "insn.txt"))

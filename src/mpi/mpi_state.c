@@ -207,9 +207,15 @@ void pgm_die(int code, const char *fmt, ...)
 
 /* A log names ranks of MPI_COMM_WORLD (as ltids), whatever communicator
  * the call was on: ranks of others are translated through their groups.
- * The world's own path costs nothing; another communicator's costs a
- * group lookup per call (no cache: a freed communicator's handle may be
- * given to the next one made). */
+ * The world's own path costs nothing (pg_mpi.h, inline); another
+ * communicator's translation is made once, at its first message, and
+ * kept on it as an attribute of a keyval of our own (struct ranks): a
+ * group lookup, its translation and its freeing cost ~500 instructions
+ * a call with MPICH (bench/mpi_insn.sh on a dup of the world).  The
+ * attribute goes with the communicator (its delete callback), so a
+ * freed communicator's handle given to the next one made is no stale
+ * key; the last communicator used is found without asking MPI, and
+ * forgotten by that callback too. */
 static MPI_Group world_group(void)
 {
     static MPI_Group g = MPI_GROUP_NULL;
@@ -250,13 +256,120 @@ static int translate(MPI_Comm comm, int rank, int to_world)
 
 /* pgm_to_world and pgm_from_world (pg_mpi.h) on another communicator
  * than MPI_COMM_WORLD, for a rank >= 0. */
+struct ranks {
+    int inter;     /* an intercommunicator: not translated here */
+    int size;      /* of the communicator */
+    int *world;    /* world rank of each rank of the communicator */
+    int *of_world; /* the communicator's rank of each world rank
+                      (MPI_UNDEFINED: not in it); made at its first use */
+};
+static int ranks_key = MPI_KEYVAL_INVALID;
+static MPI_Comm last_comm = MPI_COMM_NULL;
+static struct ranks *last_ranks;
+
+static int ranks_gone(MPI_Comm comm, int key, void *attr, void *extra)
+{
+    struct ranks *r = attr;
+
+    (void)comm, (void)key, (void)extra;
+    if (r == last_ranks)
+        last_comm = MPI_COMM_NULL, last_ranks = NULL;
+    free(r->world);
+    free(r->of_world);
+    free(r);
+    return MPI_SUCCESS;
+}
+
+/* comm's translation, made at its first use; NULL if MPI or memory
+ * fails (the caller then asks MPI each time, as before). */
+static struct ranks *ranks_made(MPI_Comm comm)
+{
+    struct ranks *r;
+    MPI_Group g;
+    int i, *mine;
+
+    if (ranks_key == MPI_KEYVAL_INVALID &&
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ranks_gone,
+                                &ranks_key, NULL) != MPI_SUCCESS)
+        return NULL;
+    if (!(r = calloc(1, sizeof *r)))
+        return NULL;
+    PMPI_Comm_test_inter(comm, &r->inter);
+    if (!r->inter) {
+        PMPI_Comm_size(comm, &r->size);
+        r->world = malloc((size_t)r->size * sizeof *r->world);
+        mine = malloc((size_t)r->size * sizeof *mine);
+        if (!r->world || !mine) {
+            free(r->world), free(mine), free(r);
+            return NULL;
+        }
+        for (i = 0; i < r->size; i++)
+            mine[i] = i;
+        PMPI_Comm_group(comm, &g);
+        PMPI_Group_translate_ranks(g, r->size, mine, world_group(),
+                                   r->world);
+        PMPI_Group_free(&g);
+        free(mine);
+    }
+    if (PMPI_Comm_set_attr(comm, ranks_key, r) != MPI_SUCCESS) {
+        free(r->world), free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* comm's translation: the last one used, kept on comm, or made. */
+static struct ranks *ranks_of(MPI_Comm comm)
+{
+    struct ranks *r = NULL;
+    int flag = 0;
+
+    if (last_ranks && comm == last_comm)
+        return last_ranks;
+    if (ranks_key == MPI_KEYVAL_INVALID ||
+        PMPI_Comm_get_attr(comm, ranks_key, &r, &flag) != MPI_SUCCESS ||
+        !flag)
+        r = ranks_made(comm);
+    if (r)
+        last_comm = comm, last_ranks = r;
+    return r;
+}
+
 int pgm_to_world_other(MPI_Comm comm, int rank, const char *call)
 {
-    intra_only(comm, call);
-    return translate(comm, rank, 1);
+    struct ranks *r = ranks_of(comm);
+
+    if (!r || r->inter) {
+        intra_only(comm, call);
+        return translate(comm, rank, 1);
+    }
+    return rank < r->size ? r->world[rank] : MPI_UNDEFINED;
+}
+
+/* The reverse of r->world, made at the first use: world ranks of a
+ * replay's recorded sources. */
+static int of_world(struct ranks *r, int world)
+{
+    int i, n = pgm.size;
+
+    if (!r->of_world) {
+        if (!(r->of_world = malloc((size_t)n * sizeof *r->of_world)))
+            return -2;
+        for (i = 0; i < n; i++)
+            r->of_world[i] = MPI_UNDEFINED;
+        for (i = 0; i < r->size; i++)
+            if (r->world[i] >= 0 && r->world[i] < n)
+                r->of_world[r->world[i]] = i;
+    }
+    return world < n ? r->of_world[world] : MPI_UNDEFINED;
 }
 
 int pgm_from_world_other(MPI_Comm comm, int world)
 {
-    return translate(comm, world, 0);
+    struct ranks *r = ranks_of(comm);
+    int rank = -2;
+
+    if (r && !r->inter)
+        rank = of_world(r, world);
+    return rank == -2 ? translate(comm, world, 0) : rank;
 }

@@ -13,6 +13,10 @@
 # - the sends' sites cycle through four ids, named by the four lines
 #   of the program that call MPI_Send; the receives' alternate between
 #   two, MPI_Recv's and MPI_Wait's;
+# - a message on a dup of the world and one on a split that orders the
+#   ranks the other way, made after the dup was freed (it may get the
+#   dup's handle), are logged with world ranks (each communicator's
+#   translation is kept on it, not on its handle);
 # - -tasks matches every receive to its send (the counters), and a replay
 #   prints what the recording printed.
 set -u
@@ -44,19 +48,19 @@ check() {
         { pg_fail "$mpi: -dump failed"; return; }
     got=$(sed -n 's/^recv [0-9]* //p' "$d.rec" | xargs)
     if [ "$got" = "$want_bytes" ] &&
-       [ "$(grep -o '<recv .*bytes="[0-9]*"' "$d.1.xml" | sed 's/.*bytes="//; s/"//' | xargs)" = "$got" ]; then
+       [ "$(grep '<recv .*tag="[123]"' "$d.1.xml" | grep -o 'bytes="[0-9]*"' | sed 's/.*bytes="//; s/"//' | xargs)" = "$got" ]; then
         pg_pass "$mpi: every receive is logged with the bytes MPI_Get_count gave the program ($got)"
     else
-        pg_fail "$mpi: the receives' bytes: program \"$got\", log \"$(grep -o '<recv .*bytes="[0-9]*"' "$d.1.xml" | sed 's/.*bytes="//; s/"//' | xargs)\", want \"$want_bytes\""
+        pg_fail "$mpi: the receives' bytes: program \"$got\", log \"$(grep '<recv .*tag="[123]"' "$d.1.xml" | grep -o 'bytes="[0-9]*"' | sed 's/.*bytes="//; s/"//' | xargs)\", want \"$want_bytes\""
     fi
-    got=$(grep -o '<send .*bytes="[0-9]*"' "$d.2.xml" | sed 's/.*bytes="//; s/"//' | xargs)
+    got=$(grep '<send .*tag="[123]"' "$d.2.xml" | grep -o 'bytes="[0-9]*"' | sed 's/.*bytes="//; s/"//' | xargs)
     if [ "$got" = "$want_bytes" ]; then
         pg_pass "$mpi: every send is logged with its bytes (MPI_INT, MPI_DOUBLE, a derived type)"
     else
         pg_fail "$mpi: the sends' bytes: \"$got\", want \"$want_bytes\""
     fi
     # the send events' site ids, and the line each site names
-    ids=$(grep -o '<send .*site="[0-9]*"' "$d.2.xml" | sed 's/.*site="//; s/"//' | xargs)
+    ids=$(grep '<send .*tag="[123]"' "$d.2.xml" | grep -o 'site="[0-9]*"' | sed 's/.*site="//; s/"//' | xargs)
     sites=$(for i in $(echo "$ids" | cut -d' ' -f1-4); do
                 sed -n "s/.*<!-- site $i: mpi_hotpath\.c:\([0-9]*\) -->.*/\1/p" "$d.2.xml"
             done | xargs)
@@ -69,7 +73,7 @@ check() {
     fi
     # the receives' sites: MPI_Recv's three times, then MPI_Wait's (the
     # MPI_Irecv's completion), each round: two sites in turn
-    ids=$(grep -o '<recv .*site="[0-9]*"' "$d.1.xml" | sed 's/.*site="//; s/"//' | xargs)
+    ids=$(grep '<recv .*tag="[123]"' "$d.1.xml" | grep -o 'site="[0-9]*"' | sed 's/.*site="//; s/"//' | xargs)
     read -ra r <<<"$ids"
     a=${r[0]:-x} b=${r[3]:-x}
     sites="$(sed -n "s/.*<!-- site $a: mpi_hotpath\.c:\([0-9]*\) -->.*/\1/p" "$d.1.xml") $(sed -n "s/.*<!-- site $b: mpi_hotpath\.c:\([0-9]*\) -->.*/\1/p" "$d.1.xml")"
@@ -79,7 +83,16 @@ check() {
     else
         pg_fail "$mpi: the receives' sites: ids \"$ids\", lines \"$sites\", want MPI_Recv's three times then MPI_Wait's, at lines \"$rlines\""
     fi
-    if "$P" -tasks "$d" | grep -q "^2 tasks, 12 sends, 12 receives, 12 messages matched, 0 send destinations and 0 receives unmatched"; then
+    # a dup's and then a reversed split's message (the split may get the
+    # freed dup's handle): world ranks in both logs
+    got="$(grep -A1 '<send .*tag="[45]"' "$d.2.xml" | grep -o '<to ltid="[0-9]*"' | xargs) $(grep -o '<recv .*tag="[45]"' "$d.1.xml" | grep -o 'from="[0-9]*"' | xargs)"
+    if grep -qx "comm 4 1" "$d.rec" && grep -qx "comm 5 0" "$d.rec" &&
+       [ "$got" = '<to ltid=1 <to ltid=1 from=2 from=2' ]; then
+        pg_pass "$mpi: messages on a dup and on a reversed split made after it was freed are logged with world ranks (to ltid 1, from ltid 2)"
+    else
+        pg_fail "$mpi: the dup's and the split's messages: $got; program: $(grep '^comm' "$d.rec" | xargs)"
+    fi
+    if "$P" -tasks "$d" | grep -q "^2 tasks, 14 sends, 14 receives, 14 messages matched, 0 send destinations and 0 receives unmatched"; then
         pg_pass "$mpi: -tasks matches every receive to its send"
     else
         pg_fail "$mpi: -tasks: $("$P" -tasks "$d" | tail -1)"

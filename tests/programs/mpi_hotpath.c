@@ -11,7 +11,13 @@
  *   site D  1 of 5 contiguous MPI_INT, tag 3   20 bytes
  * and rank 0 takes each with a buffer of 1000 MPI_INT, wildcard source
  * and tag (MPI_Recv, and MPI_Irecv + MPI_Wait for site D's), printing
- * "recv TAG BYTES" as MPI_Get_count says.  Plain MPI; 2 ranks.
+ * "recv TAG BYTES" as MPI_Get_count says.  Then one message on a dup of
+ * the world (tag 4), freed, and one on a split of the world that orders
+ * the ranks the other way (tag 5: world rank 0 is its rank 1), freed:
+ * the library translates each communicator's ranks once and keeps the
+ * translation on it; the split often gets the dup's freed handle, and
+ * must not get its translation.  Rank 0 prints "comm TAG SOURCE" (a rank
+ * of the communicator).  Plain MPI; 2 ranks.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -63,9 +69,30 @@ static void receiver(void)
     }
 }
 
+/* One message from world rank 1 to world rank 0 on a communicator made
+ * of the world (key: the ranks' order in it), which is freed after. */
+static void on_made(int rank, int key, int tag)
+{
+    MPI_Comm c;
+    MPI_Status st;
+    int v = 0, to;
+
+    MPI_Comm_split(MPI_COMM_WORLD, 0, key, &c);
+    if (rank == 1) {
+        to = key < 0 ? 1 : 0; /* world rank 0's rank in c */
+        MPI_Send(&v, 1, MPI_INT, to, tag, c);
+    } else if (rank == 0) {
+        MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, tag, c, &st);
+        printf("comm %d %d\n", tag, st.MPI_SOURCE);
+    }
+    MPI_Comm_free(&c);
+}
+
 int main(int argc, char **argv)
 {
-    int rank;
+    MPI_Comm d;
+    MPI_Status st;
+    int rank, v = 0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -73,6 +100,15 @@ int main(int argc, char **argv)
         sender();
     else if (rank == 0)
         receiver();
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    if (rank == 1)
+        MPI_Send(&v, 1, MPI_INT, 0, 4, d);
+    else if (rank == 0) {
+        MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 4, d, &st);
+        printf("comm 4 %d\n", st.MPI_SOURCE);
+    }
+    MPI_Comm_free(&d);
+    on_made(rank, -rank, 5);
     MPI_Finalize();
     return 0;
 }
