@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/mpi.sh - the MPI part of `make bench`: Pangaea against raw MPI.
 #
-#   bash bench/mpi.sh [--quick] [--reps N] [--no-insn]
+#   bash bench/mpi.sh [--quick] [--reps N] [--no-insn] [--no-prog | --prog-only]
 #
 # For each MPI built here (build/bench/mpich/mpibench,
 # build/bench/openmpi/mpibench: bench/mpi/mpibench.c, two ranks on this
@@ -20,6 +20,18 @@
 # and replay <= 1.30x raw on the ping-pong.  A replay must end well
 # (status 0), or the run counts as failed.
 #
+# Then a whole real program, unless --no-prog: Debian's HPCC (`hpcc`,
+# built with Open MPI; tests/e2e/test_mpi_hpcc.sh runs it too) on its
+# example input made small (N 200, NB 40), `mpiexec.openmpi
+# --oversubscribe -n 4 hpcc`, raw, -log, -replay interleaved as above;
+# its figure is the wall time of the whole command (launcher, pangaea's
+# start and end included: what a user waits for), paired ratios again,
+# against the goal <= 1.05x.  HPCC times itself with MPI_Wtime, which a
+# replay gives back as recorded: its own figures say nothing of a
+# replay's speed, so only the wall clock counts.  A replay must end well
+# and write the recorded hpccoutf.txt byte for byte.  --prog-only: HPCC
+# alone (no ping-pong, no rate, no callgrind).
+#
 # Then, unless --no-insn, bench/mpi_insn.sh counts with callgrind the
 # instructions Pangaea adds a round in one rank (its `self` benchmark: a
 # rank sending to itself, exact; and MPICH's ping-pong's rank 0, where
@@ -34,13 +46,15 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B="$ROOT/build"
 OUT="$ROOT/bench/results/mpi"
-REPS=9 PP_N=20000 RATE_N=64000 INSN=1 INSN_N="2000 4000"
+REPS=9 PP_N=20000 RATE_N=64000 INSN=1 INSN_N="2000 4000" PROG=1 MICRO=1
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) OUT="$ROOT/bench/results/quick/mpi" REPS=1 PP_N=2000 RATE_N=6400 INSN_N="500 1000" ;;
     --reps) REPS=$2; shift ;;
     --no-insn) INSN=0 ;;
-    *) echo "usage: bench/mpi.sh [--quick] [--reps N] [--no-insn]" >&2; exit 2 ;;
+    --no-prog) PROG=0 ;;
+    --prog-only) MICRO=0 INSN=0 ;;
+    *) echo "usage: bench/mpi.sh [--quick] [--reps N] [--no-insn] [--no-prog | --prog-only]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -82,6 +96,7 @@ RUNS="$OUT/runs.txt"
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
     echo "mpich: $(dpkg-query -W -f='${Version}' mpich 2>/dev/null || echo '?')"
     echo "openmpi: $(dpkg-query -W -f='${Version}' openmpi-bin 2>/dev/null || echo '?')"
+    echo "hpcc: $(dpkg-query -W -f='${Version}' hpcc 2>/dev/null || echo '?')"
     echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')"
     echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "reps: $REPS (pp N=$PP_N, rate N=$RATE_N, 5 batches each)"
@@ -112,6 +127,7 @@ run() {
 }
 
 for mpi in $MPIS; do
+    [ "$MICRO" = 1 ] || break
     for kind in pp rate; do
         n=$PP_N
         [ "$kind" = rate ] && n=$RATE_N
@@ -125,6 +141,53 @@ for mpi in $MPIS; do
         echo >&2
     done
 done
+
+# run_hpcc MODE REP: one run of HPCC in $WORK/hpcc; appends its line to
+# $RUNS (same=1: a replay wrote the recorded hpccoutf.txt).
+run_hpcc() {
+    local mode=$1 rep=$2 d=$WORK/hpcc rc=0 t0 t1 same=-
+    local cmd=(mpiexec.openmpi --oversubscribe -n 4 hpcc)
+    rm -f "$d/hpccoutf.txt"
+    t0=$EPOCHREALTIME
+    if [ "$mode" = raw ]; then
+        (cd "$d" && timeout 600 "${cmd[@]}" >"$WORK/out" 2>"$WORK/err" 9>&-) || rc=$?
+    else
+        [ "$mode" = log ] && rm -rf "$WORK/hlogs"
+        (cd "$d" && timeout 600 "$BIN/pangaea" "-$mode" -logdir "$WORK/hlogs" \
+            "${cmd[@]}" >"$WORK/out" 2>"$WORK/err" 9>&-) || rc=$?
+    fi
+    t1=$EPOCHREALTIME
+    [ "$mode" = log ] && cp "$d/hpccoutf.txt" "$WORK/hpcc.rec" 2>/dev/null
+    if [ "$mode" = replay ]; then
+        same=0
+        cmp -s "$d/hpccoutf.txt" "$WORK/hpcc.rec" && same=1
+    fi
+    if [ "$rc" -ne 0 ] || [ ! -s "$d/hpccoutf.txt" ] || [ "$same" = 0 ]; then
+        FAILED=$((FAILED + 1))
+        echo "bench/mpi.sh: FAILED ($rc, same=$same): hpcc $mode" >&2
+        tail -n 5 "$WORK/err" >&2
+        return 1
+    fi
+    echo "id=openmpi.hpcc mode=$mode rep=$rep wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') same=$same" >>"$RUNS"
+}
+
+if [ "$PROG" = 1 ] && command -v hpcc >/dev/null &&
+   [ -e "$BIN/libpangaea-openmpi.so" ] && command -v mpiexec.openmpi >/dev/null &&
+   [ -e /usr/share/doc/hpcc/examples/_hpccinf.txt ]; then
+    mkdir -p "$WORK/hpcc"
+    sed 's/^1000  *Ns$/200          Ns/; s/^80  *NBs$/40           NBs/' \
+        /usr/share/doc/hpcc/examples/_hpccinf.txt >"$WORK/hpcc/hpccinf.txt"
+    printf 'bench/mpi.sh: %-8s %-5s' openmpi hpcc >&2
+    for r in $(seq "$REPS"); do
+        for mode in raw log replay; do
+            run_hpcc "$mode" "$r" || true
+        done
+        printf '.' >&2
+    done
+    echo >&2
+elif [ "$PROG" = 1 ]; then
+    echo "bench/mpi.sh: HPCC left out (needs hpcc, mpiexec.openmpi and $B/libpangaea-openmpi.so: scripts/install-deps.sh test)" >&2
+fi
 
 # Instructions (callgrind): per MPI, self (exact); MPICH's pp too (the
 # library's own count).  Open MPI's pp is left out: its rank under

@@ -4,14 +4,16 @@
     python3 bench/mpi_report.py RESULTS_DIR
 
 Reads RESULTS_DIR/runs.txt (one line per run, key=value: id=MPI.KIND
-mode=raw|log|replay rep=R us=... from mpibench's BENCH line),
+mode=raw|log|replay rep=R us=... from mpibench's BENCH line; a whole
+program's, id=openmpi.hpcc, wall=SECONDS),
 machine.txt and insn.txt (bench/mpi_insn.sh's lines, prefixed with
 mpi= and kind=); prints RESULTS_DIR/mpi.md (Markdown) and writes it.
 Ratios are paired (each round's -log or -replay over the same round's
 raw: bench/report.py's Data.paired), with their quartiles, and the goals
 of the MPI work are checked on the 8-byte ping-pong: -log <= 1.15x and
--replay <= 1.30x raw, decided only when the quartiles of the paired
-ratios are on one side of the goal.  Standard library only.
+-replay <= 1.30x raw, and on the whole program (HPCC) <= 1.05x both,
+decided only when the quartiles of the paired ratios are on one side of
+the goal.  Standard library only.
 """
 import os
 import re
@@ -21,6 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import Data, load  # noqa: E402  (bench/report.py: same rows)
 
 GOALS = {"log": 1.15, "replay": 1.30}
+PROG_GOAL = 1.05  # a whole real program (HPCC), -log and -replay
+PROGS = {"openmpi.hpcc": "HPCC (Debian's hpcc), 4 ranks, N 200, NB 40"}
 KINDS = {"pp": "8 B ping-pong round trip (ANY_SOURCE)",
          "rate": "message rate, windows of 64 (Irecv ANY_SOURCE)"}
 
@@ -74,6 +78,30 @@ def latency_table(d, mpis):
     return out, goals
 
 
+def prog_table(d):
+    """The whole programs' wall times (seconds), paired ratios and the
+    goal <= 1.05x for both modes."""
+    out = ["| program | raw s | -log s | -replay s | -log / raw | "
+           "-replay / raw | rounds |", "|---|---|---|---|---|---|---|"]
+    goals = []
+    for id_, label in PROGS.items():
+        if not d.count(id_, "raw"):
+            continue
+        med = {m: d.median(id_, m, "wall") for m in ("raw", "log", "replay")}
+        cells = {}
+        for mode in ("log", "replay"):
+            p = d.paired(id_, mode, "wall")
+            cells[mode] = "-" if p is None else "%.3f (%.3f-%.3f)" % p[:3]
+            goals.append("- %s, -%s: %sx raw (paired median), goal <= "
+                         "%.2fx: %s" % (label, mode, fmt(p and p[0]),
+                                        PROG_GOAL, verdict(p, PROG_GOAL)))
+        out.append("| %s | %s | %s | %s | %s | %s | %d |" % (
+            label, fmt(med["raw"], 2), fmt(med["log"], 2),
+            fmt(med["replay"], 2), cells["log"], cells["replay"],
+            d.count(id_, "raw")))
+    return (out, goals) if goals else ([], [])
+
+
 def insn_rows(path):
     rows = []
     if not os.path.exists(path):
@@ -122,7 +150,13 @@ def main():
         with open(mpath) as f:
             lines += ["    " + x.rstrip() for x in f] + [""]
     table, goals = latency_table(d, mpis)
-    lines += table + ["", "Goals:", ""] + (goals or ["- (no ping-pong)"])
+    if len(table) > 2:  # rows beyond the header (not --prog-only)
+        lines += table
+    ptable, pgoals = prog_table(d)
+    if ptable:
+        lines += ["", "A whole program, wall clock of the command "
+                  "(seconds; ratios paired, median (q1-q3)):", ""] + ptable
+    lines += ["", "Goals:", ""] + (goals or ["- (no ping-pong)"]) + pgoals
     lines += ["", "Instructions a round (callgrind, bench/mpi_insn.sh):",
               ""] + insn_table(os.path.join(res, "insn.txt"))
     text = "\n".join(lines) + "\n"

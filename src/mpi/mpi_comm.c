@@ -64,13 +64,10 @@ static struct cname *name_of(MPI_Comm comm)
     return v;
 }
 
-int pgm_ctx_of(MPI_Comm comm)
+int pgm_ctx_of_made(MPI_Comm comm)
 {
-    const struct cname *c;
+    const struct cname *c = name_of(comm);
 
-    if (comm == MPI_COMM_WORLD)
-        return 0; /* the usual case: no lookup */
-    c = name_of(comm);
     return c ? c->id : 0;
 }
 

@@ -328,7 +328,8 @@ void pgm_log_send(const char *call, int peer, int tag, int msgid, int bytes)
         pgm_force_check();
     flush_misses(t);
     pg_logw_note(pgm.comm, site, -3, -2, 0);
-    pg_logw_ctx(pgm.comm, pgm.ctx);
+    if (pgm.ctx) /* the log's note has ctx 0 unless told (pg_log.h) */
+        pg_logw_ctx(pgm.comm, pgm.ctx);
     pgm.ctx = 0;
     wrote(pg_logw_send(pgm.comm, t, call, tag, msgid, bytes, 1, &to));
 }
@@ -344,8 +345,12 @@ void pgm_log_recv(const char *call, int from, int tag, int msgid, int bytes,
     flush_misses(t);
     pg_logw_note(pgm.comm, site, pgm_ltid_of(asked_from), asked_tag(asked),
                  0);
-    pg_logw_posted(pgm.comm, pgm.posted, pgm.together);
-    pg_logw_ctx(pgm.comm, pgm.ctx);
+    /* the note has neither unless told (pg_log.h): an MPI_Recv's
+     * receive (no posting) and the world's (ctx 0) skip the calls */
+    if (pgm.posted || pgm.together)
+        pg_logw_posted(pgm.comm, pgm.posted, pgm.together);
+    if (pgm.ctx)
+        pg_logw_ctx(pgm.comm, pgm.ctx);
     pgm.posted = pgm.together = pgm.ctx = 0;
     wrote(pg_logw_recv(pgm.comm, t, call, pgm_ltid_of(from), tag, msgid,
                        bytes));
@@ -418,11 +423,16 @@ static void read_next(void)
         die_err("cannot replay", &err);
     pgm.have_next = rc == 1;
     pgm.misses_used = 0;
-    if (rc == 1)
-        pgm.next = (struct pgm_ev){ ev.kind, ev.seq, ev.call, ev.tag,
-                                    ev.msgid, ev.bytes, ev.from,
-                                    ev.nto > 0 ? ev.to[0] : -1, ev.misses,
-                                    ev.status, ev.posted, ev.together, "" };
+    if (rc == 1) { /* field by field: a compound literal zeroed about */
+        struct pgm_ev *n = &pgm.next;
+
+        n->kind = ev.kind, n->seq = ev.seq, n->call = ev.call;
+        n->tag = ev.tag, n->msgid = ev.msgid, n->bytes = ev.bytes;
+        n->from = ev.from, n->to = ev.nto > 0 ? ev.to[0] : -1;
+        n->misses = ev.misses, n->status = ev.status;
+        n->posted = ev.posted, n->together = ev.together;
+        n->about[0] = 0;
+    }
     if (rc == 1 && ev.kind == PG_EV_QUERY && ev.about)
         snprintf(pgm.next.about, sizeof pgm.next.about, "%s", ev.about);
     if (pgm.hooks) /* a what-if rank at its stop records from here */
@@ -453,16 +463,23 @@ static const char *describe(const struct pgm_ev *e, char *buf, size_t size)
     return buf;
 }
 
+/* The event's call (the log table's string) is one of calls; the same
+ * pointer first: the linker merges the table's names with this
+ * library's literals, which spares a strcmp an event. */
 static int call_in(const char *call, const char *const *calls)
 {
     for (; calls && *calls; calls++)
-        if (call && !strcmp(call, *calls))
+        if (call && (call == *calls || !strcmp(call, *calls)))
             return 1;
     return !calls;
 }
 
-const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
-                                const char *made, int poll)
+/* pgm_expect's cases other than the next event being the one asked for
+ * with no polls left before it: apart, so that the usual case sets up no
+ * frame for the messages' text. */
+static __attribute__((noinline)) const struct pgm_ev *
+expect_other(pg_ev_kind kind, const char *const *calls, const char *made,
+             int poll)
 {
     char d[256];
 
@@ -495,6 +512,18 @@ const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
     return &pgm.next;
 }
 
+const struct pgm_ev *pgm_expect(pg_ev_kind kind, const char *const *calls,
+                                const char *made, int poll)
+{
+    /* the usual case: the very call named first (the table's string is
+     * this library's literal: call_in); no loop, no frame */
+    if (pgm.have_next && !pgm.race_only &&
+        pgm.misses_used >= pgm.next.misses && pgm.next.kind == kind &&
+        calls && calls[0] == pgm.next.call)
+        return &pgm.next;
+    return expect_other(kind, calls, made, poll);
+}
+
 void pgm_advance(void)
 {
     pgm.acts = pgm.race_only ? pgm.next.seq : pgm.acts + 1;
@@ -505,14 +534,6 @@ void pgm_advance(void)
         pgm_stop_after(&pgm.next); /* -stop: the event is done */
     }
     read_next();
-}
-
-/* A race-only log numbers its events as the full log did (the gap,
- * docs/comm-log-format.md): the events between the last one done and the
- * next one kept were left out. */
-int pgm_left_out(void)
-{
-    return pgm.race_only && pgm.have_next && pgm.next.seq > pgm.acts + 1;
 }
 
 void pgm_left_out_done(const struct pgm_ev *e)

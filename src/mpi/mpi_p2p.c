@@ -36,6 +36,7 @@
  * back into the call's communicator.
  */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,13 +88,29 @@ PGM_API int MPI_Finalize(void)
 
 /* ---- small helpers --------------------------------------------------------- */
 
+/* The bytes a receive took, as PMPI_Get_count(st, MPI_BYTE) says, 0 if
+ * more than an int holds: read from the status's own fields for the two
+ * MPIs built here (both keep the count in bytes there: MPICH's
+ * count_lo and the upper bits of count_hi_and_cancelled, Open MPI's
+ * _ucount), since the call cost ~80 instructions a receive, as much as
+ * the receive's wrapper (bench/mpi_insn.sh). */
 static int got_bytes(const MPI_Status *st)
 {
-    int n = 0;
+    long long n;
+#if defined(MPICH)
+    n = (long long)((unsigned long long)((unsigned)st->count_hi_and_cancelled
+                                         >> 1) << 32) +
+        (unsigned)st->count_lo;
+#elif defined(OPEN_MPI)
+    n = st->_ucount > INT32_MAX ? -1 : (long long)st->_ucount;
+#else
+    int c = 0;
 
-    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
-        return 0;
-    return n;
+    n = PMPI_Get_count(st, MPI_BYTE, &c) != MPI_SUCCESS || c == MPI_UNDEFINED
+            ? 0
+            : c;
+#endif
+    return n < 0 || n > INT32_MAX ? 0 : (int)n;
 }
 
 static void give_status(MPI_Status *to, const MPI_Status *st)
@@ -206,8 +223,9 @@ const struct pgm_ev *pgm_send_expect(const char *call, const char *made,
 /* The send pgm_send_expect checked (e) was made: counted, its request
  * (NULL for a blocking send) remembered until the program learns it is
  * done, and logged (recording) or followed (replay). */
-void pgm_send_made(const char *call, int to, int tag, int bytes,
-                   const MPI_Request *req, const struct pgm_ev *e)
+static inline __attribute__((always_inline)) void
+send_made(const char *call, int to, int tag, int bytes,
+          const MPI_Request *req, const struct pgm_ev *e)
 {
     int msgid = ++pgm.sent;
 
@@ -221,19 +239,27 @@ void pgm_send_made(const char *call, int to, int tag, int bytes,
         pgm_advance();
 }
 
+void pgm_send_made(const char *call, int to, int tag, int bytes,
+                   const MPI_Request *req, const struct pgm_ev *e)
+{
+    send_made(call, to, tag, bytes, req, e);
+}
+
 /* A send (MPI_Send, MPI_Isend with req; `sync` MPI_Ssend, MPI_Issend,
  * logged as MPI_Send and MPI_Isend: the log's calls do not tell them
- * apart, the replay makes the program's own call). */
-static int send_common(const char *call, const void *buf, int count,
-                       MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                       MPI_Request *req, int sync)
+ * apart, the replay makes the program's own call).  Inline in each
+ * wrapper, as send_made in it: a call less and its arguments passed on
+ * less, in the hot path of every send (bench/mpi_insn.sh). */
+static inline __attribute__((always_inline)) int
+send_common(const char *call, const void *buf, int count, MPI_Datatype type,
+            int dest, int tag, MPI_Comm comm, MPI_Request *req, int sync)
 {
     const struct pgm_ev *e;
     int rc, to = pgm_to_world(comm, dest, call);
 
     PGM_GATE(call, to, tag, pgm_bytes(type, count)); /* -live (mpi_gate.c) */
     pgm.busy = 1;
-    e = pgm_send_expect(call, call, to, tag);
+    e = pgm.mode == PGM_REPLAY ? pgm_send_expect(call, call, to, tag) : NULL;
     if (req)
         rc = sync ? PMPI_Issend(buf, count, type, dest, tag, comm, req)
                   : PMPI_Isend(buf, count, type, dest, tag, comm, req);
@@ -243,7 +269,7 @@ static int send_common(const char *call, const void *buf, int count,
     if (rc == MPI_SUCCESS && pgm.mode == PGM_LOG)
         pgm.ctx = pgm_ctx_of(comm);
     if (rc == MPI_SUCCESS)
-        pgm_send_made(call, to, tag, pgm_bytes(type, count), req, e);
+        send_made(call, to, tag, pgm_bytes(type, count), req, e);
     pgm.busy = 0;
     return rc;
 }

@@ -10,7 +10,8 @@
  * use, with the address made relative to the object it lies in (programs
  * may be position-independent), for the command to resolve from the
  * object's debug information.  A small open-addressing table on the
- * address: a loop costs one lookup per event.
+ * address: a loop costs one lookup per event, or none for the last two
+ * sites asked for (a ping-pong's two calls).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -62,7 +63,22 @@ int pgm_site_known(void *pc)
     return pc && cap && slot(tab, cap, pc)->pc == pc;
 }
 
-int pgm_site(void)
+/* The last two sites asked for: a loop alternates between a few calls
+ * (a ping-pong's send and receive), found here without hashing. */
+static struct site recent[2];
+static int older; /* recent's entry replaced next */
+
+static int seen(const struct site *s)
+{
+    recent[older] = *s;
+    older ^= 1;
+    return s->id;
+}
+
+/* A site not among the recent ones: looked up, or written the first
+ * time (apart: its module's path makes a big frame, which the hot path
+ * need not set up). */
+static __attribute__((noinline)) int site_lookup(void)
 {
     char module[PATH_MAX];
     uintptr_t off;
@@ -72,12 +88,21 @@ int pgm_site(void)
         return 0;
     s = slot(tab, cap, pgm.pc);
     if (s->pc)
-        return s->id;
+        return seen(s);
     if (pg_site_locate(pgm.pc, module, sizeof module, &off) < 0 || off > INT32_MAX ||
         pg_logw_site(pgm.comm, pgm_now(), last_id + 1, module,
                      (int)off) < 0)
         return 0; /* an unknown site: the event says none */
     *s = (struct site){ pgm.pc, ++last_id };
     used++;
-    return s->id;
+    return seen(s);
+}
+
+int pgm_site(void)
+{
+    if (pgm.pc && recent[0].pc == pgm.pc)
+        return recent[0].id;
+    if (pgm.pc && recent[1].pc == pgm.pc)
+        return recent[1].id;
+    return site_lookup();
 }

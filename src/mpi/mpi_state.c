@@ -29,6 +29,9 @@ struct slot {
 };
 static struct slot *tab;
 static size_t cap, used;
+/* The counter used last (NULL after the table grew): a loop takes from
+ * one sender and tag, found here without hashing. */
+static struct slot *last;
 
 /* The C library's clock_gettime, not the library's own wrapper of it
  * (mpi_clock.c, which records the program's calls). */
@@ -79,20 +82,35 @@ static int grow(void)
     free(tab);
     tab = t;
     cap = n;
+    last = NULL;
     return 0;
 }
 
-int pgm_count(int peer, int tag, int ctx, int take)
+/* The counter of (peer, tag, ctx), made if new, NULL if out of memory;
+ * remembered as the last (apart from pgm_count: its usual case then sets
+ * up no frame). */
+static __attribute__((noinline)) struct slot *counter(int peer, int tag,
+                                                      int ctx)
 {
     struct slot *s;
 
     if (2 * (used + 1) > cap && grow() < 0)
-        return -1;
+        return NULL;
     s = find(tab, cap, peer, tag, ctx);
     if (!s->used) {
         *s = (struct slot){ 1, peer, tag, ctx, 0 };
         used++;
     }
+    return last = s;
+}
+
+int pgm_count(int peer, int tag, int ctx, int take)
+{
+    struct slot *s = last;
+
+    if ((!s || s->peer != peer || s->tag != tag || s->ctx != ctx) &&
+        !(s = counter(peer, tag, ctx)))
+        return -1;
     if (s->count == INT32_MAX)
         pgm_die(PGM_REFUSED, "more than %d messages of tag %d from rank %d: "
                 "beyond what a log's message id holds", INT32_MAX, tag, peer);
@@ -112,6 +130,8 @@ static struct {
     { MPI_CHAR, 0 },   { MPI_FLOAT, 0 }, { MPI_LONG, 0 },
 };
 
+struct pgm_last_type pgm_last_type = { MPI_DATATYPE_NULL, -1 };
+
 static int type_size(MPI_Datatype type)
 {
     size_t i;
@@ -122,12 +142,15 @@ static int type_size(MPI_Datatype type)
             if (!sizes[i].size &&
                 PMPI_Type_size(type, &sizes[i].size) != MPI_SUCCESS)
                 sizes[i].size = 0;
+            pgm_last_type.type = type; /* pgm_bytes's next, inline */
+            pgm_last_type.size = sizes[i].size;
             return sizes[i].size;
         }
     return PMPI_Type_size(type, &size) == MPI_SUCCESS ? size : 0;
 }
 
-int pgm_bytes(MPI_Datatype type, int count)
+/* pgm_bytes (pg_mpi.h) for another type than the one sized last. */
+int pgm_bytes_of(MPI_Datatype type, int count)
 {
     int size = type_size(type);
     long long n;
@@ -136,16 +159,6 @@ int pgm_bytes(MPI_Datatype type, int count)
         return 0;
     n = (long long)size * count;
     return n > INT32_MAX ? INT32_MAX : (int)n;
-}
-
-int pgm_ltid_of(int rank)
-{
-    return rank < 0 ? -1 : rank + 1;
-}
-
-int pgm_rank_of(int ltid)
-{
-    return ltid < 1 ? MPI_ANY_SOURCE : ltid - 1;
 }
 
 int pgm_leave_note(int code, const char *msg)
@@ -194,9 +207,15 @@ void pgm_die(int code, const char *fmt, ...)
 
 /* A log names ranks of MPI_COMM_WORLD (as ltids), whatever communicator
  * the call was on: ranks of others are translated through their groups.
- * The world's own path costs nothing; another communicator's costs a
- * group lookup per call (no cache: a freed communicator's handle may be
- * given to the next one made). */
+ * The world's own path costs nothing (pg_mpi.h, inline); another
+ * communicator's translation is made once, at its first message, and
+ * kept on it as an attribute of a keyval of our own (struct ranks): a
+ * group lookup, its translation and its freeing cost ~500 instructions
+ * a call with MPICH (bench/mpi_insn.sh on a dup of the world).  The
+ * attribute goes with the communicator (its delete callback), so a
+ * freed communicator's handle given to the next one made is no stale
+ * key; the last communicator used is found without asking MPI, and
+ * forgotten by that callback too. */
 static MPI_Group world_group(void)
 {
     static MPI_Group g = MPI_GROUP_NULL;
@@ -235,17 +254,122 @@ static int translate(MPI_Comm comm, int rank, int to_world)
     return out;
 }
 
-int pgm_to_world(MPI_Comm comm, int rank, const char *call)
+/* pgm_to_world and pgm_from_world (pg_mpi.h) on another communicator
+ * than MPI_COMM_WORLD, for a rank >= 0. */
+struct ranks {
+    int inter;     /* an intercommunicator: not translated here */
+    int size;      /* of the communicator */
+    int *world;    /* world rank of each rank of the communicator */
+    int *of_world; /* the communicator's rank of each world rank
+                      (MPI_UNDEFINED: not in it); made at its first use */
+};
+static int ranks_key = MPI_KEYVAL_INVALID;
+static MPI_Comm last_comm = MPI_COMM_NULL;
+static struct ranks *last_ranks;
+
+static int ranks_gone(MPI_Comm comm, int key, void *attr, void *extra)
 {
-    if (comm == MPI_COMM_WORLD || rank < 0)
-        return rank; /* MPI_ANY_SOURCE, MPI_PROC_NULL */
-    intra_only(comm, call);
-    return translate(comm, rank, 1);
+    struct ranks *r = attr;
+
+    (void)comm, (void)key, (void)extra;
+    if (r == last_ranks)
+        last_comm = MPI_COMM_NULL, last_ranks = NULL;
+    free(r->world);
+    free(r->of_world);
+    free(r);
+    return MPI_SUCCESS;
 }
 
-int pgm_from_world(MPI_Comm comm, int world)
+/* comm's translation, made at its first use; NULL if MPI or memory
+ * fails (the caller then asks MPI each time, as before). */
+static struct ranks *ranks_made(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_WORLD || world < 0)
-        return world;
-    return translate(comm, world, 0);
+    struct ranks *r;
+    MPI_Group g;
+    int i, *mine;
+
+    if (ranks_key == MPI_KEYVAL_INVALID &&
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ranks_gone,
+                                &ranks_key, NULL) != MPI_SUCCESS)
+        return NULL;
+    if (!(r = calloc(1, sizeof *r)))
+        return NULL;
+    PMPI_Comm_test_inter(comm, &r->inter);
+    if (!r->inter) {
+        PMPI_Comm_size(comm, &r->size);
+        r->world = malloc((size_t)r->size * sizeof *r->world);
+        mine = malloc((size_t)r->size * sizeof *mine);
+        if (!r->world || !mine) {
+            free(r->world), free(mine), free(r);
+            return NULL;
+        }
+        for (i = 0; i < r->size; i++)
+            mine[i] = i;
+        PMPI_Comm_group(comm, &g);
+        PMPI_Group_translate_ranks(g, r->size, mine, world_group(),
+                                   r->world);
+        PMPI_Group_free(&g);
+        free(mine);
+    }
+    if (PMPI_Comm_set_attr(comm, ranks_key, r) != MPI_SUCCESS) {
+        free(r->world), free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* comm's translation: the last one used, kept on comm, or made. */
+static struct ranks *ranks_of(MPI_Comm comm)
+{
+    struct ranks *r = NULL;
+    int flag = 0;
+
+    if (last_ranks && comm == last_comm)
+        return last_ranks;
+    if (ranks_key == MPI_KEYVAL_INVALID ||
+        PMPI_Comm_get_attr(comm, ranks_key, &r, &flag) != MPI_SUCCESS ||
+        !flag)
+        r = ranks_made(comm);
+    if (r)
+        last_comm = comm, last_ranks = r;
+    return r;
+}
+
+int pgm_to_world_other(MPI_Comm comm, int rank, const char *call)
+{
+    struct ranks *r = ranks_of(comm);
+
+    if (!r || r->inter) {
+        intra_only(comm, call);
+        return translate(comm, rank, 1);
+    }
+    return rank < r->size ? r->world[rank] : MPI_UNDEFINED;
+}
+
+/* The reverse of r->world, made at the first use: world ranks of a
+ * replay's recorded sources. */
+static int of_world(struct ranks *r, int world)
+{
+    int i, n = pgm.size;
+
+    if (!r->of_world) {
+        if (!(r->of_world = malloc((size_t)n * sizeof *r->of_world)))
+            return -2;
+        for (i = 0; i < n; i++)
+            r->of_world[i] = MPI_UNDEFINED;
+        for (i = 0; i < r->size; i++)
+            if (r->world[i] >= 0 && r->world[i] < n)
+                r->of_world[r->world[i]] = i;
+    }
+    return world < n ? r->of_world[world] : MPI_UNDEFINED;
+}
+
+int pgm_from_world_other(MPI_Comm comm, int world)
+{
+    struct ranks *r = ranks_of(comm);
+    int rank = -2;
+
+    if (r && !r->inter)
+        rank = of_world(r, world);
+    return rank == -2 ? translate(comm, world, 0) : rank;
 }

@@ -126,7 +126,13 @@ extern struct pgm_state pgm;
 /* ---- mpi_comm.c ---- */
 /* comm's name in the log (pg_event.ctx): the same in every rank and run;
  * 0 MPI_COMM_WORLD, or a communicator made where Pangaea does not see. */
-int pgm_ctx_of(MPI_Comm comm);
+int pgm_ctx_of_made(MPI_Comm comm);
+/* Every send and receive asks: MPI_COMM_WORLD's answer inline, without
+ * a call (bench/mpi_insn.sh). */
+static inline int pgm_ctx_of(MPI_Comm comm)
+{
+    return comm == MPI_COMM_WORLD ? 0 : pgm_ctx_of_made(comm);
+}
 
 /* ---- mpi_state.c ---- */
 /* Wall clock, seconds since the epoch (the logs' t). */
@@ -136,10 +142,31 @@ double pgm_now(void);
  * take is 1; a probe only peeks); `peer` a world rank. */
 int pgm_count(int peer, int tag, int ctx, int take);
 /* The bytes of count items of type. */
-int pgm_bytes(MPI_Datatype type, int count);
+int pgm_bytes_of(MPI_Datatype type, int count);
+/* The predefined datatype sized last (size -1: none yet; mpi_state.c),
+ * so that a program's sends of one type are sized without a call. */
+extern struct pgm_last_type {
+    MPI_Datatype type;
+    int size;
+} pgm_last_type;
+static inline int pgm_bytes(MPI_Datatype type, int count)
+{
+    long long n;
+
+    if (type != pgm_last_type.type || pgm_last_type.size < 0)
+        return pgm_bytes_of(type, count);
+    n = (long long)pgm_last_type.size * (count < 0 ? 0 : count);
+    return n > 0x7fffffff ? 0x7fffffff : (int)n;
+}
 /* An MPI rank as an ltid, and back (MPI_ANY_SOURCE is -1). */
-int pgm_ltid_of(int rank);
-int pgm_rank_of(int ltid);
+static inline int pgm_ltid_of(int rank)
+{
+    return rank < 0 ? -1 : rank + 1;
+}
+static inline int pgm_rank_of(int ltid)
+{
+    return ltid < 1 ? MPI_ANY_SOURCE : ltid - 1;
+}
 /* Ends the run: prints "pangaea: ltid N (rank R): WHY" and aborts every
  * rank with `code` (PGM_DIVERGED for a replay that diverged). */
 #define PGM_DIVERGED 3
@@ -153,10 +180,24 @@ _Noreturn void pgm_die(int code, const char *fmt, ...)
 /* A rank of communicator comm as a rank of MPI_COMM_WORLD, which the
  * logs name (MPI_ANY_SOURCE and MPI_PROC_NULL stay as they are); an
  * intercommunicator ends the run naming `call` (not recorded yet). */
-int pgm_to_world(MPI_Comm comm, int rank, const char *call);
+int pgm_to_world_other(MPI_Comm comm, int rank, const char *call);
+static inline int pgm_to_world(MPI_Comm comm, int rank, const char *call)
+{
+    /* the world's ranks, MPI_ANY_SOURCE and MPI_PROC_NULL as they are:
+     * inline, the usual case of every send and receive */
+    return comm == MPI_COMM_WORLD || rank < 0
+               ? rank
+               : pgm_to_world_other(comm, rank, call);
+}
 /* A rank of MPI_COMM_WORLD as a rank of comm: MPI_UNDEFINED if it is not
  * in comm. */
-int pgm_from_world(MPI_Comm comm, int world);
+int pgm_from_world_other(MPI_Comm comm, int world);
+static inline int pgm_from_world(MPI_Comm comm, int world)
+{
+    return comm == MPI_COMM_WORLD || world < 0
+               ? world
+               : pgm_from_world_other(comm, world);
+}
 
 /* ---- mpi_isend.c ---- */
 /* An MPI_Isend's request and its message id (its send's msgid), until
@@ -325,7 +366,13 @@ void pgm_advance(void);
  * not race): the program's call is made as it asks, unchecked, and then
  * counted with pgm_left_out_done (e: what it did, for -stop).  0 when the
  * next event is in the log (or the recording is whole): pgm_expect. */
-int pgm_left_out(void);
+static inline int pgm_left_out(void)
+{
+    /* a race-only log numbers its events as the full log did (the gap,
+     * docs/comm-log-format.md): the events between the last one done and
+     * the next one kept were left out; inline, asked at every event */
+    return pgm.race_only && pgm.have_next && pgm.next.seq > pgm.acts + 1;
+}
 void pgm_left_out_done(const struct pgm_ev *e);
 
 /* ---- mpi_p2p.c: what mpi_start.c shares of the message calls ---- */
