@@ -88,14 +88,32 @@ int top_run_links_of(const struct top_run *run, int s, int *first)
     return n;
 }
 
-int top_run_taken(const struct top_run *run, int s, int d)
+int top_run_links_next(const struct top_run *run, int s, int *at)
 {
-    int first, n = top_run_links_of(run, s, &first), i;
+    int n;
+
+    while (*at < run->nlinks && run->links[*at].send < s)
+        (*at)++;
+    for (n = 0; *at + n < run->nlinks && run->links[*at + n].send == s; n++)
+        ;
+    return n;
+}
+
+int top_run_taken_in(const struct top_run *run, int first, int n, int d)
+{
+    int i;
 
     for (i = first; i < first + n; i++)
         if (run->tasks[run->ev[run->links[i].recv].task].ltid == d)
             return 1;
     return 0;
+}
+
+int top_run_taken(const struct top_run *run, int s, int d)
+{
+    int first, n = top_run_links_of(run, s, &first);
+
+    return top_run_taken_in(run, first, n, d);
 }
 
 /* ---- the graph, derived from the model -------------------------------- */
@@ -260,7 +278,7 @@ static int derive_task(struct top_run *run, struct deriver *dv, int ti)
 static int derive_links(struct top_run *run)
 {
     const struct rc_run *m = run->model;
-    int i, s, r, j;
+    int i, s, r, j, n, at;
 
     if (!(run->links = malloc((size_t)(run->nrecvs ? run->nrecvs : 1) *
                               sizeof *run->links)))
@@ -281,10 +299,14 @@ static int derive_links(struct top_run *run)
         run->links[run->nlinks++] = (struct top_link){ s, r };
     }
     qsort(run->links, run->nlinks, sizeof *run->links, cmp_link);
-    for (i = 0; i < run->nev; i++)
-        for (j = 0; run->ev[i].kind == PG_EV_SEND && j < run->ev[i].nto; j++)
+    for (i = 0, at = 0; i < run->nev; i++) { /* sends in order: one walk */
+        if (run->ev[i].kind != PG_EV_SEND)
+            continue;
+        n = top_run_links_next(run, i, &at);
+        for (j = 0; j < run->ev[i].nto; j++)
             run->unmatched_sends +=
-                !top_run_taken(run, i, run->to[run->ev[i].to + j]);
+                !top_run_taken_in(run, at, n, run->to[run->ev[i].to + j]);
+    }
     return 0;
 }
 

@@ -147,6 +147,14 @@ int top_run_task(const struct top_run *run, int ltid);
 int top_run_links_of(const struct top_run *run, int s, int *first);
 /* 1 if a receive matched to send s is in the task of ltid d. */
 int top_run_taken(const struct top_run *run, int s, int d);
+/* The same for a caller visiting sends in increasing order: *at is a
+ * cursor into run->links (0 to begin; it only moves forward), left at
+ * send s's first link; returns s's number of links, so that a walk over
+ * every send costs the links, not a search each. */
+int top_run_links_next(const struct top_run *run, int s, int *at);
+/* Whether one of the links run->links[first .. first+n-1] (one send's)
+ * ends in the task of ltid d. */
+int top_run_taken_in(const struct top_run *run, int first, int n, int d);
 /* 1 if the event is a send. */
 int top_run_is_send(const struct top_event *e);
 /* "status N", or the reason no end was recorded. */

@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "filter_assets.h"
+#include "pg_grow.h"
 #include "races.h"
 #include "runlog.h"
 #include "top.h"
@@ -233,61 +234,125 @@ static void write_tasks(FILE *fp, const struct dwin *w)
     putc(']', fp);
 }
 
+/* The first of run->links whose send is event e or after it. */
+static int link_from(const struct top_run *run, int e)
+{
+    int first;
+
+    top_run_links_of(run, e, &first);
+    return first;
+}
+
+static int cmp_across(const void *a, const void *b)
+{
+    const struct top_link *x = a, *y = b;
+
+    if (x->send != y->send)
+        return (x->send > y->send) - (x->send < y->send);
+    return (x->recv > y->recv) - (x->recv < y->recv);
+}
+
+/* The messages across of a part (write_across): a growing list. */
+struct across {
+    struct top_link *a;
+    size_t n, cap;
+    int oom;
+};
+
+static void add_across(struct across *x, int send, int recv)
+{
+    if (!x->oom && pg_grow(&x->a, &x->cap, x->n + 1, sizeof *x->a) < 0)
+        x->oom = 1;
+    if (!x->oom)
+        x->a[x->n++] = (struct top_link){ send, recv };
+}
+
 /* A part's messages whose other end is in another part: (event, part)
- * pairs, packed; the page draws them as matched and names the part. */
-static void write_across(FILE *fp, const struct dwin *w)
+ * pairs, packed, in the order of run->links (send, then receive); the
+ * page draws them as matched and names the part.  They are the links of
+ * the part's sends whose receive is elsewhere and the links of its
+ * receives whose send is elsewhere (a receive has one link, its partner),
+ * gathered and sorted: the cost is the part's, not the run's.  -1 when
+ * out of memory. */
+static int write_across(FILE *fp, const struct dwin *w)
 {
     const struct top_run *run = w->run;
     struct top_packer p = { fp, 0, 0 };
-    int i, n = 0;
+    struct across x = { NULL, 0, 0, 0 };
+    struct top_link *a;
+    size_t n, i;
+    int t, e, l;
 
+    for (t = 0; w->cut && t < run->ntasks; t++) {
+        for (l = link_from(run, w->lo[t]);
+             l < run->nlinks && run->links[l].send < w->hi[t]; l++)
+            if (local_of(w, run->links[l].recv) < 0)
+                add_across(&x, run->links[l].send, run->links[l].recv);
+        for (e = w->lo[t]; e < w->hi[t]; e++)
+            if (!top_run_is_send(&run->ev[e]) && run->ev[e].partner >= 0 &&
+                local_of(w, run->ev[e].partner) < 0)
+                add_across(&x, run->ev[e].partner, e);
+    }
+    if (x.oom)
+        return free(x.a), -1;
+    a = x.a, n = x.n;
+    if (n > 1)
+        qsort(a, n, sizeof *a, cmp_across);
     fprintf(fp, ",\n\"across\":\"");
-    for (i = 0; w->cut && i < run->nlinks; i++) {
-        int s = local_of(w, run->links[i].send), r = local_of(w, run->links[i].recv);
+    for (i = 0; i < n; i++) {
+        int s = local_of(w, a[i].send);
 
-        if ((s < 0) == (r < 0))
-            continue; /* both here (a line) or neither */
-        top_pack_value(&p, s >= 0 ? s : r);
-        top_pack_value(&p, part_of(w, s >= 0 ? run->links[i].recv
-                                             : run->links[i].send));
-        n++;
+        top_pack_value(&p, s >= 0 ? s : local_of(w, a[i].recv));
+        top_pack_value(&p, part_of(w, s >= 0 ? a[i].recv : a[i].send));
     }
     top_pack_end(&p);
-    fprintf(fp, "\",\"nacross\":%d", n);
+    fprintf(fp, "\",\"nacross\":%d", (int)n);
+    free(a);
+    return 0;
 }
 
-static void write_links(FILE *fp, const struct dwin *w)
+/* The lines (both ends here), the stubs and the messages across.  The
+ * links of a task's sends in the window are one stretch of run->links,
+ * found once: a part costs its own events and links.  -1 when out of
+ * memory. */
+static int write_links(FILE *fp, const struct dwin *w)
 {
     const struct top_run *run = w->run;
-    int i, e, t, n = 0, prev = 0, s, r;
+    int i, e, t, l, at, k, n = 0, prev = 0, s, r;
     struct top_packer p = { fp, 0, 0 };
 
     /* Packed: each send as the step from the previous link's (they come
      * in send order), each receive as the step from its send. */
-    for (i = 0; i < run->nlinks; i++)
-        n += local_of(w, run->links[i].send) >= 0 &&
-             local_of(w, run->links[i].recv) >= 0;
+    for (t = 0; t < run->ntasks; t++)
+        for (l = link_from(run, w->lo[t]);
+             l < run->nlinks && run->links[l].send < w->hi[t]; l++)
+            n += local_of(w, run->links[l].recv) >= 0;
     fprintf(fp, ",\n\"nlinks\":%d,\"links\":\"", n);
-    for (i = 0; i < run->nlinks; i++) {
-        s = local_of(w, run->links[i].send);
-        r = local_of(w, run->links[i].recv);
-        if (s < 0 || r < 0)
-            continue;
-        top_pack_value(&p, s - prev);
-        top_pack_value(&p, r - s);
-        prev = s;
-    }
+    for (t = 0; t < run->ntasks; t++)
+        for (l = link_from(run, w->lo[t]);
+             l < run->nlinks && run->links[l].send < w->hi[t]; l++) {
+            s = local_of(w, run->links[l].send);
+            if ((r = local_of(w, run->links[l].recv)) < 0)
+                continue;
+            top_pack_value(&p, s - prev);
+            top_pack_value(&p, r - s);
+            prev = s;
+        }
     top_pack_end(&p);
     fprintf(fp, "\",\n\"stubs\":[");
     n = 0;
     for (t = 0; t < run->ntasks; t++)
-        for (e = w->lo[t]; e < w->hi[t]; e++)
-            for (i = 0; top_run_is_send(&run->ev[e]) && i < run->ev[e].nto; i++)
-                if (!top_run_taken(run, e, run->to[run->ev[e].to + i]))
+        for (e = w->lo[t], at = link_from(run, e); e < w->hi[t]; e++) {
+            if (!top_run_is_send(&run->ev[e]))
+                continue;
+            k = top_run_links_next(run, e, &at);
+            for (i = 0; i < run->ev[e].nto; i++)
+                if (!top_run_taken_in(run, at, k, run->to[run->ev[e].to + i]))
                     fprintf(fp, n++ ? ",%d,%d" : "%d,%d", local_of(w, e),
                             run->to[run->ev[e].to + i]);
+        }
     putc(']', fp);
-    write_across(fp, w);
+    return write_across(fp, w);
 }
 
 /* A barrier's place in the part: its next event's index, or -1 when the
@@ -354,10 +419,12 @@ static void write_spawns(FILE *fp, const struct dwin *w)
     putc(']', fp);
 }
 
-static void write_data(FILE *fp, const struct dwin *w)
+/* The data of a page or part: 0, or -1 when out of memory (a part's
+ * messages across). */
+static int write_data(FILE *fp, const struct dwin *w)
 {
     const struct top_run *run = w->run;
-    int i;
+    int i, rc;
 
     fprintf(fp, "{\"v\":2,\"dir\":");
     top_json_str(fp, run->dir);
@@ -388,8 +455,9 @@ static void write_data(FILE *fp, const struct dwin *w)
     putc(']', fp);
     write_filter_data(fp, w);
     write_spawns(fp, w);
-    write_links(fp, w);
+    rc = write_links(fp, w);
     fprintf(fp, "}\n");
+    return rc;
 }
 
 /* What -races found (display_races.c), in a block of its own: a run where
@@ -649,7 +717,10 @@ static int write_part(struct dwin *w, int k, const char *dir,
     set_window(w, k);
     fprintf(fp, "/* pangaea -display: part %d of %d of a page */\n"
             "window.pangaeaPart(", k + 1, w->nparts);
-    write_data(fp, w);
+    if (write_data(fp, w) < 0) {
+        top_file_end(&f, 0, err);
+        return pg_err_set(err, "out of memory writing %s", path);
+    }
     putc(',', fp);
     write_races(fp, w, rs);
     fprintf(fp, ");\n");
@@ -727,7 +798,7 @@ static void write_page(FILE *fp, struct dwin *w, const char *p,
         if (m == marks[0] && w->cut)
             write_index(fp, w, at, pdir);
         else if (m == marks[0])
-            write_data(fp, w);
+            (void)write_data(fp, w); /* a whole run: nothing across */
         else if (m == marks[3] && w->cut)
             fputs("{\"v\":2,\"races\":\"\",\"nraces\":0}", fp);
         else if (m == marks[3])
