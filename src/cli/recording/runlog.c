@@ -40,7 +40,7 @@
 /* ---- tasks and calls --------------------------------------------------- */
 
 _Static_assert(offsetof(struct top_task, ltid) == 0, "top_find_ltid reads the ltid first");
-_Static_assert(sizeof(struct top_event) == 56, "runlog.h: an event of the graph is 56 bytes");
+_Static_assert(sizeof(struct top_event) == 48, "runlog.h: an event of the graph is 48 bytes");
 
 int top_run_task(const struct top_run *run, int ltid)
 {
@@ -213,8 +213,10 @@ static int derive_event(struct top_run *run, struct deriver *dv, int ti,
     e->tag = x->tag;
     e->msgid = x->msgid;
     e->bytes = m->view->bytes[i];
-    e->from = x->kind == PG_EV_RECV ? x->from : 0;
-    e->partner = -1;
+    if (x->kind == PG_EV_RECV) {
+        e->from = x->from;
+        e->partner = -1;
+    }
     e->t = m->view->t[i];
     e->seq = x->seq;
     e->site = site_of(dv, x->site);
@@ -373,6 +375,8 @@ int top_run_load(struct top_run *run, const char *dir, pg_err *err)
         return pg_err_set(err, "out of memory loading %s", run->dir);
     if (rc_load_view(run->model, run->dir, err) < 0)
         return -1;
+    free(run->model->view->waited); /* no view of the graph shows it */
+    run->model->view->waited = NULL, run->model->view->cap_waited = 0;
     if (derive(run) < 0 || top_run_order(run) < 0)
         return pg_err_set(err, "out of memory loading %s", run->dir);
     drop_view_columns(run->model->view);
@@ -405,6 +409,11 @@ void top_run_free(struct top_run *run)
 int top_run_is_send(const struct top_event *e)
 {
     return e->kind == PG_EV_SEND;
+}
+
+int top_run_partner(const struct top_event *e)
+{
+    return e->kind == PG_EV_RECV ? e->partner : -1;
 }
 
 const char *top_run_ending(const struct top_task *t, char *buf, int size)

@@ -20,16 +20,24 @@ struct rc_run;
 
 /* One send or receive.  Events of a task are contiguous in run->ev, in the
  * order the task made them; seq is the event's number in its log (other
- * kinds of event, call sites say, come between).  56 bytes: a page of
+ * kinds of event, call sites say, come between).  48 bytes: a page of
  * 10^7 events keeps 10^7 of them beside the model (a send's receives are
- * its links, top_run_links_of; a receive's wait is the model's). */
+ * its links, top_run_links_of; a receive's wait is the model's).  A send
+ * has destinations and a receive a sender and a partner, never both: they
+ * share their room (the graph has no other kind of event: pg_events.def's
+ * message kinds), so read a receive's partner through top_run_partner. */
 struct top_event {
     double t;     /* as recorded: seconds since the epoch */
     int task;     /* index into run->tasks */
     int tag, msgid, bytes;
-    int from;     /* RECV: the sender's ltid */
-    int to, nto;  /* SEND: run->to[to .. to+nto-1] are the destinations */
-    int partner;  /* RECV: index of the matched send, or -1 */
+    union {
+        int from; /* RECV: the sender's ltid */
+        int to;   /* SEND: run->to[to .. to+nto-1] are the destinations */
+    };
+    union {
+        int partner; /* RECV: index of the matched send, or -1 */
+        int nto;     /* SEND */
+    };
     int lam;      /* logical position: 1 + max(previous, partner send) */
     int seq;      /* its number in the log, as -dump shows it (the
                      model's, an int) */
@@ -157,6 +165,9 @@ int top_run_links_next(const struct top_run *run, int s, int *at);
 int top_run_taken_in(const struct top_run *run, int first, int n, int d);
 /* 1 if the event is a send. */
 int top_run_is_send(const struct top_event *e);
+/* A receive's matched send (an index into run->ev), -1 for a receive
+ * unmatched and for a send. */
+int top_run_partner(const struct top_event *e);
 /* "status N", or the reason no end was recorded. */
 const char *top_run_ending(const struct top_task *t, char *buf, int size);
 

@@ -42,9 +42,13 @@
  * events (struct dwin: per task the events it holds, numbered from 0 in
  * the part) and their races; a message with one end in another part is
  * listed as "across" with that part, and a race's alternative elsewhere
- * is named in a note.  The races are found once for all the parts, bare
- * (32 bytes a race: a deep queue's race at 256 tasks has ~128
- * alternatives); then, for a batch of up to RACE_BATCH parts at a time,
+ * is named in a note.  A part's lines, stubs and messages across are
+ * found from its own events (the links of a task's sends in the part are
+ * one stretch of run->links, which is sorted by send; a receive's send is
+ * its partner), so the parts together cost the run once, not once each.
+ * The races are found once for all the parts, bare (32 bytes a race: a
+ * deep queue's race at 256 tasks has ~128 alternatives); then, for a
+ * batch of parts at a time (race_batch: all of them, as open files allow),
  * the finder hands each race over again with its alternatives
  * (rc_find_each) and display_races.c writes it to its receive's part's
  * temporary files, forgetting them; each part copies its files in.
@@ -54,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -289,9 +294,9 @@ static int write_across(FILE *fp, const struct dwin *w)
             if (local_of(w, run->links[l].recv) < 0)
                 add_across(&x, run->links[l].send, run->links[l].recv);
         for (e = w->lo[t]; e < w->hi[t]; e++)
-            if (!top_run_is_send(&run->ev[e]) && run->ev[e].partner >= 0 &&
-                local_of(w, run->ev[e].partner) < 0)
-                add_across(&x, run->ev[e].partner, e);
+            if ((l = top_run_partner(&run->ev[e])) >= 0 &&
+                local_of(w, l) < 0)
+                add_across(&x, l, e);
     }
     if (x.oom)
         return free(x.a), -1;
@@ -829,20 +834,35 @@ static int parts_paths(const char *path, char *dir, size_t size, char *rel,
 }
 
 /* Parts whose races are written to temporary files in one pass of the
- * finder (two files each). */
-#define RACE_BATCH 64
+ * finder (two files each, and a table of 256 site names once a part has
+ * a race: 150 KB): as many as the open files allowed leave room for
+ * (RLIMIT_NOFILE less 64 for the rest), at least 64 and at most 1,000.
+ * Each batch is a pass of the finder over every race, so fewer batches
+ * keep the page linear: 1,024 files make one pass up to 480 parts
+ * (4.8*10^8 events at 10^6 a part). */
+static int race_batch(void)
+{
+    struct rlimit rl;
+    rlim_t n;
 
-/* The parts [k0, k0 + RACE_BATCH) (their races split first, rs), each
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return 64;
+    n = rl.rlim_cur == RLIM_INFINITY ? 2064 : rl.rlim_cur;
+    n = n > 192 ? (n - 64) / 2 : 64;
+    return n > 1000 ? 1000 : (int)n;
+}
+
+/* The parts [k0, k0 + race_batch()) (their races split first, rs), each
  * written. */
 static int write_batch(struct dwin *w, int k0, const char *dir,
                        struct race_set *rs, const struct part_ctx *pc,
                        pg_err *err)
 {
     struct top_race_split how = { race_part_of, race_map_of, pc };
-    int k, rc = 0;
+    int k, rc = 0, batch = race_batch();
 
     rs->k0 = k0;
-    rs->k1 = k0 + RACE_BATCH < w->nparts ? k0 + RACE_BATCH : w->nparts;
+    rs->k1 = k0 + batch < w->nparts ? k0 + batch : w->nparts;
     if (top_display_races_split(w->run, rs->r, rs->n, &how, rs->k0, rs->k1,
                                 &rs->part) < 0)
         return pg_err_set(err, "cannot keep the races of the page's parts "
@@ -890,7 +910,7 @@ static int write_parted(struct dwin *w, const char *path, const double *at,
     if (parts_paths(path, dir, sizeof dir, rel, sizeof rel, err) < 0 ||
         parts_dir(dir, w->nparts, err) < 0)
         return free(pc), -1;
-    for (k = 0; k < w->nparts; k += RACE_BATCH)
+    for (k = 0; k < w->nparts; k = rs->k1)
         if (write_batch(w, k, dir, rs, pc, err) < 0)
             return free(pc), -1;
     free(pc);
