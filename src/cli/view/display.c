@@ -836,10 +836,10 @@ static int parts_paths(const char *path, char *dir, size_t size, char *rel,
 /* Parts whose races are written to temporary files in one pass of the
  * finder (two files each, and a table of 256 site names once a part has
  * a race: 150 KB): as many as the open files allowed leave room for
- * (RLIMIT_NOFILE less 64 for the rest), at least 64 and at most 1,000.
- * Each batch is a pass of the finder over every race, so fewer batches
- * keep the page linear: 1,024 files make one pass up to 480 parts
- * (4.8*10^8 events at 10^6 a part). */
+ * (RLIMIT_NOFILE less 64 for the rest), 1 to 1,000.  Each batch is a
+ * pass of the finder over every race, so fewer batches keep the page
+ * linear: 1,024 files make one pass up to 480 parts (4.8*10^8 events at
+ * 10^6 a part). */
 static int race_batch(void)
 {
     struct rlimit rl;
@@ -848,7 +848,7 @@ static int race_batch(void)
     if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
         return 64;
     n = rl.rlim_cur == RLIM_INFINITY ? 2064 : rl.rlim_cur;
-    n = n > 192 ? (n - 64) / 2 : 64;
+    n = n > 66 ? (n - 64) / 2 : 1;
     return n > 1000 ? 1000 : (int)n;
 }
 
