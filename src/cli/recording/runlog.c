@@ -30,6 +30,8 @@
 #include "pg_grow.h"
 
 #include <dirent.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -327,12 +329,37 @@ static int derive_spawns(struct top_run *run)
     return 0;
 }
 
-/* The graph of the model: every array of struct top_run. */
+/* A column of the model's view (n elements of size bytes) that the graph
+ * has copied up to element upto: its whole pages from *rel (an address,
+ * 0 at first) to there are given back to the system (MADV_DONTNEED), so
+ * the model's times and sizes do not stay resident beside the graph's
+ * copy while the rest is derived; the column is freed after.  Pages only
+ * inside the block (its allocator's headers are outside it). */
+static void release_column(void *col, size_t size, size_t upto,
+                           uintptr_t *rel)
+{
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a, b;
+
+    if (!col || pg == 0 || (pg & (pg - 1)))
+        return;
+    a = ((uintptr_t)col + pg - 1) & ~(pg - 1);
+    a = *rel > a ? *rel : a;
+    b = ((uintptr_t)col + upto * size) & ~(pg - 1);
+    if (b > a && madvise((void *)a, b - a, MADV_DONTNEED) == 0)
+        *rel = b;
+}
+
+/* The graph of the model: every array of struct top_run.  The model's
+ * tasks are contiguous in its events, in order (rc_load_view): once a
+ * task is derived, the times and sizes of the events up to its last are
+ * copied and given back (release_column); should a task not follow the
+ * one before, nothing more is given back. */
 static int derive(struct top_run *run)
 {
     struct deriver dv = { 0 };
     const struct rc_run *m = run->model;
-    int i, rc = 0;
+    uintptr_t rel_t = 0, rel_b = 0;
+    int i, rc = 0, upto = 0;
 
     run->ntasks = m->ntasks;
     if (!(run->tasks = calloc((size_t)m->ntasks + 1, sizeof *run->tasks)) ||
@@ -342,6 +369,14 @@ static int derive(struct top_run *run)
         rc = derive_task(run, &dv, i);
         run->nsends += run->tasks[i].nsend;
         run->nrecvs += run->tasks[i].nrecv;
+        upto = upto >= 0 && m->tasks[i].first == upto
+                   ? m->tasks[i].first + m->tasks[i].n : -1;
+        if (upto > 0) {
+            release_column(m->view->t, sizeof *m->view->t, (size_t)upto,
+                           &rel_t);
+            release_column(m->view->bytes, sizeof *m->view->bytes,
+                           (size_t)upto, &rel_b);
+        }
     }
     free(dv.site);
     if (rc < 0 || derive_links(run) < 0 || derive_spawns(run) < 0)
@@ -381,6 +416,12 @@ int top_run_load(struct top_run *run, const char *dir, pg_err *err)
         return pg_err_set(err, "out of memory loading %s", run->dir);
     drop_view_columns(run->model->view);
     return 0;
+}
+
+void top_run_drop_events(struct top_run *run)
+{
+    free(run->ev), free(run->links), free(run->to);
+    run->ev = NULL, run->links = NULL, run->to = NULL;
 }
 
 void top_run_free(struct top_run *run)

@@ -128,6 +128,10 @@ struct top_run {
  * when the directory cannot be read or holds no log. */
 int top_run_load(struct top_run *run, const char *dir, pg_err *err);
 void top_run_free(struct top_run *run);
+/* Frees the graph's events, links and destinations (ev, links and to
+ * NULL; their counts, the tasks, graph_of and the model stay): what a
+ * view that has written them keeps no longer. */
+void top_run_drop_events(struct top_run *run);
 /* The same, for a summary (-tasks, tasks.c): every task with its counts
  * and only its last message event; the run's counts of what matched, as
  * the model matches (a receive takes the send of its sender and message
@@ -185,8 +189,11 @@ int top_export_perfetto(const char *dir, FILE *fp, pg_err *err);
 /* The older trace JSON (perfetto_json.c).  0, or -1 when out of memory
  * or fp fails. */
 int top_export_perfetto_json(const struct top_run *run, FILE *fp);
-int top_display_write(const struct top_run *run, const char *path,
-                      pg_err *err);
+/* The page of the run at path (display.c).  A page in parts writes
+ * every part's data first, then frees the graph's events, links and
+ * destinations (top_run_drop_events) before it finds the races: run->ev
+ * is NULL after it then. */
+int top_display_write(struct top_run *run, const char *path, pg_err *err);
 /* The races of the run (races.h) as the page's "races" (display_races.c).
  * For a part of a page in parts (top_display_races_split below), a
  * top_display_map: here gives an event's index in the part, or -1 and
