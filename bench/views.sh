@@ -11,7 +11,8 @@
 # (flow control: each worker's clock learns of all others through the
 # master).  Sizes grow by 10 from 10^4 events up to --max (default 10^7),
 # for each task count.  Each view runs once under /usr/bin/time (GNU
-# time: %e seconds, %M KB); -min runs on a copy.  A view that takes more
+# time: %e seconds, %M KB, %U user CPU seconds: on a machine shared
+# with other work the CPU time is the fair figure); -min runs on a copy.  A view that takes more
 # than its budget (VIEW_LIMIT seconds, default 300) is stopped and the
 # larger sizes of that view skipped; a view that fails is reported so.
 # The growth exponent is log(time2/time1)/log(10) between the last two
@@ -43,9 +44,9 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-views.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$ROOT/bench/results"
 CSV=$ROOT/bench/results/views.csv
-echo "shape,tasks,events,view,seconds,max_rss_kb,status" >"$CSV"
+echo "shape,tasks,events,view,seconds,max_rss_kb,status,user_seconds" >"$CSV"
 
-# run VIEW DIR: "seconds kb status" of one view on the recording in DIR;
+# run VIEW DIR: "seconds kb status user" of one view on the recording in DIR;
 # the bytes it printed in $W/bytes (counted, not kept: -races -json of a
 # deep queue is gigabytes).
 run() {
@@ -61,7 +62,7 @@ run() {
     perfetto) cmd=("$P" -export perfetto "$d") ;;
     esac
     rm -f "$W/time"
-    timeout "$LIMIT" /usr/bin/time -o "$W/time" -f "%e %M" "${cmd[@]}" \
+    timeout "$LIMIT" /usr/bin/time -o "$W/time" -f "%e %M %U" "${cmd[@]}" \
         2>"$W/err" | wc -c >"$W/bytes"
     rc=${PIPESTATUS[0]}
     case $rc in
@@ -72,9 +73,10 @@ run() {
     [ "$view" = display ] && [ -f "$d/pangaea-graph.html" ] && wc -c <"$d/pangaea-graph.html" >"$W/bytes"
     rm -f "$d/pangaea-graph.html"
     if [ -s "$W/time" ] && [ "$st" != timeout ]; then
-        echo "$(tail -1 "$W/time") $st"
+        set -- $(tail -1 "$W/time")
+        echo "$1 $2 $st $3"
     else
-        echo "- - $st"
+        echo "- - $st -"
     fi
 }
 
@@ -82,7 +84,7 @@ exp_of() { # a1 a2: log10(a2/a1), or -
     awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0 && a != "-" && b != "-") printf "%.2f", log(b / a) / log(10); else printf "-" }'
 }
 
-printf "%-9s %6s %9s %-11s %9s %10s %s\n" shape tasks events view seconds "peak MB" status
+printf "%-9s %6s %9s %-11s %9s %9s %10s %s\n" shape tasks events view seconds "user s" "peak MB" status
 for shape in $SHAPES; do
   for tasks in $TASKS; do
     declare -A last_t=() last_m=() stop=()
@@ -91,15 +93,15 @@ for shape in $SHAPES; do
         "$G" "$d" "$tasks" "$n" "$shape" >/dev/null || { echo "gen_logs failed at $n" >&2; continue; }
         for v in $VIEWS; do
             [ -n "${stop[$v]:-}" ] && continue
-            read -r secs kb st <<<"$(run "$v" "$d")"
+            read -r secs kb st usr <<<"$(run "$v" "$d")"
             mb=-; [ "$kb" != - ] && mb=$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')
             ex=""
             if [ -n "${last_t[$v]:-}" ] && [ "$st" = ok ]; then
                 ex="growth: time ^$(exp_of "${last_t[$v]}" "$secs"), memory ^$(exp_of "${last_m[$v]}" "$kb")"
             fi
             [ "$st" = ok ] && ex="$ex $(awk -v b="$(cat "$W/bytes")" -v n="$n" 'BEGIN{printf "output %.1f B/event", b/n}')"
-            printf "%-9s %6s %9s %-11s %9s %10s %s %s\n" "$shape" "$tasks" "$n" "$v" "$secs" "$mb" "$st" "$ex"
-            echo "$shape,$tasks,$n,$v,$secs,$kb,$st" >>"$CSV"
+            printf "%-9s %6s %9s %-11s %9s %9s %10s %s %s\n" "$shape" "$tasks" "$n" "$v" "$secs" "$usr" "$mb" "$st" "$ex"
+            echo "$shape,$tasks,$n,$v,$secs,$kb,$st,$usr" >>"$CSV"
             last_t[$v]=$secs last_m[$v]=$kb
             [ "$st" != ok ] && stop[$v]=1
         done

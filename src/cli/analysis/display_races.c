@@ -84,14 +84,16 @@ static int race_here(const struct top_display_map *m, int e, int *part)
     return !m ? e : m->here(m->ctx, e, part);
 }
 
-/* An alternative send that lies in another part of the page: named. */
-static void elsewhere_text(FILE *fp, const struct top_run *run, int s,
-                           int part)
+/* An alternative send (message entry m) that lies in another part of
+ * the page: named by the model (a page in parts has freed the graph's
+ * events by the time its races are written). */
+static void elsewhere_text(FILE *fp, const struct rc_run *rr,
+                           const struct rc_msg *m, int part)
 {
     char buf[160];
 
     snprintf(buf, sizeof buf, "ltid %d msg %d, in part %d of this page",
-             run->tasks[run->ev[s].task].ltid, run->ev[s].msgid, part + 1);
+             rr->tasks[m->src].ltid, rc_msg_msgid(rr, m), part + 1);
     top_json_str(fp, buf);
 }
 
@@ -151,7 +153,7 @@ static void race_notes(struct race_out *o, const struct rc_race *r)
         } else if ((s = map[rr->tasks[m->src].first + m->src_pos - 1]) >= 0
                    && race_here(o->pm, s, &part) < 0) {
             fprintf(o->nfp, "%s%d,", o->nnotes++ ? "," : "", recv);
-            elsewhere_text(o->nfp, o->run, s, part);
+            elsewhere_text(o->nfp, rr, m, part);
         }
     }
 }

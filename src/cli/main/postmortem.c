@@ -35,7 +35,7 @@ static int pm_usage(const char *why)
     return TOP_EXIT_USAGE;
 }
 
-static int pm_display(const struct top_run *run)
+static int pm_display(struct top_run *run)
 {
     char path[4300];
     pg_err err;

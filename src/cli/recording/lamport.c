@@ -37,10 +37,10 @@ static void place(struct top_run *run, struct orderer *o, int k, int force)
 {
     struct top_task *t = &run->tasks[k];
     struct top_event *e = &run->ev[t->first + o->cur[k]];
-    int lam = o->cur[k] ? e[-1].lam : 0;
+    int lam = o->cur[k] ? e[-1].lam : 0, p = top_run_partner(e);
 
-    if (!force && e->partner >= 0 && run->ev[e->partner].lam > lam)
-        lam = run->ev[e->partner].lam;
+    if (!force && p >= 0 && run->ev[p].lam > lam)
+        lam = run->ev[p].lam;
     e->lam = lam + 1;
     o->cur[k]++;
 }
@@ -52,7 +52,7 @@ static int advance(struct top_run *run, struct orderer *o, int k)
     int moved = 0, p, w;
 
     while (o->cur[k] < t->nev) {
-        p = run->ev[t->first + o->cur[k]].partner;
+        p = top_run_partner(&run->ev[t->first + o->cur[k]]);
         if (p >= 0 && run->ev[p].lam == 0) {
             w = run->ev[p].task;
             o->waiting[k] = w;

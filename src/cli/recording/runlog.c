@@ -30,6 +30,8 @@
 #include "pg_grow.h"
 
 #include <dirent.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -40,7 +42,7 @@
 /* ---- tasks and calls --------------------------------------------------- */
 
 _Static_assert(offsetof(struct top_task, ltid) == 0, "top_find_ltid reads the ltid first");
-_Static_assert(sizeof(struct top_event) == 56, "runlog.h: an event of the graph is 56 bytes");
+_Static_assert(sizeof(struct top_event) == 48, "runlog.h: an event of the graph is 48 bytes");
 
 int top_run_task(const struct top_run *run, int ltid)
 {
@@ -88,14 +90,32 @@ int top_run_links_of(const struct top_run *run, int s, int *first)
     return n;
 }
 
-int top_run_taken(const struct top_run *run, int s, int d)
+int top_run_links_next(const struct top_run *run, int s, int *at)
 {
-    int first, n = top_run_links_of(run, s, &first), i;
+    int n;
+
+    while (*at < run->nlinks && run->links[*at].send < s)
+        (*at)++;
+    for (n = 0; *at + n < run->nlinks && run->links[*at + n].send == s; n++)
+        ;
+    return n;
+}
+
+int top_run_taken_in(const struct top_run *run, int first, int n, int d)
+{
+    int i;
 
     for (i = first; i < first + n; i++)
         if (run->tasks[run->ev[run->links[i].recv].task].ltid == d)
             return 1;
     return 0;
+}
+
+int top_run_taken(const struct top_run *run, int s, int d)
+{
+    int first, n = top_run_links_of(run, s, &first);
+
+    return top_run_taken_in(run, first, n, d);
 }
 
 /* ---- the graph, derived from the model -------------------------------- */
@@ -195,8 +215,10 @@ static int derive_event(struct top_run *run, struct deriver *dv, int ti,
     e->tag = x->tag;
     e->msgid = x->msgid;
     e->bytes = m->view->bytes[i];
-    e->from = x->kind == PG_EV_RECV ? x->from : 0;
-    e->partner = -1;
+    if (x->kind == PG_EV_RECV) {
+        e->from = x->from;
+        e->partner = -1;
+    }
     e->t = m->view->t[i];
     e->seq = x->seq;
     e->site = site_of(dv, x->site);
@@ -260,7 +282,7 @@ static int derive_task(struct top_run *run, struct deriver *dv, int ti)
 static int derive_links(struct top_run *run)
 {
     const struct rc_run *m = run->model;
-    int i, s, r, j;
+    int i, s, r, j, n, at;
 
     if (!(run->links = malloc((size_t)(run->nrecvs ? run->nrecvs : 1) *
                               sizeof *run->links)))
@@ -281,10 +303,14 @@ static int derive_links(struct top_run *run)
         run->links[run->nlinks++] = (struct top_link){ s, r };
     }
     qsort(run->links, run->nlinks, sizeof *run->links, cmp_link);
-    for (i = 0; i < run->nev; i++)
-        for (j = 0; run->ev[i].kind == PG_EV_SEND && j < run->ev[i].nto; j++)
+    for (i = 0, at = 0; i < run->nev; i++) { /* sends in order: one walk */
+        if (run->ev[i].kind != PG_EV_SEND)
+            continue;
+        n = top_run_links_next(run, i, &at);
+        for (j = 0; j < run->ev[i].nto; j++)
             run->unmatched_sends +=
-                !top_run_taken(run, i, run->to[run->ev[i].to + j]);
+                !top_run_taken_in(run, at, n, run->to[run->ev[i].to + j]);
+    }
     return 0;
 }
 
@@ -303,12 +329,37 @@ static int derive_spawns(struct top_run *run)
     return 0;
 }
 
-/* The graph of the model: every array of struct top_run. */
+/* A column of the model's view (n elements of size bytes) that the graph
+ * has copied up to element upto: its whole pages from *rel (an address,
+ * 0 at first) to there are given back to the system (MADV_DONTNEED), so
+ * the model's times and sizes do not stay resident beside the graph's
+ * copy while the rest is derived; the column is freed after.  Pages only
+ * inside the block (its allocator's headers are outside it). */
+static void release_column(void *col, size_t size, size_t upto,
+                           uintptr_t *rel)
+{
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a, b;
+
+    if (!col || pg == 0 || (pg & (pg - 1)))
+        return;
+    a = ((uintptr_t)col + pg - 1) & ~(pg - 1);
+    a = *rel > a ? *rel : a;
+    b = ((uintptr_t)col + upto * size) & ~(pg - 1);
+    if (b > a && madvise((void *)a, b - a, MADV_DONTNEED) == 0)
+        *rel = b;
+}
+
+/* The graph of the model: every array of struct top_run.  The model's
+ * tasks are contiguous in its events, in order (rc_load_view): once a
+ * task is derived, the times and sizes of the events up to its last are
+ * copied and given back (release_column); should a task not follow the
+ * one before, nothing more is given back. */
 static int derive(struct top_run *run)
 {
     struct deriver dv = { 0 };
     const struct rc_run *m = run->model;
-    int i, rc = 0;
+    uintptr_t rel_t = 0, rel_b = 0;
+    int i, rc = 0, upto = 0;
 
     run->ntasks = m->ntasks;
     if (!(run->tasks = calloc((size_t)m->ntasks + 1, sizeof *run->tasks)) ||
@@ -318,6 +369,14 @@ static int derive(struct top_run *run)
         rc = derive_task(run, &dv, i);
         run->nsends += run->tasks[i].nsend;
         run->nrecvs += run->tasks[i].nrecv;
+        upto = upto >= 0 && m->tasks[i].first == upto
+                   ? m->tasks[i].first + m->tasks[i].n : -1;
+        if (upto > 0) {
+            release_column(m->view->t, sizeof *m->view->t, (size_t)upto,
+                           &rel_t);
+            release_column(m->view->bytes, sizeof *m->view->bytes,
+                           (size_t)upto, &rel_b);
+        }
     }
     free(dv.site);
     if (rc < 0 || derive_links(run) < 0 || derive_spawns(run) < 0)
@@ -351,10 +410,18 @@ int top_run_load(struct top_run *run, const char *dir, pg_err *err)
         return pg_err_set(err, "out of memory loading %s", run->dir);
     if (rc_load_view(run->model, run->dir, err) < 0)
         return -1;
+    free(run->model->view->waited); /* no view of the graph shows it */
+    run->model->view->waited = NULL, run->model->view->cap_waited = 0;
     if (derive(run) < 0 || top_run_order(run) < 0)
         return pg_err_set(err, "out of memory loading %s", run->dir);
     drop_view_columns(run->model->view);
     return 0;
+}
+
+void top_run_drop_events(struct top_run *run)
+{
+    free(run->ev), free(run->links), free(run->to);
+    run->ev = NULL, run->links = NULL, run->to = NULL;
 }
 
 void top_run_free(struct top_run *run)
@@ -383,6 +450,11 @@ void top_run_free(struct top_run *run)
 int top_run_is_send(const struct top_event *e)
 {
     return e->kind == PG_EV_SEND;
+}
+
+int top_run_partner(const struct top_event *e)
+{
+    return e->kind == PG_EV_RECV ? e->partner : -1;
 }
 
 const char *top_run_ending(const struct top_task *t, char *buf, int size)

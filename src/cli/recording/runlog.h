@@ -20,16 +20,24 @@ struct rc_run;
 
 /* One send or receive.  Events of a task are contiguous in run->ev, in the
  * order the task made them; seq is the event's number in its log (other
- * kinds of event, call sites say, come between).  56 bytes: a page of
+ * kinds of event, call sites say, come between).  48 bytes: a page of
  * 10^7 events keeps 10^7 of them beside the model (a send's receives are
- * its links, top_run_links_of; a receive's wait is the model's). */
+ * its links, top_run_links_of; a receive's wait is the model's).  A send
+ * has destinations and a receive a sender and a partner, never both: they
+ * share their room (the graph has no other kind of event: pg_events.def's
+ * message kinds), so read a receive's partner through top_run_partner. */
 struct top_event {
     double t;     /* as recorded: seconds since the epoch */
     int task;     /* index into run->tasks */
     int tag, msgid, bytes;
-    int from;     /* RECV: the sender's ltid */
-    int to, nto;  /* SEND: run->to[to .. to+nto-1] are the destinations */
-    int partner;  /* RECV: index of the matched send, or -1 */
+    union {
+        int from; /* RECV: the sender's ltid */
+        int to;   /* SEND: run->to[to .. to+nto-1] are the destinations */
+    };
+    union {
+        int partner; /* RECV: index of the matched send, or -1 */
+        int nto;     /* SEND */
+    };
     int lam;      /* logical position: 1 + max(previous, partner send) */
     int seq;      /* its number in the log, as -dump shows it (the
                      model's, an int) */
@@ -120,6 +128,10 @@ struct top_run {
  * when the directory cannot be read or holds no log. */
 int top_run_load(struct top_run *run, const char *dir, pg_err *err);
 void top_run_free(struct top_run *run);
+/* Frees the graph's events, links and destinations (ev, links and to
+ * NULL; their counts, the tasks, graph_of and the model stay): what a
+ * view that has written them keeps no longer. */
+void top_run_drop_events(struct top_run *run);
 /* The same, for a summary (-tasks, tasks.c): every task with its counts
  * and only its last message event; the run's counts of what matched, as
  * the model matches (a receive takes the send of its sender and message
@@ -147,8 +159,19 @@ int top_run_task(const struct top_run *run, int ltid);
 int top_run_links_of(const struct top_run *run, int s, int *first);
 /* 1 if a receive matched to send s is in the task of ltid d. */
 int top_run_taken(const struct top_run *run, int s, int d);
+/* The same for a caller visiting sends in increasing order: *at is a
+ * cursor into run->links (0 to begin; it only moves forward), left at
+ * send s's first link; returns s's number of links, so that a walk over
+ * every send costs the links, not a search each. */
+int top_run_links_next(const struct top_run *run, int s, int *at);
+/* Whether one of the links run->links[first .. first+n-1] (one send's)
+ * ends in the task of ltid d. */
+int top_run_taken_in(const struct top_run *run, int first, int n, int d);
 /* 1 if the event is a send. */
 int top_run_is_send(const struct top_event *e);
+/* A receive's matched send (an index into run->ev), -1 for a receive
+ * unmatched and for a send. */
+int top_run_partner(const struct top_event *e);
 /* "status N", or the reason no end was recorded. */
 const char *top_run_ending(const struct top_task *t, char *buf, int size);
 
@@ -166,8 +189,11 @@ int top_export_perfetto(const char *dir, FILE *fp, pg_err *err);
 /* The older trace JSON (perfetto_json.c).  0, or -1 when out of memory
  * or fp fails. */
 int top_export_perfetto_json(const struct top_run *run, FILE *fp);
-int top_display_write(const struct top_run *run, const char *path,
-                      pg_err *err);
+/* The page of the run at path (display.c).  A page in parts writes
+ * every part's data first, then frees the graph's events, links and
+ * destinations (top_run_drop_events) before it finds the races: run->ev
+ * is NULL after it then. */
+int top_display_write(struct top_run *run, const char *path, pg_err *err);
 /* The races of the run (races.h) as the page's "races" (display_races.c).
  * For a part of a page in parts (top_display_races_split below), a
  * top_display_map: here gives an event's index in the part, or -1 and

@@ -42,22 +42,35 @@
  * events (struct dwin: per task the events it holds, numbered from 0 in
  * the part) and their races; a message with one end in another part is
  * listed as "across" with that part, and a race's alternative elsewhere
- * is named in a note.  The races are found once for all the parts, bare
- * (32 bytes a race: a deep queue's race at 256 tasks has ~128
- * alternatives); then, for a batch of up to RACE_BATCH parts at a time,
+ * is named in a note.  A part's lines, stubs and messages across are
+ * found from its own events (the links of a task's sends in the part are
+ * one stretch of run->links, which is sorted by send; a receive's send is
+ * its partner), so the parts together cost the run once, not once each.
+ * The cuts' instants are the times of evenly spaced ranks, found by
+ * merging the tasks' events (no sorted copy of every time, unless a
+ * task's clock stepped back).  Memory: every part's data is written
+ * first, into one temporary file, while the graph's events are there;
+ * then they are freed (the graph's model stays) and the races found,
+ * so that the races and the graph's events are never held together.
+ * The races are found once for all the parts, bare (32 bytes a race: a
+ * deep queue's race at 256 tasks has ~128 alternatives); then, for a
+ * batch of parts at a time (race_batch: all of them, as open files allow),
  * the finder hands each race over again with its alternatives
  * (rc_find_each) and display_races.c writes it to its receive's part's
- * temporary files, forgetting them; each part copies its files in.
+ * temporary files, forgetting them; each part is its data copied from
+ * the first temporary file and its races from these.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "filter_assets.h"
+#include "pg_grow.h"
 #include "races.h"
 #include "runlog.h"
 #include "top.h"
@@ -91,7 +104,27 @@ struct dwin {
     const int *cut; /* per task, nparts + 1 cuts (parts: see below), or NULL */
     int *pbase;     /* per part, per task: its base there (parts) */
     int part, nparts;
+    double tend;    /* the run's last event time (parts: the index) */
 };
+
+/* The task whose events hold run->ev index e (the graph's events may be
+ * gone: a page in parts frees them before its races are found): the last
+ * task whose first event is e or before it (a task without events shares
+ * its first with the next task's). */
+static int task_of(const struct top_run *run, int e)
+{
+    int a = 0, b = run->ntasks - 1;
+
+    while (a < b) {
+        int m = (a + b + 1) / 2;
+
+        if (run->tasks[m].first <= e)
+            a = m;
+        else
+            b = m - 1;
+    }
+    return a;
+}
 
 /* The part's index of run->ev[e], or -1 when e is not in it. */
 static int local_of(const struct dwin *w, int e)
@@ -104,7 +137,7 @@ static int local_of(const struct dwin *w, int e)
 /* The part event e is in (its task's cuts). */
 static int part_of(const struct dwin *w, int e)
 {
-    const int *c = w->cut + (size_t)w->run->ev[e].task * (w->nparts + 1);
+    const int *c = w->cut + (size_t)task_of(w->run, e) * (w->nparts + 1);
     int a = 0, b = w->nparts - 1;
 
     while (a < b) { /* the last part k with c[k] <= e */
@@ -121,7 +154,7 @@ static int part_of(const struct dwin *w, int e)
 /* Event e's index in part k (any part, not only the window's), or -1. */
 static int local_in(const struct dwin *w, int k, int e)
 {
-    int t = w->run->ev[e].task;
+    int t = task_of(w->run, e);
     const int *c = w->cut + (size_t)t * (w->nparts + 1);
 
     return e >= c[k] && e < c[k + 1]
@@ -233,61 +266,125 @@ static void write_tasks(FILE *fp, const struct dwin *w)
     putc(']', fp);
 }
 
+/* The first of run->links whose send is event e or after it. */
+static int link_from(const struct top_run *run, int e)
+{
+    int first;
+
+    top_run_links_of(run, e, &first);
+    return first;
+}
+
+static int cmp_across(const void *a, const void *b)
+{
+    const struct top_link *x = a, *y = b;
+
+    if (x->send != y->send)
+        return (x->send > y->send) - (x->send < y->send);
+    return (x->recv > y->recv) - (x->recv < y->recv);
+}
+
+/* The messages across of a part (write_across): a growing list. */
+struct across {
+    struct top_link *a;
+    size_t n, cap;
+    int oom;
+};
+
+static void add_across(struct across *x, int send, int recv)
+{
+    if (!x->oom && pg_grow(&x->a, &x->cap, x->n + 1, sizeof *x->a) < 0)
+        x->oom = 1;
+    if (!x->oom)
+        x->a[x->n++] = (struct top_link){ send, recv };
+}
+
 /* A part's messages whose other end is in another part: (event, part)
- * pairs, packed; the page draws them as matched and names the part. */
-static void write_across(FILE *fp, const struct dwin *w)
+ * pairs, packed, in the order of run->links (send, then receive); the
+ * page draws them as matched and names the part.  They are the links of
+ * the part's sends whose receive is elsewhere and the links of its
+ * receives whose send is elsewhere (a receive has one link, its partner),
+ * gathered and sorted: the cost is the part's, not the run's.  -1 when
+ * out of memory. */
+static int write_across(FILE *fp, const struct dwin *w)
 {
     const struct top_run *run = w->run;
     struct top_packer p = { fp, 0, 0 };
-    int i, n = 0;
+    struct across x = { NULL, 0, 0, 0 };
+    struct top_link *a;
+    size_t n, i;
+    int t, e, l;
 
+    for (t = 0; w->cut && t < run->ntasks; t++) {
+        for (l = link_from(run, w->lo[t]);
+             l < run->nlinks && run->links[l].send < w->hi[t]; l++)
+            if (local_of(w, run->links[l].recv) < 0)
+                add_across(&x, run->links[l].send, run->links[l].recv);
+        for (e = w->lo[t]; e < w->hi[t]; e++)
+            if ((l = top_run_partner(&run->ev[e])) >= 0 &&
+                local_of(w, l) < 0)
+                add_across(&x, l, e);
+    }
+    if (x.oom)
+        return free(x.a), -1;
+    a = x.a, n = x.n;
+    if (n > 1)
+        qsort(a, n, sizeof *a, cmp_across);
     fprintf(fp, ",\n\"across\":\"");
-    for (i = 0; w->cut && i < run->nlinks; i++) {
-        int s = local_of(w, run->links[i].send), r = local_of(w, run->links[i].recv);
+    for (i = 0; i < n; i++) {
+        int s = local_of(w, a[i].send);
 
-        if ((s < 0) == (r < 0))
-            continue; /* both here (a line) or neither */
-        top_pack_value(&p, s >= 0 ? s : r);
-        top_pack_value(&p, part_of(w, s >= 0 ? run->links[i].recv
-                                             : run->links[i].send));
-        n++;
+        top_pack_value(&p, s >= 0 ? s : local_of(w, a[i].recv));
+        top_pack_value(&p, part_of(w, s >= 0 ? a[i].recv : a[i].send));
     }
     top_pack_end(&p);
-    fprintf(fp, "\",\"nacross\":%d", n);
+    fprintf(fp, "\",\"nacross\":%d", (int)n);
+    free(a);
+    return 0;
 }
 
-static void write_links(FILE *fp, const struct dwin *w)
+/* The lines (both ends here), the stubs and the messages across.  The
+ * links of a task's sends in the window are one stretch of run->links,
+ * found once: a part costs its own events and links.  -1 when out of
+ * memory. */
+static int write_links(FILE *fp, const struct dwin *w)
 {
     const struct top_run *run = w->run;
-    int i, e, t, n = 0, prev = 0, s, r;
+    int i, e, t, l, at, k, n = 0, prev = 0, s, r;
     struct top_packer p = { fp, 0, 0 };
 
     /* Packed: each send as the step from the previous link's (they come
      * in send order), each receive as the step from its send. */
-    for (i = 0; i < run->nlinks; i++)
-        n += local_of(w, run->links[i].send) >= 0 &&
-             local_of(w, run->links[i].recv) >= 0;
+    for (t = 0; t < run->ntasks; t++)
+        for (l = link_from(run, w->lo[t]);
+             l < run->nlinks && run->links[l].send < w->hi[t]; l++)
+            n += local_of(w, run->links[l].recv) >= 0;
     fprintf(fp, ",\n\"nlinks\":%d,\"links\":\"", n);
-    for (i = 0; i < run->nlinks; i++) {
-        s = local_of(w, run->links[i].send);
-        r = local_of(w, run->links[i].recv);
-        if (s < 0 || r < 0)
-            continue;
-        top_pack_value(&p, s - prev);
-        top_pack_value(&p, r - s);
-        prev = s;
-    }
+    for (t = 0; t < run->ntasks; t++)
+        for (l = link_from(run, w->lo[t]);
+             l < run->nlinks && run->links[l].send < w->hi[t]; l++) {
+            s = local_of(w, run->links[l].send);
+            if ((r = local_of(w, run->links[l].recv)) < 0)
+                continue;
+            top_pack_value(&p, s - prev);
+            top_pack_value(&p, r - s);
+            prev = s;
+        }
     top_pack_end(&p);
     fprintf(fp, "\",\n\"stubs\":[");
     n = 0;
     for (t = 0; t < run->ntasks; t++)
-        for (e = w->lo[t]; e < w->hi[t]; e++)
-            for (i = 0; top_run_is_send(&run->ev[e]) && i < run->ev[e].nto; i++)
-                if (!top_run_taken(run, e, run->to[run->ev[e].to + i]))
+        for (e = w->lo[t], at = link_from(run, e); e < w->hi[t]; e++) {
+            if (!top_run_is_send(&run->ev[e]))
+                continue;
+            k = top_run_links_next(run, e, &at);
+            for (i = 0; i < run->ev[e].nto; i++)
+                if (!top_run_taken_in(run, at, k, run->to[run->ev[e].to + i]))
                     fprintf(fp, n++ ? ",%d,%d" : "%d,%d", local_of(w, e),
                             run->to[run->ev[e].to + i]);
+        }
     putc(']', fp);
-    write_across(fp, w);
+    return write_across(fp, w);
 }
 
 /* A barrier's place in the part: its next event's index, or -1 when the
@@ -354,10 +451,12 @@ static void write_spawns(FILE *fp, const struct dwin *w)
     putc(']', fp);
 }
 
-static void write_data(FILE *fp, const struct dwin *w)
+/* The data of a page or part: 0, or -1 when out of memory (a part's
+ * messages across). */
+static int write_data(FILE *fp, const struct dwin *w)
 {
     const struct top_run *run = w->run;
-    int i;
+    int i, rc;
 
     fprintf(fp, "{\"v\":2,\"dir\":");
     top_json_str(fp, run->dir);
@@ -388,8 +487,9 @@ static void write_data(FILE *fp, const struct dwin *w)
     putc(']', fp);
     write_filter_data(fp, w);
     write_spawns(fp, w);
-    write_links(fp, w);
+    rc = write_links(fp, w);
     fprintf(fp, "}\n");
+    return rc;
 }
 
 /* What -races found (display_races.c), in a block of its own: a run where
@@ -547,29 +647,90 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The time of task t's next event in a merge (pos[t] along it). */
+static double merge_t(const struct top_run *run, const int *pos, int t)
+{
+    return run->ev[run->tasks[t].first + pos[t]].t;
+}
+
+/* Restores the heap (h[0] the task whose next event is earliest) below i. */
+static void merge_down(const struct top_run *run, const int *pos, int *h,
+                       int n, int i)
+{
+    for (;;) {
+        int c = 2 * i + 1, x;
+
+        if (c + 1 < n && merge_t(run, pos, h[c + 1]) < merge_t(run, pos, h[c]))
+            c++;
+        if (c >= n || !(merge_t(run, pos, h[c]) < merge_t(run, pos, h[i])))
+            return;
+        x = h[i], h[i] = h[c], h[c] = x;
+        i = c;
+    }
+}
+
+/* at[k] = the time of rank k * nev / P among all the events, by merging
+ * the tasks' events (a heap of tasks: 8 bytes a task, no copy of the
+ * times), when every task's times go forward.  1, or 0 when one steps
+ * back (the caller sorts a copy) or memory runs out. */
+static int ranks_by_merge(const struct top_run *run, int P, double *at)
+{
+    int *pos = calloc((size_t)run->ntasks + 1, sizeof *pos);
+    int *h = malloc(((size_t)run->ntasks + 1) * sizeof *h);
+    int n = 0, t, e, k = 0;
+    size_t rank;
+
+    for (t = 0; pos && h && t < run->ntasks; t++) {
+        const struct top_task *tk = &run->tasks[t];
+
+        for (e = tk->first + 1; e < tk->first + tk->nev; e++)
+            if (run->ev[e].t < run->ev[e - 1].t)
+                return free(pos), free(h), 0;
+        if (tk->nev > 0)
+            h[n++] = t;
+    }
+    if (!pos || !h)
+        return free(pos), free(h), 0;
+    for (t = n / 2 - 1; t >= 0; t--)
+        merge_down(run, pos, h, n, t);
+    for (rank = 0; k < P && n > 0; rank++) {
+        if (rank == (size_t)k * run->nev / P)
+            at[k++] = merge_t(run, pos, h[0]);
+        if (++pos[h[0]] == run->tasks[h[0]].nev)
+            h[0] = h[--n];
+        merge_down(run, pos, h, n, 0);
+    }
+    free(pos), free(h);
+    return k == P;
+}
+
 /* The parts: by time, each about `size` events of the whole run.  at[k]
- * is the time part k starts at (at[0] the run's start); cut[task * (P+1)
- * + k] the task's first event in part k, in order along the task (a
- * clock that stepped back keeps an event in its predecessor's part).
- * Returns P, or -1 when out of memory. */
+ * is the time part k starts at (at[0] the run's start; the times of
+ * ranks k * nev / P: merged from the tasks, or a sorted copy when a
+ * task's clock stepped back); cut[task * (P+1) + k] the task's first
+ * event in part k, in order along the task (a clock that stepped back
+ * keeps an event in its predecessor's part).  Returns P, or -1 when out
+ * of memory. */
 static int make_cuts(const struct top_run *run, int size, double **at,
                      int **cut)
 {
     int P = (run->nev + size - 1) / size, k, m, t, e;
-    double *ts = malloc((size_t)run->nev * sizeof *ts);
+    double *ts;
 
     *at = malloc((size_t)P * sizeof **at);
     *cut = malloc((size_t)run->ntasks * (P + 1) * sizeof **cut);
-    if (!ts || !*at || !*cut) {
-        free(ts);
+    if (!*at || !*cut)
         return -1;
+    if (!ranks_by_merge(run, P, *at)) {
+        if (!(ts = malloc((size_t)run->nev * sizeof *ts)))
+            return -1;
+        for (e = 0; e < run->nev; e++)
+            ts[e] = run->ev[e].t;
+        qsort(ts, (size_t)run->nev, sizeof *ts, cmp_double);
+        for (k = 0; k < P; k++)
+            (*at)[k] = ts[(size_t)k * run->nev / P];
+        free(ts);
     }
-    for (e = 0; e < run->nev; e++)
-        ts[e] = run->ev[e].t;
-    qsort(ts, (size_t)run->nev, sizeof *ts, cmp_double);
-    for (k = 0; k < P; k++)
-        (*at)[k] = ts[(size_t)k * run->nev / P];
-    free(ts);
     for (k = m = 1; k < P; k++) /* a time many events share: one part, not an empty one */
         if ((*at)[k] > (*at)[m - 1])
             (*at)[m++] = (*at)[k];
@@ -620,13 +781,10 @@ static void write_index(FILE *fp, struct dwin *w, const double *at,
     top_json_str(fp, pdir);
     fprintf(fp, ",\"n\":%d,\"list\":[", w->nparts);
     for (k = 0; k < w->nparts; k++) {
-        double from = at[k], to = k + 1 < w->nparts ? at[k + 1] : 0;
-        int e;
+        /* the last part ends at the run's last event */
+        double from = at[k], to = k + 1 < w->nparts ? at[k + 1] : w->tend;
 
         set_window(w, k);
-        if (k + 1 == w->nparts) /* the last part ends at its last event */
-            for (e = 0; e < run->nev; e++)
-                to = run->ev[e].t > to ? run->ev[e].t : to;
         fprintf(fp, "%s[%d,%d,%lld,%lld]", k ? "," : "", first, w->nev,
                 (long long)((from - (double)t0_of(run)) * 1e6 + 0.5),
                 (long long)((to - (double)t0_of(run)) * 1e6 + 0.5));
@@ -635,12 +793,23 @@ static void write_index(FILE *fp, struct dwin *w, const double *at,
     fprintf(fp, "]}}\n");
 }
 
-/* part-NNNN.js in dir: a script calling window.pangaeaPart(data, races). */
+/* The parts' data, written first (while the graph's events are there)
+ * into one temporary file, part k at off[k] .. off[k + 1]. */
+struct scratch {
+    FILE *fp;
+    long *off;
+};
+
+/* part-NNNN.js in dir: a script calling window.pangaeaPart(data, races),
+ * its data copied from the scratch file. */
 static int write_part(struct dwin *w, int k, const char *dir,
-                      const struct race_set *rs, pg_err *err)
+                      const struct race_set *rs, const struct scratch *sc,
+                      pg_err *err)
 {
-    char path[4400];
+    char path[4400], buf[65536];
     struct top_file f;
+    long left = sc->off[k + 1] - sc->off[k];
+    size_t n;
     FILE *fp;
 
     snprintf(path, sizeof path, "%s/part-%04d.js", dir, k + 1);
@@ -649,7 +818,20 @@ static int write_part(struct dwin *w, int k, const char *dir,
     set_window(w, k);
     fprintf(fp, "/* pangaea -display: part %d of %d of a page */\n"
             "window.pangaeaPart(", k + 1, w->nparts);
-    write_data(fp, w);
+    if (fseek(sc->fp, sc->off[k], SEEK_SET) < 0)
+        left = -1;
+    for (; left > 0; left -= (long)n) {
+        n = fread(buf, 1, left < (long)sizeof buf ? (size_t)left : sizeof buf,
+                  sc->fp);
+        if (n == 0)
+            break;
+        fwrite(buf, 1, n, fp);
+    }
+    if (left != 0) {
+        top_file_end(&f, 0, err);
+        return pg_err_set(err, "cannot read back the data of %s from its "
+                          "temporary file", path);
+    }
     putc(',', fp);
     write_races(fp, w, rs);
     fprintf(fp, ");\n");
@@ -727,7 +909,7 @@ static void write_page(FILE *fp, struct dwin *w, const char *p,
         if (m == marks[0] && w->cut)
             write_index(fp, w, at, pdir);
         else if (m == marks[0])
-            write_data(fp, w);
+            (void)write_data(fp, w); /* a whole run: nothing across */
         else if (m == marks[3] && w->cut)
             fputs("{\"v\":2,\"races\":\"\",\"nraces\":0}", fp);
         else if (m == marks[3])
@@ -758,26 +940,41 @@ static int parts_paths(const char *path, char *dir, size_t size, char *rel,
 }
 
 /* Parts whose races are written to temporary files in one pass of the
- * finder (two files each). */
-#define RACE_BATCH 64
+ * finder (two files each, and a table of 256 site names once a part has
+ * a race: 150 KB): as many as the open files allowed leave room for
+ * (RLIMIT_NOFILE less 64 for the rest), 1 to 1,000.  Each batch is a
+ * pass of the finder over every race, so fewer batches keep the page
+ * linear: 1,024 files make one pass up to 480 parts (4.8*10^8 events at
+ * 10^6 a part). */
+static int race_batch(void)
+{
+    struct rlimit rl;
+    rlim_t n;
 
-/* The parts [k0, k0 + RACE_BATCH) (their races split first, rs), each
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return 64;
+    n = rl.rlim_cur == RLIM_INFINITY ? 2064 : rl.rlim_cur;
+    n = n > 66 ? (n - 64) / 2 : 1;
+    return n > 1000 ? 1000 : (int)n;
+}
+
+/* The parts [k0, k0 + race_batch()) (their races split first, rs), each
  * written. */
 static int write_batch(struct dwin *w, int k0, const char *dir,
                        struct race_set *rs, const struct part_ctx *pc,
-                       pg_err *err)
+                       const struct scratch *sc, pg_err *err)
 {
     struct top_race_split how = { race_part_of, race_map_of, pc };
-    int k, rc = 0;
+    int k, rc = 0, batch = race_batch();
 
     rs->k0 = k0;
-    rs->k1 = k0 + RACE_BATCH < w->nparts ? k0 + RACE_BATCH : w->nparts;
+    rs->k1 = k0 + batch < w->nparts ? k0 + batch : w->nparts;
     if (top_display_races_split(w->run, rs->r, rs->n, &how, rs->k0, rs->k1,
                                 &rs->part) < 0)
         return pg_err_set(err, "cannot keep the races of the page's parts "
                           "(out of memory, or no room for temporary files)");
     for (k = rs->k0; rc == 0 && k < rs->k1; k++)
-        rc = write_part(w, k, dir, rs, err);
+        rc = write_part(w, k, dir, rs, sc, err);
     top_display_races_drop(rs->part, rs->k1 - rs->k0);
     rs->part = NULL;
     return rc;
@@ -799,15 +996,60 @@ static void part_bases(struct dwin *w, struct part_ctx *pc)
     }
 }
 
-/* Writes the parts (races found bare: rs), then the page. */
-static int write_parted(struct dwin *w, const char *path, const double *at,
-                        struct race_set *rs, pg_err *err)
+/* The parts' data into one temporary file (sc), in part order.  0, or
+ * -1 and err. */
+static int write_scratch(struct dwin *w, struct scratch *sc, pg_err *err)
+{
+    int k;
+
+    if (!(sc->off = malloc(((size_t)w->nparts + 1) * sizeof *sc->off)) ||
+        !(sc->fp = tmpfile()))
+        return pg_err_set(err, "cannot keep the data of the page's parts "
+                          "(out of memory, or no room for a temporary file)");
+    for (k = 0; k < w->nparts; k++) {
+        set_window(w, k);
+        sc->off[k] = ftell(sc->fp);
+        if (write_data(sc->fp, w) < 0)
+            return pg_err_set(err, "out of memory writing the page's parts");
+    }
+    sc->off[k] = ftell(sc->fp);
+    if (fflush(sc->fp) != 0 || ferror(sc->fp) || sc->off[k] < 0)
+        return pg_err_set(err, "cannot write the data of the page's parts to "
+                          "a temporary file: %s", strerror(errno));
+    return 0;
+}
+
+/* Writes the parts, then the page: every part's data first, while the
+ * graph's events are there; then they are freed (top_run_drop_events),
+ * the races found bare (rs) and each part written with its races: the
+ * races never share the memory with the graph's events. */
+static int write_parts(struct top_run *run, struct dwin *w, const char *dir,
+                       struct race_set *rs, const struct part_ctx *pc,
+                       pg_err *err)
+{
+    struct scratch sc = { NULL, NULL };
+    int k, rc = write_scratch(w, &sc, err);
+
+    if (rc == 0) {
+        top_run_drop_events(run);
+        rs->n = top_run_races_bare(run, &rs->r);
+    }
+    for (k = 0; rc == 0 && k < w->nparts; k = rs->k1)
+        rc = write_batch(w, k, dir, rs, pc, &sc, err);
+    if (sc.fp)
+        fclose(sc.fp);
+    free(sc.off);
+    return rc;
+}
+
+/* Writes the parts (write_parts), then the page. */
+static int write_parted(struct top_run *run, struct dwin *w, const char *path,
+                        const double *at, struct race_set *rs, pg_err *err)
 {
     char dir[4200], rel[1100];
     struct part_ctx *pc = malloc(((size_t)w->nparts + 1) * sizeof *pc);
     struct top_file f;
     FILE *fp;
-    int k;
 
     w->pbase = malloc(((size_t)w->nparts * w->run->ntasks + 1) *
                       sizeof *w->pbase);
@@ -817,11 +1059,9 @@ static int write_parted(struct dwin *w, const char *path, const double *at,
     }
     part_bases(w, pc);
     if (parts_paths(path, dir, sizeof dir, rel, sizeof rel, err) < 0 ||
-        parts_dir(dir, w->nparts, err) < 0)
+        parts_dir(dir, w->nparts, err) < 0 ||
+        write_parts(run, w, dir, rs, pc, err) < 0)
         return free(pc), -1;
-    for (k = 0; k < w->nparts; k += RACE_BATCH)
-        if (write_batch(w, k, dir, rs, pc, err) < 0)
-            return free(pc), -1;
     free(pc);
     if (!(fp = top_file_begin(&f, path, err)))
         return -1;
@@ -829,8 +1069,18 @@ static int write_parted(struct dwin *w, const char *path, const double *at,
     return top_file_end(&f, 1, err);
 }
 
-int top_display_write(const struct top_run *run, const char *path,
-                      pg_err *err)
+/* The run's last event time (the last part's end in the page's index). */
+static double last_time(const struct top_run *run)
+{
+    double to = 0;
+    int e;
+
+    for (e = 0; e < run->nev; e++)
+        to = run->ev[e].t > to ? run->ev[e].t : to;
+    return to;
+}
+
+int top_display_write(struct top_run *run, const char *path, pg_err *err)
 {
     const char *mark = strstr(top_graph_html, MARKER);
     struct dwin w = { .run = run, .nparts = 1 };
@@ -852,8 +1102,8 @@ int top_display_write(const struct top_run *run, const char *path,
         if ((w.nparts = make_cuts(run, part_size(), &at, &cut)) < 0)
             goto oom;
         w.cut = cut;
-        rs.n = top_run_races_bare(run, &rs.r);
-        rc = write_parted(&w, path, at, &rs, err);
+        w.tend = last_time(run);
+        rc = write_parted(run, &w, path, at, &rs, err);
         if (rs.n > 0)
             rc_races_free(rs.r, rs.n);
     } else if ((fp = top_file_begin(&f, path, err))) {

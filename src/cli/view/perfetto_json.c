@@ -80,7 +80,7 @@ static void trace_slice(const struct top_run *run, FILE *fp, int e,
         fprintf(fp, "],\"received\":%d}}", top_run_links_of(run, e, &i));
     } else {
         fprintf(fp, ",\"from\":%d,\"matched\":%s}}", ev->from,
-                ev->partner >= 0 ? "true" : "false");
+                top_run_partner(ev) >= 0 ? "true" : "false");
     }
 }
 
