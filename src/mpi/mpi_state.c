@@ -206,21 +206,6 @@ static MPI_Group world_group(void)
     return g;
 }
 
-/* Intercommunicators (MPI_Intercomm_create, MPI_Comm_spawn's) name ranks
- * of the remote group: not recorded yet, refused by name. */
-static void intra_only(MPI_Comm comm, const char *call)
-{
-    int inter = 0;
-
-    PMPI_Comm_test_inter(comm, &inter);
-    if (inter)
-        pgm_die(PGM_REFUSED, "%s on an intercommunicator: Pangaea records "
-                "calls on MPI_COMM_WORLD and communicators made from it "
-                "(MPI_Comm_dup, MPI_Comm_split, MPI_Comm_create) only so far "
-                "(README.md, MPI programs); nothing is recorded past this "
-                "call", call);
-}
-
 static int translate(MPI_Comm comm, int rank, int to_world)
 {
     MPI_Group g;
@@ -235,17 +220,43 @@ static int translate(MPI_Comm comm, int rank, int to_world)
     return out;
 }
 
+static int inter(MPI_Comm comm)
+{
+    int yes = 0;
+
+    PMPI_Comm_test_inter(comm, &yes);
+    return yes;
+}
+
+/* World ranks are pgm.base + a rank of this job's MPI_COMM_WORLD (0 in
+ * the first job; a spawned job's: mpi_spawn.c); a spawn's
+ * intercommunicator names ranks of the other job by its table. */
 int pgm_to_world(MPI_Comm comm, int rank, const char *call)
 {
-    if (comm == MPI_COMM_WORLD || rank < 0)
+    int w;
+
+    if (rank < 0)
         return rank; /* MPI_ANY_SOURCE, MPI_PROC_NULL */
-    intra_only(comm, call);
-    return translate(comm, rank, 1);
+    if (comm == MPI_COMM_WORLD)
+        return pgm.base + rank;
+    if (inter(comm))
+        return pgm_inter_to_world(comm, rank, call);
+    if ((w = translate(comm, rank, 1)) == MPI_UNDEFINED)
+        pgm_die(PGM_REFUSED, "%s on a communicator holding ranks of "
+                "another job (MPI_Intercomm_merge of a spawn's "
+                "intercommunicator): not recorded (README.md, MPI "
+                "programs); nothing is recorded past this call", call);
+    return pgm.base + w;
 }
 
 int pgm_from_world(MPI_Comm comm, int world)
 {
-    if (comm == MPI_COMM_WORLD || world < 0)
+    if (world < 0)
         return world;
-    return translate(comm, world, 0);
+    if (comm != MPI_COMM_WORLD && inter(comm))
+        return pgm_inter_from_world(comm, world);
+    world -= pgm.base;
+    if (world < 0 || world >= pgm.size)
+        return MPI_UNDEFINED;
+    return comm == MPI_COMM_WORLD ? world : translate(comm, world, 0);
 }
