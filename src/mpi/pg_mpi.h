@@ -244,6 +244,11 @@ void pgm_gate_start(void);
  * peer); tag, size: -1 if none or unknown. */
 #define PGM_GATE_NONE (-1000)
 void pgm_gate(const char *call, int peer, int tag, int size);
+/* The same for a receive on comm: recording, a wildcard one (peer
+ * MPI_ANY_SOURCE) lists what it could take while held, and returns the
+ * source the page chose (a rank of comm), else MPI_ANY_SOURCE. */
+int pgm_gate_recv(const char *call, int peer, int tag, int size,
+                  MPI_Comm comm);
 /* -live, replaying: the rank waits in a receive for its recorded message
  * (on 1) or no longer (0); the view shows which message from the
  * recording (src/cli/live/live_snap.c). */
