@@ -23,7 +23,7 @@
  * Inside the library a process is named by its "world rank" (pg_mpi.h:
  * ltid - 1); a spawned job's world rank r is base + r, and a remote rank
  * of a spawn's intercommunicator is looked up in a table kept on the
- * intercommunicator (an attribute of our own keyval, freed with it).  An
+ * intercommunicator (mpi_state.c, pgm_inter_remember).  An
  * intercommunicator the library did not see made (MPI_Intercomm_create,
  * MPI_Comm_connect/accept) has no table: refused by name at its first
  * point-to-point call, as before.
@@ -36,80 +36,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pg_mpi.h"
 
-/* The remote group of an intercommunicator, as world ranks (ltid - 1). */
-struct remote {
-    int n;
-    int u[];
-};
-
-static int rkey = MPI_KEYVAL_INVALID;
 static int spawns_done; /* this rank's <spawn> events, made or followed */
-
-static int forget(MPI_Comm comm, int key, void *attr, void *extra)
-{
-    (void)comm, (void)key, (void)extra;
-    free(attr);
-    return MPI_SUCCESS;
-}
-
-static void remember_remote(MPI_Comm inter, int n, const int *u)
-{
-    struct remote *r;
-
-    if (rkey == MPI_KEYVAL_INVALID &&
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, forget, &rkey,
-                                NULL) != MPI_SUCCESS)
-        pgm_die(PGM_REFUSED, "MPI_Comm_spawn: cannot make a keyval");
-    if (!(r = malloc(sizeof *r + (size_t)n * sizeof *r->u)))
-        pgm_die(PGM_REFUSED, "out of memory");
-    r->n = n;
-    memcpy(r->u, u, (size_t)n * sizeof *u);
-    if (PMPI_Comm_set_attr(inter, rkey, r) != MPI_SUCCESS)
-        pgm_die(PGM_REFUSED, "MPI_Comm_spawn: cannot name its "
-                "intercommunicator's ranks");
-}
-
-static const struct remote *remote_of(MPI_Comm comm)
-{
-    void *v = NULL;
-    int flag = 0;
-
-    if (rkey == MPI_KEYVAL_INVALID ||
-        PMPI_Comm_get_attr(comm, rkey, &v, &flag) != MPI_SUCCESS || !flag)
-        return NULL;
-    return v;
-}
-
-int pgm_inter_to_world(MPI_Comm comm, int rank, const char *call)
-{
-    const struct remote *r = remote_of(comm);
-
-    if (!r)
-        pgm_die(PGM_REFUSED, "%s on an intercommunicator: Pangaea "
-                "records those MPI_Comm_spawn makes, not this one (made by "
-                "MPI_Intercomm_create, MPI_Comm_connect, ...: README.md, "
-                "MPI programs); nothing is recorded past this call", call);
-    if (rank >= r->n)
-        pgm_die(PGM_REFUSED, "%s: rank %d of an intercommunicator whose "
-                "remote group has %d", call, rank, r->n);
-    return r->u[rank];
-}
-
-int pgm_inter_from_world(MPI_Comm comm, int world)
-{
-    const struct remote *r = remote_of(comm);
-    int i;
-
-    for (i = 0; r && i < r->n; i++)
-        if (r->u[i] == world)
-            return i;
-    return MPI_UNDEFINED;
-}
 
 /* ---- the first ltid of a spawn ------------------------------------------ */
 
@@ -219,49 +150,7 @@ static void log_spawns(int count, char **commands, char ***argvs,
         spawns_done += count;
 }
 
-int pgm_first_spawned(const char *dir, int ranks)
-{
-    char path[PATH_MAX + 64];
-    pg_log_header h;
-    pg_event ev;
-    pg_err err;
-    pg_logr *r;
-    int ltid, i, first = 0;
-
-    for (ltid = 1; ltid <= ranks; ltid++) {
-        pg_log_path(path, sizeof path, dir, ltid, PG_LOG_EXEC);
-        if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
-            continue;
-        while (pg_logr_next(r, &ev, &err) == 1)
-            for (i = 0; ev.kind == PG_EV_SPAWN && i < ev.nchild; i++)
-                if (!first || ev.child_ltid[i] < first)
-                    first = ev.child_ltid[i];
-        pg_logr_close(r);
-    }
-    return first;
-}
-
-void pgm_check_ranks(const char *dir, const char *what)
-{
-    char path[PATH_MAX + 64];
-    struct stat st;
-    int first;
-
-    if (pgm.rank != 0 || pgm.base != 0)
-        return;
-    first = pgm_first_spawned(dir, pgm.size);
-    if (first && first <= pgm.size)
-        pgm_die(PGM_REFUSED, "%s had %d ranks, this run has %d (its ltid %d "
-                "is a rank MPI_Comm_spawn started, in %s): give the launcher "
-                "the recorded number", what, first - 1, pgm.size, first, dir);
-    pg_log_path(path, sizeof path, dir, pgm.size + 1, PG_LOG_COMM);
-    if (first != pgm.size + 1 && stat(path, &st) == 0)
-        pgm_die(PGM_REFUSED, "%s has more ranks than the %d of this run "
-                "(%s): give the launcher the recorded number", what,
-                pgm.size, path);
-}
-
-/* ---- the spawn ----------------------------------------------------------- */
+/* ---- the spawn ---------------------------------------------------------- */
 
 /* After a spawn over comm (root `root`) made inter: every parent learns
  * the children's first ltid, names the intercommunicator and its remote
@@ -287,7 +176,7 @@ static void spawned(MPI_Comm comm, int root, MPI_Comm inter, int count,
         pgm_die(PGM_REFUSED, "out of memory");
     for (i = 0; i < n; i++)
         u[i] = base + i;
-    remember_remote(inter, n, u);
+    pgm_inter_remember(inter, n, u);
     hdr[0] = base, hdr[1] = pgm_ctx_made(comm, inter), hdr[2] = np;
     for (i = 0; i < np; i++)
         u[i] = pgm_to_world(comm, i, "MPI_Comm_spawn");
@@ -310,7 +199,7 @@ void pgm_spawn_start(void)
                 "sent no ltids");
     PMPI_Bcast(u, hdr[2], MPI_INT, 0, parent);
     pgm.base = hdr[0];
-    remember_remote(parent, hdr[2], u);
+    pgm_inter_remember(parent, hdr[2], u);
     pgm_ctx_set(parent, hdr[1]);
     free(u);
 }

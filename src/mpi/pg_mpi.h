@@ -34,8 +34,8 @@
  * (the sends in flight) and mpi_persist.c (the persistent requests) sit
  * beside mpi_site.c, and mpi_gate.c (-live's gate, on the log layer's
  * live_gate.c) beside mpi_crash.c; mpi_spawn.c (MPI_Comm_spawn: spawned
- * ranks' ltids, the remote ranks of a spawn's intercommunicator, which
- * mpi_state.c's world ranks look up) beside mpi_force.c.
+ * ranks' ltids) between mpi_force.c and mpi_log.c, the remote ranks of
+ * its intercommunicators being mpi_state.c's.
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -144,13 +144,17 @@ void pgm_ctx_set(MPI_Comm comm, int id);
  * parents its first ltid (pgm.base) and its parent intercommunicator's
  * name and ranks; nothing in a rank of the first job. */
 void pgm_spawn_start(void);
-/* A remote rank of an intercommunicator a spawn made, as a world rank
- * (ltid - 1); another intercommunicator ends the run naming `call`.  And
- * back: MPI_UNDEFINED if not in its remote group. */
+/* mpi_state.c: a spawn's intercommunicator's remote ranks, n world ranks
+ * (kept on it as an attribute, freed with it). */
+void pgm_inter_remember(MPI_Comm inter, int n, const int *u);
+/* mpi_state.c: a remote rank of an intercommunicator a spawn made, as a
+ * world rank (ltid - 1); another intercommunicator ends the run naming
+ * `call`.  And back: MPI_UNDEFINED if not in its remote group. */
 int pgm_inter_to_world(MPI_Comm comm, int rank, const char *call);
 int pgm_inter_from_world(MPI_Comm comm, int world);
-/* The first ltid that ltids 1 to `ranks` of the recording in dir spawned
- * (their <spawn> events), 0 if none: the first job had first - 1 ranks. */
+/* mpi_state.c: the first ltid that ltids 1 to `ranks` of the recording
+ * in dir spawned (their <spawn> events), 0 if none: the first job had
+ * first - 1 ranks. */
 int pgm_first_spawned(const char *dir, int ranks);
 /* Replay, rank 0 of the first job: refused, naming the log, if the
  * recording's first job had more or fewer ranks than this run's (pgm.size). */

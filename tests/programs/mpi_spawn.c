@@ -12,9 +12,9 @@
  * each worker (tag 2, the worker's rank times 100), and the workers send
  * it back on their own MPI_COMM_WORLD to their rank 0, which takes them
  * with MPI_ANY_SOURCE too and sends the order it took them in (their
- * ranks as decimal digits) to the master.  Each worker naps a little (its pid seeds the
- * length) before each send: free runs differ, a replay must print the
- * recorded orders.
+ * ranks as decimal digits) to the master.  Each worker naps a little
+ * (its pid seeds the length) before each send: free runs differ, a
+ * replay must print the recorded orders.
  */
 #include <mpi.h>
 #include <stdio.h>
