@@ -5,7 +5,9 @@
 #   and MPI_Comm_spawn_multiple ("multiple": 2 commands of 1 worker): the
 #   spawned ranks are ltids 2-4 then 5-6, in the order of the spawns,
 #   children of the master in -tasks, every message matched; replays
-#   print exactly the recorded output;
+#   print exactly the recorded output; -whatif makes the master's first
+#   receive take a spawned worker's other answer; a race-only recording
+#   (-min) replays;
 # - a replay of a one-spawn recording by a program that spawns again
 #   stops at that spawn, named, exit 3; a replay with 2 ranks of a
 #   recording of 1 (whose ltid 2 is a spawned rank) is refused, naming
@@ -54,13 +56,39 @@ if command -v mpiexec.openmpi >/dev/null; then
         [ "$how" = multiple ] && want="[[2, 3, 4], [5], [6]]" # a <spawn> per command
         if timeout 120 "$P" -log -logdir "$dir/$how" mpiexec.openmpi --oversubscribe -n 1 "$PROG" "$how" \
             >"$dir/$how.out" 2>"$dir/$how.err" && spawned "$dir/$how" "$want" &&
-            replays 3 "$how" "$PROG" "$how"; then
-            pg_pass "Open MPI, spawns $how: ltids 2-4 then 5-6 in the spawns' order, the master's children; 3 replays print the recorded output"
+            replays 2 "$how" "$PROG" "$how"; then
+            pg_pass "Open MPI, spawns $how: ltids 2-4 then 5-6 in the spawns' order, the master's children; 2 replays print the recorded output"
         else
             pg_fail "Open MPI, spawns $how"
             tail -3 "$dir/$how.err"
         fi
     done
+    # -whatif on the spawned workers' race: the master's first receive
+    # takes an answer -races offers as its alternative (a worker's: ltid
+    # 2-4, remote rank ltid - 2)
+    alt=$("$P" -races -json "$dir/twice" | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1][0]
+a = r["alternatives"][0]
+print("1:%d=%d:%d %d" % (r["seq"], a["ltid"], a["msgid"], a["ltid"] - 2))')
+    timeout 180 "$P" -whatif "${alt% *}" -logdir "$dir/twice" -o "$dir/whatif" \
+        mpiexec.openmpi --oversubscribe -n 1 "$PROG" twice >"$dir/whatif.out" 2>"$dir/whatif.err"
+    rc=$?
+    if [ "$rc" = 0 ] && [ -n "$alt" ] && [ "$(grep '^first:' "$dir/whatif.out" | awk '{print $2}')" = "${alt#* }" ]; then
+        pg_pass "-whatif ${alt% *}: the master's first receive takes that spawned worker's answer (remote rank ${alt#* })"
+    else
+        pg_fail "-whatif on a spawn's recording: exit $rc"
+        cat "$dir/whatif.out"; tail -3 "$dir/whatif.err"
+    fi
+    # -min keeps the racing receives; its replay prints the recorded output
+    cp -r "$dir/twice" "$dir/min" && "$P" -min "$dir/min" >"$dir/min.err" 2>&1 &&
+        cp "$dir/twice.out" "$dir/min.out"
+    if replays 1 min "$PROG" twice; then
+        pg_pass "a race-only recording (-min) of the spawns replays the recorded output"
+    else
+        pg_fail "-min of a spawn's recording, replayed"
+        cat "$dir/min.err"
+    fi
     timeout 120 "$P" -log -logdir "$dir/once" mpiexec.openmpi --oversubscribe -n 1 "$PROG" \
         >"$dir/once.out" 2>"$dir/once.err"
     timeout 120 "$P" -replay -logdir "$dir/once" mpiexec.openmpi --oversubscribe -n 1 "$PROG" twice \
