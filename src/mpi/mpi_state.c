@@ -346,14 +346,14 @@ static int inter(MPI_Comm comm)
 /* World ranks are pgm.base + a rank of this job's MPI_COMM_WORLD (0 in
  * the first job; a spawned job's: mpi_spawn.c); a spawn's
  * intercommunicator names ranks of the other job by its table. */
-int pgm_to_world(MPI_Comm comm, int rank, const char *call)
+int pgm_to_world_other(MPI_Comm comm, int rank, const char *call)
 {
     int w;
 
+    if (comm == MPI_COMM_WORLD && rank >= 0)
+        return pgm.base + rank; /* pgm_to_world's own case (pg_mpi.h) */
     if (rank < 0)
         return rank; /* MPI_ANY_SOURCE, MPI_PROC_NULL */
-    if (comm == MPI_COMM_WORLD)
-        return pgm.base + rank;
     if (inter(comm))
         return pgm_inter_to_world(comm, rank, call);
     if ((w = translate(comm, rank, 1)) == MPI_UNDEFINED)
@@ -364,14 +364,17 @@ int pgm_to_world(MPI_Comm comm, int rank, const char *call)
     return pgm.base + w;
 }
 
-int pgm_from_world(MPI_Comm comm, int world)
+int pgm_from_world_other(MPI_Comm comm, int world)
 {
+    unsigned r = (unsigned)(world - pgm.base);
+
+    if (comm == MPI_COMM_WORLD && r < (unsigned)pgm.size)
+        return (int)r; /* pgm_from_world's own case (pg_mpi.h) */
     if (world < 0)
         return world;
     if (comm != MPI_COMM_WORLD && inter(comm))
         return pgm_inter_from_world(comm, world);
-    world -= pgm.base;
-    if (world < 0 || world >= pgm.size)
+    if (r >= (unsigned)pgm.size)
         return MPI_UNDEFINED;
-    return comm == MPI_COMM_WORLD ? world : translate(comm, world, 0);
+    return translate(comm, (int)r, 0);
 }

@@ -188,9 +188,24 @@ _Noreturn void pgm_die(int code, const char *fmt, ...)
  * are); an intercommunicator no spawn made, or a rank of another job on
  * an intracommunicator (MPI_Intercomm_merge), ends the run naming
  * `call` (not recorded). */
-int pgm_to_world(MPI_Comm comm, int rank, const char *call);
+int pgm_to_world_other(MPI_Comm comm, int rank, const char *call);
+static inline int pgm_to_world(MPI_Comm comm, int rank, const char *call)
+{
+    /* inline: every send and receive asks (bench/mpi_insn.sh) */
+    return comm == MPI_COMM_WORLD && rank >= 0
+               ? pgm.base + rank
+               : pgm_to_world_other(comm, rank, call);
+}
 /* A world rank as a rank of comm: MPI_UNDEFINED if it is not in comm. */
-int pgm_from_world(MPI_Comm comm, int world);
+int pgm_from_world_other(MPI_Comm comm, int world);
+static inline int pgm_from_world(MPI_Comm comm, int world)
+{
+    unsigned r = (unsigned)(world - pgm.base);
+
+    return comm == MPI_COMM_WORLD && r < (unsigned)pgm.size
+               ? (int)r
+               : pgm_from_world_other(comm, world);
+}
 
 /* ---- mpi_isend.c ---- */
 /* An MPI_Isend's request and its message id (its send's msgid), until
