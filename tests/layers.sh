@@ -44,6 +44,7 @@ mpi_site mpi_isend mpi_persist
 mpi_crash mpi_gate
 mpi_stop
 mpi_force
+mpi_spawn
 mpi_log
 mpi_p2p mpi_clock
 mpi_start

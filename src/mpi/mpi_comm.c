@@ -85,27 +85,39 @@ static int child_id(int p, int n)
     return z < 2 ? (int)z + 2 : (int)z;
 }
 
-/* A constructor over parent returned rc and *made: counted among the
- * parent's children in every member (MPI_COMM_NULL too: a member that
- * gets none made the call all the same), and named. */
-static void name_child(MPI_Comm parent, int rc, const MPI_Comm *made)
+void pgm_ctx_set(MPI_Comm comm, int id)
 {
-    struct cname *p = name_of(parent), *c;
+    struct cname *c;
 
-    if (!p || rc != MPI_SUCCESS)
-        return; /* an unnamed parent's children are unnamed (0) */
-    p->made++;
-    if (*made == MPI_COMM_NULL)
-        return;
     if (keyval == MPI_KEYVAL_INVALID &&
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, forget, &keyval,
                                 NULL) != MPI_SUCCESS)
         return;
     if (!(c = malloc(sizeof *c)))
         return;
-    *c = (struct cname){ child_id(p->id, p->made), 0 };
-    if (PMPI_Comm_set_attr(*made, keyval, c) != MPI_SUCCESS)
+    *c = (struct cname){ id, 0 };
+    if (PMPI_Comm_set_attr(comm, keyval, c) != MPI_SUCCESS)
         free(c);
+}
+
+/* A constructor over parent returned rc and *made: counted among the
+ * parent's children in every member (MPI_COMM_NULL too: a member that
+ * gets none made the call all the same), and named. */
+static void name_child(MPI_Comm parent, int rc, const MPI_Comm *made)
+{
+    struct cname *p = name_of(parent);
+
+    if (!p || rc != MPI_SUCCESS)
+        return; /* an unnamed parent's children are unnamed (0) */
+    p->made++;
+    if (*made != MPI_COMM_NULL)
+        pgm_ctx_set(*made, child_id(p->id, p->made));
+}
+
+int pgm_ctx_made(MPI_Comm parent, MPI_Comm made)
+{
+    name_child(parent, MPI_SUCCESS, &made);
+    return pgm_ctx_of(made);
 }
 
 PGM_API int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)

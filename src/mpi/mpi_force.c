@@ -121,14 +121,9 @@ static void open_old(void)
 {
     char path[4200];
     pg_log_header h;
-    struct stat st;
     pg_err err;
 
-    pg_log_path(path, sizeof path, fc.from, pgm.size + 1, PG_LOG_COMM);
-    if (pgm.rank == 0 && stat(path, &st) == 0)
-        pgm_die(PGM_REFUSED, "the recording forked has more ranks than the "
-                "%d of this run (%s): give the launcher the recorded number",
-                pgm.size, path);
+    pgm_check_ranks(fc.from, "the recording forked"); /* mpi_spawn.c */
     pg_log_path(path, sizeof path, fc.from, pgm.ltid, PG_LOG_COMM);
     if (!(pgm.rd = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
         pgm_die(PGM_REFUSED, "cannot follow the recording forked: %s",

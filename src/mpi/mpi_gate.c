@@ -22,9 +22,22 @@
  * in the page, for the view too: src/cli/live/live_snap.c).  A rank held
  * says why on stderr (the launcher forwards it) when a breakpoint or
  * run-to held it, with its pid for gdb -p.  MPI has no watch that could
- * call a held rank stalled, so nothing else is told.  A held receive
- * lists no queued messages: MPI cannot list a queue without taking from
- * it, so the page's choice among them is PVM's only (a replay's choice,
+ * call a held rank stalled, so nothing else is told.
+ *
+ * Recording, a held MPI_Recv with a wildcard source lists what it could
+ * take: MPI cannot list a queue, but MPI_Iprobe of each possible source,
+ * with the receive's tag and communicator, finds that source's first
+ * pending message, and by MPI's non-overtaking rule that is the only one
+ * of the source the receive could take (its later ones wait behind it,
+ * with MPI_ANY_TAG too).  So the candidates are one per source that has
+ * one, refreshed every 100 ms while held; when pangaea names one (choice:
+ * its source's rank in the communicator, plus 1) the receive is posted
+ * for that source and takes it, and the log records the wildcard asked
+ * for and the message taken, so the recording replays it.  A candidate's
+ * msgid is the receiver's count (the k-th of that sender and tag, as a
+ * receive's msgid is written: pg_mpi.h) and its tid the communicator's
+ * name in the log, from which pangaea names the sender's msgid
+ * (src/cli/live/live_alt.c).  Other calls list none (a replay's choice,
  * a what-if run, is the command's: src/cli/live/live_alt.c).
  */
 #define _GNU_SOURCE
@@ -81,15 +94,76 @@ static const char *where(char *buf, size_t len)
     return buf;
 }
 
+/* A held wildcard receive's candidates: the first pending message of
+ * each source of its communicator (remote group, for an
+ * intercommunicator) that its tag admits, into the page. */
+struct pending {
+    MPI_Comm comm;
+    int tag;
+};
+
+static void list_pending(void *arg)
+{
+    const struct pending *q = arg;
+    struct pg_live_cand *c;
+    int size = 0, inter = 0, r, n = 0, flag, bytes, w, ctx;
+    MPI_Status st;
+
+    PMPI_Comm_test_inter(q->comm, &inter);
+    if (inter)
+        PMPI_Comm_remote_size(q->comm, &size);
+    else
+        PMPI_Comm_size(q->comm, &size);
+    ctx = pgm_ctx_of(q->comm);
+    for (r = 0; r < size && n < PG_LIVE_CANDS; r++) {
+        if (PMPI_Iprobe(r, q->tag, q->comm, &flag, &st) != MPI_SUCCESS ||
+            !flag)
+            continue;
+        w = pgm_to_world(q->comm, r, "MPI_Recv");
+        if (PMPI_Get_count(&st, MPI_BYTE, &bytes) != MPI_SUCCESS ||
+            bytes == MPI_UNDEFINED)
+            bytes = -1;
+        c = &pgm_live->cand[n++];
+        *c = (struct pg_live_cand){ .bufid = r + 1, .tid = ctx,
+                                    .ltid = pgm_ltid_of(w),
+                                    .tag = st.MPI_TAG, .bytes = bytes,
+                                    .msgid = pgm_count(w, st.MPI_TAG, ctx,
+                                                       0) };
+    }
+    pgm_live->ncand = n;
+}
+
+/* The source pangaea chose among the listed ones (a rank of the
+ * receive's communicator), or MPI_ANY_SOURCE. */
+static int chosen(void)
+{
+    int choice = pgm_live->choice, i;
+
+    pgm_live->choice = 0;
+    for (i = 0; choice > 0 && i < pgm_live->ncand && i < PG_LIVE_CANDS; i++)
+        if (pgm_live->cand[i].bufid == choice)
+            return choice - 1;
+    return MPI_ANY_SOURCE;
+}
+
 void pgm_gate(const char *call, int peer, int tag, int size)
+{
+    pgm_gate_recv(call, peer, tag, size, MPI_COMM_NULL);
+}
+
+int pgm_gate_recv(const char *call, int peer, int tag, int size,
+                  MPI_Comm comm)
 {
     struct pg_live_call c = { call, pgm.pc, pgm.ltid, pgm_ltid_of(peer), tag,
                               size, 0 };
     char why[64], site[700], args[96] = "";
+    struct pending q = { comm, tag };
+    int list = comm != MPI_COMM_NULL && pgm.mode == PGM_LOG &&
+               !pgm.whatif && peer == MPI_ANY_SOURCE, r = MPI_ANY_SOURCE;
 
     c.at = done_events();
     if (!pg_live_stops(pgm_live, pgm_live_ctl, &c, NULL, why, sizeof why))
-        return;
+        return MPI_ANY_SOURCE;
     if (peer >= 0)
         snprintf(args, sizeof args, "rank %d", peer);
     else if (peer == MPI_ANY_SOURCE)
@@ -102,6 +176,11 @@ void pgm_gate(const char *call, int peer, int tag, int size)
                 "%d; the live page lets it go on\n", pgm.ltid, pgm.rank, call,
                 c.peer, tag, c.at, why, pgm_live->site, (int)getpid(),
                 (int)getpid());
-    pg_live_wait(pgm_live, NULL, NULL);
+    if (list)
+        list_pending(&q);
+    pg_live_wait(pgm_live, list ? list_pending : NULL, &q);
+    if (list)
+        r = chosen();
     pg_live_release(pgm_live);
+    return r;
 }

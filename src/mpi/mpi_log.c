@@ -169,12 +169,12 @@ const struct pgm_post *pgm_posting(int k)
 }
 
 /* A replay needs this rank's log, of this program, and rank 0 checks
- * that the recording had no more ranks than this run. */
+ * that the recording had no more ranks than this run (past the ranks its
+ * ranks spawned). */
 static void open_recording(const char *exe)
 {
     char path[PATH_MAX + 64];
     pg_log_header h;
-    struct stat st;
     pg_err err;
 
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
@@ -188,11 +188,7 @@ static void open_recording(const char *exe)
         pgm_die(PGM_REFUSED, "%s is a selective log (\"%s\"): an MPI "
                 "replay follows whole or race-only recordings", path,
                 h.select);
-    pg_log_path(path, sizeof path, pgm.dir, pgm.size + 1, PG_LOG_COMM);
-    if (pgm.rank == 0 && stat(path, &st) == 0)
-        pgm_die(PGM_REFUSED, "the recording has more ranks than the %d of "
-                "this run (%s): give the launcher the recorded number",
-                pgm.size, path);
+    pgm_check_ranks(pgm.dir, "the recording"); /* rank 0: mpi_spawn.c */
     check_program(exe);
     /* a receive that never took a message when recorded is posted here
      * (mpi_p2p.c): a communicator of our own, collective, so every rank
@@ -218,7 +214,9 @@ void pgm_start(void)
                                          : PGM_OFF;
     PMPI_Comm_rank(MPI_COMM_WORLD, &pgm.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &pgm.size);
-    pgm.ltid = pgm_ltid_of(pgm.rank);
+    if (pgm.mode != PGM_OFF)
+        pgm_spawn_start(); /* a spawned rank's pgm.base (mpi_spawn.c) */
+    pgm.ltid = pgm_ltid_of(pgm.base + pgm.rank);
     if (pgm.mode == PGM_OFF)
         return;
     if (!dir || dir[0] != '/' || strlen(dir) >= sizeof pgm.dir)

@@ -324,13 +324,14 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
 {
     const struct pgm_ev *e = NULL;
     MPI_Status st;
-    int rc, from;
+    int rc, from, chose = MPI_ANY_SOURCE;
 
     if (PASS(source))
         return PMPI_Recv(buf, count, type, source, tag, comm, status);
     PGM_SITE();
     from = pgm_to_world(comm, source, "MPI_Recv");
-    PGM_GATE("MPI_Recv", from, tag, -1);
+    if (pg_live_on(pgm_live, pgm_live_ctl)) /* -live: the page may choose */
+        chose = pgm_gate_recv("MPI_Recv", from, tag, -1, comm);
     pgm.busy = 1;
     if (pgm.mode == PGM_REPLAY && pgm_left_out()) {
         rc = PMPI_Recv(buf, count, type, source, tag, comm, &st);
@@ -346,6 +347,8 @@ PGM_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
 
         if (pgm.hooks && pgm_force_pick("MPI_Recv", &s, &t))
             r = forced_source(comm, s);
+        else if (chose != MPI_ANY_SOURCE)
+            r = chose; /* its first pending message (mpi_gate.c) */
         else if (pgm.hooks)
             pgm_chaos_pick(&r, t, comm);
         rc = PMPI_Recv(buf, count, type, r, t, comm, &st);

@@ -11,12 +11,14 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -203,7 +205,120 @@ void pgm_die(int code, const char *fmt, ...)
     _exit(code);
 }
 
-/* ---- communicators -------------------------------------------------------- */
+/* ---- spawns' intercommunicators and ranks (mpi_spawn.c) --------------- */
+
+/* The remote group of an intercommunicator, as world ranks (ltid - 1). */
+struct remote {
+    int n;
+    int u[];
+};
+
+static int rkey = MPI_KEYVAL_INVALID;
+
+static int forget_remote(MPI_Comm comm, int key, void *attr, void *extra)
+{
+    (void)comm, (void)key, (void)extra;
+    free(attr);
+    return MPI_SUCCESS;
+}
+
+void pgm_inter_remember(MPI_Comm inter, int n, const int *u)
+{
+    struct remote *r;
+
+    if (rkey == MPI_KEYVAL_INVALID &&
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, forget_remote, &rkey,
+                                NULL) != MPI_SUCCESS)
+        pgm_die(PGM_REFUSED, "MPI_Comm_spawn: cannot make a keyval");
+    if (!(r = malloc(sizeof *r + (size_t)n * sizeof *r->u)))
+        pgm_die(PGM_REFUSED, "out of memory");
+    r->n = n;
+    memcpy(r->u, u, (size_t)n * sizeof *u);
+    if (PMPI_Comm_set_attr(inter, rkey, r) != MPI_SUCCESS)
+        pgm_die(PGM_REFUSED, "MPI_Comm_spawn: cannot name its "
+                "intercommunicator's ranks");
+}
+
+static const struct remote *remote_of(MPI_Comm comm)
+{
+    void *v = NULL;
+    int flag = 0;
+
+    if (rkey == MPI_KEYVAL_INVALID ||
+        PMPI_Comm_get_attr(comm, rkey, &v, &flag) != MPI_SUCCESS || !flag)
+        return NULL;
+    return v;
+}
+
+int pgm_inter_to_world(MPI_Comm comm, int rank, const char *call)
+{
+    const struct remote *r = remote_of(comm);
+
+    if (!r)
+        pgm_die(PGM_REFUSED, "%s on an intercommunicator: Pangaea "
+                "records those MPI_Comm_spawn makes, not this one (made by "
+                "MPI_Intercomm_create, MPI_Comm_connect, ...: README.md, "
+                "MPI programs); nothing is recorded past this call", call);
+    if (rank >= r->n)
+        pgm_die(PGM_REFUSED, "%s: rank %d of an intercommunicator whose "
+                "remote group has %d", call, rank, r->n);
+    return r->u[rank];
+}
+
+int pgm_inter_from_world(MPI_Comm comm, int world)
+{
+    const struct remote *r = remote_of(comm);
+    int i;
+
+    for (i = 0; r && i < r->n; i++)
+        if (r->u[i] == world)
+            return i;
+    return MPI_UNDEFINED;
+}
+
+int pgm_first_spawned(const char *dir, int ranks)
+{
+    char path[PATH_MAX + 64];
+    pg_log_header h;
+    pg_event ev;
+    pg_err err;
+    pg_logr *r;
+    int ltid, i, first = 0;
+
+    for (ltid = 1; ltid <= ranks; ltid++) {
+        pg_log_path(path, sizeof path, dir, ltid, PG_LOG_EXEC);
+        if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
+            continue;
+        while (pg_logr_next(r, &ev, &err) == 1)
+            for (i = 0; ev.kind == PG_EV_SPAWN && i < ev.nchild; i++)
+                if (!first || ev.child_ltid[i] < first)
+                    first = ev.child_ltid[i];
+        pg_logr_close(r);
+    }
+    return first;
+}
+
+void pgm_check_ranks(const char *dir, const char *what)
+{
+    char path[PATH_MAX + 64];
+    struct stat st;
+    int first;
+
+    if (pgm.rank != 0 || pgm.base != 0)
+        return;
+    first = pgm_first_spawned(dir, pgm.size);
+    if (first && first <= pgm.size)
+        pgm_die(PGM_REFUSED, "%s had %d ranks, this run has %d (its ltid %d "
+                "is a rank MPI_Comm_spawn started, in %s): give the launcher "
+                "the recorded number", what, first - 1, pgm.size, first, dir);
+    pg_log_path(path, sizeof path, dir, pgm.size + 1, PG_LOG_COMM);
+    if (first != pgm.size + 1 && stat(path, &st) == 0)
+        pgm_die(PGM_REFUSED, "%s has more ranks than the %d of this run "
+                "(%s): give the launcher the recorded number", what,
+                pgm.size, path);
+}
+
+/* ---- communicators ------------------------------------------------------ */
 
 /* A log names ranks of MPI_COMM_WORLD (as ltids), whatever communicator
  * the call was on: ranks of others are translated through their groups.
@@ -223,21 +338,6 @@ static MPI_Group world_group(void)
     if (g == MPI_GROUP_NULL)
         PMPI_Comm_group(MPI_COMM_WORLD, &g);
     return g;
-}
-
-/* Intercommunicators (MPI_Intercomm_create, MPI_Comm_spawn's) name ranks
- * of the remote group: not recorded yet, refused by name. */
-static void intra_only(MPI_Comm comm, const char *call)
-{
-    int inter = 0;
-
-    PMPI_Comm_test_inter(comm, &inter);
-    if (inter)
-        pgm_die(PGM_REFUSED, "%s on an intercommunicator: Pangaea records "
-                "calls on MPI_COMM_WORLD and communicators made from it "
-                "(MPI_Comm_dup, MPI_Comm_split, MPI_Comm_create) only so far "
-                "(README.md, MPI programs); nothing is recorded past this "
-                "call", call);
 }
 
 static int translate(MPI_Comm comm, int rank, int to_world)
@@ -335,15 +435,37 @@ static struct ranks *ranks_of(MPI_Comm comm)
     return r;
 }
 
+static int inter(MPI_Comm comm)
+{
+    int yes = 0;
+
+    PMPI_Comm_test_inter(comm, &yes);
+    return yes;
+}
+
+/* World ranks are pgm.base + a rank of this job's MPI_COMM_WORLD (0 in
+ * the first job; a spawned job's: mpi_spawn.c); a spawn's
+ * intercommunicator names ranks of the other job by its table. */
 int pgm_to_world_other(MPI_Comm comm, int rank, const char *call)
 {
-    struct ranks *r = ranks_of(comm);
+    struct ranks *r;
+    int w;
 
-    if (!r || r->inter) {
-        intra_only(comm, call);
-        return translate(comm, rank, 1);
-    }
-    return rank < r->size ? r->world[rank] : MPI_UNDEFINED;
+    if (rank < 0)
+        return rank; /* MPI_ANY_SOURCE, MPI_PROC_NULL */
+    if (comm == MPI_COMM_WORLD)
+        return pgm.base + rank; /* pgm_to_world's own case (pg_mpi.h) */
+    r = ranks_of(comm);
+    if (r ? r->inter : inter(comm))
+        return pgm_inter_to_world(comm, rank, call);
+    if (r && rank >= r->size)
+        return MPI_UNDEFINED; /* no such rank: MPI refuses the call */
+    if ((w = r ? r->world[rank] : translate(comm, rank, 1)) == MPI_UNDEFINED)
+        pgm_die(PGM_REFUSED, "%s on a communicator holding ranks of "
+                "another job (MPI_Intercomm_merge of a spawn's "
+                "intercommunicator): not recorded (README.md, MPI "
+                "programs); nothing is recorded past this call", call);
+    return pgm.base + w;
 }
 
 /* The reverse of r->world, made at the first use: world ranks of a
@@ -366,10 +488,20 @@ static int of_world(struct ranks *r, int world)
 
 int pgm_from_world_other(MPI_Comm comm, int world)
 {
-    struct ranks *r = ranks_of(comm);
+    unsigned u = (unsigned)(world - pgm.base);
+    struct ranks *r;
     int rank = -2;
 
-    if (r && !r->inter)
-        rank = of_world(r, world);
-    return rank == -2 ? translate(comm, world, 0) : rank;
+    if (world < 0)
+        return world;
+    if (comm == MPI_COMM_WORLD)
+        return u < (unsigned)pgm.size ? (int)u : MPI_UNDEFINED;
+    r = ranks_of(comm);
+    if (r ? r->inter : inter(comm))
+        return pgm_inter_from_world(comm, world);
+    if (u >= (unsigned)pgm.size)
+        return MPI_UNDEFINED; /* a rank of another job */
+    if (r)
+        rank = of_world(r, (int)u);
+    return rank == -2 ? translate(comm, (int)u, 0) : rank;
 }

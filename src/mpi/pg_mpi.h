@@ -8,7 +8,8 @@
  * the same logs as a PVM task, with the log layer (src/log), and knows
  * nothing of PVM.  A rank of MPI_COMM_WORLD is ltid rank+1 (ltid 1 is the
  * first task, as in a PVM run; ltid 0 is pangaea's own in PVM runs, and
- * absent in MPI runs).
+ * absent in MPI runs); ranks MPI_Comm_spawn started are numbered after
+ * them (mpi_spawn.c).
  *
  * A message is named as in every Pangaea log by (sender ltid, msgid),
  * msgid being the sender's count of its sends.  A receiver cannot know
@@ -32,7 +33,9 @@
  * on top of them all, the f08 calls listed in mpi_f08.def; mpi_isend.c
  * (the sends in flight) and mpi_persist.c (the persistent requests) sit
  * beside mpi_site.c, and mpi_gate.c (-live's gate, on the log layer's
- * live_gate.c) beside mpi_crash.c.
+ * live_gate.c) beside mpi_crash.c; mpi_spawn.c (MPI_Comm_spawn: spawned
+ * ranks' ltids) between mpi_force.c and mpi_log.c, the remote ranks of
+ * its intercommunicators being mpi_state.c's.
  *
  * This header includes mpi.h: each object is built twice, against
  * MPICH's and against Open MPI's (Makefile).  pg_mpi_env.h holds what the
@@ -91,6 +94,9 @@ struct pgm_post {
 struct pgm_state {
     enum pgm_mode mode;
     int rank, size, ltid;
+    int base;                 /* world ranks (ltid - 1) are base + rank:
+                                 0 in the first job, past the ranks that
+                                 existed in a spawned one (mpi_spawn.c) */
     int started;              /* MPI_Init went through the library */
     int busy;                 /* inside a wrapper: MPI calling itself */
     void *pc;                 /* the program's call of the wrapper */
@@ -133,6 +139,32 @@ static inline int pgm_ctx_of(MPI_Comm comm)
 {
     return comm == MPI_COMM_WORLD ? 0 : pgm_ctx_of_made(comm);
 }
+/* made (a spawn's intercommunicator) is parent's next child: named, and
+ * its name returned (0: parent unnamed); a spawned rank names its parent
+ * intercommunicator as its parents did (mpi_spawn.c). */
+int pgm_ctx_made(MPI_Comm parent, MPI_Comm made);
+void pgm_ctx_set(MPI_Comm comm, int id);
+
+/* ---- mpi_spawn.c: MPI_Comm_spawn, MPI_Comm_spawn_multiple ---- */
+/* In MPI_Init, before the logs open: a spawned rank learns from its
+ * parents its first ltid (pgm.base) and its parent intercommunicator's
+ * name and ranks; nothing in a rank of the first job. */
+void pgm_spawn_start(void);
+/* mpi_state.c: a spawn's intercommunicator's remote ranks, n world ranks
+ * (kept on it as an attribute, freed with it). */
+void pgm_inter_remember(MPI_Comm inter, int n, const int *u);
+/* mpi_state.c: a remote rank of an intercommunicator a spawn made, as a
+ * world rank (ltid - 1); another intercommunicator ends the run naming
+ * `call`.  And back: MPI_UNDEFINED if not in its remote group. */
+int pgm_inter_to_world(MPI_Comm comm, int rank, const char *call);
+int pgm_inter_from_world(MPI_Comm comm, int world);
+/* mpi_state.c: the first ltid that ltids 1 to `ranks` of the recording
+ * in dir spawned (their <spawn> events), 0 if none: the first job had
+ * first - 1 ranks. */
+int pgm_first_spawned(const char *dir, int ranks);
+/* Replay, rank 0 of the first job: refused, naming the log, if the
+ * recording's first job had more or fewer ranks than this run's (pgm.size). */
+void pgm_check_ranks(const char *dir, const char *what);
 
 /* ---- mpi_state.c ---- */
 /* Wall clock, seconds since the epoch (the logs' t). */
@@ -177,25 +209,29 @@ static inline int pgm_rank_of(int ltid)
 int pgm_leave_note(int code, const char *msg);
 _Noreturn void pgm_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* A rank of communicator comm as a rank of MPI_COMM_WORLD, which the
- * logs name (MPI_ANY_SOURCE and MPI_PROC_NULL stay as they are); an
- * intercommunicator ends the run naming `call` (not recorded yet). */
+/* A rank of communicator comm as a world rank, which the logs name
+ * (ltid - 1: pgm.base + its rank of MPI_COMM_WORLD; a spawn's remote
+ * ranks: mpi_spawn.c; MPI_ANY_SOURCE and MPI_PROC_NULL stay as they
+ * are); an intercommunicator no spawn made, or a rank of another job on
+ * an intracommunicator (MPI_Intercomm_merge), ends the run naming
+ * `call` (not recorded). */
 int pgm_to_world_other(MPI_Comm comm, int rank, const char *call);
 static inline int pgm_to_world(MPI_Comm comm, int rank, const char *call)
 {
-    /* the world's ranks, MPI_ANY_SOURCE and MPI_PROC_NULL as they are:
-     * inline, the usual case of every send and receive */
-    return comm == MPI_COMM_WORLD || rank < 0
-               ? rank
-               : pgm_to_world_other(comm, rank, call);
+    /* inline: every send and receive asks (bench/mpi_insn.sh) */
+    return rank < 0                  ? rank
+           : comm == MPI_COMM_WORLD ? pgm.base + rank
+                                    : pgm_to_world_other(comm, rank, call);
 }
-/* A rank of MPI_COMM_WORLD as a rank of comm: MPI_UNDEFINED if it is not
- * in comm. */
+/* A world rank as a rank of comm: MPI_UNDEFINED if it is not in comm. */
 int pgm_from_world_other(MPI_Comm comm, int world);
 static inline int pgm_from_world(MPI_Comm comm, int world)
 {
-    return comm == MPI_COMM_WORLD || world < 0
-               ? world
+    unsigned r = (unsigned)(world - pgm.base);
+
+    return world < 0 ? world
+           : comm == MPI_COMM_WORLD && r < (unsigned)pgm.size
+               ? (int)r
                : pgm_from_world_other(comm, world);
 }
 
@@ -255,6 +291,11 @@ void pgm_gate_start(void);
  * peer); tag, size: -1 if none or unknown. */
 #define PGM_GATE_NONE (-1000)
 void pgm_gate(const char *call, int peer, int tag, int size);
+/* The same for a receive on comm: recording, a wildcard one (peer
+ * MPI_ANY_SOURCE) lists what it could take while held, and returns the
+ * source the page chose (a rank of comm), else MPI_ANY_SOURCE. */
+int pgm_gate_recv(const char *call, int peer, int tag, int size,
+                  MPI_Comm comm);
 /* -live, replaying: the rank waits in a receive for its recorded message
  * (on 1) or no longer (0); the view shows which message from the
  * recording (src/cli/live/live_snap.c). */

@@ -36,6 +36,9 @@
  * the launcher forwarded or returned (docs/mpi-notes.md). */
 #define PGM_ENV_NOTES "PANGAEA_MPI_NOTES"
 #define PGM_NOTE_NAME "ltid-%d.why" /* "STATUS\nMESSAGE" */
+/* In that directory: the next ltid free for spawned ranks, in decimal
+ * (src/mpi/mpi_spawn.c), removed with it. */
+#define PGM_SPAWNS_NAME "spawned-ltids"
 /* The calls a rank's live gate holds before (mpi_gate.c: each wrapper's
  * PGM_GATE names one of them), as the live page's breakpoints name them
  * (src/cli/live/live_ctl.c); MPI_Ssend and MPI_Issend are gated as the

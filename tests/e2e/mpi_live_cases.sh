@@ -16,8 +16,9 @@
 #    more each time.
 # 4. A breakpoint on tag 7 typed in the page's form, then "Resume all":
 #    a rank is held by it, shown at its call of tag 7; a breakpoint on a
-#    call MPI does not have is refused, naming it; choose while recording
-#    is refused, saying why (and /control.json says it for the page).
+#    call MPI does not have is refused, naming it; choosing a message no
+#    held receive lists is refused, saying why (/control.json says what
+#    an MPI rank lists, for the page; test_mpi_live_choose.sh chooses).
 # 5. Breakpoints removed, resumed: the run completes (recorded, its
 #    receives renumbered), and the page (live_page.py) shows the final
 #    state: not running, every event /events.json has, every rank ended
@@ -129,10 +130,11 @@ live_mpi() {
     r=$(post break -d call=MPI_Bcast)
     expect "$name: a breakpoint on a call the gate does not hold: refused, naming it" \
         "$(jget "$r" '"MPI_Bcast" in d["error"]')" True
-    r=$(post choose -d ltid=1 -d sender=2 -d msgid=1)
-    expect "$name: choose while recording: refused, saying why" \
-        "$(jget "$r" '"MPI cannot list" in d["error"]')" True
-    expect "$name: /control.json says it, for the page" "$(jget "$(ctl)" '"replay" in d["choose"]')" True
+    r=$(post choose -d ltid=1 -d sender=2 -d msgid=99)
+    expect "$name: choose while recording a message no held receive lists: refused, saying why" \
+        "$(jget "$r" '"not queued at a held receive of ltid 1" in d["error"]')" True
+    expect "$name: /control.json says what an MPI rank lists, for the page" \
+        "$(jget "$(ctl)" '"MPI_Iprobe" in d["choose"]')" True
 
     # ---- 5. the run completes; the page's final state
     post unbreak -d id=all >/dev/null

@@ -284,6 +284,20 @@ static int ctx_index(struct rc_run *run, int ctx)
     return run->nctx;
 }
 
+int rc_ctx_seen(const struct rc_run *run, int ctx)
+{
+    unsigned h;
+
+    if (ctx == 0)
+        return 0;
+    for (h = (unsigned)ctx * 2654435761u % RC_CTX_SLOTS;
+         run->ctx_slot && run->ctx_slot[h].index;
+         h = (h + 1) % RC_CTX_SLOTS)
+        if (run->ctx_slot[h].ctx == ctx)
+            return run->ctx_slot[h].index;
+    return -1;
+}
+
 static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_task *t = &run->tasks[ti];

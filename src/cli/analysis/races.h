@@ -260,6 +260,10 @@ int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err);
  * holds no log or memory runs out. */
 int rc_load_view(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
+/* The index (rc_ev.ctx) of the context a log names ctx, as the run's
+ * events read so far gave it; -1 if none of them named it (the live
+ * view names an MPI rank's pending messages by it: live_ctl.c). */
+int rc_ctx_seen(const struct rc_run *run, int ctx);
 /* A view's load of the tasks alone (-tasks): every task with a log, its
  * exec log read (run->view's tasks: program, host, end, crash; spawns;
  * each task's parent), no communication log read: the caller streams

@@ -169,10 +169,21 @@ int lv_gdb_open(const struct lv_form *f, FILE *out);
 int lv_alt_get(const struct lv_form *f, FILE *out);
 int lv_alt_choose(const struct lv_form *f, FILE *out);
 int lv_alt_control_json(const struct lv_form *f, FILE *out);
-/* Why the page offers no choice of message (an MPI run recorded: its
- * ranks list no queued messages, src/mpi/mpi_gate.c), or NULL; said in
- * /control.json ("choose") and by POST /control/choose. */
-const char *lv_ctl_no_choice(void);
+/* What the page says of choosing a message while an MPI run is recorded
+ * (its ranks list, at a held wildcard MPI_Recv, each source's first
+ * pending message: src/mpi/mpi_gate.c), or NULL; said in /control.json
+ * ("choose"). */
+const char *lv_ctl_choose_note(void);
+/* The msgid the page names a listed message by: a PVM task's is the
+ * sender's; an MPI rank lists the receiver's count of that sender and
+ * tag, named here as the view names receives (live_mpi.c, the sender's
+ * msgid), -1 while the view has not read that send.  ltid: the held
+ * task's. */
+struct pg_live_cand;
+int lv_ctl_cand_msgid(int ltid, const struct pg_live_cand *c);
+/* An MPI run: the msgid of the k-th send of s to r with tag on the
+ * context a log names ctx, as the view read them (live_snap.c), or -1. */
+int lv_snap_mpi_msgid(int s, int r, int ctx, int tag, int k);
 /* The first members of /control.json: tasks, breakpoints. */
 void lv_ctl_json(FILE *out);
 

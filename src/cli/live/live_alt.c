@@ -17,9 +17,11 @@
  * receive that it would accept (the task lists them in its control block,
  * src/pvm/runtime/gate.c); a choice names one to the task and lets the receive be
  * made (one step): the task takes that message, and the recording records
- * what was taken, so it replays identically.  An MPI rank lists none
- * (src/mpi/mpi_gate.c): a choice while an MPI run is recorded is refused,
- * naming the replay's choice instead.
+ * what was taken, so it replays identically.  An MPI rank lists, at a
+ * held MPI_Recv with a wildcard source, each source's first pending
+ * message (src/mpi/mpi_gate.c: the only ones it could take), by its
+ * count of that sender and tag, which the page names by the sender's
+ * msgid as the view does (lv_ctl_cand_msgid).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -160,7 +162,8 @@ static int log_alts(long ltid, FILE *out)
         for (i = 0; i < p->ncand && i < PG_LIVE_CANDS; i++)
             fprintf(out, "%s{\"ltid\":%d,\"msgid\":%d,\"tag\":%d,"
                     "\"bytes\":%d}", i ? "," : "", p->cand[i].ltid,
-                    p->cand[i].msgid, p->cand[i].tag, p->cand[i].bytes);
+                    lv_ctl_cand_msgid(l, &p->cand[i]), p->cand[i].tag,
+                    p->cand[i].bytes);
         fputs("]}", out);
     }
     lv_ctl_unlock();
@@ -197,7 +200,8 @@ static int choose_queued(long ltid, long sender, long msgid, FILE *out)
     lv_ctl_lock();
     p = lv_ctl_page((int)ltid);
     for (i = 0; p && p->held && i < p->ncand && i < PG_LIVE_CANDS; i++)
-        if (p->cand[i].ltid == sender && p->cand[i].msgid == msgid)
+        if (p->cand[i].ltid == sender &&
+            lv_ctl_cand_msgid((int)ltid, &p->cand[i]) == msgid)
             break;
     if (!p || !p->held || i >= p->ncand || i >= PG_LIVE_CANDS) {
         char l[32];
@@ -351,8 +355,6 @@ int lv_alt_choose(const struct lv_form *f, FILE *out)
         lv_form_int(f, "event", &event) < 0)
         return lv_bad(out, "choose needs ltid, sender and msgid (and event "
                       "when replaying)%s", "");
-    if (lv_ctl_no_choice()) /* an MPI recording: src/mpi/mpi_gate.c */
-        return lv_bad(out, "%s", lv_ctl_no_choice());
     if (lv.mode != PANGAEA_REPLAY)
         return choose_queued(ltid, sender, msgid, out);
     if (event < 1)

@@ -745,7 +745,8 @@ static void write_held(FILE *out, const struct pg_live_pos *p)
     for (i = 0; i < p->ncand && i < PG_LIVE_CANDS; i++)
         fprintf(out, "%s{\"ltid\":%d,\"msgid\":%d,\"tag\":%d,\"bytes\":%d,"
                 "\"mid\":%d}", i ? "," : "", p->cand[i].ltid,
-                p->cand[i].msgid, p->cand[i].tag, p->cand[i].bytes,
+                lv_ctl_cand_msgid(p->ltid, &p->cand[i]), p->cand[i].tag,
+                p->cand[i].bytes,
                 p->cand[i].bufid);
     fputs("]}", out);
 }
@@ -772,14 +773,22 @@ static void write_task(FILE *out, int ltid)
     fputs("}", out);
 }
 
-const char *lv_ctl_no_choice(void)
+const char *lv_ctl_choose_note(void)
 {
     if (!lv_mpi || lv.mode == PANGAEA_REPLAY)
         return NULL;
-    return "choose is not available while an MPI run is recorded: MPI "
-           "cannot list the messages queued at a receive without taking one; "
-           "choose on a replay of this recording (pangaea -replay -live), "
-           "which starts a what-if run";
+    return "An MPI rank held in MPI_Recv with a wildcard source lists the "
+           "first pending message of each source (MPI_Iprobe with the "
+           "receive's tag and communicator): by MPI's non-overtaking rule "
+           "the only ones it could take; the one chosen is taken and "
+           "recorded. Other calls list none.";
+}
+
+int lv_ctl_cand_msgid(int ltid, const struct pg_live_cand *c)
+{
+    return lv_mpi ? lv_snap_mpi_msgid(c->ltid, ltid, c->tid, c->tag,
+                                      c->msgid)
+                  : c->msgid;
 }
 
 /* The tasks and breakpoints, as the first members of /control.json
@@ -794,9 +803,9 @@ void lv_ctl_json(FILE *out)
             lv.mode == PANGAEA_REPLAY ? "replay" : "log",
             hold_opt ? "true" : "false",
             getenv("TMUX") && getenv("TMUX")[0] ? "true" : "false");
-    if (lv_ctl_no_choice()) { /* the page says it where choices go */
+    if (lv_ctl_choose_note()) { /* the page says it where choices go */
         fputs("\"choose\":", out);
-        top_json_str(out, lv_ctl_no_choice());
+        top_json_str(out, lv_ctl_choose_note());
         fputs(",", out);
     }
     fputs("\"tasks\":[", out);

@@ -311,6 +311,17 @@ static void note_sends(struct lv_task *t)
     }
 }
 
+int lv_snap_mpi_msgid(int s, int r, int ctx, int tag, int k)
+{
+    int index, id;
+
+    lv_snap_lock();
+    index = rc_ctx_seen(&model, ctx);
+    id = index < 0 ? -1 : lv_mpi_id(s, r, index, tag, k);
+    lv_snap_unlock();
+    return id;
+}
+
 /* An MPI run: a receive's count (on its context ctx, the model's index)
  * made its send's msgid; 0 if its send is not read yet (it waits for the
  * next scan, or, after the run, keeps its count as mpi_ids.c does). */

@@ -194,6 +194,7 @@ static int by_value(const void *a, const void *b)
 
 static int read_notes(const struct top_opts *o, const char *dir)
 {
+    char path[PATH_MAX + 64];
     int *ltids = NULL, n = 0, i, ltid, status = 0, code;
     size_t cap = 0;
     struct dirent *e;
@@ -211,6 +212,8 @@ static int read_notes(const struct top_opts *o, const char *dir)
         if ((code = say_note(o, dir, ltids[i])) && !status)
             status = code;
     free(ltids);
+    snprintf(path, sizeof path, "%s/" PGM_SPAWNS_NAME, dir); /* mpi_spawn.c */
+    unlink(path);
     rmdir(dir);
     return status;
 }
