@@ -9,11 +9,15 @@
  * could not have produced).  What an MPI rank can force so far: a receive
  * made by MPI_Recv that took a message (posted for the chosen sender and
  * tag, MPI's non-overtaking rule gives it the chosen message), an
- * MPI_Iprobe or MPI_Probe that found one (it finds the chosen one), and
- * MPI_Iprobe polls that found nothing (the first of them finds it).
+ * MPI_Iprobe or MPI_Probe that found one (it finds the chosen one),
+ * MPI_Iprobe polls that found nothing (the first of them finds it), and
+ * the completion of an MPI_Irecv by MPI_Waitany, Testany, Waitsome or
+ * Testsome that had rivals (format 8: the rank completes instead the
+ * rival that takes the chosen message).
  * Each forced event is looked up in its rank's log and anything else
  * (other polls that found nothing, such as MPI_Test's, a poll forced to
- * find nothing, the completions of MPI_Irecv, logged as "MPI_Irecv") is
+ * find nothing, the completions of MPI_Irecv by MPI_Wait or MPI_Test, or
+ * of older logs, logged as "MPI_Irecv" without rivals) is
  * refused here, named, before anything runs.  Then the plan goes into the new recording (whatif.plan), which
  * mpi_run.c names to every rank.
  */
@@ -28,7 +32,8 @@
 /* The call recorded at event seq of ltid in dir, into call: 0, or -1 and
  * err when the log has no such event. */
 static int recorded_call(const char *dir, int ltid, long seq, char *call,
-                         size_t size, pg_ev_kind *kind, pg_err *err)
+                         size_t size, pg_ev_kind *kind, int *nrivals,
+                         pg_err *err)
 {
     char path[PATH_MAX + 64];
     pg_log_header h;
@@ -44,6 +49,7 @@ static int recorded_call(const char *dir, int ltid, long seq, char *call,
     if (rc == 1) {
         snprintf(call, size, "%s", ev.call ? ev.call : "?");
         *kind = ev.kind;
+        *nrivals = ev.nrivals;
     }
     pg_logr_close(r);
     return rc == 1 ? 0 : pg_err_set(err, "%s has no event %ld", path, seq);
@@ -55,13 +61,15 @@ static int check_force(const char *dir, const char *line, pg_err *err)
     char kind[16], call[64];
     int ltid, from, msgid, tag;
     pg_ev_kind k = PG_EV_END;
+    int nrivals = 0;
     long seq;
 
     if (sscanf(line, "force %d %ld %15s %d %d %d", &ltid, &seq, kind, &from,
                &msgid, &tag) != 6)
         return pg_err_set(err, "-whatif: a bad line in the plan: %.100s",
                           line);
-    if (recorded_call(dir, ltid, seq, call, sizeof call, &k, err) < 0)
+    if (recorded_call(dir, ltid, seq, call, sizeof call, &k, &nrivals,
+                      err) < 0)
         return -1;
     if (!strcmp(kind, "poll-recv") && k == PG_EV_POLL &&
         !strcmp(call, "MPI_Iprobe"))
@@ -73,12 +81,16 @@ static int check_force(const char *dir, const char *line, pg_err *err)
                           !strcmp(kind, "nothing") ? "a poll to find nothing"
                                                    : "polls that found nothing",
                           call);
+    if (k == PG_EV_RECV && !strcmp(call, "MPI_Irecv") && nrivals > 0)
+        return 0; /* a wait or test over several: another completes */
     if (k != PG_EV_RECV || (strcmp(call, "MPI_Recv") &&
                             strcmp(call, "MPI_Iprobe")))
         return pg_err_set(err, "-whatif %d:%ld: the receive is %s; in an MPI "
                           "run Pangaea forces MPI_Recv, MPI_Iprobe and "
-                          "MPI_Probe only so far (README.md, MPI programs)",
-                          ltid, seq, call);
+                          "MPI_Probe, and the completions of MPI_Irecv by "
+                          "MPI_Waitany, MPI_Testany, MPI_Waitsome and "
+                          "MPI_Testsome, only so far (README.md, MPI "
+                          "programs)", ltid, seq, call);
     return 0;
 }
 
