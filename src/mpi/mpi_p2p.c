@@ -888,6 +888,15 @@ static void note_rivals(int n, const int *which, int index, const int *done)
     pg_logw_rivals(pgm.comm, k, buf);
 }
 
+/* After the call's completions: a note its events did not take (a
+ * cancelled request's completion writes none) must not go to a later
+ * receive's. */
+static void drop_rivals(void)
+{
+    if (pgm.mode == PGM_LOG)
+        pg_logw_rivals(pgm.comm, 0, NULL);
+}
+
 /* What-if: the forced completion (pgm_force_completion): of the call's
  * pending receives but the one recorded there, the one posted first whose
  * recorded posting (the replay posted it for that source and tag) or, if
@@ -920,6 +929,7 @@ static int forced_one(int n, MPI_Request *reqs, const int *which,
         pgm_die(PGM_REFUSED, "what-if: MPI_Wait of the forced completion "
                 "of %s failed", call);
     completed(which[best], st, NULL);
+    drop_rivals();
     return best;
 }
 
@@ -951,6 +961,7 @@ static int any_recorded(int n, MPI_Request *reqs, int *index, int *flag,
         which[*index] >= 0) {
         note_rivals(n, which, *index, NULL);
         completed(which[*index], st, NULL);
+        drop_rivals();
     }
     else if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED &&
              pgm_isend_msgid(&saved[*index])) /* not another request's */
@@ -1177,6 +1188,7 @@ static int some_recorded(int n, MPI_Request *reqs, const int *which,
     }
     for (j = 0; rc == MPI_SUCCESS && *out != MPI_UNDEFINED && j < *out; j++)
         completed_with(find_pending(&saved[indices[j]]), &st[j], NULL, j > 0);
+    drop_rivals();
     free(saved);
     return rc;
 }

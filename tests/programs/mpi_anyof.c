@@ -15,6 +15,8 @@
  * the call's name) the master aborts (SIGABRT) when the first request
  * completed is rank 3's, and worker r sends after (r-1) x 100 ms: free
  * runs nearly always take 1 first, so only a forced order finds it.
+ * With "stagger" worker r sends after (r-1) x 30 ms, so that Open MPI's
+ * Waitsome, which often reports all three at once, reports several sets.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -35,7 +37,7 @@ static int has(int argc, char **argv, const char *word)
 int main(int argc, char **argv)
 {
     int rank, size, i, k, left, idx, flag, out, first = -1, *vals, *ind;
-    int crash = has(argc, argv, "crash");
+    int crash = has(argc, argv, "crash"), stagger = has(argc, argv, "stagger");
     MPI_Request *reqs;
     MPI_Status *st;
 
@@ -43,8 +45,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank > 0) {
-        if (crash)
-            usleep((useconds_t)(rank - 1) * 100000);
+        if (crash || stagger)
+            usleep((useconds_t)(rank - 1) * (crash ? 100000 : 30000));
         MPI_Send(&rank, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
         MPI_Finalize();
         return 0;
