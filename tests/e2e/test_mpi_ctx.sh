@@ -31,7 +31,10 @@
 # - Open MPI's Fortran program tests/programs/mpi_fctx.f90 (its calls go
 #   to PMPI_ directly: mpi_fortran.c takes MPI_COMM_DUP, MPI_COMM_SPLIT,
 #   MPI_COMM_CREATE_GROUP): the same race set (it was ctx 0 before), and
-#   MPICH's build of it too.
+#   MPICH's build of it too; and tests/programs/mpi_f08ctx.f90 (`use
+#   mpi_f08`: MPI_Comm_dup, MPI_Comm_create_group, MPI_Intercomm_merge),
+#   whose bindings call PMPI_ directly in both MPIs (mpi_fortran.c,
+#   mpi_f08.c take them): the same race set with both.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi_cases.sh"
 
@@ -122,6 +125,10 @@ for mpi in mpich openmpi; do
     opts=()
     [ "$mpi" = openmpi ] && opts=(--oversubscribe)
     variant_case "$mpi, Fortran (mpi_fctx.f90)" "mpiexec.$mpi" "$PG_BUILD/tests/$mpi/mpi_fctx" "" "${opts[@]}"
+    for how in dup create_group merge; do
+        variant_case "$mpi, mpi_f08 (mpi_f08ctx.f90 $how)" "mpiexec.$mpi" \
+            "$PG_BUILD/tests/$mpi/mpi_f08ctx" "$how" "${opts[@]}"
+    done
 done
 case_mpi MPICH mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_ctx"
 case_mpi "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi/mpi_ctx" --oversubscribe
