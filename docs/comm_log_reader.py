@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""comm_log_reader.py - a reader of format-4 to 7 communication logs written
+"""comm_log_reader.py - a reader of format-4 to 8 communication logs written
 from docs/comm-log-format.md alone (no code of Pangaea's), to show that
 the page is enough, and to check it: tests/e2e/test_format_page.sh
 compares what it reads with `pangaea -dump` of the same logs.
@@ -83,8 +83,8 @@ class Cur:
 
 def read(path):
     d = open(path, "rb").read()
-    if d[:4] != b"PGCL" or d[4] not in (4, 5, 6, 7):
-        raise SystemExit(f"{path}: not a format-4, 5, 6 or 7 log")
+    if d[:4] != b"PGCL" or d[4] not in (4, 5, 6, 7, 8):
+        raise SystemExit(f"{path}: not a format-4, 5, 6, 7 or 8 log")
     c = Cur(d, 5)
     ltid, program, host, select = c.uv(), c.s(), c.s(), c.s()
     recording = c.s() if d[4] >= 5 else ""  # noqa: F841 (format 5 only)
@@ -186,6 +186,10 @@ def message(c, slots, st, ev, kind, code):
     if recv and code == 13 and st["version"] >= 6:  # MPI_Irecv: its posting
         u = c.uv()
         ev["posted"], ev["together"] = u >> 1, u & 1
+        if st["version"] >= 8:  # its rivals, as differences from it
+            rivals = [ev["posted"] + c.zz() for _ in range(c.uv())]
+            if rivals:
+                ev["rivals"] = " ".join(str(r) for r in rivals)
     return ev
 
 

@@ -128,6 +128,8 @@ typedef struct pg_bw_extra {
     int waited; /* a receive's: microseconds it waited (0: none) */
     int posted, together; /* an MPI_Irecv's (format 6; 0: none) */
     int ctx;              /* the message's context (format 7; 0: default) */
+    int nrivals;          /* an MPI_Irecv's other postings pending in */
+    const int *rivals;    /* its call (format 8; 0, NULL: none) */
 } pg_bw_extra;
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
                int bytes, int nto, const int *to, const pg_bw_extra *x);

@@ -63,7 +63,8 @@ static inline const unsigned char *skip_uv(const unsigned char *p,
  * hold a receive's wait (bit 1 of the time varint, v5: 1); version 6's
  * MPI_Irecv receive ends with its posting (v6: 1); version 7's note
  * ends with the context (v7: 1). */
-static int skip_msg(struct cur *c, int min, int v4, int v5, int v6, int v7)
+static int skip_msg(struct cur *c, int min, int v4, int v5, int v6, int v7,
+                    int v8)
 {
     const unsigned char *p = c->p + 1;
     int kind = *c->p & 15, k, x = kind >= PG_BIN_SEND_X;
@@ -85,6 +86,12 @@ static int skip_msg(struct cur *c, int min, int v4, int v5, int v6, int v7)
         if (!(got = pg_get_uv(p, c->end, &n)) || n > PG_LOG_MAX_LIST)
             return c->why = "a count of destinations", -1;
         for (p += got, n += (uint64_t)(x && !v4); n-- > 0 && p;)
+            p = skip_uv(p, c->end);
+    }
+    if (p && v8 && kind == PG_EV_RECV && *c->p >> 4 == PG_MSG_CALL_POSTED) {
+        if (!(got = pg_get_uv(p, c->end, &n)) || n > PG_LOG_MAX_LIST)
+            return c->why = "a count of rivals", -1;
+        for (p += got; n-- > 0 && p;) /* format 8: an MPI_Irecv's rivals */
             p = skip_uv(p, c->end);
     }
     if (!p)
@@ -109,7 +116,7 @@ static int walk(pg_br *r, size_t from, long *n, pg_err *err)
 
         if (is_msg(r, *c.p) ? skip_msg(&c, r->min, r->version >= 4,
                                        r->version >= 5, r->version >= 6,
-                                       r->version >= 7)
+                                       r->version >= 7, r->version >= 8)
                             : pg_brx_decode(r, &c, &ev, &raw))
             return pg_brx_fail(r, err, "byte offset %zu: corrupt or torn event "
                         "(%s) in the block at byte offset %zu; the last "

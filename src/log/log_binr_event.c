@@ -83,6 +83,35 @@ static int get_to(pg_br *r, struct cur *c, pg_event *ev)
     return 0;
 }
 
+/* Format 8: an MPI_Irecv's rivals, after its posting: their number, then
+ * each as a difference from the posting (in r->to: a recv has no <to>). */
+static int get_rivals(pg_br *r, struct cur *c, pg_event *ev)
+{
+    int n, i, d;
+
+    if (get_int(c, 0, 0, &n, "a count of rivals"))
+        return -1;
+    if (n > PG_LOG_MAX_LIST)
+        return c->why = "more rivals than the limit", -1;
+    if ((size_t)n > r->tocap) {
+        int *p = realloc(r->to, (size_t)n * sizeof *p);
+
+        if (!p)
+            return c->why = "out of memory", -1;
+        r->to = p;
+        r->tocap = (size_t)n;
+    }
+    for (i = 0; i < n; i++) {
+        if (get_int(c, 1, INT_MIN, &d, "a rival") ||
+            (int64_t)ev->posted + d < 1 || (int64_t)ev->posted + d > INT_MAX)
+            return c->why = "a rival", -1;
+        r->to[i] = ev->posted + d;
+    }
+    ev->nrivals = n;
+    ev->rivals = n ? r->to : NULL;
+    return 0;
+}
+
 static int get_field(pg_br *r, struct cur *c, const pg_field *f, int code,
                      pg_event *ev, struct raw *raw)
 {
@@ -145,6 +174,7 @@ static void clear_event(pg_event *ev)
     ev->child_host = NULL, ev->status = 0, ev->group = NULL, ev->inst = 0;
     ev->order = 0, ev->misses = 0, ev->waited = 0, ev->site = 0;
     ev->posted = 0, ev->together = 0, ev->ctx = 0;
+    ev->nrivals = 0, ev->rivals = NULL;
     ev->asked_from = -3;
     ev->asked_tag = -2, ev->matcher = 0, ev->module = NULL, ev->offset = 0;
 }
@@ -241,6 +271,8 @@ static int decode_msg(pg_br *r, struct cur *c, pg_event *ev,
         if (get_uv(c, &u, "posted") || (u >> 1) > INT_MAX)
             return c->why = "posted", -1;
         ev->posted = (int)(u >> 1), ev->together = (int)(u & 1);
+        if (r->version >= 8 && get_rivals(r, c, ev))
+            return -1;
     }
     return x && r->version < 4 ? get_extra(c, ev) : 0;
 }

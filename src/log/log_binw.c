@@ -87,6 +87,9 @@ static int field_ok(const pg_field *f, const pg_event *ev)
                (ev->nto == 0 || ev->to);
     case PG_FT_INT: case PG_FT_MSGID:
         return 1;
+    case PG_FT_INTS:
+        return ev->nrivals >= 0 && ev->nrivals <= PG_LOG_MAX_LIST &&
+               (ev->nrivals == 0 || ev->rivals);
     default: /* exec-only types: not in a communication log */
         return 0;
     }
@@ -274,7 +277,8 @@ int pg_bw_put(pg_bw *w, const pg_event *ev)
 
     const pg_bw_extra x = { ev->site, ev->asked_from, ev->asked_tag,
                             ev->matcher, ev->waited, ev->posted,
-                            ev->together, ev->ctx };
+                            ev->together, ev->ctx, ev->nrivals,
+                            ev->rivals };
 
     if (d && ev->kind == PG_EV_SEND)
         return pg_bw_send(w, ev->t, pg_bw_call_code(ev->call), ev->misses,
@@ -538,6 +542,18 @@ int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
     return 0;
 }
 
+/* Format 8: an MPI_Irecv's rivals after its posting, their number and
+ * each as a difference from the posting (they are near it). */
+static unsigned char *put_rivals(unsigned char *q, const pg_bw_extra *x)
+{
+    int i, n = x ? x->nrivals : 0;
+
+    q = put_uv(q, (uint64_t)n);
+    for (i = 0; i < n; i++)
+        q = put_uv(q, pg_zig((int64_t)x->rivals[i] - x->posted));
+    return q;
+}
+
 int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
                int msgid, int bytes, const pg_bw_extra *x)
 {
@@ -551,7 +567,8 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
 
     if (!w || w->broken || code < 0 || code >= pg_n_msg_calls || bytes < 0 ||
         !(fabs(t) < 1e12) || misses < 0 ||
-        (x && (x->waited < 0 || x->posted < 0)))
+        (x && (x->waited < 0 || x->posted < 0 || x->nrivals < 0 ||
+               x->nrivals > PG_LOG_MAX_LIST || (x->nrivals && !x->rivals))))
         return -1;
     s = &w->slot[PG_BIN_SLOT(site)];
     has = note_differs(w, code, site, s, af, at, matcher, ctx);
@@ -559,7 +576,8 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
         return -1;
     if (!(last = pg_idmap_ref(&w->last_from, from)))
         return w->broken = 1, -1; /* out of memory */
-    if (!(p = room(w, 15 * PG_BIN_VARINT_MAX)))
+    if (!(p = room(w, (15 + (size_t)(x ? x->nrivals : 0)) *
+                         PG_BIN_VARINT_MAX)))
         return -1;
     q = put_head(w, p + 1, t, misses, x ? x->waited : 0, &us);
     if (has) {
@@ -574,7 +592,8 @@ int pg_bw_recv(pg_bw *w, double t, int code, int misses, int from, int tag,
     q = put_uv(q, pg_zig((int64_t)msgid - ((int64_t)*last + 1)));
     q = put_uv(q, pg_zig((int64_t)bytes - s->bytes));
     if (code == PG_MSG_CALL_POSTED)
-        q = put_uv(q, x ? pg_bin_posted(x->posted, x->together) : 0);
+        q = put_rivals(put_uv(q, x ? pg_bin_posted(x->posted, x->together)
+                                   : 0), x);
     publish(w, p, q, code << 4 | (has ? PG_BIN_RECV_X : PG_EV_RECV));
     if (has)
         learn(w, PG_EV_RECV, code, site, tag, bytes, af, at, matcher, ctx, us);

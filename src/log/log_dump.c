@@ -55,6 +55,8 @@ static void put_time(FILE *out, const char *name, double t)
 
 static void put_field(FILE *out, const pg_field *f, const pg_event *ev)
 {
+    int i;
+
     if (!pg_field_present(f, ev))
         return;
     switch (f->type) {
@@ -72,6 +74,12 @@ static void put_field(FILE *out, const pg_field *f, const pg_event *ev)
         break;
     case PG_FT_WHAT:
         put_str(out, f->name, pg_notice_name(*PG_FIELD_PTR(ev, f, const int)));
+        break;
+    case PG_FT_INTS: /* ev->rivals, the only list of ints so far */
+        fprintf(out, " %s=\"", f->name);
+        for (i = 0; i < *PG_FIELD_PTR(ev, f, const int); i++)
+            fprintf(out, "%s%d", i ? " " : "", ev->rivals[i]);
+        fputc('"', out);
         break;
     default: /* a list: elements, see put_elements */
         break;

@@ -205,7 +205,7 @@ static int make_spec(const pg_evdesc *d, pg_event *ev, size_t *offs,
         [PG_FT_INT] = PG_LX_INT,   [PG_FT_COUNT] = PG_LX_COUNT,
         [PG_FT_MSGID] = PG_LX_INT, [PG_FT_STR] = PG_LX_STR,
         [PG_FT_CALL] = PG_LX_CALL, [PG_FT_QCALL] = PG_LX_STR,
-        [PG_FT_WHAT] = PG_LX_STR,
+        [PG_FT_WHAT] = PG_LX_STR,  [PG_FT_INTS] = PG_LX_STR,
     };
     int nc, i, n = 0;
     const pg_field *c = pg_ev_common(&nc), *f;
@@ -217,6 +217,7 @@ static int make_spec(const pg_evdesc *d, pg_event *ev, size_t *offs,
             continue;
         if (f->optional)
             *PG_FIELD_PTR(ev, f, int) = f->absent;
+        offs[i] = (size_t)-1; /* an absent string: none */
         spec[n].name = f->name;
         spec[n].type = lx[f->type];
         spec[n].dst = spec[n].type == PG_LX_STR || spec[n].type == PG_LX_CALL
@@ -224,6 +225,30 @@ static int make_spec(const pg_evdesc *d, pg_event *ev, size_t *offs,
         spec[n++].optional = f->optional;
     }
     return n;
+}
+
+/* A list of ints, "1 3" (rivals, format 8), into r->ltids (a <recv>
+ * has no <to>): ev's count and pointer. */
+static int parse_ints(pg_logr *r, const pg_evdesc *d, const pg_field *f,
+                      const char *s, pg_event *ev, pg_err *err)
+{
+    char *end;
+    long v;
+
+    while (*s) {
+        v = strtol(s, &end, 10);
+        if (end == s || v <= 0 || v > INT_MAX || (*end && *end != ' ') ||
+            r->ltids.n >= PG_LOG_MAX_LIST)
+            return pg_lx_fail(&r->x, err, "<%s> %s=\"%.40s\": not a list "
+                              "of positive numbers, one space between",
+                              d->name, f->name, s);
+        if (push_ltid(r, (int)v, err))
+            return -1;
+        s = *end ? end + 1 : end;
+    }
+    *PG_FIELD_PTR(ev, f, int) = (int)r->ltids.n;
+    ev->rivals = r->ltids.p;
+    return 0;
 }
 
 /* Points the string fields of ev into the arena and checks the fields
@@ -238,7 +263,9 @@ static int link_strings(pg_logr *r, const pg_evdesc *d, pg_event *ev,
     pg_ev_common(&nc);
     for (i = 0; i < d->nfields; i++) {
         f = &d->fields[i];
-        s = r->x.arena + offs[nc + i];
+        s = offs[nc + i] == (size_t)-1 ? "" : r->x.arena + offs[nc + i];
+        if (f->type == PG_FT_INTS && parse_ints(r, d, f, s, ev, err))
+            return -1;
         if (f->type == PG_FT_STR || f->type == PG_FT_CALL ||
             f->type == PG_FT_QCALL)
             *PG_FIELD_PTR(ev, f, const char *) = s;

@@ -18,6 +18,7 @@
 #define NEW(v) 1, (v), 3
 #define V6(v) 1, (v), 6
 #define V7(v) 1, (v), 7
+#define V8(v) 1, (v), 8
 
 #define PG_FIELD(kind, name, type, member, presence)                      \
     { name, PG_FT_##type, offsetof(pg_event, member), presence },

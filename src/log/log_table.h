@@ -23,6 +23,7 @@ typedef enum {
     PG_FT_CALL,     /* const char *: one of pg_msg_calls                  */
     PG_FT_QCALL,    /* const char *: one of pg_query_calls                */
     PG_FT_WHAT,     /* pg_notice_what                                     */
+    PG_FT_INTS,     /* nrivals, rivals: ints, an attribute "1 3" in XML   */
     PG_FT_TO,       /* nto, to: <to ltid=/> elements                      */
     PG_FT_ARGS,     /* argc, argv: <arg> elements                         */
     PG_FT_CHILDREN  /* nchild, child_ltid, child_host: <child/> elements  */

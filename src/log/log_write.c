@@ -210,6 +210,14 @@ void pg_logw_posted(pg_logw *w, int posted, int together)
     }
 }
 
+void pg_logw_rivals(pg_logw *w, int n, const int *rivals)
+{
+    if (w) {
+        w->note.nrivals = n > 0 && rivals ? n : 0;
+        w->note.rivals = w->note.nrivals ? rivals : NULL;
+    }
+}
+
 void pg_logw_ctx(pg_logw *w, int ctx)
 {
     if (w)
@@ -372,6 +380,7 @@ static pg_bw_extra take_note(pg_logw *w)
     w->note.waited = 0;
     w->note.posted = w->note.together = 0;
     w->note.ctx = 0;
+    w->note.nrivals = 0, w->note.rivals = NULL;
     return x;
 }
 

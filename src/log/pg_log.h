@@ -48,7 +48,7 @@
 
 #include "pg_err.h"
 
-#define PG_LOG_VERSION 7 /* written, XML and binary alike.  4, 3, 2
+#define PG_LOG_VERSION 8 /* written, XML and binary alike.  4, 3, 2
                             (binary: a send's or receive's tag and size
                             as differences) and 1 are read too; 3 adds
                             call sites, asked filters, barrier, route,
@@ -58,7 +58,10 @@
                             when they change); 5 adds the recording's
                             identity to the header; 6 an MPI_Irecv's
                             posting (posted, together); 7 a send's and
-                            a receive's context (ctx) */
+                            a receive's context (ctx); 8 the other
+                            receives pending in the wait or test over
+                            several requests that completed an
+                            MPI_Irecv (rivals) */
 #define PG_LOG_VERSION_MIN 1 /* the oldest version the readers take */
 
 /* Limits of the format.  The writer refuses an event beyond them and the
@@ -140,6 +143,12 @@ typedef struct pg_event {
                                   context) as a number the same in every
                                   task and run; 0 the default one or
                                   unknown, and in older logs */
+    int nrivals;               /* RECV of MPI_Irecv (format 8): the other */
+    const int *rivals;         /* receives (their postings, as `posted`)
+                                  pending in the MPI_Waitany, Testany,
+                                  Waitsome or Testsome that reported this
+                                  one, any of which MPI could have
+                                  reported instead; 0 and NULL: none */
 } pg_event;
 
 /* Header of a log as read back. */
@@ -251,6 +260,11 @@ void pg_logw_posted(pg_logw *w, int posted, int together);
 /* The next send or receive written carries ctx="ctx" (format 7): its
  * message's context (pg_event.ctx; 0, the default, costs nothing). */
 void pg_logw_ctx(pg_logw *w, int ctx);
+/* The next receive written (of MPI_Irecv) carries rivals="..." (format
+ * 8): the n other postings pending in the call that reported it (the
+ * array is the caller's and must stay as it is until that receive is
+ * written; n at most PG_LOG_MAX_LIST). */
+void pg_logw_rivals(pg_logw *w, int n, const int *rivals);
 /* Race-only logs (`pangaea -min`, docs/comm-log-format.md): a log whose
  * selection holds the word PG_SELECT_RACE_ONLY keeps only what a replay
  * needs, and each of its events carries the number of events left out

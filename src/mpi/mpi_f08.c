@@ -24,6 +24,8 @@
  *   are given as MPICH 4.0.2's binding gives them: as C's, from 0 (not
  *   the standard's 1), since a program must see under Pangaea what it
  *   sees without (tests/e2e/test_mpi_f08.sh compares them).
+ * The communicators' constructors (mpi_comm_dup_f08_ ...) call PMPI_ too:
+ * they call the C wrappers here, which name what they make (mpi_comm.c).
  * The call site is the Fortran program's (PGM_FORTRAN_SITE).  Built into
  * the MPICH library only: Open MPI's f08 names are mpi_fortran.c's.
  */
@@ -258,6 +260,66 @@ PGM_API double mpi_wtick_f08_(void)
     t = MPI_Wtick();
     pgm.pc_set = 0;
     return t;
+}
+
+/* ---- communicators: the C wrappers name them (mpi_comm.c) ---- */
+
+PGM_API void mpi_comm_dup_f08_(MPI_Comm *comm, MPI_Comm *newcomm, int *ierr)
+{
+    DONE(MPI_Comm_dup(*comm, newcomm));
+}
+
+PGM_API void mpi_comm_dup_with_info_f08_(MPI_Comm *comm, MPI_Info *info,
+                                         MPI_Comm *newcomm, int *ierr)
+{
+    DONE(MPI_Comm_dup_with_info(*comm, *info, newcomm));
+}
+
+PGM_API void mpi_comm_idup_f08_(MPI_Comm *comm, MPI_Comm *newcomm,
+                                MPI_Request *req, int *ierr)
+{
+    DONE(MPI_Comm_idup(*comm, newcomm, req));
+}
+
+PGM_API void mpi_comm_split_f08_(MPI_Comm *comm, int *color, int *key,
+                                 MPI_Comm *newcomm, int *ierr)
+{
+    DONE(MPI_Comm_split(*comm, *color, *key, newcomm));
+}
+
+PGM_API void mpi_comm_split_type_f08_(MPI_Comm *comm, int *type, int *key,
+                                      MPI_Info *info, MPI_Comm *newcomm,
+                                      int *ierr)
+{
+    DONE(MPI_Comm_split_type(*comm, *type, *key, *info, newcomm));
+}
+
+PGM_API void mpi_comm_create_f08_(MPI_Comm *comm, MPI_Group *group,
+                                  MPI_Comm *newcomm, int *ierr)
+{
+    DONE(MPI_Comm_create(*comm, *group, newcomm));
+}
+
+PGM_API void mpi_comm_create_group_f08_(MPI_Comm *comm, MPI_Group *group,
+                                        int *tag, MPI_Comm *newcomm,
+                                        int *ierr)
+{
+    DONE(MPI_Comm_create_group(*comm, *group, *tag, newcomm));
+}
+
+PGM_API void mpi_intercomm_create_f08_(MPI_Comm *local, int *local_leader,
+                                       MPI_Comm *peer, int *remote_leader,
+                                       int *tag, MPI_Comm *newcomm, int *ierr)
+{
+    DONE(MPI_Intercomm_create(*local, *local_leader, *peer, *remote_leader,
+                              *tag, newcomm));
+}
+
+/* high: a Fortran logical, 0 false (as the flags above) */
+PGM_API void mpi_intercomm_merge_f08_(MPI_Comm *intercomm, int *high,
+                                      MPI_Comm *newcomm, int *ierr)
+{
+    DONE(MPI_Intercomm_merge(*intercomm, *high != 0, newcomm));
 }
 
 #endif

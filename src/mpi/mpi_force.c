@@ -54,8 +54,11 @@ static struct {
                                 first of them finds the message */
     int armed;               /* the next receive is the forced one */
     char fcall[64];          /* the call recorded at the forced event */
+    int fposted;             /* its posting, an MPI_Irecv's completion */
     char from[4096];
     pg_event ev, poll;       /* the event being followed, its <poll> */
+    int *rivals;             /* ev's rivals (format 8), copied */
+    int caprivals;
     int have_poll, to, poll_site;
 } fc;
 
@@ -168,6 +171,15 @@ void pgm_force_seen(const pg_event *ev)
     fc.ev = *ev;
     fc.to = ev->nto > 0 ? ev->to[0] : -1;
     fc.ev.nto = ev->nto > 0, fc.ev.to = &fc.to; /* MPI: one destination */
+    if (ev->nrivals > fc.caprivals) { /* the reader's array moves on */
+        free(fc.rivals);
+        if (!(fc.rivals = malloc((size_t)ev->nrivals * sizeof *fc.rivals)))
+            pgm_die(PGM_REFUSED, "out of memory");
+        fc.caprivals = ev->nrivals;
+    }
+    if (ev->nrivals > 0)
+        memcpy(fc.rivals, ev->rivals, (size_t)ev->nrivals * sizeof *fc.rivals);
+    fc.ev.rivals = fc.rivals;
 }
 
 /* At the stop, the forced event: the receive read next, or for polls the
@@ -196,6 +208,7 @@ static void switch_now(void)
     if (fc.force) {
         fc.armed = 1;
         snprintf(fc.fcall, sizeof fc.fcall, "%s", call);
+        fc.fposted = pgm.next.posted;
     }
     pg_logr_close(pgm.rd);
     pgm.rd = NULL;
@@ -294,6 +307,20 @@ int pgm_force_pick(const char *call, int *source, int *tag)
                 fc.ftag);
     *source = pgm_rank_of(fc.ffrom);
     *tag = fc.ftag;
+    return 1;
+}
+
+int pgm_force_completion(const char *made, int *from, int *tag,
+                         int *recorded)
+{
+    if (!fc.armed)
+        return 0;
+    fc.armed = 0;
+    if (strcmp(fc.fcall, "MPI_Irecv"))
+        pgm_die(PGM_REFUSED, "what-if: event %ld, the receive forced, was "
+                "%s when recorded; the program called %s there", fc.fseq,
+                fc.fcall, made);
+    *from = fc.ffrom, *tag = fc.ftag, *recorded = fc.fposted;
     return 1;
 }
 

@@ -9,8 +9,9 @@
  * Fortran names itself, ahead of libmpi_mpifh: each converts the
  * Fortran handles (integers) to C ones with MPI's own f2c/c2f calls and
  * calls the C wrapper, which records or replays as for C.  Only the calls
- * the C side wraps are here; the others go to Open MPI's bindings, which
- * is what they did before.  gfortran's names (lower case, one trailing
+ * the C side wraps are here (the communicators' constructors too, which
+ * mpi_comm.c names for the log); the others go to Open MPI's bindings,
+ * which is what they did before.  gfortran's names (lower case, one trailing
  * underscore: mpif.h and `use mpi`), and `use mpi_f08`'s (mpi_send_f08_
  * ...): Open MPI's f08 bindings take the same arguments, ierror optional
  * (NULL when left out), so the f08 names are aliases of the same
@@ -465,6 +466,161 @@ PGM_API double mpi_wtick_(void)
     return MPI_Wtick();
 }
 
+/* ---- communicators: the C wrappers name them (mpi_comm.c) ---- */
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran integers are ints");
+
+/* A constructor's result back to Fortran. */
+static void f_comm(int rc, MPI_Comm made, MPI_Fint *out, MPI_Fint *ierr)
+{
+    if (rc == MPI_SUCCESS)
+        *out = PMPI_Comm_c2f(made);
+    set_ierr(ierr, rc);
+}
+
+/* Fortran logicals (gfortran: 0 false) as C's, n of them. */
+static int *c_logicals(const MPI_Fint *f, int n)
+{
+    int *c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c), i;
+
+    if (!c)
+        pgm_die(PGM_REFUSED, "out of memory");
+    for (i = 0; i < n; i++)
+        c[i] = f[i] != 0;
+    return c;
+}
+
+PGM_API void mpi_comm_dup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Comm_dup(PMPI_Comm_f2c(*comm), &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_comm_dup_with_info_(MPI_Fint *comm, MPI_Fint *info,
+                                     MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Comm_dup_with_info(PMPI_Comm_f2c(*comm),
+                                    PMPI_Info_f2c(*info), &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *req,
+                            MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Request r;
+    int rc = MPI_Comm_idup(PMPI_Comm_f2c(*comm), &c, &r);
+
+    if (rc == MPI_SUCCESS)
+        *req = PMPI_Request_c2f(r);
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key,
+                             MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Comm_split(PMPI_Comm_f2c(*comm), (int)*color, (int)*key, &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_comm_split_type_(MPI_Fint *comm, MPI_Fint *type,
+                                  MPI_Fint *key, MPI_Fint *info,
+                                  MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Comm_split_type(PMPI_Comm_f2c(*comm), (int)*type, (int)*key,
+                                 PMPI_Info_f2c(*info), &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_comm_create_(MPI_Fint *comm, MPI_Fint *group,
+                              MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Comm_create(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group),
+                             &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group,
+                                    MPI_Fint *tag, MPI_Fint *newcomm,
+                                    MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Comm_create_group(PMPI_Comm_f2c(*comm),
+                                   PMPI_Group_f2c(*group), (int)*tag, &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_intercomm_create_(MPI_Fint *local, MPI_Fint *local_leader,
+                                   MPI_Fint *peer, MPI_Fint *remote_leader,
+                                   MPI_Fint *tag, MPI_Fint *newcomm,
+                                   MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Intercomm_create(PMPI_Comm_f2c(*local), (int)*local_leader,
+                                  PMPI_Comm_f2c(*peer), (int)*remote_leader,
+                                  (int)*tag, &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_intercomm_merge_(MPI_Fint *intercomm, MPI_Fint *high,
+                                  MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Intercomm_merge(PMPI_Comm_f2c(*intercomm), *high != 0, &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_cart_create_(MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *dims,
+                              MPI_Fint *periods, MPI_Fint *reorder,
+                              MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int *p = c_logicals(periods, (int)*ndims);
+    int rc = MPI_Cart_create(PMPI_Comm_f2c(*comm), (int)*ndims, (int *)dims,
+                             p, *reorder != 0, &c);
+
+    free(p);
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_cart_sub_(MPI_Fint *comm, MPI_Fint *remain,
+                           MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL, in = PMPI_Comm_f2c(*comm);
+    int n = 0, *r, rc;
+
+    PMPI_Cartdim_get(in, &n);
+    r = c_logicals(remain, n);
+    rc = MPI_Cart_sub(in, r, &c);
+    free(r);
+    f_comm(rc, c, newcomm, ierr);
+}
+
+PGM_API void mpi_graph_create_(MPI_Fint *comm, MPI_Fint *nnodes,
+                               MPI_Fint *index, MPI_Fint *edges,
+                               MPI_Fint *reorder, MPI_Fint *newcomm,
+                               MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = MPI_Graph_create(PMPI_Comm_f2c(*comm), (int)*nnodes,
+                              (int *)index, (int *)edges, *reorder != 0, &c);
+
+    f_comm(rc, c, newcomm, ierr);
+}
+
 /* `use mpi_f08`'s names (mpi_send_f08_ ...): Open MPI's f08 bindings take
  * the arguments of mpif.h's (a handle's type holds its integer handle,
  * type(MPI_Status) is the integer status, the same MPI_STATUS_IGNORE;
@@ -477,5 +633,19 @@ PGM_API double mpi_wtick_(void)
 #define F08(stem) F08_ALIAS(stem)
 #define F08_FN(stem)
 #include "mpi_f08.def"
+/* and the communicators' constructors (Open MPI's only: MPICH's f08
+ * bindings of these call PMPI_ themselves, so what they make is 0) */
+F08_ALIAS(comm_dup)
+F08_ALIAS(comm_dup_with_info)
+F08_ALIAS(comm_idup)
+F08_ALIAS(comm_split)
+F08_ALIAS(comm_split_type)
+F08_ALIAS(comm_create)
+F08_ALIAS(comm_create_group)
+F08_ALIAS(intercomm_create)
+F08_ALIAS(intercomm_merge)
+F08_ALIAS(cart_create)
+F08_ALIAS(cart_sub)
+F08_ALIAS(graph_create)
 
 #endif

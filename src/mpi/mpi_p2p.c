@@ -892,6 +892,90 @@ static void testany_missed(int n, const int *which)
         pgm_log_send_miss();
 }
 
+/* Recording: the postings of the call's receives still pending but those
+ * it completes (done[i] set; NULL: all but request `index`), noted as the
+ * rivals of the completion it reports first (format 8): MPI could have
+ * completed any of them first (docs/mpi-notes.md, "Waits, tests and
+ * probes").  Before completed(), which reorders the table. */
+static void note_rivals(int n, const int *which, int index, const int *done)
+{
+    static int *buf;
+    static int cap;
+    int i, k = 0;
+
+    if (pgm.mode != PGM_LOG)
+        return;
+    if (n > cap) {
+        free(buf);
+        if (!(buf = malloc((size_t)n * sizeof *buf)))
+            pgm_die(PGM_REFUSED, "out of memory");
+        cap = n;
+    }
+    for (i = 0; i < n; i++)
+        if (which[i] >= 0 && (done ? !done[i] : i != index))
+            buf[k++] = (int)pend[which[i]].order;
+    pg_logw_rivals(pgm.comm, k, buf);
+}
+
+/* After the call's completions: a note its events did not take (a
+ * cancelled request's completion writes none) must not go to a later
+ * receive's. */
+static void drop_rivals(void)
+{
+    if (pgm.mode == PGM_LOG)
+        pg_logw_rivals(pgm.comm, 0, NULL);
+}
+
+/* What-if: the forced completion (pgm_force_completion): of the call's
+ * pending receives but the one recorded there, the one posted first whose
+ * recorded posting (the replay posted it for that source and tag) or, if
+ * none, whose filter admits the chosen message; waited for.  Its index. */
+static int forced_one(int n, MPI_Request *reqs, const int *which,
+                      MPI_Status *st, int from, int tag, int recorded,
+                      const char *call)
+{
+    const struct pgm_post *post;
+    const struct pending *p;
+    int i, best = -1, ok;
+
+    for (i = 0; i < n; i++) {
+        if (which[i] < 0 || (p = &pend[which[i]])->order == recorded)
+            continue;
+        post = pgm_posting((int)p->order);
+        ok = post ? post->from == from && post->tag == tag
+                  : (p->source == MPI_ANY_SOURCE ||
+                     pgm_ltid_of(p->source) == from) &&
+                        (p->tag == MPI_ANY_TAG || p->tag == tag);
+        if (ok && (best < 0 || p->order < pend[which[best]].order))
+            best = i;
+    }
+    if (best < 0)
+        pgm_die(PGM_REFUSED, "what-if: the forced completion of %s: none of "
+                "its other pending receives takes the chosen message (ltid "
+                "%d, tag %d)", call, from, tag);
+    note_rivals(n, which, best, NULL);
+    if (PMPI_Wait(&reqs[best], st) != MPI_SUCCESS)
+        pgm_die(PGM_REFUSED, "what-if: MPI_Wait of the forced completion "
+                "of %s failed", call);
+    completed(which[best], st, NULL);
+    drop_rivals();
+    return best;
+}
+
+/* What-if: whether this call is the forced completion; if so it is made
+ * (forced_one) and *index is the request completed. */
+static int forced_any(int n, MPI_Request *reqs, const int *which,
+                      MPI_Status *st, int *index, const char *call)
+{
+    int from, tag, recorded;
+
+    if (!pgm.whatif || pgm.mode != PGM_LOG ||
+        !pgm_force_completion(call, &from, &tag, &recorded))
+        return 0;
+    *index = forced_one(n, reqs, which, st, from, tag, recorded, call);
+    return 1;
+}
+
 /* Recording: what Waitany (flag NULL) or Testany found: a receive's
  * completion, a send's, or (Testany) none. */
 static int any_recorded(int n, MPI_Request *reqs, int *index, int *flag,
@@ -903,8 +987,11 @@ static int any_recorded(int n, MPI_Request *reqs, int *index, int *flag,
     rc = flag ? PMPI_Testany(n, reqs, index, &done, st)
               : PMPI_Waitany(n, reqs, index, st);
     if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED &&
-        which[*index] >= 0)
+        which[*index] >= 0) {
+        note_rivals(n, which, *index, NULL);
         completed(which[*index], st, NULL);
+        drop_rivals();
+    }
     else if (rc == MPI_SUCCESS && done && *index != MPI_UNDEFINED &&
              pgm_isend_msgid(&saved[*index])) /* not another request's */
         send_done(&saved[*index], *index);
@@ -948,9 +1035,14 @@ static int any_common(const char *call, int n, MPI_Request *reqs,
                     : PMPI_Waitany(n, reqs, index, status);
     }
     pgm.busy = 1;
-    rc = pgm.mode == PGM_REPLAY
-             ? any_replay(n, reqs, index, flag, which, &st, call)
-             : any_recorded(n, reqs, index, flag, which, &st);
+    if (any && forced_any(n, reqs, which, &st, index, call)) {
+        rc = MPI_SUCCESS;
+        if (flag)
+            *flag = 1;
+    } else
+        rc = pgm.mode == PGM_REPLAY
+                 ? any_replay(n, reqs, index, flag, which, &st, call)
+                 : any_recorded(n, reqs, index, flag, which, &st);
     if (rc == MPI_SUCCESS && (!flag || *flag))
         give_status(status, &st);
     free(which);
@@ -1109,14 +1201,23 @@ static int some_recorded(int n, MPI_Request *reqs, const int *which,
                          int test, int *out, int *indices, MPI_Status *st)
 {
     MPI_Request *saved = saved_requests(n, reqs);
-    int j, rc;
+    int j, rc, *done;
 
     rc = test ? PMPI_Testsome(n, reqs, out, indices, st)
               : PMPI_Waitsome(n, reqs, out, indices, st);
     if (rc == MPI_SUCCESS && *out == 0)
         testany_missed(n, which);
+    if (rc == MPI_SUCCESS && *out != MPI_UNDEFINED && *out > 0) {
+        if (!(done = calloc((size_t)n, sizeof *done)))
+            pgm_die(PGM_REFUSED, "out of memory");
+        for (j = 0; j < *out; j++)
+            done[indices[j]] = 1;
+        note_rivals(n, which, -1, done); /* the set's first event's */
+        free(done);
+    }
     for (j = 0; rc == MPI_SUCCESS && *out != MPI_UNDEFINED && j < *out; j++)
         completed_with(find_pending(&saved[indices[j]]), &st[j], NULL, j > 0);
+    drop_rivals();
     free(saved);
     return rc;
 }
@@ -1166,7 +1267,9 @@ static int some_common(const char *call, int test, int n, MPI_Request *reqs,
                 "(README.md, MPI programs)", call);
     pgm.busy = 1;
     st = statuses_for(n);
-    if (pgm.mode == PGM_REPLAY) {
+    if (forced_any(n, reqs, which, st, &indices[0], call)) {
+        *out = 1; /* the chosen one alone: MPI may report one */
+    } else if (pgm.mode == PGM_REPLAY) {
         *out = 0;
         if ((e = pgm_expect(PG_EV_RECV, irecv_calls, call, test)))
             rc = some_replay(n, reqs, which, e, out, indices, st, call);

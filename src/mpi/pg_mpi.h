@@ -340,6 +340,13 @@ void pgm_force_copy(void);
  * *source, *tag: the forced one asks for the chosen message's sender and
  * tag instead, and 1 is returned (a forced probe waits for it). */
 int pgm_force_pick(const char *call, int *source, int *tag);
+/* MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome (`made`) about
+ * to report a completion: at a forced completion of MPI_Irecv (a race
+ * of such a call, format 8's rivals), 1, with the chosen message's
+ * sender ltid and tag and the posting the recording completed there
+ * (*recorded), which the call must not complete now; else 0. */
+int pgm_force_completion(const char *made, int *from, int *tag,
+                         int *recorded);
 /* Before an event is recorded: the forced receive must come first. */
 void pgm_force_check(void);
 

@@ -18,8 +18,12 @@
 # - pangaea -races on the recording reports the master's two wildcard
 #   MPI_Recv (at their line of mpi_master.c) as races with the other
 #   workers' tag-1 results as the alternatives (3 then 2 candidates),
-#   none at the receives that name their source (polls that found
-#   nothing may race), and no message "out of the sender's order"
+#   and, of the receives that name their source, exactly the first two
+#   completions of the MPI_Waitany (tag 2) and of the MPI_Testany (tag 4)
+#   rounds, each with the messages of the workers whose receives were
+#   still pending (2, then 1 alternative: format 8's rivals), the third
+#   of each round none (polls that found nothing may race), and no
+#   message "out of the sender's order"
 #   (messages are named as in every log once pangaea renumbered the
 #   receives after the run: docs/mpi-notes.md);
 # - -tasks matches every message of it to its send (the same renumbering);
@@ -67,8 +71,19 @@ for x in recv:
     took = x["took"]["ltid"]
     alts = {a["ltid"] for a in x["alternatives"]}
     ok = ok and took not in alts and alts <= {2, 3, 4} and all(a["tag"] == 1 for a in x["alternatives"])
-ok = ok and not [x for x in r if x["call"] == "MPI_Irecv" and x["took"]]
-ok = ok and all(x["asked"]["from"] == -1 for x in r if x["took"])
+# Waitany (tag 2) and Testany (tag 4): a race at the first two
+# completions of each, with the workers still pending as alternatives
+anyof = [x for x in r if x["call"] == "MPI_Irecv" and x["took"]]
+ok = ok and [(x["tag"], len(x["alternatives"])) for x in anyof] == [(2, 2), (2, 1), (4, 2), (4, 1)]
+for a, b in ((0, 1), (2, 3)):
+    first, second = anyof[a], anyof[b]
+    left = {2, 3, 4} - {first["took"]["ltid"]}
+    ok = ok and {y["ltid"] for y in first["alternatives"]} == left
+    ok = ok and second["took"]["ltid"] in left
+    ok = ok and {y["ltid"] for y in second["alternatives"]} == left - {second["took"]["ltid"]}
+    ok = ok and all(y["tag"] == first["tag"] for y in first["alternatives"] + second["alternatives"])
+ok = ok and all(x["asked"]["from"] == x["took"]["ltid"] for x in anyof)
+ok = ok and all(x["asked"]["from"] == -1 for x in r if x["took"] and x not in anyof)
 sys.exit(0 if ok else 1)' "$recv_line"
 }
 

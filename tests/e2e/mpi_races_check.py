@@ -21,6 +21,10 @@ is that of the receive that took it) and that no earlier receive took;
 a probe (MPI_Iprobe)
 takes none; a run of failed polls of receives (a <poll> of MPI_Irecv or
 MPI_Iprobe) could have found those of the phase of the receive after it.
+A completion of an MPI_Irecv by MPI_Waitany, Testany, Waitsome or
+Testsome names the call's other receives still pending (rivals=, format
+8): the messages those rivals took later in the phase are its candidates
+too (MPI could have completed one of them first), one a sender.
 A receive races with two such messages or more, a poll with one or more
 (src/cli/analysis/races_find.c).  A failed test of a send (MPI_Test,
 MPI_Testany over sends, MPI_Request_get_status of a send) takes no
@@ -67,6 +71,22 @@ def poll_filter(after, phase):
     return (froms.pop() if len(froms) == 1 else -1, tags.pop() if len(tags) == 1 else -1)
 
 
+def rival_messages(e, after, phase, cand):
+    """What the rivals of completion e (format 8) took later in its
+    phase, one a sender (not a sender already among the candidates)."""
+    rivals = {int(r) for r in e.get("rivals").split()}
+    senders = {m[0] for m in cand} | {int(e.get("from"))}
+    out = set()
+    for x in after:
+        if x.tag == "recv" and x.get("call") == "MPI_Irecv" and \
+                int(x.get("posted", "0")) in rivals and int(x.get("msgid")) == phase:
+            m = (int(x.get("from")), int(x.get("msgid")))
+            if m[0] not in senders:
+                senders.add(m[0])
+                out.add(m)
+    return out
+
+
 def expected(events, older):
     """The races of ltid 1, by the rule above: {seq: (took, alts)}."""
     recvs = [e for e in events if e.tag == "recv"]
@@ -101,6 +121,8 @@ def expected(events, older):
         cand = {m for m, t in tag_of.items()
                 if m[1] == phase and m not in taken and admits(af, at, m[0], t)
                 and ctx in (None, ctx_of[m])}
+        if e.tag == "recv" and e.get("rivals"):
+            cand |= rival_messages(e, events[i + 1:], phase, cand)
         if len(cand) >= (2 if took else 1):
             races[int(e.get("seq"))] = (took, frozenset(cand - {took}))
         if took and e.get("call") != "MPI_Iprobe":

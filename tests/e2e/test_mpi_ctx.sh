@@ -21,7 +21,20 @@
 # - the dup's messages carry the same ctx in the sender's and the
 #   receiver's log, and a second recording names the dup alike;
 # - -tasks matches every message (the receives are renumbered per
-#   communicator), and the logs are valid and read by the page's reader.
+#   communicator), and the logs are valid and read by the page's reader;
+# - the second communicator made by MPI_Comm_idup, MPI_Comm_create_group
+#   and MPI_Intercomm_create + MPI_Intercomm_merge (mpi_ctx idup,
+#   create_group, merge): the same known race set, and its messages carry
+#   the same ctx, not 0, in the sender's and the receiver's logs (before,
+#   these were ctx 0, the world's, and -races listed worker 1's message
+#   on them as an alternative of the world receives);
+# - Open MPI's Fortran program tests/programs/mpi_fctx.f90 (its calls go
+#   to PMPI_ directly: mpi_fortran.c takes MPI_COMM_DUP, MPI_COMM_SPLIT,
+#   MPI_COMM_CREATE_GROUP): the same race set (it was ctx 0 before), and
+#   MPICH's build of it too; and tests/programs/mpi_f08ctx.f90 (`use
+#   mpi_f08`: MPI_Comm_dup, MPI_Comm_create_group, MPI_Intercomm_merge),
+#   whose bindings call PMPI_ directly in both MPIs (mpi_fortran.c,
+#   mpi_f08.c take them): the same race set with both.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi_cases.sh"
 
@@ -79,8 +92,44 @@ case_mpi() {
     logs_valid "$name" "$PG_CASE_LOGS" 4
 }
 
+# variant_case NAME LAUNCHER PROG HOW [LAUNCHER OPTIONS...]: one
+# recording of PROG HOW: the known race set, the second communicator's
+# ctx in both logs, and mpi_races_check's derivation.
+variant_case() {
+    local name=$1 launcher=$2 prog=$3 how=$4 logs ctx
+    shift 4
+    logs=$(pg_tmpdir)/logs
+    if ! timeout 120 "$PG_BUILD/pangaea" -log -logdir "$logs" "$launcher" "$@" -n 4         "$prog" ${how:+"$how"} >"$logs.out" 2>"$logs.err"; then
+        pg_fail "$name: recording $prog $how"
+        cat "$logs.err"
+        return
+    fi
+    ctx=$(dup_ctx "$logs")
+    if known_set "$logs" && [ -n "$ctx" ] && [ "$ctx" != 'ctx="0"' ] &&
+        "$PG_BUILD/pangaea" -dump "$logs" 1 | grep '<recv ' | tail -1 | grep -q "$ctx"; then
+        pg_pass "$name: -races reports exactly the known races; the second communicator's messages carry $ctx in both logs"
+    else
+        pg_fail "$name: the second communicator's ctx '$ctx', or -races differs from the known set"
+        "$PG_BUILD/pangaea" -races "$logs"
+    fi
+    races_exact "$name" "$logs"
+}
+
 PVM_TMP=$(pg_tmpdir)
 export PVM_TMP
+for how in idup create_group merge; do
+    variant_case "MPICH, mpi_ctx $how" mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_ctx" "$how"
+    variant_case "Open MPI, mpi_ctx $how" mpiexec.openmpi "$PG_BUILD/tests/openmpi/mpi_ctx" "$how" --oversubscribe
+done
+for mpi in mpich openmpi; do
+    opts=()
+    [ "$mpi" = openmpi ] && opts=(--oversubscribe)
+    variant_case "$mpi, Fortran (mpi_fctx.f90)" "mpiexec.$mpi" "$PG_BUILD/tests/$mpi/mpi_fctx" "" "${opts[@]}"
+    for how in dup create_group merge; do
+        variant_case "$mpi, mpi_f08 (mpi_f08ctx.f90 $how)" "mpiexec.$mpi" \
+            "$PG_BUILD/tests/$mpi/mpi_f08ctx" "$how" "${opts[@]}"
+    done
+done
 case_mpi MPICH mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_ctx"
 case_mpi "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi/mpi_ctx" --oversubscribe
 

@@ -19,10 +19,18 @@
  *
  * The master prints the senders in the order taken.  Each worker naps a
  * little first (its pid seeds the length): free runs differ.
+ *
+ * The second communicator is a dup of the world (no argument, or "dup"),
+ * or the same members made otherwise: "idup" (MPI_Comm_idup),
+ * "create_group" (MPI_Comm_create_group of the world's group), "merge"
+ * (MPI_Intercomm_create between ranks {0, 1} and {2, 3}, split from the
+ * world, then MPI_Intercomm_merge: the ranks keep their numbers).  The
+ * race set is the same for all.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static void nap(void)
@@ -68,6 +76,33 @@ static void worker(int rank, MPI_Comm dup)
     MPI_Send(&rank, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
 }
 
+/* The second communicator, made as `how` says (the comment above). */
+static MPI_Comm second(const char *how, int rank)
+{
+    MPI_Comm c, half, inter;
+    MPI_Group g;
+    MPI_Request r;
+
+    if (!strcmp(how, "idup")) {
+        MPI_Comm_idup(MPI_COMM_WORLD, &c, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (!strcmp(how, "create_group")) {
+        MPI_Comm_group(MPI_COMM_WORLD, &g);
+        MPI_Comm_create_group(MPI_COMM_WORLD, g, 7, &c);
+        MPI_Group_free(&g);
+    } else if (!strcmp(how, "merge")) {
+        MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank < 2 ? 2 : 0, 9,
+                             &inter);
+        MPI_Intercomm_merge(inter, rank >= 2, &c);
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
+    } else {
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    }
+    return c;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm dup;
@@ -81,7 +116,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "mpi_ctx: run me with 4 ranks\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    dup = second(argc > 1 ? argv[1] : "dup", rank);
     if (rank == 0)
         master(size, dup);
     else

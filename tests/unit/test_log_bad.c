@@ -59,7 +59,7 @@ START_TEST(test_reader_rejects_other_version_naming_it)
                           "comm\" version=\"9\" ltid=\"2\" program=\"p\" host="
                           "\"h\" extra=\"new in 9\"/></pangaea-comm>"),
                PG_LOG_COMM, "written by log format version 9, this Pangaea "
-                            "reads versions 1 to 7");
+                            "reads versions 1 to 8");
 }
 END_TEST
 

@@ -12,7 +12,7 @@
 #include "log_test_util.h"
 #include "log_bin.h"
 
-/* docs/comm-log-format.md's example of format 7, byte for byte: the page
+/* docs/comm-log-format.md's example of format 8, byte for byte: the page
  * is the format (a reader is written from it alone), so the writer must
  * produce what the page's rules give, computed by hand from them (and by
  * a separate encoder of the rules, in Python, when the page was written):
@@ -21,11 +21,11 @@
  * receive with its site, asked filter and context 5 (kind 14) that
  * waited 2 ms for its message; and the reader must give every field
  * back, the sends' default context 0 too. */
-START_TEST(test_v7_bytes_are_those_of_the_format_page)
+START_TEST(test_v8_bytes_are_those_of_the_format_page)
 {
     static const unsigned char want[] =
-        "\x50\x47\x43\x4c\x07\x02\x03\x2e\x2f\x70\x01\x68\x00"
-        "\x10" "5eed0123456789ab" "\xc8\xa9\x73\xc1"           /* header */
+        "\x50\x47\x43\x4c\x08\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x10" "5eed0123456789ab" "\x6c\x63\xa2\x69"           /* header */
         "\x41\x00\x00\x00"                              /* block length */
         "\x09\x80\xa4\xe8\x03\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
         "\x0d\x00\x01\x00\x0a\x00\xa0\x01\x01\x02"          /* send */
@@ -68,7 +68,7 @@ START_TEST(test_v7_bytes_are_those_of_the_format_page)
     free(got);
     r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
     ck_assert_msg(r != NULL, "%s", err.msg);
-    ck_assert_int_eq(h.version, 7);
+    ck_assert_int_eq(h.version, 8);
     ck_assert_str_eq(h.recording, "5eed0123456789ab");
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
     ck_assert_int_eq(ev.kind, PG_EV_SITE);
@@ -104,6 +104,102 @@ START_TEST(test_v7_bytes_are_those_of_the_format_page)
     ck_assert_int_eq(ev.ctx, 5);
     ck_assert_int_eq(pg_logr_next(r, &ev, &err), 0);
     pg_logr_close(r);
+}
+END_TEST
+
+/* The page's example in format 7 (before version 8 added an MPI_Irecv's
+ * rivals): still read, its receive's context too. */
+START_TEST(test_v7_log_is_still_read)
+{
+    static const unsigned char v7[] =
+        "\x50\x47\x43\x4c\x07\x02\x03\x2e\x2f\x70\x01\x68\x00"
+        "\x10" "5eed0123456789ab" "\xc8\xa9\x73\xc1"           /* header */
+        "\x41\x00\x00\x00"                              /* block length */
+        "\x09\x80\xa4\xe8\x03\x01\x02\x2f\x70\xa0\x01"      /* site 1 */
+        "\x0d\x00\x01\x00\x0a\x00\xa0\x01\x01\x02"          /* send */
+        "\x0d\xa0\x01\x01\x00\x02\x00\x00\x01\x02"          /* send */
+        "\x01\xa0\x01\x02\x00\x00\x01\x02"                  /* send */
+        "\x09\x50\x02\x02\x2f\x70\xc8\x01"                  /* site 2 */
+        "\x4e\x02\xd0\x0f\x02\x03\x01\x00\x05\x02\x0e\x00\x10" /* recv */
+        "\x1f\x80\x45\x5d\xe7";                         /* trailer */
+    const char *path = write_bytes("page7.comm.pgc", v7, sizeof v7 - 1);
+    pg_log_header h;
+    pg_err err;
+    pg_event ev;
+    int n = 0;
+    pg_logr *r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_eq(h.version, 7);
+    while (pg_logr_next(r, &ev, &err) == 1) {
+        n++;
+        ck_assert_int_eq(ev.nrivals, 0);
+        if (ev.kind == PG_EV_RECV)
+            ck_assert_int_eq(ev.ctx, 5);
+    }
+    pg_logr_close(r);
+    ck_assert_int_eq(n, 6); /* two sites, three sends, a receive */
+}
+END_TEST
+
+/* Format 8: an MPI_Irecv's rivals follow its posting, their count then
+ * each as a zigzag difference from the posting: written so, read back
+ * from an open block walked and a sealed one, and in XML (pangaea -dump)
+ * as rivals="1 4"; a receive without rivals has a count of 0. */
+START_TEST(test_irecv_rivals_read_back)
+{
+    static const unsigned char recv[] = /* call 13, kind 2: from 2, tag 5, */
+        "\xd2\x00\x04\x0a\x00\x08\x04\x02\x01\x04"; /* id 1, 4 bytes, */
+    const char *path = tpath("rivals.comm.pgc"); /* posted 2, rivals 1 4 */
+    static const int rivals[] = { 1, 4 };
+    size_t i, len;
+    char *got;
+    int closed;
+    pg_err err;
+    pg_logw *w = pg_logw_open(path, PG_LOG_COMM, 1, "./p", "h", &err);
+    pg_log_header h;
+    pg_logr *r;
+    pg_event ev;
+    FILE *x;
+
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    pg_logw_posted(w, 2, 0);
+    pg_logw_rivals(w, 2, rivals);
+    ck_assert_int_eq(pg_logw_recv(w, 0, "MPI_Irecv", 2, 5, 1, 4), 0);
+    pg_logw_posted(w, 1, 0);
+    ck_assert_int_eq(pg_logw_recv(w, 0, "MPI_Irecv", 3, 5, 1, 4), 0);
+    ck_assert_int_eq(pg_logw_flush(w), 0);
+    got = slurp(path, &len);
+    for (i = 0; i + sizeof recv - 1 <= len; i++)
+        if (!memcmp(got + i, recv, sizeof recv - 1))
+            break;
+    ck_assert_msg(i + sizeof recv - 1 <= len, "the receive's bytes");
+    free(got);
+    for (closed = 0; closed < 2; closed++) {
+        if (closed)
+            ck_assert_int_eq(pg_logw_close(w), 0);
+        r = pg_logr_open(path, PG_LOG_COMM, &h, &err);
+        ck_assert_msg(r != NULL, "%s", err.msg);
+        ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+        ck_assert_int_eq(ev.posted, 2);
+        ck_assert_int_eq(ev.nrivals, 2);
+        ck_assert_int_eq(ev.rivals[0], 1);
+        ck_assert_int_eq(ev.rivals[1], 4);
+        if (closed) { /* the XML form */
+            x = fopen(tpath("rivals.xml"), "w");
+            ck_assert_ptr_nonnull(x);
+            pg_log_xml_event(x, &ev);
+            fclose(x);
+            got = slurp(tpath("rivals.xml"), &len);
+            ck_assert_msg(strstr(got, " rivals=\"1 4\"") != NULL, "%s", got);
+            free(got);
+        }
+        ck_assert_int_eq(pg_logr_next(r, &ev, &err), 1);
+        ck_assert_int_eq(ev.posted, 1);
+        ck_assert_int_eq(ev.nrivals, 0);
+        ck_assert_int_ne(pg_logr_next(r, &ev, &err), 1);
+        pg_logr_close(r);
+    }
 }
 END_TEST
 
@@ -469,7 +565,9 @@ static Suite *log_format_suite(void)
     Suite *s = suite_create("comm log format");
     TCase *tc = tcase_create("format");
 
-    tcase_add_test(tc, test_v7_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v8_bytes_are_those_of_the_format_page);
+    tcase_add_test(tc, test_v7_log_is_still_read);
+    tcase_add_test(tc, test_irecv_rivals_read_back);
     tcase_add_test(tc, test_v6_log_is_still_read);
     tcase_add_test(tc, test_contexts_read_back);
     tcase_add_test(tc, test_v5_log_is_still_read);

@@ -190,6 +190,51 @@ START_TEST(test_a_send_that_happens_after_the_receive_is_no_alternative)
 }
 END_TEST
 
+/* The completion of MPI_Irecv number `posted` by `ltid` (named source)
+ * that took message msgid of `from`, with n rivals (format 8). */
+static void irecv1(int ltid, int from, int msgid, int posted, int n,
+                   const int *rivals)
+{
+    pg_logw_note(log_of(ltid), 0, from, 5, 0);
+    pg_logw_posted(log_of(ltid), posted, 0);
+    pg_logw_rivals(log_of(ltid), n, rivals);
+    ck_assert_int_eq(pg_logw_recv(log_of(ltid), now += 1e-3, "MPI_Irecv",
+                                  from, 5, msgid, 4), 0);
+}
+
+/* An MPI_Waitany over receives naming ltids 2, 3 and 4: its first
+ * completion (ltid 2's) races with ltid 3's message, which a rival took
+ * later, not with ltid 4's, sent after ltid 4 heard from ltid 1 after
+ * that completion; the second completion (ltid 3's) races with ltid 4's
+ * (its send does not follow that one); the third has no rival; a rival
+ * that never completed (posting 9, cancelled) is no alternative. */
+START_TEST(test_a_waitany_completion_races_with_its_rivals)
+{
+    static const int r1[] = { 2, 3, 9 }, r2[] = { 3 };
+    int n;
+
+    send1(2, 1, 5, 1);
+    send1(3, 1, 5, 1);
+    irecv1(1, 2, 1, 1, 3, r1);
+    send1(1, 4, 6, 1);
+    recv1(4, 1, 6, 1, 6, 1);
+    send1(4, 1, 5, 1);
+    irecv1(1, 3, 1, 2, 1, r2);
+    irecv1(1, 4, 1, 3, 0, NULL);
+    n = analyse();
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(races[0].pos, 1);
+    ck_assert_int_eq(run.tasks[run.msg[races[0].took].src].ltid, 2);
+    ck_assert_int_eq(races[0].nalts, 1);
+    ck_assert_int_eq(alt_ltid(0, 0), 3);
+    ck_assert_int_eq(races[1].pos, 3);
+    ck_assert_int_eq(run.tasks[run.msg[races[1].took].src].ltid, 3);
+    ck_assert_int_eq(races[1].nalts, 1);
+    ck_assert_int_eq(alt_ltid(1, 0), 4);
+    done(n);
+}
+END_TEST
+
 START_TEST(test_tag_filter_leaves_other_tags_out)
 {
     int n;
@@ -1151,6 +1196,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_wildcard_races_named_source_does_not);
     tcase_add_test(tc, test_a_send_that_happens_after_the_receive_is_no_alternative);
     tcase_add_test(tc, test_tag_filter_leaves_other_tags_out);
+    tcase_add_test(tc, test_a_waitany_completion_races_with_its_rivals);
     tcase_add_test(tc, test_a_receive_takes_only_its_own_context);
     tcase_add_test(tc, test_fifo_per_pair_unless_the_receiver_routes_direct);
     tcase_add_test(tc, test_failed_poll_races_unless_a_barrier_orders_it);

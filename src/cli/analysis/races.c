@@ -298,6 +298,27 @@ int rc_ctx_seen(const struct rc_run *run, int ctx)
     return -1;
 }
 
+/* An MPI_Irecv's completion: its posting, and its rivals (format 8),
+ * which -races offers as its alternatives (races_find.c). */
+static int take_posting(struct rc_run *run, int ti, int pos,
+                        const pg_event *ev)
+{
+    int i;
+
+    if (pg_grow(&run->posts, &run->cap_posts, run->nposts + 1,
+                sizeof *run->posts) < 0 ||
+        pg_grow(&run->rivals, &run->cap_rivals,
+                run->nrivals + (size_t)ev->nrivals + 1,
+                sizeof *run->rivals) < 0)
+        return -1;
+    run->posts[run->nposts++] = (struct rc_post){ ti, ev->posted, pos };
+    run->posts_sorted = 0;
+    for (i = 0; i < ev->nrivals; i++)
+        run->rivals[run->nrivals++] = (struct rc_post){ ti, ev->rivals[i],
+                                                        pos };
+    return 0;
+}
+
 static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_task *t = &run->tasks[ti];
@@ -344,6 +365,9 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     else if (ev->kind == PG_EV_END)
         RC_END_STATUS(e) = ev->status;
     if (run->view && view_columns(run, ev) < 0)
+        return -1;
+    if (ev->kind == PG_EV_RECV && ev->posted > 0 && !run->grow &&
+        take_posting(run, ti, t->n + 1, ev) < 0)
         return -1;
     if (ev->kind == PG_EV_SEND) {
         e->a = run->nmsg;
@@ -1061,6 +1085,7 @@ void rc_free(struct rc_run *run)
     free(run->tasks), free(run->ev), free(run->msg), free(run->turns);
     free(run->bars), free(run->text), free(run->snaps), free(run->dents);
     free(run->ctx_slot);
+    free(run->posts), free(run->rivals);
     if (run->view) {
         for (t = 0; t < run->ntasks; t++)
             pg_logr_close(run->view->tasks[t].live);

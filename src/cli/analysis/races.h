@@ -149,6 +149,14 @@ struct rc_bindex {
     size_t cap;
 };
 
+/* An MPI_Irecv's completion (format 6's posting): its task, posting
+ * number and event; and a rival of one (format 8): another posting still
+ * pending in the MPI_Waitany, Testany, Waitsome or Testsome that reported
+ * the completion at (task, pos), which MPI could have completed first. */
+struct rc_post {
+    int task, posted, pos;
+};
+
 struct rc_run {
     char dir[4096];
     struct rc_task *tasks;
@@ -185,6 +193,13 @@ struct rc_run {
                             addressing, RC_CTX_SLOTS; NULL while every
                             one was 0 (races.c, ctx_index) */
     int nctx;            /* contexts other than 0 indexed so far */
+    struct rc_post *posts; /* every MPI_Irecv completion with a posting,
+                            sorted by task and posting once rivals need
+                            them (races_find.c) */
+    struct rc_post *rivals; /* format 8: (task, pos of the completion,
+                            posting of a rival), sorted by task and pos */
+    size_t nposts, cap_posts, nrivals, cap_rivals;
+    int posts_sorted;
     long unreplayed;     /* calls Pangaea does not replay (wrap_named.c) */
     char unreplayed_calls[256]; /* their names, each once, ", " between */
 };

@@ -28,6 +28,14 @@
  * receive after a probe can take another message than the one probed.
  * A failed test of an MPI send's request takes nothing either: an older
  * MPI recording's <poll> of one (call MPI_Isend) is no receive at all.
+ * An MPI_Irecv completed by MPI_Waitany, Testany, Waitsome or Testsome
+ * (format 8: its `rivals`, the call's other receives still pending) races
+ * with what those rivals took: MPI could have completed one of them first
+ * when its message's send does not follow the completion (vcd < i) and
+ * the rival completed later; of rivals that took messages of one sender,
+ * tag and context, the one posted first, and none of the sender, tag and
+ * context the completion took itself (MPI matches in posting order: that
+ * sender's earliest goes first), as a sender's earliest message above.
  *
  * Cost.  Messages to p are kept per sender in send order (only the
  * senders p has: no tasks x tasks table); a cursor per sender skips those
@@ -303,6 +311,103 @@ static const struct rc_ev *examined_at(const struct rc_run *run, int p,
     return rc_examined(e) ? e : NULL;
 }
 
+static int cmp_post(const void *a, const void *b)
+{
+    const struct rc_post *x = a, *y = b;
+
+    if (x->task != y->task)
+        return x->task < y->task ? -1 : 1;
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    return (x->posted > y->posted) - (x->posted < y->posted);
+}
+
+static int cmp_posted(const void *a, const void *b)
+{
+    const struct rc_post *x = a, *y = b;
+
+    if (x->task != y->task)
+        return x->task < y->task ? -1 : 1;
+    return (x->posted > y->posted) - (x->posted < y->posted);
+}
+
+/* The first entry of a sorted array at or after key (by cmp). */
+static size_t lower(const struct rc_post *a, size_t n, const struct rc_post *k,
+                    int (*cmp)(const void *, const void *))
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (cmp(&a[mid], k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Postings by task and number, rivals by task, completion and number:
+ * sorted once (the load appends them task by task). */
+static void sort_posts(struct rc_run *run)
+{
+    if (run->posts_sorted)
+        return;
+    qsort(run->posts, run->nposts, sizeof *run->posts, cmp_posted);
+    qsort(run->rivals, run->nrivals, sizeof *run->rivals, cmp_post);
+    run->posts_sorted = 1;
+}
+
+/* Whether a candidate already is a message of m's sender, tag and
+ * context (a sender's earliest is offered once). */
+static int have_like(const struct finder *f, int m)
+{
+    const struct rc_run *run = f->run;
+    const struct rc_msg *x = &run->msg[m], *y;
+    int i;
+
+    for (i = 0; i < f->ncand; i++) {
+        y = &run->msg[f->cand[i].msg];
+        if (f->cand[i].msg == m ||
+            (y->src == x->src && y->src >= 0 &&
+             rc_msg_tag(run, y) == rc_msg_tag(run, x) &&
+             rc_msg_ctx(run, y) == rc_msg_ctx(run, x)))
+            return 1;
+    }
+    return 0;
+}
+
+/* The messages the rivals of completion pos of task p took (format 8),
+ * where MPI could have completed that rival first; `took` is the
+ * completion's own (never its own alternative through a rival). */
+static int rivals(struct finder *f, int p, int pos, int took)
+{
+    struct rc_run *run = f->run;
+    struct rc_post k = { p, 0, pos }, *r, *c;
+    size_t i, j;
+    int m;
+
+    if (!run->nrivals)
+        return 0;
+    sort_posts(run);
+    for (i = lower(run->rivals, run->nrivals, &k, cmp_post);
+         i < run->nrivals && (r = &run->rivals[i])->task == p &&
+         r->pos == pos; i++) {
+        k.posted = r->posted;
+        j = lower(run->posts, run->nposts, &k, cmp_posted);
+        if (j >= run->nposts || (c = &run->posts[j])->task != p ||
+            c->posted != r->posted || c->pos <= pos)
+            continue; /* never completed, or before: no rival then */
+        m = RC_EV(run, p, c->pos)->a;
+        if (m < 0 || m == took || run->msg[m].vcd >= pos || have_like(f, m))
+            continue; /* its send follows the completion: not then */
+        if (add(f, m, 0) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Receive or poll `pos` of task p: a race or not. */
 static int examine(struct finder *f, int p, int pos, int direct)
 {
@@ -330,6 +435,9 @@ static int examine(struct finder *f, int p, int pos, int direct)
         have += f->cand[i].msg == took;
     ooo = took >= 0 && !have ? earlier_of_sender(f, took) : -1;
     if (took >= 0 && !have && add(f, took, 0) < 0)
+        return -1;
+    if (e->kind == PG_EV_RECV && e->call == PG_MSG_CALL_POSTED &&
+        rivals(f, p, pos, took) < 0)
         return -1;
     run->receives++;
     if (f->ncand < (e->kind == PG_EV_POLL ? 1 : 2))

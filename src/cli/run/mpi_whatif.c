@@ -9,26 +9,55 @@
  * could not have produced).  What an MPI rank can force so far: a receive
  * made by MPI_Recv that took a message (posted for the chosen sender and
  * tag, MPI's non-overtaking rule gives it the chosen message), an
- * MPI_Iprobe or MPI_Probe that found one (it finds the chosen one), and
- * MPI_Iprobe polls that found nothing (the first of them finds it).
+ * MPI_Iprobe or MPI_Probe that found one (it finds the chosen one),
+ * MPI_Iprobe polls that found nothing (the first of them finds it), and
+ * the completion of an MPI_Irecv by MPI_Waitany, Testany, Waitsome or
+ * Testsome that had rivals (format 8: the rank completes instead the
+ * rival that takes the chosen message).
  * Each forced event is looked up in its rank's log and anything else
  * (other polls that found nothing, such as MPI_Test's, a poll forced to
- * find nothing, the completions of MPI_Irecv, logged as "MPI_Irecv") is
+ * find nothing, the completions of MPI_Irecv by MPI_Wait or MPI_Test, or
+ * of older logs, logged as "MPI_Irecv" without rivals) is
  * refused here, named, before anything runs.  Then the plan goes into the new recording (whatif.plan), which
  * mpi_run.c names to every rank.
  */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pg_log.h"
 #include "top.h"
 
-/* The call recorded at event seq of ltid in dir, into call: 0, or -1 and
- * err when the log has no such event. */
+/* Whether, after the completion ev (read from r), one of its rivals
+ * (format 8) took message msgid of ltid from: what a forced completion
+ * can make happen (the rank completes that rival instead: mpi_p2p.c).
+ * 1, 0; -1 when out of memory. */
+static int rival_took(pg_logr *r, const pg_event *ev, int from, int msgid)
+{
+    int *riv = malloc((size_t)ev->nrivals * sizeof *riv), n = ev->nrivals;
+    int found = 0, i;
+    pg_event x;
+    pg_err err;
+
+    if (!riv)
+        return -1;
+    memcpy(riv, ev->rivals, (size_t)n * sizeof *riv); /* ev's moves on */
+    while (!found && pg_logr_next(r, &x, &err) == 1)
+        for (i = 0; x.kind == PG_EV_RECV && x.posted > 0 && i < n; i++)
+            found |= x.posted == riv[i] && x.from == from && x.msgid == msgid;
+    free(riv);
+    return found;
+}
+
+/* The call recorded at event seq of ltid in dir, into call, and for the
+ * completion of an MPI_Irecv with rivals whether one of them took the
+ * chosen message (*by_rival): 0, or -1 and err when the log has no such
+ * event. */
 static int recorded_call(const char *dir, int ltid, long seq, char *call,
-                         size_t size, pg_ev_kind *kind, pg_err *err)
+                         size_t size, pg_ev_kind *kind, int from, int msgid,
+                         int *by_rival, pg_err *err)
 {
     char path[PATH_MAX + 64];
     pg_log_header h;
@@ -44,6 +73,8 @@ static int recorded_call(const char *dir, int ltid, long seq, char *call,
     if (rc == 1) {
         snprintf(call, size, "%s", ev.call ? ev.call : "?");
         *kind = ev.kind;
+        *by_rival = ev.kind == PG_EV_RECV && ev.nrivals > 0 &&
+                    rival_took(r, &ev, from, msgid) == 1;
     }
     pg_logr_close(r);
     return rc == 1 ? 0 : pg_err_set(err, "%s has no event %ld", path, seq);
@@ -55,13 +86,15 @@ static int check_force(const char *dir, const char *line, pg_err *err)
     char kind[16], call[64];
     int ltid, from, msgid, tag;
     pg_ev_kind k = PG_EV_END;
+    int by_rival = 0;
     long seq;
 
     if (sscanf(line, "force %d %ld %15s %d %d %d", &ltid, &seq, kind, &from,
                &msgid, &tag) != 6)
         return pg_err_set(err, "-whatif: a bad line in the plan: %.100s",
                           line);
-    if (recorded_call(dir, ltid, seq, call, sizeof call, &k, err) < 0)
+    if (recorded_call(dir, ltid, seq, call, sizeof call, &k, from, msgid,
+                      &by_rival, err) < 0)
         return -1;
     if (!strcmp(kind, "poll-recv") && k == PG_EV_POLL &&
         !strcmp(call, "MPI_Iprobe"))
@@ -73,12 +106,17 @@ static int check_force(const char *dir, const char *line, pg_err *err)
                           !strcmp(kind, "nothing") ? "a poll to find nothing"
                                                    : "polls that found nothing",
                           call);
+    if (k == PG_EV_RECV && !strcmp(call, "MPI_Irecv") && by_rival)
+        return 0; /* a wait or test over several: that rival completes */
     if (k != PG_EV_RECV || (strcmp(call, "MPI_Recv") &&
                             strcmp(call, "MPI_Iprobe")))
         return pg_err_set(err, "-whatif %d:%ld: the receive is %s; in an MPI "
                           "run Pangaea forces MPI_Recv, MPI_Iprobe and "
-                          "MPI_Probe only so far (README.md, MPI programs)",
-                          ltid, seq, call);
+                          "MPI_Probe, and the completions of MPI_Irecv by "
+                          "MPI_Waitany, MPI_Testany, MPI_Waitsome and "
+                          "MPI_Testsome to take what another of the call's "
+                          "pending receives took, only so far (README.md, "
+                          "MPI programs)", ltid, seq, call);
     return 0;
 }
 
