@@ -33,6 +33,12 @@ PG_TMP_BASE=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-e2e.XXXXXX") || exit 1
 # pg_cleanup fails instead of filling /tmp.
 [ -z "${PG_E2E_TMPLIST:-}" ] || echo "$PG_TMP_BASE" >>"$PG_E2E_TMPLIST"
 
+# Headless Chromium, which the page checks drive (graph_page.py's Driver):
+# one per test, not one per check.  The first check starts it, with its
+# profile in this dir; every check drives a tab of its own; pg_cleanup
+# ends it by PID (pg_browser_stop).
+export PG_BROWSER_DIR=$PG_TMP_BASE/browser
+
 # Python, which the tests start hundreds of times (checks, pages, JSON):
 # where `python3` is a version manager's shim (pyenv's: a shell script that
 # looks the version up again on every call, ten times the interpreter's
@@ -347,8 +353,17 @@ pg_replay_case() {
 
 # Halts our pvmd and any pvmd still serving a dir under PG_TMP_BASE (one
 # that `pangaea` started there, say), then removes every temp dir.
+# Ends the test's shared Chromium and its chromedriver, if a check
+# started them (graph_page.py --stop-browser: the session, then every
+# process naming the browser's dir, by PID).
+pg_browser_stop() {
+    [ -d "$PG_BROWSER_DIR" ] || return 0
+    python3 "$PG_ROOT/tests/e2e/graph_page.py" --stop-browser "$PG_BROWSER_DIR"
+}
+
 pg_cleanup() {
     local sock
+    pg_browser_stop
     pg_pvm_stop
     for sock in "$PG_TMP_BASE"/*/"pvmd.$(id -u)" \
                 "$PG_TMP_BASE"/*/*/"pvmd.$(id -u)"; do
