@@ -45,13 +45,20 @@ export PG_BROWSER_DIR=$PG_TMP_BASE/browser
 # own start-up in CPU), the interpreter it picks now has its directory put
 # first on PATH, as the shim itself does before it runs it; so every later
 # python3, of the test and of what it starts, is that interpreter, started
-# directly.  Where python3 is the interpreter already, nothing changes.
-pg_py_dir=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
-if [ -n "$pg_py_dir" ] && [ -x "$pg_py_dir/python3" ] &&
-   [ "$(command -v python3)" != "$pg_py_dir/python3" ]; then
-    PATH=$pg_py_dir:$PATH
+# directly.  Where python3 is the interpreter already (a binary, not a
+# script: run_all.sh has put the interpreter first once for all tests),
+# Python is not even started to ask; -S: its site packages are not needed
+# to say where it is, and cost most of its start-up.
+pg_py_dir=$(command -v python3)
+if [ -n "$pg_py_dir" ] && IFS= read -r -n 2 pg_py_magic <"$pg_py_dir" 2>/dev/null &&
+   [ "$pg_py_magic" = '#!' ]; then
+    pg_py_dir=$(python3 -S -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+    if [ -n "$pg_py_dir" ] && [ -x "$pg_py_dir/python3" ] &&
+       [ "$(command -v python3)" != "$pg_py_dir/python3" ]; then
+        PATH=$pg_py_dir:$PATH
+    fi
 fi
-unset pg_py_dir
+unset pg_py_dir pg_py_magic
 
 # --- results ---------------------------------------------------------------
 

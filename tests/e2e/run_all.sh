@@ -81,6 +81,16 @@ left_behind() {
 
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
+# Python's interpreter, found once for the run and put first on PATH:
+# where python3 is a version manager's shim, every test would otherwise
+# ask the shim again as it starts (lib.sh), at several times the
+# interpreter's own start-up in CPU.
+py_dir=$(python3 -S -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+if [ -n "$py_dir" ] && [ -x "$py_dir/python3" ] &&
+   [ "$(command -v python3)" != "$py_dir/python3" ]; then
+    export PATH=$py_dir:$PATH
+fi
+
 # Tests run PG_JOBS at a time (default twice the CPUs, and two more for
 # the two longest, test_hostloss.sh and test_interactive.sh, which wait on
 # PVM's host timeout and on tmux and gdb for minutes and barely compute:
