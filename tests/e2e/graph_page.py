@@ -56,8 +56,8 @@ class Driver:
     then drives its one tab (a new tab would not have the focus that typing
     and the pages' keys want), left on an empty page when it ends; lib.sh's
     clean-up ends the browser (stop_shared).  A Chromium costs about two
-    CPU seconds to start, a tab a tenth of that, and a test's checks are
-    many.  A lock in that dir lets one check at a time drive the browser.
+    CPU seconds to start, a page a fraction of that, and a test's checks
+    are many.  A lock in that dir lets one check at a time drive the browser.
     Without PG_BROWSER_DIR, a Driver starts and ends a Chromium of its own.
     """
 
@@ -72,14 +72,15 @@ class Driver:
             self.launch(self.profile, size)
 
     def launch(self, profile, size):
-        """chromedriver on a free port, in a session of its own (a timeout
-        that ends one check's process group leaves it), and its Chromium."""
+        """chromedriver on a free port, and its Chromium.  A shared one in
+        a session of its own (a timeout that ends one check's process group
+        leaves it); a private one in ours (such a timeout ends it too)."""
         self.port = free_port()
         self.proc = subprocess.Popen(
             [DRIVER, "--port=%d" % self.port, "--allowed-ips=127.0.0.1",
              "--log-path=" + os.path.join(profile, "driver.log")],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True)
+            stderr=subprocess.DEVNULL, start_new_session=bool(self.shared))
         self.base = "http://127.0.0.1:%d" % self.port
         self.sid = None
         self.wait_driver()
@@ -101,13 +102,14 @@ class Driver:
         self.lock = open(os.path.join(self.shared, "lock"), "w")
         fcntl.flock(self.lock, fcntl.LOCK_EX)
         state_file = os.path.join(self.shared, "state.json")
+        st = None
         try:
             with open(state_file) as f:
                 st = json.load(f)
             self.base, self.sid, self.main = st["base"], st["sid"], st["main"]
             handles = self.call("GET", "/window/handles", timeout=30)
         except (OSError, ValueError, KeyError, RuntimeError):
-            kill_dir(self.shared)
+            kill_dir(self.shared, st.get("pid") if isinstance(st, dict) else None)
             self.launch(self.shared, size)
             self.main = self.call("GET", "/window")
             st = {"base": self.base, "sid": self.sid, "main": self.main,
@@ -201,10 +203,23 @@ class Driver:
         self.lock.close()
 
 
-def kill_dir(d):
+def kill_dir(d, session=None):
     """Kills, by PID, every process naming dir d on its command line (the
-    browser's and chromedriver's, through their profile and log paths), and
-    waits until they are gone, so that d can be removed."""
+    browser's and chromedriver's, through their profile and log paths) or,
+    given the PID of a shared chromedriver, in the session it leads (its
+    Chromium's helpers, whatever their command lines), and waits until they
+    are gone, so that d can be removed."""
+    mark = (d.rstrip("/") + "/").encode()
+    if session:
+        # Linux hands out no PID still in use as a session's id: while
+        # its leader is gone, session members are our Chromium's; a live
+        # leader must be our chromedriver.
+        try:
+            with open("/proc/%d/cmdline" % session, "rb") as f:
+                if mark not in f.read():
+                    session = None
+        except OSError:
+            pass
     pids = []
     for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
@@ -212,9 +227,11 @@ def kill_dir(d):
         try:
             with open("/proc/%s/cmdline" % pid, "rb") as f:
                 cmd = f.read()
-        except OSError:
+            with open("/proc/%s/stat" % pid) as f:
+                sid = int(f.read().rsplit(")", 1)[1].split()[3])
+        except (OSError, IndexError, ValueError):
             continue
-        if (d.rstrip("/") + "/").encode() in cmd:
+        if mark in cmd or (session and sid == session):
             try:
                 os.kill(int(pid), signal.SIGKILL)
                 pids.append(pid)
@@ -238,6 +255,7 @@ def alive(pid):
 def stop_shared(d):
     """Ends the shared browser of dir d (see Driver): its session politely,
     then chromedriver and anything left of Chromium, by PID."""
+    st = None
     try:
         with open(os.path.join(d, "state.json")) as f:
             st = json.load(f)
@@ -245,7 +263,7 @@ def stop_shared(d):
         urllib.request.urlopen(req, timeout=30).read()
     except (OSError, ValueError, KeyError):
         pass
-    kill_dir(d)
+    kill_dir(d, st.get("pid") if isinstance(st, dict) else None)
 
 
 def wait_ready(d, timeout=120):
