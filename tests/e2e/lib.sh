@@ -35,8 +35,8 @@ PG_TMP_BASE=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-e2e.XXXXXX") || exit 1
 
 # Headless Chromium, which the page checks drive (graph_page.py's Driver):
 # one per test, not one per check.  The first check starts it, with its
-# profile in this dir; every check drives a tab of its own; pg_cleanup
-# ends it by PID (pg_browser_stop).
+# profile in this dir; every check drives its one tab, emptied for it;
+# pg_cleanup ends it by PID (pg_browser_stop).
 export PG_BROWSER_DIR=$PG_TMP_BASE/browser
 
 # Python, which the tests start hundreds of times (checks, pages, JSON):
@@ -358,16 +358,18 @@ pg_replay_case() {
 
 # --- clean-up --------------------------------------------------------------
 
-# Halts our pvmd and any pvmd still serving a dir under PG_TMP_BASE (one
-# that `pangaea` started there, say), then removes every temp dir.
 # Ends the test's shared Chromium and its chromedriver, if a check
-# started them (graph_page.py --stop-browser: the session, then every
-# process naming the browser's dir, by PID).
+# started them (graph_page.py --stop-browser: the WebDriver session, then
+# by PID every process naming the browser's dir or in chromedriver's
+# session).
 pg_browser_stop() {
     [ -d "$PG_BROWSER_DIR" ] || return 0
     python3 "$PG_ROOT/tests/e2e/graph_page.py" --stop-browser "$PG_BROWSER_DIR"
 }
 
+# Ends the shared Chromium, halts our pvmd and any pvmd still serving a
+# dir under PG_TMP_BASE (one that `pangaea` started there, say), then
+# removes every temp dir.
 pg_cleanup() {
     local sock
     pg_browser_stop
