@@ -19,9 +19,13 @@ is enough for it.  The browser gets a fresh profile in a temp dir and no
 network-related background services.  Clean-up stops only what this script
 started: the WebDriver session (which ends its Chromium), chromedriver by
 its PID, then any process still naming our private profile dir, by PID.
+Under the e2e tests (lib.sh sets PG_BROWSER_DIR) the checks of one test
+share one Chromium, each on the tab emptied for it (Driver says how);
+`graph_page.py --stop-browser DIR` ends that browser (lib.sh's clean-up).
 """
 import argparse
 import base64
+import fcntl
 import json
 import os
 import shutil
@@ -44,13 +48,39 @@ def free_port():
 
 
 class Driver:
+    """A WebDriver session on a page of its own (one check's browser).
+
+    With PG_BROWSER_DIR set (lib.sh sets it, under the test's temp base),
+    every check of one test shares one Chromium: the first Driver starts
+    chromedriver and its session and notes them in that dir; each Driver
+    then drives its one tab (a new tab would not have the focus that typing
+    and the pages' keys want), left on an empty page when it ends; lib.sh's
+    clean-up ends the browser (stop_shared).  A Chromium costs about two
+    CPU seconds to start, a page a fraction of that, and a test's checks
+    are many.  A lock in that dir lets one check at a time drive the browser.
+    Without PG_BROWSER_DIR, a Driver starts and ends a Chromium of its own.
+    """
+
     def __init__(self, size):
-        self.profile = tempfile.mkdtemp(prefix="pangaea-chromium.")
+        self.shared = os.environ.get("PG_BROWSER_DIR")
+        self.sid = None
+        self.lock = None
+        if self.shared:
+            self.attach(size)
+        else:
+            self.profile = tempfile.mkdtemp(prefix="pangaea-chromium.")
+            self.launch(self.profile, size)
+
+    def launch(self, profile, size):
+        """chromedriver on a free port, and its Chromium.  A shared one in
+        a session of its own (a timeout that ends one check's process group
+        leaves it); a private one in ours (such a timeout ends it too)."""
         self.port = free_port()
-        self.log = open(os.path.join(self.profile, "driver.log"), "w")
         self.proc = subprocess.Popen(
-            [DRIVER, "--port=%d" % self.port, "--allowed-ips=127.0.0.1"],
-            stdout=self.log, stderr=subprocess.STDOUT)
+            [DRIVER, "--port=%d" % self.port, "--allowed-ips=127.0.0.1",
+             "--log-path=" + os.path.join(profile, "driver.log")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=bool(self.shared))
         self.base = "http://127.0.0.1:%d" % self.port
         self.sid = None
         self.wait_driver()
@@ -58,14 +88,56 @@ class Driver:
                 "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                 "--disable-extensions", "--window-size=%d,%d" % size,
-                "--user-data-dir=" + os.path.join(self.profile, "profile")]
+                "--user-data-dir=" + os.path.join(profile, "profile")]
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {"binary": CHROMIUM, "args": args}}}}
         self.sid = self.call("POST", "/session", caps)["sessionId"]
 
+    def attach(self, size):
+        """The test's shared browser (started now if it has none or the one
+        it had died), its tab emptied and sized; any other window (a page
+        may open one) is closed, so no page of an earlier check runs on."""
+        os.makedirs(self.shared, exist_ok=True)
+        self.lock = open(os.path.join(self.shared, "lock"), "w")
+        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        state_file = os.path.join(self.shared, "state.json")
+        st = None
+        try:
+            with open(state_file) as f:
+                st = json.load(f)
+            self.base, self.sid, self.main = st["base"], st["sid"], st["main"]
+            handles = self.call("GET", "/window/handles", timeout=30)
+        except (OSError, ValueError, KeyError, RuntimeError):
+            kill_dir(self.shared, st.get("pid") if isinstance(st, dict) else None)
+            self.launch(self.shared, size)
+            self.main = self.call("GET", "/window")
+            st = {"base": self.base, "sid": self.sid, "main": self.main,
+                  "pid": self.proc.pid}
+            with open(state_file + ".new", "w") as f:
+                json.dump(st, f)
+            os.rename(state_file + ".new", state_file)
+            handles = [self.main]
+        for h in handles:
+            if h != self.main:
+                self.call("POST", "/window", {"handle": h})
+                self.call("DELETE", "/window")
+        self.call("POST", "/window", {"handle": self.main})
+        self.blank()
+        self.call("POST", "/window/rect", {"width": size[0], "height": size[1]})
+
+    def blank(self):
+        """The shared tab back on an empty page: the last check's page (its
+        timers and requests with it) is gone, and a dialog it left open is
+        dismissed first."""
+        try:
+            self.call("POST", "/alert/dismiss", timeout=30)
+        except RuntimeError:
+            pass
+        self.call("POST", "/url", {"url": "about:blank"}, timeout=60)
+
     def wait_driver(self):
-        for _ in range(100):
+        for _ in range(300):
             try:
                 if self.call("GET", "/status", sid=False).get("ready"):
                     return
@@ -74,13 +146,13 @@ class Driver:
             time.sleep(0.1)
         raise RuntimeError("chromedriver did not start")
 
-    def call(self, method, path, body=None, sid=True):
+    def call(self, method, path, body=None, sid=True, timeout=120):
         url = self.base + (("/session/" + self.sid) if sid and self.sid else "") + path
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(url, data=data, method=method,
                                      headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(req, timeout=120) as r:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
                 return json.loads(r.read()).get("value")
         except urllib.error.HTTPError as e:
             raise RuntimeError("%s %s: %s" % (method, path, e.read()[:500]))
@@ -102,6 +174,9 @@ class Driver:
             f.write(base64.b64decode(self.call("GET", "/screenshot")))
 
     def close(self):
+        if self.shared:
+            self.close_tab()
+            return
         try:
             if self.sid:
                 self.call("DELETE", "")
@@ -114,25 +189,81 @@ class Driver:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self.kill_leftovers()
-        self.log.close()
+        kill_dir(self.profile)
         shutil.rmtree(self.profile, ignore_errors=True)
 
-    def kill_leftovers(self):
-        """Any browser process still using our private profile, by PID."""
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
+    def close_tab(self):
+        """Keys and buttons held released (the input state is the
+        session's) and the tab emptied; the browser left to the next check."""
+        try:
+            self.call("DELETE", "/actions", timeout=30)
+            self.blank()
+        except Exception:
+            pass
+        self.lock.close()
+
+
+def kill_dir(d, session=None):
+    """Kills, by PID, every process naming dir d on its command line (the
+    browser's and chromedriver's, through their profile and log paths) or,
+    given the PID of a shared chromedriver, in the session it leads (its
+    Chromium's helpers, whatever their command lines), and waits until they
+    are gone, so that d can be removed."""
+    mark = (d.rstrip("/") + "/").encode()
+    if session:
+        # Linux hands out no PID still in use as a session's id: while
+        # its leader is gone, session members are our Chromium's; a live
+        # leader must be our chromedriver.
+        try:
+            with open("/proc/%d/cmdline" % session, "rb") as f:
+                if mark not in f.read():
+                    session = None
+        except OSError:
+            pass
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read()
+            with open("/proc/%s/stat" % pid) as f:
+                sid = int(f.read().rsplit(")", 1)[1].split()[3])
+        except (OSError, IndexError, ValueError):
+            continue
+        if mark in cmd or (session and sid == session):
             try:
-                with open("/proc/%s/cmdline" % pid, "rb") as f:
-                    cmd = f.read()
+                os.kill(int(pid), signal.SIGKILL)
+                pids.append(pid)
             except OSError:
-                continue
-            if self.profile.encode() in cmd:
-                try:
-                    os.kill(int(pid), signal.SIGKILL)
-                except OSError:
-                    pass
+                pass
+    t = time.time()
+    while pids and time.time() - t < 10:
+        pids = [p for p in pids if alive(p)]
+        time.sleep(0.05)
+
+
+def alive(pid):
+    """True while process pid exists and is not a zombie."""
+    try:
+        with open("/proc/%s/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def stop_shared(d):
+    """Ends the shared browser of dir d (see Driver): its session politely,
+    then chromedriver and anything left of Chromium, by PID."""
+    st = None
+    try:
+        with open(os.path.join(d, "state.json")) as f:
+            st = json.load(f)
+        req = urllib.request.Request(st["base"] + "/session/" + st["sid"], method="DELETE")
+        urllib.request.urlopen(req, timeout=30).read()
+    except (OSError, ValueError, KeyError):
+        pass
+    kill_dir(d, st.get("pid") if isinstance(st, dict) else None)
 
 
 def wait_ready(d, timeout=120):
@@ -151,6 +282,8 @@ return out;"""
 
 
 def main():
+    if sys.argv[1:2] == ["--stop-browser"]:
+        return stop_shared(sys.argv[2])
     ap = argparse.ArgumentParser()
     ap.add_argument("page")
     ap.add_argument("--shot")

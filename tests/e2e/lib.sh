@@ -33,19 +33,32 @@ PG_TMP_BASE=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-e2e.XXXXXX") || exit 1
 # pg_cleanup fails instead of filling /tmp.
 [ -z "${PG_E2E_TMPLIST:-}" ] || echo "$PG_TMP_BASE" >>"$PG_E2E_TMPLIST"
 
+# Headless Chromium, which the page checks drive (graph_page.py's Driver):
+# one per test, not one per check.  The first check starts it, with its
+# profile in this dir; every check drives its one tab, emptied for it;
+# pg_cleanup ends it by PID (pg_browser_stop).
+export PG_BROWSER_DIR=$PG_TMP_BASE/browser
+
 # Python, which the tests start hundreds of times (checks, pages, JSON):
 # where `python3` is a version manager's shim (pyenv's: a shell script that
 # looks the version up again on every call, ten times the interpreter's
 # own start-up in CPU), the interpreter it picks now has its directory put
 # first on PATH, as the shim itself does before it runs it; so every later
 # python3, of the test and of what it starts, is that interpreter, started
-# directly.  Where python3 is the interpreter already, nothing changes.
-pg_py_dir=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
-if [ -n "$pg_py_dir" ] && [ -x "$pg_py_dir/python3" ] &&
-   [ "$(command -v python3)" != "$pg_py_dir/python3" ]; then
-    PATH=$pg_py_dir:$PATH
+# directly.  Where python3 is the interpreter already (a binary, not a
+# script: run_all.sh has put the interpreter first once for all tests),
+# Python is not even started to ask; -S: its site packages are not needed
+# to say where it is, and cost most of its start-up.
+pg_py_dir=$(command -v python3)
+if [ -n "$pg_py_dir" ] && IFS= read -r -n 2 pg_py_magic <"$pg_py_dir" 2>/dev/null &&
+   [ "$pg_py_magic" = '#!' ]; then
+    pg_py_dir=$(python3 -S -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+    if [ -n "$pg_py_dir" ] && [ -x "$pg_py_dir/python3" ] &&
+       [ "$(command -v python3)" != "$pg_py_dir/python3" ]; then
+        PATH=$pg_py_dir:$PATH
+    fi
 fi
-unset pg_py_dir
+unset pg_py_dir pg_py_magic
 
 # --- results ---------------------------------------------------------------
 
@@ -345,10 +358,21 @@ pg_replay_case() {
 
 # --- clean-up --------------------------------------------------------------
 
-# Halts our pvmd and any pvmd still serving a dir under PG_TMP_BASE (one
-# that `pangaea` started there, say), then removes every temp dir.
+# Ends the test's shared Chromium and its chromedriver, if a check
+# started them (graph_page.py --stop-browser: the WebDriver session, then
+# by PID every process naming the browser's dir or in chromedriver's
+# session).
+pg_browser_stop() {
+    [ -d "$PG_BROWSER_DIR" ] || return 0
+    python3 "$PG_ROOT/tests/e2e/graph_page.py" --stop-browser "$PG_BROWSER_DIR"
+}
+
+# Ends the shared Chromium, halts our pvmd and any pvmd still serving a
+# dir under PG_TMP_BASE (one that `pangaea` started there, say), then
+# removes every temp dir.
 pg_cleanup() {
     local sock
+    pg_browser_stop
     pg_pvm_stop
     for sock in "$PG_TMP_BASE"/*/"pvmd.$(id -u)" \
                 "$PG_TMP_BASE"/*/*/"pvmd.$(id -u)"; do

@@ -81,6 +81,16 @@ left_behind() {
 
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
+# Python's interpreter, found once for the run and put first on PATH:
+# where python3 is a version manager's shim, every test would otherwise
+# ask the shim again as it starts (lib.sh), at several times the
+# interpreter's own start-up in CPU.
+py_dir=$(python3 -S -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+if [ -n "$py_dir" ] && [ -x "$py_dir/python3" ] &&
+   [ "$(command -v python3)" != "$py_dir/python3" ]; then
+    export PATH=$py_dir:$PATH
+fi
+
 # Tests run PG_JOBS at a time (default twice the CPUs, and two more for
 # the two longest, test_hostloss.sh and test_interactive.sh, which wait on
 # PVM's host timeout and on tmux and gdb for minutes and barely compute:
@@ -96,16 +106,17 @@ wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 + 2 ))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 FIRST="test_hostloss.sh test_interactive.sh test_load.sh test_min.sh
-test_display.sh test_replay.sh test_debian.sh test_page_scale.sh
-test_install.sh test_display_parts.sh test_spawn_farm.sh test_mpi_replay.sh
-test_live_steer.sh test_hosts.sh test_filter.sh test_live.sh test_mpi_min.sh
-test_view_memory.sh test_mpi_live_openmpi.sh test_mpi_live.sh
-test_replay_wait.sh test_mpi_f08_openmpi.sh test_mpi_ctx.sh test_mpi_f08.sh
-test_mpi_replay_openmpi.sh test_page_export.sh test_scaling.sh test_mpi.sh
-test_mpi_persist.sh test_mpi_openmpi.sh test_mpi_persist_openmpi.sh
-test_mpi_whatif.sh test_pack_hosts.sh test_whatif_real.sh test_exit_enrol.sh
-test_mpi_debug.sh test_replay_cost.sh test_explore.sh test_errors.sh
-test_mpi_hpcc.sh test_format_page.sh test_select.sh test_debug.sh"
+test_debian.sh test_install.sh test_spawn_farm.sh test_replay.sh
+test_mpi_replay.sh test_mpi_live.sh test_display.sh test_mpi_min.sh
+test_mpi_replay_openmpi.sh test_page_scale.sh test_mpi_live_openmpi.sh test_display_parts.sh
+test_filter.sh test_mpi_f08.sh test_live.sh test_live_steer.sh
+test_hosts.sh test_view_memory.sh test_replay_wait.sh
+test_mpi_f08_openmpi.sh test_mpi_ctx.sh
+test_page_export.sh test_scaling.sh test_mpi.sh test_mpi_persist.sh
+test_mpi_openmpi.sh test_mpi_persist_openmpi.sh test_mpi_whatif.sh
+test_pack_hosts.sh test_whatif_real.sh test_exit_enrol.sh test_mpi_debug.sh
+test_replay_cost.sh test_explore.sh test_errors.sh test_mpi_hpcc.sh
+test_format_page.sh test_select.sh test_debug.sh"
 order=()
 for name in $FIRST; do [ -e "$dir/$name" ] && order+=("$name"); done
 for t in "$dir"/test_*.sh; do

@@ -19,7 +19,7 @@ top=$(pg_tmpdir)
 mkdir "$top/src"
 tar -C "$PG_ROOT" --exclude=./build --exclude=./logs --exclude=./.git -cf - . |
     tar -C "$top/src" -xf -
-if (cd "$top/src" && timeout 600 dpkg-buildpackage -us -uc >"$top/build.log" 2>&1); then
+if (cd "$top/src" && timeout 1100 dpkg-buildpackage -us -uc >"$top/build.log" 2>&1); then
     pg_pass "dpkg-buildpackage -us -uc builds the package"
 else
     pg_fail "dpkg-buildpackage failed:"; tail -20 "$top/build.log"

@@ -49,7 +49,7 @@ load_case() {
     if run free -none && run rec -log; then
         pg_pass "$N tasks, $M sends each: free run and recording ($TOOK s) succeed"
     else
-        pg_fail "$N tasks: free run or recording failed"; tail -5 "$dir/free.err" "$dir/rec.err"
+        pg_fail "$N tasks: free run or recording failed"; tail -n 5 "$dir/free.err" "$dir/rec.err"
     fi
     if ! cmp -s "$dir/free.out" "$dir/rec.out" && grep -q "received=$((N * M)) " "$dir/rec.out"; then
         pg_pass "$N tasks: without replay the receive orders differ ($(tail -1 "$dir/free.out" | sed 's/.*orders=//') vs $(tail -1 "$dir/rec.out" | sed 's/.*orders=//'))"
@@ -106,7 +106,7 @@ load_case() {
 }
 
 LIMIT=300 load_case "${PG_LOAD_N:-64}" "${PG_LOAD_M:-10000}"
-LIMIT=120 load_case "${PG_LOAD_N2:-200}" "${PG_LOAD_M2:-20}"
+LIMIT=300 load_case "${PG_LOAD_N2:-200}" "${PG_LOAD_M2:-20}"
 
 pg_pvm_stop
 pg_summary
