@@ -109,11 +109,14 @@ FIRST="test_hostloss.sh test_interactive.sh test_load.sh test_min.sh
 test_debian.sh test_install.sh test_spawn_farm.sh test_replay.sh
 test_mpi_replay.sh test_mpi_live.sh test_display.sh test_mpi_min.sh
 test_mpi_replay_openmpi.sh test_page_scale.sh test_mpi_live_openmpi.sh test_display_parts.sh
+test_mpi_anyof.sh test_page_budget.sh test_display_scaling.sh
 test_filter.sh test_mpi_f08.sh test_live.sh test_live_steer.sh
 test_hosts.sh test_view_memory.sh test_replay_wait.sh
-test_mpi_f08_openmpi.sh test_mpi_ctx.sh
+test_mpi_f08_openmpi.sh test_mpi_ctx.sh test_mpi_spawn_more.sh
+test_mpi_spawn.sh test_mpi_live_choose.sh
 test_page_export.sh test_scaling.sh test_mpi.sh test_mpi_persist.sh
 test_mpi_openmpi.sh test_mpi_persist_openmpi.sh test_mpi_whatif.sh
+test_mpi_hotpath.sh
 test_pack_hosts.sh test_whatif_real.sh test_exit_enrol.sh test_mpi_debug.sh
 test_replay_cost.sh test_explore.sh test_errors.sh test_mpi_hpcc.sh
 test_format_page.sh test_select.sh test_debug.sh"
