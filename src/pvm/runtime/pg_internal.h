@@ -222,6 +222,15 @@ extern void (*pg_signals_start)(void);
 extern void (*pg_signals_finish)(void);
 extern void (*pg_signals_leave)(void);
 
+/* ---- buffer ids the program's receives return (bufid.c) ------------------ */
+/* A receive of the program's returned this buffer id: recording, noted in
+ * ltid-N.bufids.pgc; a full replay moves the message to the recorded id,
+ * which it returns (else bufid). */
+int pg_bufid_seen(int bufid);
+/* At the task's end: the last ids written; a replay says how many
+ * differed. */
+void pg_bufid_close(void);
+
 /* ---- selection (select.c) ------------------------------------------------ */
 /* True when an event with this tag (-1: any) is logged or replayed in this
  * task now: not suspended, and within PANGAEA_ONLY. */
@@ -632,6 +641,10 @@ void pg_rxi_del(int src, int msgid);
  * message id; 0 if none matches.  Leaves it kept. */
 int pg_rxi_pick(int (*match)(int bufid, int tid, int tag), int tid, int tag,
                 int *src, int *msgid);
+/* Whether a message of the index has this buffer id; every a made b and
+ * b made a (bufid.c moves a message to its recorded id). */
+int pg_rxi_has_bufid(int bufid);
+void pg_rxi_swap_bufid(int a, int b);
 size_t pg_rxi_count(void);
 void pg_rxi_clear(void);
 /* Reads the event after the next one now, while a receive waits: the

@@ -391,6 +391,7 @@ static void finish(int status)
         pg_finish_output();
     if (pg_signals_finish) /* signals due by the last call (wrap_sig.c) */
         pg_signals_finish();
+    pg_bufid_close(); /* the last ids the receives returned (bufid.c) */
     pg.depth++;
     if (pg.mode == PANGAEA_LOG && pg.ltid != 0) /* ended before its stop? */
         pg_replay_whatif_end(status);

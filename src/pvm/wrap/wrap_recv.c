@@ -427,6 +427,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
         record_outcome(call, how, tid, tag, bufid);
     if (bufid > 0 && how != PROBE)
         pg_notice_read(bufid, 1);
+    if (bufid > 0) /* the id as recorded (bufid.c) */
+        bufid = pg_bufid_seen(bufid);
     return bufid;
 }
 

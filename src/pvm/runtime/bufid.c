@@ -1,0 +1,268 @@
+/*
+ * bufid.c - the buffer ids the program's receives return: recorded, and
+ * given back in replay.
+ *
+ * libpvm3 numbers a message when it reads the message's first fragment
+ * off a socket, with the id freed last (docs/pvm-notes.md), inside
+ * whatever PVM call runs when the bytes come: the id a receive returns
+ * depends on arrival timing, in a recording and in a replay (whose index
+ * takes every message as it comes: replay_index.c).  A program that
+ * prints, compares or keeps those ids would see others in replay.  So:
+ *  - recording: every receive of the program that returns a message
+ *    (pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv), each
+ *    pvm_recvinfo (wrap_mbox.c), pvm_initsend and pvm_mkbuf (wrap_buf.c),
+ *    in the order made, appends the id to the task's buffer-id file,
+ *    ltid-N.bufids.pgc, a decimal line each, gathered in memory and
+ *    written a block at a time (no system call on the receive path);
+ *  - a full replay reads the file at the first receive, and each receive
+ *    that returns a message moves that message to the recorded id before
+ *    the program sees it: PVM's table of buffers (`pvmmidh`, exported)
+ *    maps an id to its `struct pmsg`, which holds its own id (at byte 44
+ *    in libpvm3 3.4.6, checked on both buffers before each move).  When
+ *    the recorded id is free, pvm_mkbuf is called until PVM hands it out,
+ *    the two buffers change places, and the extra buffers are freed in
+ *    the reverse order: PVM's list of free ids is as before, with the
+ *    message's old id where the recorded one was.  When a message of the
+ *    replay's index holds it, the two change places and the index is told
+ *    (pg_rxi_swap_bufid); a message still in PVM's queue (`pvmrxlist`,
+ *    exported) is found by its place there, so it changes places too.
+ *    A buffer of the program's or of Pangaea's holding it is left alone:
+ *    the id then differs, and the replay says so once at the end.
+ * The ids pvm_upkmesg returns and those a message handler or a matcher is
+ * given are PVM's own (README, "What replay guarantees").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_grow.h"
+#include "pg_internal.h"
+
+/* libpvm3's table of message buffers (pmsg.c): an entry per id; a free
+ * one holds the next free id, a used one its buffer. */
+struct pg_midlist {
+    int m_free;
+    void *m_umb;
+};
+extern struct pg_midlist *pvmmidh;
+extern int pvmmidhsiz;
+/* libpvm3's queue of messages read and not yet received: a ring through
+ * each struct pmsg's first word (m_link), from a head of its own. */
+extern void *pvmrxlist;
+
+#define MID_AT 44     /* struct pmsg's m_mid, libpvm3 3.4.6 (x86-64) */
+#define OUT_BLOCK 8192
+
+static char path[PATH_MAX + 32];
+static char out[OUT_BLOCK];
+static size_t nout;
+static int fd = -1, loaded;
+static int *rec;               /* replay: the recorded ids */
+static size_t nrec, cap_rec, next_rec;
+static long differ;            /* replay: receives given another id */
+
+/* ---- recording ----------------------------------------------------------- */
+
+static void flush_out(void)
+{
+    size_t done = 0;
+    ssize_t n;
+
+    if (fd < 0 && nout) {
+        snprintf(path, sizeof path, "%s/ltid-%d.bufids.pgc", pg.logdir,
+                 pg.ltid);
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            pg_fatal("cannot write %s: %s", path, strerror(errno));
+    }
+    while (done < nout) {
+        if ((n = write(fd, out + done, nout - done)) < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            pg_fatal("cannot write %s: %s", path, strerror(errno));
+        done += (size_t)n;
+    }
+    nout = 0;
+}
+
+static void note(int bufid)
+{
+    char digits[12];
+    int n = 0;
+
+    if (nout + sizeof digits + 1 > OUT_BLOCK)
+        flush_out();
+    do
+        digits[n++] = (char)('0' + bufid % 10);
+    while ((bufid /= 10) > 0);
+    while (n > 0)
+        out[nout++] = digits[--n];
+    out[nout++] = '\n';
+}
+
+/* ---- replay: reading the file ------------------------------------------- */
+
+static void load(void)
+{
+    char line[64], *end;
+    long lineno = 0, v;
+    FILE *f;
+
+    loaded = 1;
+    snprintf(path, sizeof path, "%s/ltid-%d.bufids.pgc", pg.logdir, pg.ltid);
+    if (!(f = fopen(path, "re")))
+        return; /* an older recording, or no receive took a message */
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        errno = 0;
+        v = strtol(line, &end, 10);
+        if (end == line || *end != '\n' || errno || v <= 0 || v > 1 << 30)
+            pg_fatal("%s:%ld: not a line of a buffer-id file (a buffer id "
+                     "> 0): %.40s", path, lineno, line);
+        if (pg_grow(&rec, &cap_rec, nrec + 1, sizeof *rec) < 0)
+            pg_fatal("out of memory");
+        rec[nrec++] = (int)v;
+    }
+    fclose(f);
+}
+
+/* ---- replay: moving a buffer to its recorded id ------------------------- */
+
+static int *mid_of(void *umb)
+{
+    return (int *)((char *)umb + MID_AT);
+}
+
+/* Buffers at ids a and b change places (both in use). */
+static void swap_ids(int a, int b)
+{
+    void *x = pvmmidh[a].m_umb, *y = pvmmidh[b].m_umb;
+
+    pvmmidh[a].m_umb = y;
+    pvmmidh[b].m_umb = x;
+    *mid_of(x) = b;
+    *mid_of(y) = a;
+}
+
+/* A message PVM has read and no receive has taken: PVM finds it by its
+ * place in the queue, not by its id. */
+static int queued(void *umb)
+{
+    void **p;
+
+    if (!pvmrxlist)
+        return 0;
+    for (p = *(void ***)pvmrxlist; p && (void *)p != pvmrxlist; p = *p)
+        if ((void *)p == umb)
+            return 1;
+    return 0;
+}
+
+static int in_use(int id)
+{
+    return id < pvmmidhsiz && pvmmidh[id].m_umb != NULL;
+}
+
+/* The free id `to` taken with pvm_mkbuf (the buffers PVM hands out before
+ * it kept in `extra`), the message put there, and the extra buffers freed
+ * last one first, the one now at `from` first of all. */
+static int move_to_free(int from, int to)
+{
+    int extra[64], n = 0, id = 0;
+
+    while (n < 64 && (id = pg_real.mkbuf(PvmDataDefault)) > 0 && id != to)
+        extra[n++] = id;
+    if (id != to) {
+        while (n > 0)
+            pvm_freebuf(extra[--n]);
+        if (id > 0)
+            pvm_freebuf(id);
+        return 0;
+    }
+    swap_ids(from, to);
+    pvm_freebuf(from);
+    while (n > 0)
+        pvm_freebuf(extra[--n]);
+    return 1;
+}
+
+static int move(int from, int to)
+{
+    if (!in_use(from) || *mid_of(pvmmidh[from].m_umb) != from)
+        return 0;
+    if (!in_use(to)) {
+        if (!move_to_free(from, to))
+            return 0;
+    } else if (*mid_of(pvmmidh[to].m_umb) == to &&
+               (pg_rxi_has_bufid(to) || queued(pvmmidh[to].m_umb))) {
+        swap_ids(from, to);
+    } else {
+        return 0; /* the program's */
+    }
+    if (pg_rxi_count()) /* a probed message stays in the index */
+        pg_rxi_swap_bufid(from, to);
+    return 1;
+}
+
+/* ---- the receive's hook ------------------------------------------------- */
+
+int pg_bufid_seen(int bufid)
+{
+    int to;
+
+    if (pg.ltid <= 0)
+        return bufid; /* pangaea's own task */
+    if (pg.mode == PANGAEA_LOG) {
+        note(bufid);
+        return bufid;
+    }
+    if (!pg_replay_indexed())
+        return bufid;
+    if (!loaded)
+        load();
+    if (next_rec >= nrec)
+        return bufid; /* the recording ended sooner: PVM's id */
+    to = rec[next_rec++];
+    if (to != bufid) {
+        if (move(bufid, to))
+            return to;
+        differ++;
+    }
+    return bufid;
+}
+
+/* Said by `pangaea` on its stderr (the task's own is the program's
+ * output). */
+static void say_differ(void)
+{
+    char text[1200];
+
+    snprintf(text, sizeof text, "ltid %d (%.900s): %ld receive%s or new "
+             "buffer%s got another buffer id than recorded (a buffer the "
+             "program or pangaea held had the recorded one)", pg.ltid,
+             pg.program, differ, differ == 1 ? "" : "s",
+             differ == 1 ? "" : "s");
+    if (pg.top <= 0) {
+        pg_warn("%s", text);
+        return;
+    }
+    pg.depth++;
+    pg_coord_report(PG_REP_NOTE, text);
+    pg.depth--;
+}
+
+void pg_bufid_close(void)
+{
+    if (pg.mode == PANGAEA_LOG && nout)
+        flush_out();
+    if (fd >= 0)
+        close(fd);
+    fd = -1;
+    if (differ)
+        say_differ();
+    differ = 0;
+}
