@@ -24,10 +24,10 @@
  *    the reverse order: PVM's list of free ids is as before, with the
  *    message's old id where the recorded one was.  When a message of the
  *    replay's index holds it, the two change places and the index is told
- *    (pg_rxi_swap_bufid); a message still in PVM's queue (`pvmrxlist`,
- *    exported) is found by its place there, so it changes places too.
- *    A buffer of the program's or of Pangaea's holding it is left alone:
- *    the id then differs, and the replay says so once at the end.
+ *    (pg_rxi_swap_bufid).  Anything else holding it is left alone: a
+ *    buffer of the program's or of Pangaea's, or a message still in
+ *    PVM's queue (the matcher may have noted a queued notice by its id:
+ *    notice.c); the id then differs, and the replay says so at the end.
  * The ids pvm_upkmesg returns and those a message handler or a matcher is
  * given are PVM's own (README, "What replay guarantees").
  */
@@ -50,9 +50,6 @@ struct pg_midlist {
 };
 extern struct pg_midlist *pvmmidh;
 extern int pvmmidhsiz;
-/* libpvm3's queue of messages read and not yet received: a ring through
- * each struct pmsg's first word (m_link), from a head of its own. */
-extern void *pvmrxlist;
 
 #define MID_AT 44     /* struct pmsg's m_mid, libpvm3 3.4.6 (x86-64) */
 #define OUT_BLOCK 8192
@@ -148,20 +145,6 @@ static void swap_ids(int a, int b)
     *mid_of(y) = a;
 }
 
-/* A message PVM has read and no receive has taken: PVM finds it by its
- * place in the queue, not by its id. */
-static int queued(void *umb)
-{
-    void **p;
-
-    if (!pvmrxlist)
-        return 0;
-    for (p = *(void ***)pvmrxlist; p && (void *)p != pvmrxlist; p = *p)
-        if ((void *)p == umb)
-            return 1;
-    return 0;
-}
-
 static int in_use(int id)
 {
     return id < pvmmidhsiz && pvmmidh[id].m_umb != NULL;
@@ -197,11 +180,10 @@ static int move(int from, int to)
     if (!in_use(to)) {
         if (!move_to_free(from, to))
             return 0;
-    } else if (*mid_of(pvmmidh[to].m_umb) == to &&
-               (pg_rxi_has_bufid(to) || queued(pvmmidh[to].m_umb))) {
+    } else if (*mid_of(pvmmidh[to].m_umb) == to && pg_rxi_has_bufid(to)) {
         swap_ids(from, to);
     } else {
-        return 0; /* the program's */
+        return 0; /* the program's, Pangaea's, or in PVM's queue */
     }
     if (pg_rxi_count()) /* a probed message stays in the index */
         pg_rxi_swap_bufid(from, to);
