@@ -94,7 +94,7 @@ static int ctl_send(int to, int tag, const int *v, int n, const char *s1,
     int octx, obuf, buf, cc;
 
     octx = pvm_setcontext(pg.ctx);
-    buf = pvm_mkbuf(PvmDataDefault);
+    buf = pg_real.mkbuf(PvmDataDefault);
     obuf = pvm_setsbuf(buf);
     pvm_pkint((int *)v, n, 1);
     if (s1)
