@@ -14,7 +14,7 @@
  *    in the order made, appends the id to the task's buffer-id file,
  *    ltid-N.bufids.pgc, a decimal line each, gathered in memory and
  *    written a block at a time (no system call on the receive path);
- *  - a full replay reads the file at the first receive, and each receive
+ *  - a full replay reads the file a block at a time, and each receive
  *    that returns a message moves that message to the recorded id before
  *    the program sees it: PVM's table of buffers (`pvmmidh`, exported)
  *    maps an id to its `struct pmsg`, which holds its own id (at byte 44
@@ -39,7 +39,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pg_grow.h"
 #include "pg_internal.h"
 
 /* libpvm3's table of message buffers (pmsg.c): an entry per id; a free
@@ -58,8 +57,6 @@ static char path[PATH_MAX + 32];
 static char out[OUT_BLOCK];
 static size_t nout;
 static int fd = -1, loaded;
-static int *rec;               /* replay: the recorded ids */
-static size_t nrec, cap_rec, next_rec;
 static long differ;            /* replay: receives given another id */
 
 /* ---- recording ----------------------------------------------------------- */
@@ -101,30 +98,67 @@ static void note(int bufid)
     out[nout++] = '\n';
 }
 
-/* ---- replay: reading the file ------------------------------------------- */
+/* ---- replay: reading the file, a block at a time ---------------------- */
+
+static char in[OUT_BLOCK];
+static size_t in_len, in_at;
+static long lineno;
+
+static int fill(void)
+{
+    ssize_t n;
+
+    if (in_at < in_len)
+        memmove(in, in + in_at, in_len - in_at);
+    in_len -= in_at;
+    in_at = 0;
+    do
+        n = read(fd, in + in_len, sizeof in - in_len);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        pg_fatal("cannot read %s: %s", path, strerror(errno));
+    in_len += (size_t)n;
+    return n > 0;
+}
+
+static void bad_line(size_t from)
+{
+    size_t end = from;
+
+    while (end < in_len && end - from < 40 && in[end] != '\n')
+        end++;
+    pg_fatal("%s:%ld: not a line of a buffer-id file (a buffer id > 0): "
+             "%.*s", path, lineno, (int)(end - from), in + from);
+}
+
+/* The next recorded id, or 0 when the file has no more (or none). */
+static int next_recorded(void)
+{
+    size_t at;
+    long v = 0;
+
+    if (fd < 0)
+        return 0;
+    if (memchr(in + in_at, '\n', in_len - in_at) == NULL && !fill() &&
+        in_at == in_len)
+        return 0;
+    lineno++;
+    for (at = in_at; at < in_len && in[at] >= '0' && in[at] <= '9' &&
+                     v <= 1 << 30; at++)
+        v = v * 10 + (in[at] - '0');
+    if (at == in_at || at >= in_len || in[at] != '\n' || v <= 0 ||
+        v > 1 << 30)
+        bad_line(in_at);
+    in_at = at + 1;
+    return (int)v;
+}
 
 static void load(void)
 {
-    char line[64], *end;
-    long lineno = 0, v;
-    FILE *f;
-
     loaded = 1;
     snprintf(path, sizeof path, "%s/ltid-%d.bufids.pgc", pg.logdir, pg.ltid);
-    if (!(f = fopen(path, "re")))
-        return; /* an older recording, or no receive took a message */
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        errno = 0;
-        v = strtol(line, &end, 10);
-        if (end == line || *end != '\n' || errno || v <= 0 || v > 1 << 30)
-            pg_fatal("%s:%ld: not a line of a buffer-id file (a buffer id "
-                     "> 0): %.40s", path, lineno, line);
-        if (pg_grow(&rec, &cap_rec, nrec + 1, sizeof *rec) < 0)
-            pg_fatal("out of memory");
-        rec[nrec++] = (int)v;
-    }
-    fclose(f);
+    fd = open(path, O_RDONLY | O_CLOEXEC); /* none: an older recording,
+                                              or no id was given */
 }
 
 /* ---- replay: moving a buffer to its recorded id ------------------------- */
@@ -206,9 +240,8 @@ int pg_bufid_seen(int bufid)
         return bufid;
     if (!loaded)
         load();
-    if (next_rec >= nrec)
+    if ((to = next_recorded()) == 0)
         return bufid; /* the recording ended sooner: PVM's id */
-    to = rec[next_rec++];
     if (to != bufid) {
         if (move(bufid, to))
             return to;
@@ -241,6 +274,9 @@ void pg_bufid_close(void)
 {
     if (pg.mode == PANGAEA_LOG && nout)
         flush_out();
+    if (pg.mode == PANGAEA_REPLAY && loaded)
+        while (next_recorded() > 0) /* the rest is checked too */
+            ;
     if (fd >= 0)
         close(fd);
     fd = -1;
