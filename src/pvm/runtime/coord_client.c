@@ -207,6 +207,16 @@ int pg_coord_new_ltid(int k)
     return ltid;
 }
 
+int pg_coord_ctx_name(int ctx, int name)
+{
+    int q[2] = { ctx, name }, r = 0;
+
+    if (ctl_send(pg.coord, PG_TAG_CTXNAME, q, 2, NULL, NULL) < 0 ||
+        ctl_recv(pg.coord, PG_TAG_CTXNAME_R, &r, 1) < 0)
+        pg_fatal("the coordinator t%x does not answer", pg.coord);
+    return r;
+}
+
 void pg_coord_group(const int *tids, int n)
 {
     int *v = malloc((n + 1) * sizeof *v); /* n, then the tids */

@@ -439,6 +439,15 @@ void pg_coord_announce(int child_ltid, int child_tid);
 /* A new task's ltid, numbered by the coordinator (the k-th child of this
  * task, which is in no recording followed); -1 when none is left. */
 int pg_coord_new_ltid(int k);
+/* A PVM context's name for the log (wrap_context.c): name > 0 tells the
+ * coordinator this task made ctx under that name; 0 asks.  Returns the
+ * name, 0 when none is known. */
+int pg_coord_ctx_name(int ctx, int name);
+/* The next send or receive logged is in PVM context ctx (not 0): its name
+ * goes into the event's ctx (wrap_context.c). */
+void pg_context_note(int ctx);
+/* libpvm3's current context (exported): a send's message takes it. */
+extern int pvmmyctx;
 /* The program is about to pvm_kill task `ltid` (wrap_kill.c). */
 void pg_coord_killing(int ltid);
 /* A task whose output PVM sends elsewhere (its parent's pvm_catchout, or
