@@ -9,9 +9,9 @@
 # with pvm_setrbuf and unpacks each: unrecorded runs differ, and 5
 # replays of a recording print the recorded ids and the data of each
 # buffer (pg_replay_case); no replay says that an id differed.  Then a
-# copy of the recording whose buffer-id file has a line that is not an
-# id (its third; and its last, read at the task's end): its replay fails,
-# naming the file and the line.
+# copy of the recording whose buffer-id file has a record that is not an
+# id (its third, 0; and a last, -1, read at the task's end): its replay
+# fails, naming the file and the byte.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -39,15 +39,14 @@ fi
 
 bad=$(pg_tmpdir)/logs
 cp -r "$PG_CASE_LOGS" "$bad"
-sed -i '3s/.*/soon/' "$bad/ltid-1.bufids.pgc"
-echo 'later' >>"$bad/ltid-1.bufids.pgc"
-lines=3
+printf '\0\0\0\0' | dd of="$bad/ltid-1.bufids.pgc" bs=1 seek=8 conv=notrunc 2>/dev/null
+printf '\377\377\377\377' >>"$bad/ltid-1.bufids.pgc"
 rc=0
 timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$bad" "$PG_BUILD/tests/plain_bufids" \
     >"$bad.out" 2>"$bad.err" || rc=$?
 if [ "$rc" -ne 0 ] &&
-   grep -q "ltid-1.bufids.pgc:$lines: not a line of a buffer-id file" "$bad.out" "$bad.err"; then
-    pg_pass "plain_bufids: a replay refuses a bad line of a buffer-id file, naming file and line (exit $rc)"
+   grep -q "ltid-1.bufids.pgc: byte 8: not a buffer id (0)" "$bad.out" "$bad.err"; then
+    pg_pass "plain_bufids: a replay refuses a record of a buffer-id file that is no id, naming file and byte (exit $rc)"
 else
     pg_fail "plain_bufids: a bad buffer-id file: exit $rc, and no message naming it:"
     cat "$bad.out" "$bad.err" | head -8

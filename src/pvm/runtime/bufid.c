@@ -12,8 +12,9 @@
  *    (pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv), each
  *    pvm_recvinfo (wrap_mbox.c), pvm_initsend and pvm_mkbuf (wrap_buf.c),
  *    in the order made, appends the id to the task's buffer-id file,
- *    ltid-N.bufids.pgc, a decimal line each, gathered in memory and
- *    written a block at a time (no system call on the receive path);
+ *    ltid-N.bufids.pgc, an int32 each (the host's order: x86-64's, as
+ *    the table layout below), gathered in memory and written a block at
+ *    a time: a few instructions a call, no system call on its path;
  *  - a full replay reads the file a block at a time, and each receive
  *    that returns a message moves that message to the recorded id before
  *    the program sees it: PVM's table of buffers (`pvmmidh`, exported)
@@ -34,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,30 +53,39 @@ extern struct pg_midlist *pvmmidh;
 extern int pvmmidhsiz;
 
 #define MID_AT 44     /* struct pmsg's m_mid, libpvm3 3.4.6 (x86-64) */
-#define OUT_BLOCK 8192
+#define BLOCK 2048       /* ids a block */
 
 static char path[PATH_MAX + 32];
-static char out[OUT_BLOCK];
+static int32_t out[BLOCK];
 static size_t nout;
-static int fd = -1, loaded;
+static int fd = -1;
+/* What pg_bufid_seen does in this task, found at its first call: */
+static enum { UNKNOWN, NOTE, FOLLOW, NONE } how;
 static long differ;            /* replay: receives given another id */
 
 /* ---- recording ----------------------------------------------------------- */
 
+/* Made with the other logs, as the recording starts: the directory may
+ * not be writable at the end. */
+void pg_bufid_open(void)
+{
+    if (pg.mode != PANGAEA_LOG || pg.ltid <= 0 || fd >= 0)
+        return;
+    snprintf(path, sizeof path, "%s/ltid-%d.bufids.pgc", pg.logdir, pg.ltid);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        pg_fatal("cannot write %s: %s", path, strerror(errno));
+}
+
 static void flush_out(void)
 {
-    size_t done = 0;
+    size_t done = 0, bytes = nout * sizeof *out;
     ssize_t n;
 
-    if (fd < 0 && nout) {
-        snprintf(path, sizeof path, "%s/ltid-%d.bufids.pgc", pg.logdir,
-                 pg.ltid);
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0)
-            pg_fatal("cannot write %s: %s", path, strerror(errno));
-    }
-    while (done < nout) {
-        if ((n = write(fd, out + done, nout - done)) < 0 && errno == EINTR)
+    pg_bufid_open();
+    while (done < bytes) {
+        if ((n = write(fd, (char *)out + done, bytes - done)) < 0 &&
+            errno == EINTR)
             continue;
         if (n <= 0)
             pg_fatal("cannot write %s: %s", path, strerror(errno));
@@ -83,79 +94,53 @@ static void flush_out(void)
     nout = 0;
 }
 
-static void note(int bufid)
-{
-    char digits[12];
-    int n = 0;
-
-    if (nout + sizeof digits + 1 > OUT_BLOCK)
-        flush_out();
-    do
-        digits[n++] = (char)('0' + bufid % 10);
-    while ((bufid /= 10) > 0);
-    while (n > 0)
-        out[nout++] = digits[--n];
-    out[nout++] = '\n';
-}
-
 /* ---- replay: reading the file, a block at a time ---------------------- */
 
-static char in[OUT_BLOCK];
-static size_t in_len, in_at;
-static long lineno;
+static int32_t in[BLOCK];
+static size_t in_len, in_at; /* in ids */
+static long record_no;
 
-static int fill(void)
+static void fill(void)
 {
+    size_t got = 0;
     ssize_t n;
 
-    if (in_at < in_len)
-        memmove(in, in + in_at, in_len - in_at);
-    in_len -= in_at;
-    in_at = 0;
-    do
-        n = read(fd, in + in_len, sizeof in - in_len);
-    while (n < 0 && errno == EINTR);
-    if (n < 0)
-        pg_fatal("cannot read %s: %s", path, strerror(errno));
-    in_len += (size_t)n;
-    return n > 0;
-}
-
-static void bad_line(size_t from)
-{
-    size_t end = from;
-
-    while (end < in_len && end - from < 40 && in[end] != '\n')
-        end++;
-    pg_fatal("%s:%ld: not a line of a buffer-id file (a buffer id > 0): "
-             "%.*s", path, lineno, (int)(end - from), in + from);
+    in_at = in_len = 0;
+    while (got < sizeof in) {
+        n = read(fd, (char *)in + got, sizeof in - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            pg_fatal("cannot read %s: %s", path, strerror(errno));
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    in_len = got / sizeof *in; /* a record cut by a full disk: the end */
 }
 
 /* The next recorded id, or 0 when the file has no more (or none). */
 static int next_recorded(void)
 {
-    size_t at;
-    long v = 0;
+    int32_t v;
 
-    if (fd < 0)
-        return 0;
-    if (memchr(in + in_at, '\n', in_len - in_at) == NULL && !fill() &&
-        in_at == in_len)
-        return 0;
-    lineno++;
-    for (at = in_at; at < in_len && in[at] >= '0' && in[at] <= '9' &&
-                     v <= 1 << 30; at++)
-        v = v * 10 + (in[at] - '0');
-    if (at == in_at || at >= in_len || in[at] != '\n' || v <= 0 ||
-        v > 1 << 30)
-        bad_line(in_at);
-    in_at = at + 1;
-    return (int)v;
+    if (in_at == in_len) {
+        if (fd < 0)
+            return 0;
+        fill();
+        if (in_len == 0)
+            return 0;
+    }
+    v = in[in_at++];
+    record_no++;
+    if (v <= 0)
+        pg_fatal("%s: byte %ld: not a buffer id (%ld): a buffer-id file "
+                 "holds ids > 0", path, (record_no - 1) * 4L, (long)v);
+    return v;
 }
 
 static void load(void)
 {
-    loaded = 1;
     snprintf(path, sizeof path, "%s/ltid-%d.bufids.pgc", pg.logdir, pg.ltid);
     fd = open(path, O_RDONLY | O_CLOEXEC); /* none: an older recording,
                                               or no id was given */
@@ -226,21 +211,30 @@ static int move(int from, int to)
 
 /* ---- the receive's hook ------------------------------------------------- */
 
+static void choose(void)
+{
+    how = pg.ltid <= 0 ? NONE /* pangaea's own task */
+        : pg.mode == PANGAEA_LOG ? NOTE
+        : pg_replay_indexed() ? FOLLOW : NONE;
+    if (how == FOLLOW)
+        load();
+}
+
 int pg_bufid_seen(int bufid)
 {
     int to;
 
-    if (pg.ltid <= 0)
-        return bufid; /* pangaea's own task */
-    if (pg.mode == PANGAEA_LOG) {
-        note(bufid);
+    if (how == NOTE) {
+        if (nout == BLOCK)
+            flush_out();
+        out[nout++] = bufid;
         return bufid;
     }
-    if (!pg_replay_indexed())
-        return bufid;
-    if (!loaded)
-        load();
-    if ((to = next_recorded()) == 0)
+    if (how == UNKNOWN) {
+        choose();
+        return pg_bufid_seen(bufid);
+    }
+    if (how == NONE || (to = next_recorded()) == 0)
         return bufid; /* the recording ended sooner: PVM's id */
     if (to != bufid) {
         if (move(bufid, to))
@@ -272,9 +266,9 @@ static void say_differ(void)
 
 void pg_bufid_close(void)
 {
-    if (pg.mode == PANGAEA_LOG && nout)
+    if (how == NOTE && nout)
         flush_out();
-    if (pg.mode == PANGAEA_REPLAY && loaded)
+    if (how == FOLLOW)
         while (next_recorded() > 0) /* the rest is checked too */
             ;
     if (fd >= 0)

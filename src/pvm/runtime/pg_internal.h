@@ -227,6 +227,8 @@ extern void (*pg_signals_leave)(void);
  * ltid-N.bufids.pgc; a full replay moves the message to the recorded id,
  * which it returns (else bufid). */
 int pg_bufid_seen(int bufid);
+/* Recording: makes ltid-N.bufids.pgc, as the other logs are made. */
+void pg_bufid_open(void);
 /* At the task's end: the last ids written; a replay says how many
  * differed. */
 void pg_bufid_close(void);

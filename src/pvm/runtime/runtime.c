@@ -335,6 +335,7 @@ int pg_start(void)
     pg_output_elsewhere(); /* no wait for output PVM never sends `pangaea` */
     if (pg.mode == PANGAEA_LOG && pg_record_open(&err) < 0)
         pg_fatal("cannot open the logs in %s: %s", pg.logdir, err.msg);
+    pg_bufid_open(); /* recording: the ids the program is given (bufid.c) */
     if (pg.mode == PANGAEA_LOG && pg_whatif_load() && pg_replay_open() < 0)
         pg_fatal("cannot open the recorded logs in %s", pg_whatif.from);
     if (pg.mode == PANGAEA_LOG)
