@@ -176,13 +176,13 @@ static int move_to_free(int from, int to)
 {
     int extra[64], n = 0, id = 0;
 
-    while (n < 64 && (id = pg_real.mkbuf(PvmDataDefault)) > 0 && id != to)
+    while (n < 64 && (id = pg_real.mkbuf(PvmDataDefault)) > 0 && id != to) {
         extra[n++] = id;
-    if (id != to) {
+        id = 0; /* kept: freed below once, not twice */
+    }
+    if (id != to) { /* 64 popped first, or PVM refused */
         while (n > 0)
             pvm_freebuf(extra[--n]);
-        if (id > 0)
-            pvm_freebuf(id);
         return 0;
     }
     swap_ids(from, to);
