@@ -1,6 +1,6 @@
 /*
- * bufid.c - the buffer ids the program's receives return: recorded, and
- * given back in replay.
+ * bufid.c - the buffer ids PVM gives the program (receives, new buffers):
+ * recorded, and given back in replay.
  *
  * libpvm3 numbers a message when it reads the message's first fragment
  * off a socket, with the id freed last (docs/pvm-notes.md), inside
@@ -41,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log_sink.h"
 #include "pg_internal.h"
 
 /* libpvm3's table of message buffers (pmsg.c): an entry per id; a free
@@ -77,6 +78,16 @@ void pg_bufid_open(void)
         pg_fatal("cannot write %s: %s", path, strerror(errno));
 }
 
+/* A write that failed: said as every log says it ("no space left on
+ * MOUNT while writing FILE"). */
+static void full_disk(int errnum)
+{
+    char why[8400];
+
+    pg_write_why(fd, path, errnum, why, sizeof why);
+    pg_fatal("%s", why);
+}
+
 static void flush_out(void)
 {
     size_t done = 0, bytes = nout * sizeof *out;
@@ -88,7 +99,7 @@ static void flush_out(void)
             errno == EINTR)
             continue;
         if (n <= 0)
-            pg_fatal("cannot write %s: %s", path, strerror(errno));
+            full_disk(n < 0 ? errno : ENOSPC);
         done += (size_t)n;
     }
     nout = 0;
