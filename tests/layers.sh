@@ -57,10 +57,10 @@ select coord_client notice chaos live_pos datafile timelog task_env
 header callsite killed reserve replay_index
 stop
 record replay
-gate
+gate bufid
 runtime
 outside wrap_sig
-wrap_mhf wrap_wait
+wrap_mhf wrap_wait wrap_buf wrap_context
 wrap_send wrap_exit wrap_notify wrap_spawn wrap_query
 wrap_recv wrap_group wrap_route wrap_time wrap_tasks wrap_kill wrap_named
 wrap_fds wrap_mbox wrap_hosts

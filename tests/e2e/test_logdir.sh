@@ -225,7 +225,7 @@ else
     [ "$avail" -gt 256 ] &&
         dd if=/dev/zero of="$m/fill" bs=1k count=$((avail - 256)) status=none 2>/dev/null
     run "a full disk ends the run with exit 4" 4 \
-        "no space left on $m while writing $m/logs/ltid-[0-9]+\.(comm\.pgc|exec\.xml)" \
+        "no space left on $m while writing $m/logs/ltid-[0-9]+\.(comm\.pgc|exec\.xml|bufids\.pgc)" \
         "$PANGAEA" -log -logdir "$m/logs" "$LOAD" 4 20000
     if grep -q SIGBUS "$RUN_ERR" "${RUN_ERR%err}out"; then
         pg_fail "a full disk still kills tasks with SIGBUS"

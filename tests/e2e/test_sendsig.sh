@@ -10,7 +10,8 @@
 # has a line that is not one: its replay fails, naming the file and line.
 # Last, plain_signal -term: SIGTERM, uncaught, ends the child inside its
 # pvm_recv; 4 replays end it there too: the same output, the same exit
-# status as the recording (4: a task ended abnormally).  The parent sends
+# status as the recording (4: a task ended abnormally).  And -compute, at
+# the end.  The parent sends
 # it 0.2 s after the child's word came: a replay that raised it in the
 # child at once, not after the parent's call, ended the child before PVM
 # delivered that word in about 1 replay in 3, and the parent waited for
@@ -75,6 +76,33 @@ else
     cat "$dir/rec" "$dir/rec.err" "$dir/logs/ltid-2.signals.pgc" | head -12
     [ -n "${bad:-}" ] && echo "replay $bad (exit $badrc):" &&
         cat "$dir/rep$bad" "$dir/rep$bad.err" | head -12
+fi
+
+# plain_signal -compute: the child computes, without calling PVM, until
+# SIGUSR1 lands, and prints how many rounds it made.  That instant is not
+# kept: the recording and every replay name it at run time ("... is not
+# replayed: this run may not repeat", on pangaea's stderr, naming the two
+# calls it landed between), and a replay raises the signal as the call
+# before it returns (its signals file: "signal N 10 0"), so the child
+# counts 0 rounds there.
+dir=$(pg_tmpdir)
+rrc=0
+timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -compute \
+    >"$dir/rec" 2>"$dir/rec.err" || rrc=$?
+named="where signal 10 landed in the program's own code, between its PVM calls [0-9]* and [0-9]*, is not replayed: this run may not repeat"
+said=0 zero=0
+for i in 1 2 3; do
+    timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -compute \
+        >"$dir/rep$i" 2>"$dir/rep$i.err" || true
+    grep -q "$named" "$dir/rep$i.err" && said=$((said + 1))
+    grep -q '^\[1\] child: SIGUSR1 landed after 0 rounds$' "$dir/rep$i" && zero=$((zero + 1))
+done
+if [ "$rrc" -eq 0 ] && grep -q "$named" "$dir/rec.err" && [ "$said" -eq 3 ] && [ "$zero" -eq 3 ] &&
+   grep -qx 'signal [0-9]* 10 0' "$dir/logs/ltid-2.signals.pgc"; then
+    pg_pass "plain_signal -compute: a signal landing in the program's own code is named as not replayed, recorded and in 3 of 3 replays, which raise it as the call before returns"
+else
+    pg_fail "plain_signal -compute: recording exit $rrc, named in $said of 3 replays, 0 rounds in $zero:"
+    cat "$dir/rec" "$dir/rec.err" "$dir/logs/ltid-2.signals.pgc" "$dir/rep1" "$dir/rep1.err" | head -14
 fi
 
 pg_pvm_stop

@@ -16,7 +16,8 @@
 #   pre-replay check (exit 2, the file and the chunk's offset named).
 # - "disk full comm": a communication log that fills the disk ends the
 #   run with "no space left on MOUNT while writing FILE" (FILE the comm
-#   log); "disk peak": 8 tasks record into a 320 KiB file system (logs
+#   log, or the buffer-id file if that filled the disk first); "disk
+#   peak": 8 tasks record into a 320 KiB file system (logs
 #   are grown from 4 KiB, not 64 KiB each).
 # - "fifo": a FIFO in place of a log is refused, named, by every reader
 #   (-dump, -races, -tasks, -display, -export, -pack, the pre-replay
@@ -188,7 +189,7 @@ else
     m=$(pg_tmpdir)
     mount -t tmpfs -o size=512k tmpfs "$m" && MOUNTS+=("$m")
     run "disk full comm: the cause is said" 4 \
-        "no space left on $m while writing $m/logs/ltid-[12]\.comm\.pgc" \
+        "no space left on $m while writing $m/logs/ltid-[12]\.(comm|bufids)\.pgc" \
         "$PANGAEA" -log -logdir "$m/logs" "$PG_BUILD/tests/plain_load" 2 200000
     q=$(pg_tmpdir)
     mount -t tmpfs -o size=320k tmpfs "$q" && MOUNTS+=("$q")

@@ -10,6 +10,10 @@
  *                         it is ready, then polls with pvm_nrecv until the
  *                         flag is set, and reports how many polls that
  *                         took: it depends on when the signal landed
+ *   plain_signal -compute the child computes instead of polling: it
+ *                         counts rounds of arithmetic, without calling
+ *                         PVM, until the flag is set (the signal lands in
+ *                         its own code, between two PVM calls)
  *   plain_signal -term    SIGTERM instead (sent 0.2 s after the child's
  *                         word came), which the child does not catch: it
  *                         waits in pvm_recv for a message that never
@@ -30,7 +34,21 @@ static void on_usr1(int sig)
     landed = 1;
 }
 
-static int child(int term)
+/* Rounds of arithmetic until the flag is set: no PVM call. */
+static long compute(void)
+{
+    volatile unsigned long acc = 0;
+    long rounds = 0, k;
+
+    while (!landed && rounds < 100000000L) {
+        for (k = 0; k < 1000; k++)
+            acc += (unsigned long)k * (unsigned long)rounds;
+        rounds++;
+    }
+    return rounds;
+}
+
+static int child(int term, int comp)
 {
     long polls = 0;
     char line[100];
@@ -41,13 +59,16 @@ static int child(int term)
     pvm_send(pvm_parent(), 1);
     if (term)
         pvm_recv(-1, 99); /* nobody sends tag 99: SIGTERM ends the task */
+    if (comp)
+        polls = compute();
     while (!landed && polls < 100000000L) {
         if (pvm_nrecv(-1, 99) > 0)
             break; /* nobody sends tag 99 */
         polls++;
     }
-    snprintf(line, sizeof line, "child: SIGUSR1 %s after %ld polls",
-             landed ? "landed" : "never landed", polls);
+    snprintf(line, sizeof line, "child: SIGUSR1 %s after %ld %s",
+             landed ? "landed" : "never landed", polls,
+             comp ? "rounds" : "polls");
     pvm_initsend(PvmDataDefault);
     pvm_pkstr(line);
     pvm_send(pvm_parent(), 2);
@@ -59,14 +80,15 @@ int main(int argc, char **argv)
 {
     char self[1024], line[100], *args[] = { "-child", NULL, NULL };
     int tid, term = argc > 1 && !strcmp(argv[argc - 1], "-term");
+    int comp = argc > 1 && !strcmp(argv[argc - 1], "-compute");
     ssize_t n;
 
     if (pvm_mytid() < 0)
         return 1;
     if (argc > 1 && !strcmp(argv[1], "-child"))
-        return child(term);
-    if (term)
-        args[1] = "-term";
+        return child(term, comp);
+    if (term || comp)
+        args[1] = term ? "-term" : "-compute";
     if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
         return 1;
     self[n] = 0;

@@ -411,4 +411,6 @@ void fake_pvm_install(void)
     pg_real.getopt = fake_getopt;
     pg_real.pstat = fake_pstat;
     pg_real.exit = fake_exit;
+    pg_real.mkbuf = pvm_mkbuf; /* the runtime's own buffers (coord_client.c) */
+    pg_real.initsend = pvm_initsend;
 }

@@ -368,6 +368,32 @@ static void on_new_ltid(int src)
     send_ints(src, PG_TAG_NEWLTID_R, &ltid, 1, NULL, NULL);
 }
 
+/* PVM contexts by the names their makers gave them (wrap_context.c): a
+ * context is a number from the daemon's counter, so it differs from run
+ * to run; its name (its maker's ltid and its place among the maker's new
+ * contexts) does not.  A name > 0 is kept, 0 asks; the answer either way
+ * is the name (0: not known). */
+static struct ctxname { int ctx, name; } *ctxnames;
+static size_t nctxnames, cap_ctxnames;
+
+static void on_ctxname(int src)
+{
+    int v[2];
+    size_t i;
+
+    pvm_upkint(v, 2, 1);
+    for (i = 0; i < nctxnames && ctxnames[i].ctx != v[0]; i++)
+        ;
+    if (v[1] > 0 && i == nctxnames) {
+        pg_co_grow(&ctxnames, &cap_ctxnames, nctxnames + 1, sizeof *ctxnames);
+        ctxnames[nctxnames++].ctx = v[0];
+    }
+    if (v[1] > 0 && i < nctxnames)
+        ctxnames[i].name = v[1];
+    v[1] = i < nctxnames ? ctxnames[i].name : 0;
+    send_ints(src, PG_TAG_CTXNAME_R, &v[1], 1, NULL, NULL);
+}
+
 static void on_siblings(void)
 {
     struct group *g;
@@ -525,6 +551,7 @@ int main(int argc, char **argv)
         case PG_TAG_SIBLINGS: on_siblings(); break;
         case PG_TAG_KILLING: on_killing(); break;
         case PG_TAG_NEWLTID: on_new_ltid(src); break;
+        case PG_TAG_CTXNAME: on_ctxname(src); break;
         case PG_TAG_TASKEXIT: on_task_exit(); break;
         case PG_TAG_GTURN: pg_go_turn(src); break;
         case PG_TAG_GDONE: pg_go_done(src); break;

@@ -94,7 +94,7 @@ static int ctl_send(int to, int tag, const int *v, int n, const char *s1,
     int octx, obuf, buf, cc;
 
     octx = pvm_setcontext(pg.ctx);
-    buf = pvm_mkbuf(PvmDataDefault);
+    buf = pg_real.mkbuf(PvmDataDefault);
     obuf = pvm_setsbuf(buf);
     pvm_pkint((int *)v, n, 1);
     if (s1)
@@ -205,6 +205,16 @@ int pg_coord_new_ltid(int k)
         ctl_recv(pg.coord, PG_TAG_NEWLTID_R, &ltid, 1) < 0)
         pg_fatal("the coordinator t%x does not answer", pg.coord);
     return ltid;
+}
+
+int pg_coord_ctx_name(int ctx, int name)
+{
+    int q[2] = { ctx, name }, r = 0;
+
+    if (ctl_send(pg.coord, PG_TAG_CTXNAME, q, 2, NULL, NULL) < 0 ||
+        ctl_recv(pg.coord, PG_TAG_CTXNAME_R, &r, 1) < 0)
+        pg_fatal("the coordinator t%x does not answer", pg.coord);
+    return r;
 }
 
 void pg_coord_group(const int *tids, int n)

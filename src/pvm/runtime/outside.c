@@ -65,7 +65,7 @@ static char *body_of(int bufid, struct mhead *h, int *len)
     *h = (struct mhead){ src, tag, mi.ctx, mi.enc };
     if (!(bytes = malloc(*len > 0 ? *len : 1)))
         pg_fatal("out of memory");
-    copy = pvm_mkbuf(mi.enc == ENC_XDR ? PvmDataDefault : PvmDataRaw);
+    copy = pg_real.mkbuf(mi.enc == ENC_XDR ? PvmDataDefault : PvmDataRaw);
     osb = pvm_setsbuf(copy);
     pvm_pkmesgbody(bufid);
     pvm_setsbuf(osb);
@@ -112,7 +112,7 @@ int pg_outside_take(int *src)
     if (n < sizeof h)
         pg_fatal("a recorded outside message of %zu bytes (too short)", n);
     memcpy(&h, rec, sizeof h);
-    buf = pvm_mkbuf(h.enc == ENC_XDR ? PvmDataDefault : PvmDataRaw);
+    buf = pg_real.mkbuf(h.enc == ENC_XDR ? PvmDataDefault : PvmDataRaw);
     osb = pvm_setsbuf(buf);
     if (n > sizeof h)
         pvm_pkbyte(rec + sizeof h, (int)(n - sizeof h), 1);

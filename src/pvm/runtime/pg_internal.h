@@ -222,6 +222,17 @@ extern void (*pg_signals_start)(void);
 extern void (*pg_signals_finish)(void);
 extern void (*pg_signals_leave)(void);
 
+/* ---- buffer ids the program's receives return (bufid.c) ------------------ */
+/* A receive of the program's returned this buffer id: recording, noted in
+ * ltid-N.bufids.pgc; a full replay moves the message to the recorded id,
+ * which it returns (else bufid). */
+int pg_bufid_seen(int bufid);
+/* Recording: makes ltid-N.bufids.pgc, as the other logs are made. */
+void pg_bufid_open(void);
+/* At the task's end: the last ids written; a replay says how many
+ * differed. */
+void pg_bufid_close(void);
+
 /* ---- selection (select.c) ------------------------------------------------ */
 /* True when an event with this tag (-1: any) is logged or replayed in this
  * task now: not suspended, and within PANGAEA_ONLY. */
@@ -433,6 +444,15 @@ void pg_coord_announce(int child_ltid, int child_tid);
 /* A new task's ltid, numbered by the coordinator (the k-th child of this
  * task, which is in no recording followed); -1 when none is left. */
 int pg_coord_new_ltid(int k);
+/* A PVM context's name for the log (wrap_context.c): name > 0 tells the
+ * coordinator this task made ctx under that name; 0 asks.  Returns the
+ * name, 0 when none is known. */
+int pg_coord_ctx_name(int ctx, int name);
+/* The next send or receive logged is in PVM context ctx (not 0): its name
+ * goes into the event's ctx (wrap_context.c). */
+void pg_context_note(int ctx);
+/* libpvm3's current context (exported): a send's message takes it. */
+extern int pvmmyctx;
 /* The program is about to pvm_kill task `ltid` (wrap_kill.c). */
 void pg_coord_killing(int ltid);
 /* A task whose output PVM sends elsewhere (its parent's pvm_catchout, or
@@ -639,6 +659,10 @@ int pg_rxi_take(int src, int msgid, int *len);
  * message id; 0 if none matches.  Leaves it kept. */
 int pg_rxi_pick(int (*match)(int bufid, int tid, int tag), int tid, int tag,
                 int *src, int *msgid);
+/* Whether a message of the index has this buffer id; every a made b and
+ * b made a (bufid.c moves a message to its recorded id). */
+int pg_rxi_has_bufid(int bufid);
+void pg_rxi_swap_bufid(int a, int b);
 size_t pg_rxi_count(void);
 void pg_rxi_clear(void);
 /* Reads the event after the next one now, while a receive waits: the

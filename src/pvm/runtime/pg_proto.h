@@ -20,6 +20,10 @@
  *  task  -> coord  PG_TAG_KILLING   victim ltid       (just before its pvm_kill)
  *  task  -> coord  PG_TAG_NEWLTID   parent ltid, k   -> PG_TAG_NEWLTID_R new ltid
  *                                   (the k-th child of a task: wrap_spawn.c)
+ *  task  -> coord  PG_TAG_CTXNAME   context, name  -> PG_TAG_CTXNAME_R name
+ *                                   (name > 0: a context the task made gets
+ *                                   that name, echoed; 0: what is its name?
+ *                                   0 if none: wrap_context.c)
  *  coord -> top    PG_TAG_ENDED     ltid, tid, status, ended normally (0/1;
  *                                   2: killed by the program's pvm_kill)
  *  coord -> top    PG_TAG_ALLDONE   (no body): every task has ended
@@ -51,7 +55,9 @@ enum {
     PG_TAG_GDONE,
     PG_TAG_KILLING,
     PG_TAG_NEWLTID,
-    PG_TAG_NEWLTID_R
+    PG_TAG_NEWLTID_R,
+    PG_TAG_CTXNAME,
+    PG_TAG_CTXNAME_R
 };
 
 /* PG_KEY_TID_NOW: as PG_KEY_TID, answered at once (-1 when not known yet;

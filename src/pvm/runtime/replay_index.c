@@ -172,6 +172,27 @@ int pg_rxi_take(int src, int msgid, int *len)
     return bufid;
 }
 
+/* bufid.c moves a message to its recorded buffer id: a whole scan, made
+ * only when the id PVM gave differs from the recorded one. */
+int pg_rxi_has_bufid(int bufid)
+{
+    size_t i;
+
+    for (i = 0; i < cap; i++)
+        if (tab[i].key && tab[i].bufid == bufid)
+            return 1;
+    return 0;
+}
+
+void pg_rxi_swap_bufid(int a, int b)
+{
+    size_t i;
+
+    for (i = 0; i < cap; i++)
+        if (tab[i].key && (tab[i].bufid == a || tab[i].bufid == b))
+            tab[i].bufid = tab[i].bufid == a ? b : a;
+}
+
 size_t pg_rxi_count(void)
 {
     return used;

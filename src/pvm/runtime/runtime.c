@@ -335,6 +335,7 @@ int pg_start(void)
     pg_output_elsewhere(); /* no wait for output PVM never sends `pangaea` */
     if (pg.mode == PANGAEA_LOG && pg_record_open(&err) < 0)
         pg_fatal("cannot open the logs in %s: %s", pg.logdir, err.msg);
+    pg_bufid_open(); /* recording: the ids the program is given (bufid.c) */
     if (pg.mode == PANGAEA_LOG && pg_whatif_load() && pg_replay_open() < 0)
         pg_fatal("cannot open the recorded logs in %s", pg_whatif.from);
     if (pg.mode == PANGAEA_LOG)
@@ -391,6 +392,7 @@ static void finish(int status)
         pg_finish_output();
     if (pg_signals_finish) /* signals due by the last call (wrap_sig.c) */
         pg_signals_finish();
+    pg_bufid_close(); /* the last ids the receives returned (bufid.c) */
     pg.depth++;
     if (pg.mode == PANGAEA_LOG && pg.ltid != 0) /* ended before its stop? */
         pg_replay_whatif_end(status);

@@ -151,6 +151,8 @@ int pvm_recvinfo(char *name, int index, int flags)
             pg_outside_put(cc);
         pg_record_query("pvm_recvinfo", about, cc > 0 ? 1 : cc);
     }
+    if (cc > 0) /* the buffer id as recorded (bufid.c) */
+        cc = pg_bufid_seen(cc);
     PG_LEAVE();
     return cc;
 }

@@ -114,7 +114,8 @@ static int copy_of(int bufid, struct pvmminfo *mi)
 {
     int copy, osb;
 
-    copy = pvm_mkbuf(mi->enc == 0x10000000 ? PvmDataDefault : PvmDataRaw);
+    copy = pg_real.mkbuf(mi->enc == 0x10000000 ? PvmDataDefault
+                                               : PvmDataRaw); /* ours */
     osb = pvm_setsbuf(copy);
     pvm_pkmesgbody(bufid);
     pvm_setsbuf(osb);

@@ -379,8 +379,11 @@ static void record_taken(const char *call, int tid, int tag, int bufid)
     if (pg_hdr_rx_info(bufid, &mi) < 0 || !pg_selected(mi.tag))
         return;
     pg_site_ask(tid, tag, pg_app_match != NULL);
-    if (pg_hdr_take_of(&mi, &h) == 1 && h.ltid >= 0)
+    if (pg_hdr_take_of(&mi, &h) == 1 && h.ltid >= 0) {
+        if (mi.ctx) /* its context's name (wrap_context.c) */
+            pg_context_note(mi.ctx);
         pg_record_recv_info(call, mi.len, mi.tag, &h); /* mi: once */
+    }
     else if ((what = pg_notice_kind(bufid)) != 0)
         record_notice(call, bufid, what);
     else if (pg_outside_msg(bufid))
@@ -426,6 +429,8 @@ static int recv_common(const char *call, enum how how, int tid, int tag,
         record_outcome(call, how, tid, tag, bufid);
     if (bufid > 0 && how != PROBE)
         pg_notice_read(bufid, 1);
+    if (bufid > 0) /* the id as recorded (bufid.c) */
+        bufid = pg_bufid_seen(bufid);
     return bufid;
 }
 

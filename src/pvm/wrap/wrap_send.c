@@ -97,6 +97,8 @@ static int send_common(const char *call, int *tids, int n, int tag, int mcast,
     if ((pg.mode == PANGAEA_REPLAY || pg_replay_steers()) && selected)
         outside = pg_replay_send(call, tag, bytes, nto, to); /* what-if too */
     msgid = ++pg.next_msgid;
+    if (pg.mode == PANGAEA_LOG && selected && pvmmyctx)
+        pg_context_note(pvmmyctx); /* the message's (wrap_context.c) */
     if (pg.mode == PANGAEA_LOG && selected)
         pg_record_send(call, tag, msgid, bytes, nto, to);
     /* A send to one task, checked against the recording, reaches a task

@@ -42,7 +42,8 @@
  * which never comes, so the replay diverges at the first poll; the instant
  * within the program's own computation between two PVM calls is not kept (a
  * handler that sets a flag a computation polls without calling PVM may land
- * at another iteration); a signal sent to a task outside the run, or a
+ * at another iteration), and is named at run time, once per task, in
+ * recording and replay (say_own_code); a signal sent to a task outside the run, or a
  * number outside 1..31, is sent as asked and named as not replayed; a
  * program that sets handlers on real-time signals itself takes them from
  * Pangaea (its pvm_sendsig signals then reach its handlers); a system call a
@@ -87,6 +88,10 @@ static size_t nsent, cap_sent, next_sent;
 static int loaded;          /* replay: the file was read */
 
 static void load(void);
+/* The first signal that landed in the program's own code, and the call
+ * it came after (say_own_code). */
+static volatile sig_atomic_t own_sig;
+static volatile long own_call;
 
 static int mapped(int sig)
 {
@@ -150,8 +155,30 @@ static void on_mapped(int rt)
 
     if (pg.mode == PANGAEA_LOG)
         put_line("signal", v, 3);
+    if (!v[2] && !own_sig) { /* named at the next call (pg_sig_gate) */
+        own_sig = sig;
+        own_call = v[0];
+        pg_sig_at = 0;
+    }
     errno = saved;
     raise(sig);
+}
+
+/* A signal that landed after call N returned landed in the program's own
+ * code, at an instant neither counted nor kept: a replay raises it as
+ * call N returns, and what the program did meanwhile may differ.  Said
+ * once per task, in recording and in replay, outside the handler. */
+static void say_own_code(void)
+{
+    static int said;
+    char what[160];
+
+    if (!own_sig || said)
+        return;
+    snprintf(what, sizeof what, "where signal %d landed in the program's "
+             "own code, between its PVM calls %ld and %ld,", (int)own_sig,
+             (long)own_call, (long)own_call + 1);
+    pg_name_once(what, &said);
 }
 
 /* Replay: waits until signal sig, sent again by the replayed sender, has
@@ -191,10 +218,15 @@ static void land(long upto)
     int sig;
 
     while (next_due < ndue && due[next_due].call <= upto) {
+        if (!due[next_due].inside && !own_sig) {
+            own_sig = due[next_due].sig;
+            own_call = due[next_due].call;
+        }
         sig = due[next_due++].sig;
         await_signal(sig);
         raise(sig);
     }
+    say_own_code();
     pg_sig_at = next_due < ndue ? due[next_due].call : LONG_MAX;
 }
 
@@ -217,6 +249,7 @@ void pg_sig_gate(const char *call)
 
     if (pg.mode != PANGAEA_REPLAY) {
         pg_sig_at = LONG_MAX;
+        say_own_code();
         return;
     }
     load();
@@ -244,6 +277,7 @@ static void sig_finish(void)
 {
     if (pg.mode == PANGAEA_REPLAY && loaded)
         land(pg.calls);
+    say_own_code();
 }
 
 /* One line of the recorded signals file, kept for the replay. */
