@@ -452,11 +452,6 @@ int top_run_is_send(const struct top_event *e)
     return e->kind == PG_EV_SEND;
 }
 
-int top_run_partner(const struct top_event *e)
-{
-    return e->kind == PG_EV_RECV ? e->partner : -1;
-}
-
 const char *top_run_ending(const struct top_task *t, char *buf, int size)
 {
     if (t->signal)

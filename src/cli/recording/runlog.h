@@ -171,7 +171,11 @@ int top_run_taken_in(const struct top_run *run, int first, int n, int d);
 int top_run_is_send(const struct top_event *e);
 /* A receive's matched send (an index into run->ev), -1 for a receive
  * unmatched and for a send. */
-int top_run_partner(const struct top_event *e);
+static inline int top_run_partner(const struct top_event *e)
+{
+    /* inline: lamport.c (a layer below runlog.c) reads it too */
+    return e->kind == PG_EV_RECV ? e->partner : -1;
+}
 /* "status N", or the reason no end was recorded. */
 const char *top_run_ending(const struct top_task *t, char *buf, int size);
 
