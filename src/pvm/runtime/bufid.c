@@ -180,26 +180,86 @@ static int in_use(int id)
     return id < pvmmidhsiz && pvmmidh[id].m_umb != NULL;
 }
 
-/* The free id `to` taken with pvm_mkbuf (the buffers PVM hands out before
- * it kept in `extra`), the message put there, and the extra buffers freed
- * last one first, the one now at `from` first of all. */
+/* PVM keeps its free ids in a list threaded through the table (a free
+ * entry's m_free is the next free id, 0 ends it; the head is private to
+ * libpvm3).  Taking a free id from the middle needs the entry before it:
+ * prev[id] remembers it from the last scan of the table, checked before
+ * use (frees and takes at the head change little else), and the table is
+ * scanned again only when it is wrong: a receive costs O(1), not a walk
+ * of a table that grows with the messages kept. */
+static int *prev;
+static size_t nprev;
+
+static int prev_ok(int to, int p)
+{
+    return p > 0 && p < pvmmidhsiz && pvmmidh[p].m_umb == NULL &&
+           pvmmidh[p].m_free == to;
+}
+
+static int prev_of(int to)
+{
+    return (size_t)to < nprev && prev_ok(to, prev[to]) ? prev[to] : 0;
+}
+
+static void prev_set(int id, int p)
+{
+    if (id > 0 && (size_t)id < nprev)
+        prev[id] = p;
+}
+
+static void prev_scan(void)
+{
+    int i, *grown;
+
+    if ((size_t)pvmmidhsiz > nprev) {
+        if (!(grown = realloc(prev, (size_t)pvmmidhsiz * sizeof *prev)))
+            return; /* no memory: moves to a free id inside the list fail */
+        prev = grown, nprev = (size_t)pvmmidhsiz;
+    }
+    memset(prev, 0, nprev * sizeof *prev);
+    for (i = 1; i < pvmmidhsiz; i++)
+        if (!pvmmidh[i].m_umb)
+            prev_set(pvmmidh[i].m_free, i);
+}
+
+/* The message at `from` takes the free id `to`, and `from` takes `to`'s
+ * place in the free list (p before it): the list is as before, with the
+ * message's old id where the recorded one was. */
+static void relink(int from, int to, int p)
+{
+    void *umb = pvmmidh[from].m_umb;
+    int next = pvmmidh[to].m_free;
+
+    pvmmidh[p].m_free = from;
+    pvmmidh[from].m_free = next;
+    pvmmidh[from].m_umb = NULL;
+    pvmmidh[to].m_umb = umb;
+    *mid_of(umb) = to;
+    prev_set(from, p);
+    prev_set(next, from);
+    prev_set(to, 0);
+}
+
+/* The free id `to` for the message at `from`: unlinked from inside the
+ * list, or, at its head, taken with pvm_mkbuf (the message put there, the
+ * empty buffer freed at `from`: the same list). */
 static int move_to_free(int from, int to)
 {
-    int extra[64], n = 0, id = 0;
+    int p, id;
 
-    while (n < 64 && (id = pg_real.mkbuf(PvmDataDefault)) > 0 && id != to) {
-        extra[n++] = id;
-        id = 0; /* kept: freed below once, not twice */
+    if (!(p = prev_of(to))) {
+        if ((id = pg_real.mkbuf(PvmDataDefault)) == to) {
+            swap_ids(from, to);
+            pvm_freebuf(from);
+            return 1;
+        }
+        if (id > 0)
+            pvm_freebuf(id); /* back at the head: the list as it was */
+        prev_scan();
+        if (!(p = prev_of(to)))
+            return 0; /* not on the list: beyond the table, say */
     }
-    if (id != to) { /* 64 popped first, or PVM refused */
-        while (n > 0)
-            pvm_freebuf(extra[--n]);
-        return 0;
-    }
-    swap_ids(from, to);
-    pvm_freebuf(from);
-    while (n > 0)
-        pvm_freebuf(extra[--n]);
+    relink(from, to, p);
     return 1;
 }
 

@@ -18,10 +18,16 @@
  * replay does not follow (tags outside a selection, a region the program
  * suspended Pangaea in) must still see them: pg_rxi_pick chooses among
  * them as PVM would among its queue.
+ *
+ * bufid.c moves a message to the buffer id it had when recorded, and asks
+ * which message holds an id: `where` answers in O(1) (an entry's slot by
+ * its buffer id, kept as entries move), so a replayed receive costs the
+ * same with 64 senders' messages kept as with 8.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "pg_grow.h"
 #include "pg_internal.h"
 
 struct entry {
@@ -33,6 +39,30 @@ struct entry {
 static struct entry *tab;
 static size_t cap, used; /* cap: a power of two, or 0 */
 static unsigned next_seq;
+static size_t *where;   /* where[bufid]: its entry's slot + 1; 0: none */
+static size_t nwhere;   /* room in where */
+
+/* Room in `where` for buffer id b (an id is > 0: PVM's table index). */
+static int where_room(int b)
+{
+    size_t had = nwhere, i;
+
+    if (b < 0)
+        return -1;
+    if ((size_t)b < nwhere)
+        return 0;
+    if (pg_grow((void **)&where, &nwhere, (size_t)b + 1, sizeof *where) < 0)
+        return -1;
+    for (i = had; i < nwhere; i++)
+        where[i] = 0;
+    return 0;
+}
+
+/* The entry at slot i: where its buffer id finds it. */
+static void placed(size_t i)
+{
+    where[tab[i].bufid] = i + 1;
+}
 
 static uint64_t key_of(int src, int msgid)
 {
@@ -60,6 +90,7 @@ static int grow(void)
             for (j = slot_of(old[i].key); tab[j].key; j = (j + 1) & (cap - 1))
                 ;
             tab[j] = old[i];
+            placed(j);
         }
     free(old);
     return 0;
@@ -94,14 +125,17 @@ int pg_rxi_put(int src, int msgid, int bufid, int len)
     uint64_t key = key_of(src, msgid);
     size_t i;
 
-    if ((used + 1) * 2 > cap && grow() < 0)
+    if (where_room(bufid) < 0 || ((used + 1) * 2 > cap && grow() < 0))
         return -1;
     for (i = slot_of(key); tab[i].key && tab[i].key != key;
          i = (i + 1) & (cap - 1))
         ;
     if (!tab[i].key)
         used++;
+    else
+        where[tab[i].bufid] = 0;
     tab[i] = (struct entry){ key, bufid, len, next_seq++ };
+    placed(i);
     return 0;
 }
 
@@ -135,12 +169,14 @@ static void del_at(struct entry *e)
 {
     size_t hole = (size_t)(e - tab), i, home;
 
+    where[e->bufid] = 0;
     for (i = (hole + 1) & (cap - 1); tab[i].key; i = (i + 1) & (cap - 1)) {
         home = slot_of(tab[i].key);
         /* moves back unless its home lies cyclically in (hole, i] */
         if ((i > hole && (home <= hole || home > i)) ||
             (i < hole && home <= hole && home > i)) {
             tab[hole] = tab[i];
+            placed(hole);
             hole = i;
         }
     }
@@ -172,25 +208,25 @@ int pg_rxi_take(int src, int msgid, int *len)
     return bufid;
 }
 
-/* bufid.c moves a message to its recorded buffer id: a whole scan, made
- * only when the id PVM gave differs from the recorded one. */
+/* bufid.c moves a message to its recorded buffer id (only when the id
+ * PVM gave differs from the recorded one). */
 int pg_rxi_has_bufid(int bufid)
 {
-    size_t i;
-
-    for (i = 0; i < cap; i++)
-        if (tab[i].key && tab[i].bufid == bufid)
-            return 1;
-    return 0;
+    return bufid >= 0 && (size_t)bufid < nwhere && where[bufid] != 0;
 }
 
 void pg_rxi_swap_bufid(int a, int b)
 {
-    size_t i;
+    size_t sa, sb;
 
-    for (i = 0; i < cap; i++)
-        if (tab[i].key && (tab[i].bufid == a || tab[i].bufid == b))
-            tab[i].bufid = tab[i].bufid == a ? b : a;
+    if (where_room(a) < 0 || where_room(b) < 0)
+        pg_fatal("out of memory moving buffer id %d to %d", a, b);
+    sa = where[a], sb = where[b];
+    if (sa)
+        tab[sa - 1].bufid = b;
+    if (sb)
+        tab[sb - 1].bufid = a;
+    where[a] = sb, where[b] = sa;
 }
 
 size_t pg_rxi_count(void)
