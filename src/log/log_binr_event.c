@@ -59,6 +59,21 @@ int pg_brx_get_str(pg_br *r, struct cur *c, const char **out)
     return 0;
 }
 
+/* Room for n ints in r->to, which a send's destinations and a receive's
+ * rivals share (an event has one or the other). */
+static int to_room(pg_br *r, struct cur *c, int n)
+{
+    int *p;
+
+    if ((size_t)n <= r->tocap)
+        return 0;
+    if (!(p = realloc(r->to, (size_t)n * sizeof *p)))
+        return c->why = "out of memory", -1;
+    r->to = p;
+    r->tocap = (size_t)n;
+    return 0;
+}
+
 static int get_to(pg_br *r, struct cur *c, pg_event *ev)
 {
     int n, i;
@@ -67,14 +82,8 @@ static int get_to(pg_br *r, struct cur *c, pg_event *ev)
         return -1;
     if (n > PG_LOG_MAX_LIST)
         return c->why = "more destinations than the limit", -1;
-    if ((size_t)n > r->tocap) {
-        int *p = realloc(r->to, (size_t)n * sizeof *p);
-
-        if (!p)
-            return c->why = "out of memory", -1;
-        r->to = p;
-        r->tocap = (size_t)n;
-    }
+    if (to_room(r, c, n))
+        return -1;
     for (i = 0; i < n; i++)
         if (get_int(c, 1, INT_MIN, &r->to[i], "a destination ltid"))
             return -1;
@@ -93,14 +102,8 @@ static int get_rivals(pg_br *r, struct cur *c, pg_event *ev)
         return -1;
     if (n > PG_LOG_MAX_LIST)
         return c->why = "more rivals than the limit", -1;
-    if ((size_t)n > r->tocap) {
-        int *p = realloc(r->to, (size_t)n * sizeof *p);
-
-        if (!p)
-            return c->why = "out of memory", -1;
-        r->to = p;
-        r->tocap = (size_t)n;
-    }
+    if (to_room(r, c, n))
+        return -1;
     for (i = 0; i < n; i++) {
         if (get_int(c, 1, INT_MIN, &d, "a rival") ||
             (int64_t)ev->posted + d < 1 || (int64_t)ev->posted + d > INT_MAX)

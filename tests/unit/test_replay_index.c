@@ -77,6 +77,54 @@ static int prefers(int bufid, int tid, int tag)
     return bufid % 10 == 3 ? 2 : bufid % 10 == 4 ? 1 : 0;
 }
 
+START_TEST(a_buffer_id_finds_its_entry_as_entries_move)
+{
+    int src, msgid;
+
+    pg_rxi_clear();
+    /* 16 senders x 50: entries move as the table grows and as deletions
+     * shift them back; every id still names its own entry */
+    for (src = 1; src <= 16; src++)
+        for (msgid = 1; msgid <= 50; msgid++)
+            ck_assert_int_eq(pg_rxi_put(src, msgid, bufid_of(src, msgid), 8),
+                             0);
+    for (src = 1; src <= 16; src++)
+        for (msgid = 1; msgid <= 50; msgid += 3)
+            pg_rxi_del(src, msgid);
+    for (src = 1; src <= 16; src++)
+        for (msgid = 1; msgid <= 50; msgid++)
+            ck_assert_int_eq(pg_rxi_has_bufid(bufid_of(src, msgid)),
+                             (msgid - 1) % 3 != 0);
+    /* every kept message moved to a fresh id: found under it alone */
+    for (src = 1; src <= 16; src++)
+        for (msgid = 1; msgid <= 50; msgid++)
+            if ((msgid - 1) % 3 != 0) {
+                pg_rxi_swap_bufid(bufid_of(src, msgid),
+                                  100000 + bufid_of(src, msgid));
+                ck_assert_int_eq(pg_rxi_find(src, msgid, NULL),
+                                 100000 + bufid_of(src, msgid));
+            }
+    for (src = 1; src <= 16; src++)
+        for (msgid = 1; msgid <= 50; msgid++)
+            if ((msgid - 1) % 3 != 0)
+                pg_rxi_swap_bufid(100000 + bufid_of(src, msgid),
+                                  bufid_of(src, msgid));
+    /* two kept messages change ids; a kept one and a free id too */
+    pg_rxi_swap_bufid(bufid_of(2, 2), bufid_of(3, 3));
+    ck_assert_int_eq(pg_rxi_find(2, 2, NULL), bufid_of(3, 3));
+    ck_assert_int_eq(pg_rxi_find(3, 3, NULL), bufid_of(2, 2));
+    pg_rxi_swap_bufid(bufid_of(4, 5), 99999);
+    ck_assert_int_eq(pg_rxi_find(4, 5, NULL), 99999);
+    ck_assert_int_eq(pg_rxi_has_bufid(bufid_of(4, 5)), 0);
+    ck_assert_int_eq(pg_rxi_has_bufid(99999), 1);
+    /* taken out: its id no longer names an entry */
+    ck_assert_int_eq(pg_rxi_take(4, 5, NULL), 99999);
+    ck_assert_int_eq(pg_rxi_has_bufid(99999), 0);
+    pg_rxi_clear();
+    ck_assert_int_eq(pg_rxi_has_bufid(bufid_of(2, 3)), 0);
+}
+END_TEST
+
 START_TEST(pick_takes_the_first_arrived_match_as_pvm_does)
 {
     int src = 0, msgid = 0;
@@ -110,6 +158,7 @@ int main(void)
 
     tcase_add_test(tc, put_entries_are_found_and_deleted_ones_are_not);
     tcase_add_test(tc, a_put_again_replaces_the_entry);
+    tcase_add_test(tc, a_buffer_id_finds_its_entry_as_entries_move);
     tcase_add_test(tc, pick_takes_the_first_arrived_match_as_pvm_does);
     suite_add_tcase(s, tc);
     failed = ck_run(s);

@@ -237,6 +237,8 @@ size_t pg_rxi_count(void)
 void pg_rxi_clear(void)
 {
     free(tab);
+    free(where);
     tab = NULL;
-    cap = used = 0;
+    where = NULL;
+    cap = used = nwhere = 0;
 }
