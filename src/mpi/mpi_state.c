@@ -205,76 +205,7 @@ void pgm_die(int code, const char *fmt, ...)
     _exit(code);
 }
 
-/* ---- spawns' intercommunicators and ranks (mpi_spawn.c) --------------- */
-
-/* The remote group of an intercommunicator, as world ranks (ltid - 1). */
-struct remote {
-    int n;
-    int u[];
-};
-
-static int rkey = MPI_KEYVAL_INVALID;
-
-static int forget_remote(MPI_Comm comm, int key, void *attr, void *extra)
-{
-    (void)comm, (void)key, (void)extra;
-    free(attr);
-    return MPI_SUCCESS;
-}
-
-void pgm_inter_remember(MPI_Comm inter, int n, const int *u)
-{
-    struct remote *r;
-
-    if (rkey == MPI_KEYVAL_INVALID &&
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, forget_remote, &rkey,
-                                NULL) != MPI_SUCCESS)
-        pgm_die(PGM_REFUSED, "MPI_Comm_spawn: cannot make a keyval");
-    if (!(r = malloc(sizeof *r + (size_t)n * sizeof *r->u)))
-        pgm_die(PGM_REFUSED, "out of memory");
-    r->n = n;
-    memcpy(r->u, u, (size_t)n * sizeof *u);
-    if (PMPI_Comm_set_attr(inter, rkey, r) != MPI_SUCCESS)
-        pgm_die(PGM_REFUSED, "MPI_Comm_spawn: cannot name its "
-                "intercommunicator's ranks");
-}
-
-static const struct remote *remote_of(MPI_Comm comm)
-{
-    void *v = NULL;
-    int flag = 0;
-
-    if (rkey == MPI_KEYVAL_INVALID ||
-        PMPI_Comm_get_attr(comm, rkey, &v, &flag) != MPI_SUCCESS || !flag)
-        return NULL;
-    return v;
-}
-
-int pgm_inter_to_world(MPI_Comm comm, int rank, const char *call)
-{
-    const struct remote *r = remote_of(comm);
-
-    if (!r)
-        pgm_die(PGM_REFUSED, "%s on an intercommunicator: Pangaea "
-                "records those MPI_Comm_spawn makes, not this one (made by "
-                "MPI_Intercomm_create, MPI_Comm_connect, ...: README.md, "
-                "MPI programs); nothing is recorded past this call", call);
-    if (rank >= r->n)
-        pgm_die(PGM_REFUSED, "%s: rank %d of an intercommunicator whose "
-                "remote group has %d", call, rank, r->n);
-    return r->u[rank];
-}
-
-int pgm_inter_from_world(MPI_Comm comm, int world)
-{
-    const struct remote *r = remote_of(comm);
-    int i;
-
-    for (i = 0; r && i < r->n; i++)
-        if (r->u[i] == world)
-            return i;
-    return MPI_UNDEFINED;
-}
+/* ---- spawns' ranks (mpi_spawn.c) ------------------------------------- */
 
 int pgm_first_spawned(const char *dir, int ranks)
 {
@@ -355,11 +286,15 @@ static int translate(MPI_Comm comm, int rank, int to_world)
 }
 
 /* pgm_to_world and pgm_from_world (pg_mpi.h) on another communicator
- * than MPI_COMM_WORLD, for a rank >= 0. */
+ * than MPI_COMM_WORLD, for a rank >= 0.  An intercommunicator names
+ * ranks of its remote group: a spawn's is told them (pgm_inter_remember,
+ * as world ranks, ltid - 1); any other has none (world NULL): refused. */
 struct ranks {
-    int inter;     /* an intercommunicator: not translated here */
-    int size;      /* of the communicator */
-    int *world;    /* world rank of each rank of the communicator */
+    int inter;     /* an intercommunicator */
+    int size;      /* of the communicator (its remote group's) */
+    int *world;    /* world rank of each rank: of this job's world
+                      (pgm.base not added), or an intercommunicator's
+                      remote ranks as world ranks */
     int *of_world; /* the communicator's rank of each world rank
                       (MPI_UNDEFINED: not in it); made at its first use */
 };
@@ -382,15 +317,20 @@ static int ranks_gone(MPI_Comm comm, int key, void *attr, void *extra)
 
 /* comm's translation, made at its first use; NULL if MPI or memory
  * fails (the caller then asks MPI each time, as before). */
+static int ranks_keyval(void)
+{
+    return ranks_key != MPI_KEYVAL_INVALID ||
+           PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ranks_gone,
+                                   &ranks_key, NULL) == MPI_SUCCESS;
+}
+
 static struct ranks *ranks_made(MPI_Comm comm)
 {
     struct ranks *r;
     MPI_Group g;
     int i, *mine;
 
-    if (ranks_key == MPI_KEYVAL_INVALID &&
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ranks_gone,
-                                &ranks_key, NULL) != MPI_SUCCESS)
+    if (!ranks_keyval())
         return NULL;
     if (!(r = calloc(1, sizeof *r)))
         return NULL;
@@ -435,6 +375,48 @@ static struct ranks *ranks_of(MPI_Comm comm)
     return r;
 }
 
+void pgm_inter_remember(MPI_Comm inter, int n, const int *u)
+{
+    struct ranks *r;
+
+    if (!ranks_keyval())
+        pgm_die(PGM_REFUSED, "MPI_Comm_spawn: cannot make a keyval");
+    if (!(r = calloc(1, sizeof *r)) ||
+        !(r->world = malloc((size_t)(n ? n : 1) * sizeof *r->world)))
+        pgm_die(PGM_REFUSED, "out of memory");
+    r->inter = 1;
+    r->size = n;
+    memcpy(r->world, u, (size_t)n * sizeof *u);
+    if (PMPI_Comm_set_attr(inter, ranks_key, r) != MPI_SUCCESS)
+        pgm_die(PGM_REFUSED, "MPI_Comm_spawn: cannot name its "
+                "intercommunicator's ranks");
+}
+
+/* A remote rank of an intercommunicator as a world rank: a spawn's (r's
+ * table), any other refused naming `call`. */
+static int inter_to_world(const struct ranks *r, int rank, const char *call)
+{
+    if (!r || !r->world)
+        pgm_die(PGM_REFUSED, "%s on an intercommunicator: Pangaea "
+                "records those MPI_Comm_spawn makes, not this one (made by "
+                "MPI_Intercomm_create, MPI_Comm_connect, ...: README.md, "
+                "MPI programs); nothing is recorded past this call", call);
+    if (rank >= r->size)
+        pgm_die(PGM_REFUSED, "%s: rank %d of an intercommunicator whose "
+                "remote group has %d", call, rank, r->size);
+    return r->world[rank];
+}
+
+static int inter_from_world(const struct ranks *r, int world)
+{
+    int i;
+
+    for (i = 0; r && r->world && i < r->size; i++)
+        if (r->world[i] == world)
+            return i;
+    return MPI_UNDEFINED;
+}
+
 static int inter(MPI_Comm comm)
 {
     int yes = 0;
@@ -457,7 +439,7 @@ int pgm_to_world_other(MPI_Comm comm, int rank, const char *call)
         return pgm.base + rank; /* pgm_to_world's own case (pg_mpi.h) */
     r = ranks_of(comm);
     if (r ? r->inter : inter(comm))
-        return pgm_inter_to_world(comm, rank, call);
+        return inter_to_world(r, rank, call);
     if (r && rank >= r->size)
         return MPI_UNDEFINED; /* no such rank: MPI refuses the call */
     if ((w = r ? r->world[rank] : translate(comm, rank, 1)) == MPI_UNDEFINED)
@@ -498,7 +480,7 @@ int pgm_from_world_other(MPI_Comm comm, int world)
         return u < (unsigned)pgm.size ? (int)u : MPI_UNDEFINED;
     r = ranks_of(comm);
     if (r ? r->inter : inter(comm))
-        return pgm_inter_from_world(comm, world);
+        return inter_from_world(r, world);
     if (u >= (unsigned)pgm.size)
         return MPI_UNDEFINED; /* a rank of another job */
     if (r)

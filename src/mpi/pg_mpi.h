@@ -153,11 +153,6 @@ void pgm_spawn_start(void);
 /* mpi_state.c: a spawn's intercommunicator's remote ranks, n world ranks
  * (kept on it as an attribute, freed with it). */
 void pgm_inter_remember(MPI_Comm inter, int n, const int *u);
-/* mpi_state.c: a remote rank of an intercommunicator a spawn made, as a
- * world rank (ltid - 1); another intercommunicator ends the run naming
- * `call`.  And back: MPI_UNDEFINED if not in its remote group. */
-int pgm_inter_to_world(MPI_Comm comm, int rank, const char *call);
-int pgm_inter_from_world(MPI_Comm comm, int world);
 /* mpi_state.c: the first ltid that ltids 1 to `ranks` of the recording
  * in dir spawned (their <spawn> events), 0 if none: the first job had
  * first - 1 ranks. */
