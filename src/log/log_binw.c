@@ -456,39 +456,11 @@ static int note_differs(const pg_bw *w, int code, int site,
            ctx != s->ctx;
 }
 
-/* What the predictions learn from a send or receive at `site`, kept for
- * pg_bw_undo; the message ids are done by the callers. */
-static void learn(pg_bw *w, int kind, int code, int site, int tag,
-                  int bytes, uint64_t af, uint64_t at, int matcher,
-                  int ctx, int64_t us)
-{
-    pg_bin_slot *s = &w->slot[PG_BIN_SLOT(site)];
-    int *next = &w->slot[PG_BIN_SLOT(w->prev_site)].next[code];
-
-    w->undo.kind = kind;
-    w->undo.full = 1;
-    w->undo.last_us = w->last_us;
-    w->undo.last_sent = w->last_sent;
-    w->undo.prev_site = w->prev_site;
-    w->undo.next = next;
-    w->undo.next_was = *next;
-    w->undo.slot = s;
-    w->undo.tag = s->tag, w->undo.bytes = s->bytes;
-    w->undo.af = s->af, w->undo.asked_tag = s->at;
-    w->undo.matcher = s->matcher;
-    w->undo.ctx = s->ctx;
-    *next = site;
-    w->prev_site = site;
-    s->tag = tag, s->bytes = bytes;
-    s->af = af, s->at = at, s->matcher = matcher;
-    s->ctx = ctx;
-    w->last_us = us;
-}
-
-/* learn() of an event whose note was predicted (note_differs 0): its
- * site's successor, filter and context stay as they are, so only its tag
- * and size, the time and the last site move, and only they are kept for
- * pg_bw_undo: the common event's path. */
+/* What the predictions learn from a send or receive at `site` whose note
+ * was predicted (note_differs 0): its site's successor, filter and
+ * context stay as they are, so only its tag and size, the time and the
+ * last site move, and only they are kept for pg_bw_undo: the common
+ * event's path. */
 static inline void learn_predicted(pg_bw *w, int kind, pg_bin_slot *s,
                                    int site, int tag, int bytes, int64_t us)
 {
@@ -502,6 +474,28 @@ static inline void learn_predicted(pg_bw *w, int kind, pg_bin_slot *s,
     w->prev_site = site;
     s->tag = tag, s->bytes = bytes;
     w->last_us = us;
+}
+
+/* learn_predicted() of an event whose note was written: the previous
+ * site's successor, the site's filter and context learn it too, and are
+ * kept for pg_bw_undo; the message ids are done by the callers. */
+static void learn(pg_bw *w, int kind, int code, int site, int tag,
+                  int bytes, uint64_t af, uint64_t at, int matcher,
+                  int ctx, int64_t us)
+{
+    pg_bin_slot *s = &w->slot[PG_BIN_SLOT(site)];
+    int *next = &w->slot[PG_BIN_SLOT(w->prev_site)].next[code];
+
+    w->undo.next = next;
+    w->undo.next_was = *next;
+    w->undo.af = s->af, w->undo.asked_tag = s->at;
+    w->undo.matcher = s->matcher;
+    w->undo.ctx = s->ctx;
+    *next = site;
+    s->af = af, s->at = at, s->matcher = matcher;
+    s->ctx = ctx;
+    learn_predicted(w, kind, s, site, tag, bytes, us);
+    w->undo.full = 1;
 }
 
 int pg_bw_send(pg_bw *w, double t, int code, int misses, int tag, int msgid,
