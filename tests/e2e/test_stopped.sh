@@ -4,7 +4,8 @@
 # The other tasks wait for its messages: pangaea must report the stall
 # (who waits for what, and that the task is stopped) and end the run with
 # exit 3 within a bound after PANGAEA_STALL; a Ctrl-C (SIGINT to pangaea)
-# with a task stopped must end the run too.  Either way no task of the run
+# with a task stopped must end the run too, and so must one with a task
+# that has not made its first PVM call.  Either way no task of the run
 # may stay behind: neither its process nor its entry in the virtual
 # machine.  The stopped task is found in /proc as the child of our pvmd
 # whose environment gave it PANGAEA_LTID=2.
@@ -19,7 +20,7 @@ task_pid() {
     local p i
     for i in $(seq 100); do
         for p in $(pgrep -P "$PG_PVMD_PID"); do
-            tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PANGAEA_LTID=$1" || continue
+            tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -Eqx "PANGAEA_LTID=$1(@$p)?" || continue
             echo "$p"; return 0
         done
         sleep 0.1
@@ -96,6 +97,33 @@ if [ -n "$pid" ] && why=$(left_behind "$pid"); then
     pg_fail "Ctrl-C with a stopped task: left behind: $why"
 else
     pg_pass "Ctrl-C with a stopped task: nothing of the run left"
+fi
+
+# --- Ctrl-C while a spawned task has not made its first PVM call -----------
+# pangaea learns a task's ltid from its first PVM call; one stopped or slow
+# before it is known to the pvmd alone, and must be ended all the same.
+# The child is a script that sleeps instead (exec: the sleep is the task;
+# the library it preloads marks its ltid as taken, "2@pid").
+printf '#!/bin/sh\nexec sleep 60\n' >"$dir/never.sh"; chmod +x "$dir/never.sh"
+timeout 60 "$PANGAEA" -log -logdir "$dir/never" "$PG_BUILD/tests/plain_spawnwho" \
+    "$dir/never.sh" >"$dir/never.out" 2>"$dir/never.err" &
+runner=$!
+pid=$(task_pid 2)
+for i in $(seq 50); do grep -q spawned "$dir/never.out" && break; sleep 0.1; done
+kill -INT "$runner"
+rc=0; wait "$runner" || rc=$?
+if [ -n "$pid" ] && [ "$rc" -eq 130 ]; then
+    pg_pass "Ctrl-C with a task that never called PVM: run stopped (exit 130)"
+else
+    pg_fail "Ctrl-C with a task that never called PVM (pid ${pid:-none}): exit $rc, stderr:"
+    cat "$dir/never.err"
+fi
+if [ -z "$pid" ]; then
+    pg_fail "Ctrl-C with a task that never called PVM: it never showed up"
+elif why=$(left_behind "$pid"); then
+    pg_fail "Ctrl-C with a task that never called PVM: left behind: $why"
+else
+    pg_pass "Ctrl-C with a task that never called PVM: nothing of the run left"
 fi
 
 pg_summary

@@ -433,15 +433,68 @@ static void on_report(int *diverged)
  * (it catches it) gets SIGKILL a few seconds later (kill_survivors). */
 static double killed_at;
 
-static void kill_all(void)
+/* Tasks the pvmd started for the run that never told us their ltid: one
+ * stopped or slow before its first PVM call is known to the pvmd alone.
+ * Every task of the run descends from pangaea (or from the coordinator,
+ * which pangaea started), so they are the descendants of ours that we do
+ * not know; tasks of others sharing the virtual machine are not. */
+static int *strays, nstrays;
+static size_t cap_strays;
+
+static int is_ours(int tid)
 {
     int i;
 
-    for (i = 0; i < ntt; i++)
-        if (!tt[i].ended && tt[i].tid != coord_tid && tt[i].ltid > 0) {
-            pg_coord_killing(tt[i].ltid); /* its end then needs no grace */
-            pvm_kill(tt[i].tid);
-            pvm_sendsig(tt[i].tid, SIGCONT);
+    if (tid == pvm_mytid())
+        return 1;
+    for (i = 0; i < ntt; i++) /* ltid -1: its output came, not its ltid */
+        if (tt[i].tid == tid && (tt[i].ltid > 0 || tid == coord_tid))
+            return 1;
+    for (i = 0; i < nstrays; i++)
+        if (strays[i] == tid)
+            return 1;
+    return 0;
+}
+
+static void find_strays(void)
+{
+    struct pvmtaskinfo *ti;
+    int n, j, more = 1;
+
+    if (pvm_tasks(0, &n, &ti) < 0)
+        return;
+    while (more) /* a stray's own children are strays too */
+        for (more = 0, j = 0; j < n; j++)
+            if (!is_ours(ti[j].ti_tid) && is_ours(ti[j].ti_ptid) &&
+                pg_grow(&strays, &cap_strays, (size_t)nstrays + 1,
+                        sizeof *strays) == 0) {
+                strays[nstrays++] = ti[j].ti_tid;
+                more = 1;
+            }
+}
+
+/* The tasks to end: known by ltid and still running, or strays. */
+static int to_end(int k, int *tid)
+{
+    if (k >= ntt) {
+        *tid = strays[k - ntt];
+        return 1;
+    }
+    *tid = tt[k].tid;
+    return !tt[k].ended && tt[k].tid != coord_tid && tt[k].ltid > 0;
+}
+
+static void kill_all(void)
+{
+    int k, tid;
+
+    find_strays();
+    for (k = 0; k < ntt + nstrays; k++)
+        if (to_end(k, &tid)) {
+            if (k < ntt) /* its end then needs no grace */
+                pg_coord_killing(tt[k].ltid);
+            pvm_kill(tid);
+            pvm_sendsig(tid, SIGCONT);
         }
     if (!killed_at)
         killed_at = pg_seconds();
@@ -449,14 +502,13 @@ static void kill_all(void)
 
 static void kill_survivors(int force)
 {
-    int i;
+    int k, tid;
 
     if (!killed_at || (!force && pg_seconds() - killed_at < 3))
         return;
-    for (i = 0; i < ntt; i++)
-        if (!tt[i].ended && tt[i].tid != coord_tid && tt[i].ltid > 0 &&
-            pg_real.pstat(tt[i].tid) == PvmOk)
-            pvm_sendsig(tt[i].tid, SIGKILL);
+    for (k = 0; k < ntt + nstrays; k++)
+        if (to_end(k, &tid) && pg_real.pstat(tid) == PvmOk)
+            pvm_sendsig(tid, SIGKILL);
     killed_at = -1e9; /* once */
 }
 
@@ -464,13 +516,12 @@ static void kill_survivors(int force)
 static void end_now(void)
 {
     double until = pg_seconds() + 3;
-    int i, left;
+    int k, tid, left;
 
     kill_all();
     do {
-        for (i = 0, left = 0; i < ntt; i++)
-            left |= !tt[i].ended && tt[i].tid != coord_tid &&
-                    tt[i].ltid > 0 && pg_real.pstat(tt[i].tid) == PvmOk;
+        for (k = 0, left = 0; k < ntt + nstrays; k++)
+            left |= to_end(k, &tid) && pg_real.pstat(tid) == PvmOk;
         if (left)
             usleep(100000);
     } while (left && pg_seconds() < until);
