@@ -388,6 +388,13 @@ int rc_find_bare(struct rc_run *run, struct rc_race **races);
 int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
                  int (*each)(struct rc_run *, const struct rc_race *, void *),
                  void *arg);
+/* Every race handed to `each` as rc_find_each does, in the same order
+ * (task, then event), but from one walk with no first pass: first is 0
+ * in all.  Nothing is kept.  The races' number, or -1 when out of memory
+ * or when `each` returns -1. */
+int rc_find_stream(struct rc_run *run,
+                   int (*each)(struct rc_run *, const struct rc_race *, void *),
+                   void *arg);
 void rc_races_free(struct rc_race *races, int n);
 /* The race of receive (or failed poll) pos of task p alone, into *race
  * (its alts malloc'd; first not computed): 1, 0 when it is no race, -1
