@@ -48,10 +48,13 @@
  * its partner), so the parts together cost the run once, not once each.
  * The cuts' instants are the times of evenly spaced ranks, found by
  * merging the tasks' events (no sorted copy of every time, unless a
- * task's clock stepped back).  Memory: every part's data is written
+ * task's clock stepped back).  Memory: -display loads the run lean
+ * (top_run_load_lean: the model given back as the graph is derived, so
+ * the two are never held whole together); every part's data is written
  * first, into one temporary file, while the graph's events are there;
- * then they are freed (the graph's model stays) and the races found,
- * so that the races and the graph's events are never held together.
+ * then they are freed, the model loaded again (top_run_model, what
+ * -races loads) and the races found, so that the races and the graph's
+ * events are never held together either: the peak is about -races'.
  * The races are found once for all the parts, bare (32 bytes a race: a
  * deep queue's race at 256 tasks has ~128 alternatives); then, for a
  * batch of parts at a time (race_batch: all of them, as open files allow),
@@ -60,7 +63,6 @@
  * temporary files, forgetting them; each part is its data copied from
  * the first temporary file and its races from these.
  */
-#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -495,74 +497,44 @@ static int write_data(FILE *fp, const struct dwin *w)
 /* What -races found (display_races.c), in a block of its own: a run where
  * every receive races has several alternatives a receive, more data than
  * all the rest, and the page reads it only after its first drawing.
- * display_races.c writes its integers as a JSON array, "races":[...];
- * they pass through a stream (fopencookie) that packs them as the
- * columns are, as they are written (no copy of the whole in memory):
- * "races":"PACKED","nraces":N, each record's receive as the step from
- * the previous record's (records: recv, first, site, n, then n pairs). */
+ * display_races.c hands the records' integers over as numbers
+ * (top_race_ints), packed as the columns are, as they come (no copy of
+ * the whole in memory): "races":"PACKED","nraces":N, each record's
+ * receive as the step from the previous record's (records: recv, first,
+ * site, n, then n pairs). */
 struct race_packer {
     FILE *out;
     struct top_packer p;
-    int state;      /* 0: before the array, 1: in it, 2: after it */
-    size_t matched; /* of RACES_KEY, before the array */
-    long long v;    /* the number being read */
-    int digits, neg;
     long count, at, n, prev; /* values; place in the record; its n; recv */
 };
-#define RACES_KEY "\"races\":["
 
-static void race_value(struct race_packer *r)
+static void race_begin(void *ctx)
 {
-    long long v = r->neg ? -r->v : r->v;
+    fprintf(((struct race_packer *)ctx)->out, ",\n\"races\":\"");
+}
+
+static void race_value(void *ctx, int v)
+{
+    struct race_packer *r = ctx;
 
     if (r->at == 0) { /* a record's receive: the step from the last one */
-        top_pack_value(&r->p, v - r->prev);
-        r->prev = (long)v;
+        top_pack_value(&r->p, (long long)v - r->prev);
+        r->prev = v;
     } else {
         top_pack_value(&r->p, v);
     }
     if (r->at == 3)
-        r->n = (long)v;
+        r->n = v;
     r->at = r->at + 1 == 4 + 2 * r->n && r->at >= 3 ? 0 : r->at + 1;
     r->count++;
-    r->v = 0;
-    r->digits = r->neg = 0;
 }
 
-static void race_char(struct race_packer *r, char c)
+static void race_end(void *ctx)
 {
-    if (r->state != 1) { /* passed through; the array's '[' opens a string */
-        if (r->state == 0)
-            r->matched = c == RACES_KEY[r->matched] ? r->matched + 1
-                                                    : c == '"';
-        if (r->state == 0 && r->matched == strlen(RACES_KEY)) {
-            r->state = 1;
-            c = '"';
-        }
-        putc(c, r->out);
-    } else if (c >= '0' && c <= '9') {
-        r->v = r->v * 10 + (c - '0');
-        r->digits++;
-    } else if (c == '-') {
-        r->neg = 1;
-    } else if (c == ',' || c == ']' || c == '\n') {
-        if (r->digits)
-            race_value(r);
-        if (c == ']') {
-            top_pack_end(&r->p);
-            fprintf(r->out, "\",\"nraces\":%ld", r->count);
-            r->state = 2;
-        }
-    }
-}
+    struct race_packer *r = ctx;
 
-static ssize_t race_write(void *cookie, const char *buf, size_t size)
-{
-    size_t i;
-
-    for (i = 0; i < size; i++)
-        race_char(cookie, buf[i]);
-    return (ssize_t)size;
+    top_pack_end(&r->p);
+    fprintf(r->out, "\",\"nraces\":%ld", r->count);
 }
 
 /* The races of a page in parts: found bare for all the parts (r, n), and
@@ -607,23 +579,15 @@ static void write_races(FILE *fp, const struct dwin *w,
                         const struct race_set *rs)
 {
     struct race_packer r = { .out = fp, .p = { fp, 0, 0 } };
-    cookie_io_functions_t io = { .write = race_write };
-    FILE *in = fopencookie(&r, "w", io);
+    struct top_race_ints ints = { race_begin, race_value, race_end, &r };
 
     fprintf(fp, "{\"v\":2");
-    if (in && !w->cut) {
-        top_display_races(in, w->run);
-    } else if (in && rs->part) {
-        top_display_races_part(in, rs->part, w->part - rs->k0);
-    }
-    if (in)
-        fclose(in);
-    if (r.state == 1) { /* an array never closed: what it had */
-        top_pack_end(&r.p);
-        fprintf(fp, "\",\"nraces\":%ld", r.count);
-    } else if (r.state == 0) { /* no array (no stream): no race */
+    if (!w->cut)
+        top_display_races(fp, w->run, &ints);
+    else if (rs->part)
+        top_display_races_part(fp, rs->part, w->part - rs->k0, &ints);
+    else /* no race written for this part */
         fprintf(fp, ",\"races\":\"\",\"nraces\":0");
-    }
     fprintf(fp, "}\n");
 }
 
@@ -1032,8 +996,10 @@ static int write_parts(struct top_run *run, struct dwin *w, const char *dir,
 
     if (rc == 0) {
         top_run_drop_events(run);
-        rs->n = top_run_races_bare(run, &rs->r);
+        rc = top_run_model(run, err); /* a lean load freed it */
     }
+    if (rc == 0)
+        rs->n = top_run_races_bare(run, &rs->r);
     for (k = 0; rc == 0 && k < w->nparts; k = rs->k1)
         rc = write_batch(w, k, dir, rs, pc, &sc, err);
     if (sc.fp)
@@ -1106,7 +1072,8 @@ int top_display_write(struct top_run *run, const char *path, pg_err *err)
         rc = write_parted(run, &w, path, at, &rs, err);
         if (rs.n > 0)
             rc_races_free(rs.r, rs.n);
-    } else if ((fp = top_file_begin(&f, path, err))) {
+    } else if (top_run_model(run, err) == 0 && /* a lean load freed it */
+               (fp = top_file_begin(&f, path, err))) {
         char dir[4200], rel[1100];
 
         set_window(&w, 0);
