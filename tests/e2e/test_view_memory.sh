@@ -21,6 +21,11 @@
 #    races again race by race (all the alternatives kept made it 1.86x).
 #    Both in full: every part written, the same races in the parts as in
 #    the one page.
+# 3. -tasks streams the logs and keeps a byte a point-to-point send: the
+#    room it grows for them is not touched before it is used.  Its 8
+#    workers sending 2^17 + 100 messages each (the room doubled to 2^18)
+#    peak within 256 KB of 2^17 - 100 each (~1 MB more when the doubled
+#    room was filled at once: 8 x 128 KB).
 # No pvmd: the recordings are written by gen_logs.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -88,6 +93,21 @@ if [ "$nparts" -ge 4 ] && [ "$races_parts" -gt 0 ] && [ "$races_parts" = "$races
     pg_pass "-display in parts: the races' $races_parts values in $nparts parts, as in the one page"
 else
     pg_fail "-display in parts: the races' '$races_parts' values in $nparts parts, '$races_one' in the one page"
+fi
+
+# ---- 3: -tasks touches no room it does not use ------------------------------
+for k in below above; do
+    s=$((131072 - 100)); [ $k = above ] && s=$((131072 + 100))
+    mkdir -p "$dir/t$k"
+    "$G" "$dir/t$k" 9 $((2 * 8 * s)) star >/dev/null || pg_fail "gen_logs 9 $((16 * s)) star failed"
+    eval "tk$k=\$(rss \"\$dir/t$k.out\" \"\$P\" -tasks \"\$dir/t$k\")"
+done
+sends=$(awk '$1 == 2 { print $6 }' "$dir/tabove.out")
+if [ -n "$tkbelow" ] && [ -n "$tkabove" ] && [ "$sends" = $((131072 + 100)) ] &&
+   [ $((tkabove - tkbelow)) -le 256 ]; then
+    pg_pass "-tasks: 8 workers of 2^17 - 100 sends each $tkbelow KB, of 2^17 + 100 $tkabove KB (within 256 KB)"
+else
+    pg_fail "-tasks: 8 workers of 2^17 - 100 sends each '$tkbelow' KB, of 2^17 + 100 ('$sends' counted) '$tkabove' KB (more than 256 KB apart)"
 fi
 
 pg_summary
