@@ -19,14 +19,11 @@
 #    instructions (3.55x now; a walk of every link per part made it
 #    4.36x, a quadratic one 16x).
 # 3. Bytes an event: the peak resident set (GNU time) at 10^5 and 4*10^5
-#    events grows by at most 135 bytes an event for a page of one file
-#    (129 now: the graph's event is 48 bytes, the receives' waits freed
-#    before the graph is derived, the model's times and sizes given back
-#    as the graph copies them; 140 when it was 56), and by at most 80
-#    in 4 parts (72 now, about -races' own peak: the model given back as
-#    the graph is derived and loaded again for the races once the
-#    parts' data is written and the graph's events freed; 119 when the
-#    two were held together, 140 before).
+#    events grows by at most 80 bytes an event, for a page of one file
+#    and in 4 parts (72 now, about -races' own peak: the model given back
+#    as the graph is derived, and loaded again for the races once the
+#    page's data is written and the graph's events freed; 129 and 119
+#    when the two were held together, 140 before that).
 # 4. The parts' races are split in one pass of the finder for as many
 #    parts as the open files allow (two temporary files a part): a page
 #    of 64 parts written under `ulimit -n 100` (18 parts a pass, 4
@@ -100,7 +97,7 @@ per_event() {
         pg_fail "-display, $1: 10^5 -> 4*10^5 events, its peak grew '$per' bytes an event (more than $2; '$m1' -> '$m4' KB)"
     fi
 }
-per_event "a page of one file" 135 1000000 1000000
+per_event "a page of one file" 80 1000000 1000000
 per_event "4 parts" 80 25000 100000
 
 # ---- 4: one pass or several, the same page ------------------------------------

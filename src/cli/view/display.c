@@ -55,6 +55,8 @@
  * then they are freed, the model loaded again (top_run_model, what
  * -races loads) and the races found, so that the races and the graph's
  * events are never held together either: the peak is about -races'.
+ * A page of one file does the same between its data and its races
+ * (races_ready).
  * The races are found once for all the parts, bare (32 bytes a race: a
  * deep queue's race at 256 tasks has ~128 alternatives); then, for a
  * batch of parts at a time (race_batch: all of them, as open files allow),
@@ -107,6 +109,11 @@ struct dwin {
     int *pbase;     /* per part, per task: its base there (parts) */
     int part, nparts;
     double tend;    /* the run's last event time (parts: the index) */
+    struct top_run *whole; /* a page of one file: its run, whose events
+                              are freed and model loaded again between
+                              the data and the races (write_page) */
+    pg_err *err;    /* why that failed, */
+    int failed;     /* and that it did */
 };
 
 /* The task whose events hold run->ev index e (the graph's events may be
@@ -844,6 +851,21 @@ static void drop_old_parts(const char *dir)
 
 /* ---- the page ---------------------------------------------------------- */
 
+/* A page of one file, its data written: the graph's events freed and
+ * the model loaded again for the races (a lean load freed it), so the
+ * two are never held together, as in a page in parts.  0 when it
+ * failed (w->err says why; the page is not kept). */
+static int races_ready(struct dwin *w)
+{
+    if (!w->whole)
+        return 1;
+    top_run_drop_events(w->whole);
+    if (top_run_model(w->whole, w->err) == 0)
+        return 1;
+    w->failed = 1;
+    return 0;
+}
+
 /* The template from p on, each marker replaced by what it stands for:
  * the run's data, or, for a page in parts, their index (at, pdir). */
 static void write_page(FILE *fp, struct dwin *w, const char *p,
@@ -876,7 +898,7 @@ static void write_page(FILE *fp, struct dwin *w, const char *p,
             (void)write_data(fp, w); /* a whole run: nothing across */
         else if (m == marks[3] && w->cut)
             fputs("{\"v\":2,\"races\":\"\",\"nraces\":0}", fp);
-        else if (m == marks[3])
+        else if (m == marks[3] && races_ready(w))
             write_races(fp, w, NULL);
         else if (m == marks[4])
             fputs(w->cut ? " file: 'self'" : "", fp); /* the parts' scripts */
@@ -1072,13 +1094,14 @@ int top_display_write(struct top_run *run, const char *path, pg_err *err)
         rc = write_parted(run, &w, path, at, &rs, err);
         if (rs.n > 0)
             rc_races_free(rs.r, rs.n);
-    } else if (top_run_model(run, err) == 0 && /* a lean load freed it */
-               (fp = top_file_begin(&f, path, err))) {
+    } else if ((fp = top_file_begin(&f, path, err))) {
         char dir[4200], rel[1100];
 
         set_window(&w, 0);
+        w.whole = run, w.err = err;
         write_page(fp, &w, top_graph_html, NULL, NULL);
-        rc = top_file_end(&f, 1, err);
+        rc = w.failed ? (top_file_end(&f, 0, NULL), -1)
+                      : top_file_end(&f, 1, err);
         if (rc == 0 && parts_paths(path, dir, sizeof dir, rel, sizeof rel,
                                    err) == 0)
             drop_old_parts(dir);
