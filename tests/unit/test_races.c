@@ -1014,6 +1014,32 @@ START_TEST(test_the_page_streams_the_races_it_kept)
 }
 END_TEST
 
+/* A lean load's second load (top_run_model) finds the logs as the first
+ * left them, or says they changed: the graph's map to the model's events
+ * would name other events. */
+START_TEST(test_a_lean_load_refuses_logs_changed_in_between)
+{
+    static struct top_run lean;
+    char path[256];
+    pg_err err;
+
+    send1(2, 1, 5, 1);
+    recv1(1, -1, -1, 2, 5, 1);
+    close_all();
+    ck_assert_msg(top_run_load_lean(&lean, dir, &err) == 0, "%s", err.msg);
+    pg_log_path(path, sizeof path, dir, 2, PG_LOG_COMM);
+    ck_assert_int_eq(unlink(path), 0);
+    send1(2, 1, 5, 1);
+    send1(2, 1, 5, 2);
+    close_all();
+    ck_assert_int_eq(top_run_model(&lean, &err), -1);
+    ck_assert_msg(strstr(err.msg, "changed while they were read") &&
+                  strstr(err.msg, dir), "%s", err.msg);
+    ck_assert_ptr_null(lean.model);
+    top_run_free(&lean);
+}
+END_TEST
+
 START_TEST(test_the_page_streams_races_with_notices)
 {
     send1(2, 1, 5, 1);
@@ -1260,6 +1286,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_the_tasks_summary_counts_what_the_graph_counts);
     tcase_add_test(tc, test_the_page_streams_the_races_it_kept);
     tcase_add_test(tc, test_the_page_streams_races_with_notices);
+    tcase_add_test(tc, test_a_lean_load_refuses_logs_changed_in_between);
     suite_add_tcase(s, tc);
     return s;
 }
