@@ -924,12 +924,52 @@ static char *split_text(struct top_run *tr, size_t *size)
 
     ck_assert_int_eq(top_display_races_split(tr, bare, nb, &how, 0, 1,
                                              &parts), 0);
-    top_display_races_part(fc, parts, 0);
+    top_display_races_part(fc, parts, 0, NULL);
     top_display_races_drop(parts, 1);
     fclose(fc);
     if (nb > 0)
         rc_races_free(bare, nb);
     return c;
+}
+
+/* A lean load (-display's: the model given back as the graph is derived,
+ * loaded again for the races) derives the same graph as a whole load
+ * (tr): the same events, partners, links and counts; then the same races
+ * (text a) once the model is loaded again. */
+static void lean_same(const struct top_run *tr, const char *a)
+{
+    static struct top_run lean;
+    char *b = NULL;
+    size_t nb = 0;
+    FILE *fb;
+    pg_err err;
+    int i;
+
+    ck_assert_msg(top_run_load_lean(&lean, dir, &err) == 0, "%s", err.msg);
+    ck_assert_ptr_null(lean.model);
+    ck_assert_int_eq(lean.nev, tr->nev);
+    ck_assert_int_eq(lean.nlinks, tr->nlinks);
+    ck_assert_int_eq(lean.nto, tr->nto);
+    ck_assert_int_eq(lean.unmatched_sends, tr->unmatched_sends);
+    ck_assert_int_eq(lean.unmatched_recvs, tr->unmatched_recvs);
+    ck_assert_int_eq(lean.model_nev, tr->model->nev);
+    ck_assert_int_eq(memcmp(lean.ev, tr->ev, (size_t)tr->nev * sizeof *tr->ev),
+                     0);
+    ck_assert_int_eq(memcmp(lean.links, tr->links,
+                            (size_t)tr->nlinks * sizeof *tr->links), 0);
+    ck_assert_int_eq(memcmp(lean.graph_of, tr->graph_of,
+                            (size_t)tr->model->nev * sizeof *tr->graph_of), 0);
+    for (i = 0; i < tr->nev; i++)
+        ck_assert_int_eq(lean.ev[i].lam, tr->ev[i].lam);
+    top_run_drop_events(&lean);
+    ck_assert_msg(top_run_model(&lean, &err) == 0, "%s", err.msg);
+    ck_assert_ptr_nonnull(lean.model);
+    fb = open_memstream(&b, &nb);
+    top_display_races(fb, &lean, NULL);
+    fclose(fb);
+    ck_assert_str_eq(b, a);
+    free(b);
+    top_run_free(&lean);
 }
 
 /* The page of a whole run writes its races streamed (kept bare, found
@@ -951,8 +991,8 @@ static void page_races_same(void)
     n = top_run_races(&tr, &r);
     fa = open_memstream(&a, &na);
     fb = open_memstream(&b, &nb);
-    top_display_races_of(fa, &tr, r, n, NULL);
-    top_display_races(fb, &tr);
+    top_display_races_of(fa, &tr, r, n, NULL, NULL);
+    top_display_races(fb, &tr, NULL);
     fclose(fa), fclose(fb);
     ck_assert_uint_gt(na, 40);
     ck_assert_str_eq(b, a);
@@ -960,7 +1000,9 @@ static void page_races_same(void)
     ck_assert_str_eq(c, a);
     if (n > 0)
         rc_races_free(r, n);
-    free(a), free(b), free(c);
+    free(b), free(c);
+    lean_same(&tr, a);
+    free(a);
     top_run_free(&tr);
 }
 
@@ -969,6 +1011,32 @@ START_TEST(test_the_page_streams_the_races_it_kept)
     random_run();
     close_all();
     page_races_same();
+}
+END_TEST
+
+/* A lean load's second load (top_run_model) finds the logs as the first
+ * left them, or says they changed: the graph's map to the model's events
+ * would name other events. */
+START_TEST(test_a_lean_load_refuses_logs_changed_in_between)
+{
+    static struct top_run lean;
+    char path[256];
+    pg_err err;
+
+    send1(2, 1, 5, 1);
+    recv1(1, -1, -1, 2, 5, 1);
+    close_all();
+    ck_assert_msg(top_run_load_lean(&lean, dir, &err) == 0, "%s", err.msg);
+    pg_log_path(path, sizeof path, dir, 2, PG_LOG_COMM);
+    ck_assert_int_eq(unlink(path), 0);
+    send1(2, 1, 5, 1);
+    send1(2, 1, 5, 2);
+    close_all();
+    ck_assert_int_eq(top_run_model(&lean, &err), -1);
+    ck_assert_msg(strstr(err.msg, "changed while they were read") &&
+                  strstr(err.msg, dir), "%s", err.msg);
+    ck_assert_ptr_null(lean.model);
+    top_run_free(&lean);
 }
 END_TEST
 
@@ -1218,6 +1286,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_the_tasks_summary_counts_what_the_graph_counts);
     tcase_add_test(tc, test_the_page_streams_the_races_it_kept);
     tcase_add_test(tc, test_the_page_streams_races_with_notices);
+    tcase_add_test(tc, test_a_lean_load_refuses_logs_changed_in_between);
     suite_add_tcase(s, tc);
     return s;
 }

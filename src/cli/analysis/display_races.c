@@ -16,6 +16,12 @@
  *   "raceSites":["file.c:LINE", ...]     (site indexes into it)
  *   "raceNotes":[recv, "text", ...]      (alternatives that are notices:
  *                                         send -1 above)
+ * The records' integers go to a sink as numbers (struct top_race_ints:
+ * the page packs them, display.c; without one, the JSON array above), and
+ * a part's wait in its temporary file as binary ints: none is printed
+ * and parsed back.  One walk of the finder writes a page's records and
+ * its notes (which wait in a temporary file until the site names are
+ * out).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +36,7 @@ static int races_of(const struct top_run *run, struct rc_race **races,
     int n;
 
     *races = NULL;
-    if (!run->model || run->model->view->unanalysable[0])
+    if (!run->model || (run->model->view && run->model->view->unanalysable[0]))
         return 0; /* -races would refuse these logs: drawn without */
     if ((n = bare ? rc_find_bare(run->model, races)
                   : rc_find(run->model, races)) < 0)
@@ -97,15 +103,62 @@ static void elsewhere_text(FILE *fp, const struct rc_run *rr,
     top_json_str(fp, buf);
 }
 
-/* What writing the races keeps: the page's site names, how many races
- * and notes are written. */
+/* ---- the records' integers: as a JSON array, or in binary ----------- */
+
+/* The records as the JSON array "races":[...] (no sink given): one
+ * record a line, which needs each record's length (4 + 2 n). */
+struct ints_text {
+    FILE *fp;
+    long count, at, n; /* values; place in the record; its n */
+};
+
+static void text_begin(void *ctx)
+{
+    fprintf(((struct ints_text *)ctx)->fp, ",\n\"races\":[");
+}
+
+static void text_put(void *ctx, int v)
+{
+    struct ints_text *t = ctx;
+
+    fprintf(t->fp, "%s%d", !t->count ? "" : t->at ? "," : ",\n", v);
+    if (t->at == 3)
+        t->n = v;
+    t->at = t->at >= 3 && t->at + 1 == 4 + 2 * t->n ? 0 : t->at + 1;
+    t->count++;
+}
+
+static void text_end(void *ctx)
+{
+    fprintf(((struct ints_text *)ctx)->fp, "]");
+}
+
+/* A part's records in its temporary file, as ints (copied out to the
+ * page's sink when the part is written). */
+static void bin_put(void *ctx, int v)
+{
+    fwrite(&v, sizeof v, 1, ctx);
+}
+
+/* What writing the races keeps: where the records' integers go, the
+ * page's site names, how many notes are written. */
 struct race_out {
-    FILE *fp, *nfp; /* the entries, the notes (the same stream, or two) */
+    FILE *fp, *nfp; /* the block, the notes (fp, or a temporary file) */
+    struct top_race_ints ints; /* the records' integers */
     const struct top_run *run;
     const struct top_display_map *pm;
     char (*names)[600];
-    int nnames, out, nnotes;
+    int nnames, nnotes;
 };
+
+/* o's sink: ints, or the JSON array on fp (t, the caller's). */
+static void race_sink(struct race_out *o, const struct top_race_ints *ints,
+                      struct ints_text *t)
+{
+    *t = (struct ints_text){ o->fp, 0, 0, 0 };
+    o->ints = ints ? *ints
+                   : (struct top_race_ints){ text_begin, text_put, text_end, t };
+}
 
 /* Race r as the page's "races" entry: its receive, first mark, site and
  * alternatives (sends, and whether FIFO is broken). */
@@ -122,14 +175,16 @@ static void race_entry(struct race_out *o, const struct rc_race *r)
         return; /* a failed poll, a notice: not drawn; elsewhere */
     si = site_index(o->names, &o->nnames,
                     rc_site_name(rr, r->task, e->site, site, sizeof site));
-    fprintf(o->fp, "%s%d,%d,%d,%d", o->out++ ? ",\n" : "", recv, r->first,
-            si, r->nalts);
+    o->ints.put(o->ints.ctx, recv);
+    o->ints.put(o->ints.ctx, r->first);
+    o->ints.put(o->ints.ctx, si);
+    o->ints.put(o->ints.ctx, r->nalts);
     for (j = 0; j < r->nalts; j++) {
         const struct rc_msg *m = &rr->msg[r->alts[j].msg];
 
         s = m->src >= 0 ? map[rr->tasks[m->src].first + m->src_pos - 1] : -1;
-        fprintf(o->fp, ",%d,%d", s >= 0 ? race_here(o->pm, s, &part) : -1,
-                r->alts[j].fifo_broken);
+        o->ints.put(o->ints.ctx, s >= 0 ? race_here(o->pm, s, &part) : -1);
+        o->ints.put(o->ints.ctx, r->alts[j].fifo_broken);
     }
 }
 
@@ -158,16 +213,28 @@ static void race_notes(struct race_out *o, const struct rc_race *r)
     }
 }
 
+/* The end of the records, and the site names. */
 static void race_sites(struct race_out *o)
 {
     int i;
 
-    fprintf(o->fp, "],\n\"raceSites\":[");
+    o->ints.end(o->ints.ctx);
+    fprintf(o->fp, ",\n\"raceSites\":[");
     for (i = 0; i < o->nnames; i++) {
         fprintf(o->fp, "%s", i ? "," : "");
         top_json_str(o->fp, o->names[i]);
     }
     fprintf(o->fp, "],\n\"raceNotes\":[");
+}
+
+static void copy_rest(FILE *to, FILE *from)
+{
+    char buf[65536];
+    size_t n;
+
+    rewind(from);
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+        fwrite(buf, 1, n, to);
 }
 
 static int entry_each(struct rc_run *rr, const struct rc_race *r, void *arg)
@@ -184,23 +251,46 @@ static int notes_each(struct rc_run *rr, const struct rc_race *r, void *arg)
     return 0;
 }
 
-/* The whole run's races, streamed: kept bare (32 bytes a race), their
- * alternatives found again race by race (rc_find_each) for the entries,
- * then for the notes, and forgotten: a deep queue's race at 256 tasks has
- * ~128 of them. */
-void top_display_races(FILE *fp, const struct top_run *run)
+static int entry_notes_each(struct rc_run *rr, const struct rc_race *r,
+                            void *arg)
+{
+    struct race_out *o = arg;
+
+    (void)rr;
+    race_entry(o, r);
+    race_notes(o, r);
+    return ferror(o->nfp) ? -1 : 0;
+}
+
+/* The whole run's races, streamed: kept bare (32 bytes a race: the first
+ * marks need them all), their alternatives found again race by race
+ * (rc_find_each) and forgotten: a deep queue's race at 256 tasks has ~128
+ * of them.  One walk gives the entries and the notes, which come after
+ * the site names: they wait in a temporary file (rare: notices). */
+void top_display_races(FILE *fp, const struct top_run *run,
+                       const struct top_race_ints *ints)
 {
     static char names[256][600];
-    struct race_out o = { fp, fp, run, NULL, names, 0, 0, 0 };
+    struct race_out o = { fp, NULL, { 0 }, run, NULL, names, 0, 0 };
+    struct ints_text t;
     struct rc_race *r = NULL;
     int n = top_run_races_bare(run, &r);
 
-    fprintf(fp, ",\n\"races\":[");
-    if (n > 0)
+    race_sink(&o, ints, &t);
+    o.ints.begin(o.ints.ctx);
+    if (n > 0 && (o.nfp = tmpfile())) {
+        rc_find_each(run->model, r, n, entry_notes_each, &o);
+        race_sites(&o);
+        copy_rest(fp, o.nfp);
+        fclose(o.nfp);
+    } else if (n > 0) { /* no temporary file: a walk for each */
         rc_find_each(run->model, r, n, entry_each, &o);
-    race_sites(&o);
-    if (n > 0)
+        race_sites(&o);
+        o.nfp = fp;
         rc_find_each(run->model, r, n, notes_each, &o);
+    } else {
+        race_sites(&o);
+    }
     fprintf(fp, "]");
     if (n > 0)
         rc_races_free(r, n);
@@ -211,13 +301,16 @@ void top_display_races(FILE *fp, const struct top_run *run)
  * tests hold them to it). */
 void top_display_races_of(FILE *fp, const struct top_run *run,
                           const struct rc_race *r, int n,
-                          const struct top_display_map *pm)
+                          const struct top_display_map *pm,
+                          const struct top_race_ints *ints)
 {
     static char names[256][600];
-    struct race_out o = { fp, fp, run, pm, names, 0, 0, 0 };
+    struct race_out o = { fp, fp, { 0 }, run, pm, names, 0, 0 };
+    struct ints_text t;
     int i;
 
-    fprintf(fp, ",\n\"races\":[");
+    race_sink(&o, ints, &t);
+    o.ints.begin(o.ints.ctx);
     for (i = 0; i < n; i++)
         race_entry(&o, &r[i]);
     race_sites(&o);
@@ -253,22 +346,13 @@ static int split_each(struct rc_run *rr, const struct rc_race *r, void *arg)
         if (!(o->fp = tmpfile()) || !(o->nfp = tmpfile()) ||
             !(o->names = calloc(256, sizeof *o->names)))
             return -1;
+        o->ints = (struct top_race_ints){ NULL, bin_put, NULL, o->fp };
         x->map[k - x->k0] = x->how->map_of(x->how->ctx, k);
         o->pm = &x->map[k - x->k0];
     }
     race_entry(o, r);
     race_notes(o, r);
     return ferror(o->fp) || ferror(o->nfp) ? -1 : 0;
-}
-
-static void copy_rest(FILE *to, FILE *from)
-{
-    char buf[65536];
-    size_t n;
-
-    rewind(from);
-    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
-        fwrite(buf, 1, n, to);
 }
 
 int top_display_races_split(const struct top_run *run, const struct rc_race *r,
@@ -295,14 +379,29 @@ int top_display_races_split(const struct top_run *run, const struct rc_race *r,
     return rc;
 }
 
-void top_display_races_part(FILE *fp, struct top_race_part *parts, int i)
+/* The part's records, from its temporary file's ints to the sink. */
+static void copy_ints(const struct top_race_ints *to, FILE *from)
+{
+    int buf[16384];
+    size_t n, j;
+
+    rewind(from);
+    while ((n = fread(buf, sizeof *buf, sizeof buf / sizeof *buf, from)) > 0)
+        for (j = 0; j < n; j++)
+            to->put(to->ctx, buf[j]);
+}
+
+void top_display_races_part(FILE *fp, struct top_race_part *parts, int i,
+                            const struct top_race_ints *ints)
 {
     struct race_out *o = &parts[i].o, w = *o;
+    struct ints_text t;
 
-    fprintf(fp, ",\n\"races\":[");
-    if (o->fp)
-        copy_rest(fp, o->fp);
     w.fp = fp;
+    race_sink(&w, ints, &t);
+    w.ints.begin(w.ints.ctx);
+    if (o->fp)
+        copy_ints(&w.ints, o->fp);
     race_sites(&w);
     if (o->nfp)
         copy_rest(fp, o->nfp);

@@ -236,11 +236,13 @@ static int view_columns(struct rc_run *run, const pg_event *ev)
 
     if (pg_grow(&v->t, &v->cap_t, n, sizeof *v->t) < 0 ||
         pg_grow(&v->bytes, &v->cap_bytes, n, sizeof *v->bytes) < 0 ||
-        pg_grow(&v->waited, &v->cap_waited, n, sizeof *v->waited) < 0)
+        (!v->no_waits &&
+         pg_grow(&v->waited, &v->cap_waited, n, sizeof *v->waited) < 0))
         return -1;
     v->t[run->nev] = ev->t;
     v->bytes[run->nev] = ev->bytes;
-    v->waited[run->nev] = ev->waited;
+    if (!v->no_waits)
+        v->waited[run->nev] = ev->waited;
     if (ev->kind != PG_EV_SEND)
         return 0;
     if (pg_grow(&v->to, &v->cap_to, (size_t)(run->nmsg + ev->nto) + 1,
@@ -821,6 +823,15 @@ int rc_load_view(struct rc_run *run, const char *dir, pg_err *err)
     memset(run, 0, sizeof *run);
     if (!(run->view = calloc(1, sizeof *run->view)))
         return pg_err_set(err, "out of memory"), -1;
+    return load(run, dir, err);
+}
+
+int rc_load_view_nowaits(struct rc_run *run, const char *dir, pg_err *err)
+{
+    memset(run, 0, sizeof *run);
+    if (!(run->view = calloc(1, sizeof *run->view)))
+        return pg_err_set(err, "out of memory"), -1;
+    run->view->no_waits = 1;
     return load(run, dir, err);
 }
 

@@ -230,7 +230,10 @@ struct rc_view {
     double *t;           /* per event: as recorded, seconds since the epoch */
     int *bytes;          /* per event: SEND/RECV: the message's size */
     int *waited;         /* per event: RECV: microseconds it waited for its
-                            message (format 5; 0: not recorded) */
+                            message (format 5; 0: not recorded); NULL
+                            when no_waits */
+    int no_waits;        /* the waits are not read in (rc_load_view_nowaits:
+                            the event graph shows none) */
     int *to;             /* per message entry: the destination's ltid (its
                             dst is -1 when that task has no log) */
     size_t cap_t, cap_bytes, cap_waited, cap_to;
@@ -274,6 +277,9 @@ int rc_load_logs(struct rc_run *run, const char *dir, pg_err *err);
  * an error; no clocks until rc_find.  -1 and err only when the directory
  * holds no log or memory runs out. */
 int rc_load_view(struct rc_run *run, const char *dir, pg_err *err);
+/* The same without the receives' waits (4 bytes an event the event
+ * graph, runlog.h, never shows): view->waited stays NULL. */
+int rc_load_view_nowaits(struct rc_run *run, const char *dir, pg_err *err);
 void rc_free(struct rc_run *run);
 /* The index (rc_ev.ctx) of the context a log names ctx, as the run's
  * events read so far gave it; -1 if none of them named it (the live
@@ -388,6 +394,13 @@ int rc_find_bare(struct rc_run *run, struct rc_race **races);
 int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
                  int (*each)(struct rc_run *, const struct rc_race *, void *),
                  void *arg);
+/* Every race handed to `each` as rc_find_each does, in the same order
+ * (task, then event), but from one walk with no first pass: first is 0
+ * in all.  Nothing is kept.  The races' number, or -1 when out of memory
+ * or when `each` returns -1. */
+int rc_find_stream(struct rc_run *run,
+                   int (*each)(struct rc_run *, const struct rc_race *, void *),
+                   void *arg);
 void rc_races_free(struct rc_race *races, int n);
 /* The race of receive (or failed poll) pos of task p alone, into *race
  * (its alts malloc'd; first not computed): 1, 0 when it is no race, -1

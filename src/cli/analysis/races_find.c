@@ -48,6 +48,8 @@
  * 1,000 tasks has up to 999 a race): rc_find_bare keeps the races
  * without them, and rc_find_each examines every receive again, in the
  * same order, handing each race over with its alternatives.
+ * rc_find_stream is that second walk alone, for a view that needs no
+ * first marks (the Perfetto export): one walk, nothing kept.
  * rc_find_at examines one receive only: linear in messages, for -whatif
  * (a deep queue's every race is 10^8 alternatives at 256 tasks), and
  * without clocks when given what follows the receive (the what-if's
@@ -207,13 +209,15 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
 }
 
 /* Hands race r over as found (rc_find_each): its alternatives where they
- * were put, its first mark the first pass's; they are not kept. */
+ * were put, its first mark the first pass's (none without a first pass:
+ * rc_find_stream); they are not kept. */
 static int hand_over(struct finder *f, struct rc_race *r)
 {
-    if (f->nraces >= f->nknown)
+    if (f->known && f->nraces >= f->nknown)
         return -1; /* not the races of the first pass */
     r->alts = f->alts + f->nalts;
-    r->first = f->known[f->nraces++].first;
+    r->first = f->known ? f->known[f->nraces].first : 0;
+    f->nraces++;
     return f->each(f->run, r, f->arg);
 }
 
@@ -554,6 +558,19 @@ int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
     rc = find_all(run, &f);
     free(f.alts), free(f.races);
     return rc < 0 || f.nraces != n ? -1 : 0;
+}
+
+int rc_find_stream(struct rc_run *run,
+                   int (*each)(struct rc_run *, const struct rc_race *, void *),
+                   void *arg)
+{
+    struct finder f = { run };
+    int rc;
+
+    f.each = each, f.arg = arg;
+    rc = find_all(run, &f);
+    free(f.alts), free(f.races);
+    return rc < 0 ? -1 : f.nraces;
 }
 
 /* What the clocks would say of the messages to p, from min (rc_find_at):

@@ -97,8 +97,9 @@ int top_postmortem(int argc, char **argv)
     dir = argc > first ? argv[first] : DEFAULT_LOGDIR;
     if (top_is_binary_export(argc, argv))
         return pm_perfetto(dir);
-    if ((!strcmp(mode, "-tasks") ? top_run_load_summary(&run, dir, &err)
-                                 : top_run_load(&run, dir, &err)) < 0) {
+    if ((!strcmp(mode, "-tasks")     ? top_run_load_summary(&run, dir, &err)
+         : !strcmp(mode, "-display") ? top_run_load_lean(&run, dir, &err)
+                                     : top_run_load(&run, dir, &err)) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         return TOP_EXIT_USAGE;
     }

@@ -127,7 +127,18 @@ struct deriver {
     int *site;
     size_t sitecap;
     int nsite;
+    int lean;     /* the model's events are given back too */
+    int done;     /* the model's events [0, done) are derived, or -1 when
+                     a task did not follow the one before (nothing more
+                     is given back) */
+    uintptr_t rel_t, rel_b, rel_e; /* given back up to there */
 };
+
+/* A stretch of the model's events before which every one is derived:
+ * marks [0, upto) so, and gives back their times and sizes (and in a
+ * lean load the events) every GIVE_BACK events. */
+#define GIVE_BACK 65536
+static void derived_upto(struct top_run *run, struct deriver *dv, int upto);
 
 /* Names task ti's call sites (libdw, site_name.c), each name once per
  * run, so that events of any task can point at it. */
@@ -215,9 +226,13 @@ static int derive_event(struct top_run *run, struct deriver *dv, int ti,
     e->tag = x->tag;
     e->msgid = x->msgid;
     e->bytes = m->view->bytes[i];
-    if (x->kind == PG_EV_RECV) {
+    if (x->kind == PG_EV_RECV) { /* partner: its send's model index, until
+                                    derive_links makes it the graph's */
+        const struct rc_msg *g = x->a >= 0 ? &m->msg[x->a] : NULL;
+
         e->from = x->from;
-        e->partner = -1;
+        e->partner = g && g->src >= 0 ? m->tasks[g->src].first + g->src_pos - 1
+                                      : -1;
     }
     e->t = m->view->t[i];
     e->seq = x->seq;
@@ -259,9 +274,13 @@ static int derive_task(struct top_run *run, struct deriver *dv, int ti)
     if (name_sites(run, dv, ti) < 0)
         return -1;
     t->first = run->nev;
+    if (dv->done != k->first)
+        dv->done = -1;
     for (i = k->first; i < k->first + k->n; i++) {
         const pg_evdesc *d = pg_ev_desc(m->ev[i].kind);
 
+        if (dv->done >= 0 && i - dv->done >= GIVE_BACK)
+            derived_upto(run, dv, i);
         run->graph_of[i] = -1;
         if (m->ev[i].kind == PG_EV_BARRIER && derive_barrier(run, dv, ti, i) < 0)
             return -1;
@@ -269,6 +288,8 @@ static int derive_task(struct top_run *run, struct deriver *dv, int ti)
             return -1;
     }
     t->nev = run->nev - t->first;
+    if (dv->done >= 0)
+        derived_upto(run, dv, k->first + k->n);
     for (i = t->first; i < run->nev; i++) {
         t->nsend += run->ev[i].kind == PG_EV_SEND;
         t->nrecv += run->ev[i].kind == PG_EV_RECV;
@@ -276,30 +297,26 @@ static int derive_task(struct top_run *run, struct deriver *dv, int ti)
     return 0;
 }
 
-/* Each receive's send, as the model matched it (its message entry names
- * the send): one link of the graph each, in send order then receive
- * order; the destinations no receive took counted. */
+/* Each receive's send, as the model matched it (derive_event kept the
+ * send's index in the model): one link of the graph each, in send order
+ * then receive order; the destinations no receive took counted.  The
+ * model itself is not read: a lean load has freed it by now. */
 static int derive_links(struct top_run *run)
 {
-    const struct rc_run *m = run->model;
     int i, s, r, j, n, at;
 
     if (!(run->links = malloc((size_t)(run->nrecvs ? run->nrecvs : 1) *
                               sizeof *run->links)))
         return -1;
-    for (i = 0; i < m->nev; i++) {
-        const struct rc_ev *x = &m->ev[i];
-        const struct rc_msg *g;
-
-        if (x->kind != PG_EV_RECV || (r = run->graph_of[i]) < 0)
+    for (r = 0; r < run->nev; r++) {
+        if (run->ev[r].kind != PG_EV_RECV)
             continue;
-        g = x->a >= 0 ? &m->msg[x->a] : NULL;
-        if (!g || g->src < 0 ||
-            (s = run->graph_of[m->tasks[g->src].first + g->src_pos - 1]) < 0) {
+        s = run->ev[r].partner >= 0 ? run->graph_of[run->ev[r].partner] : -1;
+        run->ev[r].partner = s;
+        if (s < 0) {
             run->unmatched_recvs++;
             continue;
         }
-        run->ev[r].partner = s;
         run->links[run->nlinks++] = (struct top_link){ s, r };
     }
     qsort(run->links, run->nlinks, sizeof *run->links, cmp_link);
@@ -349,18 +366,43 @@ static void release_column(void *col, size_t size, size_t upto,
         *rel = b;
 }
 
+static void derived_upto(struct top_run *run, struct deriver *dv, int upto)
+{
+    const struct rc_run *m = run->model;
+
+    dv->done = upto;
+    release_column(m->view->t, sizeof *m->view->t, (size_t)upto, &dv->rel_t);
+    release_column(m->view->bytes, sizeof *m->view->bytes, (size_t)upto,
+                   &dv->rel_b);
+    if (dv->lean)
+        release_column(m->ev, sizeof *m->ev, (size_t)upto, &dv->rel_e);
+}
+
+/* The model given back once the graph is derived (a lean load): what of
+ * it the races need later is whether they can be found, and its size,
+ * against which a second load is checked (top_run_model). */
+static void free_model(struct top_run *run)
+{
+    run->model_nev = run->model->nev;
+    run->no_races = run->model->view->unanalysable[0] != 0;
+    rc_free(run->model);
+    free(run->model);
+    run->model = NULL;
+}
+
 /* The graph of the model: every array of struct top_run.  The model's
  * tasks are contiguous in its events, in order (rc_load_view): once a
  * task is derived, the times and sizes of the events up to its last are
- * copied and given back (release_column); should a task not follow the
- * one before, nothing more is given back. */
-static int derive(struct top_run *run)
+ * copied and given back (release_column), and in a lean load the model's
+ * events too; should a task not follow the one before, nothing more is
+ * given back.  A lean load frees the model before the links are made. */
+static int derive(struct top_run *run, int lean)
 {
     struct deriver dv = { 0 };
     const struct rc_run *m = run->model;
-    uintptr_t rel_t = 0, rel_b = 0;
-    int i, rc = 0, upto = 0;
+    int i, rc = 0;
 
+    dv.lean = lean;
     run->ntasks = m->ntasks;
     if (!(run->tasks = calloc((size_t)m->ntasks + 1, sizeof *run->tasks)) ||
         !(run->graph_of = malloc(((size_t)m->nev + 1) * sizeof *run->graph_of)))
@@ -369,17 +411,13 @@ static int derive(struct top_run *run)
         rc = derive_task(run, &dv, i);
         run->nsends += run->tasks[i].nsend;
         run->nrecvs += run->tasks[i].nrecv;
-        upto = upto >= 0 && m->tasks[i].first == upto
-                   ? m->tasks[i].first + m->tasks[i].n : -1;
-        if (upto > 0) {
-            release_column(m->view->t, sizeof *m->view->t, (size_t)upto,
-                           &rel_t);
-            release_column(m->view->bytes, sizeof *m->view->bytes,
-                           (size_t)upto, &rel_b);
-        }
     }
     free(dv.site);
-    if (rc < 0 || derive_links(run) < 0 || derive_spawns(run) < 0)
+    if (rc < 0 || derive_spawns(run) < 0)
+        return -1;
+    if (lean)
+        free_model(run);
+    if (derive_links(run) < 0)
         return -1;
     for (i = 0; i < run->nev; i++)
         if (i == 0 || run->ev[i].t < run->tmin)
@@ -400,7 +438,7 @@ static void drop_view_columns(struct rc_view *v)
     v->cap_t = v->cap_bytes = v->cap_waited = v->cap_to = 0;
 }
 
-int top_run_load(struct top_run *run, const char *dir, pg_err *err)
+static int load(struct top_run *run, const char *dir, int lean, pg_err *err)
 {
     memset(run, 0, sizeof *run);
     if (!realpath(dir, run->dir))
@@ -408,13 +446,50 @@ int top_run_load(struct top_run *run, const char *dir, pg_err *err)
                           strerror(errno));
     if (!(run->model = calloc(1, sizeof *run->model)))
         return pg_err_set(err, "out of memory loading %s", run->dir);
-    if (rc_load_view(run->model, run->dir, err) < 0)
-        return -1;
-    free(run->model->view->waited); /* no view of the graph shows it */
-    run->model->view->waited = NULL, run->model->view->cap_waited = 0;
-    if (derive(run) < 0 || top_run_order(run) < 0)
+    if (rc_load_view_nowaits(run->model, run->dir, err) < 0)
+        return -1; /* no view of the graph shows the waits: not read in */
+    if (derive(run, lean) < 0 || top_run_order(run) < 0)
         return pg_err_set(err, "out of memory loading %s", run->dir);
-    drop_view_columns(run->model->view);
+    if (run->model)
+        drop_view_columns(run->model->view);
+    return 0;
+}
+
+int top_run_load(struct top_run *run, const char *dir, pg_err *err)
+{
+    return load(run, dir, 0, err);
+}
+
+int top_run_load_lean(struct top_run *run, const char *dir, pg_err *err)
+{
+    return load(run, dir, 1, err);
+}
+
+/* The analysis' own load (no view columns: what -races loads), checked
+ * against the first: the same events, task by task, or the logs changed
+ * in between (graph_of would name other events). */
+int top_run_model(struct top_run *run, pg_err *err)
+{
+    int i, same, nev;
+
+    if (run->model || run->no_races)
+        return 0;
+    if (!(run->model = calloc(1, sizeof *run->model)))
+        return pg_err_set(err, "out of memory loading %s", run->dir);
+    if (rc_load_logs(run->model, run->dir, err) < 0) {
+        rc_free(run->model), free(run->model), run->model = NULL;
+        return -1;
+    }
+    nev = run->model->nev;
+    same = nev == run->model_nev && run->model->ntasks == run->ntasks;
+    for (i = 0; same && i < run->ntasks; i++)
+        same = run->tasks[i].ltid == run->model->tasks[i].ltid;
+    if (!same) {
+        rc_free(run->model), free(run->model), run->model = NULL;
+        return pg_err_set(err, "the logs in %s changed while they were read "
+                          "(%d events, then %d)", run->dir, run->model_nev,
+                          nev);
+    }
     return 0;
 }
 

@@ -119,6 +119,9 @@ struct top_run {
     struct rc_run *model;    /* the recording it was derived from (races.h),
                                 NULL for a summary */
     int *graph_of;           /* per event of the model: its index in ev, -1 */
+    int model_nev;           /* the model's events (a lean load, freed) */
+    int no_races;            /* the logs cannot be analysed: -races would
+                                refuse them (a lean load, freed) */
 };
 
 /* Loads the model of dir's logs (rc_load_view: each log read once, each
@@ -127,6 +130,15 @@ struct top_run {
  * task that crashed) keeps what it holds and a note.  0, or -1 and err
  * when the directory cannot be read or holds no log. */
 int top_run_load(struct top_run *run, const char *dir, pg_err *err);
+/* The same, lean (-display): the model is given back as the graph is
+ * derived (each task's events once copied, the rest before the links are
+ * made), so the two are never held whole together; run->model is NULL
+ * after.  top_run_model loads it again, the analysis' own load (no view
+ * columns), for the races once the graph's events are dropped: 0 (also
+ * when the logs cannot be analysed: run->model stays NULL, no race is
+ * drawn), or -1 and err (out of memory, the logs changed meanwhile). */
+int top_run_load_lean(struct top_run *run, const char *dir, pg_err *err);
+int top_run_model(struct top_run *run, pg_err *err);
 void top_run_free(struct top_run *run);
 /* Frees the graph's events, links and destinations (ev, links and to
  * NULL; their counts, the tasks, graph_of and the model stay): what a
@@ -208,13 +220,24 @@ struct top_display_map {
     int (*here)(const void *ctx, int e, int *part);
     const void *ctx;
 };
-void top_display_races(FILE *fp, const struct top_run *run);
+/* Where the "races" records' integers go, as numbers (the page packs
+ * them, display.c): begin and end around them, put each.  NULL: written
+ * to fp as a JSON array, "races":[recv,first,...]. */
+struct top_race_ints {
+    void (*begin)(void *ctx);
+    void (*put)(void *ctx, int v);
+    void (*end)(void *ctx);
+    void *ctx;
+};
+void top_display_races(FILE *fp, const struct top_run *run,
+                       const struct top_race_ints *ints);
 /* The same from races kept with their alternatives (top_run_races), for
  * one part (pm) or the whole run (pm NULL): the reference the streamed
  * writers are held to. */
 void top_display_races_of(FILE *fp, const struct top_run *run,
                           const struct rc_race *r, int n,
-                          const struct top_display_map *pm);
+                          const struct top_display_map *pm,
+                          const struct top_race_ints *ints);
 /* A page in parts (display.c): each part's races written as they are
  * found, into temporary files (top_display_races_split: one pass of the
  * finder over the bare races r for parts [k0, k1), each race to its
@@ -232,7 +255,8 @@ struct top_race_split {
 int top_display_races_split(const struct top_run *run, const struct rc_race *r,
                             int n, const struct top_race_split *how, int k0,
                             int k1, struct top_race_part **parts);
-void top_display_races_part(FILE *fp, struct top_race_part *parts, int i);
+void top_display_races_part(FILE *fp, struct top_race_part *parts, int i,
+                            const struct top_race_ints *ints);
 void top_display_races_drop(struct top_race_part *parts, int n);
 /* The races of a run loaded whole, found on its model; 0 (and *races
  * NULL) when there are none or the logs cannot be analysed (a race-only

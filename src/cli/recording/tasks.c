@@ -146,7 +146,6 @@ static void code_set(const struct sums *sm, struct dense *d, long i,
 static int dense_put(struct sums *sm, int s, int msgid, unsigned code)
 {
     struct dense *d = &sm->d[s];
-    size_t old = d->cap;
     long i;
 
     if (d->n == 0)
@@ -156,8 +155,10 @@ static int dense_put(struct sums *sm, int s, int msgid, unsigned code)
         return 0;
     if (pg_grow(&d->code, &d->cap, (size_t)i + 1, sm->width) < 0)
         return -1;
-    memset((char *)d->code + old * sm->width, 0xFF,
-           (d->cap - old) * sm->width);
+    if (i >= d->n) /* the slots up to i are none; past it, untouched (the
+                      doubled room stays unresident until used) */
+        memset((char *)d->code + (size_t)d->n * sm->width, 0xFF,
+               (size_t)(i + 1 - d->n) * sm->width);
     code_set(sm, d, i, code);
     if (i >= d->n)
         d->n = (int)i + 1;

@@ -48,10 +48,15 @@
  * its partner), so the parts together cost the run once, not once each.
  * The cuts' instants are the times of evenly spaced ranks, found by
  * merging the tasks' events (no sorted copy of every time, unless a
- * task's clock stepped back).  Memory: every part's data is written
+ * task's clock stepped back).  Memory: -display loads the run lean
+ * (top_run_load_lean: the model given back as the graph is derived, so
+ * the two are never held whole together); every part's data is written
  * first, into one temporary file, while the graph's events are there;
- * then they are freed (the graph's model stays) and the races found,
- * so that the races and the graph's events are never held together.
+ * then they are freed, the model loaded again (top_run_model, what
+ * -races loads) and the races found, so that the races and the graph's
+ * events are never held together either: the peak is about -races'.
+ * A page of one file does the same between its data and its races
+ * (races_ready).
  * The races are found once for all the parts, bare (32 bytes a race: a
  * deep queue's race at 256 tasks has ~128 alternatives); then, for a
  * batch of parts at a time (race_batch: all of them, as open files allow),
@@ -60,7 +65,6 @@
  * temporary files, forgetting them; each part is its data copied from
  * the first temporary file and its races from these.
  */
-#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +109,11 @@ struct dwin {
     int *pbase;     /* per part, per task: its base there (parts) */
     int part, nparts;
     double tend;    /* the run's last event time (parts: the index) */
+    struct top_run *whole; /* a page of one file: its run, whose events
+                              are freed and model loaded again between
+                              the data and the races (write_page) */
+    pg_err *err;    /* why that failed, */
+    int failed;     /* and that it did */
 };
 
 /* The task whose events hold run->ev index e (the graph's events may be
@@ -495,74 +504,44 @@ static int write_data(FILE *fp, const struct dwin *w)
 /* What -races found (display_races.c), in a block of its own: a run where
  * every receive races has several alternatives a receive, more data than
  * all the rest, and the page reads it only after its first drawing.
- * display_races.c writes its integers as a JSON array, "races":[...];
- * they pass through a stream (fopencookie) that packs them as the
- * columns are, as they are written (no copy of the whole in memory):
- * "races":"PACKED","nraces":N, each record's receive as the step from
- * the previous record's (records: recv, first, site, n, then n pairs). */
+ * display_races.c hands the records' integers over as numbers
+ * (top_race_ints), packed as the columns are, as they come (no copy of
+ * the whole in memory): "races":"PACKED","nraces":N, each record's
+ * receive as the step from the previous record's (records: recv, first,
+ * site, n, then n pairs). */
 struct race_packer {
     FILE *out;
     struct top_packer p;
-    int state;      /* 0: before the array, 1: in it, 2: after it */
-    size_t matched; /* of RACES_KEY, before the array */
-    long long v;    /* the number being read */
-    int digits, neg;
     long count, at, n, prev; /* values; place in the record; its n; recv */
 };
-#define RACES_KEY "\"races\":["
 
-static void race_value(struct race_packer *r)
+static void race_begin(void *ctx)
 {
-    long long v = r->neg ? -r->v : r->v;
+    fprintf(((struct race_packer *)ctx)->out, ",\n\"races\":\"");
+}
+
+static void race_value(void *ctx, int v)
+{
+    struct race_packer *r = ctx;
 
     if (r->at == 0) { /* a record's receive: the step from the last one */
-        top_pack_value(&r->p, v - r->prev);
-        r->prev = (long)v;
+        top_pack_value(&r->p, (long long)v - r->prev);
+        r->prev = v;
     } else {
         top_pack_value(&r->p, v);
     }
     if (r->at == 3)
-        r->n = (long)v;
+        r->n = v;
     r->at = r->at + 1 == 4 + 2 * r->n && r->at >= 3 ? 0 : r->at + 1;
     r->count++;
-    r->v = 0;
-    r->digits = r->neg = 0;
 }
 
-static void race_char(struct race_packer *r, char c)
+static void race_end(void *ctx)
 {
-    if (r->state != 1) { /* passed through; the array's '[' opens a string */
-        if (r->state == 0)
-            r->matched = c == RACES_KEY[r->matched] ? r->matched + 1
-                                                    : c == '"';
-        if (r->state == 0 && r->matched == strlen(RACES_KEY)) {
-            r->state = 1;
-            c = '"';
-        }
-        putc(c, r->out);
-    } else if (c >= '0' && c <= '9') {
-        r->v = r->v * 10 + (c - '0');
-        r->digits++;
-    } else if (c == '-') {
-        r->neg = 1;
-    } else if (c == ',' || c == ']' || c == '\n') {
-        if (r->digits)
-            race_value(r);
-        if (c == ']') {
-            top_pack_end(&r->p);
-            fprintf(r->out, "\",\"nraces\":%ld", r->count);
-            r->state = 2;
-        }
-    }
-}
+    struct race_packer *r = ctx;
 
-static ssize_t race_write(void *cookie, const char *buf, size_t size)
-{
-    size_t i;
-
-    for (i = 0; i < size; i++)
-        race_char(cookie, buf[i]);
-    return (ssize_t)size;
+    top_pack_end(&r->p);
+    fprintf(r->out, "\",\"nraces\":%ld", r->count);
 }
 
 /* The races of a page in parts: found bare for all the parts (r, n), and
@@ -607,23 +586,15 @@ static void write_races(FILE *fp, const struct dwin *w,
                         const struct race_set *rs)
 {
     struct race_packer r = { .out = fp, .p = { fp, 0, 0 } };
-    cookie_io_functions_t io = { .write = race_write };
-    FILE *in = fopencookie(&r, "w", io);
+    struct top_race_ints ints = { race_begin, race_value, race_end, &r };
 
     fprintf(fp, "{\"v\":2");
-    if (in && !w->cut) {
-        top_display_races(in, w->run);
-    } else if (in && rs->part) {
-        top_display_races_part(in, rs->part, w->part - rs->k0);
-    }
-    if (in)
-        fclose(in);
-    if (r.state == 1) { /* an array never closed: what it had */
-        top_pack_end(&r.p);
-        fprintf(fp, "\",\"nraces\":%ld", r.count);
-    } else if (r.state == 0) { /* no array (no stream): no race */
+    if (!w->cut)
+        top_display_races(fp, w->run, &ints);
+    else if (rs->part)
+        top_display_races_part(fp, rs->part, w->part - rs->k0, &ints);
+    else /* no race written for this part */
         fprintf(fp, ",\"races\":\"\",\"nraces\":0");
-    }
     fprintf(fp, "}\n");
 }
 
@@ -880,6 +851,21 @@ static void drop_old_parts(const char *dir)
 
 /* ---- the page ---------------------------------------------------------- */
 
+/* A page of one file, its data written: the graph's events freed and
+ * the model loaded again for the races (a lean load freed it), so the
+ * two are never held together, as in a page in parts.  0 when it
+ * failed (w->err says why; the page is not kept). */
+static int races_ready(struct dwin *w)
+{
+    if (!w->whole)
+        return 1;
+    top_run_drop_events(w->whole);
+    if (top_run_model(w->whole, w->err) == 0)
+        return 1;
+    w->failed = 1;
+    return 0;
+}
+
 /* The template from p on, each marker replaced by what it stands for:
  * the run's data, or, for a page in parts, their index (at, pdir). */
 static void write_page(FILE *fp, struct dwin *w, const char *p,
@@ -912,7 +898,7 @@ static void write_page(FILE *fp, struct dwin *w, const char *p,
             (void)write_data(fp, w); /* a whole run: nothing across */
         else if (m == marks[3] && w->cut)
             fputs("{\"v\":2,\"races\":\"\",\"nraces\":0}", fp);
-        else if (m == marks[3])
+        else if (m == marks[3] && races_ready(w))
             write_races(fp, w, NULL);
         else if (m == marks[4])
             fputs(w->cut ? " file: 'self'" : "", fp); /* the parts' scripts */
@@ -1032,8 +1018,10 @@ static int write_parts(struct top_run *run, struct dwin *w, const char *dir,
 
     if (rc == 0) {
         top_run_drop_events(run);
-        rs->n = top_run_races_bare(run, &rs->r);
+        rc = top_run_model(run, err); /* a lean load freed it */
     }
+    if (rc == 0)
+        rs->n = top_run_races_bare(run, &rs->r);
     for (k = 0; rc == 0 && k < w->nparts; k = rs->k1)
         rc = write_batch(w, k, dir, rs, pc, &sc, err);
     if (sc.fp)
@@ -1110,8 +1098,10 @@ int top_display_write(struct top_run *run, const char *path, pg_err *err)
         char dir[4200], rel[1100];
 
         set_window(&w, 0);
+        w.whole = run, w.err = err;
         write_page(fp, &w, top_graph_html, NULL, NULL);
-        rc = top_file_end(&f, 1, err);
+        rc = w.failed ? (top_file_end(&f, 0, NULL), -1)
+                      : top_file_end(&f, 1, err);
         if (rc == 0 && parts_paths(path, dir, sizeof dir, rel, sizeof rel,
                                    err) == 0)
             drop_old_parts(dir);

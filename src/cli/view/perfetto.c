@@ -9,7 +9,7 @@
  *
  * It streams.  The run is read three times, none of it kept whole: (1)
  * the race analysis' model (rc_load_logs, what -races loads), its races
- * found bare, and kept of it only the marks (struct pt_task): a bit per
+ * handed over as found (rc_find_stream), and kept of it only the marks (struct pt_task): a bit per
  * message end (whether the model matched it) and each racing receive's
  * count of alternatives; the model is freed; (2) each comm log streamed
  * for the first event's time; (3) each comm log streamed again, task by
@@ -168,9 +168,11 @@ enum {
 
 /* ---- what the analysis knows, kept while the logs stream --------------- */
 
-/* A racing receive: its task's k-th send or receive (from 0). */
+/* A racing receive: its task's k-th send or receive (from 0; its event
+ * number while the races are handed over, task_recvs).  8 bytes: every
+ * receive of a deep queue races. */
 struct pt_race {
-    long k;
+    int k;
     int nalts;
 };
 
@@ -194,6 +196,7 @@ struct pt_task {
     unsigned char *matched; /* a bit a slot */
     struct pt_race *races; /* in k order */
     int nraces;
+    size_t capraces;
     struct pt_dup *dups;   /* in slot order */
     int ndups;
     size_t capdups;
@@ -209,15 +212,6 @@ static int is_message(int kind)
     const pg_evdesc *d = pg_ev_desc(kind);
 
     return d && d->message;
-}
-
-static int cmp_race(const void *a, const void *b)
-{
-    const struct rc_race *x = a, *y = b;
-
-    if (x->task != y->task)
-        return (x->task > y->task) - (x->task < y->task);
-    return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 static int cmp_dup(const void *a, const void *b)
@@ -269,26 +263,36 @@ static int task_slots(const struct rc_run *m, int ti, struct pt_task *p)
     return (p->matched = calloc((size_t)p->nslots / 8 + 1, 1)) ? 0 : -1;
 }
 
+/* rc_find_stream's callback: race r kept as its task's (by event number,
+ * in event order: the finder examines each task's events in order). */
+static int race_each(struct rc_run *m, const struct rc_race *r, void *arg)
+{
+    struct pt_task *p = &((struct pt_marks *)arg)->t[r->task];
+
+    (void)m;
+    if (pg_grow(&p->races, &p->capraces, (size_t)p->nraces + 1,
+                sizeof *p->races) < 0)
+        return -1;
+    p->races[p->nraces++] = (struct pt_race){ r->pos, r->nalts };
+    return 0;
+}
+
 /* Task ti's receives: matched, and counted on their message entries
  * (cnt, saturating at 255: the 255th probe of one message on shares its
- * flow id); its races (r[*ri ..], sorted) by k. */
-static int task_recvs(const struct rc_run *m, int ti, const struct rc_race *r,
-                      int n, int *ri, unsigned char *cnt, struct pt_task *p)
+ * flow id); its races renumbered by k, those at a failed poll dropped. */
+static int task_recvs(const struct rc_run *m, int ti, unsigned char *cnt,
+                      struct pt_task *p)
 {
     const struct rc_task *k = &m->tasks[ti];
-    int pos, j, occ;
-    long s = 0, kk = 0;
+    int pos, ri = 0, nr = 0, occ, kk = 0;
+    long s = 0;
 
-    for (j = *ri; j < n && r[j].task == ti; j++)
-        ;
-    if (!(p->races = malloc(((size_t)(j - *ri) + 1) * sizeof *p->races)))
-        return -1;
     for (pos = 1; pos <= k->n; pos++) {
         const struct rc_ev *x = RC_EV(m, ti, pos);
 
-        for (; *ri < n && r[*ri].task == ti && r[*ri].pos <= pos; ++*ri)
-            if (r[*ri].pos == pos && x->kind == PG_EV_RECV)
-                p->races[p->nraces++] = (struct pt_race){ kk, r[*ri].nalts };
+        for (; ri < p->nraces && p->races[ri].k <= pos; ri++)
+            if (p->races[ri].k == pos && x->kind == PG_EV_RECV)
+                p->races[nr++] = (struct pt_race){ kk, p->races[ri].nalts };
         kk += is_message(x->kind);
         if (x->kind == PG_EV_SEND)
             s += x->nto;
@@ -303,8 +307,7 @@ static int task_recvs(const struct rc_run *m, int ti, const struct rc_race *r,
         }
         s++;
     }
-    for (; *ri < n && r[*ri].task == ti; ++*ri)
-        ;
+    p->nraces = nr;
     return 0;
 }
 
@@ -331,20 +334,25 @@ static int task_sends(const struct rc_run *m, int ti, const unsigned char *cnt,
     return 0;
 }
 
-/* Every task's marks, from the model and its races (sorted). */
-static int marks_of(const struct rc_run *m, const struct rc_race *r, int n,
-                    struct pt_marks *mk)
+/* Every task's marks, from the model and its races, handed over as they
+ * are found (races: whether -races would analyse the model; a recording
+ * it refuses is drawn without, as the page does). */
+static int marks_of(struct rc_run *m, int races, struct pt_marks *mk)
 {
     unsigned char *cnt = calloc((size_t)m->nmsg + 1, 1);
-    int i, ri = 0, rc = 0;
+    int i, rc = 0;
 
     mk->n = m->ntasks;
     if (!cnt || !(mk->t = calloc((size_t)m->ntasks + 1, sizeof *mk->t)))
         rc = -1;
     for (i = 0; rc == 0 && i < m->ntasks; i++)
         rc = task_slots(m, i, &mk->t[i]);
+    if (rc == 0 && races && rc_find_stream(m, race_each, mk) < 0)
+        for (i = 0; i < m->ntasks; i++) /* drawn without */
+            free(mk->t[i].races), mk->t[i].races = NULL,
+                mk->t[i].nraces = 0, mk->t[i].capraces = 0;
     for (i = 0; rc == 0 && i < m->ntasks; i++)
-        rc = task_recvs(m, i, r, n, &ri, cnt, &mk->t[i]);
+        rc = task_recvs(m, i, cnt, &mk->t[i]);
     for (i = 0; rc == 0 && i < m->ntasks; i++)
         rc = task_sends(m, i, cnt, &mk->t[i]);
     free(cnt);
@@ -362,15 +370,16 @@ static void marks_free(struct pt_marks *mk)
 }
 
 /* The model of dir (the analysis' own load; a recording -races refuses,
- * the views' load, without races), its races found bare, and what of it
- * the trace needs: its marks.  The model is freed before the trace is
- * written, so the export's peak is the analysis' (what -races needs).
+ * the views' load, without races), its races handed over as they are
+ * found (one walk, no race kept: the trace needs no "first" mark), and
+ * what of it the trace needs: its marks.  The model is freed before the
+ * trace is written, so the export's peak is the model's and its marks
+ * (8 bytes a racing receive), below -races' (which keeps every race).
  * 0, or -1 and err when dir holds no log or memory runs out. */
 static int learn(const char *dir, struct pt_marks *mk, pg_err *err)
 {
     struct rc_run m;
-    struct rc_race *r = NULL;
-    int n = 0, rc;
+    int rc;
     pg_err ignored;
 
     if (rc_load_logs(&m, dir, &ignored) < 0) {
@@ -378,14 +387,7 @@ static int learn(const char *dir, struct pt_marks *mk, pg_err *err)
         if (rc_load_view(&m, dir, err) < 0)
             return rc_free(&m), -1;
     }
-    if ((!m.view || !m.view->unanalysable[0]) &&
-        (n = rc_find_bare(&m, &r)) < 0)
-        n = 0, r = NULL; /* drawn without, as the page does */
-    if (n > 0)
-        qsort(r, (size_t)n, sizeof *r, cmp_race);
-    rc = marks_of(&m, r, n, mk);
-    if (n > 0)
-        rc_races_free(r, n);
+    rc = marks_of(&m, !m.view || !m.view->unanalysable[0], mk);
     rc_free(&m);
     return rc < 0 ? pg_err_set(err, "out of memory reading %s", dir) : 0;
 }
