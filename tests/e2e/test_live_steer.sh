@@ -23,6 +23,8 @@
 #    ends.
 # 6. One SIGTERM to a -live-wait run whose tasks are held ends the run and
 #    pangaea (status 143), where Ctrl-C would leave the page served.
+# 7. Two tabs on the page, "Step all" clicked in each from the same view
+#    of the held master (real clicks, control_page.py tabs): stepped once.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/live_lib.sh"
@@ -169,7 +171,22 @@ if start_live term -replay -live 0 -hold -live-wait -logdir "$REC" "$PROG" "$K";
     fi
 fi
 
+# ---- 7. two tabs: "Step all" clicked in each from the same view ----------
+# (the second tab's view kept at the hold the first stepped from: as two
+# users clicking at once, or a tab whose panel is out of date): one step.
 if start_live site-bad -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 master_held || pg_fail "tabs: the master was never held"
+    if res=$(python3 "$HERE/control_page.py" - tabs <<<"$PAGE_URL"); then
+        h=$(jget "$res" 'd["held_at"]')
+        expect "tabs: the second tab shows the master at hold $h" "$(jget "$res" 'd["b_view"]')" "[$h, True]"
+        expect "tabs: the second tab's step carries hold $h" \
+            "$(jget "$res" '"from=1%3A" + str(d["held_at"]) in d["b"][0]')" True
+        expect "tabs: the first tab's Step all steps the master" "$(jget "$res" 'json.loads(d["a"][1])["stepped"]')" "[1]"
+        expect "tabs: the second's, from the same hold, steps nothing" "$(jget "$res" 'json.loads(d["b"][1])["stepped"]')" "[]"
+        expect "tabs: the master is held once more, not twice" "$(jget "$res" 'd["after"]')" "[$((h + 1)), True]"
+    else
+        pg_fail "tabs: the page could not be driven"
+    fi
     for bad in sor.c:x sor.c: :12 a/b.c:3 "f()"; do
         r=$(post break -d site="$bad")
         expect "site=$bad: refused, naming site" "$(jget "$r" 'd["error"].startswith("site is")')" True
