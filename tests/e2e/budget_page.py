@@ -18,6 +18,13 @@ object:
                   getHeapUsage's backingStorageSize)
   "heap_bytes"    the JS heap used then (usedSize): objects, strings
   "fit"           the drawing with the whole run in view (marks, lines)
+  "samples"       the page opened again on the run, reading it in answers
+                  of ANSWER events: until it caught up (every 20 ms), a
+                  drawing from the rows' kept column counts against one
+                  counted afresh
+                  (SAMPLE below): "same" frames, the events the drawings'
+                  columns visited ("kept_work", "again_work" with nothing
+                  added, "fresh_work")
 
 Design.  As scale_page.py (graph_page.py's Driver).  The bytes are exact
 and the work a count, so a test can hold them to a bound on any machine.
@@ -32,6 +39,38 @@ from graph_page import Driver  # noqa: E402
 
 READY = """const g = window.pangaeaLive;
 return !!(g && g.ready && !g.running() && g.caughtUp());"""
+
+
+# The drawing from the rows' kept column counts (extended with the
+# events added since the last drawing: the page's own, or the last
+# sample's), then again with nothing added, against one counted afresh
+# (the kept counts not used): the frames (what was drawn, counted) must be
+# the same, and the second drawing visits no event.  In one task, so the
+# page adds nothing between them.
+SAMPLE = """const g = window.pangaeaLive;
+const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
+g.redraw(); const kept = fr(), wk = g.drawWork();
+g.redraw(); const again = fr(), wa = g.drawWork();
+g.columnCache(false); g.redraw(); const fresh = fr(), wf = g.drawWork(); g.columnCache(true);
+return {events: g.events(), same: kept === fresh && again === fresh,
+        kept_work: wk, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};"""
+ANSWER = 2000
+
+
+def samples(d, url):
+    """The page opened again on the run (over by now), reading it in
+    answers of ANSWER events (pangaeaLive.answerMax, set at once): SAMPLE
+    every 20 ms until it has caught up."""
+    d.call("POST", "/url", {"url": url})
+    if not d.js("const g = window.pangaeaLive; if (!g || !g.answerMax) return false; g.answerMax(%d); return true;" % ANSWER):
+        raise RuntimeError("the page has no answerMax")
+    out, t = [], time.time()
+    while not d.js(READY):
+        if time.time() - t > 300:
+            raise RuntimeError("the page never caught up")
+        out.append(d.js(SAMPLE))
+        time.sleep(0.02)
+    return out
 
 
 def main():
@@ -58,6 +97,7 @@ def main():
         out["backing_bytes"] = use.get("backingStorageSize")
         out["heap_bytes"] = use.get("usedSize")
         out["fit"] = d.js("const g = window.pangaeaLive; g.fit(); const f = g.frame(); return {marks: f.marks, lines: f.lines};")
+        out["samples"] = samples(d, url)
         print(json.dumps(out))
     finally:
         d.close()
