@@ -19,11 +19,11 @@ object:
   "heap_bytes"    the JS heap used then (usedSize): objects, strings
   "fit"           the drawing with the whole run in view (marks, lines)
   "samples"       the page opened again on the run, reading it in answers
-                  of ANSWER events: until it caught up (every 20 ms), a
-                  drawing from the rows' kept column counts against one
-                  counted afresh
+                  of ANSWER events: until it caught up (each time it held
+                  more events), a drawing from the rows' kept column and
+                  line counts against one counted afresh
                   (SAMPLE below): "same" frames, the events the drawings'
-                  columns visited ("kept_work", "again_work" with nothing
+                  lines and columns visited ("kept_work", "again_work" with nothing
                   added, "fresh_work")
 
 Design.  As scale_page.py (graph_page.py's Driver).  The bytes are exact
@@ -41,36 +41,44 @@ READY = """const g = window.pangaeaLive;
 return !!(g && g.ready && !g.running() && g.caughtUp());"""
 
 
-# The drawing from the rows' kept column counts (extended with the
-# events added since the last drawing: the page's own, or the last
-# sample's), then again with nothing added, against one counted afresh
-# (the kept counts not used): the frames (what was drawn, counted) must be
-# the same, and the second drawing visits no event.  In one task, so the
-# page adds nothing between them.
-SAMPLE = """const g = window.pangaeaLive;
+# The drawing from the rows' kept counts (columns and lines, extended
+# with the events added since the last drawing), then again with nothing
+# added, against one counted afresh (the kept counts not used): the
+# frames (what was drawn, counted) must be the same, and the second
+# drawing visits no event.  In one task, so the page adds nothing between
+# them.  Run in the page (WebDriver's asynchronous script) each time its
+# events have grown, between its own tasks (setTimeout 0: each answer is
+# added in tasks of a slice each), at most MAX_SAMPLES times, until the
+# page has caught up: what a sample sees does not depend on how fast
+# the machine or WebDriver is.
+SAMPLES = """const done = arguments[0], max = arguments[1], g = window.pangaeaLive, out = [];
 const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
-g.redraw(); const kept = fr(), wk = g.drawWork();
-g.redraw(); const again = fr(), wa = g.drawWork();
-g.columnCache(false); g.redraw(); const fresh = fr(), wf = g.drawWork(); g.columnCache(true);
-return {events: g.events(), same: kept === fresh && again === fresh,
-        kept_work: wk, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};"""
-ANSWER = 2000
+function sample() {
+  g.redraw(); const kept = fr(), wk = g.drawWork();
+  g.redraw(); const again = fr(), wa = g.drawWork();
+  g.columnCache(false); g.redraw(); const fresh = fr(), wf = g.drawWork(); g.columnCache(true);
+  return {events: g.events(), same: kept === fresh && again === fresh,
+          kept_work: wk, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};
+}
+let last = -1;
+(function tick() {
+  if (g.ready && !g.running() && g.caughtUp()) return done(out);
+  if (g.events() !== last && out.length < max) { last = g.events(); out.push(sample()); }
+  setTimeout(tick, 0);
+})();"""
+ANSWER, MAX_SAMPLES = 2000, 40
 
 
 def samples(d, url):
     """The page opened again on the run (over by now), reading it in
-    answers of ANSWER events (pangaeaLive.answerMax, set at once): SAMPLE
-    every 20 ms until it has caught up."""
+    answers of ANSWER events (pangaeaLive.answerMax, set at once), sampled
+    (SAMPLES) until it has caught up."""
     d.call("POST", "/url", {"url": url})
     if not d.js("const g = window.pangaeaLive; if (!g || !g.answerMax) return false; g.answerMax(%d); return true;" % ANSWER):
         raise RuntimeError("the page has no answerMax")
-    out, t = [], time.time()
-    while not d.js(READY):
-        if time.time() - t > 300:
-            raise RuntimeError("the page never caught up")
-        out.append(d.js(SAMPLE))
-        time.sleep(0.02)
-    return out
+    d.call("POST", "/timeouts", {"script": 300000})
+    return d.call("POST", "/execute/async", {"script": SAMPLES.replace("arguments[0]", "arguments[arguments.length - 1]")
+                                              .replace("arguments[1]", str(MAX_SAMPLES)), "args": []}, timeout=310)
 
 
 def main():

@@ -14,11 +14,12 @@
 #    10,000: 70,000 in all): a drawing that counted every
 #    event and line in one task (what a drawing at 10^6 events did, for
 #    130-250 ms) visits some 300,000 here.
-# 4. Until the page has caught up, a drawing from the rows' column counts kept
-#    between drawings (extended with the events added since) draws what
-#    a fresh count draws; with nothing added it visits no event of its
-#    columns, and after some were added, those only (a drawing counted
-#    every event of a row each time: visited all, as the fresh one).
+# 4. A page opened on the run once over, reading it in small answers:
+#    each time it holds more events, a drawing from the counts it keeps
+#    between drawings (the rows' columns, the lines; extended with the
+#    events added since) draws what a fresh count draws; with nothing
+#    added it visits no event, and after an answer, about its events only
+#    (a drawing counted every event and line each time: as the fresh one).
 # 3. Its typed arrays hold at most DATA_B bytes an event, and after a full
 #    garbage collection every typed array of the page (the scratch of the
 #    answers, what the filters and strip keep) at most BACKING_B: the
@@ -43,9 +44,9 @@ if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/pl
         expect "no task visits more than $WORK_MAX events and lines (the most: $(jget "$res" 'd["work_max"]'))" \
             "$(jget "$res" '0 < d["work_max"] <= '$WORK_MAX)" True
         n=$(jget "$res" 'len(d["samples"])')
-        expect "until the page caught up ($n samples): drawings from the rows' kept column counts drew what a fresh count draws" \
+        expect "until the page caught up ($n samples): drawings from the kept counts (rows' columns, lines) drew what a fresh count draws" \
             "$(jget "$res" '[s["diff"] for s in d["samples"] if not s["same"]][:1]')" "[]"
-        expect "a drawing with nothing added visits no event of its columns again (fresh: $(jget "$res" 'max(s["fresh_work"] for s in d["samples"])'))" \
+        expect "a drawing with nothing added visits no event or line again (fresh: $(jget "$res" 'max(s["fresh_work"] for s in d["samples"])'))" \
             "$(jget "$res" 'any(s["again_work"] == 0 < s["fresh_work"] for s in d["samples"])')" True
         expect "a drawing after events were added counts only those (samples that did: $(jget "$res" 'sum(0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])'))" \
             "$(jget "$res" 'any(0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])')" True
