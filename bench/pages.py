@@ -6,6 +6,9 @@
     pages.py live-during URL            the same, opened as the run starts:
                                         the longest it went without drawing,
                                         and without new events (max_stale_ms)
+    PAGES_NO_KEEP=1 pages.py live-during URL
+                                        the same, the drawings' kept counts
+                                        not used (pangaeaLive.columnCache)
     PAGES_SHOTS=PREFIX pages.py display|live ...
                                         also screenshots, zoomed out and in
                                         (PREFIX-zoomed-out.png, -in.png)
@@ -165,6 +168,8 @@ def during(d, url):
     t0 = time.time()
     d.call("POST", "/url", {"url": url})
     d.js(LONGTASKS)
+    if os.environ.get("PAGES_NO_KEEP"):  # the drawings' kept counts not used (as before them), to compare
+        d.js("const g = window.pangaeaLive; if (g && g.columnCache) g.columnCache(false);")
     # Until it is ready, every 50 ms the events the page holds: the longest
     # time they did not grow while the run went on (max_stale_ms) is how
     # old the view got, whatever the page drew meanwhile (both builds of
@@ -201,6 +206,8 @@ def during(d, url):
             "long_tasks": d.js("const t = window.__longTasks || []; return {n: t.length, over_100ms: t.filter((x) => x > 100).length, "
                                "max_ms: Math.round(Math.max(0, ...t))};"),
             "work_max": d.js("const g = window.pangaeaLive; return g.workMax ? [g.workMax(), g.workStep()] : null"),  # and the step before it
+            # the events and lines all its drawings visited (counted: the lines' loop and the rows' columns)
+            "draw_work": d.js("const g = window.pangaeaLive; return g.drawWorkAll ? g.drawWorkAll() : null"),
             # the page's steps in that stalest time ([ms, step, events held, ms taken or waited]; its own clock)
             "stale_steps": stale_page and d.js("const g = window.pangaeaLive; return g.steps ? g.steps().filter((s) => "
                                                "s[0] >= arguments[0] - 20 && s[0] <= arguments[1] + 20) : null",

@@ -19,7 +19,7 @@ object:
   "heap_bytes"    the JS heap used then (usedSize): objects, strings
   "fit"           the drawing with the whole run in view (marks, lines)
   "samples"       the page opened again on the run, reading it in answers
-                  of ANSWER events: until it caught up (each time it held
+                  of ANSWER events (window.pangaeaAnswerMax): until it caught up (each time it held
                   more events), a drawing from the rows' kept column and
                   line counts against one counted afresh
                   (SAMPLE below): "same" frames, the events the drawings'
@@ -50,35 +50,44 @@ return !!(g && g.ready && !g.running() && g.caughtUp());"""
 # events have grown, between its own tasks (setTimeout 0: each answer is
 # added in tasks of a slice each), at most MAX_SAMPLES times, until the
 # page has caught up: what a sample sees does not depend on how fast
-# the machine or WebDriver is.
-SAMPLES = """const done = arguments[0], max = arguments[1], g = window.pangaeaLive, out = [];
+# the machine or WebDriver is.  After ZOOM_AT samples the view is zoomed
+# in x4 (rows partly in view; the view follows the newest events, so it
+# scrolls as they come): "zoomed" in the samples from then on.
+SAMPLES = """const done = arguments[0], max = arguments[1], zoomAt = arguments[2], g = window.pangaeaLive, out = [];
 const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
 function sample() {
   g.redraw(); const kept = fr(), wk = g.drawWork();
   g.redraw(); const again = fr(), wa = g.drawWork();
   g.columnCache(false); g.redraw(); const fresh = fr(), wf = g.drawWork(); g.columnCache(true);
-  return {events: g.events(), same: kept === fresh && again === fresh,
+  return {events: g.events(), zoomed: out.length >= zoomAt, same: kept === fresh && again === fresh,
           kept_work: wk, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};
 }
 let last = -1;
 (function tick() {
   if (g.ready && !g.running() && g.caughtUp()) return done(out);
-  if (g.events() !== last && out.length < max) { last = g.events(); out.push(sample()); }
+  if (g.events() !== last && out.length < max) {
+    if (out.length === zoomAt) g.zoom(4);
+    last = g.events(); out.push(sample());
+  }
   setTimeout(tick, 0);
 })();"""
-ANSWER, MAX_SAMPLES = 2000, 40
+ANSWER, MAX_SAMPLES, ZOOM_AT = 2000, 60, 15
 
 
 def samples(d, url):
     """The page opened again on the run (over by now), reading it in
-    answers of ANSWER events (pangaeaLive.answerMax, set at once), sampled
-    (SAMPLES) until it has caught up."""
+    answers of ANSWER events (window.pangaeaAnswerMax, set before the
+    page's script runs: DevTools' Page.addScriptToEvaluateOnNewDocument),
+    sampled (SAMPLES) until it has caught up."""
+    cdp = lambda cmd, p: d.call("POST", "/goog/cdp/execute", {"cmd": cmd, "params": p})
+    cdp("Page.enable", {})
+    added = cdp("Page.addScriptToEvaluateOnNewDocument", {"source": "window.pangaeaAnswerMax = %d;" % ANSWER})
     d.call("POST", "/url", {"url": url})
-    if not d.js("const g = window.pangaeaLive; if (!g || !g.answerMax) return false; g.answerMax(%d); return true;" % ANSWER):
-        raise RuntimeError("the page has no answerMax")
+    cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
     d.call("POST", "/timeouts", {"script": 300000})
     return d.call("POST", "/execute/async", {"script": SAMPLES.replace("arguments[0]", "arguments[arguments.length - 1]")
-                                              .replace("arguments[1]", str(MAX_SAMPLES)), "args": []}, timeout=310)
+                                              .replace("arguments[1]", str(MAX_SAMPLES))
+                                              .replace("arguments[2]", str(ZOOM_AT)), "args": []}, timeout=310)
 
 
 def main():
