@@ -10,6 +10,7 @@ element commands), as a user would.
                                         clicks "Run to" after 3 refreshes
     control_page.py URL site --site S   adds a breakpoint at call site S
     control_page.py URL tabs            two tabs' "Step all" from one view
+    control_page.py URL table [--ready F]  the panel's task table as shown
     [--shot OUT.png]                    a screenshot at the end
 
 Prints one JSON object.  step: the holds of every task before and after
@@ -22,6 +23,9 @@ choose: the receive and the message clicked (the first one offered that
 the receive did not take), and, replaying, the what-if line the panel
 shows once that run is over (its state and directory) and its output.
 site: the breakpoint list as shown.
+table: the task table as shown ("table", as step's); with --ready F,
+"before" it as shown with ltid 1 held, F made then (the test kills the
+task), and "table" once the panel shows it crashed.
 tabs: two tabs on the page while the master is held at hold h, the
 second's view kept at h (its polls never answered); the first clicks
 "Step all", and once the master is held again, the second does:
@@ -198,6 +202,24 @@ def master(d):
                 "return t ? [t.holds, !!t.held] : null;")
 
 
+def table(d, ready):
+    """The panel's task table once it has polled twice (per row: ltid,
+    state, the call it is about to make, why held, the gdb line); with
+    ready, first shown with ltid 1 held ("before"), then the file ready
+    made (the test then kills it), and the table once the panel says
+    ltid 1 crashed: the same rows updated in place."""
+    wait(d, "const c = window.pangaeaControl; return c && c.polls() >= 2;")
+    out = {}
+    if ready:
+        wait(d, "return window.pangaeaControl.held().includes(1);")
+        out["before"] = d.js(TABLE)
+        open(ready, "w").close()
+        wait(d, "const tr = document.querySelector('#c-tasks tbody tr[data-ltid=\"1\"]');"
+                "return tr && tr.dataset.state === 'crashed';", 60)
+    out["table"] = d.js(TABLE)
+    return out
+
+
 def tabs(d, url):
     """Two tabs on the same held master: tab B's view frozen at hold h,
     tab A clicks "Step all" (the master steps and is held at h + 1), then
@@ -237,10 +259,11 @@ def tabs(d, url):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("url")
-    ap.add_argument("what", choices=["step", "break", "choose", "runto", "site", "tabs"])
+    ap.add_argument("what", choices=["step", "break", "choose", "runto", "site", "tabs", "table"])
     ap.add_argument("arg", nargs="?", type=int, default=0)
     ap.add_argument("--shot")
     ap.add_argument("--site")
+    ap.add_argument("--ready")
     a = ap.parse_args()
     if a.url == "-":
         a.url = sys.stdin.readline().strip()
@@ -251,7 +274,8 @@ def main():
                brk(d, a.arg) if a.what == "break" else
                runto(d, a.arg) if a.what == "runto" else
                site(d, a.site) if a.what == "site" else
-               tabs(d, a.url) if a.what == "tabs" else choose(d))
+               tabs(d, a.url) if a.what == "tabs" else
+               table(d, a.ready) if a.what == "table" else choose(d))
         if a.shot:
             d.screenshot(a.shot)
         print(json.dumps(out))

@@ -19,8 +19,8 @@
 #    form, or a function, through the API) holds the task whose call is
 #    made there, and no other; a malformed site is refused, naming it.
 # 5. A held task killed with kill -9 leaves the panel: shown crashed, no
-#    longer held (no call, gdb line or choice for a dead pid); the run
-#    ends.
+#    longer held (no call, gdb line or choice for a dead pid; so too in
+#    the page's panel, in Chromium); the run ends.
 # 6. One SIGTERM to a -live-wait run whose tasks are held ends the run and
 #    pangaea (status 143), where Ctrl-C would leave the page served.
 # 7. Two tabs on the page, "Step all" clicked in each from the same view
@@ -146,11 +146,26 @@ gone_held() { [ "$(q "[t.get('state') + str('held' in t) for t in d['tasks'] if 
 if start_live kill -replay -live 0 -hold -live-wait -logdir "$REC" "$PROG" "$K"; then
     wait_for 30 master_held || pg_fail "kill: the master was never held"
     mpid=$(q "[t['pid'] for t in d['tasks'] if t['ltid'] == 1][0]")
+    # The page open on the held master (its panel's row updated in place
+    # when the task dies): control_page.py makes $D/shown once it shows it
+    # held, then reads the row once it says crashed.
+    python3 "$HERE/control_page.py" - table --ready "$D/shown" <<<"$PAGE_URL" >"$D/table.json" 2>"$D/table.err" &
+    tpid=$!
+    wait_for 60 test -e "$D/shown" || pg_fail "kill: the page never showed the master held"
     kill -KILL "$mpid"
     if wait_for 30 gone_held; then
         pg_pass "kill: the killed master is shown crashed, no longer held"
     else
         pg_fail "kill: the killed master still shows: $(ctl)"
+    fi
+    if wait "$tpid"; then
+        res=$(cat "$D/table.json")
+        expect "kill: the page's panel showed the master held, about to call" \
+            "$(jget "$res" '[bool(r["call"]) and bool(r["gdb"]) for r in d["before"] if r["ltid"] == 1]')" "[True]"
+        expect "kill: then the same panel shows it crashed, no call, no gdb line" \
+            "$(jget "$res" '[[r["state"], r["call"], r["gdb"]] for r in d["table"] if r["ltid"] == 1]')" "[['crashed', '', '']]"
+    else
+        pg_fail "kill: the page could not be driven: $(tail -3 "$D/table.err")"
     fi
     if wait_for 60 grep -q "the run is over" "$D/kill.err"; then pg_pass "kill: the run ended"
     else pg_fail "kill: the run went on waiting: $(ctl)"; fi
