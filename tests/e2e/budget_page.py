@@ -18,6 +18,8 @@ object:
                   getHeapUsage's backingStorageSize)
   "heap_bytes"    the JS heap used then (usedSize): objects, strings
   "fit"           the drawing with the whole run in view (marks, lines)
+  "notes"         [ltid, state, note] of each task with a note once the
+                  page has caught up (a log that did not read)
   "samples"       the page opened again on the run, reading it in answers
                   of ANSWER events (window.pangaeaAnswerMax): until it caught up (each time it held
                   more events), a drawing from the rows' kept column and
@@ -114,6 +116,8 @@ def main():
         out["backing_bytes"] = use.get("backingStorageSize")
         out["heap_bytes"] = use.get("usedSize")
         out["fit"] = d.js("const g = window.pangaeaLive; g.fit(); const f = g.frame(); return {marks: f.marks, lines: f.lines};")
+        # what the page says of each task's log: a note (a log that did not read) on none of them
+        out["notes"] = d.js("return window.pangaeaLive.tasks().filter((t) => t.note).map((t) => [t.ltid, t.state, t.note]);")
         out["samples"] = samples(d, url)
         print(json.dumps(out))
     finally:

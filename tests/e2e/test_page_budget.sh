@@ -7,7 +7,9 @@
 # events) recorded with -live -live-wait, the page opened as it starts,
 # its slices set to no time (every slice of events yields at once):
 # 1. The page holds every event the server has, and its drawing with the
-#    whole run in view shows them all.
+#    whole run in view shows them all; no task of it says its log is
+#    corrupt or torn (the logs were read as they were written: a tail
+#    being written is no damage).
 # 2. No task of its reading and drawing visits more than WORK_MAX events
 #    and lines (a slice of a drawing is 65,536; an answer read after the
 #    run is 50,000, decoded in the task that adds and places its first
@@ -41,6 +43,7 @@ if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/pl
     if res=$(timeout 300 python3 "$HERE/budget_page.py" - <<<"$PAGE_URL" 2>"$D/page.err"); then
         held=$(curl -sf "${URL}events.json?format=cols&since=0&max=1" | jget "$(cat)" 'd["count"]')
         expect "the page holds every event the server has" "$(jget "$res" 'd["events"]')" "$held"
+        expect "no task's log called corrupt or torn (read while written)" "$(jget "$res" 'd["notes"]')" "[]"
         expect "the whole run in view: every event drawn" "$(jget "$res" 'd["fit"]["marks"]')" "$held"
         expect "no task visits more than $WORK_MAX events and lines (the most: $(jget "$res" 'd["work_max"]'))" \
             "$(jget "$res" '0 < d["work_max"] <= '$WORK_MAX)" True
