@@ -52,28 +52,35 @@ return !!(g && g.ready && !g.running() && g.caughtUp());"""
 # events have grown, between its own tasks (setTimeout 0: each answer is
 # added in tasks of a slice each), at most MAX_SAMPLES times, until the
 # page has caught up: what a sample sees does not depend on how fast
-# the machine or WebDriver is.  After ZOOM_AT samples the view is zoomed
-# in x4 (rows partly in view; the view follows the newest events, so it
-# scrolls as they come): "zoomed" in the samples from then on.
-SAMPLES = """const done = arguments[0], max = arguments[1], zoomAt = arguments[2], g = window.pangaeaLive, out = [];
+# the machine or WebDriver is.  After ZOOMS[k][0] samples the view is
+# zoomed in by ZOOMS[k][1] more: "zoomed" in the samples the scale
+# zoomed in from the run's (x1.5: rows mostly in view, whose kept counts
+# hold; then x6 at the newest events, following them: a small part of
+# the run, whose lines are looked for among the events from the view's
+# left edge on).
+SAMPLES = """const done = arguments[0], max = arguments[1], zooms = arguments[2], g = window.pangaeaLive, out = [];
+let zoomed = 1;
 const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
 function sample() {
   g.redraw(); const kept = fr(), wk = g.drawWork();
   g.redraw(); const again = fr(), wa = g.drawWork();
   g.columnCache(false); g.redraw(); const fresh = fr(), wf = g.drawWork(); g.columnCache(true);
-  return {events: g.events(), zoomed: out.length >= zoomAt, same: kept === fresh && again === fresh,
+  return {events: g.events(), zoomed, same: kept === fresh && again === fresh,
           kept_work: wk, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};
 }
 let last = -1;
 (function tick() {
   if (g.ready && !g.running() && g.caughtUp()) return done(out);
   if (g.events() !== last && out.length < max) {
-    if (out.length === zoomAt) g.zoom(4);
+    for (const [at, f, newest] of zooms) if (out.length === at) {
+      g.zoom(f); zoomed *= f;
+      if (newest) document.getElementById("newest").click(); // the view at the newest events, following them
+    }
     last = g.events(); out.push(sample());
   }
   setTimeout(tick, 0);
 })();"""
-ANSWER, MAX_SAMPLES, ZOOM_AT = 2000, 60, 15
+ANSWER, MAX_SAMPLES, ZOOMS = 2000, 60, [[15, 1.5, False], [30, 4, True]]
 
 
 def samples(d, url):
@@ -89,7 +96,7 @@ def samples(d, url):
     d.call("POST", "/timeouts", {"script": 300000})
     return d.call("POST", "/execute/async", {"script": SAMPLES.replace("arguments[0]", "arguments[arguments.length - 1]")
                                               .replace("arguments[1]", str(MAX_SAMPLES))
-                                              .replace("arguments[2]", str(ZOOM_AT)), "args": []}, timeout=310)
+                                              .replace("arguments[2]", json.dumps(ZOOMS)), "args": []}, timeout=310)
 
 
 def main():

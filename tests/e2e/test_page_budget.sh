@@ -22,7 +22,9 @@
 #    events added since) draws what a fresh count draws; with nothing
 #    added it visits no event, and after an answer, about its events only
 #    (a drawing counted every event and line each time: as the fresh one);
-#    so too zoomed in x4, rows partly in view.
+#    so too zoomed in x1.5 (rows mostly in view: their kept counts) and
+#    x6 following the newest events (lines looked for from the view's left
+#    edge on), fewer than fresh.
 # 3. Its typed arrays hold at most DATA_B bytes an event, and after a full
 #    garbage collection every typed array of the page (the scratch of the
 #    answers, what the filters and strip keep) at most BACKING_B: the
@@ -54,8 +56,10 @@ if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/pl
             "$(jget "$res" 'any(s["again_work"] == 0 < s["fresh_work"] for s in d["samples"])')" True
         expect "a drawing after events were added counts only those (samples that did: $(jget "$res" 'sum(0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])'))" \
             "$(jget "$res" 'any(0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])')" True
-        expect "zoomed in x4, rows partly in view: a drawing after an answer counts only its events (samples that did: $(jget "$res" 'sum(s["zoomed"] and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])'))" \
-            "$(jget "$res" 'any(s["zoomed"] and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])')" True
+        for z in 1.5 6.0; do
+            expect "zoomed in x$z: a drawing after an answer visits fewer than a fresh one (samples that did: $(jget "$res" 'sum(s["zoomed"] == '$z' and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])'))" \
+                "$(jget "$res" 'any(s["zoomed"] == '$z' and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])')" True
+        done
         expect "the page's typed arrays: at most $DATA_B bytes an event ($(jget "$res" 'round(d["data_bytes"] / d["events"], 1)'))" \
             "$(jget "$res" 'd["data_bytes"] <= '$DATA_B' * d["events"]')" True
         expect "after a full GC, every typed array of the page: at most $BACKING_B bytes an event ($(jget "$res" 'round(d["backing_bytes"] / d["events"], 1)'))" \
