@@ -6,11 +6,18 @@
     pages.py live-during URL            the same, opened as the run starts:
                                         the longest it went without drawing,
                                         and without new events (max_stale_ms)
+    PAGES_NO_KEEP=1 pages.py live-during URL
+                                        the same, the drawings' kept counts
+                                        not used (pangaeaLive.columnCache)
+    PAGES_SHOTS=PREFIX pages.py display|live ...
+                                        also screenshots, zoomed out and in
+                                        (PREFIX-zoomed-out.png, -in.png)
 
 Prints one JSON object: ready_s (from navigation until the page says it
 is ready, measured by this script's clock), the page's own figures
-(redraw, zoom in and out, filter on and off, each the milliseconds the
-page's script took, measured inside the page with performance.now()),
+(redraw, zoom in and out, a click on an event zoomed in, filter on and
+off, each the milliseconds the page's script took, measured inside the
+page with performance.now()),
 and the renderer's memory: the resident set (VmRSS, /proc) of every
 renderer process of this browser, summed, before the page (blank_rss_mb:
 Chromium's own, about:blank) and with it (renderer_rss_mb; page_rss_mb
@@ -130,7 +137,20 @@ TIMINGS = """
 const g = arguments[0] === "display" ? window.pangaeaGraph : window.pangaeaLive, o = {};
 const t = (f) => { const a = performance.now(); f(); return performance.now() - a; };
 o.redraw_ms = t(() => g.redraw());
-if (g.zoom) { o.zoom_in_ms = t(() => g.zoom(8)); o.zoom_out_ms = t(() => g.zoom(1 / 8)); } // not on the live page before its level of detail
+if (g.zoom) { // not on the live page before its level of detail
+  o.zoom_in_ms = t(() => g.zoom(8));
+  // A click (the canvas' own handler: the event under it found and
+  // described) on each of the first rows, zoomed in: the slowest, and
+  // whether one found an event (the details panel changed).
+  const cv = document.getElementById("cv"), det = document.getElementById("details"), was = det && det.textContent;
+  if (cv) {
+    const b = cv.getBoundingClientRect();
+    o.click_ms = Math.max(...[0, 1, 2, 3].map((k) => t(() => cv.dispatchEvent(new MouseEvent("click",
+      { bubbles: true, clientX: b.left + b.width / 2, clientY: b.top + 22 + 40 * k + 20 })))));
+    o.click_found = !!det && det.textContent !== was;
+  }
+  o.zoom_out_ms = t(() => g.zoom(1 / 8));
+}
 if (g.setMode) { o.logical_ms = t(() => g.setMode("logical")); o.real_ms = t(() => g.setMode("real")); }
 o.filter_on_ms = t(() => g.filter.setHash("task=1"));
 if (g.frame().ov) o.overview_count_ms = g.frame().ov.ms; // the strip, every event counted again (the filter changed)
@@ -148,6 +168,8 @@ def during(d, url):
     t0 = time.time()
     d.call("POST", "/url", {"url": url})
     d.js(LONGTASKS)
+    if os.environ.get("PAGES_NO_KEEP"):  # the drawings' kept counts not used (as before them), to compare
+        d.js("const g = window.pangaeaLive; if (g && g.columnCache) g.columnCache(false);")
     # Until it is ready, every 50 ms the events the page holds: the longest
     # time they did not grow while the run went on (max_stale_ms) is how
     # old the view got, whatever the page drew meanwhile (both builds of
@@ -184,6 +206,8 @@ def during(d, url):
             "long_tasks": d.js("const t = window.__longTasks || []; return {n: t.length, over_100ms: t.filter((x) => x > 100).length, "
                                "max_ms: Math.round(Math.max(0, ...t))};"),
             "work_max": d.js("const g = window.pangaeaLive; return g.workMax ? [g.workMax(), g.workStep()] : null"),  # and the step before it
+            # the events and lines all its drawings visited (counted: the lines' loop and the rows' columns)
+            "draw_work": d.js("const g = window.pangaeaLive; return g.drawWorkAll ? g.drawWorkAll() : null"),
             # the page's steps in that stalest time ([ms, step, events held, ms taken or waited]; its own clock)
             "stale_steps": stale_page and d.js("const g = window.pangaeaLive; return g.steps ? g.steps().filter((s) => "
                                                "s[0] >= arguments[0] - 20 && s[0] <= arguments[1] + 20) : null",
@@ -215,6 +239,21 @@ LIVE_READY = """(() => { const g = window.pangaeaLive;
   return !!m && g.events() >= +m[1]; })()"""
 
 
+def shots(d, kind, prefix):
+    """Screenshots of the page as it opened (the whole run: zoomed out) and
+    zoomed in about the middle until no event in view is drawn as a
+    column (single marks and lines), as PREFIX-zoomed-out.png and
+    PREFIX-zoomed-in.png; the view is put back."""
+    g = "window.pangaeaGraph" if kind == "display" else "window.pangaeaLive"
+    d.screenshot(prefix + "-zoomed-out.png")
+    f = 1
+    while f < 2**24 and d.js("return %s.frame().aggregated > 0" % g):
+        d.js("%s.zoom(2)" % g)
+        f *= 2
+    d.screenshot(prefix + "-zoomed-in.png")
+    d.js("%s.zoom(arguments[0])" % g, 1 / f)
+
+
 def main():
     kind, where = sys.argv[1], sys.argv[2]
     if kind == "live-during":
@@ -238,6 +277,8 @@ def main():
         ready = "window.pangaeaGraph && window.pangaeaGraph.ready" if kind == "display" else LIVE_READY
         wait(d, ready)
         out = {"ready_s": round(time.time() - t0, 2)}
+        if os.environ.get("PAGES_SHOTS"):
+            shots(d, kind, os.environ["PAGES_SHOTS"])
         out.update(d.js(TIMINGS, kind))
         out["renderer_rss_mb"] = round(renderer_rss_kb(d.profile) / 1024)
         out["blank_rss_mb"] = round(blank_kb / 1024)

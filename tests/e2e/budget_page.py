@@ -18,6 +18,15 @@ object:
                   getHeapUsage's backingStorageSize)
   "heap_bytes"    the JS heap used then (usedSize): objects, strings
   "fit"           the drawing with the whole run in view (marks, lines)
+  "notes"         [ltid, state, note] of each task with a note once the
+                  page has caught up (a log that did not read)
+  "samples"       the page opened again on the run, reading it in answers
+                  of ANSWER events (window.pangaeaAnswerMax): until it caught up (each time it held
+                  more events), a drawing from the rows' kept column and
+                  line counts against one counted afresh
+                  (SAMPLE below): "same" frames, the events the drawings'
+                  lines and columns visited ("kept_work", "again_work" with nothing
+                  added, "fresh_work")
 
 Design.  As scale_page.py (graph_page.py's Driver).  The bytes are exact
 and the work a count, so a test can hold them to a bound on any machine.
@@ -32,6 +41,62 @@ from graph_page import Driver  # noqa: E402
 
 READY = """const g = window.pangaeaLive;
 return !!(g && g.ready && !g.running() && g.caughtUp());"""
+
+
+# The drawing from the rows' kept counts (columns and lines, extended
+# with the events added since the last drawing), then again with nothing
+# added, against one counted afresh (the kept counts not used): the
+# frames (what was drawn, counted) must be the same, and the second
+# drawing visits no event.  In one task, so the page adds nothing between
+# them.  Run in the page (WebDriver's asynchronous script) each time its
+# events have grown, between its own tasks (setTimeout 0: each answer is
+# added in tasks of a slice each), at most MAX_SAMPLES times, until the
+# page has caught up: what a sample sees does not depend on how fast
+# the machine or WebDriver is.  After ZOOMS[k][0] samples the view is
+# zoomed in by ZOOMS[k][1] more: "zoomed" in the samples the scale
+# zoomed in from the run's (x1.5: rows mostly in view, whose kept counts
+# hold; then x6 at the newest events, following them: a small part of
+# the run, whose lines are looked for among the events from the view's
+# left edge on).
+SAMPLES = """const done = arguments[0], max = arguments[1], zooms = arguments[2], g = window.pangaeaLive, out = [];
+let zoomed = 1;
+const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
+function sample() {
+  g.redraw(); const kept = fr(), wk = g.drawWork();
+  g.redraw(); const again = fr(), wa = g.drawWork();
+  g.columnCache(false); g.redraw(); const fresh = fr(), wf = g.drawWork(); g.columnCache(true);
+  return {events: g.events(), zoomed, same: kept === fresh && again === fresh,
+          kept_work: wk, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};
+}
+let last = -1;
+(function tick() {
+  if (g.ready && !g.running() && g.caughtUp()) return done(out);
+  if (g.events() !== last && out.length < max) {
+    for (const [at, f, newest] of zooms) if (out.length === at) {
+      g.zoom(f); zoomed *= f;
+      if (newest) document.getElementById("newest").click(); // the view at the newest events, following them
+    }
+    last = g.events(); out.push(sample());
+  }
+  setTimeout(tick, 0);
+})();"""
+ANSWER, MAX_SAMPLES, ZOOMS = 2000, 60, [[15, 1.5, False], [30, 4, True]]
+
+
+def samples(d, url):
+    """The page opened again on the run (over by now), reading it in
+    answers of ANSWER events (window.pangaeaAnswerMax, set before the
+    page's script runs: DevTools' Page.addScriptToEvaluateOnNewDocument),
+    sampled (SAMPLES) until it has caught up."""
+    cdp = lambda cmd, p: d.call("POST", "/goog/cdp/execute", {"cmd": cmd, "params": p})
+    cdp("Page.enable", {})
+    added = cdp("Page.addScriptToEvaluateOnNewDocument", {"source": "window.pangaeaAnswerMax = %d;" % ANSWER})
+    d.call("POST", "/url", {"url": url})
+    cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+    d.call("POST", "/timeouts", {"script": 300000})
+    return d.call("POST", "/execute/async", {"script": SAMPLES.replace("arguments[0]", "arguments[arguments.length - 1]")
+                                              .replace("arguments[1]", str(MAX_SAMPLES))
+                                              .replace("arguments[2]", json.dumps(ZOOMS)), "args": []}, timeout=310)
 
 
 def main():
@@ -58,6 +123,9 @@ def main():
         out["backing_bytes"] = use.get("backingStorageSize")
         out["heap_bytes"] = use.get("usedSize")
         out["fit"] = d.js("const g = window.pangaeaLive; g.fit(); const f = g.frame(); return {marks: f.marks, lines: f.lines};")
+        # what the page says of each task's log: a note (a log that did not read) on none of them
+        out["notes"] = d.js("return window.pangaeaLive.tasks().filter((t) => t.note).map((t) => [t.ltid, t.state, t.note]);")
+        out["samples"] = samples(d, url)
         print(json.dumps(out))
     finally:
         d.close()

@@ -9,6 +9,8 @@ element commands), as a user would.
     control_page.py URL runto E         types E in ltid 1's "Run to" box,
                                         clicks "Run to" after 3 refreshes
     control_page.py URL site --site S   adds a breakpoint at call site S
+    control_page.py URL tabs            two tabs' "Step all" from one view
+    control_page.py URL table [--ready F]  the panel's task table as shown
     [--shot OUT.png]                    a screenshot at the end
 
 Prints one JSON object.  step: the holds of every task before and after
@@ -21,6 +23,15 @@ choose: the receive and the message clicked (the first one offered that
 the receive did not take), and, replaying, the what-if line the panel
 shows once that run is over (its state and directory) and its output.
 site: the breakpoint list as shown.
+table: the task table as shown ("table", as step's); with --ready F,
+"before" it as shown with ltid 1 held, F made then (the test kills the
+task), and "table" once the panel shows it crashed.
+tabs: two tabs on the page while the master is held at hold h, the
+second's view kept at h (its polls never answered); the first clicks
+"Step all", and once the master is held again, the second does:
+"held_at" h, "a" and "b" what each tab posted and was answered,
+"b_view" the master's [holds, held] as the second tab showed it, "after"
+the master's [holds, held] three polls later.
 runto: what the box holds after the refreshes ("kept") and what the
 panel said once the click was answered ("said").
 The panel is read through what it shows and window.pangaeaControl.
@@ -170,13 +181,89 @@ def site(d, where):
                                 ".map((li) => li.firstChild.textContent);")}
 
 
+# A tab's fetch, wrapped: what it posts and the answers, kept in
+# window.__posts; with arguments[0], its control panel's view frozen (its
+# polls of /control.json never answered, as a tab whose view is out of
+# date: the panel it shows stays as it was).
+WRAP = """
+const f = window.fetch, freeze = arguments[0];
+window.__posts = [];
+window.fetch = (u, o) => {
+  if (freeze && String(u).includes("/control.json")) return new Promise(() => {});
+  const p = f(u, o);
+  if (o && o.method === "POST")
+    p.then((r) => r.clone().text()).then((t) => window.__posts.push([String(o.body), t]));
+  return p;
+};"""
+
+
+def master(d):
+    return d.js("const t = window.pangaeaControl.data().tasks.find((t) => t.ltid === 1);"
+                "return t ? [t.holds, !!t.held] : null;")
+
+
+def table(d, ready):
+    """The panel's task table once it has polled twice (per row: ltid,
+    state, the call it is about to make, why held, the gdb line); with
+    ready, first shown with ltid 1 held ("before"), then the file ready
+    made (the test then kills it), and the table once the panel says
+    ltid 1 crashed: the same rows updated in place."""
+    wait(d, "const c = window.pangaeaControl; return c && c.polls() >= 2;")
+    out = {}
+    if ready:
+        wait(d, "return window.pangaeaControl.held().includes(1);")
+        out["before"] = d.js(TABLE)
+        open(ready, "w").close()
+        wait(d, "const tr = document.querySelector('#c-tasks tbody tr[data-ltid=\"1\"]');"
+                "return tr && tr.dataset.state === 'crashed';", 60)
+    out["table"] = d.js(TABLE)
+    return out
+
+
+def tabs(d, url):
+    """Two tabs on the same held master: tab B's view frozen at hold h,
+    tab A clicks "Step all" (the master steps and is held at h + 1), then
+    tab B clicks "Step all" from its view of hold h, as a second tab or a
+    second user would."""
+    ready(d, 1)
+    a = d.call("GET", "/window")
+    b = d.call("POST", "/window/new", {"type": "tab"})["handle"]
+    try:
+        d.call("POST", "/window", {"handle": b})
+        d.call("POST", "/url", {"url": url})
+        ready(d, 1)
+        d.js(WRAP, True)
+        h = master(d)[0]
+        d.call("POST", "/window", {"handle": a})
+        d.js(WRAP, False)
+        wait(d, "const t = window.pangaeaControl.data().tasks.find((t) => t.ltid === 1);"
+                "return t && t.held && t.holds === arguments[0];", 60, h)
+        click(d, "#c-step")
+        pa = wait(d, "return window.__posts.length ? window.__posts[0] : null;")
+        wait(d, "const t = window.pangaeaControl.data().tasks.find((t) => t.ltid === 1);"
+                "return t && t.held && t.holds > arguments[0];", 60, h)
+        d.call("POST", "/window", {"handle": b})
+        b_view = master(d)
+        click(d, "#c-step")
+        pb = wait(d, "return window.__posts.length ? window.__posts[0] : null;")
+        d.call("POST", "/window", {"handle": a})
+        p0 = d.js("return window.pangaeaControl.polls();")
+        wait(d, "return window.pangaeaControl.polls() >= arguments[0];", 60, p0 + 3)
+        return {"held_at": h, "a": pa, "b_view": b_view, "b": pb, "after": master(d)}
+    finally:
+        d.call("POST", "/window", {"handle": b})
+        d.call("DELETE", "/window")
+        d.call("POST", "/window", {"handle": a})
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("url")
-    ap.add_argument("what", choices=["step", "break", "choose", "runto", "site"])
+    ap.add_argument("what", choices=["step", "break", "choose", "runto", "site", "tabs", "table"])
     ap.add_argument("arg", nargs="?", type=int, default=0)
     ap.add_argument("--shot")
     ap.add_argument("--site")
+    ap.add_argument("--ready")
     a = ap.parse_args()
     if a.url == "-":
         a.url = sys.stdin.readline().strip()
@@ -186,7 +273,9 @@ def main():
         out = (step(d, a.arg) if a.what == "step" else
                brk(d, a.arg) if a.what == "break" else
                runto(d, a.arg) if a.what == "runto" else
-               site(d, a.site) if a.what == "site" else choose(d))
+               site(d, a.site) if a.what == "site" else
+               tabs(d, a.url) if a.what == "tabs" else
+               table(d, a.ready) if a.what == "table" else choose(d))
         if a.shot:
             d.screenshot(a.shot)
         print(json.dumps(out))

@@ -19,10 +19,12 @@
 #    form, or a function, through the API) holds the task whose call is
 #    made there, and no other; a malformed site is refused, naming it.
 # 5. A held task killed with kill -9 leaves the panel: shown crashed, no
-#    longer held (no call, gdb line or choice for a dead pid); the run
-#    ends.
+#    longer held (no call, gdb line or choice for a dead pid; so too in
+#    the page's panel, in Chromium); the run ends.
 # 6. One SIGTERM to a -live-wait run whose tasks are held ends the run and
 #    pangaea (status 143), where Ctrl-C would leave the page served.
+# 7. Two tabs on the page, "Step all" clicked in each from the same view
+#    of the held master (real clicks, control_page.py tabs): stepped once.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/live_lib.sh"
@@ -144,11 +146,26 @@ gone_held() { [ "$(q "[t.get('state') + str('held' in t) for t in d['tasks'] if 
 if start_live kill -replay -live 0 -hold -live-wait -logdir "$REC" "$PROG" "$K"; then
     wait_for 30 master_held || pg_fail "kill: the master was never held"
     mpid=$(q "[t['pid'] for t in d['tasks'] if t['ltid'] == 1][0]")
+    # The page open on the held master (its panel's row updated in place
+    # when the task dies): control_page.py makes $D/shown once it shows it
+    # held, then reads the row once it says crashed.
+    python3 "$HERE/control_page.py" - table --ready "$D/shown" <<<"$PAGE_URL" >"$D/table.json" 2>"$D/table.err" &
+    tpid=$!
+    wait_for 60 test -e "$D/shown" || pg_fail "kill: the page never showed the master held"
     kill -KILL "$mpid"
     if wait_for 30 gone_held; then
         pg_pass "kill: the killed master is shown crashed, no longer held"
     else
         pg_fail "kill: the killed master still shows: $(ctl)"
+    fi
+    if wait "$tpid"; then
+        res=$(cat "$D/table.json")
+        expect "kill: the page's panel showed the master held, about to call" \
+            "$(jget "$res" '[bool(r["call"]) and bool(r["gdb"]) for r in d["before"] if r["ltid"] == 1]')" "[True]"
+        expect "kill: then the same panel shows it crashed, no call, no gdb line" \
+            "$(jget "$res" '[[r["state"], r["call"], r["gdb"]] for r in d["table"] if r["ltid"] == 1]')" "[['crashed', '', '']]"
+    else
+        pg_fail "kill: the page could not be driven: $(tail -3 "$D/table.err")"
     fi
     if wait_for 60 grep -q "the run is over" "$D/kill.err"; then pg_pass "kill: the run ended"
     else pg_fail "kill: the run went on waiting: $(ctl)"; fi
@@ -169,7 +186,22 @@ if start_live term -replay -live 0 -hold -live-wait -logdir "$REC" "$PROG" "$K";
     fi
 fi
 
+# ---- 7. two tabs: "Step all" clicked in each from the same view ----------
+# (the second tab's view kept at the hold the first stepped from: as two
+# users clicking at once, or a tab whose panel is out of date): one step.
 if start_live site-bad -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
+    wait_for 30 master_held || pg_fail "tabs: the master was never held"
+    if res=$(python3 "$HERE/control_page.py" - tabs <<<"$PAGE_URL"); then
+        h=$(jget "$res" 'd["held_at"]')
+        expect "tabs: the second tab shows the master at hold $h" "$(jget "$res" 'd["b_view"]')" "[$h, True]"
+        expect "tabs: the second tab's step carries hold $h" \
+            "$(jget "$res" '"from=1%3A" + str(d["held_at"]) in d["b"][0]')" True
+        expect "tabs: the first tab's Step all steps the master" "$(jget "$res" 'json.loads(d["a"][1])["stepped"]')" "[1]"
+        expect "tabs: the second's, from the same hold, steps nothing" "$(jget "$res" 'json.loads(d["b"][1])["stepped"]')" "[]"
+        expect "tabs: the master is held once more, not twice" "$(jget "$res" 'd["after"]')" "[$((h + 1)), True]"
+    else
+        pg_fail "tabs: the page could not be driven"
+    fi
     for bad in sor.c:x sor.c: :12 a/b.c:3 "f()"; do
         r=$(post break -d site="$bad")
         expect "site=$bad: refused, naming site" "$(jget "$r" 'd["error"].startswith("site is")')" True

@@ -7,13 +7,24 @@
 # events) recorded with -live -live-wait, the page opened as it starts,
 # its slices set to no time (every slice of events yields at once):
 # 1. The page holds every event the server has, and its drawing with the
-#    whole run in view shows them all.
+#    whole run in view shows them all; no task of it says its log is
+#    corrupt or torn (the logs were read as they were written: a tail
+#    being written is no damage).
 # 2. No task of its reading and drawing visits more than WORK_MAX events
 #    and lines (a slice of a drawing is 65,536; an answer read after the
 #    run is 50,000, decoded in the task that adds and places its first
 #    10,000: 70,000 in all): a drawing that counted every
 #    event and line in one task (what a drawing at 10^6 events did, for
 #    130-250 ms) visits some 300,000 here.
+# 4. A page opened on the run once over, reading it in small answers:
+#    each time it holds more events, a drawing from the counts it keeps
+#    between drawings (the rows' columns, the lines; extended with the
+#    events added since) draws what a fresh count draws; with nothing
+#    added it visits no event, and after an answer, about its events only
+#    (a drawing counted every event and line each time: as the fresh one);
+#    so too zoomed in x1.5 (rows mostly in view: their kept counts) and
+#    x6 following the newest events (lines looked for from the view's left
+#    edge on), fewer than fresh.
 # 3. Its typed arrays hold at most DATA_B bytes an event, and after a full
 #    garbage collection every typed array of the page (the scratch of the
 #    answers, what the filters and strip keep) at most BACKING_B: the
@@ -34,9 +45,21 @@ if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/pl
     if res=$(timeout 300 python3 "$HERE/budget_page.py" - <<<"$PAGE_URL" 2>"$D/page.err"); then
         held=$(curl -sf "${URL}events.json?format=cols&since=0&max=1" | jget "$(cat)" 'd["count"]')
         expect "the page holds every event the server has" "$(jget "$res" 'd["events"]')" "$held"
+        expect "no task's log called corrupt or torn (read while written)" "$(jget "$res" 'd["notes"]')" "[]"
         expect "the whole run in view: every event drawn" "$(jget "$res" 'd["fit"]["marks"]')" "$held"
         expect "no task visits more than $WORK_MAX events and lines (the most: $(jget "$res" 'd["work_max"]'))" \
             "$(jget "$res" '0 < d["work_max"] <= '$WORK_MAX)" True
+        n=$(jget "$res" 'len(d["samples"])')
+        expect "until the page caught up ($n samples): drawings from the kept counts (rows' columns, lines) drew what a fresh count draws" \
+            "$(jget "$res" '[s["diff"] for s in d["samples"] if not s["same"]][:1]')" "[]"
+        expect "a drawing with nothing added visits no event or line again (fresh: $(jget "$res" 'max(s["fresh_work"] for s in d["samples"])'))" \
+            "$(jget "$res" 'any(s["again_work"] == 0 < s["fresh_work"] for s in d["samples"])')" True
+        expect "a drawing after events were added counts only those (samples that did: $(jget "$res" 'sum(0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])'))" \
+            "$(jget "$res" 'any(0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])')" True
+        for z in 1.5 6.0; do
+            expect "zoomed in x$z: a drawing after an answer visits fewer than a fresh one (samples that did: $(jget "$res" 'sum(s["zoomed"] == '$z' and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])'))" \
+                "$(jget "$res" 'any(s["zoomed"] == '$z' and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])')" True
+        done
         expect "the page's typed arrays: at most $DATA_B bytes an event ($(jget "$res" 'round(d["data_bytes"] / d["events"], 1)'))" \
             "$(jget "$res" 'd["data_bytes"] <= '$DATA_B' * d["events"]')" True
         expect "after a full GC, every typed array of the page: at most $BACKING_B bytes an event ($(jget "$res" 'round(d["backing_bytes"] / d["events"], 1)'))" \
