@@ -168,6 +168,6 @@ void pg_br_close(pg_br *r);
  * receives by the general path too (log_binr_event.c, pg_brx_fast): for
  * the unit tests that hold both paths to the same events.  1, the
  * default, in every program. */
-extern int pg_brx_fast_on;
+extern int pg_bin_fast_on;
 
 #endif

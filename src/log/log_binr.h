@@ -144,7 +144,7 @@ int pg_brx_apply(pg_br *r, pg_event *ev, const struct raw *raw, pg_err *err);
  * for any other event, which pg_brx_decode and pg_brx_apply then take. */
 int pg_brx_fast(pg_br *r, struct cur *c, pg_event *ev);
 /* Fills r->fast once r's version and selection are known (the header),
- * from pg_brx_fast_on as it is then. */
+ * from pg_bin_fast_on as it is then. */
 void pg_brx_fast_init(pg_br *r);
 
 #endif

@@ -432,9 +432,8 @@ int pg_brx_apply(pg_br *r, pg_event *ev, const struct raw *raw,
  * anything else (another kind or call, a longer varint, a field out of
  * range, the end of the block's data within 8 bytes ...) returns 0 with
  * r and c untouched, and the general path decodes it, with its error
- * messages.  test_log_fast.c reads logs both ways and compares. */
-
-int pg_brx_fast_on = 1;
+ * messages.  test_log_fast.c reads logs both ways and compares
+ * (pg_bin_fast_on, log_bin.c). */
 
 void pg_brx_fast_init(pg_br *r)
 {
@@ -443,7 +442,7 @@ void pg_brx_fast_init(pg_br *r)
     for (b = 0; b < 256; b++) {
         kind = b & 15, code = b >> 4;
         r->fast[b] = (unsigned char)(
-            pg_brx_fast_on && r->version >= 5 && !r->min &&
+            pg_bin_fast_on && r->version >= 5 && !r->min &&
             (kind == PG_EV_SEND || kind == PG_EV_RECV) &&
             code < pg_n_msg_calls && code != PG_MSG_CALL_POSTED
             ? kind + 1 : 0);

@@ -31,6 +31,12 @@ static const char *write_loop(const char *name, int n)
         pg_logw_ctx(w, i / 71 % 2 ? 5 : 0); /* a run on a context */
         if (i % 50 == 0)
             pg_logw_misses(w, i % 7 + 1);
+        if (i % 73 == 0) { /* a send whose call failed: taken back */
+            pg_logw_note(w, 1, -3, -2, 0);
+            ck_assert_int_eq(pg_logw_send(w, t, "pvm_send", tag, 2 * i + 1,
+                                          bytes, 1, &peer), 0);
+            pg_logw_undo(w);
+        }
         pg_logw_note(w, i % 61 == 0 ? 9 : 1, -3, -2, 0);
         ck_assert_int_eq(i % 31 == 0
                          ? pg_logw_send(w, t, "pvm_mcast", tag, 2 * i + 1,
@@ -88,9 +94,9 @@ static pg_logr *open_with(const char *path, int fast)
     pg_err err;
     pg_logr *r;
 
-    pg_brx_fast_on = fast;
+    pg_bin_fast_on = fast;
     r = pg_logr_open(path, PG_LOG_COMM, NULL, &err);
-    pg_brx_fast_on = 1;
+    pg_bin_fast_on = 1;
     ck_assert_msg(r != NULL, "%s", err.msg);
     return r;
 }
