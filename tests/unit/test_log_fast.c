@@ -2,9 +2,10 @@
  * test_log_fast.c - the fused paths of the binary log's common event
  * (docs/comm-log-format.md): the reader's pg_brx_fast returns, field by
  * field, what its general decode-then-apply path returns, on a log of a
- * recorded loop's sends and receives broken now and then by what the
- * fused path leaves to the general one (misses, a wait, a new site or
- * context, a multicast, a time or size jump, other kinds).
+ * recorded loop's sends and receives, with waits of one, two and three
+ * bytes, broken now and then by what the fused path leaves to the
+ * general one (misses, a new site or context, a multicast, a time or
+ * size jump, other kinds).
  */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
@@ -43,9 +44,9 @@ static const char *write_loop(const char *name, int n)
                                         bytes, 3, three)
                          : pg_logw_send(w, t, "pvm_send", tag, 2 * i + 1,
                                         bytes, 1, &peer), 0);
-        t += 5e-6;
-        if (i % 53 == 0)
-            pg_logw_waited(w, 100 + i);
+        t += i % 38 ? 5e-6 : 0.02; /* a time of three bytes, a wait */
+        if (i % 53 == 0 || i % 19 == 0) /* one, two or three bytes */
+            pg_logw_waited(w, i % 53 ? i % 100 + 1 : 100 + 9 * i);
         if (i % 67 == 0)
             ck_assert_int_eq(pg_logw_notice(w, t, "pvm_recv", 9,
                                             PG_NOTICE_HOSTADD, -1, 4), 0);
