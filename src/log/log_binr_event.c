@@ -435,6 +435,12 @@ int pg_brx_apply(pg_br *r, pg_event *ev, const struct raw *raw,
  * messages.  test_log_fast.c reads logs both ways and compares
  * (pg_bin_fast_on, log_bin.c). */
 
+/* The formats whose common send and receive pg_brx_fast reads: 5 (a
+ * receive's wait flag in the time) to 8.  A later format's events go the
+ * general way until their layout is taught here (and to test_log_fast.c). */
+#define FAST_FIRST 5
+#define FAST_LAST 8
+
 void pg_brx_fast_init(pg_br *r)
 {
     int b, kind, code;
@@ -442,7 +448,8 @@ void pg_brx_fast_init(pg_br *r)
     for (b = 0; b < 256; b++) {
         kind = b & 15, code = b >> 4;
         r->fast[b] = (unsigned char)(
-            pg_bin_fast_on && r->version >= 5 && !r->min &&
+            pg_bin_fast_on && r->version >= FAST_FIRST &&
+            r->version <= FAST_LAST && !r->min &&
             (kind == PG_EV_SEND || kind == PG_EV_RECV) &&
             code < pg_n_msg_calls && code != PG_MSG_CALL_POSTED
             ? kind + 1 : 0);

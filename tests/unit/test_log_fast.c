@@ -2,10 +2,10 @@
  * test_log_fast.c - the fused paths of the binary log's common event
  * (docs/comm-log-format.md): the reader's pg_brx_fast returns, field by
  * field, what its general decode-then-apply path returns, on a log of a
- * recorded loop's sends and receives, with waits of one, two and three
- * bytes, broken now and then by what the fused path leaves to the
- * general one (misses, a new site or context, a multicast, a time or
- * size jump, other kinds).
+ * recorded loop's sends and receives broken now and then by what the
+ * fused path leaves to the general one (misses, a wait of one, two or
+ * three bytes, a time of three bytes or more, a new site or context, a
+ * multicast, a size jump, other kinds).
  */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
