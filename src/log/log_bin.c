@@ -213,6 +213,8 @@ void pg_idmap_free(pg_idmap *m)
     m->n = m->cap = 0;
 }
 
+int pg_bin_fast_on = 1; /* log_bin.h */
+
 /* A whole word of the selection, so that "tag=5 race-only" is one too. */
 int pg_log_race_only(const char *select)
 {

@@ -164,5 +164,10 @@ int pg_br_follow(pg_br *r, pg_err *err);
 /* Events decoded or walked over since pg_br_open (what reading cost). */
 long pg_br_decoded(const pg_br *r);
 void pg_br_close(pg_br *r);
+/* 0 makes the readers opened from then on take their common sends and
+ * receives by the general path too (log_binr_event.c, pg_brx_fast): for
+ * the unit tests that hold both paths to the same events.  1, the
+ * default, in every program. */
+extern int pg_bin_fast_on;
 
 #endif

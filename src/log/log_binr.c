@@ -280,12 +280,14 @@ int pg_br_next(pg_br *r, pg_event *ev, pg_err *err)
     if (r->done)
         return 0;
     c = (struct cur){ r->map + r->pos, r->map + r->end, NULL };
-    if (pg_brx_decode(r, &c, ev, &raw)) /* skipped in the first pass, not checked */
+    if (pg_brx_fast(r, &c, ev))
+        ; /* the common send or receive, decoded and applied at once */
+    else if (pg_brx_decode(r, &c, ev, &raw)) /* skipped in the first pass, not checked */
         return r->retry = r->open, /* its writer may be taking it back */
                pg_brx_fail(r, err, "byte offset %zu: corrupt event (%s) in the "
                     "block at byte offset %zu; the last good event is %ld",
                     r->pos, c.why, r->block, r->seq);
-    if (pg_brx_apply(r, ev, &raw, err))
+    else if (pg_brx_apply(r, ev, &raw, err))
         return -1;
     if (r->open && c.p == c.end) { /* the data's last event, for now */
         r->last_at = r->pos;
@@ -397,6 +399,7 @@ static int read_header(pg_br *r, pg_log_header *h, pg_err *err)
     h->kind = PG_LOG_COMM;
     h->version = r->version = r->map[4];
     r->min = pg_log_race_only(h->select);
+    pg_brx_fast_init(r);
     r->pos = r->block = n + 4;
     return 0;
 }

@@ -54,6 +54,8 @@ struct pg_br {
     size_t used;
     int *to;
     size_t tocap;
+    unsigned char fast[256]; /* by first byte: 1 + the kind of a send or
+                                receive pg_brx_fast may take, else 0 */
 };
 
 /* What decoding leaves for apply(): the values stored as differences. */
@@ -135,5 +137,14 @@ int pg_brx_decode(pg_br *r, struct cur *c, pg_event *ev, struct raw *raw);
 /* Turns the differences of raw into ev's values, now that ev is
  * returned; -1 (r failed) when one is out of range. */
 int pg_brx_apply(pg_br *r, pg_event *ev, const struct raw *raw, pg_err *err);
+
+/* Decodes and applies at once the common event at c->p (a send to one
+ * task or a receive, notes predicted, no misses nor wait, short varints):
+ * 1, ev filled and c->p after it; 0 (r, c and the predictions untouched)
+ * for any other event, which pg_brx_decode and pg_brx_apply then take. */
+int pg_brx_fast(pg_br *r, struct cur *c, pg_event *ev);
+/* Fills r->fast once r's version and selection are known (the header),
+ * from pg_bin_fast_on as it is then. */
+void pg_brx_fast_init(pg_br *r);
 
 #endif

@@ -321,7 +321,8 @@ void pg_bw_undo(pg_bw *w)
 
     pg_sink_rewind(w->sink, w->undo.at);
     w->block = w->undo.block;
-    w->seq = w->undo.seq, w->gap = w->undo.gap;
+    if (w->min) /* only a race-only log numbers its events */
+        w->seq = w->undo.seq, w->gap = w->undo.gap;
     w->last_us = w->undo.last_us;
     if (w->undo.kind != PG_EV_SEND && w->undo.kind != PG_EV_RECV)
         return;
@@ -394,7 +395,7 @@ static inline unsigned char *put_head(pg_bw *w, unsigned char *p, double t,
 
 /* Room for an event of at most `need` bytes at the end of the open block
  * (sealing it first when it is full), or NULL (the writer is broken). */
-static unsigned char *room(pg_bw *w, size_t need)
+static inline unsigned char *room(pg_bw *w, size_t need)
 {
     unsigned char *p;
 
@@ -417,11 +418,13 @@ static void publish(pg_bw *w, unsigned char *p, unsigned char *end,
     *(volatile unsigned char *)p = (unsigned char)first;
     w->undo.at = pg_sink_tell(w->sink);
     w->undo.block = w->block;
-    w->undo.seq = w->seq, w->undo.gap = w->gap;
     pg_sink_commit(w->sink, n);
     w->block += n;
-    w->seq += w->gap + 1; /* race-only: the gap is used once */
-    w->gap = 0;
+    if (w->min) { /* race-only: the gap is used once */
+        w->undo.seq = w->seq, w->undo.gap = w->gap;
+        w->seq += w->gap + 1;
+        w->gap = 0;
+    }
 }
 
 int pg_bw_seq(pg_bw *w, long seq)

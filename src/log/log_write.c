@@ -370,17 +370,16 @@ void pg_logw_note(pg_logw *w, int site, int asked_from, int asked_tag,
     }
 }
 
+/* What the note is when none was made: no site, filter unknown. */
+static const pg_bw_extra no_note = { .asked_from = -3, .asked_tag = -2 };
+
 /* The note (pg_logw_note) for the event being written: it is used once,
  * then absent again, whether or not the event is taken. */
 static pg_bw_extra take_note(pg_logw *w)
 {
     pg_bw_extra x = w->note;
 
-    pg_logw_note(w, 0, -3, -2, 0);
-    w->note.waited = 0;
-    w->note.posted = w->note.together = 0;
-    w->note.ctx = 0;
-    w->note.nrivals = 0, w->note.rivals = NULL;
+    w->note = no_note;
     return x;
 }
 
@@ -397,14 +396,20 @@ static int put_noted(pg_logw *w, pg_event *ev)
     return put_comm(w, ev);
 }
 
-/* A send or a receive takes the note (site, asked filter) made for it,
- * whether or not it can be written.  0, or -1 when w cannot take it. */
-static int begin_message(pg_logw *w, pg_bw_extra *x)
+/* The writer of a send or receive, which is handed the note where it is
+ * (w->note: no copy on the path of every message) and drops it after;
+ * NULL when w cannot take it. */
+static pg_bw *message_writer(pg_logw *w)
 {
-    if (!w)
-        return -1;
-    *x = take_note(w);
-    return usable(w, PG_LOG_COMM) && w->bin ? 0 : -1;
+    return usable(w, PG_LOG_COMM) ? w->bin : NULL;
+}
+
+/* After a send or receive: the note is dropped whether or not it was
+ * taken, the event counted when it was. */
+static int took_message(pg_logw *w, int rc)
+{
+    w->note = no_note;
+    return took_comm(w, rc);
 }
 
 /* pg_bw_call_code of call, remembered for the last name seen at each
@@ -423,13 +428,14 @@ int pg_logw_send(pg_logw *w, double t, const char *call, int tag, int msgid,
 {
     static const char *last;
     static int code;
-    pg_bw_extra x;
+    pg_bw *bw;
 
-    if (begin_message(w, &x) < 0)
+    if (!w)
         return -1;
-    return took_comm(w, pg_bw_send(w->bin, t, call_code(call, &last, &code),
-                                   w->misses, tag, msgid, bytes, nto, to,
-                                   &x));
+    bw = message_writer(w);
+    return took_message(w, bw ? pg_bw_send(bw, t, call_code(call, &last, &code),
+                                           w->misses, tag, msgid, bytes, nto,
+                                           to, &w->note) : -1);
 }
 
 void pg_logw_undo(pg_logw *w)
@@ -445,12 +451,14 @@ int pg_logw_recv(pg_logw *w, double t, const char *call, int from, int tag,
 {
     static const char *last;
     static int code;
-    pg_bw_extra x;
+    pg_bw *bw;
 
-    if (begin_message(w, &x) < 0)
+    if (!w)
         return -1;
-    return took_comm(w, pg_bw_recv(w->bin, t, call_code(call, &last, &code),
-                                   w->misses, from, tag, msgid, bytes, &x));
+    bw = message_writer(w);
+    return took_message(w, bw ? pg_bw_recv(bw, t, call_code(call, &last, &code),
+                                           w->misses, from, tag, msgid, bytes,
+                                           &w->note) : -1);
 }
 
 int pg_logw_notice(pg_logw *w, double t, const char *call, int tag,
