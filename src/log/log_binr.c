@@ -25,6 +25,8 @@
 #include "log_binr.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,6 +312,45 @@ static int taken_back(const pg_br *r)
            r->last_crc);
 }
 
+/* A followed log shrinks once: its writer cuts off the zeros it grew the
+ * file by when it closes (log_sink.c).  A page of the reader's mapping
+ * wholly past the new end then faults (SIGBUS, BUS_ADRERR) instead of
+ * reading the zeros it held, and the reader touches the first such page
+ * when it looks for the end of the data: `pangaea -live` died so.  The
+ * guard maps a page of zeros there: the reader sees what the file held
+ * before the cut (zeros past its data, the end), and its next follow maps
+ * the file at its new size.  Installed by the first follow, so only a
+ * process that follows logs (the command's live view) has it, never a
+ * program's task; any other SIGBUS goes to the handler there was. */
+static struct sigaction before_guard;
+static uintptr_t guard_page;
+
+static void on_shrunk(int sig, siginfo_t *si, void *uc)
+{
+    void *at = (void *)((uintptr_t)si->si_addr & ~(guard_page - 1));
+
+    (void)sig, (void)uc;
+    if (si->si_code == BUS_ADRERR && at &&
+        mmap(at, guard_page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+             MAP_FIXED, -1, 0) != MAP_FAILED)
+        return; /* the load is made again, and reads 0 */
+    sigaction(SIGBUS, &before_guard, NULL); /* and the fault comes again */
+}
+
+static void guard_shrinking(void)
+{
+    struct sigaction sa;
+
+    if (guard_page)
+        return;
+    guard_page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_shrunk;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, &before_guard);
+}
+
 /* Only a block's framing and a walk change when the reader goes over a
  * block again: an event's values are applied once, when it is returned
  * (pg_brx_apply), so the predictions, times and message ids carry on.
@@ -322,6 +363,7 @@ int pg_br_follow(pg_br *r, pg_err *err)
 
     if (r->done || (r->failed && !r->retry))
         return 0; /* the log ended, or is bad before its end */
+    guard_shrinking();
     if ((fd = pg_log_open_read(r->path, err)) < 0)
         return -1;
     if (fstat(fd, &st) < 0 || st.st_size < 4)

@@ -302,6 +302,45 @@ START_TEST(test_a_followed_log_whose_last_event_was_taken_back_is_read_again)
 }
 END_TEST
 
+/* The writer cuts off the zeros it grew the file by when it closes: a
+ * reader that followed the log (mapped it at its grown size) and looks
+ * at its end just after the cut must read the end there (zeros), not die
+ * of SIGBUS on a page of its mapping now past the file's end. */
+START_TEST(test_a_followed_log_cut_under_its_mapping_reads_its_end)
+{
+    const char *path = tpath("cut.comm.pgc");
+    pg_logw *w = open_all_kinds(tpath("writing.comm.pgc"));
+    pg_logr *r;
+    long seq = 0;
+    struct stat st;
+    size_t len;
+    char *bytes;
+    pg_err err;
+    int i;
+
+    for (i = 0; i < 300; i++)
+        write_round(w, i);
+    ck_assert_int_eq(pg_logw_flush(w), 0);
+    /* The file as the writer leaves it while it writes (grown in zeros),
+     * copied: the cut below must not be under the writer's own mapping. */
+    bytes = slurp(tpath("writing.comm.pgc"), &len);
+    write_bytes("cut.comm.pgc", bytes, len);
+    free(bytes);
+    r = open_ok(path, PG_LOG_COMM, NULL);
+    ck_assert_int_eq(read_on(r, &seq, 300 * 8 + 1, &err), -1);
+    ck_assert_int_eq(seq, 300 * 8);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_gt(st.st_size, 3 * 4096); /* its end is past page 1 */
+    ck_assert_int_eq(pg_logr_follow(r, &err), 0); /* to look again */
+    ck_assert_int_eq(truncate(path, 4096), 0);    /* the cut comes first */
+    ck_assert_int_eq(read_on(r, &seq, 300 * 8 + 1, &err), -1);
+    ck_assert_int_eq(seq, 300 * 8);
+    ck_assert_int_eq(pg_logr_follow(r, &err), 1); /* its events are gone */
+    pg_logr_close(r);
+    ck_assert_int_eq(pg_logw_close(w), 0);
+}
+END_TEST
+
 /* A damage that is not at the data's end stays an error when followed. */
 START_TEST(test_a_followed_log_with_a_corrupt_block_stays_corrupt)
 {
@@ -712,6 +751,7 @@ static Suite *log_bin_suite(void)
     tcase_add_test(tc, test_a_log_followed_while_written_reads_each_round_once);
     tcase_add_test(tc, test_a_followed_log_with_a_corrupt_block_stays_corrupt);
     tcase_add_test(tc, test_a_followed_log_whose_last_event_was_taken_back_is_read_again);
+    tcase_add_test(tc, test_a_followed_log_cut_under_its_mapping_reads_its_end);
     tcase_add_test(tc, test_corrupt_block_is_named_and_what_precedes_it_is_read);
     tcase_add_test(tc, test_random_bytes_after_the_magic_are_an_error_not_a_crash);
     tcase_add_test(tc, test_sor_like_events_take_at_most_8_bytes);
