@@ -127,6 +127,37 @@ for t in "$dir"/test_*.sh; do
     [[ " $(echo $FIRST) " == *" $name "* ]] || order+=("$name")
 done
 
+# PG_CPU_DIR=DIR: each test runs under `perf stat` (task-clock follows
+# every process the test starts, its daemonized pvmd included; user and
+# system time are those of the processes it waits for), and the run ends
+# with a table of them, costliest first, kept in DIR/cpu.txt: the figures
+# FIRST above is ordered by (docs/DEVELOPING.md).
+# Not passed on: a run_all.sh a test starts (test_harness.sh) counts
+# nothing into it.
+cpu_stat=()
+cpu_dir=${PG_CPU_DIR:-}
+unset PG_CPU_DIR
+if [ -n "$cpu_dir" ]; then
+    mkdir -p "$cpu_dir" || exit 1
+    cpu_stat=(perf stat -x, -e task-clock,user_time,system_time -o)
+fi
+
+# cpu_table: one line per test, "CPU-s user-s sys-s wall-s name", from the
+# perf outputs in PG_CPU_DIR, costliest first; and the sum.
+cpu_table() {
+    local f
+    for f in "$cpu_dir"/*.perf; do
+        awk -F, -v name="$(basename "$f" .perf)" -v wall="$(cat "${f%.perf}.wall")" '
+            $3 == "task-clock"  { cpu = $1 / 1000 }
+            $3 == "user_time"   { usr = $1 / 1e9 }
+            $3 == "system_time" { sys = $1 / 1e9 }
+            END { printf "%7.1f %7.1f %7.1f %5d %s\n", cpu, usr, sys, wall, name }' "$f"
+    done | sort -rn >"$cpu_dir/cpu.txt"
+    echo "  CPU-s  user-s   sys-s wall-s test"
+    cat "$cpu_dir/cpu.txt"
+    awk '{ c += $1; u += $2; s += $3 } END { printf "%7.1f %7.1f %7.1f       total\n", c, u, s }' "$cpu_dir/cpu.txt"
+}
+
 declare -A job_name job_start
 running=0
 # reap: waits for one running test to end and counts it.
@@ -136,6 +167,7 @@ reap() {
     [ -n "${pid:-}" ] || return 1
     name=${job_name[$pid]}
     echo "== $name ($(( SECONDS - job_start[$pid] )) s)"
+    [ -z "$cpu_dir" ] || echo $(( SECONDS - job_start[$pid] )) >"$cpu_dir/$name.wall"
     cat "$work/$name.log"
     count "$name" "$rc" "$work/$name.log"
     left_behind "$name"
@@ -146,7 +178,7 @@ for name in "${order[@]}"; do
     wanted "$name" || continue
     while [ "$running" -ge "$jobs" ]; do reap || break; done
     PG_E2E_TMPLIST=$work/$name.tmps \
-        timeout "${PG_TEST_TIMEOUT:-1200}" bash "$dir/$name" >"$work/$name.log" 2>&1 &
+        timeout "${PG_TEST_TIMEOUT:-1200}" "${cpu_stat[@]}" ${cpu_stat:+"$cpu_dir/$name.perf"} bash "$dir/$name" >"$work/$name.log" 2>&1 &
     job_name[$!]=$name
     job_start[$!]=$SECONDS
     bg_pids+=($!)
@@ -155,6 +187,7 @@ done
 while [ "$running" -gt 0 ]; do reap || break; done
 bg_pids=()
 
+[ -z "$cpu_dir" ] || [ "$ran" -eq 0 ] || cpu_table
 [ "$ran" -gt 0 ] || echo "no end-to-end test found in $dir"
 for s in "${skips[@]}"; do echo "SKIPPED: $s"; done
 echo "$passed passed, $failed failed, $skipped skipped"
