@@ -21,7 +21,20 @@ failed=0
 skipped=0
 skips=()
 ran=0
-work=$(mktemp -d) || exit 1
+# The tests' temp files (lib.sh makes every one under TMPDIR) go on a
+# tmpfs when the caller named no TMPDIR and /dev/shm has room (4 GB free):
+# the tests create and remove tens of thousands of files (logs, sockets,
+# copies), and on this machine's ext4 /tmp, whose inode allocator scans
+# past recently deleted inodes, that was a fifth of a spawning test's
+# CPU (test_spawn_farm 13.3 -> 10.3 CPU-s).
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
+   [ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1)" -ge 4000000 ] 2>/dev/null; then
+    work=$(mktemp -d /dev/shm/pg-e2e.XXXXXX) || exit 1
+    export TMPDIR=$work/tmp
+    mkdir "$TMPDIR" || exit 1
+else
+    work=$(mktemp -d) || exit 1
+fi
 bg_pids=()
 cleanup() {
     local pid
