@@ -15,7 +15,8 @@
 # PG_TESTS="test_a.sh test_b.sh" runs only those;
 # PG_E2E_DIR runs the tests of another directory (test_harness.sh does).
 set -u
-dir=$(cd "${PG_E2E_DIR:-$(dirname "${BASH_SOURCE[0]}")}" && pwd) || exit 1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || exit 1
+dir=$(cd "${PG_E2E_DIR:-$here}" && pwd) || exit 1
 passed=0
 failed=0
 skipped=0
@@ -37,9 +38,12 @@ else
 fi
 bg_pids=()
 cleanup() {
-    local pid
+    local pid b
     for pid in "${bg_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
     for pid in "${bg_pids[@]}"; do wait "$pid" 2>/dev/null; done
+    for b in "$work"/browsers/*/; do
+        [ -d "$b" ] && python3 "$here/graph_page.py" --stop-browser "$b"
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -91,6 +95,12 @@ left_behind() {
         rm -rf "$base"
     done <"$work/$name.tmps"
 }
+
+# The page checks of every test share the run's few headless Chromiums
+# (graph_page.py's Driver.pool_slot; each costs about two CPU seconds to
+# start), ended by cleanup above; a check that finds them all busy uses
+# its test's own (lib.sh).
+export PG_BROWSER_POOL=$work/browsers
 
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
