@@ -245,6 +245,14 @@ pg_repeat_until_differ() {
     done
 }
 
+# pg_slow_fast CMD...: CMD with tests/programs/plain_slow's workers
+# spending no time a round (PLAIN_SLOW_MS=0, exported to the tasks): for
+# its recordings that only have to exist, before a replay that has to last
+# (its messages, and so its logs, are the same; the rounds were busy CPU).
+pg_slow_fast() {
+    PLAIN_SLOW_MS=0 PVM_EXPORT="PLAIN_SLOW_MS${PVM_EXPORT:+:$PVM_EXPORT}" "$@"
+}
+
 # pg_comm_xml LOGDIR [LTID]: the communication logs of LOGDIR (or ltid
 # LTID's) as XML, as `pangaea -dump` prints them.
 pg_comm_xml() {
