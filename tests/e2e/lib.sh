@@ -387,7 +387,7 @@ pg_replay_case() {
 # session).
 pg_browser_stop() {
     [ -d "$PG_BROWSER_DIR" ] || return 0
-    python3 "$PG_ROOT/tests/e2e/graph_page.py" --stop-browser "$PG_BROWSER_DIR"
+    python3 -S "$PG_ROOT/tests/e2e/graph_page.py" --stop-browser "$PG_BROWSER_DIR"
 }
 
 # Ends the shared Chromium, halts our pvmd and any pvmd still serving a

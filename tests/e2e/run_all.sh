@@ -42,7 +42,7 @@ cleanup() {
     for pid in "${bg_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
     for pid in "${bg_pids[@]}"; do wait "$pid" 2>/dev/null; done
     for b in "$work"/browsers/*/; do
-        [ -d "$b" ] && python3 "$here/graph_page.py" --stop-browser "$b"
+        [ -d "$b" ] && python3 -S "$here/graph_page.py" --stop-browser "$b"
     done
     rm -rf "$work"
 }

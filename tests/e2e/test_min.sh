@@ -58,7 +58,7 @@ recvs() { pg_comm_xml "$1" | grep -c '<recv ' || true; }
 # racing LOGDIR: the receives -races counts as racing (not failed polls).
 racing() {
     "$P" -races -json "$1" 2>/dev/null |
-        python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(1 for r in d["races"] if r["took"] is not None and "notice" not in (r["took"] or {})))'
+        python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(sum(1 for r in d["races"] if r["took"] is not None and "notice" not in (r["took"] or {})))'
 }
 
 # ---- every replay program, from a race-only recording --------------------
