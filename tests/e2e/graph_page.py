@@ -64,10 +64,13 @@ class Driver:
     Without PG_BROWSER_DIR, a Driver starts and ends a Chromium of its own.
     """
 
-    def __init__(self, size):
+    def __init__(self, size, pool=True):
+        """pool=False: not a browser of the run's pool, whose renderer may
+        still hold other tests' pages (a check that weighs the page's
+        heap must not count them)."""
         self.sid = None
         self.lock = None
-        self.shared = self.pool_slot() or os.environ.get("PG_BROWSER_DIR")
+        self.shared = (pool and self.pool_slot()) or os.environ.get("PG_BROWSER_DIR")
         if self.shared:
             self.attach(size)
         else:
