@@ -101,7 +101,7 @@ def samples(d, url):
 
 def main():
     url = sys.stdin.readline().strip()
-    d = Driver((1400, 900))
+    d = Driver((1400, 900), pool=False)  # its heap, not other tests' pages
     try:
         d.call("POST", "/url", {"url": url})
         # At once: the page's first answer may be read already (a few

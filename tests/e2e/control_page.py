@@ -20,7 +20,8 @@ graph's view (real or logical) while they are held and after a click on
 the breakpoint list as shown, and the panel's task table once a task is
 held by the breakpoint (per row: ltid, state, "about to call", why).
 choose: the receive and the message clicked (the first one offered that
-the receive did not take), and, replaying, the what-if line the panel
+the receive did not take), what the panel said once the server answered
+the choice ("said"), and, replaying, the what-if line the panel
 shows once that run is over (its state and directory) and its output.
 site: the breakpoint list as shown.
 table: the task table as shown ("table", as step's); with --ready F,
@@ -144,9 +145,16 @@ const a = r.alternatives.find((a) => a.ltid !== not);
 return {ltid: r.ltid, event: r.event, took: r.took, sender: a.ltid, msgid: a.msgid,
         drawn: window.pangaeaControl.offers().length};
 """)
+    d.js("document.getElementById('c-say').textContent = '';")
     click(d, '#c-alts div[data-ltid="%d"][data-event="%d"] button[data-sender="%d"][data-msgid="%d"]'
           % (pick["ltid"], pick["event"], pick["sender"], pick["msgid"]))
-    out = {"picked": pick}
+    # The button posts the choice from the page, after the click has
+    # returned: until the server has answered it, emptying the tab as
+    # this script ends could cancel the request (a loaded machine lost
+    # the choice so, and the receive was never released).
+    said = wait(d, "const s = document.getElementById('c-say').textContent;"
+                   "return s.startsWith('choose') ? s : null;")
+    out = {"picked": pick, "said": said}
     if pick["took"] is not None:  # a replay: a what-if run
         wait(d, "const w = document.querySelector('#c-whatifs .whatif');"
                 "return w && w.dataset.state !== 'running';", 120)

@@ -20,8 +20,10 @@ network-related background services.  Clean-up stops only what this script
 started: the WebDriver session (which ends its Chromium), chromedriver by
 its PID, then any process still naming our private profile dir, by PID.
 Under the e2e tests (lib.sh sets PG_BROWSER_DIR) the checks of one test
-share one Chromium, each on the tab emptied for it (Driver says how);
-`graph_page.py --stop-browser DIR` ends that browser (lib.sh's clean-up).
+share one Chromium, each on the tab emptied for it (Driver says how), and
+under run_all.sh (PG_BROWSER_POOL) the checks of every test share a few;
+`graph_page.py --stop-browser DIR` ends such a browser (lib.sh's and
+run_all.sh's clean-up).
 """
 import argparse
 import base64
@@ -38,6 +40,7 @@ import time
 import urllib.request
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+POOL_SLOTS = 3  # the run's browsers (Driver.pool_slot): about as many as tests run pages at once
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
@@ -61,10 +64,13 @@ class Driver:
     Without PG_BROWSER_DIR, a Driver starts and ends a Chromium of its own.
     """
 
-    def __init__(self, size):
-        self.shared = os.environ.get("PG_BROWSER_DIR")
+    def __init__(self, size, pool=True):
+        """pool=False: not a browser of the run's pool, whose renderer may
+        still hold other tests' pages (a check that weighs the page's
+        heap must not count them)."""
         self.sid = None
         self.lock = None
+        self.shared = (pool and self.pool_slot()) or os.environ.get("PG_BROWSER_DIR")
         if self.shared:
             self.attach(size)
         else:
@@ -94,13 +100,36 @@ class Driver:
             "goog:chromeOptions": {"binary": CHROMIUM, "args": args}}}}
         self.sid = self.call("POST", "/session", caps)["sessionId"]
 
+    def pool_slot(self):
+        """A free browser of the run's pool, its lock taken: run_all.sh
+        names a dir in PG_BROWSER_POOL whose POOL_SLOTS browsers every
+        test's checks share (started by the first check that takes each
+        slot, ended by run_all.sh), so that a run starts a few Chromiums,
+        not one a test.  None when there is no pool or every slot is busy:
+        the check then takes the test's own browser (PG_BROWSER_DIR), as
+        without a pool, rather than wait for another test's check."""
+        pool = os.environ.get("PG_BROWSER_POOL")
+        for i in range(POOL_SLOTS if pool else 0):
+            d = os.path.join(pool, str(i))
+            os.makedirs(d, exist_ok=True)
+            f = open(os.path.join(d, "lock"), "w")
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                f.close()
+                continue
+            self.lock = f
+            return d
+        return None
+
     def attach(self, size):
         """The test's shared browser (started now if it has none or the one
         it had died), its tab emptied and sized; any other window (a page
         may open one) is closed, so no page of an earlier check runs on."""
         os.makedirs(self.shared, exist_ok=True)
-        self.lock = open(os.path.join(self.shared, "lock"), "w")
-        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        if not self.lock:  # the test's own browser (a pool slot is locked)
+            self.lock = open(os.path.join(self.shared, "lock"), "w")
+            fcntl.flock(self.lock, fcntl.LOCK_EX)
         state_file = os.path.join(self.shared, "state.json")
         st = None
         try:

@@ -149,7 +149,7 @@ EOF
 # Starts the master pvmd on host $1 and waits for its socket file.
 hosts_master() {
     local h=$1 i
-    hosts_run "$h" pvmd </dev/null >"$HOSTS_DIR/$h/pvmd.out" 2>&1 &
+    (pg_pvmd_fds; hosts_run "$h" pvmd </dev/null >"$HOSTS_DIR/$h/pvmd.out" 2>&1) &
     for i in $(seq 100); do
         pg_pvmd_pid "$HOSTS_DIR/$h/pvmtmp" >/dev/null && return 0
         sleep 0.1

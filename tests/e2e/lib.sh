@@ -127,6 +127,21 @@ pg_wait_gone() {
     return 1
 }
 
+# pg_pvmd_fds: lowers the shell's soft limit of open files to FD_SETSIZE
+# (1024), for a pvmd started from it.  pvmd closes every descriptor below
+# its limit in each task it forks, one close(2) each: at this machine's
+# 20,000 that was a fifth of the CPU of a test that spawns.  pvmd and
+# libpvm3 wait with select(2), which cannot watch a descriptor past
+# FD_SETSIZE (pvmd aborts there), so the lower limit takes nothing from
+# PVM; its tasks inherit it, as they inherit pvmd's.  Call it in the
+# subshell that runs pvmd.
+pg_pvmd_fds() {
+    local n
+    n=$(ulimit -S -n)
+    [ "$n" = unlimited ] || [ "$n" -gt 1024 ] || return 0
+    ulimit -S -n 1024
+}
+
 # Starts a pvmd in a fresh PVM_TMP and exports the environment PVM needs.
 pg_pvm_start() {
     local sockfile i
@@ -139,7 +154,7 @@ pg_pvm_start() {
     export PVM_PATH="${PVM_PATH:+$PVM_PATH:}/usr/lib/pvm3/lib:/usr/bin"
     sockfile="$PVM_TMP/pvmd.$(id -u)"
     # pvmd prints its socket path on stdout: keep that out of test output.
-    pvmd </dev/null >"$PVM_TMP/pvmd.out" 2>&1 &
+    (pg_pvmd_fds; exec pvmd </dev/null >"$PVM_TMP/pvmd.out" 2>&1) &
     for i in $(seq 100); do
         [ -s "$sockfile" ] && PG_PVMD_PID=$(pg_pvmd_pid) && break
         sleep 0.1
@@ -228,6 +243,14 @@ pg_repeat_until_differ() {
             PG_REPEAT_DISTINCT=2; break
         fi
     done
+}
+
+# pg_slow_fast CMD...: CMD with tests/programs/plain_slow's workers
+# spending no time a round (PLAIN_SLOW_MS=0, exported to the tasks): for
+# its recordings that only have to exist, before a replay that has to last
+# (its messages, and so its logs, are the same; the rounds were busy CPU).
+pg_slow_fast() {
+    PLAIN_SLOW_MS=0 PVM_EXPORT="PLAIN_SLOW_MS${PVM_EXPORT:+:$PVM_EXPORT}" "$@"
 }
 
 # pg_comm_xml LOGDIR [LTID]: the communication logs of LOGDIR (or ltid
@@ -364,7 +387,7 @@ pg_replay_case() {
 # session).
 pg_browser_stop() {
     [ -d "$PG_BROWSER_DIR" ] || return 0
-    python3 "$PG_ROOT/tests/e2e/graph_page.py" --stop-browser "$PG_BROWSER_DIR"
+    python3 -S "$PG_ROOT/tests/e2e/graph_page.py" --stop-browser "$PG_BROWSER_DIR"
 }
 
 # Ends the shared Chromium, halts our pvmd and any pvmd still serving a

@@ -59,7 +59,7 @@ recv_line=$(grep -n "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE" "$PG_ROOT/tests/pr
 
 # races_ok LOGDIR: the race set expected of mpi_master's recording.
 races_ok() {
-    "$PG_BUILD/pangaea" -races -json "$1" | python3 -c '
+    "$PG_BUILD/pangaea" -races -json "$1" | python3 -S -c '
 import json, sys
 r = json.load(sys.stdin)["races"]
 recv = [x for x in r if x["call"] == "MPI_Recv"]
@@ -96,7 +96,7 @@ sys.exit(0 if ok else 1)' "$recv_line"
 # counts the same receives and races.
 races_exact() {
     local out
-    if out=$(python3 "$PG_ROOT/tests/e2e/mpi_races_check.py" "$PG_BUILD/pangaea" "$2" 2>&1); then
+    if out=$(python3 -S "$PG_ROOT/tests/e2e/mpi_races_check.py" "$PG_BUILD/pangaea" "$2" 2>&1); then
         pg_pass "$1: -races reports exactly the races derived by hand, none at a send's test (${out#mpi_races_check: })"
     else
         pg_fail "$1: $out"
@@ -144,7 +144,7 @@ logs_valid() {
     for k in $(seq "$n"); do
         "$PG_BUILD/pangaea" -dump "$logs" "$k" >"$dir/$k.xml" &&
             xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$dir/$k.xml" 2>/dev/null &&
-            python3 "$PG_ROOT/docs/comm_log_reader.py" "$logs/ltid-$k.comm.pgc" "$dir/$k.xml" >/dev/null ||
+            python3 -S "$PG_ROOT/docs/comm_log_reader.py" "$logs/ltid-$k.comm.pgc" "$dir/$k.xml" >/dev/null ||
             bad="$bad $k"
     done
     if [ -z "$bad" ]; then
@@ -190,7 +190,7 @@ comms() {
         "$launcher" "$@" -n 4 "$prog"
     tasks_matched "$name" "-tasks matches every message on the communicators to its send" \
         "$PG_CASE_LOGS" 11 13
-    if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+    if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 4 and x["call"] == "MPI_Irecv"]
 alts = {a["ltid"] for x in r for a in x["alternatives"]} | {x["took"]["ltid"] for x in r}
@@ -367,7 +367,7 @@ race_only() {
         "$launcher" "$@" -n 4 "$dir/mpi_master"
     PG_LOG_OPTS=()
     logs=$PG_CASE_LOGS
-    if "$PG_BUILD/pangaea" -dump "$logs" 1 | python3 -c '
+    if "$PG_BUILD/pangaea" -dump "$logs" 1 | python3 -S -c '
 import re, sys
 x = sys.stdin.read()
 recv = re.findall(r"<recv [^>]*call=\"MPI_Recv\"", x)
@@ -450,7 +450,7 @@ persist() {
         "$launcher" "$@" -n 4 "$dir/mpi_persist"
     logs=$PG_CASE_LOGS
     line=$(grep -n "MPI_Wait(one, &st)" "$PG_ROOT/tests/programs/mpi_persist.c" | cut -d: -f1)
-    if "$PG_BUILD/pangaea" -races -json "$logs" | python3 -c '
+    if "$PG_BUILD/pangaea" -races -json "$logs" | python3 -S -c '
 import json, sys
 r = sorted((x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Irecv" and x["took"]), key=lambda x: x["seq"])
 ok = True
@@ -501,7 +501,7 @@ fpersist() {
         "$launcher" "$@" -n 4 "$dir/mpi_fpersist"
     if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
         grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched, 0 send destinations and 0 receives unmatched" &&
-        "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+        "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
 import json, sys
 r = sorted((x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["tag"] == 1), key=lambda x: x["seq"])
 sys.exit(0 if r and len(r[0]["alternatives"]) == 2 and r[0]["asked"]["from"] == -1 else 1)'; then

@@ -40,7 +40,7 @@ f08master() {
         return
     fi
     races_exact "$name: mpi_f08master" "$PG_CASE_LOGS"
-    if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+    if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
 ok = [len(x["alternatives"]) for x in r] == [2, 1]
@@ -75,7 +75,7 @@ sys.exit(0 if ok else 1)' "$f08_recv_line"; then
 f08_whatif() {
     local name=$1 launcher=$2 dir=$3 plan out
     shift 3
-    plan=$("$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+    plan=$("$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"][0]
 a = r["alternatives"][0]

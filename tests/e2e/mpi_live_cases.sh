@@ -61,7 +61,7 @@ master_took_one() { [ "$(master_recvs)" != "[]" ]; }
 # recvs_of LOGDIR: its receives as (ltid, seq, from, msgid), as -dump
 # shows the logs pangaea renumbered after the run.
 recvs_of() {
-    "$PANGAEA" -dump "$1" | python3 -c '
+    "$PANGAEA" -dump "$1" | python3 -S -c '
 import re, sys
 out, ltid = [], None
 for line in sys.stdin:
@@ -107,7 +107,7 @@ live_mpi() {
         "$(master_recvs)" "[('recv', 2)]"
 
     # ---- 3. Step all, clicked on the page
-    if res=$(python3 "$MPI_LIVE_HERE/control_page.py" - step 2 <<<"$PAGE_URL"); then
+    if res=$(python3 -S "$MPI_LIVE_HERE/control_page.py" - step 2 <<<"$PAGE_URL"); then
         expect "$name: page: Step all twice, every rank held again after each click" \
             "$(jget "$res" '[[h - h0 for (_, h, _), (_, h0, _) in zip(s, d["holds"][0])] for s in d["holds"]]')" \
             "[[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2]]"
@@ -116,7 +116,7 @@ live_mpi() {
     fi
 
     # ---- 4. a breakpoint, from the page's form
-    if res=$(python3 "$MPI_LIVE_HERE/control_page.py" - break 7 <<<"$PAGE_URL"); then
+    if res=$(python3 -S "$MPI_LIVE_HERE/control_page.py" - break 7 <<<"$PAGE_URL"); then
         expect "$name: page: the breakpoint listed" "$(jget "$res" 'd["breakpoints"][0]')" \
             "#1: call any, ltid any, peer any, tag 7, size any (0 matches) "
         expect "$name: page: the ranks it holds are at a call of tag 7" \
@@ -146,7 +146,7 @@ live_mpi() {
     fi
     n=$(jget "$(evs)" 'd["count"]')
     want=$(jget "$(evs)" 'sum(e["kind"] == "recv" for e in d["events"])')
-    if res=$(python3 "$MPI_LIVE_HERE/live_page.py" - --min-events "$n" <<<"$PAGE_URL"); then
+    if res=$(python3 -S "$MPI_LIVE_HERE/live_page.py" - --min-events "$n" <<<"$PAGE_URL"); then
         expect "$name: page: the run is over" "$(jget "$res" 'd["running"]')" False
         expect "$name: page: every event of the run" "$(jget "$res" 'd["events"]')" "$n"
         expect "$name: page: every rank ended, status 0" \
@@ -169,7 +169,7 @@ live_mpi() {
     if start_live "replay-$launcher" -replay -live 0 -hold -logdir "$rec" \
         "$launcher" "$@" -n 4 "$prog"; then
         wait_for 60 held_n 4 || pg_fail "$name: replay: the ranks were never held: $(ctl)"
-        if res=$(python3 "$MPI_LIVE_HERE/control_page.py" - choose <<<"$PAGE_URL"); then
+        if res=$(python3 -S "$MPI_LIVE_HERE/control_page.py" - choose <<<"$PAGE_URL"); then
             expect "$name: replay: the what-if of the clicked alternative is done" \
                 "$(jget "$res" 'd["whatif"]["state"]')" done
             expect "$name: replay: its master took the chosen rank's message first" \
@@ -178,7 +178,7 @@ live_mpi() {
             pg_fail "$name: replay: clicking an alternative did not work: $(ctl)"
         fi
         post step -d ltid=1 >/dev/null
-        first=$(recvs_of "$rec" | python3 -c 'import sys, ast; r = ast.literal_eval(sys.stdin.read()); print([(f, m) for l, s, f, m in r if l == 1][0])')
+        first=$(recvs_of "$rec" | python3 -S -c 'import sys, ast; r = ast.literal_eval(sys.stdin.read()); print([(f, m) for l, s, f, m in r if l == 1][0])')
         wait_for 30 master_waits
         expect "$name: replay: the master, stepped, waits for its recorded message (from, msgid)" \
             "$(jget "$(evs)" "[(t['waits']['from'], t['waits']['msgid']) for t in d['tasks'] if t['ltid'] == 1 and t['waits']][0]" 2>/dev/null)" "$first"
@@ -189,7 +189,7 @@ live_mpi() {
         expect "$name: replay: a breakpoint on call, rank and peer holds that rank alone, there" \
             "$(held_list)" "$want"
         post unbreak -d id=all >/dev/null
-        if res=$(python3 "$MPI_LIVE_HERE/live_page.py" - --click-to-end c-resume <<<"$PAGE_URL"); then
+        if res=$(python3 -S "$MPI_LIVE_HERE/live_page.py" - --click-to-end c-resume <<<"$PAGE_URL"); then
             expect "$name: replay: one Resume all, the page says it is over" \
                 "$(jget "$res" 'd["end"]["running"]')" False
         else

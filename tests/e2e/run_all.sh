@@ -15,18 +15,35 @@
 # PG_TESTS="test_a.sh test_b.sh" runs only those;
 # PG_E2E_DIR runs the tests of another directory (test_harness.sh does).
 set -u
-dir=$(cd "${PG_E2E_DIR:-$(dirname "${BASH_SOURCE[0]}")}" && pwd) || exit 1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || exit 1
+dir=$(cd "${PG_E2E_DIR:-$here}" && pwd) || exit 1
 passed=0
 failed=0
 skipped=0
 skips=()
 ran=0
-work=$(mktemp -d) || exit 1
+# The tests' temp files (lib.sh makes every one under TMPDIR) go on a
+# tmpfs when the caller named no TMPDIR and /dev/shm has room (4 GB free):
+# the tests create and remove tens of thousands of files (logs, sockets,
+# copies), and on this machine's ext4 /tmp, whose inode allocator scans
+# past recently deleted inodes, that was a fifth of a spawning test's
+# CPU (test_spawn_farm 13.3 -> 10.3 CPU-s).
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
+   [ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1)" -ge 4000000 ] 2>/dev/null; then
+    work=$(mktemp -d /dev/shm/pg-e2e.XXXXXX) || exit 1
+    export TMPDIR=$work/tmp
+    mkdir "$TMPDIR" || exit 1
+else
+    work=$(mktemp -d) || exit 1
+fi
 bg_pids=()
 cleanup() {
-    local pid
+    local pid b
     for pid in "${bg_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
     for pid in "${bg_pids[@]}"; do wait "$pid" 2>/dev/null; done
+    for b in "$work"/browsers/*/; do
+        [ -d "$b" ] && python3 -S "$here/graph_page.py" --stop-browser "$b"
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -79,6 +96,12 @@ left_behind() {
     done <"$work/$name.tmps"
 }
 
+# The page checks of every test share the run's few headless Chromiums
+# (graph_page.py's Driver.pool_slot; each costs about two CPU seconds to
+# start), ended by cleanup above; a check that finds them all busy uses
+# its test's own (lib.sh).
+export PG_BROWSER_POOL=$work/browsers
+
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
 # Python's interpreter, found once for the run and put first on PATH:
@@ -99,33 +122,65 @@ fi
 # The suite as a whole is bound by CPU (two cores do all the tests' work),
 # so the tests that take the most CPU start first, after the two long
 # waiters (FIRST, from the CPU seconds of each test, user and system,
-# pvmd and its tasks included, measured as docs/DEVELOPING.md says): the
-# run is not left with one long test computing alone at its end.  Each
-# test's output is kept apart and shown whole when it ends, with its time,
-# so outputs never interleave.
+# pvmd and its tasks included: the table PG_CPU_DIR prints, below), then
+# the tests that wait long for little CPU (a minute of wall time each
+# under load): the run is not left with one long test alone at its end.
+# Each test's output is kept apart and shown whole when it ends, with its
+# time, so outputs never interleave.
 jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 + 2 ))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
-FIRST="test_hostloss.sh test_interactive.sh test_load.sh test_min.sh
-test_debian.sh test_install.sh test_spawn_farm.sh test_replay.sh
-test_mpi_replay.sh test_mpi_live.sh test_display.sh test_mpi_min.sh
-test_mpi_replay_openmpi.sh test_page_scale.sh test_mpi_live_openmpi.sh test_display_parts.sh
-test_mpi_anyof.sh test_page_budget.sh test_display_scaling.sh
-test_filter.sh test_mpi_f08.sh test_live.sh test_live_steer.sh
-test_hosts.sh test_view_memory.sh test_replay_wait.sh
-test_mpi_f08_openmpi.sh test_mpi_ctx.sh test_mpi_spawn_more.sh
-test_mpi_spawn.sh test_mpi_live_choose.sh
-test_page_export.sh test_scaling.sh test_mpi.sh test_mpi_persist.sh
-test_mpi_openmpi.sh test_mpi_persist_openmpi.sh test_mpi_whatif.sh
-test_mpi_hotpath.sh
-test_pack_hosts.sh test_whatif_real.sh test_exit_enrol.sh test_mpi_debug.sh
-test_replay_cost.sh test_explore.sh test_errors.sh test_mpi_hpcc.sh
-test_format_page.sh test_select.sh test_debug.sh"
+FIRST="test_hostloss.sh test_interactive.sh test_load.sh test_debian.sh
+test_install.sh test_min.sh test_mpi_replay.sh test_mpi_hpcc.sh
+test_mpi_ctx.sh test_replay.sh test_mpi_anyof.sh test_spawn_farm.sh
+test_mpi_min.sh test_mpi_replay_openmpi.sh test_mpi_persist.sh
+test_mpi_live.sh test_mpi.sh test_mpi_f08.sh test_scaling.sh
+test_mpi_live_openmpi.sh test_display.sh test_errors.sh test_mpi_whatif.sh
+test_mpi_explore.sh test_mpi_persist_openmpi.sh test_mpi_openmpi.sh
+test_replay_cost.sh test_mpi_f08_openmpi.sh test_mpi_debug.sh
+test_logdir.sh test_hosts.sh test_killed.sh test_mpi_hosts_openmpi.sh
+test_display_scaling.sh test_page_scale.sh test_mpi_spawn_more.sh
+test_explore.sh test_debug.sh test_mpi_getstatus.sh test_mpi_spawn.sh
+test_mpi_postings.sh test_scaling_tables.sh test_recv_info.sh
+test_whatif_real.sh test_exit_enrol.sh test_fifo.sh test_display_parts.sh
+test_live_steer.sh test_live.sh test_filter.sh test_replay_wait.sh
+test_live_guard.sh test_outside.sh test_realprog_inherit.sh"
 order=()
 for name in $FIRST; do [ -e "$dir/$name" ] && order+=("$name"); done
 for t in "$dir"/test_*.sh; do
     name=$(basename "$t")
     [[ " $(echo $FIRST) " == *" $name "* ]] || order+=("$name")
 done
+
+# PG_CPU_DIR=DIR: each test runs under `perf stat` (task-clock follows
+# every process the test starts, its daemonized pvmd included; user and
+# system time are those of the processes it waits for), and the run ends
+# with a table of them, costliest first, kept in DIR/cpu.txt: the figures
+# FIRST above is ordered by (docs/DEVELOPING.md).
+# Not passed on: a run_all.sh a test starts (test_harness.sh) counts
+# nothing into it.
+cpu_stat=()
+cpu_dir=${PG_CPU_DIR:-}
+unset PG_CPU_DIR
+if [ -n "$cpu_dir" ]; then
+    mkdir -p "$cpu_dir" || exit 1
+    cpu_stat=(perf stat -x, -e task-clock,user_time,system_time -o)
+fi
+
+# cpu_table: one line per test, "CPU-s user-s sys-s wall-s name", from the
+# perf outputs in PG_CPU_DIR, costliest first; and the sum.
+cpu_table() {
+    local f
+    for f in "$cpu_dir"/*.perf; do
+        awk -F, -v name="$(basename "$f" .perf)" -v wall="$(cat "${f%.perf}.wall")" '
+            $3 == "task-clock"  { cpu = $1 / 1000 }
+            $3 == "user_time"   { usr = $1 / 1e9 }
+            $3 == "system_time" { sys = $1 / 1e9 }
+            END { printf "%7.1f %7.1f %7.1f %5d %s\n", cpu, usr, sys, wall, name }' "$f"
+    done | sort -rn >"$cpu_dir/cpu.txt"
+    echo "  CPU-s  user-s   sys-s wall-s test"
+    cat "$cpu_dir/cpu.txt"
+    awk '{ c += $1; u += $2; s += $3 } END { printf "%7.1f %7.1f %7.1f       total\n", c, u, s }' "$cpu_dir/cpu.txt"
+}
 
 declare -A job_name job_start
 running=0
@@ -136,6 +191,7 @@ reap() {
     [ -n "${pid:-}" ] || return 1
     name=${job_name[$pid]}
     echo "== $name ($(( SECONDS - job_start[$pid] )) s)"
+    [ -z "$cpu_dir" ] || echo $(( SECONDS - job_start[$pid] )) >"$cpu_dir/$name.wall"
     cat "$work/$name.log"
     count "$name" "$rc" "$work/$name.log"
     left_behind "$name"
@@ -146,7 +202,7 @@ for name in "${order[@]}"; do
     wanted "$name" || continue
     while [ "$running" -ge "$jobs" ]; do reap || break; done
     PG_E2E_TMPLIST=$work/$name.tmps \
-        timeout "${PG_TEST_TIMEOUT:-1200}" bash "$dir/$name" >"$work/$name.log" 2>&1 &
+        timeout "${PG_TEST_TIMEOUT:-1200}" "${cpu_stat[@]}" ${cpu_stat:+"$cpu_dir/$name.perf"} bash "$dir/$name" >"$work/$name.log" 2>&1 &
     job_name[$!]=$name
     job_start[$!]=$SECONDS
     bg_pids+=($!)
@@ -155,6 +211,7 @@ done
 while [ "$running" -gt 0 ]; do reap || break; done
 bg_pids=()
 
+[ -z "$cpu_dir" ] || [ "$ran" -eq 0 ] || cpu_table
 [ "$ran" -gt 0 ] || echo "no end-to-end test found in $dir"
 for s in "${skips[@]}"; do echo "SKIPPED: $s"; done
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -37,7 +37,7 @@ dir=$(pg_tmpdir)
 # (a byte flipped in a block ltid 2 has not reached yet) is found by the
 # task itself, mid-run, and is a bad log all the same.
 SLOW=$PG_BUILD/tests/plain_slow
-"$PANGAEA" -log -logdir "$dir/slow" "$SLOW" 600 >/dev/null 2>&1
+pg_slow_fast "$PANGAEA" -log -logdir "$dir/slow" "$SLOW" 600 >/dev/null 2>&1
 size=$(stat -c %s "$dir/slow/ltid-2.comm.pgc" 2>/dev/null || echo 0)
 if [ "$size" -gt 6000 ]; then
     ( "$PANGAEA" -replay -logdir "$dir/slow" "$SLOW" 600 >"$dir/slow.out" 2>"$dir/slow.err"

@@ -137,7 +137,7 @@ cp -r rec minrec
 expect "-min -logdir DIR makes it race-only" 0 "is race-only now" \
     "$PANGAEA" -min -logdir minrec
 # A port in use: Pangaea's one line, not libmicrohttpd's "Failed to bind".
-python3 -c 'import socket, time, sys
+python3 -S -c 'import socket, time, sys
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
 print(s.getsockname()[1], flush=True); time.sleep(120)' >port.txt &
 holder=$!

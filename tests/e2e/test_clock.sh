@@ -75,7 +75,7 @@ fi
 # "code [clock] sec [sub]" of varints; the master makes
 # four calls (time 2 before its first PVM call, getpid 4, clock_gettime 3,
 # time 2), PVM's are not there.
-codes=$(python3 - "$dir/logs/ltid-1.time.pgc" <<'PY'
+codes=$(python3 -S - "$dir/logs/ltid-1.time.pgc" <<'PY'
 import sys
 f = open(sys.argv[1], 'rb').read()
 b, at = b'', 48 if f[4] >= 3 else 8

@@ -30,7 +30,7 @@ else
         grep 'tag="5"' "$dir/dump"
     fi
     "$PG_BUILD/pangaea" -races -json -logdir "$dir/logs" >"$dir/races.json" 2>"$dir/races.err"
-    if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["receives"] == 4 and d["races"] == []))' "$dir/races.json"; then
+    if python3 -S -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["receives"] == 4 and d["races"] == []))' "$dir/races.json"; then
         pg_pass "plain_contexts: -races offers each receive only its context's messages: no race in 4 receives"
     else
         pg_fail "plain_contexts: -races:"

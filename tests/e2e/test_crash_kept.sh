@@ -92,10 +92,10 @@ fi
 if command -v chromedriver >/dev/null; then
     html=$("$PANGAEA" -display "$dir/segv" 2>"$dir/display.err")
     if grep -q '>crash</span>' "$html" &&
-       res=$(python3 "$HERE/graph_page.py" "$html" --click 1 4 2>"$dir/page.err") &&
-       [ "$(python3 -c 'import json,sys,re; d=json.loads(sys.argv[1]); print(d["graph"]["crashes"], d["full"]["real"]["crashes"], d["details"]["ending"], bool(re.match(r"\+\d+\.\d{6} s  \[\d+\.\d{6}\]", d["details"]["t"])))' "$res")" = \
+       res=$(python3 -S "$HERE/graph_page.py" "$html" --click 1 4 2>"$dir/page.err") &&
+       [ "$(python3 -S -c 'import json,sys,re; d=json.loads(sys.argv[1]); print(d["graph"]["crashes"], d["full"]["real"]["crashes"], d["details"]["ending"], bool(re.match(r"\+\d+\.\d{6} s  \[\d+\.\d{6}\]", d["details"]["t"])))' "$res")" = \
          "1 1 died of SIGSEGV at plain_segv.c:$segv_line True" ]; then
-        pg_pass "the page draws one crash (legend 'crash'), ltid 1's event says how it died, its time is from the run's start ($(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["details"]["t"])' "$res"))"
+        pg_pass "the page draws one crash (legend 'crash'), ltid 1's event says how it died, its time is from the run's start ($(python3 -S -c 'import json,sys; print(json.loads(sys.argv[1])["details"]["t"])' "$res"))"
     else
         pg_fail "the page: ${res:-no result}"; tail -5 "$dir/page.err" "$dir/display.err"
     fi
@@ -106,7 +106,7 @@ fi
 if command -v chromedriver >/dev/null && command -v curl >/dev/null &&
    start_live live -log -live -live-wait -logdir "$dir/live" "$PROG"; then
     if wait_for 60 said_over; then
-        res=$(python3 "$HERE/live_page.py" - --min-events 4 <<<"$PAGE_URL" 2>"$dir/live.page")
+        res=$(python3 -S "$HERE/live_page.py" - --min-events 4 <<<"$PAGE_URL" 2>"$dir/live.page")
         got=$(jget "${res:-null}" '"%s|%s|%s" % (d["frame"]["crashes"], "crash" in d["legend"],
               [r["state"] + ": " + r["text"] for r in d["table"] if r["ltid"] == 1][0])')
         if [[ $got == "1|True|crashed: "*"died of SIGSEGV"*"at plain_segv.c:$segv_line"* ]]; then

@@ -44,7 +44,7 @@ expect() {
 logs=$dir/run
 mkdir -p "$logs"
 "$PG_BUILD/tests/gen_logs" "$logs" 6 20000 >/dev/null || { pg_fail "gen_logs failed"; pg_summary; exit 1; }
-cnt=$(python3 "$HERE/display_check.py" count "$logs")
+cnt=$(python3 -S "$HERE/display_check.py" count "$logs")
 page=$logs/pangaea-graph.html
 parts=$logs/pangaea-graph.parts
 
@@ -55,7 +55,7 @@ if grep -q '"c":"' "$page" && [ ! -e "$parts" ]; then
 else
     pg_fail "-display of 20,000 events by default is not one page"
 fi
-whole=$(timeout 120 python3 "$HERE/graph_page.py" "$page" 2>"$dir/whole.err") ||
+whole=$(timeout 120 python3 -S "$HERE/graph_page.py" "$page" 2>"$dir/whole.err") ||
     { pg_fail "the whole run's page did not load"; tail -3 "$dir/whole.err"; }
 races=$(jget "$whole" 'd["graph"]["raceMarks"]')
 
@@ -70,7 +70,7 @@ expect "the parts: four scripts beside the page" "$(cd "$parts" && ls)" \
     "$(printf 'part-%04d.js\n' 1 2 3 4)"
 
 # 2.
-if res=$(timeout 240 python3 "$HERE/parts_page.py" "$page" 2>"$dir/parts.err"); then
+if res=$(timeout 240 python3 -S "$HERE/parts_page.py" "$page" 2>"$dir/parts.err"); then
     expect "the later button walks 4 parts, each with the filter of the fragment" \
         "$(jget "$res" '[(p["part"]["k"], p["part"]["n"], p["filter"]["task"], "?part=%d" % p["part"]["k"] in p["url"] or p["part"]["k"] == 1) for p in d]')" \
         "[(1, 4, ['2'], True), (2, 4, ['2'], True), (3, 4, ['2'], True), (4, 4, ['2'], True)]"
@@ -102,7 +102,7 @@ expect "written again in parts of 10,000: two parts, the user's file kept" \
 # 5.
 mv "$parts/part-0002.js" "$dir/"
 expect "a missing part: the page names it" \
-    "$(timeout 60 python3 "$HERE/parts_page.py" --summary "file://$page?part=2" missing 2>/dev/null)" \
+    "$(timeout 60 python3 -S "$HERE/parts_page.py" --summary "file://$page?part=2" missing 2>/dev/null)" \
     "Part 2 of this page is missing: pangaea-graph.parts/part-0002.js (pangaea -display writes it beside the page)."
 
 # 6.
@@ -122,7 +122,7 @@ ev=$dir/every
 mkdir -p "$ev"
 "$PG_BUILD/tests/gen_logs" "$ev" every >/dev/null
 PANGAEA_DISPLAY_PART=4 "$PANGAEA" -display "$ev" >/dev/null 2>&1
-if res=$(timeout 240 python3 "$HERE/parts_page.py" "$ev/pangaea-graph.html" 2>"$dir/every.err"); then
+if res=$(timeout 240 python3 -S "$HERE/parts_page.py" "$ev/pangaea-graph.html" 2>"$dir/every.err"); then
     expect "a crashed task's cross in the part of its last event only" \
         "$(jget "$res" '[p["crashes"] for p in d]')" \
         "$(jget "$res" '[int(i == max(j for j, q in enumerate(d) if dict(q["taskEvents"]).get(2))) for i in range(len(d))] if len(d) > 1 else "one part only"')"
@@ -135,10 +135,10 @@ ring=$dir/ring
 mkdir -p "$ring"
 "$PG_BUILD/tests/gen_logs" "$ring" 8 64 ring >/dev/null
 PANGAEA_DISPLAY_PART=3 "$PANGAEA" -display "$ring" >/dev/null 2>&1
-if res=$(timeout 240 python3 "$HERE/parts_page.py" "$ring/pangaea-graph.html" 2>"$dir/ring.err"); then
+if res=$(timeout 240 python3 -S "$HERE/parts_page.py" "$ring/pangaea-graph.html" 2>"$dir/ring.err"); then
     expect "events sharing their times: no part empty, every event in one" \
         "$(jget "$res" '(min(p["events"] for p in d) > 0, sum(p["events"] for p in d), len(d) > 1)')" \
-        "(True, $(python3 "$HERE/display_check.py" count "$ring" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["sends"] + d["recvs"])'), True)"
+        "(True, $(python3 -S "$HERE/display_check.py" count "$ring" | python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(d["sends"] + d["recvs"])'), True)"
 else
     pg_fail "the page in parts of gen_logs ring did not load"; tail -5 "$dir/ring.err"
 fi

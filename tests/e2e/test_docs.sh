@@ -16,7 +16,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 work=$(pg_tmpdir)
-if out=$(python3 "$PG_ROOT/tests/e2e/cli_contract.py" "$PG_BUILD/pangaea" \
+if out=$(python3 -S "$PG_ROOT/tests/e2e/cli_contract.py" "$PG_BUILD/pangaea" \
              "$PG_ROOT" 2>&1); then
     pg_pass "the man page and README.md agree with the command-line table ($(tail -1 <<<"$out"))"
 else
@@ -25,7 +25,7 @@ else
 fi
 
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
-python3 "$PG_ROOT/tests/e2e/doctest.py" "$PG_ROOT" "$work" >"$work/doctest.out" 2>&1
+python3 -S "$PG_ROOT/tests/e2e/doctest.py" "$PG_ROOT" "$work" >"$work/doctest.out" 2>&1
 rc=$?
 grep -E '^(PASS|FAIL|NOT RUN)' "$work/doctest.out" | sed 's/^PASS/ok/'
 if [ $rc -eq 0 ]; then

@@ -55,7 +55,7 @@ if timeout 120 "$PANGAEA" -log -logdir rec "$PROG" recv 1 >rec.out 2>&1; then
     rc=0
     "$PANGAEA" -races edited >r1.out 2>&1 || rc=$?
     "$PANGAEA" -races -json edited >r1.json 2>&1
-    ooo=$(python3 -c 'import json,sys
+    ooo=$(python3 -S -c 'import json,sys
 r = json.load(open(sys.argv[1]))["races"]
 print(" ".join("%d:%d<%d:%d" % (x["ltid"], x["seq"], x["out_of_order"]["ltid"], x["out_of_order"]["msgid"]) for x in r if "out_of_order" in x))' r1.json)
     if [ "$rc" -eq 1 ] && grep -q "Out of the sender's order" r1.out &&

@@ -64,9 +64,9 @@ D=$(pg_tmpdir)
 # ---- -display ------------------------------------------------------------------
 if timeout 60 "$PANGAEA" -log -logdir "$D/rec" "$PROG" >"$D/rec.out" 2>&1 &&
    html=$("$PANGAEA" -display "$D/rec" 2>"$D/display.err") &&
-   CNT=$(python3 "$HERE/filter_check.py" "$PANGAEA" "$D/rec"); then
+   CNT=$(python3 -S "$HERE/filter_check.py" "$PANGAEA" "$D/rec"); then
     F=$(jget "$CNT" "d['file']"); L=$(jget "$CNT" "d['line']")
-    if res=$(timeout 60 python3 "$HERE/filter_page.py" "$html" --site "$F" "$L" \
+    if res=$(timeout 60 python3 -S "$HERE/filter_page.py" "$html" --site "$F" "$L" \
              --hide "$(jget "$CNT" "d['ltid']")" --collapse 1 2>"$D/page.err"); then
         check display "$res" msg
     else
@@ -87,11 +87,11 @@ for i in $(seq 300); do
     sleep 0.1
 done
 if [ -n "$URL" ] && grep -q "the run is over" "$D/live.err" &&
-   CNT=$(python3 "$HERE/filter_check.py" "$PANGAEA" "$D/live"); then
+   CNT=$(python3 -S "$HERE/filter_check.py" "$PANGAEA" "$D/live"); then
     F=$(jget "$CNT" "d['file']"); L=$(jget "$CNT" "d['line']")
     expect "live: /filter.js is served" "$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "${URL}filter.js")" \
         "200 text/javascript; charset=utf-8"
-    if res=$(timeout 60 python3 "$HERE/filter_page.py" - --live --site "$F" "$L" \
+    if res=$(timeout 60 python3 -S "$HERE/filter_page.py" - --live --site "$F" "$L" \
              --hide "$(jget "$CNT" "d['ltid']")" --collapse 1 2>"$D/lpage.err" <<<"$PAGE_URL"); then
         check live "$res" all
     else

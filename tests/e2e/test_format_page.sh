@@ -31,7 +31,7 @@ check() {
     "$PANGAEA" -dump "$logs" >"$dir/$name.xml" 2>"$dir/$name.err" ||
         { pg_fail "$name: -dump failed"; cat "$dir/$name.err"; return; }
     for f in "$logs"/ltid-*.comm.pgc; do
-        timeout 120 python3 "$READER" "$f" "$dir/$name.xml" >>"$dir/$name.cmp" 2>&1 ||
+        timeout 120 python3 -S "$READER" "$f" "$dir/$name.xml" >>"$dir/$name.cmp" 2>&1 ||
             bad="$bad ${f##*/}"
         n=$((n + 1))
     done
@@ -53,7 +53,7 @@ record() { # NAME PROGRAM ARGS...
 # ---- the codes: the page's lists and the reader's, against the tables ----
 "$PG_BUILD/tests/gen_logs" codes >"$dir/codes" || pg_fail "gen_logs codes failed"
 # "msg CODE NAME" / "query CODE NAME": the page's two blocks of call codes
-python3 - "$PG_ROOT/docs/comm-log-format.md" >"$dir/page_codes" <<'EOF'
+python3 -S - "$PG_ROOT/docs/comm-log-format.md" >"$dir/page_codes" <<'EOF'
 import re, sys
 text = open(sys.argv[1]).read()
 at = text.index("**The call**")
@@ -62,7 +62,7 @@ for space, block in zip(("msg", "query"), blocks):
     for code, name in re.findall(r"(\d+) (\S+)", block):
         print(space, code, name)
 EOF
-python3 - "$PG_ROOT/docs" >"$dir/reader_codes" <<'EOF'
+python3 -S - "$PG_ROOT/docs" >"$dir/reader_codes" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[1])
 import comm_log_reader as r

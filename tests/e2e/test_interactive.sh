@@ -84,7 +84,7 @@ holds_of() { q "' '.join(str(t['holds']) for t in sorted(d['tasks'], key=lambda 
 holds_all() { [ "$(q "len(d['tasks']) == 3 and all(t['held'] for t in d['tasks'])")" = True ] &&
     [ "$(holds_of)" = "$1" ]; }
 # plus N "H1 H2 H3": each number plus N
-plus() { python3 -c "import sys; print(' '.join(str(int(x) + int(sys.argv[1])) for x in sys.argv[2].split()))" "$@"; }
+plus() { python3 -S -c "import sys; print(' '.join(str(int(x) + int(sys.argv[1])) for x in sys.argv[2].split()))" "$@"; }
 master_held() { [ "$(q "bool([t for t in d['tasks'] if t['ltid'] == 1 and 'held' in t])")" = True ]; }
 # held_again LTID H: the task is held for more than H times
 held_again() { [ "$(q "'held' in $(task $1) and $(task $1)['holds'] > $2")" = True ]; }
@@ -137,7 +137,7 @@ if start_live step -log -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
             wait_for 20 holds_all "$(plus $i "$h0")" ||
                 { pg_fail "step $i: the tasks are not all held again: $(ctl)"; break; }
         done
-        want=$(python3 -c "import sys; print(' '.join(str(int(x) + 3) for x in sys.argv[1].split()))" "$before")
+        want=$(python3 -S -c "import sys; print(' '.join(str(int(x) + 3) for x in sys.argv[1].split()))" "$before")
         wait_for 10 counts_are "$want"
         sleep 0.5
         expect "step all three times: three more events per task (were $before)" \
@@ -224,7 +224,7 @@ fi
 # dump_seq REC LTID N: "SEQ KIND TAG" of the N-th record (1-based) of LTID
 # among its <send>/<recv>/<site> records, from -dump.
 dump_recs() {
-    "$PANGAEA" -dump "$1" "$2" | python3 -c '
+    "$PANGAEA" -dump "$1" "$2" | python3 -S -c '
 import re, sys
 for l in sys.stdin:
     m = re.match(r"\s*<(\w+) seq=\"(\d+)\"", l)
@@ -305,13 +305,13 @@ else
 fi
 
 # ---- 6. the same from the page's buttons, in headless Chromium -----------
-PAGE="python3 $(cd "$(dirname "$0")" && pwd)/control_page.py"
+PAGE="python3 -S $(cd "$(dirname "$0")" && pwd)/control_page.py"
 if start_live pstep -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
     past_spawns
     sleep 0.5
     before=$(ev_counts)
     if res=$($PAGE - step 3 <<<"$PAGE_URL"); then
-        want=$(python3 -c "import sys; print(' '.join(str(int(x) + 3) for x in sys.argv[1].split()))" "$before")
+        want=$(python3 -S -c "import sys; print(' '.join(str(int(x) + 3) for x in sys.argv[1].split()))" "$before")
         wait_for 10 counts_are "$want"
         sleep 0.5
         expect "page: Step all three times: three more events per task (were $before)" "$(ev_counts)" "$want"

@@ -33,7 +33,7 @@ set -u
 PANGAEA=$PG_BUILD/pangaea
 PROG=$PG_BUILD/tests/plain_live
 HERE=$(cd "$(dirname "$0")" && pwd)
-PAGE="python3 $HERE/live_page.py"
+PAGE="python3 -S $HERE/live_page.py"
 R=12
 
 
@@ -178,7 +178,7 @@ fi
 # ---- bad -live: refused before anything moves ---------------------------------
 rc=0; "$PANGAEA" -none -live "$PROG" "$R" "$G" >/dev/null 2>"$D/none.err" || rc=$?
 expect "-none -live is refused" "$rc:$(grep -c 'live needs -log or -replay' "$D/none.err")" "2:1"
-python3 -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(120)' >"$D/busy.port" &
+python3 -S -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(120)' >"$D/busy.port" &
 BUSY=$!
 wait_for 30 test -s "$D/busy.port"
 SUM=$(cat "$LOGS"/ltid-*.comm.pgc | md5sum)

@@ -173,7 +173,7 @@ if start_live rep -replay -live 0 -hold -live-wait -logdir "$REC" "$PROG" "$K"; 
 
     # -- slow headers: connections beyond the per-client limit are
     # closed, idle incomplete ones once idle (10 s); then it answers.
-    if res=$(python3 "$HERE/slow_headers.py" 127.0.0.1 "$PORT" 24 90); then
+    if res=$(python3 -S "$HERE/slow_headers.py" 127.0.0.1 "$PORT" 24 90); then
         expect "slow headers: of 24 connections, the server let one client hold 16" "$(jget "$res" 'd["held"]')" 16
         expect "slow headers: those held were closed once idle" "$(jget "$res" 'd["left_open"]')" 0
     else

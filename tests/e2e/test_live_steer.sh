@@ -71,7 +71,7 @@ if start_live st -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
         expect "a malformed from: refused, naming it" "$(jget "$r" '"from is" in d["error"]')" True
 
         # ---- 2. the Run to box keeps what is typed
-        if res=$(python3 "$HERE/control_page.py" - runto 100000 <<<"$PAGE_URL"); then
+        if res=$(python3 -S "$HERE/control_page.py" - runto 100000 <<<"$PAGE_URL"); then
             expect "Run to: the box kept what was typed across refreshes" "$(jget "$res" 'd["kept"]')" 100000
             expect "Run to: the click was taken" "$(jget "$res" 'd["said"]')" "runto: done"
         else
@@ -81,7 +81,7 @@ if start_live st -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
 
         # ---- 3. Resume all, once, for the tasks to come too; the page
         # then gets the final state of a run without -live-wait
-        if res=$(python3 "$HERE/live_page.py" - --click-to-end c-resume <<<"$PAGE_URL"); then
+        if res=$(python3 -S "$HERE/live_page.py" - --click-to-end c-resume <<<"$PAGE_URL"); then
             expect "one Resume all: the run ended, and the page says it is over" \
                 "$(jget "$res" 'd["end"]["running"]')" False
             n=$(jget "$res" 'd["end"]["summary"].split(", ")[-1].split()[0]')
@@ -112,7 +112,7 @@ site_bp() {
     if start_live "$name" -replay -live 0 -hold -logdir "$REC" "$PROG" "$K"; then
         wait_for 30 master_held || pg_fail "$name: the master was never held"
         if [ "$name" = site-line ]; then # from the page's form
-            res=$(python3 "$HERE/control_page.py" - site --site "$site" <<<"$PAGE_URL")
+            res=$(python3 -S "$HERE/control_page.py" - site --site "$site" <<<"$PAGE_URL")
             expect "$name: the page lists it" "$(jget "$res" 'd["breakpoints"][0]')" \
                 "#1: call any, ltid any, peer any, tag any, size any, site $site (0 matches) "
             id=1

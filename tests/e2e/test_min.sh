@@ -58,7 +58,7 @@ recvs() { pg_comm_xml "$1" | grep -c '<recv ' || true; }
 # racing LOGDIR: the receives -races counts as racing (not failed polls).
 racing() {
     "$P" -races -json "$1" 2>/dev/null |
-        python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(1 for r in d["races"] if r["took"] is not None and "notice" not in (r["took"] or {})))'
+        python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(sum(1 for r in d["races"] if r["took"] is not None and "notice" not in (r["took"] or {})))'
 }
 
 # ---- every replay program, from a race-only recording --------------------
@@ -222,7 +222,7 @@ fi
 # with ltid 2 stopped, the others must still report their waits, so the
 # run ends as stalled (exit 3) rather than hanging.
 s=$dir/slow
-if timeout 60 "$P" -log -min -logdir "$s" "$T/plain_slow" 300 >/dev/null 2>&1; then
+if pg_slow_fast timeout 60 "$P" -log -min -logdir "$s" "$T/plain_slow" 300 >/dev/null 2>&1; then
     start=$(date +%s)
     PANGAEA_STALL=2 timeout 60 "$P" -replay -logdir "$s" "$T/plain_slow" 300 \
         >"$dir/slow.out" 2>"$dir/slow.err" &

@@ -28,7 +28,7 @@ compare() {
     if ! "$P" -min "$d/min" 2>"$d.min"; then
         pg_fail "$name: pangaea -min failed"; cat "$d.min"; return
     fi
-    want=$("$P" -races -json "$d/full" 2>/dev/null | python3 -c '
+    want=$("$P" -races -json "$d/full" 2>/dev/null | python3 -S -c '
 import json, sys
 d = json.load(sys.stdin)
 print("%d of %d receives kept (%%s%d race," % (d["receives"], d["receives"],

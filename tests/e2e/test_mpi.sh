@@ -13,7 +13,7 @@ one_mpi MPICH mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_master"
 # Fortran: recorded and replayed through the C calls.
 pg_replay_case "MPICH: a Fortran master (MPI_RECV any source)" \
     mpiexec.mpich -n 4 "$PG_BUILD/tests/mpich/mpi_fmaster"
-if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
 sys.exit(0 if [len(x["alternatives"]) for x in r] == [2, 1] else 1)'; then

@@ -35,7 +35,7 @@ cd "$dir" || exit 1
 # races_of LOGDIR: "SEQ TOOK ALT ALT..." a line per race (ltid 1's; any
 # other rank's race prints "other").
 races_of() {
-    "$P" -races -json "$1" | python3 -c '
+    "$P" -races -json "$1" | python3 -S -c '
 import json, sys
 for r in json.load(sys.stdin)["races"]:
     if r["ltid"] != 1 or not r["took"] or r["call"] != "MPI_Irecv":
@@ -105,7 +105,7 @@ schema_ok() {
     "$P" -dump "$1" 1 >"$1.xml" 2>/dev/null &&
         xmllint --noout --schema "$PG_ROOT/schema/pangaea-log.xsd" "$1.xml" 2>/dev/null &&
         grep -q 'rivals="' "$1.xml" &&
-        python3 "$PG_ROOT/docs/comm_log_reader.py" "$1/ltid-1.comm.pgc" "$1.xml" >/dev/null
+        python3 -S "$PG_ROOT/docs/comm_log_reader.py" "$1/ltid-1.comm.pgc" "$1.xml" >/dev/null
 }
 
 distinct() { sed -n 's/^run [0-9]*: .*, output \([0-9a-f]*\).*/\1/p' "$1" | sort -u | wc -l; }
@@ -137,7 +137,7 @@ anyof_case() {
         sets=$(sed -n 's/^order: //p' ws.out)
         [ "$(echo "$sets" | tr -cd '{' | wc -c)" -ge 2 ] && break
     done
-    want=$(echo "$sets" | python3 -c '
+    want=$(echo "$sets" | python3 -S -c '
 import re, sys
 sets = [[int(x) + 1 for x in s.split()] for s in re.findall(r"\{([^}]*)\}", sys.stdin.read())]
 for i, s in enumerate(sets[:-1]):

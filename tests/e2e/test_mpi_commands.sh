@@ -36,7 +36,7 @@ else
     pg_fail "-display on an MPI recording"
     cat display.out
 fi
-if "$P" -export perfetto-json rec >trace.json 2>trace.err && python3 -c '
+if "$P" -export perfetto-json rec >trace.json 2>trace.err && python3 -S -c '
 import json, sys
 d = json.load(open("trace.json"))
 ev = d["traceEvents"] if isinstance(d, dict) else d

@@ -42,7 +42,7 @@ PG_RUNS=3
 
 # known_set LOGDIR: the race set of the program's comment.
 known_set() {
-    "$PG_BUILD/pangaea" -races -json "$1" | python3 -c '
+    "$PG_BUILD/pangaea" -races -json "$1" | python3 -S -c '
 import json, sys
 r = json.load(sys.stdin)["races"]
 sets = [({(x["took"]["ltid"], x["took"]["msgid"])},

@@ -53,7 +53,7 @@ choose_mpi() {
     wait_for 30 named
     expect "$name: each named as the view names messages (the sender's msgid)" \
         "$(jget "$(alts)" "sorted(a['msgid'] for r in d['races'] for a in r['alternatives'])")" "[1, 1, 1]"
-    if res=$(python3 "$MPI_LIVE_HERE/control_page.py" - choose <<<"$PAGE_URL"); then
+    if res=$(python3 -S "$MPI_LIVE_HERE/control_page.py" - choose <<<"$PAGE_URL"); then
         sender=$(jget "$res" 'd["picked"]["sender"]')
         wait_for 30 master_took_one
         expect "$name: page: the chosen message (ltid $sender's, not the first listed) is the one the receive took" \

@@ -17,7 +17,7 @@ one_mpi "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi/mpi_master" --oversu
 # Fortran names themselves (src/mpi/mpi_fortran.c).
 pg_replay_case "Open MPI: a Fortran master (MPI_RECV any source)" \
     mpiexec.openmpi --oversubscribe -n 4 "$PG_BUILD/tests/openmpi/mpi_fmaster"
-if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -c '
+if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
 ok = [len(x["alternatives"]) for x in r] == [2, 1]

@@ -41,7 +41,7 @@ fi
 
 master_line=$(grep -n "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, inter" "$PG_ROOT/tests/programs/mpi_spawn.c" | cut -d: -f1)
 worker_line=$(grep -n "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD" "$PG_ROOT/tests/programs/mpi_spawn.c" | cut -d: -f1)
-if "$P" -races -json "$logs" | python3 -c '
+if "$P" -races -json "$logs" | python3 -S -c '
 import json, sys
 master, worker = sys.argv[1:3]
 r = json.load(sys.stdin)["races"]
@@ -61,7 +61,7 @@ else
     "$P" -races "$logs"
 fi
 
-if "$P" -display "$logs" >"$logs.display.out" 2>&1 && python3 -c '
+if "$P" -display "$logs" >"$logs.display.out" 2>&1 && python3 -S -c '
 import json, re, sys
 s = open(sys.argv[1]).read()
 rows = json.loads(re.search(r"\"tasks\":(\[\[.*?\]\]),\n", s, re.S).group(1))

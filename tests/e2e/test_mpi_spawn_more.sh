@@ -25,7 +25,7 @@ dir=$(pg_tmpdir)
 # WANT (python: [[2, 3, 4], [5, 6]]), in the order of the spawns.
 spawned() {
     local tasks
-    python3 -c '
+    python3 -S -c '
 import sys, xml.etree.ElementTree as ET
 got = [[int(c.get("ltid")) for c in s.iter("child")]
        for s in ET.parse(sys.argv[1]).getroot().iter("spawn")]
@@ -66,7 +66,7 @@ if command -v mpiexec.openmpi >/dev/null; then
     # -whatif on the spawned workers' race: the master's first receive
     # takes an answer -races offers as its alternative (a worker's: ltid
     # 2-4, remote rank ltid - 2)
-    alt=$("$P" -races -json "$dir/twice" | python3 -c '
+    alt=$("$P" -races -json "$dir/twice" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1][0]
 a = r["alternatives"][0]

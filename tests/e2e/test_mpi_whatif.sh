@@ -32,7 +32,7 @@ P=$PG_BUILD/pangaea
 
 # first_race LOGDIR: "SEQ TOOK_LTID ALT_LTID ALT_MSGID" of ltid 1's first race.
 first_race() {
-    "$P" -races -json "$1" | python3 -c '
+    "$P" -races -json "$1" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Recv"][0]
 a = r["alternatives"][0]
@@ -41,7 +41,7 @@ print(r["seq"], r["took"]["ltid"], a["ltid"], a["msgid"])'
 
 # took LOGDIR SEQ: the ltid ltid 1's event SEQ took, per -races -json.
 took() {
-    "$P" -races -json "$1" | python3 -c '
+    "$P" -races -json "$1" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["seq"] == int(sys.argv[1])]
 print(r[0]["took"]["ltid"] if r else "none")' "$2"
@@ -128,7 +128,7 @@ for _ in 1 2 3; do
         pg_fail "MPICH: recording mpi_master"
     # "SEQ LTID MSGID" of the first MPI_Iprobe race that took a message,
     # then of the first race of MPI_Testany's tests that found none done
-    "$P" -races -json "$dir/rec" | python3 -c '
+    "$P" -races -json "$dir/rec" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["alternatives"]]
 for x in ([y for y in r if y["took"] and y["call"] == "MPI_Iprobe"][:1] +
@@ -144,7 +144,7 @@ first=$(sed -n 's/^probe: \([0-9]\).*/\1/p' "$dir/p1.out")
 # The probe's event number may move: polls that found nothing before it
 # when recorded (a <poll> numbered before it) are not made by the forced
 # probe, which waits for its message at its first poll.
-probe_took=$("$P" -races -json "$dir/p1" | python3 -c '
+probe_took=$("$P" -races -json "$dir/p1" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"]
      if x["ltid"] == 1 and x["call"] == "MPI_Iprobe" and x["took"]]
@@ -182,7 +182,7 @@ poll_and_sendrecv() {
     timeout 120 "$P" -log -logdir "$dir/rec" "$launcher" "$@" -n 4 \
         "$progdir/mpi_orders" poll >"$dir/rec.out" 2>"$dir/rec.err" ||
         pg_fail "$name: recording mpi_orders poll"
-    seq=$("$P" -races -json "$dir/rec" | python3 -c '
+    seq=$("$P" -races -json "$dir/rec" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if not x["took"] and x["call"] == "MPI_Iprobe"]
 print(r[0]["seq"] if r else 0)')
@@ -230,7 +230,7 @@ dir=$(pg_tmpdir)
 if pg_pvm_start; then
     timeout 120 "$P" -log -logdir "$dir/pvm" "$PG_BUILD/tests/plain_orders" 1 \
         >"$dir/pvm.out" 2>"$dir/pvm.err" || pg_fail "recording plain_orders (PVM)"
-    spec=$("$P" -races -json "$dir/pvm" | python3 -c '
+    spec=$("$P" -races -json "$dir/pvm" | python3 -S -c '
 import json, sys
 x = json.load(sys.stdin)["races"][0]
 a = x["alternatives"][0]
@@ -257,7 +257,7 @@ dir=$(pg_tmpdir)
 timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
     "$PG_BUILD/tests/mpich/mpi_orders" once "$dir/seen" >"$dir/rec.out" 2>"$dir/rec.err" ||
     pg_fail "MPICH: recording mpi_orders once"
-seq=$("$P" -races -json "$dir/rec" | python3 -c '
+seq=$("$P" -races -json "$dir/rec" | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["took"] and x["alternatives"]]
 print(r[-1]["seq"], "%d:%d" % (r[-1]["alternatives"][0]["ltid"], r[-1]["alternatives"][0]["msgid"]))')

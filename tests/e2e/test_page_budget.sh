@@ -42,7 +42,7 @@ live_traps 'rm -rf "$D"'
 WORK_MAX=80000 DATA_B=47 BACKING_B=52
 pg_pvm_start || { pg_fail "pvmd did not start"; pg_summary; exit 1; }
 if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/plain_flood" 8 12500; then
-    if res=$(timeout 300 python3 "$HERE/budget_page.py" - <<<"$PAGE_URL" 2>"$D/page.err"); then
+    if res=$(timeout 300 python3 -S "$HERE/budget_page.py" - <<<"$PAGE_URL" 2>"$D/page.err"); then
         held=$(curl -sf "${URL}events.json?format=cols&since=0&max=1" | jget "$(cat)" 'd["count"]')
         expect "the page holds every event the server has" "$(jget "$res" 'd["events"]')" "$held"
         expect "no task's log called corrupt or torn (read while written)" "$(jget "$res" 'd["notes"]')" "[]"

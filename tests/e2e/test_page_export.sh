@@ -26,9 +26,9 @@ live_traps 'rm -rf "$D"'
 # check NAME RESULT LOGDIR OUTDIR: 1-3 for one page.
 check() {
     local name=$1 res=$2 logs=$3 out=$4 cnt
-    cnt=$(python3 "$HERE/display_check.py" count "$logs")
+    cnt=$(python3 -S "$HERE/display_check.py" count "$logs")
     expect "$name: whole run, no filter: every message one flow from its send to its receive" \
-        "$(python3 "$HERE/display_check.py" perfetto "$logs" "$out/all.json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["messages"] == d["flows"] > 0, d["problems"][:3])')" \
+        "$(python3 -S "$HERE/display_check.py" perfetto "$logs" "$out/all.json" | python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(d["messages"] == d["flows"] > 0, d["problems"][:3])')" \
         "True []"
     expect "$name: whole run, no filter: each task's sends and receives, a slice each" \
         "$(jget "$res" 'sorted((int(l), n) for l, n in d["all"]["slices"].items())')" \
@@ -47,7 +47,7 @@ logs=$D/run
 mkdir -p "$logs" "$D/ex"
 "$PG_BUILD/tests/gen_logs" "$logs" 6 20000 >/dev/null || pg_fail "gen_logs failed"
 html=$("$PANGAEA" -display "$logs")
-if res=$(timeout 180 python3 "$HERE/export_page.py" "$html" "$D/ex" 2>"$D/ex.err"); then
+if res=$(timeout 180 python3 -S "$HERE/export_page.py" "$html" "$D/ex" 2>"$D/ex.err"); then
     check "-display" "$res" "$logs" "$D/ex"
 else
     pg_fail "-display: the export could not be clicked"; tail -5 "$D/ex.err"
@@ -57,7 +57,7 @@ if pg_pvm_start; then
     live=$D/flood
     mkdir -p "$D/lex"
     if start_live flood -log -live -live-wait -logdir "$live" "$PG_BUILD/tests/plain_flood" 4 500; then
-        if res=$(timeout 180 python3 "$HERE/export_page.py" - "$D/lex" --live <<<"$PAGE_URL" 2>"$D/lex.err"); then
+        if res=$(timeout 180 python3 -S "$HERE/export_page.py" - "$D/lex" --live <<<"$PAGE_URL" 2>"$D/lex.err"); then
             check "-live" "$res" "$live" "$D/lex"
         else
             pg_fail "-live: the export could not be clicked"; tail -5 "$D/lex.err"

@@ -42,7 +42,7 @@ set -u
 
 PANGAEA=$PG_BUILD/pangaea
 HERE=$(cd "$(dirname "$0")" && pwd)
-CHECK="python3 $HERE/display_check.py"
+CHECK="python3 -S $HERE/display_check.py"
 dir=$(pg_tmpdir)
 trap 'pg_cleanup; rm -rf "$dir"' EXIT
 
@@ -148,7 +148,7 @@ server_counts() {
         more=$(jfile "$dir/page.json" 'd["more"]')
         since=$((since + $(jfile "$dir/page.json" 'len(d["events"])')))
     done
-    python3 -c 'import json,sys
+    python3 -S -c 'import json,sys
 per, dec, text, i = {}, json.JSONDecoder(), open(sys.argv[1]).read(), 0
 while i < len(text):
     while i < len(text) and text[i].isspace():
@@ -167,7 +167,7 @@ mkdir -p "$logs"
 if "$PG_BUILD/tests/gen_logs" "$logs" 9 20000 star >/dev/null; then
     cnt=$($CHECK count "$logs")
     html=$("$PANGAEA" -display "$logs")
-    if res=$(timeout 120 python3 "$HERE/scale_page.py" "$html" 2>"$dir/page.err"); then
+    if res=$(timeout 120 python3 -S "$HERE/scale_page.py" "$html" 2>"$dir/page.err"); then
         check_frames "-display" "$res" "$cnt"
     else
         pg_fail "-display: the browser could not show the page"; tail -5 "$dir/page.err"
@@ -188,7 +188,7 @@ trap 'stop_pangaea; pg_cleanup; rm -rf "$dir"' EXIT
 if pg_pvm_start; then
     live=$dir/flood
     if start_live flood -log -live -live-wait -logdir "$live" "$PG_BUILD/tests/plain_flood" 8 1500; then
-        if res=$(timeout 180 python3 "$HERE/scale_page.py" - --live <<<"$PAGE_URL" 2>"$dir/live.err") &&
+        if res=$(timeout 180 python3 -S "$HERE/scale_page.py" - --live <<<"$PAGE_URL" 2>"$dir/live.err") &&
            want=$(server_counts); then
             cnt=$($CHECK count "$live")
             expect "-live: the server's sends and receives are the logs'" \
@@ -201,14 +201,14 @@ if pg_pvm_start; then
         curl -s "${URL}events.json?format=cols&since=0" >"$dir/cols.json"
         curl -s "${URL}events.json?since=0" >"$dir/objs.json"
         expect "-live: /events.json?format=cols holds the events of the object form, packed field by field" \
-            "$(python3 "$HERE/scale_page.py" --cols "$dir/cols.json" "$dir/objs.json")" "same"
+            "$(python3 -S "$HERE/scale_page.py" --cols "$dir/cols.json" "$dir/objs.json")" "same"
         expect "-live: a format it does not know is refused" \
             "$(curl -s -o /dev/null -w '%{http_code}' "${URL}events.json?format=xml")" 400
         expect "-live: ?max=N answers at most N events (the page's bite while a run goes on), and says there are more" \
-            "$(curl -s "${URL}events.json?format=cols&since=0&max=5" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["n"], d["more"])')" "5 True"
+            "$(curl -s "${URL}events.json?format=cols&since=0&max=5" | python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(d["n"], d["more"])')" "5 True"
         expect "-live: a max of 0, or past the answer's limit, is refused" \
             "$(for m in 0 100001 x; do curl -s -o /dev/null -w '%{http_code} ' "${URL}events.json?format=cols&max=$m"; done)" "400 400 400 "
-        if clicks=$(timeout 180 python3 "$HERE/clicks_page.py" <<<"$PAGE_URL" 2>"$dir/clicks.err"); then
+        if clicks=$(timeout 180 python3 -S "$HERE/clicks_page.py" <<<"$PAGE_URL" 2>"$dir/clicks.err"); then
             check_clicks "$clicks"
         else
             pg_fail "-live: the browser could not click the page"; tail -5 "$dir/clicks.err"

@@ -23,7 +23,7 @@ set -u
 
 PANGAEA=$PG_BUILD/pangaea
 HERE=$(cd "$(dirname "$0")" && pwd)
-CHECK="python3 $HERE/perfetto_check.py $PANGAEA"
+CHECK="python3 -S $HERE/perfetto_check.py $PANGAEA"
 jget() { python3 -S -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
 command -v protoc >/dev/null || pg_fail "protoc is needed (protobuf-compiler: scripts/install-deps.sh test)"
@@ -64,7 +64,7 @@ if timeout 60 "$PANGAEA" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_race" 2
         fi
     fi
     if "$PANGAEA" -export perfetto-json "$dir/logs" >"$dir/trace.json" &&
-       python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(e["ph"] == "s" for e in d["traceEvents"])' "$dir/trace.json"; then
+       python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(e["ph"] == "s" for e in d["traceEvents"])' "$dir/trace.json"; then
         pg_pass "-export perfetto-json still writes the trace JSON, with its flows"
     else
         pg_fail "-export perfetto-json: no trace JSON with flows"

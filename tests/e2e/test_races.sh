@@ -53,7 +53,7 @@ for mode in named wild poll notice direct; do
         continue
     fi
     line=$recv_line; [ "$mode" = poll ] && line=$poll_line
-    if why=$(python3 "$CHECK" "$mode" "$dir/$mode.json" \
+    if why=$(python3 -S "$CHECK" "$mode" "$dir/$mode.json" \
                  "plain_known.c:$line" 2>&1); then
         pg_pass "$mode: exit $rc and exactly the expected races ($why)"
     else
@@ -63,7 +63,7 @@ done
 
 if record reduce "$PG_BUILD/tests/group_known"; then
     rc=$(races reduce)
-    if [ "$rc" -eq 1 ] && why=$(python3 "$CHECK" reduce "$dir/reduce.json" \
+    if [ "$rc" -eq 1 ] && why=$(python3 -S "$CHECK" reduce "$dir/reduce.json" \
                                     "group_known.c:$reduce_line" 2>&1); then
         pg_pass "reduce: the root's first contribution races with the other ($why)"
     else
@@ -85,7 +85,7 @@ fi
 # jsonl_same NAME: -races -jsonl expands to -races -json's races.
 jsonl_same() {
     "$PANGAEA" -races -jsonl "$dir/$1" >"$dir/$1.jsonl" 2>/dev/null
-    python3 - "$dir/$1.json" "$dir/$1.jsonl" <<'PY'
+    python3 -S - "$dir/$1.json" "$dir/$1.jsonl" <<'PY'
 import json, sys
 full = json.load(open(sys.argv[1]))
 lines = [json.loads(l) for l in open(sys.argv[2])]
@@ -133,7 +133,7 @@ done
 # apart from the PVM front end.
 for mode in wild poll direct; do
     [ -f "$dir/$mode.json" ] || continue
-    want=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["races"]))' "$dir/$mode.json")
+    want=$(python3 -S -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["races"]))' "$dir/$mode.json")
     got=$("$PG_BUILD/tests/views_only" "$dir/$mode" 2>&1)
     if [ "$got" = "$want" ] && [ "$want" -gt 0 ]; then
         pg_pass "$mode: the analysis linked without libpvm3 finds the same $want race(s)"

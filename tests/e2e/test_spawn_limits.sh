@@ -41,7 +41,7 @@ interleaved() {
     local a b
     a=$(children "$1" 2) b=$(children "$1" 3)
     [ "$(echo $a | wc -w)" -eq 20 ] && [ "$(echo $b | wc -w)" -eq 20 ] &&
-        python3 -c 'import sys
+        python3 -S -c 'import sys
 a, b = (list(map(int, s.split())) for s in sys.argv[1:])
 sys.exit(0 if min(b) < max(a) and min(a) < max(b) else 1)' "$a" "$b"
 }

@@ -50,7 +50,7 @@ left_behind() {
 
 pg_pvm_start || { pg_fail "cannot start a private pvmd"; pg_summary; exit 1; }
 dir=$(pg_tmpdir)
-if ! timeout 60 "$PANGAEA" -log -logdir "$dir/logs" "$SLOW" 300 >"$dir/rec.out" 2>"$dir/rec.err"; then
+if ! pg_slow_fast timeout 60 "$PANGAEA" -log -logdir "$dir/logs" "$SLOW" 300 >"$dir/rec.out" 2>"$dir/rec.err"; then
     pg_fail "recording plain_slow failed"; cat "$dir/rec.err"; pg_summary; exit 1
 fi
 

@@ -164,7 +164,7 @@ run "pack limit: PANGAEA_UNPACK_MAX=1000 refuses the pack" 2 \
 # A pack whose entry claims 5 GiB (its data cut short: it is refused
 # before a byte is read).
 tar --zstd -xOf "$p/run.pangaea" MANIFEST >"$p/MANIFEST"
-python3 - "$p/MANIFEST" "$p/bomb.pangaea" <<'PY'
+python3 -S - "$p/MANIFEST" "$p/bomb.pangaea" <<'PY'
 import sys, tarfile, io
 man = open(sys.argv[1], 'rb').read()
 with open(sys.argv[2], 'wb') as out:

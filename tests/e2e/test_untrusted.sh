@@ -145,7 +145,7 @@ W=$dir/wi && mkdir "$W" && cd "$W" || exit 1
 WPROG=$PG_BUILD/tests/plain_whatif
 timeout 120 "$PANGAEA" -log -logdir base "$WPROG" print >base.out 2>&1 ||
     pg_fail "the what-if program's recording failed"
-alt=$(timeout 60 "$PANGAEA" -races -json base 2>/dev/null | python3 -c '
+alt=$(timeout 60 "$PANGAEA" -races -json base 2>/dev/null | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["alternatives"]]
 a = r[0]["alternatives"][0] if r else None

@@ -79,7 +79,7 @@ mkdir -p "$dir/wide"
 "$G" "$dir/wide" 128 "$n" star >/dev/null || pg_fail "gen_logs 128 $n star failed"
 one=$(rss "$dir/one.out" "$P" -display "$dir/wide")
 # the races' packed values (receive, first, site, n, n pairs each) in a page
-values() { python3 -c 'import re,sys; print(sum(int(x) for x in re.findall(r"\"nraces\":(\d+)", sys.stdin.read())))'; }
+values() { python3 -S -c 'import re,sys; print(sum(int(x) for x in re.findall(r"\"nraces\":(\d+)", sys.stdin.read())))'; }
 races_one=$(values <"$dir/wide/pangaea-graph.html")
 parts=$(PANGAEA_DISPLAY_PART=$((n / 4)) rss "$dir/parts.out" "$P" -display "$dir/wide")
 races_parts=$(cat "$dir/wide/pangaea-graph.parts/"part-*.js 2>/dev/null | values)

@@ -42,7 +42,7 @@ want_free="took 1 then 2"
 
 "$PANGAEA" -races -json base >races.json 2>races.err
 # The race: the master's first receive; its alternative: W2's message.
-read -r seq took alt <<<"$(python3 - races.json <<'EOF'
+read -r seq took alt <<<"$(python3 -S - races.json <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))["races"]
 one = [x for x in r if x["ltid"] == 1]

@@ -54,7 +54,7 @@ n=$(for l in $(ltids_of "$base"); do recorded_host "$base" "$l"; done | sort -u 
     pg_fail "the recording used $n hosts, not 3"
 
 "$PANGAEA" -races -json "$base" >"$WORK/races.json" 2>&1
-read -r seq alt <<<"$(python3 - "$WORK/races.json" <<'EOF'
+read -r seq alt <<<"$(python3 -S - "$WORK/races.json" <<'EOF'
 import json, sys
 r = [x for x in json.load(open(sys.argv[1]))["races"]
      if x["ltid"] == 1 and x["took"] and x["alternatives"]

@@ -29,7 +29,7 @@ if ! timeout 120 "$PANGAEA" -log -logdir base "$PROG" once >base.out 2>&1 ||
         ! grep -q '^\[1\] took 1 then 2$' base.out; then
     pg_fail "the recording failed"; cat base.out
 fi
-seq=$("$PANGAEA" -races -json base 2>/dev/null | python3 -c '
+seq=$("$PANGAEA" -races -json base 2>/dev/null | python3 -S -c '
 import json, sys
 r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1]
 print(r[0]["seq"] if r else "")')

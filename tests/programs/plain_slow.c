@@ -6,6 +6,10 @@
  * round to the first task and waits for its answer.  The first task takes
  * the reports from any worker and prints the order they came in.  A
  * worker stopped mid-run (test_stopped.sh) leaves the others waiting.
+ * PLAIN_SLOW_MS in a worker's environment (PVM_EXPORT) sets its time a
+ * round instead: 0 for a recording that only has to exist, made fast
+ * (the messages, and so the logs, are the same), for a replay that has
+ * to last.
  */
 #include <pvm3.h>
 #include <stdio.h>
@@ -16,7 +20,7 @@
 #define TAG_ROUND 1
 #define TAG_ACK 2
 
-static void compute(void)
+static void compute(long ms)
 {
     struct timespec t0, t;
     volatile double x = 1;
@@ -26,15 +30,17 @@ static void compute(void)
         for (int i = 0; i < 10000; i++)
             x = x * 1.0000001 + 1e-9;
         clock_gettime(CLOCK_MONOTONIC, &t);
-    } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 20);
+    } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 
 static void worker(int rounds)
 {
+    const char *env = getenv("PLAIN_SLOW_MS");
+    long ms = env && *env ? atol(env) : 20;
     int r;
 
     for (r = 0; r < rounds; r++) {
-        compute();
+        compute(ms);
         pvm_initsend(PvmDataDefault);
         pvm_pkint(&r, 1, 1);
         pvm_send(pvm_parent(), TAG_ROUND);
