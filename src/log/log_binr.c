@@ -319,9 +319,10 @@ static int taken_back(const pg_br *r)
  * when it looks for the end of the data: `pangaea -live` died so.  The
  * guard maps a page of zeros there: the reader sees what the file held
  * before the cut (zeros past its data, the end), and its next follow maps
- * the file at its new size.  Installed by the first follow, so only a
- * process that follows logs (the command's live view) has it, never a
- * program's task; any other SIGBUS goes to the handler there was. */
+ * the file at its new size.  Installed by the live view before it opens
+ * a log being written, and by any follow: only a process that reads logs
+ * as they are written has it, never a program's task (a task's own SIGBUS
+ * handler stays its own); any other SIGBUS goes to the handler there was. */
 static struct sigaction before_guard;
 static uintptr_t guard_page;
 
@@ -337,7 +338,7 @@ static void on_shrunk(int sig, siginfo_t *si, void *uc)
     sigaction(SIGBUS, &before_guard, NULL); /* and the fault comes again */
 }
 
-static void guard_shrinking(void)
+void pg_logr_guard_shrinking(void)
 {
     struct sigaction sa;
 
@@ -363,7 +364,7 @@ int pg_br_follow(pg_br *r, pg_err *err)
 
     if (r->done || (r->failed && !r->retry))
         return 0; /* the log ended, or is bad before its end */
-    guard_shrinking();
+    pg_logr_guard_shrinking();
     if ((fd = pg_log_open_read(r->path, err)) < 0)
         return -1;
     if (fstat(fd, &st) < 0 || st.st_size < 4)

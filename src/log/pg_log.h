@@ -310,6 +310,11 @@ int pg_logr_cut(const pg_logr *r);
  * last event returned was taken back by its writer: open it again);
  * -1 and err when the file cannot be read. */
 int pg_logr_follow(pg_logr *r, pg_err *err);
+/* For a process that reads logs while their tasks write them (before it
+ * opens one): a page of a mapped log its writer cut short on closing reads
+ * as zeros (the log's end), not SIGBUS.  Never in a program's task: it
+ * takes the process's SIGBUS handler, passing on what it does not handle. */
+void pg_logr_guard_shrinking(void);
 /* Events decoded or walked over since the open: what reading cost (a
  * binary log's; 0 for an XML log). */
 long pg_logr_decoded(const pg_logr *r);

@@ -971,6 +971,7 @@ static int live_reader(struct rc_run *run, int ti, int ltid, pg_err *err)
         v->live = NULL;
     }
     pg_log_path(path, sizeof path, run->dir, ltid, PG_LOG_COMM);
+    pg_logr_guard_shrinking(); /* its writer may close it as we read */
     if (!(v->live = pg_logr_open(path, PG_LOG_COMM, &h, err)))
         return -2;
     v->live_n = 0;
