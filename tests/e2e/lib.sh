@@ -39,6 +39,16 @@ PG_TMP_BASE=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-e2e.XXXXXX") || exit 1
 # pg_cleanup ends it by PID (pg_browser_stop).
 export PG_BROWSER_DIR=$PG_TMP_BASE/browser
 
+# Every test has a PVM_TMP of its own, also where it starts no pvmd: a
+# `pangaea` that finds no pvmd starts a private one in PVM_TMP, which is
+# /tmp when unset, so two tests running side by side would share it, and
+# the first to end would halt the other's run (pvm_halt ends every task
+# of the daemon, the other `pangaea` too: "interrupted").  pg_pvm_stop
+# comes back to it.
+PG_PVM_TMP_OWN=$PG_TMP_BASE/pvm
+mkdir -p "$PG_PVM_TMP_OWN" || exit 1
+export PVM_TMP=$PG_PVM_TMP_OWN
+
 # Python, which the tests start hundreds of times (checks, pages, JSON):
 # where `python3` is a version manager's shim (pyenv's: a shell script that
 # looks the version up again on every call, ten times the interpreter's
@@ -186,13 +196,17 @@ pg_pvmd_halt() {
 # Stops the pvmd pg_pvm_start started and removes its PVM_TMP.
 pg_pvm_stop() {
     [ -n "${PVM_TMP:-}" ] || return 0
+    # The test's own PVM_TMP: a pvmd a `pangaea` left there has its
+    # socket file; none, nothing to look for among the processes.
+    [ "$PVM_TMP" != "$PG_PVM_TMP_OWN" ] || [ -e "$PVM_TMP/pvmd.$(id -u)" ] ||
+        return 0
     pg_pvmd_halt "$PVM_TMP"
     if [ -n "$PG_PVMD_PID" ] && pg_is_our_pvmd "$PG_PVMD_PID" "$PVM_TMP"; then
         echo "pg_pvm_stop: pvmd $PG_PVMD_PID would not stop" >&2
     fi
     case $PVM_TMP in */pangaea-pvm.*) rm -rf "$PVM_TMP" ;; esac
     PG_PVMD_PID=
-    unset PVM_TMP
+    export PVM_TMP=$PG_PVM_TMP_OWN
 }
 
 # Prints the pvmd log (spawned tasks' output lands there), for diagnosis.

@@ -44,7 +44,7 @@ else
     pg_fail "private pvmd: run failed or daemon left behind"; cat "$dir/rec.err"
     pg_pvmd_halt "$PVM_TMP"
 fi
-unset PVM_TMP
+PVM_TMP=$PG_PVM_TMP_OWN
 
 # A stale socket file (a daemon that died) gets a clear message, not a hang.
 stale=$(pg_tmpdir)
