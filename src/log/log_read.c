@@ -212,12 +212,13 @@ static int make_spec(const pg_evdesc *d, pg_event *ev, size_t *offs,
 
     for (i = 0; i < nc + d->nfields; i++) {
         f = i < nc ? &c[i] : &d->fields[i - nc];
+        offs[i] = (size_t)-1; /* an absent string: none (link_strings
+                               * reads every field's, lists' too) */
         if (f->type == PG_FT_TO || f->type == PG_FT_ARGS ||
             f->type == PG_FT_CHILDREN)
             continue;
         if (f->optional)
             *PG_FIELD_PTR(ev, f, int) = f->absent;
-        offs[i] = (size_t)-1; /* an absent string: none */
         spec[n].name = f->name;
         spec[n].type = lx[f->type];
         spec[n].dst = spec[n].type == PG_LX_STR || spec[n].type == PG_LX_CALL
