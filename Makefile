@@ -229,7 +229,10 @@ $(B)/tests/gen_logs: tests/tools/gen_logs.c $(B)/libpangaea.a
 # buffer or an overflow, so they are built with AddressSanitizer and UBSan
 # (any report ends the test with a failure), against a sanitized copy of
 # the library's objects in $(SAN_B)/; the library itself stays unsanitized.
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# At -O1, as the sanitizers' documentation advises: it compiles in two
+# thirds of -O2's time (a quarter of `make check`'s build), and -O2 had
+# folded away a pointer formed past its object that UBSan reports at -O1.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1
 SAN_B     := $(B)/asan
 SAN_OBJ   := $(LIB_SRC:%.c=$(SAN_B)/%.o)
 $(SAN_OBJ): $(SAN_B)/%.o: %.c $(LIB_DEPS)
