@@ -2,8 +2,8 @@
 # test_debian.sh - debian/ builds a package with `dpkg-buildpackage -us -uc`,
 # and the pangaea in it records and replays.
 #
-# Design.  dpkg-buildpackage writes its results beside the source tree and
-# cleans inside it, so it runs on a copy of the tree (no build/) in a temp
+# Design.  dpkg-buildpackage (noopt, below) writes its results beside the
+# source tree and cleans inside it, so it runs on a copy of the tree (no build/) in a temp
 # dir, never on the shared one.  The package is not installed on this
 # machine (other work shares it): it is unpacked with dpkg-deb -x into a
 # temp root, whose usr/bin/pangaea finds its coordinator and library
@@ -19,7 +19,10 @@ top=$(pg_tmpdir)
 mkdir "$top/src"
 tar -C "$PG_ROOT" --exclude=./build --exclude=./logs --exclude=./.git -cf - . |
     tar -C "$top/src" -xf -
-if (cd "$top/src" && timeout 1100 dpkg-buildpackage -us -uc >"$top/build.log" 2>&1); then
+# DEB_BUILD_OPTIONS=noopt (Debian policy's, -O0): what is checked is the
+# packaging and that the packaged pangaea runs; the optimized build is the
+# shared tree's, and noopt cuts the package's compile from 17.5 to 9 CPU-s.
+if (cd "$top/src" && DEB_BUILD_OPTIONS=noopt timeout 1100 dpkg-buildpackage -us -uc >"$top/build.log" 2>&1); then
     pg_pass "dpkg-buildpackage -us -uc builds the package"
 else
     pg_fail "dpkg-buildpackage failed:"; tail -20 "$top/build.log"
