@@ -3,8 +3,8 @@
 # and the pangaea in it records and replays.
 #
 # Design.  dpkg-buildpackage (noopt, below) writes its results beside the
-# source tree and cleans inside it, so it runs on a copy of the tree (no build/) in a temp
-# dir, never on the shared one.  The package is not installed on this
+# source tree and cleans inside it, so it runs on a copy of the tree (no
+# build/) in a temp dir, never on the shared one.  The package is not installed on this
 # machine (other work shares it): it is unpacked with dpkg-deb -x into a
 # temp root, whose usr/bin/pangaea finds its coordinator and library
 # relative to itself, and records and replays an unmodified racing program
