@@ -46,7 +46,9 @@ count() { jget "$(events)" 'd["count"]'; }
 
 count_above() { [ "$(count)" -gt "$1" ]; }
 said() { grep -q "$2" "$D/$1.err"; }
-waits_of() { jget "$(events)" '[t["waits"] for t in d["tasks"] if t["ltid"] == '"$1"'][0]'; }
+# waits_of LTID: what task LTID waits for, None while it waits for nothing
+# or is not listed yet (then waiting is false, not an IndexError).
+waits_of() { jget "$(events)" 'next((t["waits"] for t in d["tasks"] if t["ltid"] == '"$1"'), None)'; }
 waiting() { [ "$(waits_of 1)" != None ]; }
 # waits_at1: what the first task waits for, "FROM MSGID TAG" ('' if it
 # waits for nothing); waits_on WANT: it waits for WANT.
