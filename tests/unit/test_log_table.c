@@ -127,23 +127,22 @@ static void table_shape(const pg_evdesc *d, struct shape *s)
     }
 }
 
+static int word_cmp(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
 /* Sorted copy of a space-separated list, to compare as sets. */
 static void sorted(const char *in, char *out, size_t size)
 {
-    char words[64][64], tmp[64], buf[1024];
-    int n = 0, i, j;
+    char words[64][64], buf[1024];
+    int n = 0, i;
     char *w;
 
     snprintf(buf, sizeof buf, "%s", in);
     for (w = strtok(buf, " "); w && n < 64; w = strtok(NULL, " "))
         snprintf(words[n++], 64, "%s", w);
-    for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++)
-            if (strcmp(words[j], words[i]) < 0) {
-                strcpy(tmp, words[i]);
-                strcpy(words[i], words[j]);
-                strcpy(words[j], tmp);
-            }
+    qsort(words, (size_t)n, sizeof words[0], word_cmp);
     out[0] = 0;
     for (i = 0; i < n; i++)
         snprintf(out + strlen(out), size - strlen(out), "%s ", words[i]);

@@ -348,11 +348,11 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     e->what = (unsigned)ev->what & 3;
     e->matcher = ev->matcher != 0;
     e->ctx = RC_CTX_ANY;
-    if ((ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) &&
-        (k = ctx_index(run, ev->ctx)) < 0)
-        return -1;
-    if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV)
+    if (ev->kind == PG_EV_SEND || ev->kind == PG_EV_RECV) {
+        if ((k = ctx_index(run, ev->ctx)) < 0)
+            return -1;
         e->ctx = (unsigned)k;
+    }
     e->site = ev->site > 0 ? ev->site : 0;
     e->tag = ev->tag, e->from = ev->from, e->msgid = ev->msgid;
     e->atag = ev->asked_tag;

@@ -302,7 +302,7 @@ static int recheck_programs(const struct pack *p, pg_err *err)
 
 static void default_dir(struct pack *p)
 {
-    char base[PATH_MAX];
+    char base[NAME_MAX + 1]; /* a name, so "BASE.unpacked" fits p->dir */
     size_t n;
 
     snprintf(base, sizeof base, "%s", pg_basename(p->file));

@@ -62,7 +62,9 @@ struct choice {
 
 static struct {
     char *plan;          /* the plan's text, once checked */
-    char said[2048];     /* what it forces, said once the run starts */
+    /* what it forces (a line a receive, up to 2048 bytes), and the line
+     * naming the recording, said once the run starts */
+    char said[2048 + PATH_MAX + 160];
     char from[PATH_MAX];
     char choice[1024];   /* what is forced, for the messages */
     struct choice c[WHATIF_MAX];
@@ -375,7 +377,7 @@ static size_t plan_turns(const struct rc_run *run, const int *min, char *buf,
  * a check of the run's own (an MPI launcher's) may still refuse it. */
 static void say_plan(const struct rc_run *run, int followed, int total)
 {
-    size_t len = 0, cap = sizeof wi.said;
+    size_t len = 0, cap = 2048; /* the rest is the last line's */
     int j;
 
     for (j = 0; j < wi.n && len < cap; j++)
@@ -389,11 +391,14 @@ static void say_plan(const struct rc_run *run, int followed, int total)
                             wi.c[j].ltid, wi.c[j].seq, wi.c[j].at_poll
                             ? "(polls that found nothing) " : "",
                             wi.c[j].sender, wi.c[j].msgid);
-    if (len < cap)
-        snprintf(wi.said + len, cap - len, "pangaea: what-if: the run "
-                 "follows %s for the %d of its %d events that do not depend "
-                 "on %s, then runs freely\n", run->dir, followed, total,
-                 wi.n > 1 ? "those receives" : "that receive");
+    if (len >= cap) { /* the receives' lines were cut: end the cut one */
+        len = cap - 1;
+        wi.said[len - 1] = '\n';
+    }
+    snprintf(wi.said + len, sizeof wi.said - len, "pangaea: what-if: the "
+             "run follows %s for the %d of its %d events that do not depend "
+             "on %s, then runs freely\n", run->dir, followed, total,
+             wi.n > 1 ? "those receives" : "that receive");
 }
 
 /* "where LTID CALL at SITE": the forced receive as the task names it if

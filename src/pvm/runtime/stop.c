@@ -154,9 +154,12 @@ void pg_stop_now(void)
         return; /* still held: -debug holds the task throughout */
     }
     frame_script(pid, script, sizeof script);
-    snprintf(line, sizeof line, "stopped after event %ld: %s%s, on host %s, "
-             "pid %d: attach with gdb -p %d%s%s; the run goes on when the "
-             "task gets SIGCONT (or gdb continues and detaches)", armed_at,
+    /* The event, its site and the host cut short where they are long, so
+     * that the gdb command and its script's path always fit the line. */
+    snprintf(line, sizeof line, "stopped after event %ld: %.300s%.200s, "
+             "on host %.100s, pid %d: attach with gdb -p %d%s%s; the run goes "
+             "on when the task gets SIGCONT (or gdb continues and detaches)",
+             armed_at,
              what, pg_site_where(site, sizeof site), pg.host, pid, pid,
              script[0] ? " -x " : "", script);
     pg_coord_report(PG_REP_HELD, line);
