@@ -41,13 +41,14 @@ check_page() {
         pg_fail "$name names files that are not in the tree ($n named):$missing"
     fi
 
-    # Identifiers: pg_x, PG_X, and name() in backticks.
+    # Identifiers: pg_x, PG_X, and name() in backticks, in the C sources,
+    # the tables or the scripts (the test runner's settings are shell).
     missing=
     n=0
     for id in $(grep -o '`[A-Za-z_][A-Za-z0-9_.]*\(()\)\?`' "$PAGE" | tr -d '`' |
                 grep -E '^(pg_|PG_|[A-Z][A-Z0-9]*_[A-Z0-9_]+$)|\(\)$' | sed 's/()$//' | sort -u); do
         n=$((n + 1))
-        grep -rqw --include='*.[ch]' --include='*.def' -- "$id" src tests ||
+        grep -rqw --include='*.[ch]' --include='*.def' --include='*.sh' -- "$id" src tests ||
             missing="$missing $id"
     done
     if [ -z "$missing" ] && [ "$n" -gt "$least" ]; then
