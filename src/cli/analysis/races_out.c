@@ -561,10 +561,29 @@ static int print_json(struct rc_run *run, const struct rc_race *r, int n,
 /* The end of a run of message ids: "5" alone, "[5,9]" for 5..9. */
 static void jsonl_run(int first, int last, FILE *fp)
 {
-    if (first == last)
-        fprintf(fp, "%d", first);
-    else
-        fprintf(fp, "[%d,%d]", first, last);
+    char b[32], *p = b;
+
+    if (first == last) {
+        p = put_int(p, first);
+    } else {
+        *p++ = '[';
+        p = put_int(p, first), *p++ = ',';
+        p = put_int(p, last), *p++ = ']';
+    }
+    fwrite(b, 1, (size_t)(p - b), fp);
+}
+
+/* A sender's key, "LTID":[ (after the previous sender's "],"). */
+static void jsonl_key(FILE *fp, int first_key, int ltid)
+{
+    char b[32], *p = b;
+
+    if (!first_key)
+        *p++ = ']', *p++ = ',';
+    *p++ = '"';
+    p = put_int(p, ltid);
+    *p++ = '"', *p++ = ':', *p++ = '[';
+    fwrite(b, 1, (size_t)(p - b), fp);
 }
 
 /* The alternatives of race r as {"LTID": [5, [7,9], ...], ...}: the
@@ -591,10 +610,9 @@ static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
         if (p)
             jsonl_run(first, rc_msg_msgid(run, p), fp);
         if (!p || p->src != m->src)
-            fprintf(fp, "%s\"%d\":[", !p ? "" : "],",
-                    run->tasks[m->src].ltid);
+            jsonl_key(fp, !p, run->tasks[m->src].ltid);
         else
-            fprintf(fp, ",");
+            fputc(',', fp);
         first = rc_msg_msgid(run, m);
         p = m;
     }
