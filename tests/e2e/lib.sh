@@ -21,6 +21,8 @@
 
 PG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PG_BUILD="$PG_ROOT/build"
+# The tests' Python reads `-races -json` through races_json.py (here).
+export PYTHONPATH="$PG_ROOT/tests/e2e${PYTHONPATH:+:$PYTHONPATH}"
 PG_PASSED=0
 PG_FAILED=0
 PG_PVMD_PID=

@@ -60,8 +60,8 @@ recv_line=$(grep -n "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE" "$PG_ROOT/tests/pr
 # races_ok LOGDIR: the race set expected of mpi_master's recording.
 races_ok() {
     "$PG_BUILD/pangaea" -races -json "$1" | python3 -S -c '
-import json, sys
-r = json.load(sys.stdin)["races"]
+import json, sys, races_json
+r = races_json.load(sys.stdin)["races"]
 recv = [x for x in r if x["call"] == "MPI_Recv"]
 ok = len(recv) == 2 and recv[0]["seq"] < recv[1]["seq"]
 ok = ok and all(x["site"] == "mpi_master.c:" + sys.argv[1] for x in recv)
@@ -191,8 +191,8 @@ comms() {
     tasks_matched "$name" "-tasks matches every message on the communicators to its send" \
         "$PG_CASE_LOGS" 11 13
     if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 4 and x["call"] == "MPI_Irecv"]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["ltid"] == 4 and x["call"] == "MPI_Irecv"]
 alts = {a["ltid"] for x in r for a in x["alternatives"]} | {x["took"]["ltid"] for x in r}
 sys.exit(0 if len(r) == 2 and alts == {1, 2, 3} else 1)'; then
         pg_pass "$name: -races names the split receiver's race in world ranks"
@@ -451,8 +451,8 @@ persist() {
     logs=$PG_CASE_LOGS
     line=$(grep -n "MPI_Wait(one, &st)" "$PG_ROOT/tests/programs/mpi_persist.c" | cut -d: -f1)
     if "$PG_BUILD/pangaea" -races -json "$logs" | python3 -S -c '
-import json, sys
-r = sorted((x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Irecv" and x["took"]), key=lambda x: x["seq"])
+import json, sys, races_json
+r = sorted((x for x in races_json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Irecv" and x["took"]), key=lambda x: x["seq"])
 ok = True
 for tag in (1, 2, 3):
     t = [x for x in r if x["tag"] == tag]
@@ -502,8 +502,8 @@ fpersist() {
     if "$PG_BUILD/pangaea" -tasks "$PG_CASE_LOGS" |
         grep -q "^4 tasks, 6 sends, 6 receives, 6 messages matched, 0 send destinations and 0 receives unmatched" &&
         "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
-import json, sys
-r = sorted((x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["tag"] == 1), key=lambda x: x["seq"])
+import json, sys, races_json
+r = sorted((x for x in races_json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["tag"] == 1), key=lambda x: x["seq"])
 sys.exit(0 if r and len(r[0]["alternatives"]) == 2 and r[0]["asked"]["from"] == -1 else 1)'; then
         pg_pass "$name: the Fortran program's started sends and receives are events: -tasks matches them, -races reports the first start"
     else

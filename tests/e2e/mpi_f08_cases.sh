@@ -41,8 +41,8 @@ f08master() {
     fi
     races_exact "$name: mpi_f08master" "$PG_CASE_LOGS"
     if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
 ok = [len(x["alternatives"]) for x in r] == [2, 1]
 ok = ok and all(x["site"] == "mpi_f08master.f90:" + sys.argv[1] and x["asked"]["from"] == -1 for x in r)
 sys.exit(0 if ok else 1)' "$f08_recv_line"; then
@@ -76,8 +76,8 @@ f08_whatif() {
     local name=$1 launcher=$2 dir=$3 plan out
     shift 3
     plan=$("$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"][0]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"][0]
 a = r["alternatives"][0]
 print("%d:%d=%d:%d %d" % (r["ltid"], r["seq"], a["ltid"], a["msgid"], a["ltid"] - 1))')
     out=$(timeout 90 "$PG_BUILD/pangaea" -whatif "${plan% *}" -logdir "$PG_CASE_LOGS" \

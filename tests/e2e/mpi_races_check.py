@@ -36,6 +36,7 @@ made before send's tests left the log's <poll>s (a <poll> of call
 MPI_Isend): such a <poll> must be no race and no receive either."""
 import glob
 import json
+import races_json
 import re
 import shutil
 import subprocess
@@ -173,7 +174,7 @@ def main():
     run = subprocess.run([pangaea, "-races", "-json", logdir], capture_output=True, text=True)
     if run.returncode not in (0, 1):  # 1: races found
         fail("pangaea -races -json %s: exit %d: %s" % (logdir, run.returncode, run.stderr.strip()))
-    rep = json.loads(run.stdout)
+    rep = races_json.decode(json.loads(run.stdout))
     want, got = expected(dump(pangaea, logdir, 1), older), reported(rep)
     for seq in sorted(set(want) | set(got)):
         if want.get(seq) != got.get(seq):

@@ -6,6 +6,7 @@ comment).  Ltid 1 is the master, its workers 2, 3, 4 in spawn order; each
 worker's first message is its msgid 1.  Exits 0 and prints a summary when
 the report is exactly right, else 1 and says what differs."""
 import json
+import races_json
 import sys
 
 
@@ -25,7 +26,7 @@ def took(r):
 
 def main():
     mode, path, site = sys.argv[1], sys.argv[2], sys.argv[3]
-    rep = json.load(open(path))
+    rep = races_json.load(open(path))
     races = rep["races"]
     for r in races:
         for k in ("ltid", "seq", "call", "tag", "site", "took", "alternatives", "first"):
@@ -79,6 +80,26 @@ def main():
            not b["alternatives"][0].get("fifo_broken"):
             fail("second: %r" % b)
         return "2 races, FIFO broken"
+    if mode == "apart":
+        # W1 (ltid 2) queued msgids 1-70 of tag 30, 71-140 of tag 31, the
+        # master routing direct (per-pair order lost): each receive races
+        # with W1's whole queue of its tag, FIFO broken, listed as one run,
+        # and with W2's (ltid 3) or W3's (ltid 4) msg 1.
+        if len(races) != 2:
+            fail("want 2 races, got %d" % len(races))
+        raw = sorted(json.load(open(path))["races"], key=lambda r: r["seq"])
+        for r, x, tag, other, lo in zip(races, raw, (30, 31), (3, 4), (1, 71)):
+            if took(r) != (2, lo, ""):
+                fail("the receive of tag %d took %r, want ltid 2 msg %d" % (tag, took(r), lo))
+            if x["fifo_broken"] != [[2, lo + 1, lo + 69, tag]] or \
+               x["alternatives"] != [[other, 1, 1, tag]] or x["notices"] != []:
+                fail("tag %d: want W1's queue as one run and ltid %d msg 1, got %r / %r"
+                     % (tag, other, x["alternatives"], x["fifo_broken"]))
+            want = {(2, m, "") for m in range(lo + 1, lo + 70)} | {(other, 1, "")}
+            if set(alts(r)) != want or len(alts(r)) != 70 or \
+               sum(1 for a in r["alternatives"] if a.get("fifo_broken")) != 69:
+                fail("tag %d: decoded %r" % (tag, alts(r)))
+        return "2 races of 70 alternatives, W1's 69 each one run"
     if mode == "reduce":
         if len(races) != 1:
             fail("want 1 race, got %d" % len(races))

@@ -33,7 +33,7 @@ CHECK="python3 -S $HERE/display_check.py"
 
 # jget JSON EXPR: a value out of a JSON document (EXPR in Python, on `d`;
 # -S: no site packages to look for, a third of Python's start-up).
-jget() { python3 -S -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+jget() { python3 -S -c "import json, sys, races_json; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
 # counts LOGS: display_check.py's counts of the recording LOGS, made once
 # (kept beside it in LOGS.counts: a recording does not change, and the
@@ -218,9 +218,9 @@ if timeout 120 "$PANGAEA" -log -logdir "$rl" "$PG_BUILD/tests/plain_known" wild 
         >"$dir/races.out" 2>&1; then
     "$PANGAEA" -races -json "$rl" >"$dir/races.json"
     html=$("$PANGAEA" -display "$rl")
-    seq=$(python3 -S -c 'import json,sys; print(min(x["seq"] for x in json.load(open(sys.argv[1]))["races"]))' "$dir/races.json")
+    seq=$(python3 -S -c 'import json, sys, races_json; print(min(x["seq"] for x in races_json.load(open(sys.argv[1]))["races"]))' "$dir/races.json")
     if res=$($PAGE "$html" --mode logical --click 1 "$seq" 2>"$dir/page.err"); then
-        want=$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1]))["races"]
+        want=$(python3 -S -c 'import json, sys, races_json; d=races_json.load(open(sys.argv[1]))["races"]
 r=[x for x in d if x["ltid"]==1 and x["seq"]==min(y["seq"] for y in d)][0]
 print("%d|%d|%s|%s" % (len(d), sum(len(x["alternatives"]) for x in d), r["site"],
       ", ".join("ltid %d msg %d (tag %d)" % (a["ltid"], a["msgid"], a["tag"]) for a in r["alternatives"])))' "$dir/races.json")

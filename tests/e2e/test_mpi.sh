@@ -14,8 +14,8 @@ one_mpi MPICH mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_master"
 pg_replay_case "MPICH: a Fortran master (MPI_RECV any source)" \
     mpiexec.mpich -n 4 "$PG_BUILD/tests/mpich/mpi_fmaster"
 if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
 sys.exit(0 if [len(x["alternatives"]) for x in r] == [2, 1] else 1)'; then
     pg_pass "MPICH: -races reports the Fortran master's two wildcard receives"
 else

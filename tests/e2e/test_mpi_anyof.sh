@@ -36,8 +36,8 @@ cd "$dir" || exit 1
 # other rank's race prints "other").
 races_of() {
     "$P" -races -json "$1" | python3 -S -c '
-import json, sys
-for r in json.load(sys.stdin)["races"]:
+import json, sys, races_json
+for r in races_json.load(sys.stdin)["races"]:
     if r["ltid"] != 1 or not r["took"] or r["call"] != "MPI_Irecv":
         print("other", r["ltid"], r["seq"], r["call"])
         continue

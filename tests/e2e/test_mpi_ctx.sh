@@ -43,8 +43,8 @@ PG_RUNS=3
 # known_set LOGDIR: the race set of the program's comment.
 known_set() {
     "$PG_BUILD/pangaea" -races -json "$1" | python3 -S -c '
-import json, sys
-r = json.load(sys.stdin)["races"]
+import json, sys, races_json
+r = races_json.load(sys.stdin)["races"]
 sets = [({(x["took"]["ltid"], x["took"]["msgid"])},
          {(a["ltid"], a["msgid"]) for a in x["alternatives"]}) for x in r]
 ok = len(r) == 3 and all(x["ltid"] == 1 and x["call"] == "MPI_Recv" for x in r)

@@ -18,8 +18,8 @@ one_mpi "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi/mpi_master" --oversu
 pg_replay_case "Open MPI: a Fortran master (MPI_RECV any source)" \
     mpiexec.openmpi --oversubscribe -n 4 "$PG_BUILD/tests/openmpi/mpi_fmaster"
 if "$PG_BUILD/pangaea" -races -json "$PG_CASE_LOGS" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["call"] == "MPI_Recv"]
 ok = [len(x["alternatives"]) for x in r] == [2, 1]
 sys.exit(0 if ok and all(x["site"].startswith("mpi_fmaster.f90:") for x in r) else 1)'; then
     pg_pass "Open MPI: -races reports the Fortran master's two wildcard receives, at their line of the .f90"

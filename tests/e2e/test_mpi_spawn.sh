@@ -42,9 +42,9 @@ fi
 master_line=$(grep -n "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, inter" "$PG_ROOT/tests/programs/mpi_spawn.c" | cut -d: -f1)
 worker_line=$(grep -n "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD" "$PG_ROOT/tests/programs/mpi_spawn.c" | cut -d: -f1)
 if "$P" -races -json "$logs" | python3 -S -c '
-import json, sys
+import json, sys, races_json
 master, worker = sys.argv[1:3]
-r = json.load(sys.stdin)["races"]
+r = races_json.load(sys.stdin)["races"]
 got = sorted((x["ltid"], x["site"], x["took"]["ltid"],
               sorted(a["ltid"] for a in x["alternatives"])) for x in r)
 shape = [(l, s, len(a)) for l, s, t, a in got]

@@ -67,8 +67,8 @@ if command -v mpiexec.openmpi >/dev/null; then
     # takes an answer -races offers as its alternative (a worker's: ltid
     # 2-4, remote rank ltid - 2)
     alt=$("$P" -races -json "$dir/twice" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1][0]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["ltid"] == 1][0]
 a = r["alternatives"][0]
 print("1:%d=%d:%d %d" % (r["seq"], a["ltid"], a["msgid"], a["ltid"] - 2))')
     timeout 180 "$P" -whatif "${alt% *}" -logdir "$dir/twice" -o "$dir/whatif" \

@@ -33,8 +33,8 @@ P=$PG_BUILD/pangaea
 # first_race LOGDIR: "SEQ TOOK_LTID ALT_LTID ALT_MSGID" of ltid 1's first race.
 first_race() {
     "$P" -races -json "$1" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Recv"][0]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["call"] == "MPI_Recv"][0]
 a = r["alternatives"][0]
 print(r["seq"], r["took"]["ltid"], a["ltid"], a["msgid"])'
 }
@@ -42,8 +42,8 @@ print(r["seq"], r["took"]["ltid"], a["ltid"], a["msgid"])'
 # took LOGDIR SEQ: the ltid ltid 1's event SEQ took, per -races -json.
 took() {
     "$P" -races -json "$1" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["seq"] == int(sys.argv[1])]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["seq"] == int(sys.argv[1])]
 print(r[0]["took"]["ltid"] if r else "none")' "$2"
 }
 
@@ -129,8 +129,8 @@ for _ in 1 2 3; do
     # "SEQ LTID MSGID" of the first MPI_Iprobe race that took a message,
     # then of the first race of MPI_Testany's tests that found none done
     "$P" -races -json "$dir/rec" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["alternatives"]]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["alternatives"]]
 for x in ([y for y in r if y["took"] and y["call"] == "MPI_Iprobe"][:1] +
           [y for y in r if not y["took"] and y["call"] == "MPI_Irecv"][:1]):
     print(x["seq"], x["alternatives"][0]["ltid"], x["alternatives"][0]["msgid"])' >"$dir/probes"
@@ -145,8 +145,8 @@ first=$(sed -n 's/^probe: \([0-9]\).*/\1/p' "$dir/p1.out")
 # when recorded (a <poll> numbered before it) are not made by the forced
 # probe, which waits for its message at its first poll.
 probe_took=$("$P" -races -json "$dir/p1" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"]
      if x["ltid"] == 1 and x["call"] == "MPI_Iprobe" and x["took"]]
 print(r[0]["took"]["ltid"] if r else "none")')
 if [ "$rc" -eq 0 ] && [ "$first" = "$((al - 1))" ] && [ "$probe_took" = "$al" ] &&
@@ -183,8 +183,8 @@ poll_and_sendrecv() {
         "$progdir/mpi_orders" poll >"$dir/rec.out" 2>"$dir/rec.err" ||
         pg_fail "$name: recording mpi_orders poll"
     seq=$("$P" -races -json "$dir/rec" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if not x["took"] and x["call"] == "MPI_Iprobe"]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if not x["took"] and x["call"] == "MPI_Iprobe"]
 print(r[0]["seq"] if r else 0)')
     rc=0
     timeout 120 "$P" -whatif "1:$seq=4:1" -logdir "$dir/rec" -o "$dir/new" "$launcher" "$@" -n 4 \
@@ -231,8 +231,8 @@ if pg_pvm_start; then
     timeout 120 "$P" -log -logdir "$dir/pvm" "$PG_BUILD/tests/plain_orders" 1 \
         >"$dir/pvm.out" 2>"$dir/pvm.err" || pg_fail "recording plain_orders (PVM)"
     spec=$("$P" -races -json "$dir/pvm" | python3 -S -c '
-import json, sys
-x = json.load(sys.stdin)["races"][0]
+import json, sys, races_json
+x = races_json.load(sys.stdin)["races"][0]
 a = x["alternatives"][0]
 print("%d:%d=%d:%d" % (x["ltid"], x["seq"], a["ltid"], a["msgid"]))')
     pg_pvm_stop
@@ -258,8 +258,8 @@ timeout 120 "$P" -log -logdir "$dir/rec" mpiexec.mpich -n 4 \
     "$PG_BUILD/tests/mpich/mpi_orders" once "$dir/seen" >"$dir/rec.out" 2>"$dir/rec.err" ||
     pg_fail "MPICH: recording mpi_orders once"
 seq=$("$P" -races -json "$dir/rec" | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["took"] and x["alternatives"]]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["took"] and x["alternatives"]]
 print(r[-1]["seq"], "%d:%d" % (r[-1]["alternatives"][0]["ltid"], r[-1]["alternatives"][0]["msgid"]))')
 read -r seq alt <<<"$seq"
 rc=0

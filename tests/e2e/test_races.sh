@@ -11,7 +11,9 @@
 # source line of the call, in the report and in a replay's divergence.  Then the text report (grouping, first races,
 # how many polls a run of failed polls held, receives with other senders
 # apart though one sender's queue lists 69 alternatives first)
-# and bad input (exit 2).  -jsonl (a line a race, alternatives as runs of
+# and bad input (exit 2).  -json lists a sender's consecutive message ids
+# as one run (apart: W1's queue of 69, one run a receive; decoded by
+# races_json.py, the tests' reader of -json).  -jsonl (a line a race, alternatives as runs of
 # message ids per sender) says what -json says, for every program, and
 # the direct route's queue is one run.  The expectations are checked by races_check.py.
 set -u
@@ -86,8 +88,8 @@ fi
 jsonl_same() {
     "$PANGAEA" -races -jsonl "$dir/$1" >"$dir/$1.jsonl" 2>/dev/null
     python3 -S - "$dir/$1.json" "$dir/$1.jsonl" <<'PY'
-import json, sys
-full = json.load(open(sys.argv[1]))
+import json, sys, races_json
+full = races_json.load(open(sys.argv[1]))
 lines = [json.loads(l) for l in open(sys.argv[2])]
 tail = lines.pop()
 def key(r, alts, took):
@@ -133,7 +135,7 @@ done
 # apart from the PVM front end.
 for mode in wild poll direct; do
     [ -f "$dir/$mode.json" ] || continue
-    want=$(python3 -S -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["races"]))' "$dir/$mode.json")
+    want=$(python3 -S -c 'import json, sys, races_json; print(len(races_json.load(open(sys.argv[1]))["races"]))' "$dir/$mode.json")
     got=$("$PG_BUILD/tests/views_only" "$dir/$mode" 2>&1)
     if [ "$got" = "$want" ] && [ "$want" -gt 0 ]; then
         pg_pass "$mode: the analysis linked without libpvm3 finds the same $want race(s)"
@@ -184,6 +186,19 @@ if record apart "$PG_BUILD/tests/plain_known" apart; then
         pg_pass "text report: receives at one site with other senders are two entries"
     else
         pg_fail "text report of apart:"; cut -c1-300 "$dir/apart.txt"
+    fi
+fi
+
+# -json lists a sender's queue as one run of message ids: apart's two
+# receives race with W1's 69 queued messages each (per-pair order lost),
+# each one [ltid, first, last, tag] run that decodes to exactly those.
+if [ -d "$dir/apart" ]; then
+    rc=$(races apart)
+    if [ "$rc" -eq 1 ] && why=$(python3 -S "$CHECK" apart "$dir/apart.json" \
+                                    "plain_known.c:$recv_line" 2>&1); then
+        pg_pass "apart: -json lists each sender's queue as one run ($why)"
+    else
+        pg_fail "apart: exit $rc ${why:-}"; cut -c1-600 "$dir/apart.json"
     fi
 fi
 

@@ -146,8 +146,8 @@ WPROG=$PG_BUILD/tests/plain_whatif
 timeout 120 "$PANGAEA" -log -logdir base "$WPROG" print >base.out 2>&1 ||
     pg_fail "the what-if program's recording failed"
 alt=$(timeout 60 "$PANGAEA" -races -json base 2>/dev/null | python3 -S -c '
-import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["alternatives"]]
+import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["alternatives"]]
 a = r[0]["alternatives"][0] if r else None
 print("%d:%d=%d:%d" % (1, r[0]["seq"], a["ltid"], a["msgid"]) if r else "")')
 mkdir -m 700 new && ln -s "$dir/victim" new/whatif.plan

@@ -43,7 +43,7 @@ fi
 
 # 2. races
 "$PANGAEA" -races -json logs >races.json 2>races.err
-race=$(python3 -S -c 'import json,sys; r=json.load(open(sys.argv[1]))["races"][0]
+race=$(python3 -S -c 'import json, sys, races_json; r=races_json.load(open(sys.argv[1]))["races"][0]
 a=r["alternatives"][0]; print("%d:%d=%d:%d %s" % (r["ltid"], r["seq"], a["ltid"], a["msgid"], r["site"]))' races.json 2>/dev/null)
 if [[ $race =~ ^1:[0-9]+=[0-9]+:[0-9]+\ master1\.c:[0-9]+$ ]]; then
     pg_pass "2. -races: the first racing receive and another message it could take: $race"

@@ -43,8 +43,8 @@ want_free="took 1 then 2"
 "$PANGAEA" -races -json base >races.json 2>races.err
 # The race: the master's first receive; its alternative: W2's message.
 read -r seq took alt <<<"$(python3 -S - races.json <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1]))["races"]
+import json, sys, races_json
+r = races_json.load(open(sys.argv[1]))["races"]
 one = [x for x in r if x["ltid"] == 1]
 if len(one) != 1 or len(one[0]["alternatives"]) != 1:
     print("- - -"); sys.exit(0)

@@ -55,8 +55,8 @@ n=$(for l in $(ltids_of "$base"); do recorded_host "$base" "$l"; done | sort -u 
 
 "$PANGAEA" -races -json "$base" >"$WORK/races.json" 2>&1
 read -r seq alt <<<"$(python3 -S - "$WORK/races.json" <<'EOF'
-import json, sys
-r = [x for x in json.load(open(sys.argv[1]))["races"]
+import json, sys, races_json
+r = [x for x in races_json.load(open(sys.argv[1]))["races"]
      if x["ltid"] == 1 and x["took"] and x["alternatives"]
      and x["alternatives"][0]["msgid"] > 0]
 if not r:

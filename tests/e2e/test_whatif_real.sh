@@ -42,8 +42,8 @@ out() { sed -n 's/^\[[0-9]*\] //p' "$1"; }
 first_alt() { pick_alt "$1" 0; }
 last_alt() { pick_alt "$1" -1; }
 pick_alt() {
-    "$PANGAEA" -races -json "$1" | python3 -S -c 'import json, sys
-r = [x for x in json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["call"] != "pvm_addmhf"]
+    "$PANGAEA" -races -json "$1" | python3 -S -c 'import json, sys, races_json
+r = [x for x in races_json.load(sys.stdin)["races"] if x["ltid"] == 1 and x["took"] and x["call"] != "pvm_addmhf"]
 r.sort(key=lambda x: x["seq"])
 r = [r[int(sys.argv[1])]] if r else []
 a = r[0]["alternatives"][0] if r else None

@@ -9,11 +9,12 @@
  * receives"), and the entries whose races are "first" (no other race
  * happens before them) come first: the later ones may be artifacts of
  * those.  Each entry shows its earliest receive.  The JSON report is for
- * tools: every race, ungrouped, with the fields README.md lists.  JSON
- * lines (-jsonl) are for big recordings: a line a race, each sender's
- * alternatives as runs of message ids (a fifth of -json's bytes where
- * every receive races with every sender, far less where per-pair order
- * is lost and a whole queue races).
+ * tools: every race, ungrouped, with the fields README.md lists, its
+ * alternatives as runs of a sender's consecutive message ids ([ltid,
+ * first, last, tag]): a queue that lost per-pair order is one run, and a
+ * race of a 256-task deep queue (the head of each sender's queue) costs
+ * ~16 bytes a sender.  JSON lines (-jsonl) are for big recordings: a line
+ * a race, the runs per sender without their tags.
  */
 #include "races.h"
 
@@ -422,6 +423,76 @@ struct sink {
     int i;
 };
 
+/* n in decimal at p; the end.  Runs are a race's bulk (10^8 numbers at
+ * 256 tasks x 10^6 events): printf's parsing of its format was most of
+ * -json's time. */
+static char *put_int(char *p, int n)
+{
+    char d[12];
+    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+    int k = 0;
+
+    if (n < 0)
+        *p++ = '-';
+    do
+        d[k++] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    while (k > 0)
+        *p++ = d[--k];
+    return p;
+}
+
+/* One run [ltid,first,last,tag], after a comma unless it is the first. */
+static void put_run(FILE *fp, int comma, int ltid, int first, int last,
+                    int tag)
+{
+    char b[64], *p = b;
+
+    if (comma)
+        *p++ = ',';
+    *p++ = '[';
+    p = put_int(p, ltid), *p++ = ',';
+    p = put_int(p, first), *p++ = ',';
+    p = put_int(p, last), *p++ = ',';
+    p = put_int(p, tag), *p++ = ']';
+    fwrite(b, 1, (size_t)(p - b), fp);
+}
+
+/* The message alternatives of race r that are FIFO broken (broken 1) or
+ * not (0), as [[LTID, FIRST, LAST, TAG], ...]: the sender's messages
+ * FIRST..LAST, consecutive message ids of one tag.  alts come sender by
+ * sender, each in send order (races_find.c), so a queue that lost
+ * per-pair order is one run, and a 256-task deep queue's race (the head
+ * of each sender's queue) ~16 bytes a sender, where an object a message
+ * was ~40. */
+static void json_runs(const struct rc_run *run, const struct rc_race *r,
+                      int broken, FILE *fp)
+{
+    const struct rc_msg *m, *p = NULL;
+    int i, first = 0, n = 0;
+
+    fputc('[', fp);
+    for (i = 0; i < r->nalts; i++) {
+        m = &run->msg[r->alts[i].msg];
+        if (m->src < 0 || r->alts[i].fifo_broken != broken)
+            continue;
+        if (p && p->src == m->src && rc_msg_tag(run, m) == rc_msg_tag(run, p) &&
+            rc_msg_msgid(run, m) == rc_msg_msgid(run, p) + 1) {
+            p = m; /* the run goes on */
+            continue;
+        }
+        if (p)
+            put_run(fp, n++, run->tasks[p->src].ltid, first,
+                    rc_msg_msgid(run, p), rc_msg_tag(run, p));
+        first = rc_msg_msgid(run, m);
+        p = m;
+    }
+    if (p)
+        put_run(fp, n, run->tasks[p->src].ltid, first, rc_msg_msgid(run, p),
+                rc_msg_tag(run, p));
+    fputc(']', fp);
+}
+
 /* One race of the JSON report (rc_find_each hands them over in order). */
 static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
 {
@@ -429,7 +500,7 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     FILE *fp = k->fp;
     const struct rc_ev *e = RC_EV(run, r->task, r->pos);
     char site[600];
-    int j;
+    int j, n;
 
     fprintf(fp, "%s\n  {\"ltid\": %d, \"seq\": %d, \"call\": \"%s\", "
             "\"tag\": ", k->i++ ? "," : "", run->tasks[r->task].ltid, e->seq,
@@ -448,13 +519,17 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     } else {
         fprintf(fp, "null");
     }
-    fprintf(fp, ", \"alternatives\": [");
-    for (j = 0; j < r->nalts; j++) {
-        fprintf(fp, "%s", j ? ", " : "");
-        json_msg(run, r->alts[j].msg, fp, 1);
-        fprintf(fp, "%s}", r->alts[j].fifo_broken
-                               ? ", \"fifo_broken\": true" : "");
-    }
+    fprintf(fp, ", \"alternatives\": ");
+    json_runs(run, r, 0, fp);
+    fprintf(fp, ", \"fifo_broken\": ");
+    json_runs(run, r, 1, fp);
+    fprintf(fp, ", \"notices\": [");
+    for (j = n = 0; j < r->nalts; j++)
+        if (run->msg[r->alts[j].msg].src < 0) {
+            fprintf(fp, "%s", n++ ? ", " : "");
+            json_msg(run, r->alts[j].msg, fp, 1);
+            fprintf(fp, "}");
+        }
     fprintf(fp, "], \"first\": %s, \"conservative\": %s",
             r->first ? "true" : "false", r->conservative ? "true" : "false");
     if (r->out_of_order >= 0) {
@@ -486,10 +561,29 @@ static int print_json(struct rc_run *run, const struct rc_race *r, int n,
 /* The end of a run of message ids: "5" alone, "[5,9]" for 5..9. */
 static void jsonl_run(int first, int last, FILE *fp)
 {
-    if (first == last)
-        fprintf(fp, "%d", first);
-    else
-        fprintf(fp, "[%d,%d]", first, last);
+    char b[32], *p = b;
+
+    if (first == last) {
+        p = put_int(p, first);
+    } else {
+        *p++ = '[';
+        p = put_int(p, first), *p++ = ',';
+        p = put_int(p, last), *p++ = ']';
+    }
+    fwrite(b, 1, (size_t)(p - b), fp);
+}
+
+/* A sender's key, "LTID":[ (after the previous sender's "],"). */
+static void jsonl_key(FILE *fp, int first_key, int ltid)
+{
+    char b[32], *p = b;
+
+    if (!first_key)
+        *p++ = ']', *p++ = ',';
+    *p++ = '"';
+    p = put_int(p, ltid);
+    *p++ = '"', *p++ = ':', *p++ = '[';
+    fwrite(b, 1, (size_t)(p - b), fp);
 }
 
 /* The alternatives of race r as {"LTID": [5, [7,9], ...], ...}: the
@@ -516,10 +610,9 @@ static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
         if (p)
             jsonl_run(first, rc_msg_msgid(run, p), fp);
         if (!p || p->src != m->src)
-            fprintf(fp, "%s\"%d\":[", !p ? "" : "],",
-                    run->tasks[m->src].ltid);
+            jsonl_key(fp, !p, run->tasks[m->src].ltid);
         else
-            fprintf(fp, ",");
+            fputc(',', fp);
         first = rc_msg_msgid(run, m);
         p = m;
     }

@@ -104,14 +104,37 @@ static int put_all(int fd, const char *buf, size_t n)
     return 0;
 }
 
+/* How many of buf's first bytes pass as they are: neither a control nor
+ * a C2 (which may start one).  A report is nearly all such bytes: they
+ * are written without a copy (byte by byte, the filter was a quarter of
+ * -races -json's time at 256 tasks). */
+static size_t plain_span(const char *buf, size_t size)
+{
+    size_t i;
+    unsigned char c;
+
+    for (i = 0; i < size; i++) {
+        c = (unsigned char)buf[i];
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c == 0xc2)
+            break;
+    }
+    return i;
+}
+
 static ssize_t safe_write(void *cookie, const char *buf, size_t size)
 {
     struct safe_fd *s = cookie;
     char out[4 * 1024 + 8];
-    size_t i, n = 0;
+    size_t i, n = 0, k;
     unsigned char c;
 
     for (i = 0; i < size; i++) {
+        if (!s->held && (k = plain_span(buf + i, size - i)) > 0) {
+            if (put_all(s->fd, out, n) < 0 || put_all(s->fd, buf + i, k) < 0)
+                return -1;
+            n = 0, i += k - 1;
+            continue;
+        }
         c = (unsigned char)buf[i];
         if (s->held) {
             s->held = 0;
