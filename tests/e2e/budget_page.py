@@ -25,8 +25,11 @@ object:
                   more events), a drawing from the rows' kept column and
                   line counts against one counted afresh
                   (SAMPLE below): "same" frames, the events the drawings'
-                  lines and columns visited ("kept_work", "again_work" with nothing
-                  added, "fresh_work")
+                  lines and columns visited ("kept_work", and of it the lines'
+                  and the rows' columns' "kept_parts"; "again_work" with nothing
+                  added, "fresh_work"), the events added since the last sample
+                  ("added"), whether the view is scrolled off the run's
+                  start ("scrolled") and how many views wide the run is
 
 Design.  As scale_page.py (graph_page.py's Driver).  The bytes are exact
 and the work a count, so a test can hold them to a bound on any machine.
@@ -55,18 +58,19 @@ return !!(g && g.ready && !g.running() && g.caughtUp());"""
 # the machine or WebDriver is.  After ZOOMS[k][0] samples the view is
 # zoomed in by ZOOMS[k][1] more: "zoomed" in the samples the scale
 # zoomed in from the run's (x1.5: rows mostly in view, whose kept counts
-# hold; then x6 at the newest events, following them: a small part of
-# the run, whose lines are looked for among the events from the view's
-# left edge on).
+# hold; then x3 and x6 at the newest events: the view scrolled off the
+# run's start, most of the run in view at x3, a small part at x6).
 SAMPLES = """const done = arguments[0], max = arguments[1], zooms = arguments[2], g = window.pangaeaLive, out = [];
 let zoomed = 1;
 const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
 function sample() {
-  g.redraw(); const kept = fr(), wk = g.drawWork();
+  g.redraw(); const kept = fr(), wk = g.drawWork(), parts = g.drawWorkParts ? g.drawWorkParts() : null;
   g.redraw(); const again = fr(), wa = g.drawWork();
   g.columnCache(false); g.redraw(); const fresh = fr(), wf = g.drawWork(); g.columnCache(true);
-  return {events: g.events(), zoomed, same: kept === fresh && again === fresh,
-          kept_work: wk, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};
+  const [u0, u1] = g.view(), o = g.overview(), added = g.events() - (last < 0 ? 0 : last);
+  const views = (window.innerWidth - 238) / o.s / (u1 - u0); // the run's span (the strip's plot: 238 px less than the window) in views
+  return {events: g.events(), added, scrolled: u0 > o.origin, views, zoomed, same: kept === fresh && again === fresh,
+          kept_work: wk, kept_parts: parts, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};
 }
 let last = -1;
 (function tick() {
@@ -76,11 +80,11 @@ let last = -1;
       g.zoom(f); zoomed *= f;
       if (newest) document.getElementById("newest").click(); // the view at the newest events, following them
     }
-    last = g.events(); out.push(sample());
+    out.push(sample()); last = g.events();
   }
   setTimeout(tick, 0);
 })();"""
-ANSWER, MAX_SAMPLES, ZOOMS = 2000, 60, [[15, 1.5, False], [30, 4, True]]
+ANSWER, MAX_SAMPLES, ZOOMS = 2000, 60, [[15, 1.5, False], [30, 2, True], [45, 2, True]]
 
 
 def samples(d, url):

@@ -23,8 +23,13 @@
 #    added it visits no event, and after an answer, about its events only
 #    (a drawing counted every event and line each time: as the fresh one);
 #    so too zoomed in x1.5 (rows mostly in view: their kept counts) and
-#    x6 following the newest events (lines looked for from the view's left
-#    edge on), fewer than fresh.
+#    x6 at the newest events, fewer than fresh.  At x3 the view is
+#    scrolled off the run's start, as the page following a run longer
+#    than its plot: the kept counts (the lines' by column of the graph, not
+#    of the canvas) still serve, so the drawings after answers visit in all
+#    at most 3 visits an event added (its row's column, its line, a line
+#    linked late) and the run once (counts made anew: a row newly drawn
+#    as columns, a cache outgrown), not the lines in view again each time.
 # 3. Its typed arrays hold at most DATA_B bytes an event, and after a full
 #    garbage collection every typed array of the page (the scratch of the
 #    answers, what the filters and strip keep) at most BACKING_B: the
@@ -60,6 +65,14 @@ if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/pl
             expect "zoomed in x$z: a drawing after an answer visits fewer than a fresh one (samples that did: $(jget "$res" 'sum(s["zoomed"] == '$z' and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])'))" \
                 "$(jget "$res" 'any(s["zoomed"] == '$z' and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])')" True
         done
+        for z in 3.0; do # (the first sample: the drawings the zoom made counted them)
+            zs='[s for s in d["samples"] if s["zoomed"] == '$z'][1:]'
+            expect "zoomed in x$z at the newest events: the view scrolled off the run's start ($(jget "$res" "len($zs)") samples)" \
+                "$(jget "$res" "len($zs) > 0 and all(s['scrolled'] for s in $zs)")" True
+            expect "the view scrolled, x$z: its drawings after answers visited at most 3 times the events added plus the run once, not the run each time (visited, added, run: $(jget "$res" "[sum(s['kept_work'] for s in $zs), sum(s['added'] for s in $zs), $zs[-1]['events']]"))" \
+                "$(jget "$res" "sum(s['kept_work'] for s in $zs) <= 3 * sum(s['added'] for s in $zs) + $zs[-1]['events']")" True
+        done
+        echo "$res" >"${PG_BUDGET_OUT:-/dev/null}"
         expect "the page's typed arrays: at most $DATA_B bytes an event ($(jget "$res" 'round(d["data_bytes"] / d["events"], 1)'))" \
             "$(jget "$res" 'd["data_bytes"] <= '$DATA_B' * d["events"]')" True
         expect "after a full GC, every typed array of the page: at most $BACKING_B bytes an event ($(jget "$res" 'round(d["backing_bytes"] / d["events"], 1)'))" \
