@@ -30,6 +30,9 @@ object:
                   added, "fresh_work"), the events added since the last sample
                   ("added"), whether the view is scrolled off the run's
                   start ("scrolled") and how many views wide the run is
+  "scrolled"      then, caught up, the view zoomed and scrolled (SCROLLED):
+                  the events and lines its drawings visited: "built", "again"
+                  (nothing changed), "moved" (each brush move)
 
 Design.  As scale_page.py (graph_page.py's Driver).  The bytes are exact
 and the work a count, so a test can hold them to a bound on any machine.
@@ -87,6 +90,20 @@ let last = -1;
 ANSWER, MAX_SAMPLES, ZOOMS = 2000, 60, [[15, 1.5, False], [30, 2, True], [45, 2, True]]
 
 
+# Once the page has caught up: zoomed in x1.6 from Fit, at the newest
+# events (the run 1.6 views wide, the view scrolled off its start, most
+# of it in view: the page following a run longer than its plot), drawn
+# (its kept counts made), drawn again, and moved by a drag of the brush
+# (a scroll) MOVES times: what each drawing visited.
+SCROLLED = """const g = window.pangaeaLive;
+g.fit(); g.zoom(1.6); document.getElementById("newest").click(); g.redraw();
+const [u0, u1] = g.view(), o = g.overview(), built = g.drawWork();
+g.redraw(); const again = g.drawWork(), moved = [];
+for (let k = 0; k < %d; k++) { g.brushMove(k %% 2 ? 7 : -12); moved.push(g.drawWork()); }
+return {views: (window.innerWidth - 238) / o.s / (u1 - u0), scrolled: u0 > o.origin, built, again, moved, width: window.innerWidth};"""
+MOVES = 6
+
+
 def samples(d, url):
     """The page opened again on the run (over by now), reading it in
     answers of ANSWER events (window.pangaeaAnswerMax, set before the
@@ -98,9 +115,10 @@ def samples(d, url):
     d.call("POST", "/url", {"url": url})
     cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
     d.call("POST", "/timeouts", {"script": 300000})
-    return d.call("POST", "/execute/async", {"script": SAMPLES.replace("arguments[0]", "arguments[arguments.length - 1]")
+    out = d.call("POST", "/execute/async", {"script": SAMPLES.replace("arguments[0]", "arguments[arguments.length - 1]")
                                               .replace("arguments[1]", str(MAX_SAMPLES))
                                               .replace("arguments[2]", json.dumps(ZOOMS)), "args": []}, timeout=310)
+    return out, d.js(SCROLLED % MOVES)
 
 
 def main():
@@ -129,7 +147,7 @@ def main():
         out["fit"] = d.js("const g = window.pangaeaLive; g.fit(); const f = g.frame(); return {marks: f.marks, lines: f.lines};")
         # what the page says of each task's log: a note (a log that did not read) on none of them
         out["notes"] = d.js("return window.pangaeaLive.tasks().filter((t) => t.note).map((t) => [t.ltid, t.state, t.note]);")
-        out["samples"] = samples(d, url)
+        out["samples"], out["scrolled"] = samples(d, url)
         print(json.dumps(out))
     finally:
         d.close()
