@@ -33,7 +33,8 @@ object:
   "scrolled"      then, caught up, the view zoomed and scrolled (SCROLLED):
                   the events and lines its drawings visited: "built", "again"
                   (nothing changed), "moved" (each brush move), "zoomed"
-                  (in x2, out again), "filtered" (task=1 on, off again)
+                  (in x2, out again), "filtered" (task=1 on, off again),
+                  "filtered_same" (true, or the two frames: dimmed, hidden)
 
 Design.  As scale_page.py (graph_page.py's Driver).  The bytes are exact
 and the work a count, so a test can hold them to a bound on any machine.
@@ -96,15 +97,21 @@ ANSWER, MAX_SAMPLES, ZOOMS = 2000, 60, [[15, 1.5, False], [30, 2, True], [45, 2,
 # of it in view: the page following a run longer than its plot), drawn
 # (its kept counts made), drawn again, and moved by a drag of the brush
 # (a scroll) MOVES times; then zoomed in x2 and out again, a filter on
-# and off again: what each drawing visited.
+# and off again: what each drawing visited; with a filter on (ltid 1's
+# events highlighted, the others dimmed; then the others hidden), whether
+# a drawing from the kept counts draws what a fresh count draws.
 SCROLLED = """const g = window.pangaeaLive;
+const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
+const fresh = () => { g.redraw(); const kept = fr(); g.columnCache(false); g.redraw(); const f = fr(); g.columnCache(true); return kept === f || [kept, f]; };
 g.fit(); g.zoom(1.6); document.getElementById("newest").click(); g.redraw();
 const [u0, u1] = g.view(), o = g.overview(), built = g.drawWork();
 g.redraw(); const again = g.drawWork(), moved = [];
 for (let k = 0; k < %d; k++) { g.brushMove(k %% 2 ? 7 : -12); moved.push(g.drawWork()); }
 g.zoom(2); const zin = g.drawWork(); g.zoom(0.5); const zback = g.drawWork();
-g.filter.setHash("task=1"); const fon = g.drawWork(); g.filter.setHash(""); const foff = g.drawWork();
-return {zoomed: [zin, zback], filtered: [fon, foff], views: (window.innerWidth - 238) / o.s / (u1 - u0), scrolled: u0 > o.origin, built, again, moved, width: window.innerWidth};"""
+g.filter.setHash("task=1"); const fon = g.drawWork(), same = [fresh()];
+g.filter.setHash(""); const foff = g.drawWork();
+g.filter.setHash("mode=hide&task=1"); same.push(fresh()); g.filter.setHash("");
+return {zoomed: [zin, zback], filtered: [fon, foff], filtered_same: same, views: (window.innerWidth - 238) / o.s / (u1 - u0), scrolled: u0 > o.origin, built, again, moved, width: window.innerWidth};"""
 MOVES = 6
 
 

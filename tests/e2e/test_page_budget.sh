@@ -40,7 +40,9 @@
 #    a scroll of part of a pixel), each time: the run.  Zoomed in x2 and
 #    out again, a filter on and off again: the kept counts of the view
 #    before are kept too, and the drawing back to it visits nothing (it
-#    counted every event and line again).
+#    counted every event and line again); with a filter on, the lines'
+#    kept counts (per pair of kinds of event, the filters applied as they
+#    are drawn) draw what a fresh count draws.
 # 3. Its typed arrays hold at most DATA_B bytes an event, and after a full
 #    garbage collection every typed array of the page (the scratch of the
 #    answers, what the filters and strip keep) at most BACKING_B: the
@@ -88,6 +90,8 @@ if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/pl
             "$(jget "$res" '[d["scrolled"]["again"]] + d["scrolled"]["moved"] if d["scrolled"]["again"] + sum(d["scrolled"]["moved"]) > d["scrolled"]["width"] else "bounded"')" bounded
         expect "zoomed in x2 and out again, a filter on and off again: back to a view drawn before, its kept counts serve, no event or line visited (in, out; on, off: $(jget "$res" 'd["scrolled"]["zoomed"] + d["scrolled"]["filtered"]'))" \
             "$(jget "$res" '[d["scrolled"]["zoomed"][1], d["scrolled"]["filtered"][1], d["scrolled"]["zoomed"][0] > 0, d["scrolled"]["filtered"][0] > 0]')" "[0, 0, True, True]"
+        expect "there, a filter on (the others dimmed, then hidden): drawings from the kept counts draw what fresh counts draw" \
+            "$(jget "$res" 'd["scrolled"]["filtered_same"]')" "[True, True]"
         echo "$res" >"${PG_BUDGET_OUT:-/dev/null}"
         expect "the page's typed arrays: at most $DATA_B bytes an event ($(jget "$res" 'round(d["data_bytes"] / d["events"], 1)'))" \
             "$(jget "$res" 'd["data_bytes"] <= '$DATA_B' * d["events"]')" True
