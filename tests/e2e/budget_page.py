@@ -148,6 +148,7 @@ def main():
             time.sleep(0.1)
         out = {"events": d.js("return window.pangaeaLive.events()"),
                "work_max": d.js("return window.pangaeaLive.workMax()"),
+               "work_step": d.js("return window.pangaeaLive.workStep()"),  # the page's step when it was reached
                "data_bytes": d.js("return window.pangaeaLive.dataBytes()")}
         cdp = lambda cmd: d.call("POST", "/goog/cdp/execute", {"cmd": cmd, "params": {}})
         cdp("HeapProfiler.enable")
