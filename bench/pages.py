@@ -208,6 +208,11 @@ def during(d, url):
             "work_max": d.js("const g = window.pangaeaLive; return g.workMax ? [g.workMax(), g.workStep()] : null"),  # and the step before it
             # the events and lines all its drawings visited (counted: the lines' loop and the rows' columns)
             "draw_work": d.js("const g = window.pangaeaLive; return g.drawWorkAll ? g.drawWorkAll() : null"),
+            # the drawings that took longest: [ms since the page's start, events held, ms, lines and rows' events visited, in slices]
+            "longest_draws": d.js("const g = window.pangaeaLive; return g.drawLog ? g.drawLog().sort((a, b) => b[2] - a[2]).slice(0, 5) : null"),
+            # the page's steps until its first drawing (its code cold)
+            "first_steps": d.js("const g = window.pangaeaLive; if (!g.steps) return null; const s = g.steps(), k = s.findIndex((x) => x[1] === 'drew'); return s.slice(0, k + 1);"),
+            "draw_log": d.js("const g = window.pangaeaLive; return g.drawLog ? g.drawLog() : null"),
             # the page's steps in that stalest time ([ms, step, events held, ms taken or waited]; its own clock)
             "stale_steps": stale_page and d.js("const g = window.pangaeaLive; return g.steps ? g.steps().filter((s) => "
                                                "s[0] >= arguments[0] - 20 && s[0] <= arguments[1] + 20) : null",

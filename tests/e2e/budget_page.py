@@ -25,8 +25,16 @@ object:
                   more events), a drawing from the rows' kept column and
                   line counts against one counted afresh
                   (SAMPLE below): "same" frames, the events the drawings'
-                  lines and columns visited ("kept_work", "again_work" with nothing
-                  added, "fresh_work")
+                  lines and columns visited ("kept_work", and of it the lines'
+                  and the rows' columns' "kept_parts"; "again_work" with nothing
+                  added, "fresh_work"), the events added since the last sample
+                  ("added"), whether the view is scrolled off the run's
+                  start ("scrolled") and how many views wide the run is
+  "scrolled"      then, caught up, the view zoomed and scrolled (SCROLLED):
+                  the events and lines its drawings visited: "built", "again"
+                  (nothing changed), "moved" (each brush move), "zoomed"
+                  (in x2, out again), "filtered" (task=1 on, off again),
+                  "filtered_same" (true, or the two frames: dimmed, hidden)
 
 Design.  As scale_page.py (graph_page.py's Driver).  The bytes are exact
 and the work a count, so a test can hold them to a bound on any machine.
@@ -55,18 +63,19 @@ return !!(g && g.ready && !g.running() && g.caughtUp());"""
 # the machine or WebDriver is.  After ZOOMS[k][0] samples the view is
 # zoomed in by ZOOMS[k][1] more: "zoomed" in the samples the scale
 # zoomed in from the run's (x1.5: rows mostly in view, whose kept counts
-# hold; then x6 at the newest events, following them: a small part of
-# the run, whose lines are looked for among the events from the view's
-# left edge on).
+# hold; then x3 and x6 at the newest events: the view scrolled off the
+# run's start, most of the run in view at x3, a small part at x6).
 SAMPLES = """const done = arguments[0], max = arguments[1], zooms = arguments[2], g = window.pangaeaLive, out = [];
 let zoomed = 1;
 const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
 function sample() {
-  g.redraw(); const kept = fr(), wk = g.drawWork();
+  g.redraw(); const kept = fr(), wk = g.drawWork(), parts = g.drawWorkParts ? g.drawWorkParts() : null;
   g.redraw(); const again = fr(), wa = g.drawWork();
   g.columnCache(false); g.redraw(); const fresh = fr(), wf = g.drawWork(); g.columnCache(true);
-  return {events: g.events(), zoomed, same: kept === fresh && again === fresh,
-          kept_work: wk, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};
+  const [u0, u1] = g.view(), o = g.overview(), added = g.events() - (last < 0 ? 0 : last);
+  const views = (window.innerWidth - 238) / o.s / (u1 - u0); // the run's span (the strip's plot: 238 px less than the window) in views
+  return {events: g.events(), added, scrolled: u0 > o.origin, views, zoomed, same: kept === fresh && again === fresh,
+          kept_work: wk, kept_parts: parts, again_work: wa, fresh_work: wf, diff: kept === fresh ? null : [kept, fresh]};
 }
 let last = -1;
 (function tick() {
@@ -76,11 +85,34 @@ let last = -1;
       g.zoom(f); zoomed *= f;
       if (newest) document.getElementById("newest").click(); // the view at the newest events, following them
     }
-    last = g.events(); out.push(sample());
+    out.push(sample()); last = g.events();
   }
   setTimeout(tick, 0);
 })();"""
-ANSWER, MAX_SAMPLES, ZOOMS = 2000, 60, [[15, 1.5, False], [30, 4, True]]
+ANSWER, MAX_SAMPLES, ZOOMS = 2000, 60, [[15, 1.5, False], [30, 2, True], [45, 2, True]]
+
+
+# Once the page has caught up: zoomed in x1.6 from Fit, at the newest
+# events (the run 1.6 views wide, the view scrolled off its start, most
+# of it in view: the page following a run longer than its plot), drawn
+# (its kept counts made), drawn again, and moved by a drag of the brush
+# (a scroll) MOVES times; then zoomed in x2 and out again, a filter on
+# and off again: what each drawing visited; with a filter on (ltid 1's
+# events highlighted, the others dimmed; then the others hidden), whether
+# a drawing from the kept counts draws what a fresh count draws.
+SCROLLED = """const g = window.pangaeaLive;
+const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; return JSON.stringify(f); };
+const fresh = () => { g.redraw(); const kept = fr(); g.columnCache(false); g.redraw(); const f = fr(); g.columnCache(true); return kept === f || [kept, f]; };
+g.fit(); g.zoom(1.6); document.getElementById("newest").click(); g.redraw();
+const [u0, u1] = g.view(), o = g.overview(), built = g.drawWork();
+g.redraw(); const again = g.drawWork(), moved = [];
+for (let k = 0; k < %d; k++) { g.brushMove(k %% 2 ? 7 : -12); moved.push(g.drawWork()); }
+g.zoom(2); const zin = g.drawWork(); g.zoom(0.5); const zback = g.drawWork();
+g.filter.setHash("task=1"); const fon = g.drawWork(), same = [fresh()];
+g.filter.setHash(""); const foff = g.drawWork();
+g.filter.setHash("mode=hide&task=1"); same.push(fresh()); g.filter.setHash("");
+return {zoomed: [zin, zback], filtered: [fon, foff], filtered_same: same, views: (window.innerWidth - 238) / o.s / (u1 - u0), scrolled: u0 > o.origin, built, again, moved, width: window.innerWidth};"""
+MOVES = 6
 
 
 def samples(d, url):
@@ -94,9 +126,10 @@ def samples(d, url):
     d.call("POST", "/url", {"url": url})
     cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
     d.call("POST", "/timeouts", {"script": 300000})
-    return d.call("POST", "/execute/async", {"script": SAMPLES.replace("arguments[0]", "arguments[arguments.length - 1]")
+    out = d.call("POST", "/execute/async", {"script": SAMPLES.replace("arguments[0]", "arguments[arguments.length - 1]")
                                               .replace("arguments[1]", str(MAX_SAMPLES))
                                               .replace("arguments[2]", json.dumps(ZOOMS)), "args": []}, timeout=310)
+    return out, d.js(SCROLLED % MOVES)
 
 
 def main():
@@ -115,6 +148,7 @@ def main():
             time.sleep(0.1)
         out = {"events": d.js("return window.pangaeaLive.events()"),
                "work_max": d.js("return window.pangaeaLive.workMax()"),
+               "work_step": d.js("return window.pangaeaLive.workStep()"),  # the page's step when it was reached
                "data_bytes": d.js("return window.pangaeaLive.dataBytes()")}
         cdp = lambda cmd: d.call("POST", "/goog/cdp/execute", {"cmd": cmd, "params": {}})
         cdp("HeapProfiler.enable")
@@ -125,7 +159,7 @@ def main():
         out["fit"] = d.js("const g = window.pangaeaLive; g.fit(); const f = g.frame(); return {marks: f.marks, lines: f.lines};")
         # what the page says of each task's log: a note (a log that did not read) on none of them
         out["notes"] = d.js("return window.pangaeaLive.tasks().filter((t) => t.note).map((t) => [t.ltid, t.state, t.note]);")
-        out["samples"] = samples(d, url)
+        out["samples"], out["scrolled"] = samples(d, url)
         print(json.dumps(out))
     finally:
         d.close()

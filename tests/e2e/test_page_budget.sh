@@ -23,8 +23,26 @@
 #    added it visits no event, and after an answer, about its events only
 #    (a drawing counted every event and line each time: as the fresh one);
 #    so too zoomed in x1.5 (rows mostly in view: their kept counts) and
-#    x6 following the newest events (lines looked for from the view's left
-#    edge on), fewer than fresh.
+#    x6 at the newest events, fewer than fresh.  At x3 and x6 the view is
+#    scrolled off the run's start, as the page following a run longer
+#    than its plot: the kept counts (the lines' by column of the graph, not
+#    of the canvas) still serve, so the drawings after answers visit in all
+#    at most 3 visits an event added (its row's column, its line, a line
+#    linked late) and the run twice (counts made anew: a task new to the
+#    run, a row newly drawn as columns), where each visited the lines in view
+#    again, some 30,000-90,000 events a drawing here: about the run.
+#    Then, caught up, zoomed in x1.6 at the newest events (the run some
+#    1.6 views wide, the view scrolled off its start: the page following
+#    a run longer than its plot), drawn again and scrolled (the brush
+#    moved): the kept counts serve, and these drawings visit no event or
+#    line, at most the width in all; they visited the lines of every
+#    receive (and the rows' events in view, their kept counts dropped by
+#    a scroll of part of a pixel), each time: the run.  Zoomed in x2 and
+#    out again, a filter on and off again: the kept counts of the view
+#    before are kept too, and the drawing back to it visits nothing (it
+#    counted every event and line again); with a filter on, the lines'
+#    kept counts (per pair of kinds of event, the filters applied as they
+#    are drawn) draw what a fresh count draws.
 # 3. Its typed arrays hold at most DATA_B bytes an event, and after a full
 #    garbage collection every typed array of the page (the scratch of the
 #    answers, what the filters and strip keep) at most BACKING_B: the
@@ -47,7 +65,7 @@ if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/pl
         expect "the page holds every event the server has" "$(jget "$res" 'd["events"]')" "$held"
         expect "no task's log called corrupt or torn (read while written)" "$(jget "$res" 'd["notes"]')" "[]"
         expect "the whole run in view: every event drawn" "$(jget "$res" 'd["fit"]["marks"]')" "$held"
-        expect "no task visits more than $WORK_MAX events and lines (the most: $(jget "$res" 'd["work_max"]'))" \
+        expect "no task visits more than $WORK_MAX events and lines (the most: $(jget "$res" 'd["work_max"]'), after the step $(jget "$res" 'd["work_step"]'))" \
             "$(jget "$res" '0 < d["work_max"] <= '$WORK_MAX)" True
         n=$(jget "$res" 'len(d["samples"])')
         expect "until the page caught up ($n samples): drawings from the kept counts (rows' columns, lines) drew what a fresh count draws" \
@@ -60,6 +78,21 @@ if start_live flood -log -live -live-wait -logdir "$D/flood" "$PG_BUILD/tests/pl
             expect "zoomed in x$z: a drawing after an answer visits fewer than a fresh one (samples that did: $(jget "$res" 'sum(s["zoomed"] == '$z' and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])'))" \
                 "$(jget "$res" 'any(s["zoomed"] == '$z' and 0 < s["kept_work"] < s["fresh_work"] for s in d["samples"])')" True
         done
+        # (the first sample of each zoom: the drawings the zoom made counted them; the run at most 8 views wide: kept counts)
+        zs='[s for z in (3.0, 6.0) for s in [s for s in d["samples"] if s["zoomed"] == z][1:] if s["views"] <= 8]'
+        expect "zoomed in x3 and x6 at the newest events: the view scrolled off the run's start ($(jget "$res" "len($zs)") samples, at least 5)" \
+            "$(jget "$res" "len($zs) >= 5 and all(s['scrolled'] for s in $zs)")" True
+        expect "the view scrolled: its drawings after answers visited at most 3 times the events added plus the run twice, not the run each time (visited, added, run: $(jget "$res" "[sum(s['kept_work'] for s in $zs), sum(s['added'] for s in $zs), d['samples'][-1]['events']]"))" \
+            "$(jget "$res" "sum(s['kept_work'] for s in $zs) <= 3 * sum(s['added'] for s in $zs) + 2 * d['samples'][-1]['events']")" True
+        expect "caught up, zoomed in x1.6 at the newest events: the view scrolled off the run's start, the run $(jget "$res" 'round(d["scrolled"]["views"], 2)') views wide" \
+            "$(jget "$res" 'd["scrolled"]["scrolled"] and 1.2 < d["scrolled"]["views"] < 2')" True
+        expect "there, drawn again, and after each of $(jget "$res" 'len(d["scrolled"]["moved"])') moves of the brush (a scroll): no event or line visited, at most the width in all (made: $(jget "$res" 'd["scrolled"]["built"]'))" \
+            "$(jget "$res" '[d["scrolled"]["again"]] + d["scrolled"]["moved"] if d["scrolled"]["again"] + sum(d["scrolled"]["moved"]) > d["scrolled"]["width"] else "bounded"')" bounded
+        expect "zoomed in x2 and out again, a filter on and off again: back to a view drawn before, its kept counts serve, no event or line visited (in, out; on, off: $(jget "$res" 'd["scrolled"]["zoomed"] + d["scrolled"]["filtered"]'))" \
+            "$(jget "$res" '[d["scrolled"]["zoomed"][1], d["scrolled"]["filtered"][1], d["scrolled"]["zoomed"][0] > 0, d["scrolled"]["filtered"][0] > 0]')" "[0, 0, True, True]"
+        expect "there, a filter on (the others dimmed, then hidden): drawings from the kept counts draw what fresh counts draw" \
+            "$(jget "$res" 'd["scrolled"]["filtered_same"]')" "[True, True]"
+        echo "$res" >"${PG_BUDGET_OUT:-/dev/null}"
         expect "the page's typed arrays: at most $DATA_B bytes an event ($(jget "$res" 'round(d["data_bytes"] / d["events"], 1)'))" \
             "$(jget "$res" 'd["data_bytes"] <= '$DATA_B' * d["events"]')" True
         expect "after a full GC, every typed array of the page: at most $BACKING_B bytes an event ($(jget "$res" 'round(d["backing_bytes"] / d["events"], 1)'))" \

@@ -196,7 +196,7 @@ if pg_pvm_start; then
                 "$(jget "$cnt" 'sorted((int(l), s, r) for l, (s, r) in d["per_ltid"].items() if s + r)')"
             check_frames "-live" "$res" "$cnt" "$want"
         else
-            pg_fail "-live: the browser could not show the page"; tail -5 "$dir/live.err"
+            pg_fail "-live: the browser could not show the page"; tail -5 "$dir/live.err"; tail -5 "$D/flood.err" # (and what pangaea said)
         fi
         curl -s "${URL}events.json?format=cols&since=0" >"$dir/cols.json"
         curl -s "${URL}events.json?since=0" >"$dir/objs.json"
