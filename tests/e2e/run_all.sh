@@ -184,14 +184,6 @@ cpu_table() {
 
 declare -A job_name job_start
 running=0
-mpi_running=0
-# MPI tests (test_mpi_*) run at most PG_MPI_JOBS (default 2) at a time,
-# and another test takes the slot meanwhile: MPICH and Open MPI ranks poll
-# while they wait (MPICH over UCX has no blocking mode), so on two cores
-# every rank more of another MPI test is CPU taken from the ones that
-# work, and the MPI tests' CPU grew with the load (docs/DEVELOPING.md).
-mpi_jobs=${PG_MPI_JOBS:-2}
-is_mpi() { [[ $1 == test_mpi_* ]]; }
 # reap: waits for one running test to end and counts it.
 reap() {
     local pid rc=0 name
@@ -205,35 +197,16 @@ reap() {
     left_behind "$name"
     unset "job_name[$pid]"
     running=$((running - 1))
-    ! is_mpi "$name" || mpi_running=$((mpi_running - 1))
 }
-# start NAME: runs test NAME in the background.
-start() {
-    local name=$1
+for name in "${order[@]}"; do
+    wanted "$name" || continue
+    while [ "$running" -ge "$jobs" ]; do reap || break; done
     PG_E2E_TMPLIST=$work/$name.tmps \
         timeout "${PG_TEST_TIMEOUT:-1200}" "${cpu_stat[@]}" ${cpu_stat:+"$cpu_dir/$name.perf"} bash "$dir/$name" >"$work/$name.log" 2>&1 &
     job_name[$!]=$name
     job_start[$!]=$SECONDS
     bg_pids+=($!)
     running=$((running + 1))
-    ! is_mpi "$name" || mpi_running=$((mpi_running + 1))
-}
-pending=()
-for name in "${order[@]}"; do wanted "$name" && pending+=("$name"); done
-# The first pending test that may start (in the order above), until none
-# is left: when only MPI tests are left and their slots are full, wait.
-while [ "${#pending[@]}" -gt 0 ]; do
-    while [ "$running" -ge "$jobs" ]; do reap || break; done
-    next=-1
-    for i in "${!pending[@]}"; do
-        if ! is_mpi "${pending[$i]}" || [ "$mpi_running" -lt "$mpi_jobs" ]; then
-            next=$i; break
-        fi
-    done
-    if [ "$next" -lt 0 ]; then reap || break; continue; fi
-    start "${pending[$next]}"
-    unset "pending[$next]"
-    pending=("${pending[@]}")
 done
 while [ "$running" -gt 0 ]; do reap || break; done
 bg_pids=()
