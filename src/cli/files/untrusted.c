@@ -115,7 +115,7 @@ static size_t plain_span(const char *buf, size_t size)
 
     for (i = 0; i < size; i++) {
         c = (unsigned char)buf[i];
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c == 0xc2)
+        if (c == 0xc2 || is_control(c, 0))
             break;
     }
     return i;
