@@ -458,38 +458,53 @@ static void put_run(FILE *fp, int comma, int ltid, int first, int last,
     fwrite(b, 1, (size_t)(p - b), fp);
 }
 
+/* A run of race r's message alternatives: a sender's consecutive
+ * message ids FIRST..LAST (of one tag where the caller asks). */
+struct alt_run {
+    int src, first, last, tag;
+};
+
+/* The next run of the message alternatives of race r that are FIFO
+ * broken (broken 1) or not (0), from alternative *i on, into a; 0 when
+ * none is left.  alts come sender by sender, each in send order
+ * (races_find.c), so a queue that lost per-pair order is one run. */
+static int next_run(const struct rc_run *run, const struct rc_race *r,
+                    int broken, int by_tag, int *i, struct alt_run *a)
+{
+    const struct rc_msg *m;
+    int any = 0, id;
+
+    for (; *i < r->nalts; (*i)++) {
+        m = &run->msg[r->alts[*i].msg];
+        if (m->src < 0 || r->alts[*i].fifo_broken != broken)
+            continue;
+        id = rc_msg_msgid(run, m);
+        if (!any)
+            *a = (struct alt_run){ m->src, id, id, rc_msg_tag(run, m) };
+        else if (m->src != a->src || id != a->last + 1 ||
+                 (by_tag && rc_msg_tag(run, m) != a->tag))
+            break; /* the next run starts here */
+        else
+            a->last = id;
+        any = 1;
+    }
+    return any;
+}
+
 /* The message alternatives of race r that are FIFO broken (broken 1) or
  * not (0), as [[LTID, FIRST, LAST, TAG], ...]: the sender's messages
- * FIRST..LAST, consecutive message ids of one tag.  alts come sender by
- * sender, each in send order (races_find.c), so a queue that lost
- * per-pair order is one run, and a 256-task deep queue's race (the head
- * of each sender's queue) ~16 bytes a sender, where an object a message
- * was ~40. */
+ * FIRST..LAST, consecutive message ids of one tag.  A 256-task deep
+ * queue's race (the head of each sender's queue) is ~16 bytes a sender,
+ * where an object a message was ~40. */
 static void json_runs(const struct rc_run *run, const struct rc_race *r,
                       int broken, FILE *fp)
 {
-    const struct rc_msg *m, *p = NULL;
-    int i, first = 0, n = 0;
+    struct alt_run a;
+    int i = 0, n = 0;
 
     fputc('[', fp);
-    for (i = 0; i < r->nalts; i++) {
-        m = &run->msg[r->alts[i].msg];
-        if (m->src < 0 || r->alts[i].fifo_broken != broken)
-            continue;
-        if (p && p->src == m->src && rc_msg_tag(run, m) == rc_msg_tag(run, p) &&
-            rc_msg_msgid(run, m) == rc_msg_msgid(run, p) + 1) {
-            p = m; /* the run goes on */
-            continue;
-        }
-        if (p)
-            put_run(fp, n++, run->tasks[p->src].ltid, first,
-                    rc_msg_msgid(run, p), rc_msg_tag(run, p));
-        first = rc_msg_msgid(run, m);
-        p = m;
-    }
-    if (p)
-        put_run(fp, n, run->tasks[p->src].ltid, first, rc_msg_msgid(run, p),
-                rc_msg_tag(run, p));
+    while (next_run(run, r, broken, 1, &i, &a))
+        put_run(fp, n++, run->tasks[a.src].ltid, a.first, a.last, a.tag);
     fputc(']', fp);
 }
 
@@ -589,38 +604,25 @@ static void jsonl_key(FILE *fp, int first_key, int ltid)
 /* The alternatives of race r as {"LTID": [5, [7,9], ...], ...}: the
  * message ids of each sender, runs of consecutive ids as [first, last]
  * (a deep queue with per-pair order lost lists a sender's whole queue:
- * one run), and the notices apart.  alts come sender by sender, each in
- * send order (races_find.c). */
+ * one run), and the notices apart. */
 static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
                        int broken, FILE *fp)
 {
-    const struct rc_msg *m, *p = NULL;
-    int i, first = 0;
+    struct alt_run a;
+    int i = 0, src = -1;
 
-    fprintf(fp, "{");
-    for (i = 0; i < r->nalts; i++) {
-        m = &run->msg[r->alts[i].msg];
-        if (m->src < 0 || r->alts[i].fifo_broken != broken)
-            continue;
-        if (p && p->src == m->src &&
-            rc_msg_msgid(run, m) == rc_msg_msgid(run, p) + 1) {
-            p = m; /* the run goes on */
-            continue;
-        }
-        if (p)
-            jsonl_run(first, rc_msg_msgid(run, p), fp);
-        if (!p || p->src != m->src)
-            jsonl_key(fp, !p, run->tasks[m->src].ltid);
+    fputc('{', fp);
+    while (next_run(run, r, broken, 0, &i, &a)) {
+        if (a.src != src)
+            jsonl_key(fp, src < 0, run->tasks[a.src].ltid);
         else
             fputc(',', fp);
-        first = rc_msg_msgid(run, m);
-        p = m;
+        jsonl_run(a.first, a.last, fp);
+        src = a.src;
     }
-    if (p) {
-        jsonl_run(first, rc_msg_msgid(run, p), fp);
-        fprintf(fp, "]");
-    }
-    fprintf(fp, "}");
+    if (src >= 0)
+        fputc(']', fp);
+    fputc('}', fp);
 }
 
 /* The exit notices race r could have taken, by the ltid that ended (-1:
