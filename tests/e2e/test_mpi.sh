@@ -5,6 +5,7 @@
 # -races sees its races (MPICH's Fortran bindings call the C MPI_ names).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi_cases.sh"
+pg_mpi_defaults # MPICH as a user has it (lib.sh)
 
 command -v mpiexec.mpich >/dev/null ||
     pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"

@@ -8,6 +8,7 @@
 # for 4 ranks on 2 cores.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi_cases.sh"
+pg_mpi_defaults # Open MPI as a user has it (lib.sh)
 
 command -v mpiexec.openmpi >/dev/null ||
     pg_skip "Open MPI is not installed (scripts/install-deps.sh test installs it)"
