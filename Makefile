@@ -282,13 +282,16 @@ e2e: all test-programs
 layers: all
 	@bash tests/layers.sh
 
-# The build uses every core (it is most of check's time before the e2e
-# tests, which run side by side themselves: tests/e2e/run_all.sh); the
-# layers are checked, then the unit tests run beside the e2e tests (each
-# prints its report whole: a suite's, a test file's).
+# The build the e2e tests need uses every core; the layers are checked;
+# then the e2e tests start (side by side themselves: tests/e2e/run_all.sh)
+# and the sanitized unit tests are built and run beside them, one compile
+# at a time (-j2: the e2e run holds the other slot), in the CPU the e2e
+# tests leave while they wait on daemons and timeouts (about a seventh of
+# two cores), instead of before them (each prints its report whole: a
+# suite's, a test file's).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check:
-	@$(MAKE) --no-print-directory -j$(NPROC) all test-programs $(UNITS)
+	@$(MAKE) --no-print-directory -j$(NPROC) all test-programs
 	@$(MAKE) --no-print-directory layers
 	@$(MAKE) --no-print-directory -j2 unit e2e
 
