@@ -37,8 +37,10 @@ else
     work=$(mktemp -d) || exit 1
 fi
 bg_pids=()
+tick=
 cleanup() {
     local pid b
+    [ -z "$tick" ] || kill "$tick" 2>/dev/null
     for pid in "${bg_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
     for pid in "${bg_pids[@]}"; do wait "$pid" 2>/dev/null; done
     for b in "$work"/browsers/*/; do
@@ -129,6 +131,15 @@ fi
 # time, so outputs never interleave.
 jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 + 2 ))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+# And while the CPUs idle, more: when all PG_JOBS tests wait at once (on
+# timeouts, daemons, a browser), half the machine or more idle over the
+# last IDLE_TICK seconds starts the next test early, up to PG_JOBS_MAX
+# running (default four more; PG_JOBS given alone: none more).  A test so
+# started takes CPU nobody used, so it only shortens the run
+# (PG_IDLE_MIN, default 50: the idle share that is enough; 0 for any).
+if [ -n "${PG_JOBS:-}" ]; then jobs_max=${PG_JOBS_MAX:-$jobs}; else jobs_max=${PG_JOBS_MAX:-$((jobs + 4))}; fi
+[ "$jobs_max" -ge "$jobs" ] 2>/dev/null || jobs_max=$jobs
+IDLE_TICK=2 IDLE_MIN=${PG_IDLE_MIN:-50}
 FIRST="test_hostloss.sh test_interactive.sh test_load.sh test_debian.sh
 test_install.sh test_min.sh test_mpi_replay.sh test_mpi_hpcc.sh
 test_mpi_ctx.sh test_replay.sh test_mpi_anyof.sh test_spawn_farm.sh
@@ -183,12 +194,17 @@ cpu_table() {
 }
 
 declare -A job_name job_start
-running=0
+running=0 early=0
 # reap: waits for one running test to end and counts it.
 reap() {
-    local pid rc=0 name
+    local pid rc=0
     wait -n -p pid || rc=$?
     [ -n "${pid:-}" ] || return 1
+    counted "$pid" "$rc"
+}
+# counted PID RC: test PID ended with RC: its output shown whole, counted.
+counted() {
+    local pid=$1 rc=$2 name
     name=${job_name[$pid]}
     echo "== $name ($(( SECONDS - job_start[$pid] )) s)"
     [ -z "$cpu_dir" ] || echo $(( SECONDS - job_start[$pid] )) >"$cpu_dir/$name.wall"
@@ -198,9 +214,42 @@ reap() {
     unset "job_name[$pid]"
     running=$((running - 1))
 }
+# idle_since: sets IDLE, the share (percent) of the CPUs' time idle since
+# the last call (/proc/stat's first line: idle and iowait of all).
+idle_prev=0 total_prev=0 IDLE=0
+idle_since() {
+    local cpu user nice sys idle iow irq soft steal rest total
+    read -r cpu user nice sys idle iow irq soft steal rest </proc/stat 2>/dev/null || { IDLE=0; return; }
+    total=$((user + nice + sys + idle + iow + irq + soft + steal)) idle=$((idle + iow))
+    IDLE=0
+    [ "$total" -gt "$total_prev" ] && IDLE=$((100 * (idle - idle_prev) / (total - total_prev)))
+    idle_prev=$idle total_prev=$total
+}
+# slot: returns once another test may start: fewer than PG_JOBS run, or
+# fewer than PG_JOBS_MAX and the CPUs idled over a whole tick (waiting for
+# a test's end or the tick, whichever comes first).
+slot() {
+    local pid rc
+    while [ "$running" -ge "$jobs" ]; do
+        if [ "$running" -ge "$jobs_max" ]; then reap || return; continue; fi
+        idle_since
+        sleep "$IDLE_TICK" &
+        tick=$!
+        rc=0; pid=
+        wait -n -p pid || rc=$?
+        if [ "${pid:-}" != "$tick" ]; then
+            kill "$tick" 2>/dev/null; wait "$tick" 2>/dev/null
+            [ -n "${pid:-}" ] || return
+            counted "$pid" "$rc"
+            continue
+        fi
+        idle_since
+        [ "$IDLE" -ge "$IDLE_MIN" ] && { early=$((early + 1)); return; }
+    done
+}
 for name in "${order[@]}"; do
     wanted "$name" || continue
-    while [ "$running" -ge "$jobs" ]; do reap || break; done
+    slot
     PG_E2E_TMPLIST=$work/$name.tmps \
         timeout "${PG_TEST_TIMEOUT:-1200}" "${cpu_stat[@]}" ${cpu_stat:+"$cpu_dir/$name.perf"} bash "$dir/$name" >"$work/$name.log" 2>&1 &
     job_name[$!]=$name
@@ -213,6 +262,7 @@ bg_pids=()
 
 [ -z "$cpu_dir" ] || [ "$ran" -eq 0 ] || cpu_table
 [ "$ran" -gt 0 ] || echo "no end-to-end test found in $dir"
+[ "$early" -eq 0 ] || echo "($early tests started early, on idle CPUs)"
 for s in "${skips[@]}"; do echo "SKIPPED: $s"; done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$ran" -gt 0 ] && [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -16,7 +16,8 @@
 #     machine where they cannot run: an `id` first in PATH says we are not
 #     root, the check hosts.sh makes first, so no namespace is ever made.
 #     Both must be reported skipped, with the reason.
-#     Tests run side by side (PG_JOBS), each one's output shown whole.
+#     Tests run side by side (PG_JOBS), each one's output shown whole;
+#     one more starts early while the others wait (PG_JOBS_MAX).
 # (d) test_fuzz_corpus.sh on an empty and on a missing corpus must fail.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -94,6 +95,19 @@ if [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$dir/fg.out")" = "2 passed, 0 failed, 0 sk
     pg_pass "run_all.sh: tests run side by side, each one's output shown whole"
 else
     pg_fail "run_all.sh with PG_JOBS=2 on two tests that must meet, exit $rc:"; cat "$dir/fg.out"
+fi
+# ... and one more starts while the others wait: with PG_JOBS=1 the two
+# meet only if the second starts before the first ends (PG_JOBS_MAX=2;
+# PG_IDLE_MIN=0: whatever the machine's load, after one tick).
+rm -f "$dir/suites"/mark.*
+rc=0
+PG_JOBS=1 PG_JOBS_MAX=2 PG_IDLE_MIN=0 PG_E2E_DIR=$dir/suites PG_TESTS="test_f_meet.sh test_g_meet.sh" \
+    bash "$E2E/run_all.sh" >"$dir/fg1.out" 2>&1 || rc=$?
+if [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$dir/fg1.out")" = "2 passed, 0 failed, 0 skipped" ] &&
+   grep -qx "(1 tests started early, on idle CPUs)" "$dir/fg1.out"; then
+    pg_pass "run_all.sh: a test starts early while the others wait (PG_JOBS=1, PG_JOBS_MAX=2)"
+else
+    pg_fail "run_all.sh with PG_JOBS=1 PG_JOBS_MAX=2 on two tests that must meet, exit $rc:"; cat "$dir/fg1.out"
 fi
 rm -f "$dir/suites"/test_[fg]_meet.sh "$dir/suites"/mark.*
 
