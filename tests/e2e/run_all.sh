@@ -229,20 +229,18 @@ idle_since() {
 # fewer than PG_JOBS_MAX and the CPUs idled over a whole tick (waiting for
 # a test's end or the tick, whichever comes first).
 slot() {
-    local pid rc
+    local pid rc mine
     while [ "$running" -ge "$jobs" ]; do
         if [ "$running" -ge "$jobs_max" ]; then reap || return; continue; fi
         idle_since
         sleep "$IDLE_TICK" &
-        tick=$!
+        tick=$! mine=$!
         rc=0; pid=
         wait -n -p pid || rc=$?
-        if [ "${pid:-}" != "$tick" ]; then
-            kill "$tick" 2>/dev/null; wait "$tick" 2>/dev/null
-            [ -n "${pid:-}" ] || return
-            counted "$pid" "$rc"
-            continue
-        fi
+        [ "${pid:-}" = "$mine" ] || { kill "$mine" 2>/dev/null; wait "$mine" 2>/dev/null; }
+        tick= # reaped: its PID is no longer ours to signal
+        [ -n "${pid:-}" ] || return
+        if [ "$pid" != "$mine" ]; then counted "$pid" "$rc"; continue; fi
         idle_since
         [ "$IDLE" -ge "$IDLE_MIN" ] && { early=$((early + 1)); return; }
     done
