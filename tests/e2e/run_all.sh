@@ -40,7 +40,7 @@ bg_pids=()
 tick=
 cleanup() {
     local pid b
-    [ -z "$tick" ] || kill "$tick" 2>/dev/null
+    [ -z "$tick" ] || kill -KILL "$tick" 2>/dev/null # (see slot)
     for pid in "${bg_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
     for pid in "${bg_pids[@]}"; do wait "$pid" 2>/dev/null; done
     for b in "$work"/browsers/*/; do
@@ -237,7 +237,9 @@ slot() {
         tick=$! mine=$!
         rc=0; pid=
         wait -n -p pid || rc=$?
-        [ "${pid:-}" = "$mine" ] || { kill "$mine" 2>/dev/null; wait "$mine" 2>/dev/null; }
+        # KILL, not TERM: until it has become sleep, the tick is a copy of
+        # this shell, whose TERM trap would run the clean-up (EXIT) there
+        [ "${pid:-}" = "$mine" ] || { kill -KILL "$mine" 2>/dev/null; wait "$mine" 2>/dev/null; }
         tick= # reaped: its PID is no longer ours to signal
         [ -n "${pid:-}" ] || return
         if [ "$pid" != "$mine" ]; then counted "$pid" "$rc"; continue; fi
