@@ -32,7 +32,9 @@ object:
                   start ("scrolled") and how many views wide the run is
   "scrolled"      then, caught up, the view zoomed and scrolled (SCROLLED):
                   the events and lines its drawings visited: "built", "again"
-                  (nothing changed), "moved" (each brush move), "zoomed"
+                  (nothing changed), "moved" (each brush move), "entered"
+                  (each move: the events of the rows it brought into
+                  columns for the first time, whose counts it makes), "zoomed"
                   (in x2, out again), "filtered" (task=1 on, off again),
                   "filtered_same" (true, or the two frames: dimmed, hidden)
 
@@ -105,13 +107,19 @@ const fr = () => { const f = g.frame(); delete f.ms; delete f.n; delete f.ov; re
 const fresh = () => { g.redraw(); const kept = fr(); g.columnCache(false); g.redraw(); const f = fr(); g.columnCache(true); return kept === f || [kept, f]; };
 g.fit(); g.zoom(1.6); document.getElementById("newest").click(); g.redraw();
 const [u0, u1] = g.view(), o = g.overview(), built = g.drawWork();
-g.redraw(); const again = g.drawWork(), moved = [];
-for (let k = 0; k < %d; k++) { g.brushMove(k %% 2 ? 7 : -12); moved.push(g.drawWork()); }
+const colRows = () => Object.keys(g.frame().cols || {}), counted = new Set(colRows()), shown = g.filterCounts().shown;
+g.redraw(); const again = g.drawWork(), moved = [], entered = [];
+for (const l of colRows()) counted.add(l);
+for (let k = 0; k < %d; k++) {
+  g.brushMove(k %% 2 ? 7 : -12); moved.push(g.drawWork());
+  const now = colRows().filter((l) => !counted.has(l)); // rows drawn as columns for the first time
+  now.forEach((l) => counted.add(l)); entered.push(now.reduce((n, l) => n + (shown[l] || 0), 0));
+}
 g.zoom(2); const zin = g.drawWork(); g.zoom(0.5); const zback = g.drawWork();
 g.filter.setHash("task=1"); const fon = g.drawWork(), same = [fresh()];
 g.filter.setHash(""); const foff = g.drawWork();
 g.filter.setHash("mode=hide&task=1"); same.push(fresh()); g.filter.setHash("");
-return {zoomed: [zin, zback], filtered: [fon, foff], filtered_same: same, views: (window.innerWidth - 238) / o.s / (u1 - u0), scrolled: u0 > o.origin, built, again, moved, width: window.innerWidth};"""
+return {zoomed: [zin, zback], filtered: [fon, foff], filtered_same: same, views: (window.innerWidth - 238) / o.s / (u1 - u0), scrolled: u0 > o.origin, built, again, moved, entered, width: window.innerWidth};"""
 MOVES = 6
 
 
