@@ -228,7 +228,9 @@ if pg_slow_fast timeout 60 "$P" -log -min -logdir "$s" "$T/plain_slow" 300 >/dev
         >"$dir/slow.out" 2>"$dir/slow.err" &
     runner=$!
     pid=
-    for i in $(seq 100); do
+    # (looked for as long as the replay runs: on a loaded machine its
+    # tasks may start after ten seconds)
+    while [ -z "$pid" ] && kill -0 "$runner" 2>/dev/null; do
         for p in $(pgrep -P "$PG_PVMD_PID"); do
             tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PANGAEA_LTID=2" && pid=$p
         done
