@@ -3,7 +3,8 @@
 # bytes?  The check behind a change that should make the views faster
 # and nothing else.
 #
-#   bash bench/views_same.sh --base BUILD [--events N] [--keep DIR] [LOGDIR...]
+#   bash bench/views_same.sh --base BUILD [--events N] [--keep DIR]
+#                            [--views "races min ..."] [LOGDIR...]
 #
 # Design.  For every recording and every view that lists races'
 # alternatives or runs the race analysis (-races, -races -json, -races
@@ -25,12 +26,14 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NEW=$ROOT/build
 BASE= EVENTS=100000 KEEP=
+VIEWS="races races-json races-jsonl min display perfetto perfetto-json"
 while [ $# -gt 0 ]; do
     case $1 in
     --base) BASE=$2; shift 2 ;;
     --events) EVENTS=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
-    -*) echo "usage: bench/views_same.sh --base BUILD [--events N] [--keep DIR] [LOGDIR...]" >&2; exit 2 ;;
+    --views) VIEWS=$2; shift 2 ;;
+    -*) echo "usage: bench/views_same.sh --base BUILD [--events N] [--keep DIR] [--views \"races min ...\"] [LOGDIR...]" >&2; exit 2 ;;
     *) break ;;
     esac
 done
@@ -103,16 +106,21 @@ same() {
     fi
 }
 
-if [ $# -eq 0 ]; then
-    recs=${KEEP:-$W/recs}
-    [ -d "$recs" ] || { mkdir -p "$recs" && record_all "$recs"; }
-    set -- "$recs"/*
-fi
-bad=0
-for d in "$@"; do
-    for v in races races-json races-jsonl min display perfetto perfetto-json; do
-        same "$v" "$d"
+# (a function, read whole before it runs: the script may be edited
+# while a long comparison runs)
+main() {
+    if [ $# -eq 0 ]; then
+        recs=${KEEP:-$W/recs}
+        [ -d "$recs" ] || { mkdir -p "$recs" && record_all "$recs"; }
+        set -- "$recs"/*
+    fi
+    bad=0
+    for d in "$@"; do
+        for v in $VIEWS; do
+            same "$v" "$d"
+        done
     done
-done
-[ $bad = 0 ] && echo "views_same: every view the same" || echo "views_same: some views differ"
-exit $bad
+    [ $bad = 0 ] && echo "views_same: every view the same" || echo "views_same: some views differ"
+    exit $bad
+}
+main "$@"
