@@ -150,7 +150,7 @@ static int found_is_kept(struct rc_run *r, const struct rc_race *got,
     for (j = 0; j < got->nalts; j++) {
         ck_assert_int_eq(got->alts[j].msg, want->alts[j].msg);
         a = rc_found_alt(r, got, j), m = rc_alt_of_msg(r, got->alts[j].msg);
-        ck_assert_int_eq(a.src, m.src);
+        ck_assert_int_eq(a.ltid, m.ltid);
         ck_assert_int_eq(a.tag, m.tag);
         ck_assert_int_eq(a.msgid, m.msgid);
         ck_assert_int_eq(a.ev, m.ev);

@@ -186,9 +186,9 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
     o->ints.put(o->ints.ctx, r->nalts);
     for (j = 0; j < r->nalts; j++) {
         a = rc_found_alt(rr, r, j);
-        s = a.src >= 0 ? map[a.ev] : -1;
+        s = a.ltid >= 0 ? map[a.ev] : -1;
         s = s >= 0 ? race_here(o->pm, s, &part) : -1;
-        notes |= a.src < 0 || (s < 0 && map[a.ev] >= 0);
+        notes |= a.ltid < 0 || (s < 0 && map[a.ev] >= 0);
         o->ints.put(o->ints.ctx, s);
         o->ints.put(o->ints.ctx, r->alts[j].fifo_broken);
     }

@@ -259,7 +259,7 @@ struct rc_alt {            /* 4 bytes: a deep queue has many */
  * a view that lists a deep queue's alternatives does not reach into
  * run->msg and the sends' events at a random place for each. */
 struct rc_alt_of {
-    int src;             /* the sender (task index); -1 a notice */
+    int ltid;            /* the sender's ltid (a task's, >= 0); -1 a notice */
     int tag, msgid;      /* rc_msg_tag, rc_msg_msgid */
     int ev;              /* the send: index into run->ev; -1 a notice */
 };
@@ -381,7 +381,8 @@ static inline struct rc_alt_of rc_alt_of_msg(const struct rc_run *run, int m)
     const struct rc_msg *x = &run->msg[m];
 
     return (struct rc_alt_of){
-        x->src, rc_msg_tag(run, x), rc_msg_msgid(run, x),
+        x->src >= 0 ? run->tasks[x->src].ltid : -1, rc_msg_tag(run, x),
+        rc_msg_msgid(run, x),
         x->src >= 0 ? run->tasks[x->src].first + x->src_pos - 1 : -1 };
 }
 

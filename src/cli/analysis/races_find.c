@@ -208,7 +208,7 @@ static inline int room(struct finder *f)
 
 /* A candidate, what a view asks of it in of when handing races over
  * (one a sender and receive in a deep queue: written whole). */
-static int add_of(struct finder *f, int msg, int fifo_broken,
+static inline int add_of(struct finder *f, int msg, int fifo_broken,
                   const struct rc_alt_of *of)
 {
     if (room(f) < 0)

@@ -120,8 +120,7 @@ static int alt_sender(const struct rc_run *run, const struct rc_race *r,
 {
     struct rc_alt_of a = rc_found_alt(run, r, i);
 
-    return a.src >= 0 ? run->tasks[a.src].ltid
-                      : sender_of(run, r->alts[i].msg);
+    return a.ltid >= 0 ? a.ltid : sender_of(run, r->alts[i].msg);
 }
 
 /* How many polls the run of failed polls of race r held: the number
@@ -537,7 +536,7 @@ static void put_run(struct obuf *o, int comma, int ltid, int first, int last,
 /* A run of race r's message alternatives: a sender's consecutive
  * message ids FIRST..LAST (of one tag where the caller asks). */
 struct alt_run {
-    int src, first, last, tag;
+    int ltid, first, last, tag;
 };
 
 /* The next run of the message alternatives of race r that are FIFO
@@ -552,12 +551,12 @@ static int next_run(const struct rc_run *run, const struct rc_race *r,
 
     for (; *i < r->nalts; (*i)++) {
         if (r->alts[*i].fifo_broken != broken ||
-            (m = rc_found_alt(run, r, *i)).src < 0)
+            (m = rc_found_alt(run, r, *i)).ltid < 0)
             continue;
         id = m.msgid;
         if (!any)
-            *a = (struct alt_run){ m.src, id, id, m.tag };
-        else if (m.src != a->src || id != a->last + 1 ||
+            *a = (struct alt_run){ m.ltid, id, id, m.tag };
+        else if (m.ltid != a->ltid || id != a->last + 1 ||
                  (by_tag && m.tag != a->tag))
             break; /* the next run starts here */
         else
@@ -582,7 +581,7 @@ static void json_runs(const struct rc_run *run, const struct rc_race *r,
     o.fp = fp, o.p = o.b;
     *o.p++ = '[';
     while (next_run(run, r, broken, 1, &i, &a))
-        put_run(&o, n++, run->tasks[a.src].ltid, a.first, a.last, a.tag);
+        put_run(&o, n++, a.ltid, a.first, a.last, a.tag);
     *ob_room(&o) = ']', o.p++;
     ob_flush(&o);
 }
@@ -619,7 +618,7 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     json_runs(run, r, 1, fp);
     fprintf(fp, ", \"notices\": [");
     for (j = n = 0; j < r->nalts; j++)
-        if (rc_found_alt(run, r, j).src < 0) {
+        if (rc_found_alt(run, r, j).ltid < 0) {
             fprintf(fp, "%s", n++ ? ", " : "");
             json_msg(run, r->alts[j].msg, fp, 1);
             fprintf(fp, "}");
@@ -690,20 +689,20 @@ static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
 {
     struct obuf o;
     struct alt_run a;
-    int i = 0, src = -1;
+    int i = 0, ltid = -1;
 
     o.fp = fp, o.p = o.b;
     *o.p++ = '{';
     while (next_run(run, r, broken, 0, &i, &a)) {
         ob_room(&o); /* a key and a run: within 64 bytes */
-        if (a.src != src)
-            jsonl_key(&o, src < 0, run->tasks[a.src].ltid);
+        if (a.ltid != ltid)
+            jsonl_key(&o, ltid < 0, a.ltid);
         else
             *o.p++ = ',';
         jsonl_run(a.first, a.last, &o);
-        src = a.src;
+        ltid = a.ltid;
     }
-    if (src >= 0)
+    if (ltid >= 0)
         *ob_room(&o) = ']', o.p++;
     *ob_room(&o) = '}', o.p++;
     ob_flush(&o);
@@ -719,7 +718,7 @@ static void jsonl_notices(const struct rc_run *run, const struct rc_race *r,
 
     fprintf(fp, "[");
     for (i = 0; i < r->nalts; i++) {
-        if (rc_found_alt(run, r, i).src >= 0)
+        if (rc_found_alt(run, r, i).ltid >= 0)
             continue; /* no notice: no look at its message entry */
         m = &run->msg[r->alts[i].msg];
         fprintf(fp, "%s%d", nn++ ? "," : "",

@@ -77,7 +77,7 @@ static const char B64[] =
 
 /* (putc_unlocked: a page's races at 1,000 tasks are ~10^9 of these
  * characters, and a packer's stream is one thread's) */
-static void pack_byte(struct top_packer *p, unsigned b)
+static inline void pack_byte(struct top_packer *p, unsigned b)
 {
     p->acc = p->acc << 8 | (b & 0xff);
     if (++p->n < 3)
