@@ -134,8 +134,48 @@ static void back_gives_the_races(int n)
     rc_back_close(b);
 }
 
+/* Race `got` handed over by rc_find_each as race want: the same
+ * alternatives, and what the finder hands over with them (rc_found_alt,
+ * read from the senders it scans) is what their message entries say. */
+static int found_is_kept(struct rc_run *r, const struct rc_race *got,
+                         void *arg)
+{
+    int *seen = arg, j;
+    const struct rc_race *want = &races[(*seen)++];
+    struct rc_alt_of a, m;
+
+    ck_assert_ptr_eq(r->found, got);
+    ck_assert_int_eq(got->pos, want->pos);
+    ck_assert_int_eq(got->nalts, want->nalts);
+    for (j = 0; j < got->nalts; j++) {
+        ck_assert_int_eq(got->alts[j].msg, want->alts[j].msg);
+        a = rc_found_alt(r, got, j), m = rc_alt_of_msg(r, got->alts[j].msg);
+        ck_assert_int_eq(a.ltid, m.ltid);
+        ck_assert_int_eq(a.tag, m.tag);
+        ck_assert_int_eq(a.msgid, m.msgid);
+        ck_assert_int_eq(a.ev, m.ev);
+    }
+    return 0;
+}
+
+/* The races found again one by one (what the reports and the page
+ * stream) are the races rc_find kept, whatever the test made. */
+static void each_gives_the_races(int n)
+{
+    struct rc_race *bare;
+    int nb = rc_find_bare(&run, &bare), seen = 0;
+
+    ck_assert_int_eq(nb, n);
+    ck_assert_int_eq(rc_find_each(&run, bare, nb, found_is_kept, &seen), 0);
+    ck_assert_int_eq(seen, n);
+    ck_assert_ptr_null(run.found);
+    rc_races_free(bare, nb);
+}
+
 static void done(int n)
 {
+    if (races && n > 0)
+        each_gives_the_races(n);
     if (races || n == 0)
         back_gives_the_races(n);
     rc_races_free(races, n);

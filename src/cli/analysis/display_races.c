@@ -21,7 +21,10 @@
  * a part's wait in its temporary file as binary ints: none is printed
  * and parsed back.  One walk of the finder writes a page's records and
  * its notes (which wait in a temporary file until the site names are
- * out).
+ * out).  An alternative's send is found through what the finder hands
+ * over with its race (rc_found_alt: the send's event, no look into the
+ * message entries), and a race's alternatives are looked at again for
+ * notes only when its record met one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -161,18 +164,20 @@ static void race_sink(struct race_out *o, const struct top_race_ints *ints,
 }
 
 /* Race r as the page's "races" entry: its receive, first mark, site and
- * alternatives (sends, and whether FIFO is broken). */
-static void race_entry(struct race_out *o, const struct rc_race *r)
+ * alternatives (sends, and whether FIFO is broken).  Whether it has notes
+ * (race_notes: an alternative that is a notice or in another part). */
+static int race_entry(struct race_out *o, const struct rc_race *r)
 {
     const struct rc_run *rr = o->run->model;
     const struct rc_ev *e = RC_EV(rr, r->task, r->pos);
     const int *map = o->run->graph_of;
-    int j, part, recv, s, si;
+    int j, part, recv, s, si, notes = 0;
+    struct rc_alt_of a;
     char site[600];
 
     recv = map[rr->tasks[r->task].first + r->pos - 1];
     if (recv < 0 || (recv = race_here(o->pm, recv, &part)) < 0)
-        return; /* a failed poll, a notice: not drawn; elsewhere */
+        return 0; /* a failed poll, a notice: not drawn; elsewhere */
     si = site_index(o->names, &o->nnames,
                     rc_site_name(rr, r->task, e->site, site, sizeof site));
     o->ints.put(o->ints.ctx, recv);
@@ -180,12 +185,14 @@ static void race_entry(struct race_out *o, const struct rc_race *r)
     o->ints.put(o->ints.ctx, si);
     o->ints.put(o->ints.ctx, r->nalts);
     for (j = 0; j < r->nalts; j++) {
-        const struct rc_msg *m = &rr->msg[r->alts[j].msg];
-
-        s = m->src >= 0 ? map[rr->tasks[m->src].first + m->src_pos - 1] : -1;
-        o->ints.put(o->ints.ctx, s >= 0 ? race_here(o->pm, s, &part) : -1);
+        a = rc_found_alt(rr, r, j);
+        s = a.ltid >= 0 ? map[a.ev] : -1;
+        s = s >= 0 ? race_here(o->pm, s, &part) : -1;
+        notes |= a.ltid < 0 || (s < 0 && map[a.ev] >= 0);
+        o->ints.put(o->ints.ctx, s);
         o->ints.put(o->ints.ctx, r->alts[j].fifo_broken);
     }
+    return notes;
 }
 
 /* Race r's "raceNotes": its alternatives that are notices, or in another
@@ -205,7 +212,7 @@ static void race_notes(struct race_out *o, const struct rc_race *r)
         if (m->src < 0) {
             fprintf(o->nfp, "%s%d,", o->nnotes++ ? "," : "", recv);
             notice_text(o->nfp, rr, r->alts[j].msg);
-        } else if ((s = map[rr->tasks[m->src].first + m->src_pos - 1]) >= 0
+        } else if ((s = map[rc_found_alt(rr, r, j).ev]) >= 0
                    && race_here(o->pm, s, &part) < 0) {
             fprintf(o->nfp, "%s%d,", o->nnotes++ ? "," : "", recv);
             elsewhere_text(o->nfp, rr, m, part);
@@ -257,8 +264,8 @@ static int entry_notes_each(struct rc_run *rr, const struct rc_race *r,
     struct race_out *o = arg;
 
     (void)rr;
-    race_entry(o, r);
-    race_notes(o, r);
+    if (race_entry(o, r))
+        race_notes(o, r);
     return ferror(o->nfp) ? -1 : 0;
 }
 
@@ -350,8 +357,8 @@ static int split_each(struct rc_run *rr, const struct rc_race *r, void *arg)
         x->map[k - x->k0] = x->how->map_of(x->how->ctx, k);
         o->pm = &x->map[k - x->k0];
     }
-    race_entry(o, r);
-    race_notes(o, r);
+    if (race_entry(o, r))
+        race_notes(o, r);
     return ferror(o->fp) || ferror(o->nfp) ? -1 : 0;
 }
 

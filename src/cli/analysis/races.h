@@ -188,6 +188,10 @@ struct rc_run {
     struct rc_view *view; /* what only the views need, or NULL (rc_load) */
     struct rc_grow *grow; /* a model that grows (rc_grow_begin), or NULL */
     long receives;       /* receives and failed polls examined */
+    const struct rc_race *found; /* the race rc_find_each (or _stream) is
+                            handing over, and found_of what it knows of
+                            its alternatives (rc_found_alt); NULL else */
+    const struct rc_alt_of *found_of;
     struct rc_ctxslot { int ctx, index; } *ctx_slot; /* the contexts
                             seen (pg_event.ctx) and their indexes: open
                             addressing, RC_CTX_SLOTS; NULL while every
@@ -249,6 +253,15 @@ struct rc_alt {            /* 4 bytes: a deep queue has many */
     unsigned msg : 31;       /* index into rc_run.msg */
     unsigned fifo_broken : 1; /* counted only because per-pair order is
                                  lost */
+};
+/* What the finder knows of an alternative as it hands its race over
+ * (rc_found_alt): read from the receiver's senders it scans in order, so
+ * a view that lists a deep queue's alternatives does not reach into
+ * run->msg and the sends' events at a random place for each. */
+struct rc_alt_of {
+    int ltid;            /* the sender's ltid (a task's, >= 0); -1 a notice */
+    int tag, msgid;      /* rc_msg_tag, rc_msg_msgid */
+    int ev;              /* the send: index into run->ev; -1 a notice */
 };
 struct rc_race {            /* 32 bytes: every receive may race */
     int task, pos;       /* the receive: task index, event number */
@@ -360,6 +373,26 @@ static inline int rc_msg_msgid(const struct rc_run *run,
                                const struct rc_msg *m)
 {
     return m->src >= 0 ? RC_EV(run, m->src, m->src_pos)->msgid : 0;
+}
+
+/* Message entry m as struct rc_alt_of says it. */
+static inline struct rc_alt_of rc_alt_of_msg(const struct rc_run *run, int m)
+{
+    const struct rc_msg *x = &run->msg[m];
+
+    return (struct rc_alt_of){
+        x->src >= 0 ? run->tasks[x->src].ltid : -1, rc_msg_tag(run, x),
+        rc_msg_msgid(run, x),
+        x->src >= 0 ? run->tasks[x->src].first + x->src_pos - 1 : -1 };
+}
+
+/* Alternative i of race r: what the finder handed over with it while it
+ * is being handed over, else read from the message entry (the same). */
+static inline struct rc_alt_of rc_found_alt(const struct rc_run *run,
+                                            const struct rc_race *r, int i)
+{
+    return run->found == r ? run->found_of[i]
+                           : rc_alt_of_msg(run, r->alts[i].msg);
 }
 
 /* The matcher (races.c): item numbers by a 64-bit hash of their key

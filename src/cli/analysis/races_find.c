@@ -40,7 +40,12 @@
  * Cost.  Messages to p are kept per sender in send order (only the
  * senders p has: no tasks x tasks table); a cursor per sender skips those
  * taken already, so a receive costs one step per sender plus the
- * messages it skips by tag: linear in practice.  A race
+ * messages it skips by tag: linear in practice.  Each sender's cursor
+ * keeps beside it what a receive asks of that message (when it was
+ * taken, its clock, tag and context): a receive reads its receiver's
+ * senders as one array in order, a few ns a sender at 1,000 tasks, and
+ * reaches into run->msg (a random place a sender) only to move a cursor
+ * or when the head does not answer (another tag, a direct route).  A race
  * is "first" when no other racing receive happens before it: the clocks
  * of the racing receives are computed in a second pass (rc_clocks_at),
  * then R is first when, for every task q, R has seen none of q's races.
@@ -71,7 +76,11 @@ _Static_assert(sizeof(struct rc_race) == 32, "races.h: a race is 32 bytes");
 #define ROUTE_DIRECT 3 /* PvmRouteDirect */
 
 struct sender {       /* the messages of one sender to one receiver */
-    int src, head, cur; /* cur: the first not taken yet */
+    int src, head, cur; /* cur: the first not taken yet, -1 none */
+    /* cur's message as a scan asks it (set_cur): each receive reads its
+     * senders' array in order, not each head at its place in run->msg */
+    int taken_pos, vcd, ctx;
+    struct rc_alt_of of; /* and as a view asks it (rc_found_alt) */
 };
 
 struct finder {
@@ -80,13 +89,16 @@ struct finder {
     int *snd_first;     /* per receiver: its senders snd[first .. next's) */
     int *nhead;         /* per dst: its first notice */
     struct rc_alt *cand;
+    struct rc_alt_of *cand_of; /* each's: what the views ask of them */
     int ncand;
-    size_t cap;
+    size_t cap, cap_of;
     struct rc_race *races;
     int nraces;
     size_t capr;
     struct rc_alt *alts;  /* every race's alternatives, in race order */
     size_t nalts, capalts;
+    struct rc_alt_of *alts_of; /* each's: the handed race's, as alts */
+    size_t capalts_of;
     int bare;             /* keep no alternatives (rc_find_bare) */
     /* rc_find_each: each race is handed over as found, with its
      * alternatives, and known[i]'s first mark; none is kept */
@@ -95,6 +107,31 @@ struct finder {
     const struct rc_race *known;
     int nknown;
 };
+
+/* Sender q's cursor to message m (-1: past its last), and what a scan
+ * asks of it kept beside it. */
+static void set_cur(const struct rc_run *run, struct sender *q, int m)
+{
+    const struct rc_msg *x = m >= 0 ? &run->msg[m] : NULL;
+
+    q->cur = m;
+    if (x) {
+        q->taken_pos = x->taken_pos, q->vcd = x->vcd;
+        q->ctx = rc_msg_ctx(run, x), q->of = rc_alt_of_msg(run, m);
+    }
+}
+
+/* The number of (sender, destination) pairs: the messages of order[0 ..
+ * at[n-1]) grouped by destination, each destination's by sender. */
+static int count_pairs(const struct rc_run *run, const int *order, int nord)
+{
+    int k, n = 0;
+
+    for (k = 0; k < nord; k++)
+        n += k == 0 || run->msg[order[k]].dst != run->msg[order[k - 1]].dst ||
+             run->msg[order[k]].src != run->msg[order[k - 1]].src;
+    return n;
+}
 
 /* Chains the messages of each (sender, destination) pair in send order,
  * and the notices of each destination; each destination's senders in
@@ -128,7 +165,8 @@ static int lists(struct finder *f)
     for (i = 0; i < run->nmsg; i++)
         if ((m = &run->msg[i])->dst >= 0 && m->src >= 0)
             order[at[m->dst]++] = i; /* at[d]: the end of d's now */
-    f->snd = malloc(((size_t)run->nmsg + 1) * sizeof *f->snd);
+    f->snd = malloc(((size_t)count_pairs(run, order, n ? at[n - 1] : 0) + 1) *
+                    sizeof *f->snd);
     if (!f->snd)
         return free(at), free(order), -1;
     for (d = 0, k = 0; d < n; d++) {
@@ -138,8 +176,10 @@ static int lists(struct finder *f)
             m->next = -1;
             if (prev >= 0 && run->msg[prev].src == m->src)
                 run->msg[prev].next = order[k];
-            else
-                f->snd[nsnd++] = (struct sender){ m->src, order[k], order[k] };
+            else {
+                f->snd[nsnd] = (struct sender){ m->src, order[k], -1 };
+                set_cur(run, &f->snd[nsnd++], order[k]);
+            }
             prev = order[k];
         }
     }
@@ -148,28 +188,56 @@ static int lists(struct finder *f)
     return 0;
 }
 
-static int add(struct finder *f, int msg, int fifo_broken)
+/* Room for one more candidate (and what the views ask of it). */
+static int grow_cand(struct finder *f)
 {
     if (pg_grow(&f->cand, &f->cap, (size_t)(f->ncand) + 1, sizeof *f->cand) < 0)
         return -1;
-    f->cand[f->ncand].msg = msg;
-    f->cand[f->ncand++].fifo_broken = fifo_broken;
+    if (f->each && pg_grow(&f->cand_of, &f->cap_of, (size_t)(f->ncand) + 1,
+                           sizeof *f->cand_of) < 0)
+        return -1;
     return 0;
 }
 
-/* The messages sender q could give receive `pos` of its receiver, which
- * asked for tag atag (-1 any) in context index ctx (races.h). */
-static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
-                       int ctx, int direct)
+static inline int room(struct finder *f)
+{
+    if ((size_t)f->ncand < f->cap && (!f->each || (size_t)f->ncand < f->cap_of))
+        return 0;
+    return grow_cand(f);
+}
+
+/* A candidate, what a view asks of it in of when handing races over
+ * (one a sender and receive in a deep queue: written whole). */
+static inline int add_of(struct finder *f, int msg, int fifo_broken,
+                  const struct rc_alt_of *of)
+{
+    if (room(f) < 0)
+        return -1;
+    if (f->each)
+        f->cand_of[f->ncand] = *of;
+    f->cand[f->ncand++] = (struct rc_alt){ (unsigned)msg,
+                                           (unsigned)fifo_broken };
+    return 0;
+}
+
+/* A candidate read from its message entry. */
+static int add(struct finder *f, int msg, int fifo_broken)
+{
+    struct rc_alt_of of = { 0 };
+
+    if (f->each)
+        of = rc_alt_of_msg(f->run, msg);
+    return add_of(f, msg, fifo_broken, &of);
+}
+
+/* Sender q's messages from its cursor on, for from_sender. */
+static int from_queue(struct finder *f, struct sender *q, int pos, int atag,
+                      int ctx, int direct)
 {
     const struct rc_msg *msg = f->run->msg;
     int m, found = 0;
 
-    for (m = q->cur; m >= 0 && msg[m].taken_pos && msg[m].taken_pos < pos;
-         m = msg[m].next)
-        ;
-    q->cur = m; /* taken before: never again a match */
-    for (; m >= 0; m = msg[m].next) {
+    for (m = q->cur; m >= 0; m = msg[m].next) {
         if (msg[m].taken_pos && msg[m].taken_pos < pos)
             continue;
         if (msg[m].vcd >= pos)
@@ -185,6 +253,31 @@ static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
             break;
     }
     return 0;
+}
+
+/* The messages sender q could give receive `pos` of its receiver, which
+ * asked for tag atag (-1 any) in context index ctx (races.h).  Most
+ * often its head answers (a deep queue: one message a sender), read from
+ * q itself; the queue is walked only past messages taken before, or
+ * when the head does not match, or every message counts (direct). */
+static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
+                       int ctx, int direct)
+{
+    const struct rc_msg *msg = f->run->msg;
+    int m;
+
+    if (q->cur >= 0 && q->taken_pos && q->taken_pos < pos) {
+        for (m = q->cur; m >= 0 && msg[m].taken_pos && msg[m].taken_pos < pos;
+             m = msg[m].next)
+            ;
+        set_cur(f->run, q, m); /* taken before: never again a match */
+    }
+    if (q->cur < 0 || q->vcd >= pos)
+        return 0; /* sent after R, and so is everything after it */
+    if (!direct && (atag < 0 || q->of.tag == atag) &&
+        rc_ctx_match(ctx, q->ctx))
+        return add_of(f, q->cur, 0, &q->of);
+    return from_queue(f, q, pos, atag, ctx, direct);
 }
 
 /* Exit and host notices p took: each a message of its own. */
@@ -213,12 +306,17 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
  * rc_find_stream); they are not kept. */
 static int hand_over(struct finder *f, struct rc_race *r)
 {
+    int rc;
+
     if (f->known && f->nraces >= f->nknown)
         return -1; /* not the races of the first pass */
     r->alts = f->alts + f->nalts;
     r->first = f->known ? f->known[f->nraces].first : 0;
     f->nraces++;
-    return f->each(f->run, r, f->arg);
+    f->run->found = r, f->run->found_of = f->alts_of + f->nalts;
+    rc = f->each(f->run, r, f->arg);
+    f->run->found = NULL, f->run->found_of = NULL;
+    return rc;
 }
 
 /* Keeps a race; its alternatives go to the one array of all races (an
@@ -233,7 +331,10 @@ static int keep_race(struct finder *f, int p, int pos, int took, int cons,
     if ((!f->each && pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1,
                              sizeof *f->races) < 0) ||
         pg_grow(&f->alts, &f->capalts, f->nalts + (size_t)f->ncand + 1,
-                sizeof *f->alts) < 0)
+                sizeof *f->alts) < 0 ||
+        (f->each && pg_grow(&f->alts_of, &f->capalts_of,
+                            f->nalts + (size_t)f->ncand + 1,
+                            sizeof *f->alts_of) < 0))
         return -1;
     if (!f->each)
         r = &f->races[f->nraces];
@@ -241,9 +342,13 @@ static int keep_race(struct finder *f, int p, int pos, int took, int cons,
     r->task = p, r->pos = pos, r->took = took, r->conservative = cons;
     r->out_of_order = ooo;
     r->alts = (struct rc_alt *)(uintptr_t)f->nalts; /* resolved at the end */
-    for (i = 0; i < f->ncand; i++)
-        if (f->cand[i].msg != took)
-            f->alts[f->nalts + n++] = f->cand[i];
+    for (i = 0; i < f->ncand; i++) {
+        if (f->cand[i].msg == took)
+            continue;
+        if (f->each)
+            f->alts_of[f->nalts + n] = f->cand_of[i];
+        f->alts[f->nalts + n++] = f->cand[i];
+    }
     r->nalts = n;
     if (f->each)
         return hand_over(f, r);
@@ -509,7 +614,9 @@ static int find_all(struct rc_run *run, struct finder *f)
     for (p = 0; rc == 0 && p < run->ntasks; p++)
         rc = per_task(f, p);
     free(f->snd), free(f->snd_first), free(f->nhead), free(f->cand);
+    free(f->cand_of), free(f->alts_of);
     f->snd = NULL, f->snd_first = f->nhead = NULL, f->cand = NULL;
+    f->cand_of = f->alts_of = NULL;
     return rc;
 }
 
@@ -688,7 +795,7 @@ static void back_reset(struct rc_back *b, int p)
     for (q = b->f.snd_first[p]; q < b->f.snd_first[p + 1]; q++) {
         for (m = b->f.snd[q].head; m >= 0 && msg[m].taken_pos; m = msg[m].next)
             ;
-        b->f.snd[q].cur = m;
+        set_cur(b->f.run, &b->f.snd[q], m);
     }
     b->task = p;
     b->folded = b->f.run->tasks[p].n + 1;
@@ -729,7 +836,7 @@ static void back_fold(struct rc_back *b, int p, int pos)
             (q = sender_slot(&b->f, p, m->src)) < 0)
             continue;
         if (b->f.snd[q].cur < 0 || e->a < b->f.snd[q].cur)
-            b->f.snd[q].cur = e->a;
+            set_cur(run, &b->f.snd[q], e->a);
     }
 }
 

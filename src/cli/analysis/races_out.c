@@ -113,6 +113,16 @@ static int sender_of(const struct rc_run *run, int m)
     return x->notice_of >= 0 ? -2 - run->tasks[x->notice_of].ltid : -1;
 }
 
+/* Alternative i of race r's sender, as sender_of says it (from what the
+ * finder handed over with r: no look into run->msg for a task's). */
+static int alt_sender(const struct rc_run *run, const struct rc_race *r,
+                      int i)
+{
+    struct rc_alt_of a = rc_found_alt(run, r, i);
+
+    return a.ltid >= 0 ? a.ltid : sender_of(run, r->alts[i].msg);
+}
+
 /* How many polls the run of failed polls of race r held: the number
  * rides on the event after its <poll> (docs/comm-log-format.md); 0 when r
  * is no such run, -1 when the log ends before saying. */
@@ -130,6 +140,39 @@ static int cmp_int(const void *a, const void *b)
     int x = *(const int *)a, y = *(const int *)b;
 
     return (x > y) - (x < y);
+}
+
+/* The first of ids[lo .. hi), which is sorted, not below x. */
+static int lower_int(const int *ids, int lo, int hi, int x)
+{
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+
+        if (ids[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sorts ids[0 .. n).  Most often all but the first are in order already
+ * (a race's alternatives come sender by sender in task order, which is
+ * ltid order; the first is the taken message's sender): that one is put
+ * in its place; anything else is sorted whole. */
+static void sort_ids(int *ids, int n)
+{
+    int i, x = n > 0 ? ids[0] : 0;
+
+    for (i = 2; i < n && ids[i - 1] <= ids[i]; i++)
+        ;
+    if (i < n) {
+        qsort(ids, n, sizeof *ids, cmp_int);
+        return;
+    }
+    i = n > 1 ? lower_int(ids, 1, n, x) : 1; /* x goes before ids[i] */
+    memmove(ids, ids + 1, (size_t)(i - 1) * sizeof *ids);
+    ids[i - 1] = x;
 }
 
 /* The key of race r into gr->key: the site (object and offset: the same
@@ -153,25 +196,38 @@ static int group_key(const struct rc_run *run, const struct rc_race *r,
     if (r->took >= 0)
         ids[n++] = sender_of(run, r->took);
     for (i = 0; i < r->nalts; i++) { /* they come sender by sender */
-        s = sender_of(run, r->alts[i].msg);
+        s = alt_sender(run, r, i);
         if (n == 0 || s != ids[n - 1])
             ids[n++] = s;
     }
-    qsort(ids, n, sizeof *ids, cmp_int);
+    sort_ids(ids, n);
     for (i = k = 0; i < n; i++)
         if (i == 0 || ids[i] != ids[k - 1])
             ids[k++] = ids[i];
     return 4 + k;
 }
 
+/* FNV-1a over the key's ints in four lanes (a key is ~1,000 senders at
+ * 1,000 tasks: one chain of multiplications was most of the grouping),
+ * folded into one; only the table's placement depends on it. */
 static unsigned long hash_key(const int *k, int n)
 {
-    unsigned long h = 1469598103934665603ul;
+    const unsigned long prime = 1099511628211ul;
+    unsigned long h[4] = { 1469598103934665603ul, 1, 2, 3 }, x;
     int i;
 
-    for (i = 0; i < n; i++)
-        h = (h ^ (unsigned)k[i]) * 1099511628211ul;
-    return h;
+    for (i = 0; i + 4 <= n; i += 4) {
+        h[0] = (h[0] ^ (unsigned)k[i]) * prime;
+        h[1] = (h[1] ^ (unsigned)k[i + 1]) * prime;
+        h[2] = (h[2] ^ (unsigned)k[i + 2]) * prime;
+        h[3] = (h[3] ^ (unsigned)k[i + 3]) * prime;
+    }
+    for (; i < n; i++)
+        h[0] = (h[0] ^ (unsigned)k[i]) * prime;
+    x = h[0];
+    for (i = 1; i < 4; i++)
+        x = (x ^ h[i]) * prime;
+    return x ^ x >> 29;
 }
 
 static int same_key(const struct grouper *gr, const struct entry *g,
@@ -425,28 +481,60 @@ struct sink {
 
 /* n in decimal at p; the end.  Runs are a race's bulk (10^8 numbers at
  * 256 tasks x 10^6 events): printf's parsing of its format was most of
- * -json's time. */
+ * -json's time; two digits at a time. */
 static char *put_int(char *p, int n)
 {
-    char d[12];
-    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
-    int k = 0;
+    static const char two[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233"
+        "34353637383940414243444546474849505152535455565758596061626364656667"
+        "6869707172737475767778798081828384858687888990919293949596979899";
+    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n, v;
+    char *e;
 
     if (n < 0)
         *p++ = '-';
-    do
-        d[k++] = (char)('0' + u % 10);
-    while ((u /= 10) > 0);
-    while (k > 0)
-        *p++ = d[--k];
+    for (e = p + 1, v = u; v >= 10; v /= 10)
+        e++; /* the end: as many places as digits */
+    p = e;
+    for (; u >= 100; u /= 100)
+        e -= 2, memcpy(e, two + 2 * (u % 100), 2);
+    if (u >= 10)
+        memcpy(e - 2, two + 2 * u, 2);
+    else
+        e[-1] = (char)('0' + u);
     return p;
 }
 
+/* A race's runs as they are written: gathered here and written a few KB
+ * at a time (a deep queue's race at 1,000 tasks is ~999 runs: one write
+ * of the stream a run was a sixth of -json's time). */
+struct obuf {
+    FILE *fp;
+    char *p, b[4096];
+};
+
+/* Room for one more run (at most 64 bytes): the buffer written out when
+ * it is nearly full.  Where the next bytes go. */
+static char *ob_room(struct obuf *o)
+{
+    if (o->p > o->b + sizeof o->b - 64) {
+        fwrite(o->b, 1, (size_t)(o->p - o->b), o->fp);
+        o->p = o->b;
+    }
+    return o->p;
+}
+
+static void ob_flush(struct obuf *o)
+{
+    fwrite(o->b, 1, (size_t)(o->p - o->b), o->fp);
+    o->p = o->b;
+}
+
 /* One run [ltid,first,last,tag], after a comma unless it is the first. */
-static void put_run(FILE *fp, int comma, int ltid, int first, int last,
+static void put_run(struct obuf *o, int comma, int ltid, int first, int last,
                     int tag)
 {
-    char b[64], *p = b;
+    char *p = ob_room(o);
 
     if (comma)
         *p++ = ',';
@@ -455,13 +543,13 @@ static void put_run(FILE *fp, int comma, int ltid, int first, int last,
     p = put_int(p, first), *p++ = ',';
     p = put_int(p, last), *p++ = ',';
     p = put_int(p, tag), *p++ = ']';
-    fwrite(b, 1, (size_t)(p - b), fp);
+    o->p = p;
 }
 
 /* A run of race r's message alternatives: a sender's consecutive
  * message ids FIRST..LAST (of one tag where the caller asks). */
 struct alt_run {
-    int src, first, last, tag;
+    int ltid, first, last, tag;
 };
 
 /* The next run of the message alternatives of race r that are FIFO
@@ -471,18 +559,18 @@ struct alt_run {
 static int next_run(const struct rc_run *run, const struct rc_race *r,
                     int broken, int by_tag, int *i, struct alt_run *a)
 {
-    const struct rc_msg *m;
+    struct rc_alt_of m;
     int any = 0, id;
 
     for (; *i < r->nalts; (*i)++) {
-        m = &run->msg[r->alts[*i].msg];
-        if (m->src < 0 || r->alts[*i].fifo_broken != broken)
+        if (r->alts[*i].fifo_broken != broken ||
+            (m = rc_found_alt(run, r, *i)).ltid < 0)
             continue;
-        id = rc_msg_msgid(run, m);
+        id = m.msgid;
         if (!any)
-            *a = (struct alt_run){ m->src, id, id, rc_msg_tag(run, m) };
-        else if (m->src != a->src || id != a->last + 1 ||
-                 (by_tag && rc_msg_tag(run, m) != a->tag))
+            *a = (struct alt_run){ m.ltid, id, id, m.tag };
+        else if (m.ltid != a->ltid || id != a->last + 1 ||
+                 (by_tag && m.tag != a->tag))
             break; /* the next run starts here */
         else
             a->last = id;
@@ -499,13 +587,16 @@ static int next_run(const struct rc_run *run, const struct rc_race *r,
 static void json_runs(const struct rc_run *run, const struct rc_race *r,
                       int broken, FILE *fp)
 {
+    struct obuf o;
     struct alt_run a;
     int i = 0, n = 0;
 
-    fputc('[', fp);
+    o.fp = fp, o.p = o.b;
+    *o.p++ = '[';
     while (next_run(run, r, broken, 1, &i, &a))
-        put_run(fp, n++, run->tasks[a.src].ltid, a.first, a.last, a.tag);
-    fputc(']', fp);
+        put_run(&o, n++, a.ltid, a.first, a.last, a.tag);
+    *ob_room(&o) = ']', o.p++;
+    ob_flush(&o);
 }
 
 /* One race of the JSON report (rc_find_each hands them over in order). */
@@ -540,7 +631,7 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     json_runs(run, r, 1, fp);
     fprintf(fp, ", \"notices\": [");
     for (j = n = 0; j < r->nalts; j++)
-        if (run->msg[r->alts[j].msg].src < 0) {
+        if (rc_found_alt(run, r, j).ltid < 0) {
             fprintf(fp, "%s", n++ ? ", " : "");
             json_msg(run, r->alts[j].msg, fp, 1);
             fprintf(fp, "}");
@@ -573,10 +664,11 @@ static int print_json(struct rc_run *run, const struct rc_race *r, int n,
 
 /* ---- JSON lines -------------------------------------------------------------- */
 
-/* The end of a run of message ids: "5" alone, "[5,9]" for 5..9. */
-static void jsonl_run(int first, int last, FILE *fp)
+/* A run of message ids, after a comma or a sender's key: "5" alone,
+ * "[5,9]" for 5..9. */
+static void jsonl_run(int first, int last, struct obuf *o)
 {
-    char b[32], *p = b;
+    char *p = o->p;
 
     if (first == last) {
         p = put_int(p, first);
@@ -585,20 +677,20 @@ static void jsonl_run(int first, int last, FILE *fp)
         p = put_int(p, first), *p++ = ',';
         p = put_int(p, last), *p++ = ']';
     }
-    fwrite(b, 1, (size_t)(p - b), fp);
+    o->p = p;
 }
 
 /* A sender's key, "LTID":[ (after the previous sender's "],"). */
-static void jsonl_key(FILE *fp, int first_key, int ltid)
+static void jsonl_key(struct obuf *o, int first_key, int ltid)
 {
-    char b[32], *p = b;
+    char *p = o->p;
 
     if (!first_key)
         *p++ = ']', *p++ = ',';
     *p++ = '"';
     p = put_int(p, ltid);
     *p++ = '"', *p++ = ':', *p++ = '[';
-    fwrite(b, 1, (size_t)(p - b), fp);
+    o->p = p;
 }
 
 /* The alternatives of race r as {"LTID": [5, [7,9], ...], ...}: the
@@ -608,21 +700,25 @@ static void jsonl_key(FILE *fp, int first_key, int ltid)
 static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
                        int broken, FILE *fp)
 {
+    struct obuf o;
     struct alt_run a;
-    int i = 0, src = -1;
+    int i = 0, ltid = -1;
 
-    fputc('{', fp);
+    o.fp = fp, o.p = o.b;
+    *o.p++ = '{';
     while (next_run(run, r, broken, 0, &i, &a)) {
-        if (a.src != src)
-            jsonl_key(fp, src < 0, run->tasks[a.src].ltid);
+        ob_room(&o); /* a key and a run: within 64 bytes */
+        if (a.ltid != ltid)
+            jsonl_key(&o, ltid < 0, a.ltid);
         else
-            fputc(',', fp);
-        jsonl_run(a.first, a.last, fp);
-        src = a.src;
+            *o.p++ = ',';
+        jsonl_run(a.first, a.last, &o);
+        ltid = a.ltid;
     }
-    if (src >= 0)
-        fputc(']', fp);
-    fputc('}', fp);
+    if (ltid >= 0)
+        *ob_room(&o) = ']', o.p++;
+    *ob_room(&o) = '}', o.p++;
+    ob_flush(&o);
 }
 
 /* The exit notices race r could have taken, by the ltid that ended (-1:
@@ -635,10 +731,11 @@ static void jsonl_notices(const struct rc_run *run, const struct rc_race *r,
 
     fprintf(fp, "[");
     for (i = 0; i < r->nalts; i++) {
+        if (rc_found_alt(run, r, i).ltid >= 0)
+            continue; /* no notice: no look at its message entry */
         m = &run->msg[r->alts[i].msg];
-        if (m->src < 0)
-            fprintf(fp, "%s%d", nn++ ? "," : "",
-                    m->notice_of >= 0 ? run->tasks[m->notice_of].ltid : -1);
+        fprintf(fp, "%s%d", nn++ ? "," : "",
+                m->notice_of >= 0 ? run->tasks[m->notice_of].ltid : -1);
     }
     fprintf(fp, "]");
 }

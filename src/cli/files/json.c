@@ -75,15 +75,17 @@ void top_json_str(FILE *fp, const char *str)
 static const char B64[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-static void pack_byte(struct top_packer *p, unsigned b)
+/* (putc_unlocked: a page's races at 1,000 tasks are ~10^9 of these
+ * characters, and a packer's stream is one thread's) */
+static inline void pack_byte(struct top_packer *p, unsigned b)
 {
     p->acc = p->acc << 8 | (b & 0xff);
     if (++p->n < 3)
         return;
-    putc(B64[p->acc >> 18 & 63], p->fp);
-    putc(B64[p->acc >> 12 & 63], p->fp);
-    putc(B64[p->acc >> 6 & 63], p->fp);
-    putc(B64[p->acc & 63], p->fp);
+    putc_unlocked(B64[p->acc >> 18 & 63], p->fp);
+    putc_unlocked(B64[p->acc >> 12 & 63], p->fp);
+    putc_unlocked(B64[p->acc >> 6 & 63], p->fp);
+    putc_unlocked(B64[p->acc & 63], p->fp);
     p->acc = 0;
     p->n = 0;
 }
