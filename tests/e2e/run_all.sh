@@ -162,7 +162,9 @@ for t in "$dir"/test_*.sh; do
     [[ " $(echo $FIRST) " == *" $name "* ]] || order+=("$name")
 done
 
-# PG_CPU_DIR=DIR: each test runs under `perf stat` (task-clock follows
+# PG_CPU_DIR=DIR: DIR/timeline.txt has each test's start and end (seconds
+# into the run) and name, to see what ran when the CPUs idled.
+# Each test runs under `perf stat` (task-clock follows
 # every process the test starts, its daemonized pvmd included; user and
 # system time are those of the processes it waits for), and the run ends
 # with a table of them, costliest first, kept in DIR/cpu.txt: the figures
@@ -208,6 +210,7 @@ counted() {
     name=${job_name[$pid]}
     echo "== $name ($(( SECONDS - job_start[$pid] )) s)"
     [ -z "$cpu_dir" ] || echo $(( SECONDS - job_start[$pid] )) >"$cpu_dir/$name.wall"
+    [ -z "$cpu_dir" ] || echo "${job_start[$pid]} $SECONDS $name" >>"$cpu_dir/timeline.txt"
     cat "$work/$name.log"
     count "$name" "$rc" "$work/$name.log"
     left_behind "$name"
