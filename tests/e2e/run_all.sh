@@ -126,7 +126,8 @@ fi
 # waiters (FIRST, from the CPU seconds of each test, user and system,
 # pvmd and its tasks included: the table PG_CPU_DIR prints, below), then
 # the tests that wait long for little CPU (a minute of wall time each
-# under load): the run is not left with one long test alone at its end.
+# under load), then those of ten seconds or more, whose work fills the
+# others' waits: the run is not left with one long test alone at its end.
 # Each test's output is kept apart and shown whole when it ends, with its
 # time, so outputs never interleave.
 jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 + 2 ))}
@@ -154,7 +155,10 @@ test_explore.sh test_debug.sh test_mpi_getstatus.sh test_mpi_spawn.sh
 test_mpi_postings.sh test_scaling_tables.sh test_recv_info.sh
 test_whatif_real.sh test_exit_enrol.sh test_fifo.sh test_display_parts.sh
 test_live_steer.sh test_live.sh test_filter.sh test_replay_wait.sh
-test_live_guard.sh test_outside.sh test_realprog_inherit.sh"
+test_live_guard.sh test_outside.sh test_realprog_inherit.sh
+test_whatif.sh test_stopped.sh test_sendsig.sh test_select.sh test_races.sh
+test_page_budget.sh test_page_export.sh test_perfetto.sh
+test_programs_race.sh test_mpi_live_choose.sh test_docs.sh"
 order=()
 for name in $FIRST; do [ -e "$dir/$name" ] && order+=("$name"); done
 for t in "$dir"/test_*.sh; do
