@@ -126,9 +126,10 @@ fi
 # waiters (FIRST, from the CPU seconds of each test, user and system,
 # pvmd and its tasks included: the table PG_CPU_DIR prints, below), the
 # tests that wait long for little CPU (a minute of wall time each under
-# load) among them, where the others' work fills their waits (last, they
-# made a lull of their own: PG_CPU_DIR's timeline.txt), then those of ten
-# seconds or more: the run is not left with one long test alone at its end.
+# load) one among every three of them, where the others' work fills their
+# waits (last, or together, they made a lull of their own: PG_CPU_DIR's
+# timeline.txt), then those of ten seconds or more: the run is not left
+# with one long test alone at its end.
 # Each test's output is kept apart and shown whole when it ends, with its
 # time, so outputs never interleave.
 jobs=${PG_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 2 + 2 ))}
@@ -144,23 +145,23 @@ if [ -n "${PG_JOBS:-}" ]; then jobs_max=${PG_JOBS_MAX:-$jobs}; else jobs_max=${P
 IDLE_TICK=2 IDLE_MIN=${PG_IDLE_MIN:-50}
 FIRST="test_hostloss.sh test_interactive.sh test_load.sh test_debian.sh
 test_install.sh test_min.sh test_mpi_replay.sh test_mpi_hpcc.sh
-test_mpi_ctx.sh test_replay.sh test_mpi_anyof.sh test_spawn_farm.sh
-test_mpi_min.sh test_mpi_replay_openmpi.sh test_mpi_persist.sh
-test_whatif_real.sh test_exit_enrol.sh test_fifo.sh test_live_steer.sh
-test_live.sh test_replay_wait.sh test_live_guard.sh test_outside.sh
-test_realprog_inherit.sh test_mpi_live.sh test_mpi.sh test_mpi_f08.sh
-test_scaling.sh test_mpi_live_openmpi.sh test_display.sh test_errors.sh
-test_mpi_whatif.sh test_mpi_explore.sh test_mpi_persist_openmpi.sh
-test_mpi_openmpi.sh test_replay_cost.sh test_mpi_f08_openmpi.sh
-test_mpi_debug.sh test_logdir.sh test_hosts.sh test_killed.sh
-test_mpi_hosts_openmpi.sh test_display_scaling.sh test_page_scale.sh
-test_mpi_spawn_more.sh test_explore.sh test_debug.sh
-test_mpi_getstatus.sh test_mpi_spawn.sh test_mpi_postings.sh
-test_scaling_tables.sh test_recv_info.sh test_display_parts.sh
-test_filter.sh test_whatif.sh test_stopped.sh test_sendsig.sh
-test_select.sh test_races.sh test_page_budget.sh test_page_export.sh
-test_perfetto.sh test_programs_race.sh test_mpi_live_choose.sh
-test_docs.sh"
+test_whatif_real.sh test_mpi_ctx.sh test_replay.sh test_mpi_anyof.sh
+test_exit_enrol.sh test_spawn_farm.sh test_mpi_min.sh
+test_mpi_replay_openmpi.sh test_fifo.sh test_mpi_persist.sh
+test_mpi_live.sh test_mpi.sh test_live_steer.sh test_mpi_f08.sh
+test_scaling.sh test_mpi_live_openmpi.sh test_live.sh test_display.sh
+test_errors.sh test_mpi_whatif.sh test_replay_wait.sh
+test_mpi_explore.sh test_mpi_persist_openmpi.sh test_mpi_openmpi.sh
+test_live_guard.sh test_replay_cost.sh test_mpi_f08_openmpi.sh
+test_mpi_debug.sh test_outside.sh test_logdir.sh test_hosts.sh
+test_killed.sh test_realprog_inherit.sh test_mpi_hosts_openmpi.sh
+test_display_scaling.sh test_page_scale.sh test_mpi_spawn_more.sh
+test_explore.sh test_debug.sh test_mpi_getstatus.sh test_mpi_spawn.sh
+test_mpi_postings.sh test_scaling_tables.sh test_recv_info.sh
+test_display_parts.sh test_filter.sh test_whatif.sh test_stopped.sh
+test_sendsig.sh test_select.sh test_races.sh test_page_budget.sh
+test_page_export.sh test_perfetto.sh test_programs_race.sh
+test_mpi_live_choose.sh test_docs.sh"
 order=()
 for name in $FIRST; do [ -e "$dir/$name" ] && order+=("$name"); done
 for t in "$dir"/test_*.sh; do
