@@ -513,21 +513,19 @@ struct obuf {
     char *p, b[4096];
 };
 
-/* Room for one more run (at most 64 bytes): the buffer written out when
- * it is nearly full.  Where the next bytes go. */
-static char *ob_room(struct obuf *o)
-{
-    if (o->p > o->b + sizeof o->b - 64) {
-        fwrite(o->b, 1, (size_t)(o->p - o->b), o->fp);
-        o->p = o->b;
-    }
-    return o->p;
-}
-
 static void ob_flush(struct obuf *o)
 {
     fwrite(o->b, 1, (size_t)(o->p - o->b), o->fp);
     o->p = o->b;
+}
+
+/* Room for one more run (at most 64 bytes): the buffer written out when
+ * it is nearly full.  Where the next bytes go. */
+static char *ob_room(struct obuf *o)
+{
+    if (o->p > o->b + sizeof o->b - 64)
+        ob_flush(o);
+    return o->p;
 }
 
 /* One run [ltid,first,last,tag], after a comma unless it is the first. */
