@@ -60,11 +60,13 @@ struct choice {
     int m;               /* the message chosen (rc_run.msg), -1: none */
 };
 
+enum { SAID_RECEIVES = 2048 }; /* the lines of the forced receives, at most */
+
 static struct {
     char *plan;          /* the plan's text, once checked */
-    /* what it forces (a line a receive, up to 2048 bytes), and the line
-     * naming the recording, said once the run starts */
-    char said[2048 + PATH_MAX + 160];
+    /* what it forces (a line a receive, up to SAID_RECEIVES bytes), and
+     * the line naming the recording, said once the run starts */
+    char said[SAID_RECEIVES + PATH_MAX + 160];
     char from[PATH_MAX];
     char choice[1024];   /* what is forced, for the messages */
     struct choice c[WHATIF_MAX];
@@ -377,7 +379,7 @@ static size_t plan_turns(const struct rc_run *run, const int *min, char *buf,
  * a check of the run's own (an MPI launcher's) may still refuse it. */
 static void say_plan(const struct rc_run *run, int followed, int total)
 {
-    size_t len = 0, cap = 2048; /* the rest is the last line's */
+    size_t len = 0, cap = SAID_RECEIVES; /* the rest is the last line's */
     int j;
 
     for (j = 0; j < wi.n && len < cap; j++)
