@@ -33,7 +33,7 @@ CHECK="python3 -S $HERE/display_check.py"
 
 # jget JSON EXPR: a value out of a JSON document (EXPR in Python, on `d`;
 # -S: no site packages to look for, a third of Python's start-up).
-jget() { python3 -S -c "import json, sys, races_json; d=json.loads(sys.argv[1]); print($2)" "$1"; }
+jget() { python3 -S -c "import json, sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
 # counts LOGS: display_check.py's counts of the recording LOGS, made once
 # (kept beside it in LOGS.counts: a recording does not change, and the
