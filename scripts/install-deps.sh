@@ -22,6 +22,7 @@ DEMO=(
 )
 TEST=(
     pvm-examples                    # PVM programs written by others
+    python3                         # tests: checks and page drivers (its standard library only)
     libxml2-utils                   # tests: xmllint
     netpipe-pvm                     # tests: NPpvm counts the machine's tasks
     slsh slang-pvm                  # tests: PVM tasks that are scripts (#!/usr/bin/env slsh)

@@ -106,14 +106,13 @@ export PG_BROWSER_POOL=$work/browsers
 
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
-# Python's interpreter, found once for the run and put first on PATH:
-# where python3 is a version manager's shim, every test would otherwise
-# ask the shim again as it starts (lib.sh), at several times the
-# interpreter's own start-up in CPU.
-py_dir=$(python3 -S -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
-if [ -n "$py_dir" ] && [ -x "$py_dir/python3" ] &&
-   [ "$(command -v python3)" != "$py_dir/python3" ]; then
-    export PATH=$py_dir:$PATH
+# Python's interpreter, chosen once for the run as lib.sh would choose it
+# for a test run alone (Debian's where installed: lib.sh says why), linked
+# as python3 into a directory put first on every test's PATH.
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -n "$py" ] && mkdir -p "$work/python" && ln -s "$py" "$work/python/python3"; then
+    export PG_PY_DIR=$work/python PATH=$work/python:$PATH
 fi
 
 # Tests run PG_JOBS at a time (default twice the CPUs, and two more for
