@@ -131,19 +131,20 @@ pg_tmpdir() { mktemp -d "$PG_TMP_BASE/t.XXXXXX"; }
 
 # True if PID is a live pvmd (not a zombie) started with PVM_TMP=$1.
 pg_is_our_pvmd() {
-    local pid=$1 tmp=$2 state
+    local pid=$1 tmp=$2 state comm=
     [ -n "$pid" ] && [ -r "/proc/$pid/environ" ] || return 1
-    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pvmd ] || return 1
-    state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+    # read, not $(cat): a search of /proc asks this of every process
+    { read -r comm <"/proc/$pid/comm"; } 2>/dev/null && [ "$comm" = pvmd ] || return 1
+    state=$(pg_proc_state "$pid")
     [ "$state" != Z ] || return 1
     tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qxF "PVM_TMP=$tmp"
 }
 
 # Prints the PID of the pvmd serving PVM_TMP=$1 (default $PVM_TMP).
 pg_pvmd_pid() {
-    local tmp=${1:-${PVM_TMP:-}} sock pid p
+    local tmp=${1:-${PVM_TMP:-}} sock= pid p
     [ -n "$tmp" ] || return 1
-    sock=$(head -n 1 "$tmp/pvmd.$(id -u)" 2>/dev/null)
+    { read -r sock <"$tmp/pvmd.$EUID"; } 2>/dev/null
     if [[ $sock =~ pvmtmp0*([0-9]+)\.[0-9]+$ ]]; then
         pid=${BASH_REMATCH[1]}
         if pg_is_our_pvmd "$pid" "$tmp"; then echo "$pid"; return 0; fi
@@ -155,11 +156,21 @@ pg_pvmd_pid() {
     return 1
 }
 
+# Prints the state letter of process $1 (R, S, Z, ...); fails if it is
+# gone.  The field after the command name, which is in parentheses and may
+# hold spaces; read by the shell (no process started: it is polled).
+pg_proc_state() {
+    local line
+    { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+    line=${line##*) }
+    echo "${line%% *}"
+}
+
 # Waits up to $2 tenths of a second for PID $1 to be gone (or a zombie).
 pg_wait_gone() {
     local pid=$1 n=$2 state
     while [ "$n" -gt 0 ]; do
-        state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || return 0
+        state=$(pg_proc_state "$pid") || return 0
         [ "$state" = Z ] && return 0
         sleep 0.1
         n=$((n - 1))
@@ -192,7 +203,7 @@ pg_pvm_start() {
     PVM_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-pvm.XXXXXX") || return 1
     export PVM_TMP PVM_ROOT=/usr/lib/pvm3 PVM_ALLOW_ROOT=1
     export PVM_PATH="${PVM_PATH:+$PVM_PATH:}/usr/lib/pvm3/lib:/usr/bin"
-    sockfile="$PVM_TMP/pvmd.$(id -u)"
+    sockfile="$PVM_TMP/pvmd.$EUID"
     # pvmd prints its socket path on stdout: keep that out of test output.
     (pg_pvmd_fds; exec pvmd </dev/null >"$PVM_TMP/pvmd.out" 2>&1) &
     for i in $(seq 100); do
@@ -228,7 +239,7 @@ pg_pvm_stop() {
     [ -n "${PVM_TMP:-}" ] || return 0
     # The test's own PVM_TMP: a pvmd a `pangaea` left there has its
     # socket file; none, nothing to look for among the processes.
-    [ "$PVM_TMP" != "$PG_PVM_TMP_OWN" ] || [ -e "$PVM_TMP/pvmd.$(id -u)" ] ||
+    [ "$PVM_TMP" != "$PG_PVM_TMP_OWN" ] || [ -e "$PVM_TMP/pvmd.$EUID" ] ||
         return 0
     pg_pvmd_halt "$PVM_TMP"
     if [ -n "$PG_PVMD_PID" ] && pg_is_our_pvmd "$PG_PVMD_PID" "$PVM_TMP"; then
@@ -240,7 +251,7 @@ pg_pvm_stop() {
 }
 
 # Prints the pvmd log (spawned tasks' output lands there), for diagnosis.
-pg_pvm_log() { cat "$PVM_TMP/pvml.$(id -u)" 2>/dev/null; }
+pg_pvm_log() { cat "$PVM_TMP/pvml.$EUID" 2>/dev/null; }
 
 # --- repeated runs ---------------------------------------------------------
 
@@ -441,8 +452,8 @@ pg_cleanup() {
     local sock
     pg_browser_stop
     pg_pvm_stop
-    for sock in "$PG_TMP_BASE"/*/"pvmd.$(id -u)" \
-                "$PG_TMP_BASE"/*/*/"pvmd.$(id -u)"; do
+    for sock in "$PG_TMP_BASE"/*/"pvmd.$EUID" \
+                "$PG_TMP_BASE"/*/*/"pvmd.$EUID"; do
         [ -e "$sock" ] && pg_pvmd_halt "$(dirname "$sock")"
     done
     rm -rf "$PG_TMP_BASE"
