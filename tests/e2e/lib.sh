@@ -95,6 +95,13 @@ fi
 export MPIR_CVAR_NOLOCAL=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp \
     HWLOC_COMPONENTS=-pci,-linuxio
 
+# Open MPI's shared-memory segments (its vader transport) are files in
+# /dev/shm, which a rank killed by a test (a crash, a kill, a what-if's
+# end) never removes: they go in the test's temp dir instead, removed
+# with it (also with pg_mpi_defaults: where the files lie is not a path
+# a message takes).
+export OMPI_MCA_btl_vader_backing_directory=$PG_TMP_BASE
+
 # pg_mpi_defaults: MPI runs from now on with each MPI's own defaults.
 pg_mpi_defaults() {
     unset MPIR_CVAR_NOLOCAL OMPI_MCA_pml OMPI_MCA_btl HWLOC_COMPONENTS
