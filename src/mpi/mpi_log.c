@@ -558,11 +558,16 @@ static int call_in(const char *call, const char *const *calls)
 /* The program called `made` where this rank's log ends without the
  * rank's end (pgm_finish follows that event; it is never read past): the
  * recorded rank died or was ended there, and the replay went further
- * than the recording did, which is not a divergence from it. */
+ * than the recording did, which is not a divergence from it.  A what-if
+ * rank that switched to recording has closed its old log (mpi_force.c)
+ * and is not here but by a fault of the switch: said as before. */
 static _Noreturn void past_end(const char *made)
 {
     char path[PATH_MAX + 64], dir[PATH_MAX + 64];
 
+    if (!pgm.rd)
+        pgm_die(PGM_DIVERGED, "the replay diverged: the program called %s, "
+                "where the recording of this rank ends", made);
     followed(path, sizeof path, dir, sizeof dir);
     pgm_die(PGM_DIVERGED, "the replay went past this rank's recording: the "
             "program called %s after event %ld, where its log %s stops "
