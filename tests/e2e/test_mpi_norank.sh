@@ -75,8 +75,10 @@ recorded_as() {
         [ -e "$rec/$t.comm.pgc" ] || { echo "no $t.comm.pgc"; return 1; }
     done
     for t in $6; do
-        [ ! -e "$rec/$t.comm.pgc" ] && [ ! -e "$rec/$t.exec.xml" ] ||
-            { echo "a log of $t"; return 1; }
+        if [ -e "$rec/$t.comm.pgc" ] || [ -e "$rec/$t.exec.xml" ]; then
+            echo "a log of $t"
+            return 1
+        fi
     done
     [ -z "$7" ] || grep -qF "${7//\$rec/$rec}" "$1/rec.err" ||
         { echo "stderr without: $7"; return 1; }
