@@ -81,7 +81,7 @@ recorded_as() {
         fi
     done
     [ -z "$7" ] || grep -qF "${7//\$rec/$rec}" "$1/rec.err" ||
-        { echo "stderr without: $7"; return 1; }
+        { echo "stderr without: ${7//\$rec/$rec}"; return 1; }
 }
 
 # norank_case NAME MODE PROG LAUNCHER [OPTIONS...]
