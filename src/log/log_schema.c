@@ -1,7 +1,9 @@
 /*
  * log_schema.c - validates a log against schema/pangaea-log.xsd, and the
  * small facts of the format that are not tied to reading or writing: the
- * names of log files and the PVM calls a log may name.
+ * names of log files, the mark of a recording that did not end well
+ * (pg_logdir_incomplete: read by `pangaea` and by the MPI library alike)
+ * and the PVM calls a log may name.
  *
  * Design.  Validation streams: the schema is plugged into the same strict
  * walk the reader uses (log_xml.c: our descriptor, no network, no entities,
@@ -14,11 +16,15 @@
  * parsed again on every call: validation is for tests and tools, not for
  * the hot path.
  */
+#define _GNU_SOURCE
 #include "pg_log.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/xmlschemas.h>
 
@@ -100,6 +106,31 @@ int pg_log_path(char *buf, int size, const char *dir, int ltid,
     n = snprintf(buf, (size_t)size, "%s/ltid-%d.%s", dir, ltid,
                  kind == PG_LOG_EXEC ? "exec.xml" : "comm.pgc");
     return (n < 0 || n >= size) ? -1 : 0;
+}
+
+/* Whether path names anything (a link itself counts: lstat). */
+static int present(const char *path)
+{
+    struct stat st;
+
+    return lstat(path, &st) == 0;
+}
+
+int pg_logdir_incomplete(const char *dir)
+{
+    char mark[PATH_MAX + 32], word[sizeof PG_LOGDIR_COMPLETE_WORD] = "";
+    int fd;
+    ssize_t n;
+
+    snprintf(mark, sizeof mark, "%s/%s", dir, PG_LOGDIR_INCOMPLETE);
+    if (!present(mark))
+        return 0;
+    fd = open(mark, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    n = fd < 0 ? -1 : read(fd, word, sizeof word - 1);
+    if (fd >= 0)
+        close(fd);
+    return n != (ssize_t)strlen(PG_LOGDIR_COMPLETE_WORD) ||
+           strcmp(word, PG_LOGDIR_COMPLETE_WORD);
 }
 
 int pg_log_name_ltid(const char *name, pg_log_kind kind)

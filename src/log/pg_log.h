@@ -372,6 +372,17 @@ int pg_log_name_split(const char *name, const char **rest);
 /* N when `name` is the log of `kind` of task N, as pg_log_path names it
  * (no directory); -1 otherwise. */
 int pg_log_name_ltid(const char *name, pg_log_kind kind);
+/* The mark of a recording that has not ended well: `pangaea -log`
+ * creates DIR/PG_LOGDIR_INCOMPLETE before the program starts and removes
+ * it (or, where it cannot, writes PG_LOGDIR_COMPLETE_WORD into it) only
+ * once every log was written whole (src/cli/files/logdir.c).  A replay
+ * reads it to say why a log is missing or stops early. */
+#define PG_LOGDIR_INCOMPLETE ".pangaea-incomplete"
+#define PG_LOGDIR_COMPLETE_WORD "complete\n"
+/* 1 if dir holds the mark and it does not say "complete": the recording
+ * there failed, or is still being made; 0 otherwise.  Links are not
+ * followed, a FIFO does not block. */
+int pg_logdir_incomplete(const char *dir);
 /* 0 if fd (opened as path, O_NONBLOCK) is a regular file; else -1 and
  * err naming it and what it is (a FIFO in place of a log would block its
  * reader forever).  The readers of every log open them this way. */

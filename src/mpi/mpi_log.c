@@ -56,6 +56,42 @@ static void die_err(const char *what, const pg_err *err)
     pgm_die(PGM_REFUSED, "%s: %s", what, err->msg);
 }
 
+/* The log this rank follows, into path: its own in the recording, or,
+ * in a what-if, the old one it follows up to its stop (its pgm.dir is the
+ * new recording's, marked incomplete while it is made); the directory
+ * holding it into dir. */
+static void followed(char *path, size_t psize, char *dir, size_t dsize)
+{
+    char *slash;
+
+    if (pgm.whatif)
+        snprintf(path, psize, "%s", pgm_force_old_log());
+    else
+        pg_log_path(path, (int)psize, pgm.dir, pgm.ltid, PG_LOG_COMM);
+    snprintf(dir, dsize, "%s", path);
+    if ((slash = strrchr(dir, '/')))
+        *slash = 0;
+}
+
+/* A replay's words for a log it cannot follow whole: its recording is
+ * marked as one that did not end well (pg_logdir_incomplete), which the
+ * user must know to tell a broken log from a cut one. */
+static const char *failed_run(void)
+{
+    char path[PATH_MAX + 64], dir[PATH_MAX + 64];
+
+    followed(path, sizeof path, dir, sizeof dir);
+    return pg_logdir_incomplete(dir)
+               ? " (the recorded run failed: " PG_LOGDIR_INCOMPLETE " marks "
+                 "the recording as one that did not end well)"
+               : "";
+}
+
+static void replay_err(const pg_err *err)
+{
+    pgm_die(PGM_REFUSED, "cannot replay: %s%s", err->msg, failed_run());
+}
+
 static void open_logs(const char *exe, const char *host, const char *cwd)
 {
     char path[PATH_MAX + 64], sum[65] = "";
@@ -103,7 +139,7 @@ static void check_program(const char *exe)
 
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_EXEC);
     if (!(r = pg_logr_open(path, PG_LOG_EXEC, &h, &err)))
-        die_err("cannot replay", &err);
+        replay_err(&err);
     pg_logr_close(r);
     if (h.exe[0] && strcmp(h.exe, exe) && !unpacked(&h, exe))
         pgm_die(PGM_REFUSED, "the recording ran %s (%s), this run runs %s",
@@ -149,12 +185,12 @@ static void read_postings(const char *path)
     int rc;
 
     if (!(r = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
-        die_err("cannot replay", &err);
+        replay_err(&err);
     while ((rc = pg_logr_next(r, &ev, &err)) == 1)
         if (ev.kind == PG_EV_RECV && ev.posted > 0)
             add_posting(&ev);
     if (rc < 0 && !pg_logr_cut(r))
-        die_err("cannot replay", &err);
+        replay_err(&err);
     pg_logr_close(r);
 }
 
@@ -168,6 +204,54 @@ const struct pgm_post *pgm_posting(int k)
                                                              : NULL;
 }
 
+/* The first communication log of a rank after this one in this run's
+ * world, into later; 0 if the recording holds none. */
+static int later_rank_log(char *later, size_t size)
+{
+    int ltid;
+
+    for (ltid = pgm.ltid + 1; ltid <= pgm.base + pgm.size; ltid++) {
+        pg_log_path(later, (int)size, pgm.dir, ltid, PG_LOG_COMM);
+        if (access(later, F_OK) == 0)
+            return ltid;
+    }
+    return 0;
+}
+
+/* This rank has no log to follow: said as what the recording tells.  A
+ * later rank's log proves the recording had this rank; a recording
+ * marked incomplete failed, which is why a rank it had never began its
+ * log (the launcher ended it, or it died before or in MPI_Init); only a
+ * complete recording with no later rank's log had fewer ranks. */
+static _Noreturn void refuse_missing(const char *path)
+{
+    char later[PATH_MAX + 64];
+    int failed = pg_logdir_incomplete(pgm.dir), k = later_rank_log(later,
+                                                                  sizeof later);
+
+    if (failed && k)
+        pgm_die(PGM_REFUSED, "no log %s to replay: the recorded run failed "
+                "before this rank began its log (" PG_LOGDIR_INCOMPLETE
+                " marks the recording as one that did not end well; rank %d "
+                "has its log), so there is nothing to replay for this rank: "
+                "a replay needs every rank's log", path, k - 1 - pgm.base);
+    if (failed)
+        pgm_die(PGM_REFUSED, "no log %s to replay: the recorded run failed "
+                "before this rank began its log, or had fewer than the %d "
+                "ranks of this run (" PG_LOGDIR_INCOMPLETE " marks the "
+                "recording as one that did not end well; no later rank has "
+                "a log): there is nothing to replay for this rank, and a "
+                "replay needs every rank's log", path, pgm.size);
+    if (k)
+        pgm_die(PGM_REFUSED, "no log %s to replay, though the recording "
+                "holds %s: the recorded run had this rank, which wrote no "
+                "log (its MPI calls did not reach Pangaea's library, or the "
+                "log was removed since); a replay needs every rank's log",
+                path, later);
+    pgm_die(PGM_REFUSED, "no log %s to replay: the recording had fewer "
+            "than %d ranks", path, pgm.size);
+}
+
 /* A replay needs this rank's log, of this program, and rank 0 checks
  * that the recording had no more ranks than this run (past the ranks its
  * ranks spawned). */
@@ -179,10 +263,9 @@ static void open_recording(const char *exe)
 
     pg_log_path(path, sizeof path, pgm.dir, pgm.ltid, PG_LOG_COMM);
     if (access(path, F_OK) < 0)
-        pgm_die(PGM_REFUSED, "no log %s to replay: the recording had fewer "
-                "than %d ranks", path, pgm.size);
+        refuse_missing(path);
     if (!(pgm.rd = pg_logr_open(path, PG_LOG_COMM, &h, &err)))
-        die_err("cannot replay", &err);
+        replay_err(&err);
     pgm.race_only = pg_log_race_only(h.select);
     if (h.select[0] && !pgm.race_only) /* -only is refused for MPI runs */
         pgm_die(PGM_REFUSED, "%s is a selective log (\"%s\"): an MPI "
@@ -418,7 +501,7 @@ static void read_next(void)
             pgm_force_seen(&ev);
     while (rc == 1 && (ev.kind == PG_EV_SITE || ev.kind == PG_EV_POLL));
     if (rc < 0 && !pg_logr_cut(pgm.rd))
-        die_err("cannot replay", &err);
+        replay_err(&err);
     pgm.have_next = rc == 1;
     pgm.misses_used = 0;
     if (rc == 1) { /* field by field: a compound literal zeroed about */
@@ -472,6 +555,26 @@ static int call_in(const char *call, const char *const *calls)
     return !calls;
 }
 
+/* The program called `made` where this rank's log ends without the
+ * rank's end (pgm_finish follows that event; it is never read past): the
+ * recorded rank died or was ended there, and the replay went further
+ * than the recording did, which is not a divergence from it.  A what-if
+ * rank that switched to recording has closed its old log (mpi_force.c)
+ * and is not here but by a fault of the switch: said as before. */
+static _Noreturn void past_end(const char *made)
+{
+    char path[PATH_MAX + 64], dir[PATH_MAX + 64];
+
+    if (!pgm.rd)
+        pgm_die(PGM_DIVERGED, "the replay diverged: the program called %s, "
+                "where the recording of this rank ends", made);
+    followed(path, sizeof path, dir, sizeof dir);
+    pgm_die(PGM_DIVERGED, "the replay went past this rank's recording: the "
+            "program called %s after event %ld, where its log %s stops "
+            "without the rank's end (the recorded rank died or was ended "
+            "there)%s", made, pgm.acts, path, failed_run());
+}
+
 /* pgm_expect's cases other than the next event being the one asked for
  * with no polls left before it: apart, so that the usual case sets up no
  * frame for the messages' text. */
@@ -482,8 +585,7 @@ expect_other(pg_ev_kind kind, const char *const *calls, const char *made,
     char d[256];
 
     if (!pgm.have_next)
-        pgm_die(PGM_DIVERGED, "the replay diverged: the program called %s, "
-                "where the recording of this rank ends", made);
+        past_end(made);
     if (pgm.race_only && pgm.next.seq > pgm.acts + 1)
         pgm_die(PGM_DIVERGED, "the replay diverged at event %ld: the program "
                 "called %s, where the recording has %ld send(s) or "

@@ -12,8 +12,9 @@
  *
  * A new recording moves the last one to LOGDIR/previous/, but only a
  * recording that ended well: while a recording is made, the file
- * LOGDIR/.pangaea-incomplete says so, and it is removed only when the run
- * ended with every log written whole.  The logs of a failed recording (a
+ * LOGDIR/.pangaea-incomplete (PG_LOGDIR_INCOMPLETE, pg_log.h: the MPI
+ * library's replay reads it too) says so, and it is removed only when the
+ * run ended with every log written whole.  The logs of a failed recording (a
  * full disk, a lost coordinator, an interrupt) are removed by the next
  * recording instead, so previous/ keeps the last good one.  Everything that
  * can be checked is checked before anything moves.
@@ -47,7 +48,6 @@
 #include "top.h"
 
 #define LOCK_NAME ".pangaea.lock"
-#define INCOMPLETE_NAME ".pangaea-incomplete"
 
 /* ---- the lock ---------------------------------------------------------- */
 
@@ -199,23 +199,11 @@ static int present(const char *path)
     return lstat(path, &st) == 0;
 }
 
-#define COMPLETE_WORD "complete\n"
-
-/* The mark is there and does not say "complete" (top_logdir_complete). */
+/* The mark is there and does not say "complete": the log layer reads it
+ * (pg_logdir_incomplete), for the MPI library's replay too. */
 int top_logdir_incomplete(const char *dir)
 {
-    char mark[PATH_MAX + 32], word[sizeof COMPLETE_WORD] = "";
-    int fd;
-    ssize_t n;
-
-    snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
-    if (!present(mark))
-        return 0;
-    fd = open(mark, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    n = fd < 0 ? -1 : read(fd, word, sizeof word - 1);
-    if (fd >= 0)
-        close(fd);
-    return n != (ssize_t)strlen(COMPLETE_WORD) || strcmp(word, COMPLETE_WORD);
+    return pg_logdir_incomplete(dir);
 }
 
 /* previous/ may be missing, or a real directory holding recording files
@@ -298,7 +286,7 @@ int top_logdir_begin(const char *dir, pg_err *err)
     if (top_logdir_check(dir, err) < 0)
         return -1;
     snprintf(prev, sizeof prev, "%s/previous", dir);
-    snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
+    snprintf(mark, sizeof mark, "%s/%s", dir, PG_LOGDIR_INCOMPLETE);
     any = holds_recording(dir, err);
     if (any > 0)
         rc = top_logdir_incomplete(dir) ? drop_failed(dir, prev, err)
@@ -321,11 +309,12 @@ static int say_complete(const char *mark)
 {
     int fd = open(mark, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
                         O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : write(fd, COMPLETE_WORD, strlen(COMPLETE_WORD));
+    size_t len = strlen(PG_LOGDIR_COMPLETE_WORD);
+    ssize_t n = fd < 0 ? -1 : write(fd, PG_LOGDIR_COMPLETE_WORD, len);
 
     if (fd >= 0 && close(fd) < 0)
         n = -1;
-    return n == (ssize_t)strlen(COMPLETE_WORD) ? 0 : -1;
+    return n == (ssize_t)len ? 0 : -1;
 }
 
 int top_logdir_complete(const char *dir, pg_err *err)
@@ -333,7 +322,7 @@ int top_logdir_complete(const char *dir, pg_err *err)
     char mark[PATH_MAX + 32];
     int why;
 
-    snprintf(mark, sizeof mark, "%s/%s", dir, INCOMPLETE_NAME);
+    snprintf(mark, sizeof mark, "%s/%s", dir, PG_LOGDIR_INCOMPLETE);
     if (unlink(mark) == 0 || errno == ENOENT)
         return 0;
     why = errno;

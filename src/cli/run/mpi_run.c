@@ -126,6 +126,12 @@ static int prepare(const struct top_opts *o, pg_err *err)
                           "%s): replay it without the MPI launcher",
                           o->logdir, path);
     pg_log_path(path, sizeof path, o->logdir, 1, PG_LOG_COMM);
+    if (access(path, F_OK) < 0 && top_logdir_incomplete(o->logdir))
+        return pg_err_set(err, "nothing to replay in %s: the recorded run "
+                          "failed before rank 0 began its log (no %s; %s "
+                          "marks the recording as one that did not end "
+                          "well), and a replay needs every rank's log",
+                          o->logdir, path, PG_LOGDIR_INCOMPLETE);
     if (access(path, F_OK) < 0)
         return pg_err_set(err, "no recording to replay in %s (no %s)",
                           o->logdir, path);
@@ -331,9 +337,32 @@ static int launch(char **argv)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Every rank's communication log read to its end: the number of ranks,
- * or -1 (said) when one stops early (its rank died) or none is there. */
-static int whole(const struct top_opts *o)
+/* Says the ltids that have no log though a later one has (ids: the n
+ * that have, sorted): ranks of a run whose logs are whole that wrote none
+ * (rank 2 of 4 calling PMPI_Init), which a replay refuses. */
+static void say_gaps(const struct top_opts *o, const int *ids, int n)
+{
+    char path[PATH_MAX + 64];
+    int i, ltid;
+
+    for (i = 0, ltid = 1; i < n; ltid++) {
+        if (ids[i] == ltid) {
+            i++;
+            continue;
+        }
+        pg_log_path(path, sizeof path, o->logdir, ltid, PG_LOG_COMM);
+        fprintf(stderr, "pangaea: the recording in %s has no log of ltid %d "
+                "(no %s), though later ltids have theirs: its MPI calls did "
+                "not reach Pangaea's library, and a replay of this recording "
+                "will refuse it\n", o->logdir, ltid, path);
+    }
+}
+
+/* Every rank's communication log read to its end: the number of ranks
+ * (the highest ltid: one that wrote no log is a rank too), or -1 (said)
+ * when one stops early (its rank died) or none is there; failed: the
+ * launcher's status. */
+static int whole(const struct top_opts *o, int failed)
 {
     char path[PATH_MAX + 64];
     int *ids, n = top_log_ltids(o->logdir, 0, &ids), i, bad = 0;
@@ -348,19 +377,26 @@ static int whole(const struct top_opts *o)
             bad = 1;
         }
     }
+    if (!bad && n > 0)
+        say_gaps(o, ids, n);
+    i = n > 0 ? ids[n - 1] : n;
     free(ids);
-    if (n <= 0 && !bad)
+    if (n <= 0 && !bad && failed)
+        fprintf(stderr, "pangaea: the recording in %s holds no rank's log: "
+                "the run failed (the launcher's exit status %d) before any "
+                "rank began its log\n", o->logdir, failed);
+    else if (n <= 0 && !bad)
         fprintf(stderr, "pangaea: the recording in %s holds no rank's log: "
                 "did the launcher start the program?\n", o->logdir);
-    return bad || n <= 0 ? -1 : n;
+    return bad || n <= 0 ? -1 : i;
 }
 
 /* The receives renumbered (mpi_ids.c: a cut log too, for the views); the
- * recording marked complete if every log was whole before.  The number
- * of ranks, or -1 (said). */
-static int seal(const struct top_opts *o)
+ * recording marked complete if every log was whole before (status: the
+ * launcher's, for whole's words).  The number of ranks, or -1 (said). */
+static int seal(const struct top_opts *o, int status)
 {
-    int n = whole(o);
+    int n = whole(o, status);
     pg_err err;
 
     if (top_mpi_renumber(o->logdir, &err) < 0) {
@@ -458,7 +494,7 @@ int top_mpi_run(struct top_opts *o)
         o->live_hooks->ranks_ended(o->logdir, status);
     if (o->mode != PANGAEA_LOG)
         return live_end(o, status);
-    n = seal(o);
+    n = seal(o, status);
     if (n > 0 && o->min && top_min_dir(o->logdir, &err) < 0) {
         fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
                 err.msg); /* minimize.c: race-only logs */
