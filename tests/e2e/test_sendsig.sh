@@ -84,7 +84,8 @@ fi
 # replayed: this run may not repeat", on pangaea's stderr, naming the two
 # calls it landed between), and a replay raises the signal as the call
 # before it returns (its signals file: "signal N 10 0"), so the child
-# counts 0 rounds there.
+# counts 0 rounds there (its report prints the count ten wide: the same
+# size as the recorded one, whose count grows with the machine's load).
 dir=$(pg_tmpdir)
 rrc=0
 timeout 60 "$PG_BUILD/pangaea" -log -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -compute \
@@ -95,7 +96,7 @@ for i in 1 2 3; do
     timeout 60 "$PG_BUILD/pangaea" -replay -logdir "$dir/logs" "$PG_BUILD/tests/plain_signal" -compute \
         >"$dir/rep$i" 2>"$dir/rep$i.err" || true
     grep -q "$named" "$dir/rep$i.err" && said=$((said + 1))
-    grep -q '^\[1\] child: SIGUSR1 landed after 0 rounds$' "$dir/rep$i" && zero=$((zero + 1))
+    grep -q '^\[1\] child: SIGUSR1 landed after  *0 rounds$' "$dir/rep$i" && zero=$((zero + 1))
 done
 if [ "$rrc" -eq 0 ] && grep -q "$named" "$dir/rec.err" && [ "$said" -eq 3 ] && [ "$zero" -eq 3 ] &&
    grep -qx 'signal [0-9]* 10 0' "$dir/logs/ltid-2.signals.pgc"; then

@@ -13,7 +13,12 @@
  *   plain_signal -compute the child computes instead of polling: it
  *                         counts rounds of arithmetic, without calling
  *                         PVM, until the flag is set (the signal lands in
- *                         its own code, between two PVM calls)
+ *                         its own code, between two PVM calls); the
+ *                         count is printed ten wide, so the report is
+ *                         the same size whatever it counts: a replay,
+ *                         which raises the signal as the call before
+ *                         returns, counts 0 and sends that report, which
+ *                         must match the recorded send's size
  *   plain_signal -term    SIGTERM instead (sent 0.2 s after the child's
  *                         word came), which the child does not catch: it
  *                         waits in pvm_recv for a message that never
@@ -66,8 +71,8 @@ static int child(int term, int comp)
             break; /* nobody sends tag 99 */
         polls++;
     }
-    snprintf(line, sizeof line, "child: SIGUSR1 %s after %ld %s",
-             landed ? "landed" : "never landed", polls,
+    snprintf(line, sizeof line, "child: SIGUSR1 %s after %*ld %s",
+             landed ? "landed" : "never landed", comp ? 10 : 0, polls,
              comp ? "rounds" : "polls");
     pvm_initsend(PvmDataDefault);
     pvm_pkstr(line);
