@@ -528,6 +528,13 @@ static char *ob_room(struct obuf *o)
     return o->p;
 }
 
+/* One character c, with the room for it. */
+static void ob_char(struct obuf *o, char c)
+{
+    *ob_room(o) = c;
+    o->p++;
+}
+
 /* One run [ltid,first,last,tag], after a comma unless it is the first. */
 static void put_run(struct obuf *o, int comma, int ltid, int first, int last,
                     int tag)
@@ -593,7 +600,7 @@ static void json_runs(const struct rc_run *run, const struct rc_race *r,
     *o.p++ = '[';
     while (next_run(run, r, broken, 1, &i, &a))
         put_run(&o, n++, a.ltid, a.first, a.last, a.tag);
-    *ob_room(&o) = ']', o.p++;
+    ob_char(&o, ']');
     ob_flush(&o);
 }
 
@@ -714,8 +721,8 @@ static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
         ltid = a.ltid;
     }
     if (ltid >= 0)
-        *ob_room(&o) = ']', o.p++;
-    *ob_room(&o) = '}', o.p++;
+        ob_char(&o, ']');
+    ob_char(&o, '}');
     ob_flush(&o);
 }
 
