@@ -162,15 +162,18 @@ static int lower_int(const int *ids, int lo, int hi, int x)
  * in its place; anything else is sorted whole. */
 static void sort_ids(int *ids, int n)
 {
-    int i, x = n > 0 ? ids[0] : 0;
+    int i, x;
 
+    if (n < 2)
+        return;
     for (i = 2; i < n && ids[i - 1] <= ids[i]; i++)
         ;
     if (i < n) {
         qsort(ids, n, sizeof *ids, cmp_int);
         return;
     }
-    i = n > 1 ? lower_int(ids, 1, n, x) : 1; /* x goes before ids[i] */
+    x = ids[0];
+    i = lower_int(ids, 1, n, x); /* x goes before ids[i] */
     memmove(ids, ids + 1, (size_t)(i - 1) * sizeof *ids);
     ids[i - 1] = x;
 }
