@@ -126,15 +126,16 @@ static int prepare(const struct top_opts *o, pg_err *err)
                           "%s): replay it without the MPI launcher",
                           o->logdir, path);
     pg_log_path(path, sizeof path, o->logdir, 1, PG_LOG_COMM);
-    if (access(path, F_OK) < 0 && top_logdir_incomplete(o->logdir))
-        return pg_err_set(err, "nothing to replay in %s: the recorded run "
-                          "failed before rank 0 began its log (no %s; %s "
-                          "marks the recording as one that did not end "
-                          "well), and a replay needs every rank's log",
-                          o->logdir, path, PG_LOGDIR_INCOMPLETE);
     if (access(path, F_OK) < 0)
-        return pg_err_set(err, "no recording to replay in %s (no %s)",
-                          o->logdir, path);
+        return top_logdir_incomplete(o->logdir)
+                   ? pg_err_set(err, "nothing to replay in %s: the recorded "
+                                "run failed before rank 0 began its log (no "
+                                "%s; %s marks the recording as one that did "
+                                "not end well), and a replay needs every "
+                                "rank's log", o->logdir, path,
+                                PG_LOGDIR_INCOMPLETE)
+                   : pg_err_set(err, "no recording to replay in %s (no %s)",
+                                o->logdir, path);
     if (top_logdir_incomplete(o->logdir))
         fprintf(stderr, "pangaea: the recording in %s did not end well (its "
                 "logs may stop early): replaying what it holds\n", o->logdir);
