@@ -62,8 +62,9 @@ export PVM_TMP=$PG_PVM_TMP_OWN
 # Debian's, 7 ms with -S).  The interpreter chosen is linked as python3
 # into a directory of its own put first on PATH, so the test and what it
 # starts (`python3 x.py`, `#!/usr/bin/env python3`) all run it, and
-# nothing else on PATH moves.  run_all.sh chooses once for every test
-# (PG_PY_DIR); a test run alone chooses here.
+# nothing else on PATH moves.  Each test chooses here (a link: no Python
+# started where Debian's is installed); a test that runs tests (the
+# harness's run_all.sh) passes its choice on (PG_PY_DIR).
 if [ -z "${PG_PY_DIR:-}" ] || [ ! -x "$PG_PY_DIR/python3" ]; then
     pg_py=/usr/bin/python3
     [ -x "$pg_py" ] ||

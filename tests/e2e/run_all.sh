@@ -106,15 +106,6 @@ export PG_BROWSER_POOL=$work/browsers
 
 wanted() { [ -z "${PG_TESTS:-}" ] || [[ " $PG_TESTS " == *" $1 "* ]]; }
 
-# Python's interpreter, chosen once for the run as lib.sh would choose it
-# for a test run alone (Debian's where installed: lib.sh says why), linked
-# as python3 into a directory put first on every test's PATH.
-py=/usr/bin/python3
-[ -x "$py" ] || py=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null)
-if [ -n "$py" ] && mkdir -p "$work/python" && ln -s "$py" "$work/python/python3"; then
-    export PG_PY_DIR=$work/python PATH=$work/python:$PATH
-fi
-
 # Tests run PG_JOBS at a time (default twice the CPUs, and two more for
 # the two longest, test_hostloss.sh and test_interactive.sh, which wait on
 # PVM's host timeout and on tmux and gdb for minutes and barely compute:
