@@ -7,13 +7,23 @@ against what the logs hold (read through `pangaea -dump` and `-races
     perfetto_check.py PANGAEA LOGDIR TRACE
 
 Prints one JSON object: {"problems": [...], "tracks": N, "events": N,
-"flows": N, "races": N, "bytes": N, "names": [...], "bytes_per_event": F}
-(names: the interned event names).  A problem is
+"flows": N, "races": N, "bytes": N, "names": [...], "bytes_per_event": F,
+"time_bytes": F} (names: the interned event names; time_bytes: the
+average size of a packet's timestamp value, in bytes of its varint).  A problem is
 any difference between the trace and the logs: a task without its track,
 a track whose count of events, flows started or ended, race markers or
 waits is not the logs', a flow id started or ended twice, a race marker
 not at a receive of its track, a wait (a slice from a receive's call to
-its return) that is not one of the receives' waits (waited=) of the logs.
+its return) that is not one of the receives' waits (waited=) of the logs,
+an event whose time is not its log's, a packet with a clock snapshot and
+anything trace_processor would not read beside it.
+
+Times are read as trace_processor reads them: a packet's timestamp is on
+its timestamp_clock_id (58), else on its sequence's default (59's 58),
+else on BOOTTIME; a sequence-scoped clock (64-127) is defined by the
+sequence's clock snapshot (packet field 6: clocks 1, each id 1, timestamp
+2, is_incremental 3, unit_multiplier_ns 4) against BOOTTIME (6), and an
+incremental one counts each timestamp from the sequence's last on it.
 
 Field numbers are Perfetto's (src/cli/view/perfetto.c lists them):
 packet 1; in a packet timestamp 8, sequence id 10, track_event 11,
@@ -64,12 +74,54 @@ def unquote(v):
     return v[1:-1] if isinstance(v, str) and v.startswith('"') else None
 
 
+BOOTTIME = 6
+SNAPSHOT_BESIDE = {10, 13, 59, 12}  # what trace_processor reads beside a snapshot
+
+
+def clock_snapshot(snap, seq, clocks, problems):
+    """A sequence's clock snapshot: its clocks against BOOTTIME."""
+    got = {}
+    for c in get(snap, 1):
+        got[int(one(c, 1))] = (int(one(c, 2) or 0), int(one(c, 3) or 0),
+                               int(one(c, 4) or 1))
+    boot = got.pop(BOOTTIME, None)
+    if boot is None:
+        problems.append("sequence %d: a clock snapshot without BOOTTIME" % seq)
+        return
+    for cid, (ts, incr, unit) in got.items():
+        if not 64 <= cid < 128:
+            problems.append("sequence %d: clock %d is not its own" % (seq, cid))
+        # [ns of this clock at the snapshot, BOOTTIME's, last ns, incr, unit]
+        clocks[(seq, cid)] = [ts * unit, boot[0], ts * unit, incr, unit]
+
+
+def packet_ns(p, seq, default_clock, clocks, problems, tsize):
+    """The packet's time in trace time (BOOTTIME nanoseconds), or None."""
+    ts = one(p, 8)
+    if ts is None:
+        return None
+    ts = int(ts)
+    tsize[0] += 1
+    tsize[1] += max(1, (ts.bit_length() + 6) // 7)
+    cid = int(one(p, 58) or default_clock.get(seq) or BOOTTIME)
+    if cid == BOOTTIME:
+        return ts
+    c = clocks.get((seq, cid))
+    if c is None:
+        problems.append("sequence %d: a time on clock %d, never defined" % (seq, cid))
+        return ts
+    c[2] = c[2] + ts * c[4] if c[3] else ts * c[4]
+    return c[1] + (c[2] - c[0])
+
+
 def from_trace(packets):
     tracks, seq_track, names = {}, {}, defaultdict(dict)
     per = defaultdict(Counter)
     starts, ends = Counter(), Counter()
     problems, last = [], {}
     begun, waits = {}, defaultdict(list)
+    default_clock, clocks, times = {}, {}, defaultdict(list)
+    tsize = [0, 0]
     for p in packets:
         seq = int(one(p, 10) or 0)
         td = one(p, 60)
@@ -78,6 +130,17 @@ def from_trace(packets):
         d = one(p, 59)
         if d is not None:
             seq_track[seq] = int(one(one(d, 11), 11))
+            if one(d, 58) is not None:
+                default_clock[seq] = int(one(d, 58))
+        snap = one(p, 6)
+        if snap is not None:
+            beside = {k for k, _ in p} - SNAPSHOT_BESIDE - {6}
+            if beside:
+                problems.append("sequence %d: fields %s beside a clock snapshot"
+                                % (seq, sorted(beside)))
+            clock_snapshot(snap, seq, clocks, problems)
+            continue
+        ns = packet_ns(p, seq, default_clock, clocks, problems, tsize)
         for interned in get(p, 12):
             if isinstance(interned, list):
                 for en in get(interned, 2):
@@ -86,7 +149,7 @@ def from_trace(packets):
         if te is None:
             continue
         track = seq_track.get(seq)
-        ts = one(p, 8)
+        ts = ns
         kind = int(one(te, 9) or 0)
         if kind == 1:
             begun[seq] = (int(ts), names[seq].get(int(one(te, 10))))
@@ -107,6 +170,7 @@ def from_trace(packets):
                 problems.append("race marker at %s of track %s follows %s" % (ts, track, prev))
             continue
         per[track]["events"] += 1
+        times[track].append(ts // 1000 if ts is not None else None)
         last[seq] = (ts, name)
         for fid in get(te, 47):
             starts[fid] += 1
@@ -121,7 +185,8 @@ def from_trace(packets):
     if flows != len(ends):
         problems.append("%d flows end where none started" % (len(ends) - flows))
     allnames = sorted({n for d in names.values() for n in d.values() if n})
-    return tracks, per, flows, problems, allnames, waits
+    return (tracks, per, flows, problems, allnames, waits, times,
+            tsize[1] / max(tsize[0], 1))
 
 
 def from_logs(pangaea, logdir):
@@ -130,12 +195,14 @@ def from_logs(pangaea, logdir):
     # -dump prints one document per log; split them
     docs = [d for d in re.split(r"(?=<\?xml )", xml) if d.strip()]
     sent, want, waited = {}, defaultdict(Counter), defaultdict(list)
-    recvs, recv_seqs = [], set()
+    recvs, recv_seqs, when = [], set(), defaultdict(list)
     for d in docs:
         root = ET.fromstring(d)
         ltid = int(root.find("header").get("ltid"))
         want[ltid]["events"] += 0
         for ev in root:
+            if ev.tag in ("send", "recv"):
+                when[ltid].append(ev.get("t"))
             if ev.tag == "send":
                 want[ltid]["events"] += 1
                 sent[(ltid, ev.get("msgid"))] = [int(t.get("ltid")) for t in ev.findall("to")]
@@ -156,7 +223,18 @@ def from_logs(pangaea, logdir):
         r = json.loads(line)  # a race at a failed poll is no <recv>
         if (r.get("ltid"), r.get("seq")) in recv_seqs:
             want[r["ltid"]]["races"] += 1
-    return want, waited
+    return want, waited, log_us(when)
+
+
+def log_us(when):
+    """Each task's send and receive times: microseconds since the whole
+    second before the first (the export's 0)."""
+    def us(t):
+        s, _, f = t.partition(".")
+        return int(s) * 10**6 + int((f + "000000")[:6])
+    alls = [us(t) for ts in when.values() for t in ts]
+    t0 = min(alls) // 10**6 * 10**6 if alls else 0
+    return {ltid: [us(t) - t0 for t in ts] for ltid, ts in when.items()}
 
 
 def main():
@@ -164,12 +242,20 @@ def main():
     raw = subprocess.run(["protoc", "--decode_raw"], stdin=open(trace, "rb"),
                          capture_output=True, text=True, check=True).stdout
     packets = [p for f, p in parse_raw(raw) if f == 1]
-    tracks, per, flows, problems, names, waits = from_trace(packets)
-    want, waited = from_logs(pangaea, logdir)
+    (tracks, per, flows, problems, names, waits, times,
+     time_bytes) = from_trace(packets)
+    want, waited, when = from_logs(pangaea, logdir)
     for ltid, w in sorted(want.items()):
         if ltid + 1 not in tracks:
             problems.append("ltid %d has no track" % ltid)
             continue
+        off = [(i, a, b) for i, (a, b) in
+               enumerate(zip(times.get(ltid + 1, []), when.get(ltid, [])))
+               if a != b]
+        if off:
+            problems.append("ltid %d: %d events not at their logged times, "
+                            "the first its event %d: %s us in the trace, %s "
+                            "in the log" % ((ltid, len(off)) + off[0]))
         if not (tracks[ltid + 1] or "").startswith("ltid %d: " % ltid):
             problems.append("track %d is named %r" % (ltid + 1, tracks[ltid + 1]))
         got = waits.get(ltid + 1, [])
@@ -190,7 +276,8 @@ def main():
                       "races": sum(p["races"] for p in per.values()),
                       "waits": sum(p["waits"] for p in per.values()),
                       "bytes": size, "names": names,
-                      "bytes_per_event": round(size / max(events, 1), 1)}))
+                      "bytes_per_event": round(size / max(events, 1), 1),
+                      "time_bytes": round(time_bytes, 2)}))
 
 
 if __name__ == "__main__":

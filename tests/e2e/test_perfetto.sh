@@ -13,9 +13,14 @@
 #    (waited= in its log) is also a slice of the same length, ending at
 #    its return.
 # 2. The JSON trace is still there as -export perfetto-json.
-# 3. Generated recordings of 20,000 events (gen_logs: the default mix, and
-#    "star": every receive races) hold the same and cost <= 40 bytes an
-#    event (the JSON cost ~280).
+# 3. Generated recordings of 20,000 events (gen_logs: the default mix,
+#    "star": every receive races, and the default mix with clocks that
+#    step back halfway, written on BOOTTIME where the sequence's clock
+#    cannot go back) hold the same, each event at its logged time, and
+#    cost <= 40 bytes an event (the JSON cost ~280); a packet's time is
+#    the microseconds since its task's last packet, 1-2 bytes where the
+#    nanoseconds since the trace's start were 5-7 (on average < 2.5 but
+#    where the clocks step back).
 # 4. A directory that is no recording: exit 2, named.  A terminal as
 #    stdout (script(1) gives one): refused, exit 2, no bytes on it.
 set -u
@@ -75,7 +80,7 @@ fi
 pg_pvm_stop
 
 # ---- 3: generated recordings: counts and bytes an event -----------------------
-for shape in "8 20000" "9 20000 star"; do
+for shape in "8 20000" "9 20000 star" "8 20000 0 stepback"; do
     g=$dir/gen-${shape// /-}
     mkdir -p "$g"
     if "$PG_BUILD/tests/gen_logs" "$g" $shape >/dev/null; then
@@ -84,6 +89,12 @@ for shape in "8 20000" "9 20000 star"; do
             pg_pass "generated $shape: $(jget "$res" 'd["bytes_per_event"]') bytes an event (<= 40)"
         else
             pg_fail "generated $shape: $(jget "$res" 'd["bytes_per_event"]') bytes an event (> 40)"
+        fi
+        case $shape in *stepback) continue ;; esac
+        if [ "$(jget "$res" 'd["time_bytes"] < 2.5')" = True ]; then
+            pg_pass "generated $shape: a packet's time takes $(jget "$res" 'd["time_bytes"]') bytes (< 2.5: a delta in microseconds)"
+        else
+            pg_fail "generated $shape: a packet's time takes $(jget "$res" 'd["time_bytes"]') bytes (>= 2.5)"
         fi
     else
         pg_fail "gen_logs $shape failed"

@@ -2,7 +2,7 @@
  * gen_logs.c - writes a synthetic recording, for the display tests and for
  * measuring the display on big runs.
  *
- *   gen_logs DIR TASKS EVENTS [SKEW_US]
+ *   gen_logs DIR TASKS EVENTS [SKEW_US [stepback]]
  *   gen_logs DIR TASKS EVENTS star|star-ack|ring|barriers|spawns
  *
  * Design.  Writes the logs of TASKS tasks (ltids 1..TASKS, plus ltid 0,
@@ -16,7 +16,10 @@
  * (selective logging), and messages still pending at the end stay
  * unreceived.  Task i's clock runs SKEW_US microseconds (default 0) ahead
  * of or behind the others by its parity, so receives can be stamped
- * before their sends.  The last task gets no <end>, as if it crashed, and
+ * before their sends; with "stepback", the odd tasks' clocks step back a
+ * quarter of a second halfway through the run (as a clock set back by
+ * hand or NTP), so that a task's times go backwards once.  The last task
+ * gets no <end>, as if it crashed, and
  * ltid 0's program name is full of characters that need escaping.
  *
  * The star shapes measure the analyses on deep queues and many tasks: a
@@ -477,7 +480,7 @@ static int codes(void)
 int main(int argc, char **argv)
 {
     int n, total, k, events = 0;
-    double t = 1700000000.0, skew;
+    double t = 1700000000.0, skew, back = 0;
     pg_logw **w;
     struct inbox *in;
     int *next_id;
@@ -505,11 +508,13 @@ int main(int argc, char **argv)
     if (argc < 4 || (n = atoi(argv[2])) < 2 || n > 4000 ||
         (total = atoi(argv[3])) < 1) {
         fprintf(stderr, "usage: gen_logs DIR TASKS(2..4000) EVENTS "
-                "[SKEW_US]\n       gen_logs DIR TASKS EVENTS "
+                "[SKEW_US [stepback]]\n       gen_logs DIR TASKS EVENTS "
                 "star|star-ack|ring|barriers|spawns\n");
         return 2;
     }
     skew = argc > 4 ? atof(argv[4]) * 1e-6 : 0;
+    if (argc > 5 && !strcmp(argv[5], "stepback"))
+        back = 0.25;
     w = calloc(n + 1, sizeof *w);
     in = calloc(n + 1, sizeof *in);
     next_id = calloc(n + 1, sizeof *next_id);
@@ -520,7 +525,7 @@ int main(int argc, char **argv)
 
         k = 1 + rnd(n);
         t += 1e-6 * (1 + rnd(40));
-        tk = t + (k % 2 ? skew : -skew);
+        tk = t + (k % 2 ? skew - (events >= total / 2 ? back : 0) : -skew);
         if (in[k].n > 0 && rnd(100) < 55)
             events += do_recv(w, &in[k], n, k, tk);
         else

@@ -19,10 +19,21 @@
  * The trace is a `Trace` of `TracePacket`s.  Each task is a track and a
  * packet sequence of its own (trusted_packet_sequence_id = its index + 1):
  * the sequence's first packet carries the track's TrackDescriptor, clears
- * the incremental state and sets the sequence's default track
- * (TracePacketDefaults.track_event_defaults.track_uuid); an event name is
- * interned in the packet that first uses it, so that each event is a
- * packet of a timestamp, an interned name and its flows: about 28 bytes.
+ * the incremental state and sets the sequence's defaults: its track
+ * (TracePacketDefaults.track_event_defaults.track_uuid) and its clock
+ * (timestamp_clock_id = 64, the first sequence-scoped id).  The second is
+ * that clock's ClockSnapshot, in a packet of its own (trace_processor reads
+ * nothing else of a packet holding one): clock 64 counts microseconds, the
+ * logs' own unit (unit_multiplier_ns = 1000), incrementally
+ * (is_incremental: each packet's timestamp is the time since the
+ * sequence's last one), and its 0 is BOOTTIME's 0, the trace's clock.  A
+ * task's events come in its log's order, so their deltas are a byte or
+ * two where absolute nanoseconds were six; a time before the sequence's
+ * last (a clock stepped back) is written absolute, on BOOTTIME
+ * (timestamp_clock_id = 6 in that packet), and the sequence's count goes
+ * on from where it was.  An event name is interned in the packet that
+ * first uses it, so that each event is a packet of a time, an interned
+ * name and its flows: about 25 bytes.
  *   - Every send and receive is a TYPE_INSTANT TrackEvent named by its
  *     call and call site ("pvm_send sor.c:88"), at the time it returned.
  *   - A receive whose log says how long it waited for its message
@@ -36,8 +47,8 @@
  *     end knows from its own log, so no table of the run is needed.
  *   - Every racing receive (races.c's analysis, as -races finds them) gets
  *     a second instant at its time named "race: N alternatives".
- * Timestamps are nanoseconds since the whole second before the first
- * event (the recorded microseconds times 1000), as recorded: Perfetto
+ * Times are the recorded microseconds since the whole second before the
+ * first event (in trace time, nanoseconds: times 1000), as recorded: Perfetto
  * takes a flow's earliest event as its start, so a receive whose host's
  * clock stamped it before its send (see -display's logical order) shows
  * its arrow reversed.
@@ -45,12 +56,18 @@
  * Field numbers, from Perfetto's public protos (protos/perfetto/trace/):
  *   trace.proto          Trace.packet = 1
  *   trace_packet.proto   TracePacket.timestamp = 8, track_event = 11,
+ *                        clock_snapshot = 6, timestamp_clock_id = 58,
  *                        trusted_packet_sequence_id = 10,
  *                        interned_data = 12, sequence_flags = 13
  *                        (SEQ_INCREMENTAL_STATE_CLEARED = 1,
  *                        SEQ_NEEDS_INCREMENTAL_STATE = 2),
  *                        trace_packet_defaults = 59, track_descriptor = 60
- *   trace_packet_defaults.proto  TracePacketDefaults.track_event_defaults = 11
+ *   trace_packet_defaults.proto  TracePacketDefaults.track_event_defaults = 11,
+ *                        timestamp_clock_id = 58
+ *   clock_snapshot.proto ClockSnapshot.clocks = 1; Clock.clock_id = 1,
+ *                        timestamp = 2, is_incremental = 3,
+ *                        unit_multiplier_ns = 4 (ids 64-127: the
+ *                        sequence's own; BOOTTIME = 6, common/builtin_clock)
  *   track_event/track_event.proto  TrackEvent.type = 9 (TYPE_SLICE_BEGIN
  *                        = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3),
  *                        name_iid = 10, track_uuid = 11,
@@ -153,10 +170,14 @@ static void pb_msg(struct pb *b, int field, struct pb *inner)
 
 enum {
     TRACE_PACKET = 1,
-    TP_TIMESTAMP = 8, TP_SEQ_ID = 10, TP_TRACK_EVENT = 11,
-    TP_INTERNED = 12, TP_FLAGS = 13, TP_DEFAULTS = 59, TP_TRACK = 60,
+    TP_CLOCKS = 6, TP_TIMESTAMP = 8, TP_SEQ_ID = 10, TP_TRACK_EVENT = 11,
+    TP_INTERNED = 12, TP_FLAGS = 13, TP_CLOCK_ID = 58, TP_DEFAULTS = 59,
+    TP_TRACK = 60,
     SEQ_CLEARED = 1, SEQ_NEEDS_STATE = 2,
-    DEF_TRACK_EVENT = 11, TED_TRACK_UUID = 11,
+    DEF_TRACK_EVENT = 11, DEF_CLOCK_ID = 58, TED_TRACK_UUID = 11,
+    CS_CLOCK = 1, CL_ID = 1, CL_TIMESTAMP = 2, CL_INCREMENTAL = 3,
+    CL_UNIT_NS = 4,
+    CLOCK_BOOTTIME = 6, CLOCK_TASK = 64, TASK_UNIT_NS = 1000,
     TE_TYPE = 9, TE_NAME_IID = 10, TE_FLOW = 47, TE_FLOW_END = 48,
     TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3,
     TD_UUID = 1, TD_NAME = 2,
@@ -401,6 +422,7 @@ struct exp {
     struct pb pkt, a, c;   /* a packet, and two levels of inner messages */
     struct pb names;       /* InternedData to go with the next packet */
     long long t0;          /* the whole second before the first event */
+    uint64_t last_us;      /* the sequence's clock (CLOCK_TASK) so far */
     const struct rc_run *run; /* tasks (rc_load_tasks), streamed */
     int ti, started;
     const struct pt_task *mk; /* the task's marks, or NULL (none) */
@@ -431,7 +453,24 @@ static int put_packet(struct exp *x)
     return 0;
 }
 
-/* The sequence's first packet: the track, its defaults. */
+/* The sequence's clock: microseconds, incremental, 0 at BOOTTIME's 0. */
+static int clock_packet(struct exp *x)
+{
+    x->last_us = 0;
+    pb_uint(&x->pkt, TP_SEQ_ID, (uint64_t)x->ti + 1);
+    pb_uint(&x->c, CL_ID, CLOCK_TASK);
+    pb_uint(&x->c, CL_TIMESTAMP, x->last_us);
+    pb_uint(&x->c, CL_INCREMENTAL, 1);
+    pb_uint(&x->c, CL_UNIT_NS, TASK_UNIT_NS);
+    pb_msg(&x->a, CS_CLOCK, &x->c);
+    pb_uint(&x->c, CL_ID, CLOCK_BOOTTIME);
+    pb_uint(&x->c, CL_TIMESTAMP, 0);
+    pb_msg(&x->a, CS_CLOCK, &x->c);
+    pb_msg(&x->pkt, TP_CLOCKS, &x->a);
+    return put_packet(x);
+}
+
+/* The sequence's first packet: the track, its defaults; then its clock. */
 static int task_start(struct exp *x)
 {
     const struct rc_vtask *v = &x->run->view->tasks[x->ti];
@@ -449,8 +488,9 @@ static int task_start(struct exp *x)
     pb_msg(&x->pkt, TP_TRACK, &x->a);
     pb_uint(&x->c, TED_TRACK_UUID, (uint64_t)ltid + 1);
     pb_msg(&x->a, DEF_TRACK_EVENT, &x->c);
+    pb_uint(&x->a, DEF_CLOCK_ID, CLOCK_TASK);
     pb_msg(&x->pkt, TP_DEFAULTS, &x->a);
-    return put_packet(x);
+    return put_packet(x) < 0 ? -1 : clock_packet(x);
 }
 
 /* Room for need ints in *p (capacity *cap), the new ones 0. */
@@ -514,17 +554,32 @@ static int race_iid(struct exp *x, int nalts)
     return intern(x, &x->race_iid[nalts], name);
 }
 
-static uint64_t ts_ns(const struct exp *x, double t)
+static uint64_t ts_us(const struct exp *x, double t)
 {
     double us = (t - (double)x->t0) * 1e6 + 0.5;
 
-    return us > 0 ? (uint64_t)us * 1000 : 0;
+    return us > 0 ? (uint64_t)us : 0;
+}
+
+/* A packet's time: since the sequence's last on its clock, or, before
+ * that (a clock stepped back), absolute on BOOTTIME. */
+static void packet_time(struct exp *x, double t)
+{
+    uint64_t us = ts_us(x, t);
+
+    if (us >= x->last_us) {
+        pb_uint(&x->pkt, TP_TIMESTAMP, us - x->last_us);
+        x->last_us = us;
+    } else {
+        pb_uint(&x->pkt, TP_TIMESTAMP, us * TASK_UNIT_NS);
+        pb_uint(&x->pkt, TP_CLOCK_ID, CLOCK_BOOTTIME);
+    }
 }
 
 /* A packet's head: its time, its sequence, the names it interns. */
 static void packet_head(struct exp *x, double t)
 {
-    pb_uint(&x->pkt, TP_TIMESTAMP, ts_ns(x, t));
+    packet_time(x, t);
     pb_uint(&x->pkt, TP_SEQ_ID, (uint64_t)x->ti + 1);
     pb_uint(&x->pkt, TP_FLAGS, SEQ_NEEDS_STATE);
     if (x->names.n)
