@@ -134,6 +134,70 @@ static void back_gives_the_races(int n)
     rc_back_close(b);
 }
 
+static int every_third(const struct rc_run *r, int msg, int fifo_broken,
+                       void *arg)
+{
+    (void)r, (void)fifo_broken;
+    ++*(int *)arg;
+    return msg % 3 == 1;
+}
+
+/* Whether a is one of race r's alternatives, with the same mark. */
+static int is_alt_of(const struct rc_race *r, const struct rc_alt *a)
+{
+    int j;
+
+    for (j = 0; j < r->nalts; j++)
+        if (r->alts[j].msg == a->msg)
+            return r->alts[j].fifo_broken == a->fifo_broken;
+    return 0;
+}
+
+/* -min's walk down stops at the first alternative it keeps a receive for
+ * (rc_back_until, which reads first the sender that was such last time):
+ * the same races as rc_find keeps; reached exactly when one of the
+ * race's alternatives is such; the alternatives read some of the race's,
+ * one of them such, or all of them. */
+static void back_until_stops_at_the_first(int n)
+{
+    struct rc_back *b;
+    struct rc_race r;
+    int t, pos, i = n - 1, j, direct, rc, k, reached, any, asked;
+
+    ck_assert_int_eq(rc_back_open(&run, &b), 0);
+    for (t = run.ntasks - 1; t >= 0; t--)
+        for (pos = run.tasks[t].n; pos >= 1; pos--) {
+            for (direct = 0, k = 1; k < pos; k++)
+                if (RC_EV(&run, t, k)->kind == PG_EV_ROUTE)
+                    direct = RC_EV(&run, t, k)->a == 3;
+            asked = 0;
+            rc = rc_back_until(b, t, pos, direct, every_third, &asked, &r,
+                               &reached);
+            ck_assert_int_ge(rc, 0);
+            ck_assert_int_eq(rc, i >= 0 && races[i].task == t &&
+                                 races[i].pos == pos);
+            if (rc != 1)
+                continue;
+            for (any = 0, j = 0; j < races[i].nalts; j++)
+                any |= races[i].alts[j].msg % 3 == 1;
+            ck_assert_int_eq(reached, any);
+            ck_assert_int_le(asked, races[i].nalts);
+            ck_assert_int_eq(r.took, races[i].took);
+            ck_assert_int_ge(r.nalts, 1);
+            ck_assert_int_le(r.nalts, races[i].nalts);
+            if (!reached)
+                ck_assert_int_eq(r.nalts, races[i].nalts);
+            for (any = 0, j = 0; j < r.nalts; j++) {
+                ck_assert_int_eq(is_alt_of(&races[i], &r.alts[j]), 1);
+                any |= r.alts[j].msg % 3 == 1;
+            }
+            ck_assert_int_eq(any, reached); /* stopped at one that reached */
+            i--;
+        }
+    ck_assert_int_eq(i, -1);
+    rc_back_close(b);
+}
+
 /* Race `got` handed over by rc_find_each as race want: the same
  * alternatives, and what the finder hands over with them (rc_found_alt,
  * read from the senders it scans) is what their message entries say. */
@@ -176,8 +240,10 @@ static void done(int n)
 {
     if (races && n > 0)
         each_gives_the_races(n);
-    if (races || n == 0)
+    if (races || n == 0) {
         back_gives_the_races(n);
+        back_until_stops_at_the_first(n);
+    }
     rc_races_free(races, n);
     rc_free(&run);
 }
@@ -1262,8 +1328,14 @@ START_TEST(test_races_found_again_one_by_one_are_the_races_kept)
     ck_assert_int_eq(nb, n);
     for (i = 0; i < n; i++) {
         ck_assert_ptr_null(bare[i].alts);
-        ck_assert_int_eq(bare[i].nalts, races[i].nalts);
+        ck_assert_int_eq(bare[i].task, races[i].task);
+        ck_assert_int_eq(bare[i].pos, races[i].pos);
+        ck_assert_int_eq(bare[i].took, races[i].took);
+        ck_assert_int_eq(bare[i].conservative, races[i].conservative);
         ck_assert_int_eq(bare[i].first, races[i].first);
+        /* the walk stopped at the candidates that make a race */
+        ck_assert_int_ge(bare[i].nalts, 1);
+        ck_assert_int_le(bare[i].nalts, races[i].nalts);
     }
     h = (struct handed){ races, n, 0 };
     ck_assert_int_eq(rc_find_each(&run, bare, nb, compare_handed, &h), 0);

@@ -174,8 +174,16 @@ static int unreserved(int *jump, const char *reserved, int m)
     return r;
 }
 
-/* Whether a racing receive (event pos of task t, its race r) needs
- * keeping: some alternative could reach it in a replay.  A replay keeps
+/* The receive being decided, for alt_needs_keeping. */
+struct deciding {
+    int pos, atag, direct;
+    int always;           /* kept if it races at all (see keep_of) */
+    const char *reserved;
+    int *jump;
+};
+
+/* Whether alternative m of a racing receive (event d->pos of its task)
+ * makes it need keeping: m could reach it in a replay.  A replay keeps
  * the messages of later kept receives (reserved) from the receives it
  * leaves to PVM, so an alternative that is reserved is no alternative,
  * but then, where PVM keeps per-pair order, its sender's next message
@@ -183,33 +191,28 @@ static int unreserved(int *jump, const char *reserved, int m)
  * reserved messages (unreserved()): it would only pass them, and the
  * first of them sent after the receive would end it, as the next
  * unreserved one does then (a sender's knowledge of the receiver, vcd,
- * only grows along its messages). */
-static int race_needs_keeping(const struct rc_run *run, const struct rc_race *r,
-                              int pos, int atag, int direct,
-                              const char *reserved, int *jump)
+ * only grows along its messages).  The receive needs keeping when one of
+ * its alternatives does: the finder (rc_back_until) offers them one by
+ * one and stops at the first that does. */
+static int alt_needs_keeping(const struct rc_run *run, int m, int fifo_broken,
+                             void *arg)
 {
+    const struct deciding *d = arg;
     const struct rc_msg *msg = run->msg;
-    int i, m;
 
-    for (i = 0; i < r->nalts; i++) {
-        m = r->alts[i].msg;
-        if (msg[m].src < 0 || r->alts[i].fifo_broken)
-            return 1; /* a notice; or order lost: kept as before */
-        if (direct) {
-            if (!reserved[m])
-                return 1;
-            continue; /* the analysis listed every message of the sender */
-        }
-        for (m = unreserved(jump, reserved, m); m >= 0;
-             m = unreserved(jump, reserved, msg[m].next)) {
-            if (msg[m].taken_pos && msg[m].taken_pos < pos)
-                continue;
-            if (msg[m].vcd >= pos)
-                break; /* sent after the receive, and so is the rest */
-            if (atag >= 0 && rc_msg_tag(run, &msg[m]) != atag)
-                continue;
-            return 1; /* the first message of the sender it could take */
-        }
+    if (d->always || msg[m].src < 0 || fifo_broken)
+        return 1; /* a notice; or order lost: kept as before */
+    if (d->direct) /* the analysis lists every message of the sender */
+        return !d->reserved[m];
+    for (m = unreserved(d->jump, d->reserved, m); m >= 0;
+         m = unreserved(d->jump, d->reserved, msg[m].next)) {
+        if (msg[m].taken_pos && msg[m].taken_pos < d->pos)
+            continue;
+        if (msg[m].vcd >= d->pos)
+            break; /* sent after the receive, and so is the rest */
+        if (d->atag >= 0 && rc_msg_tag(run, &msg[m]) != d->atag)
+            continue;
+        return 1; /* the first message of the sender it could take */
     }
     return 0;
 }
@@ -246,15 +249,17 @@ static char *direct_of(const struct rc_run *run, int t)
 /* For each event of task t (1-based, as RC_EV), whether a receive there
  * stays; from the last receive to the first, so that what later kept
  * receives take is known (reserved) when an earlier one is decided.  Its
- * races are found again on the way down (rc_back_at), each forgotten once
- * decided, and counted.  NULL when out of memory. */
+ * races are found again on the way down (rc_back_until: only until an
+ * alternative keeps it), each forgotten once decided, and counted.  NULL
+ * when out of memory. */
 static char *keep_of(struct rc_back *b, const struct rc_run *run, int t,
                      char *reserved, int *jump, int mpi, struct min_stats *st)
 { /* mpi: an MPI run's (blocking_recv) */
     const struct rc_task *task = &run->tasks[t];
     char *keep = calloc((size_t)task->n + 2, 1), *direct = direct_of(run, t);
     struct rc_race race;
-    int pos, r;
+    struct deciding d = { 0, 0, 0, 0, reserved, jump };
+    int pos, r, reached;
 
     if (!keep || !direct) {
         free(keep), free(direct);
@@ -267,7 +272,16 @@ static char *keep_of(struct rc_back *b, const struct rc_run *run, int t,
 
         if (!examined(run, t, pos))
             continue;
-        if ((r = rc_back_at(b, t, pos, direct[pos], &race)) < 0) {
+        /* an MPI replay cannot hold a kept receive's message back from
+         * the receives it leaves to MPI (reserve.c's way), so every race
+         * of an MPI run stays; so does a race where the receive's filter
+         * is unknown; a poll, or a receive with polls before it, stays
+         * as recorded whether it races or not */
+        d.pos = pos, d.atag = e->atag, d.direct = direct[pos];
+        d.always = cons || mpi || e->kind != PG_EV_RECV || e->misses > 0 ||
+                   !blocking_recv(call, mpi);
+        if ((r = rc_back_until(b, t, pos, direct[pos], alt_needs_keeping, &d,
+                               &race, &reached)) < 0) {
             free(keep), free(direct);
             return NULL;
         }
@@ -278,12 +292,7 @@ static char *keep_of(struct rc_back *b, const struct rc_run *run, int t,
         if (e->misses > 0 || !blocking_recv(call, mpi))
             keep[pos] = 1; /* a poll, or polls before it: as recorded */
         else if (racing)
-            /* an MPI replay cannot hold a kept receive's message back
-             * from the receives it leaves to MPI (reserve.c's way), so
-             * every race of an MPI run stays */
-            keep[pos] = cons || mpi ||
-                        race_needs_keeping(run, &race, pos, e->atag,
-                                           direct[pos], reserved, jump);
+            keep[pos] = reached;
         st->implied += racing && !keep[pos];
         if (keep[pos] && e->a >= 0 && !pg_call_probes(call))
             reserved[e->a] = 1; /* a replay keeps it for this receive */

@@ -416,9 +416,11 @@ void rc_index_free(struct rc_index *x);
  * array for all (races[0].alts; rc_races_free frees both).  Returns their
  * number, -1 when out of memory. */
 int rc_find(struct rc_run *run, struct rc_race **races);
-/* The same without their alternatives (alts NULL, nalts counted): 32
- * bytes a race, where a race of a 1,000-task run has up to 999
- * alternatives.  rc_find_each then finds them again, in the same order,
+/* The same races without their alternatives: alts NULL, nalts at least
+ * 1 and at most their number (the walk stops reading a receive's senders
+ * once it knows the receive races), out_of_order not computed; task,
+ * pos, took, conservative and first as rc_find's.  32 bytes a race,
+ * where a race of a 1,000-task run has up to 999 alternatives.  rc_find_each then finds them again, in the same order,
  * and hands each to `each` with its alternatives (valid during the call)
  * and races[i]'s first mark, keeping none: a report streams them.  It
  * returns 0, or -1 when out of memory, when `each` returns -1, or when
@@ -465,6 +467,18 @@ struct rc_back;
 int rc_back_open(struct rc_run *run, struct rc_back **b);
 int rc_back_at(struct rc_back *b, int p, int pos, int direct,
                struct rc_race *race);
+/* rc_back_at, but the receive's senders are read only until it is known
+ * to race and reach(run, msg, fifo_broken, arg) has said 1 of one of its
+ * alternatives (*reached 1): the race's alternatives are then those read
+ * so far, its out_of_order not computed.  Where reach says 1 of none,
+ * every alternative was read and offered to it (*reached 0).  A wildcard
+ * receive's senders are read from the one reach last said 1 of, so the
+ * alternatives may come in another order than rc_back_at's.  The return
+ * value as rc_back_at's. */
+int rc_back_until(struct rc_back *b, int p, int pos, int direct,
+                  int (*reach)(const struct rc_run *, int msg,
+                               int fifo_broken, void *),
+                  void *arg, struct rc_race *race, int *reached);
 void rc_back_close(struct rc_back *b);
 
 /* "file.c:LINE", else "function+0xOFF", else "object+0xOFF", for site id

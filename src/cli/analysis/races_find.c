@@ -54,7 +54,13 @@
  * without them, and rc_find_each examines every receive again, in the
  * same order, handing each race over with its alternatives.
  * rc_find_stream is that second walk alone, for a view that needs no
- * first marks (the Perfetto export): one walk, nothing kept.
+ * first marks (the Perfetto export): one walk, nothing kept.  A walk that
+ * needs to know only that a receive races (rc_find_bare's: the first
+ * marks need no alternatives) stops reading its senders at the fewest
+ * candidates that make a race (lazy): a deep queue at 1,000 tasks races
+ * at its first sender, not after its 999th.  -min's walk down a task
+ * (rc_back_until) stops too, at the first alternative it must keep the
+ * receive for; where none is, it reads every sender, as before.
  * rc_find_at examines one receive only: linear in messages, for -whatif
  * (a deep queue's every race is 10^8 alternatives at 256 tasks), and
  * without clocks when given what follows the receive (the what-if's
@@ -100,6 +106,16 @@ struct finder {
     struct rc_alt_of *alts_of; /* each's: the handed race's, as alts */
     size_t capalts_of;
     int bare;             /* keep no alternatives (rc_find_bare) */
+    /* lazy: a receive's scan stops once it is known to race (need
+     * candidates besides the one it took) and, with reach, once reach
+     * said 1 of an alternative (reached); the race's alternatives are
+     * then those found so far, its out_of_order not computed */
+    int lazy, took, nother, need, reached;
+    int (*reach)(const struct rc_run *, int msg, int fifo_broken, void *);
+    void *reach_arg;
+    int hint;  /* with reach: the sender slot whose alternative reach last
+                  said 1 of, read first (the next receive's is most often
+                  the same sender's) */
     /* rc_find_each: each race is handed over as found, with its
      * alternatives, and known[i]'s first mark; none is kept */
     int (*each)(struct rc_run *, const struct rc_race *, void *);
@@ -217,7 +233,20 @@ static inline int add_of(struct finder *f, int msg, int fifo_broken,
         f->cand_of[f->ncand] = *of;
     f->cand[f->ncand++] = (struct rc_alt){ (unsigned)msg,
                                            (unsigned)fifo_broken };
+    if (msg != f->took) {
+        f->nother++;
+        if (f->reach && !f->reached &&
+            f->reach(f->run, msg, fifo_broken, f->reach_arg))
+            f->reached = 1;
+    }
     return 0;
+}
+
+/* Whether a lazy scan knows enough: the receive races, and reach (if
+ * any) has said 1. */
+static inline int enough(const struct finder *f)
+{
+    return f->lazy && f->nother >= f->need && (!f->reach || f->reached);
 }
 
 /* A candidate read from its message entry. */
@@ -517,12 +546,36 @@ static int rivals(struct finder *f, int p, int pos, int took)
     return 0;
 }
 
+/* The candidates of p's senders for receive pos, in task order; with
+ * reach, from the hint's slot on, round to the one before it (a wildcard
+ * receive's: reach asks of each alternative alone, so any order finds
+ * one it says 1 of); a lazy scan stops when it knows enough. */
+static int senders(struct finder *f, int p, int pos, int afrom, int atag,
+                   int ctx, int direct)
+{
+    int lo = first_sender(f, p, afrom), hi = f->snd_first[p + 1];
+    int q = f->reach && afrom == -1 && f->hint > lo && f->hint < hi
+                ? f->hint : lo;
+    int n, was;
+
+    for (n = hi - lo; n > 0 && !enough(f); n--, q = q + 1 < hi ? q + 1 : lo) {
+        if (afrom != -1 && f->run->tasks[f->snd[q].src].ltid != afrom)
+            break;
+        was = f->reached;
+        if (from_sender(f, &f->snd[q], pos, atag, ctx, direct) < 0)
+            return -1;
+        if (!was && f->reached)
+            f->hint = q;
+    }
+    return 0;
+}
+
 /* Receive or poll `pos` of task p: a race or not. */
 static int examine(struct finder *f, int p, int pos, int direct)
 {
     struct rc_run *run = f->run;
     const struct rc_ev *e = RC_EV(run, p, pos);
-    int afrom = e->afrom, atag = e->atag, cons = 0, q, i, took, have = 0;
+    int afrom = e->afrom, atag = e->atag, cons = 0, i, took, have = 0;
     int ooo, ctx = e->ctx;
 
     if (e->matcher || afrom <= -3 || atag <= -2) {
@@ -530,23 +583,22 @@ static int examine(struct finder *f, int p, int pos, int direct)
         afrom = atag = -1;
         ctx = RC_CTX_ANY; /* any context (a matcher may take another's) */
     }
-    f->ncand = 0;
-    for (q = first_sender(f, p, afrom); q < f->snd_first[p + 1]; q++) {
-        if (afrom != -1 && run->tasks[f->snd[q].src].ltid != afrom)
-            break;
-        if (from_sender(f, &f->snd[q], pos, atag, ctx, direct) < 0)
-            return -1;
-    }
-    if (notices(f, p, pos, afrom, atag) < 0)
-        return -1;
     took = e->kind == PG_EV_POLL ? -1 : e->a;
+    /* a race: a candidate besides the one taken, two when the taken one
+     * is unknown (race_at's threshold below) */
+    f->ncand = 0, f->took = took, f->nother = 0, f->reached = 0;
+    f->need = e->kind == PG_EV_POLL || took >= 0 ? 1 : 2;
+    if (senders(f, p, pos, afrom, atag, ctx, direct) < 0)
+        return -1;
+    if (!enough(f) && notices(f, p, pos, afrom, atag) < 0)
+        return -1;
     for (i = 0; i < f->ncand; i++)
         have += f->cand[i].msg == took;
     ooo = took >= 0 && !have ? earlier_of_sender(f, took) : -1;
     if (took >= 0 && !have && add(f, took, 0) < 0)
         return -1;
     if (e->kind == PG_EV_RECV && e->call == PG_MSG_CALL_POSTED &&
-        rivals(f, p, pos, took) < 0)
+        !enough(f) && rivals(f, p, pos, took) < 0)
         return -1;
     run->receives++;
     if (f->ncand < (e->kind == PG_EV_POLL ? 1 : 2))
@@ -625,7 +677,7 @@ static int find(struct rc_run *run, struct rc_race **races, int bare)
     struct finder f = { run };
     int rc;
 
-    f.bare = bare;
+    f.bare = f.lazy = bare;
     rc = find_all(run, &f);
     if (rc == 0 && !bare)
         rc = resolve_alts(&f);
@@ -843,18 +895,33 @@ static void back_fold(struct rc_back *b, int p, int pos)
 int rc_back_at(struct rc_back *b, int p, int pos, int direct,
                struct rc_race *race)
 {
+    return rc_back_until(b, p, pos, direct, NULL, NULL, race, NULL);
+}
+
+int rc_back_until(struct rc_back *b, int p, int pos, int direct,
+                  int (*reach)(const struct rc_run *, int, int, void *),
+                  void *arg, struct rc_race *race, int *reached)
+{
     struct finder *f = &b->f;
     const struct rc_run *run = f->run;
     const struct rc_ev *e;
+    int rc;
 
     memset(race, 0, sizeof *race);
+    if (reached)
+        *reached = 0;
     if (!(e = examined_at(run, p, pos)))
         return 0;
     if (p != b->task || pos > b->folded)
         back_reset(b, p);
     back_fold(b, p, pos);
     f->nraces = 0, f->nalts = 0;
-    if (examine(f, p, pos, direct) < 0)
+    f->lazy = reach != NULL, f->reach = reach, f->reach_arg = arg;
+    rc = examine(f, p, pos, direct);
+    if (reached)
+        *reached = f->reached;
+    f->lazy = 0, f->reach = NULL, f->reach_arg = NULL;
+    if (rc < 0)
         return -1;
     if (f->nraces == 0)
         return 0;
