@@ -236,10 +236,38 @@ static void each_gives_the_races(int n)
     rc_races_free(bare, nb);
 }
 
+/* rc_find_counts' callback: race r is race *i of rc_find's, counted. */
+static int counted_is_kept(struct rc_run *r, const struct rc_race *got,
+                           void *arg)
+{
+    const struct rc_race *w = &races[(*(int *)arg)++];
+
+    (void)r;
+    ck_assert_int_eq(got->task, w->task);
+    ck_assert_int_eq(got->pos, w->pos);
+    ck_assert_int_eq(got->took, w->took);
+    ck_assert_int_eq(got->out_of_order, w->out_of_order);
+    ck_assert_int_eq(got->nalts, w->nalts);
+    ck_assert_ptr_null(got->alts);
+    return 0;
+}
+
+/* The Perfetto export's walk (rc_find_counts): the races rc_find keeps,
+ * each with its number of alternatives. */
+static void counts_give_the_races(int n)
+{
+    int seen = 0;
+
+    ck_assert_int_eq(rc_find_counts(&run, counted_is_kept, &seen), n);
+    ck_assert_int_eq(seen, n);
+}
+
 static void done(int n)
 {
-    if (races && n > 0)
+    if (races && n > 0) {
         each_gives_the_races(n);
+        counts_give_the_races(n);
+    }
     if (races || n == 0) {
         back_gives_the_races(n);
         back_until_stops_at_the_first(n);

@@ -188,7 +188,7 @@ struct rc_run {
     struct rc_view *view; /* what only the views need, or NULL (rc_load) */
     struct rc_grow *grow; /* a model that grows (rc_grow_begin), or NULL */
     long receives;       /* receives and failed polls examined */
-    const struct rc_race *found; /* the race rc_find_each (or _stream) is
+    const struct rc_race *found; /* the race rc_find_each (or _counts) is
                             handing over, and found_of what it knows of
                             its alternatives (rc_found_alt); NULL else */
     const struct rc_alt_of *found_of;
@@ -430,10 +430,13 @@ int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
                  int (*each)(struct rc_run *, const struct rc_race *, void *),
                  void *arg);
 /* Every race handed to `each` as rc_find_each does, in the same order
- * (task, then event), but from one walk with no first pass: first is 0
- * in all.  Nothing is kept.  The races' number, or -1 when out of memory
- * or when `each` returns -1. */
-int rc_find_stream(struct rc_run *run,
+ * (task, then event), but from one walk with no first pass (first is 0
+ * in all), for a view that needs only how many alternatives each race
+ * has (nalts): alts NULL, no rc_found_alt, out_of_order as rc_find's; a
+ * deep queue's alternatives counted, not copied out.  Nothing is kept.
+ * The races' number, or -1 when out of memory or when `each` returns
+ * -1. */
+int rc_find_counts(struct rc_run *run,
                    int (*each)(struct rc_run *, const struct rc_race *, void *),
                    void *arg);
 void rc_races_free(struct rc_race *races, int n);

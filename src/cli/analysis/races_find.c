@@ -53,8 +53,9 @@
  * 1,000 tasks has up to 999 a race): rc_find_bare keeps the races
  * without them, and rc_find_each examines every receive again, in the
  * same order, handing each race over with its alternatives.
- * rc_find_stream is that second walk alone, for a view that needs no
- * first marks (the Perfetto export): one walk, nothing kept.  A walk that
+ * rc_find_counts is that second walk alone, for a view that needs no
+ * first marks and only each race's count of alternatives (the Perfetto
+ * export): one walk, nothing kept, no alternative copied out.  A walk that
  * needs to know only that a receive races (rc_find_bare's: the first
  * marks need no alternatives) stops reading its senders at the fewest
  * candidates that make a race (lazy): a deep queue at 1,000 tasks races
@@ -106,6 +107,10 @@ struct finder {
     struct rc_alt_of *alts_of; /* each's: the handed race's, as alts */
     size_t capalts_of;
     int bare;             /* keep no alternatives (rc_find_bare) */
+    int counts;           /* a race's alternatives counted, not listed
+                             (bare, rc_find_counts) */
+    int of;               /* what the views ask of each alternative is
+                             handed over (rc_find_each) */
     /* lazy: a receive's scan stops once it is known to race (need
      * candidates besides the one it took) and, with reach, once reach
      * said 1 of an alternative (reached); the race's alternatives are
@@ -209,15 +214,15 @@ static int grow_cand(struct finder *f)
 {
     if (pg_grow(&f->cand, &f->cap, (size_t)(f->ncand) + 1, sizeof *f->cand) < 0)
         return -1;
-    if (f->each && pg_grow(&f->cand_of, &f->cap_of, (size_t)(f->ncand) + 1,
-                           sizeof *f->cand_of) < 0)
+    if (f->of && pg_grow(&f->cand_of, &f->cap_of, (size_t)(f->ncand) + 1,
+                         sizeof *f->cand_of) < 0)
         return -1;
     return 0;
 }
 
 static inline int room(struct finder *f)
 {
-    if ((size_t)f->ncand < f->cap && (!f->each || (size_t)f->ncand < f->cap_of))
+    if ((size_t)f->ncand < f->cap && (!f->of || (size_t)f->ncand < f->cap_of))
         return 0;
     return grow_cand(f);
 }
@@ -229,7 +234,7 @@ static inline int add_of(struct finder *f, int msg, int fifo_broken,
 {
     if (room(f) < 0)
         return -1;
-    if (f->each)
+    if (f->of)
         f->cand_of[f->ncand] = *of;
     f->cand[f->ncand++] = (struct rc_alt){ (unsigned)msg,
                                            (unsigned)fifo_broken };
@@ -254,7 +259,7 @@ static int add(struct finder *f, int msg, int fifo_broken)
 {
     struct rc_alt_of of = { 0 };
 
-    if (f->each)
+    if (f->of)
         of = rc_alt_of_msg(f->run, msg);
     return add_of(f, msg, fifo_broken, &of);
 }
@@ -332,17 +337,18 @@ static int notices(struct finder *f, int p, int pos, int afrom, int atag)
 
 /* Hands race r over as found (rc_find_each): its alternatives where they
  * were put, its first mark the first pass's (none without a first pass:
- * rc_find_stream); they are not kept. */
+ * rc_find_counts); they are not kept. */
 static int hand_over(struct finder *f, struct rc_race *r)
 {
     int rc;
 
     if (f->known && f->nraces >= f->nknown)
         return -1; /* not the races of the first pass */
-    r->alts = f->alts + f->nalts;
+    r->alts = f->counts ? NULL : f->alts + f->nalts;
     r->first = f->known ? f->known[f->nraces].first : 0;
     f->nraces++;
-    f->run->found = r, f->run->found_of = f->alts_of + f->nalts;
+    f->run->found = r;
+    f->run->found_of = f->of ? f->alts_of + f->nalts : NULL;
     rc = f->each(f->run, r, f->arg);
     f->run->found = NULL, f->run->found_of = NULL;
     return rc;
@@ -350,7 +356,7 @@ static int hand_over(struct finder *f, struct rc_race *r)
 
 /* Keeps a race; its alternatives go to the one array of all races (an
  * offset until rc_find is done: the array moves as it grows), or are
- * forgotten (bare), or it is handed over (each). */
+ * counted only (counts), or it is handed over (each). */
 static int keep_race(struct finder *f, int p, int pos, int took, int cons,
                      int ooo)
 {
@@ -359,11 +365,12 @@ static int keep_race(struct finder *f, int p, int pos, int took, int cons,
 
     if ((!f->each && pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1,
                              sizeof *f->races) < 0) ||
-        pg_grow(&f->alts, &f->capalts, f->nalts + (size_t)f->ncand + 1,
-                sizeof *f->alts) < 0 ||
-        (f->each && pg_grow(&f->alts_of, &f->capalts_of,
-                            f->nalts + (size_t)f->ncand + 1,
-                            sizeof *f->alts_of) < 0))
+        (!f->counts && pg_grow(&f->alts, &f->capalts,
+                               f->nalts + (size_t)f->ncand + 1,
+                               sizeof *f->alts) < 0) ||
+        (f->of && pg_grow(&f->alts_of, &f->capalts_of,
+                          f->nalts + (size_t)f->ncand + 1,
+                          sizeof *f->alts_of) < 0))
         return -1;
     if (!f->each)
         r = &f->races[f->nraces];
@@ -371,17 +378,17 @@ static int keep_race(struct finder *f, int p, int pos, int took, int cons,
     r->task = p, r->pos = pos, r->took = took, r->conservative = cons;
     r->out_of_order = ooo;
     r->alts = (struct rc_alt *)(uintptr_t)f->nalts; /* resolved at the end */
-    for (i = 0; i < f->ncand; i++) {
+    for (i = 0; !f->counts && i < f->ncand; i++) {
         if (f->cand[i].msg == took)
             continue;
-        if (f->each)
+        if (f->of)
             f->alts_of[f->nalts + n] = f->cand_of[i];
         f->alts[f->nalts + n++] = f->cand[i];
     }
-    r->nalts = n;
+    r->nalts = f->counts ? f->nother : n; /* the candidates not taken */
     if (f->each)
         return hand_over(f, r);
-    if (f->bare)
+    if (f->counts)
         r->alts = NULL;
     else
         f->nalts += n;
@@ -677,7 +684,7 @@ static int find(struct rc_run *run, struct rc_race **races, int bare)
     struct finder f = { run };
     int rc;
 
-    f.bare = f.lazy = bare;
+    f.bare = f.lazy = f.counts = bare;
     rc = find_all(run, &f);
     if (rc == 0 && !bare)
         rc = resolve_alts(&f);
@@ -713,20 +720,20 @@ int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
 
     if (n == 0)
         return 0; /* nothing to hand over: no second walk */
-    f.each = each, f.arg = arg, f.known = races, f.nknown = n;
+    f.each = each, f.arg = arg, f.known = races, f.nknown = n, f.of = 1;
     rc = find_all(run, &f);
     free(f.alts), free(f.races);
     return rc < 0 || f.nraces != n ? -1 : 0;
 }
 
-int rc_find_stream(struct rc_run *run,
+int rc_find_counts(struct rc_run *run,
                    int (*each)(struct rc_run *, const struct rc_race *, void *),
                    void *arg)
 {
     struct finder f = { run };
     int rc;
 
-    f.each = each, f.arg = arg;
+    f.each = each, f.arg = arg, f.counts = 1;
     rc = find_all(run, &f);
     free(f.alts), free(f.races);
     return rc < 0 ? -1 : f.nraces;

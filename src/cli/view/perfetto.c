@@ -9,7 +9,7 @@
  *
  * It streams.  The run is read three times, none of it kept whole: (1)
  * the race analysis' model (rc_load_logs, what -races loads), its races
- * handed over as found (rc_find_stream), and kept of it only the marks (struct pt_task): a bit per
+ * handed over as found (rc_find_counts), and kept of it only the marks (struct pt_task): a bit per
  * message end (whether the model matched it) and each racing receive's
  * count of alternatives; the model is freed; (2) each comm log streamed
  * for the first event's time; (3) each comm log streamed again, task by
@@ -284,7 +284,7 @@ static int task_slots(const struct rc_run *m, int ti, struct pt_task *p)
     return (p->matched = calloc((size_t)p->nslots / 8 + 1, 1)) ? 0 : -1;
 }
 
-/* rc_find_stream's callback: race r kept as its task's (by event number,
+/* rc_find_counts' callback: race r kept as its task's (by event number,
  * in event order: the finder examines each task's events in order). */
 static int race_each(struct rc_run *m, const struct rc_race *r, void *arg)
 {
@@ -368,7 +368,7 @@ static int marks_of(struct rc_run *m, int races, struct pt_marks *mk)
         rc = -1;
     for (i = 0; rc == 0 && i < m->ntasks; i++)
         rc = task_slots(m, i, &mk->t[i]);
-    if (rc == 0 && races && rc_find_stream(m, race_each, mk) < 0)
+    if (rc == 0 && races && rc_find_counts(m, race_each, mk) < 0)
         for (i = 0; i < m->ntasks; i++) /* drawn without */
             free(mk->t[i].races), mk->t[i].races = NULL,
                 mk->t[i].nraces = 0, mk->t[i].capraces = 0;
