@@ -208,7 +208,7 @@ static int found_is_kept(struct rc_run *r, const struct rc_race *got,
     const struct rc_race *want = &races[(*seen)++];
     struct rc_alt_of a, m;
 
-    ck_assert_ptr_eq(r->found, got);
+    ck_assert_ptr_eq(rc_found, got);
     ck_assert_int_eq(got->pos, want->pos);
     ck_assert_int_eq(got->nalts, want->nalts);
     for (j = 0; j < got->nalts; j++) {
@@ -232,7 +232,7 @@ static void each_gives_the_races(int n)
     ck_assert_int_eq(nb, n);
     ck_assert_int_eq(rc_find_each(&run, bare, nb, found_is_kept, &seen), 0);
     ck_assert_int_eq(seen, n);
-    ck_assert_ptr_null(run.found);
+    ck_assert_ptr_null(rc_found);
     rc_races_free(bare, nb);
 }
 
@@ -262,10 +262,32 @@ static void counts_give_the_races(int n)
     ck_assert_int_eq(seen, n);
 }
 
+/* The walk in two halves at once (rc_find_each_split, -races' text
+ * report): each half hands over its races, in order, as one walk does,
+ * whatever the split. */
+static void split_gives_the_races(int n)
+{
+    struct rc_race *bare;
+    int nb = rc_find_bare(&run, &bare), mids[3] = { 1, n / 2, n - 1 }, k;
+    int lo, hi;
+
+    ck_assert_int_eq(nb, n);
+    for (k = 0; k < 3; k++) {
+        lo = 0, hi = mids[k];
+        ck_assert_int_eq(rc_find_each_split(&run, bare, nb, mids[k],
+                                            found_is_kept, &lo, &hi), 0);
+        ck_assert_int_eq(lo, mids[k]);
+        ck_assert_int_eq(hi, n);
+    }
+    ck_assert_ptr_null(rc_found);
+    rc_races_free(bare, nb);
+}
+
 static void done(int n)
 {
     if (races && n > 0) {
         each_gives_the_races(n);
+        split_gives_the_races(n);
         counts_give_the_races(n);
     }
     if (races || n == 0) {

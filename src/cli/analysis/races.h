@@ -188,10 +188,6 @@ struct rc_run {
     struct rc_view *view; /* what only the views need, or NULL (rc_load) */
     struct rc_grow *grow; /* a model that grows (rc_grow_begin), or NULL */
     long receives;       /* receives and failed polls examined */
-    const struct rc_race *found; /* the race rc_find_each (or _counts) is
-                            handing over, and found_of what it knows of
-                            its alternatives (rc_found_alt); NULL else */
-    const struct rc_alt_of *found_of;
     struct rc_ctxslot { int ctx, index; } *ctx_slot; /* the contexts
                             seen (pg_event.ctx) and their indexes: open
                             addressing, RC_CTX_SLOTS; NULL while every
@@ -386,13 +382,18 @@ static inline struct rc_alt_of rc_alt_of_msg(const struct rc_run *run, int m)
         x->src >= 0 ? run->tasks[x->src].first + x->src_pos - 1 : -1 };
 }
 
+/* The race the finder is handing over in this thread (rc_find_each and
+ * its kin), and what it knows of its alternatives; NULL else. */
+extern _Thread_local const struct rc_race *rc_found;
+extern _Thread_local const struct rc_alt_of *rc_found_of;
+
 /* Alternative i of race r: what the finder handed over with it while it
  * is being handed over, else read from the message entry (the same). */
 static inline struct rc_alt_of rc_found_alt(const struct rc_run *run,
                                             const struct rc_race *r, int i)
 {
-    return run->found == r ? run->found_of[i]
-                           : rc_alt_of_msg(run, r->alts[i].msg);
+    return rc_found == r && rc_found_of ? rc_found_of[i]
+                                        : rc_alt_of_msg(run, r->alts[i].msg);
 }
 
 /* The matcher (races.c): item numbers by a 64-bit hash of their key
@@ -436,6 +437,19 @@ int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
  * deep queue's alternatives counted, not copied out.  Nothing is kept.
  * The races' number, or -1 when out of memory or when `each` returns
  * -1. */
+/* rc_find_each in two walks at once, each in a thread of its own: races
+ * [0, mid) handed to each(.., arg_lo) in order, races [mid, n) to
+ * each(.., arg_hi) in order, the two in no order between them (each
+ * callback sees only its own arg).  A report that merges what its two
+ * halves gathered gets what one walk gives, in about half the time on
+ * two cores.  Nothing of the run is written but its clocks (computed
+ * first, if not yet) and its message chains (before the threads).  mid
+ * 0 or n: one walk, in this thread.  0, or -1 as rc_find_each. */
+int rc_find_each_split(struct rc_run *run, const struct rc_race *races, int n,
+                       int mid,
+                       int (*each)(struct rc_run *, const struct rc_race *,
+                                   void *),
+                       void *arg_lo, void *arg_hi);
 int rc_find_counts(struct rc_run *run,
                    int (*each)(struct rc_run *, const struct rc_race *, void *),
                    void *arg);

@@ -72,6 +72,7 @@
 
 _Static_assert(sizeof(struct rc_race) == 32, "races.h: a race is 32 bytes");
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +128,12 @@ struct finder {
     void *arg;
     const struct rc_race *known;
     int nknown;
+    int half;             /* one of rc_find_each_split's two walks: it
+                             writes nothing of the run's */
 };
+
+_Thread_local const struct rc_race *rc_found;
+_Thread_local const struct rc_alt_of *rc_found_of;
 
 /* Sender q's cursor to message m (-1: past its last), and what a scan
  * asks of it kept beside it. */
@@ -342,15 +348,17 @@ static int hand_over(struct finder *f, struct rc_race *r)
 {
     int rc;
 
-    if (f->known && f->nraces >= f->nknown)
+    if (f->known && (f->nraces >= f->nknown ||
+                     f->known[f->nraces].task != r->task ||
+                     f->known[f->nraces].pos != r->pos))
         return -1; /* not the races of the first pass */
     r->alts = f->counts ? NULL : f->alts + f->nalts;
     r->first = f->known ? f->known[f->nraces].first : 0;
     f->nraces++;
-    f->run->found = r;
-    f->run->found_of = f->of ? f->alts_of + f->nalts : NULL;
+    rc_found = r; /* this thread's: a split walk hands over in two */
+    rc_found_of = f->of ? f->alts_of + f->nalts : NULL;
     rc = f->each(f->run, r, f->arg);
-    f->run->found = NULL, f->run->found_of = NULL;
+    rc_found = NULL, rc_found_of = NULL;
     return rc;
 }
 
@@ -607,7 +615,8 @@ static int examine(struct finder *f, int p, int pos, int direct)
     if (e->kind == PG_EV_RECV && e->call == PG_MSG_CALL_POSTED &&
         !enough(f) && rivals(f, p, pos, took) < 0)
         return -1;
-    run->receives++;
+    if (!f->half)
+        run->receives++;
     if (f->ncand < (e->kind == PG_EV_POLL ? 1 : 2))
         return 0;
     return keep_race(f, p, pos, took, cons, ooo);
@@ -659,6 +668,14 @@ static int resolve_alts(struct finder *f)
     return 0;
 }
 
+static void finder_free(struct finder *f)
+{
+    free(f->snd), free(f->snd_first), free(f->nhead), free(f->cand);
+    free(f->cand_of), free(f->alts_of);
+    f->snd = NULL, f->snd_first = f->nhead = NULL, f->cand = NULL;
+    f->cand_of = f->alts_of = NULL;
+}
+
 /* Every task's receives examined by f (its mode set), the clocks first. */
 static int find_all(struct rc_run *run, struct finder *f)
 {
@@ -672,10 +689,7 @@ static int find_all(struct rc_run *run, struct finder *f)
         rc = -1;
     for (p = 0; rc == 0 && p < run->ntasks; p++)
         rc = per_task(f, p);
-    free(f->snd), free(f->snd_first), free(f->nhead), free(f->cand);
-    free(f->cand_of), free(f->alts_of);
-    f->snd = NULL, f->snd_first = f->nhead = NULL, f->cand = NULL;
-    f->cand_of = f->alts_of = NULL;
+    finder_free(f);
     return rc;
 }
 
@@ -724,6 +738,99 @@ int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
     rc = find_all(run, &f);
     free(f.alts), free(f.races);
     return rc < 0 || f.nraces != n ? -1 : 0;
+}
+
+/* ---- one report's walk in two threads (rc_find_each_split) ----------- */
+
+/* Races f->nraces .. f->nknown-1 of f->known handed over: the walk
+ * starts at the first one's receive (each sender's cursor moves past
+ * what was taken before it on its first read, from_sender) and stops
+ * after the last; the receives between are examined as per_task does. */
+static int walk_range(struct finder *f)
+{
+    struct rc_run *run = f->run;
+    const struct rc_race *k = &f->known[f->nraces];
+    const struct rc_ev *e;
+    int p, pos, direct;
+
+    for (p = k->task; p < run->ntasks && f->nraces < f->nknown; p++)
+        for (direct = 0, pos = 1;
+             pos <= run->tasks[p].n && f->nraces < f->nknown; pos++) {
+            e = RC_EV(run, p, pos);
+            if (e->kind == PG_EV_ROUTE)
+                direct = e->a == ROUTE_DIRECT;
+            else if ((p > k->task || pos >= k->pos) && rc_examined(e) &&
+                     examine(f, p, pos, direct) < 0)
+                return -1;
+        }
+    return f->nraces == f->nknown ? 0 : -1;
+}
+
+static void *walk_thread(void *arg)
+{
+    struct finder *f = arg;
+
+    return walk_range(f) < 0 ? f : NULL;
+}
+
+/* Room for a copy of n items of size at from. */
+static void *dup_of(const void *from, size_t n, size_t size)
+{
+    void *p = malloc(n * size + 1);
+
+    return p ? memcpy(p, from, n * size) : NULL;
+}
+
+/* b: a's lists as they are before a walk (the chains are the run's, made
+ * by a's lists() once; the cursors b's own). */
+static int lists_copy(struct finder *b, const struct finder *a)
+{
+    int n = b->run->ntasks;
+
+    b->snd_first = dup_of(a->snd_first, (size_t)n + 1, sizeof *a->snd_first);
+    b->nhead = dup_of(a->nhead, (size_t)n + 1, sizeof *a->nhead);
+    b->snd = b->snd_first ? dup_of(a->snd, (size_t)a->snd_first[n],
+                                   sizeof *a->snd) : NULL;
+    return b->snd && b->nhead ? 0 : -1;
+}
+
+int rc_find_each_split(struct rc_run *run, const struct rc_race *races, int n,
+                       int mid,
+                       int (*each)(struct rc_run *, const struct rc_race *,
+                                   void *),
+                       void *arg_lo, void *arg_hi)
+{
+    struct finder a = { run }, b = { run };
+    pthread_t t;
+    int rc = 0, threaded = 0;
+    void *failed = NULL;
+
+    if (mid <= 0 || mid >= n)
+        return rc_find_each(run, races, n, each, mid <= 0 ? arg_hi : arg_lo);
+    a.each = b.each = each, a.arg = arg_lo, b.arg = arg_hi;
+    a.known = b.known = races, a.nknown = mid, b.nknown = n;
+    a.of = b.of = a.half = b.half = 1;
+    b.nraces = mid;
+    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
+        return -1;
+    run->clocked = 1;
+    if (run->nrivals)
+        sort_posts(run); /* rivals() would sort them in both threads */
+    if (lists(&a) < 0 || lists_copy(&b, &a) < 0)
+        rc = -1;
+    if (rc == 0)
+        threaded = pthread_create(&t, NULL, walk_thread, &b) == 0;
+    if (rc == 0 && walk_range(&a) < 0)
+        rc = -1;
+    if (threaded && pthread_join(t, &failed) != 0)
+        failed = &b;
+    else if (!threaded && rc == 0 && walk_range(&b) < 0)
+        rc = -1;
+    if (failed)
+        rc = -1;
+    finder_free(&a), finder_free(&b);
+    free(a.alts), free(a.races), free(b.alts), free(b.races);
+    return rc;
 }
 
 int rc_find_counts(struct rc_run *run,
