@@ -62,6 +62,11 @@
  * at its first sender, not after its 999th.  -min's walk down a task
  * (rc_back_until) stops too, at the first alternative it must keep the
  * receive for; where none is, it reads every sender, as before.
+ * rc_find_each_split is rc_find_each in two threads, the earlier and the
+ * later races at once (-races' text report, on two cores): a walk can
+ * start at any race's receive, since a sender's cursor moves past what
+ * was taken before on its first read; the walks share the run read-only
+ * (the chains are made, the postings sorted, before the threads start).
  * rc_find_at examines one receive only: linear in messages, for -whatif
  * (a deep queue's every race is 10^8 alternatives at 256 tasks), and
  * without clocks when given what follows the receive (the what-if's
