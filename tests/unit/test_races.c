@@ -97,6 +97,18 @@ static int analyse(void)
     return n;
 }
 
+/* Whether task t routes direct at event pos (a <route value="3"> last
+ * before it), as -min tells the walk down. */
+static int direct_before(int t, int pos)
+{
+    int k, direct = 0;
+
+    for (k = 1; k < pos; k++)
+        if (RC_EV(&run, t, k)->kind == PG_EV_ROUTE)
+            direct = RC_EV(&run, t, k)->a == 3;
+    return direct;
+}
+
 /* -min finds each task's races again from its last receive down
  * (rc_back_at): the same races, alternative for alternative, as rc_find
  * keeps, whatever the test made (routes direct, notices, polls, named
@@ -105,14 +117,12 @@ static void back_gives_the_races(int n)
 {
     struct rc_back *b;
     struct rc_race r;
-    int t, pos, i = n - 1, j, direct, rc, k;
+    int t, pos, i = n - 1, j, direct, rc;
 
     ck_assert_int_eq(rc_back_open(&run, &b), 0);
     for (t = run.ntasks - 1; t >= 0; t--)
         for (pos = run.tasks[t].n; pos >= 1; pos--) {
-            for (direct = 0, k = 1; k < pos; k++)
-                if (RC_EV(&run, t, k)->kind == PG_EV_ROUTE)
-                    direct = RC_EV(&run, t, k)->a == 3;
+            direct = direct_before(t, pos);
             rc = rc_back_at(b, t, pos, direct, &r);
             ck_assert_int_ge(rc, 0);
             ck_assert_int_eq(rc, i >= 0 && races[i].task == t &&
@@ -162,14 +172,12 @@ static void back_until_stops_at_the_first(int n)
 {
     struct rc_back *b;
     struct rc_race r;
-    int t, pos, i = n - 1, j, direct, rc, k, reached, any, asked;
+    int t, pos, i = n - 1, j, direct, rc, reached, any, asked;
 
     ck_assert_int_eq(rc_back_open(&run, &b), 0);
     for (t = run.ntasks - 1; t >= 0; t--)
         for (pos = run.tasks[t].n; pos >= 1; pos--) {
-            for (direct = 0, k = 1; k < pos; k++)
-                if (RC_EV(&run, t, k)->kind == PG_EV_ROUTE)
-                    direct = RC_EV(&run, t, k)->a == 3;
+            direct = direct_before(t, pos);
             asked = 0;
             rc = rc_back_until(b, t, pos, direct, every_third, &asked, &r,
                                &reached);
