@@ -260,14 +260,42 @@ static int counted_is_kept(struct rc_run *r, const struct rc_race *got,
     return 0;
 }
 
-/* The Perfetto export's walk (rc_find_counts): the races rc_find keeps,
- * each with its number of alternatives. */
+/* A half's races, as handed over (rc_find_counts_split). */
+struct counted {
+    struct rc_race *r;
+    int n;
+};
+
+static int counted_into(struct rc_run *r, const struct rc_race *got,
+                        void *arg)
+{
+    struct counted *c = arg;
+
+    (void)r;
+    c->r[c->n++] = *got;
+    return 0;
+}
+
+/* The Perfetto export's walk (rc_find_counts, and in two halves at
+ * once): the races rc_find keeps, each with its number of alternatives,
+ * the earlier half's then the later's. */
 static void counts_give_the_races(int n)
 {
-    int seen = 0;
+    struct counted lo = { calloc(n + 1, sizeof *races) },
+                   hi = { calloc(n + 1, sizeof *races) };
+    int seen = 0, i;
 
     ck_assert_int_eq(rc_find_counts(&run, counted_is_kept, &seen), n);
     ck_assert_int_eq(seen, n);
+    ck_assert_int_eq(rc_find_counts_split(&run, counted_into, &lo, &hi), n);
+    ck_assert_int_eq(lo.n + hi.n, n);
+    for (i = 0; i < n; i++) {
+        const struct rc_race *g = i < lo.n ? &lo.r[i] : &hi.r[i - lo.n];
+
+        seen = i;
+        counted_is_kept(&run, g, &seen);
+    }
+    free(lo.r), free(hi.r);
 }
 
 /* The walk in two halves at once (rc_find_each_split, -races' text

@@ -453,6 +453,14 @@ int rc_find_each_split(struct rc_run *run, const struct rc_race *races, int n,
 int rc_find_counts(struct rc_run *run,
                    int (*each)(struct rc_run *, const struct rc_race *, void *),
                    void *arg);
+/* rc_find_counts in two walks at once (as rc_find_each_split): the races
+ * before the run's middle receive to each(.., arg_lo), the others to
+ * each(.., arg_hi), each half's in order; run->receives is left as it
+ * was.  The races' number, or -1. */
+int rc_find_counts_split(struct rc_run *run,
+                         int (*each)(struct rc_run *, const struct rc_race *,
+                                     void *),
+                         void *arg_lo, void *arg_hi);
 void rc_races_free(struct rc_race *races, int n);
 /* The race of receive (or failed poll) pos of task p alone, into *race
  * (its alts malloc'd; first not computed): 1, 0 when it is no race, -1

@@ -133,8 +133,10 @@ struct finder {
     void *arg;
     const struct rc_race *known;
     int nknown;
-    int half;             /* one of rc_find_each_split's two walks: it
+    int half;             /* one of a split walk's two halves: it
                              writes nothing of the run's */
+    int from_p, from_pos; /* a half's receives: from this one (task, */
+    int to_p, to_pos;     /* event) to before that one */
 };
 
 _Thread_local const struct rc_race *rc_found;
@@ -745,30 +747,38 @@ int rc_find_each(struct rc_run *run, const struct rc_race *races, int n,
     return rc < 0 || f.nraces != n ? -1 : 0;
 }
 
-/* ---- one report's walk in two threads (rc_find_each_split) ----------- */
+/* ---- a walk in two threads (rc_find_each_split, _counts_split) ------- */
 
-/* Races f->nraces .. f->nknown-1 of f->known handed over: the walk
- * starts at the first one's receive (each sender's cursor moves past
- * what was taken before it on its first read, from_sender) and stops
- * after the last; the receives between are examined as per_task does. */
+/* Whether (p, pos) comes before (q, qpos). */
+static int before(int p, int pos, int q, int qpos)
+{
+    return p < q || (p == q && pos < qpos);
+}
+
+/* The receives of a half examined, from (from_p, from_pos) to before
+ * (to_p, to_pos), and with known races only until its last is handed
+ * over: the walk may start anywhere (each sender's cursor moves past
+ * what was taken before on its first read, from_sender); the events
+ * before its start are read only for the route they set. */
 static int walk_range(struct finder *f)
 {
     struct rc_run *run = f->run;
-    const struct rc_race *k = &f->known[f->nraces];
     const struct rc_ev *e;
     int p, pos, direct;
 
-    for (p = k->task; p < run->ntasks && f->nraces < f->nknown; p++)
-        for (direct = 0, pos = 1;
-             pos <= run->tasks[p].n && f->nraces < f->nknown; pos++) {
+    for (p = f->from_p; p < run->ntasks && before(p, 0, f->to_p, f->to_pos);
+         p++)
+        for (direct = 0, pos = 1; pos <= run->tasks[p].n &&
+             before(p, pos, f->to_p, f->to_pos) &&
+             (!f->known || f->nraces < f->nknown); pos++) {
             e = RC_EV(run, p, pos);
             if (e->kind == PG_EV_ROUTE)
                 direct = e->a == ROUTE_DIRECT;
-            else if ((p > k->task || pos >= k->pos) && rc_examined(e) &&
-                     examine(f, p, pos, direct) < 0)
+            else if (!before(p, pos, f->from_p, f->from_pos) &&
+                     rc_examined(e) && examine(f, p, pos, direct) < 0)
                 return -1;
         }
-    return f->nraces == f->nknown ? 0 : -1;
+    return !f->known || f->nraces == f->nknown ? 0 : -1;
 }
 
 static void *walk_thread(void *arg)
@@ -799,6 +809,38 @@ static int lists_copy(struct finder *b, const struct finder *a)
     return b->snd && b->nhead ? 0 : -1;
 }
 
+/* Halves a and b (their modes and bounds set) walked at once, b in a
+ * thread of its own (in this one after a if none can be made).  0, or
+ * -1 when out of memory or a half fails. */
+static int split(struct rc_run *run, struct finder *a, struct finder *b)
+{
+    pthread_t t;
+    int rc = 0, threaded = 0;
+    void *failed = NULL;
+
+    a->half = b->half = 1;
+    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
+        return -1;
+    run->clocked = 1;
+    if (run->nrivals)
+        sort_posts(run); /* rivals() would sort them in both threads */
+    if (lists(a) < 0 || lists_copy(b, a) < 0)
+        rc = -1;
+    if (rc == 0)
+        threaded = pthread_create(&t, NULL, walk_thread, b) == 0;
+    if (rc == 0 && walk_range(a) < 0)
+        rc = -1;
+    if (threaded && pthread_join(t, &failed) != 0)
+        failed = b;
+    else if (!threaded && rc == 0 && walk_range(b) < 0)
+        rc = -1;
+    if (failed)
+        rc = -1;
+    finder_free(a), finder_free(b);
+    free(a->alts), free(a->races), free(b->alts), free(b->races);
+    return rc;
+}
+
 int rc_find_each_split(struct rc_run *run, const struct rc_race *races, int n,
                        int mid,
                        int (*each)(struct rc_run *, const struct rc_race *,
@@ -806,36 +848,52 @@ int rc_find_each_split(struct rc_run *run, const struct rc_race *races, int n,
                        void *arg_lo, void *arg_hi)
 {
     struct finder a = { run }, b = { run };
-    pthread_t t;
-    int rc = 0, threaded = 0;
-    void *failed = NULL;
 
     if (mid <= 0 || mid >= n)
         return rc_find_each(run, races, n, each, mid <= 0 ? arg_hi : arg_lo);
     a.each = b.each = each, a.arg = arg_lo, b.arg = arg_hi;
     a.known = b.known = races, a.nknown = mid, b.nknown = n;
-    a.of = b.of = a.half = b.half = 1;
+    a.of = b.of = 1;
     b.nraces = mid;
-    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
-        return -1;
-    run->clocked = 1;
-    if (run->nrivals)
-        sort_posts(run); /* rivals() would sort them in both threads */
-    if (lists(&a) < 0 || lists_copy(&b, &a) < 0)
-        rc = -1;
-    if (rc == 0)
-        threaded = pthread_create(&t, NULL, walk_thread, &b) == 0;
-    if (rc == 0 && walk_range(&a) < 0)
-        rc = -1;
-    if (threaded && pthread_join(t, &failed) != 0)
-        failed = &b;
-    else if (!threaded && rc == 0 && walk_range(&b) < 0)
-        rc = -1;
-    if (failed)
-        rc = -1;
-    finder_free(&a), finder_free(&b);
-    free(a.alts), free(a.races), free(b.alts), free(b.races);
-    return rc;
+    a.from_p = races[0].task, a.from_pos = races[0].pos;
+    b.from_p = races[mid].task, b.from_pos = races[mid].pos;
+    a.to_p = b.to_p = run->ntasks, a.to_pos = b.to_pos = 0;
+    return split(run, &a, &b);
+}
+
+/* The receive (*p, *pos) with about half the run's examined receives
+ * before it. */
+static void middle(const struct rc_run *run, int *p, int *pos)
+{
+    long total = 0, seen = 0;
+    int t, k;
+
+    for (t = 0; t < run->ntasks; t++)
+        for (k = 1; k <= run->tasks[t].n; k++)
+            total += rc_examined(RC_EV(run, t, k));
+    for (t = 0; t < run->ntasks; t++)
+        for (k = 1; k <= run->tasks[t].n; k++)
+            if (rc_examined(RC_EV(run, t, k)) && seen++ == total / 2) {
+                *p = t, *pos = k;
+                return;
+            }
+    *p = run->ntasks, *pos = 0;
+}
+
+int rc_find_counts_split(struct rc_run *run,
+                         int (*each)(struct rc_run *, const struct rc_race *,
+                                     void *),
+                         void *arg_lo, void *arg_hi)
+{
+    struct finder a = { run }, b = { run };
+
+    a.each = b.each = each, a.arg = arg_lo, b.arg = arg_hi;
+    a.counts = b.counts = 1;
+    a.from_pos = 1;
+    middle(run, &b.from_p, &b.from_pos);
+    a.to_p = b.from_p, a.to_pos = b.from_pos;
+    b.to_p = run->ntasks, b.to_pos = 0;
+    return split(run, &a, &b) < 0 ? -1 : a.nraces + b.nraces;
 }
 
 int rc_find_counts(struct rc_run *run,

@@ -82,6 +82,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log_table.h"
 #include "pg_grow.h"
@@ -284,18 +285,70 @@ static int task_slots(const struct rc_run *m, int ti, struct pt_task *p)
     return (p->matched = calloc((size_t)p->nslots / 8 + 1, 1)) ? 0 : -1;
 }
 
-/* rc_find_counts' callback: race r kept as its task's (by event number,
- * in event order: the finder examines each task's events in order). */
-static int race_each(struct rc_run *m, const struct rc_race *r, void *arg)
+/* Race (task, pos, nalts) kept as its task's (by event number, in event
+ * order: the finder examines each task's events in order). */
+static int add_race(struct pt_marks *mk, int task, int pos, int nalts)
 {
-    struct pt_task *p = &((struct pt_marks *)arg)->t[r->task];
+    struct pt_task *p = &mk->t[task];
 
-    (void)m;
     if (pg_grow(&p->races, &p->capraces, (size_t)p->nraces + 1,
                 sizeof *p->races) < 0)
         return -1;
-    p->races[p->nraces++] = (struct pt_race){ r->pos, r->nalts };
+    p->races[p->nraces++] = (struct pt_race){ pos, nalts };
     return 0;
+}
+
+/* rc_find_counts' callback. */
+static int race_each(struct rc_run *m, const struct rc_race *r, void *arg)
+{
+    (void)m;
+    return add_race(arg, r->task, r->pos, r->nalts);
+}
+
+/* The later half's races, kept aside until the earlier half's are in. */
+struct pt_later {
+    struct { int task, pos, nalts; } *r;
+    int n;
+    size_t cap;
+};
+
+/* A half's: the marks (the earlier) or the races kept aside (later). */
+struct pt_half {
+    struct pt_marks *mk;
+    struct pt_later *later;
+};
+
+static int half_each(struct rc_run *m, const struct rc_race *r, void *arg)
+{
+    const struct pt_half *h = arg;
+    struct pt_later *l = h->later;
+
+    (void)m;
+    if (h->mk)
+        return add_race(h->mk, r->task, r->pos, r->nalts);
+    if (pg_grow(&l->r, &l->cap, (size_t)l->n + 1, sizeof *l->r) < 0)
+        return -1;
+    l->r[l->n].task = r->task, l->r[l->n].pos = r->pos;
+    l->r[l->n++].nalts = r->nalts;
+    return 0;
+}
+
+/* The races into the marks, found and counted by two walks at once where
+ * there are two processors (the count is ~999 alternatives a race at
+ * 1,000 tasks).  0, or -1. */
+static int find_races(struct rc_run *m, struct pt_marks *mk)
+{
+    struct pt_later later = { 0 };
+    struct pt_half lo = { mk, NULL }, hi = { NULL, &later };
+    int i, rc;
+
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+        return rc_find_counts(m, race_each, mk) < 0 ? -1 : 0;
+    rc = rc_find_counts_split(m, half_each, &lo, &hi) < 0 ? -1 : 0;
+    for (i = 0; rc == 0 && i < later.n; i++)
+        rc = add_race(mk, later.r[i].task, later.r[i].pos, later.r[i].nalts);
+    free(later.r);
+    return rc;
 }
 
 /* Task ti's receives: matched, and counted on their message entries
@@ -368,7 +421,7 @@ static int marks_of(struct rc_run *m, int races, struct pt_marks *mk)
         rc = -1;
     for (i = 0; rc == 0 && i < m->ntasks; i++)
         rc = task_slots(m, i, &mk->t[i]);
-    if (rc == 0 && races && rc_find_counts(m, race_each, mk) < 0)
+    if (rc == 0 && races && find_races(m, mk) < 0)
         for (i = 0; i < m->ntasks; i++) /* drawn without */
             free(mk->t[i].races), mk->t[i].races = NULL,
                 mk->t[i].nraces = 0, mk->t[i].capraces = 0;
