@@ -319,9 +319,33 @@ static void split_gives_the_races(int n)
     rc_races_free(bare, nb);
 }
 
+/* The first marks from the snapshots (rc_firsts, what rc_find gives)
+ * are those of the clocks computed again (rc_clocks_at): for every race
+ * of whatever the test made (barriers, turns, spawns, notices). */
+static void firsts_are_the_clocks(int n)
+{
+    struct rc_race *a = calloc(n + 1, sizeof *a), *b = calloc(n + 1, sizeof *b);
+    int *minpos = calloc(run.ntasks + 1, sizeof *minpos), i;
+
+    for (i = 0; i < n; i++) {
+        a[i] = b[i] = races[i];
+        a[i].first = b[i].first = -1;
+        if (!minpos[races[i].task])
+            minpos[races[i].task] = races[i].pos;
+    }
+    ck_assert_int_eq(rc_firsts(&run, a, n, minpos), 0);
+    ck_assert_int_eq(rc_clocks_at(&run, b, n, minpos), 0);
+    for (i = 0; i < n; i++) {
+        ck_assert_int_eq(a[i].first, b[i].first);
+        ck_assert_int_eq(a[i].first, races[i].first);
+    }
+    free(a), free(b), free(minpos);
+}
+
 static void done(int n)
 {
     if (races && n > 0) {
+        firsts_are_the_clocks(n);
         each_gives_the_races(n);
         split_gives_the_races(n);
         counts_give_the_races(n);
@@ -565,6 +589,110 @@ START_TEST(test_a_race_after_another_is_not_first)
     ck_assert_int_eq(run.tasks[races[1].task].ltid, 4);
     ck_assert_int_eq(races[1].first, 0);
     done(n);
+}
+END_TEST
+
+/* Task ltid's receive from one of two senders' messages (tag, each
+ * sender's message id msgid): a race. */
+static void race_of_two(int ltid, int a, int b, int tag, int msgid)
+{
+    send1(a, ltid, tag, msgid);
+    send1(b, ltid, tag, msgid);
+    recv1(ltid, -1, tag, a, tag, msgid);
+}
+
+/* The two races (ltid 1's, ltid 4's after what `news` made), their first
+ * marks as expected. */
+static void first_marks(int first4, const char *how)
+{
+    int n = analyse(), i, f1 = -1, f4 = -1;
+
+    ck_assert_int_eq(n, 2);
+    for (i = 0; i < n; i++) {
+        if (run.tasks[races[i].task].ltid == 1)
+            f1 = races[i].first;
+        if (run.tasks[races[i].task].ltid == 4)
+            f4 = races[i].first;
+    }
+    ck_assert_msg(f1 == 1, "%s: ltid 1's race first %d", how, f1);
+    ck_assert_msg(f4 == first4, "%s: ltid 4's race first %d", how, f4);
+    done(n);
+    teardown();
+    setup();
+}
+
+/* ltid 1 spawns ltid 4 now (its exec log). */
+static void spawn4(void)
+{
+    char path[256], *argv[] = { NULL };
+    const char *host = "h";
+    int child = 4;
+    pg_logw *x;
+    pg_err err;
+
+    pg_log_path(path, sizeof path, dir, 1, PG_LOG_EXEC);
+    x = pg_logw_open(path, PG_LOG_EXEC, 1, "p", "h", &err);
+    ck_assert_msg(x != NULL, "%s", err.msg);
+    ck_assert_int_eq(pg_logw_spawn(x, now += 1e-3, "p", argv, 0, "", 1, 1,
+                                   &child, &host), 0);
+    ck_assert_int_eq(pg_logw_close(x), 0);
+}
+
+/* ltid 1's race is first; ltid 4's race (of 6's and 7's messages) is
+ * first unless news of ltid 1's race reaches ltid 4 before it: by a
+ * message, through a task that heard of it (at once, or in an earlier
+ * snapshot), a group's turn, a barrier, a spawn, an exit notice.  What
+ * the first marks are made of, each way news travels (rc_firsts; done()
+ * also holds them to the clocks computed again). */
+START_TEST(test_a_race_is_first_until_news_of_another_reaches_it)
+{
+    race_of_two(1, 2, 3, 5, 1); /* ltid 1's race, then news of it: */
+    race_of_two(4, 6, 7, 8, 1);
+    first_marks(1, "none");
+
+    race_of_two(1, 2, 3, 5, 1);
+    send1(1, 4, 9, 1), recv1(4, 1, 9, 1, 9, 1);
+    race_of_two(4, 6, 7, 8, 1);
+    first_marks(0, "a message");
+
+    race_of_two(1, 2, 3, 5, 1);
+    send1(1, 5, 9, 1), recv1(5, 1, 9, 1, 9, 1);
+    send1(5, 4, 9, 1), recv1(4, 5, 9, 5, 9, 1);
+    race_of_two(4, 6, 7, 8, 1);
+    first_marks(0, "through ltid 5");
+
+    race_of_two(1, 2, 3, 5, 1);
+    send1(1, 5, 9, 1), recv1(5, 1, 9, 1, 9, 1);
+    send1(5, 3, 9, 1); /* 5's snapshot with the news */
+    send1(7, 5, 10, 2), recv1(5, 7, 10, 7, 10, 2);
+    send1(5, 4, 9, 2), recv1(4, 5, 9, 5, 9, 2); /* the next: only 7's */
+    race_of_two(4, 6, 7, 8, 1);
+    first_marks(0, "through ltid 5's earlier snapshot");
+
+    race_of_two(1, 2, 3, 5, 1);
+    ck_assert_int_eq(pg_logw_join(log_of(1), now += 1e-3, "g", 0, 1, 0), 0);
+    ck_assert_int_eq(pg_logw_join(log_of(4), now += 1e-3, "g", 1, 4, 1), 0);
+    race_of_two(4, 6, 7, 8, 1);
+    first_marks(0, "a group's turn");
+
+    race_of_two(1, 2, 3, 5, 1);
+    ck_assert_int_eq(pg_logw_barrier(log_of(1), now += 1e-3, "g", 2, 0), 0);
+    ck_assert_int_eq(pg_logw_barrier(log_of(4), now += 1e-3, "g", 2, 0), 0);
+    race_of_two(4, 6, 7, 8, 1);
+    first_marks(0, "a barrier");
+
+    race_of_two(1, 2, 3, 5, 1);
+    spawn4();
+    race_of_two(4, 6, 7, 8, 1);
+    first_marks(0, "a spawn");
+
+    race_of_two(1, 2, 3, 5, 1);
+    ck_assert_int_eq(pg_logw_end(log_of(1), now += 1e-3, 0), 0);
+    pg_logw_note(log_of(4), 0, -1, 99, 0);
+    ck_assert_int_eq(pg_logw_notice(log_of(4), now += 1e-3, "pvm_recv", 99,
+                                    PG_NOTICE_EXIT, 1, 4), 0);
+    race_of_two(4, 6, 7, 8, 1);
+    first_marks(0, "an exit notice");
 }
 END_TEST
 
@@ -1467,6 +1595,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_fifo_per_pair_unless_the_receiver_routes_direct);
     tcase_add_test(tc, test_failed_poll_races_unless_a_barrier_orders_it);
     tcase_add_test(tc, test_a_race_after_another_is_not_first);
+    tcase_add_test(tc, test_a_race_is_first_until_news_of_another_reaches_it);
     tcase_add_test(tc, test_exit_notice_races_with_the_last_message);
     tcase_add_test(tc, test_matcher_is_judged_conservatively);
     tcase_add_test(tc, test_exit_notices_of_two_tasks_are_two_senders);

@@ -345,6 +345,17 @@ long rc_grow_decoded(const struct rc_run *run);
 struct rc_race;
 int rc_clocks_at(struct rc_run *run, struct rc_race *want, int nwant,
                  const int *minpos);
+/* The same first marks from the clocks already computed (run->clocked),
+ * without computing them again: a race is first when its task's
+ * dependencies up to it (what its receives took, its turns, barriers,
+ * its spawn) bring no news of another task's first race; news travels
+ * with each snapshot as one bit (whether its task had heard of one), so
+ * this is linear in the snapshots' entries, where the clocks are in the
+ * entries that change (up to events x tasks).  A recording whose logs
+ * could not all be placed in order (run->cycles) is asked of
+ * rc_clocks_at.  0, or -1 when out of memory. */
+int rc_firsts(struct rc_run *run, struct rc_race *want, int nwant,
+              const int *minpos);
 /* Up to this many tasks each task's clock is an array of ntasks, above
  * it a hash of what it knows (races_clock.c); the unit tests lower it. */
 extern int rc_dense_max;

@@ -34,6 +34,7 @@
  */
 #include "races.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -629,6 +630,105 @@ static int simulate(struct rc_run *run, struct sim *s)
     free(arrived);
     sim_free(s);
     return rc;
+}
+
+/* ---- the first marks, from the snapshots ----------------------------- */
+
+/* Whether what a task learns of q at q's event pos (and q's snapshot sn)
+ * tells it of a first race other than its own: q's own (pos at or past
+ * minpos[q]), or one q had heard of (seen[sn]). */
+static int news(const int *minpos, const unsigned char *seen, int q, int pos,
+                int sn)
+{
+    return (q >= 0 && minpos[q] && pos >= minpos[q]) ||
+           (sn >= 0 && seen[sn]);
+}
+
+/* For each snapshot, whether the task it is of had heard of a first race
+ * by then: its previous snapshot's word, or one of the entries it learnt
+ * since.  A snapshot names only earlier ones (what it learnt existed
+ * before it), so one pass in their order; NULL out of memory. */
+static unsigned char *seen_of_snaps(const struct rc_run *run,
+                                    const int *minpos)
+{
+    unsigned char *seen = malloc(run->nsnaps + 1);
+    const struct rc_dent *d;
+    long j, i;
+
+    for (j = 0; seen && j < (long)run->nsnaps; j++) {
+        const struct rc_snap *r = &run->snaps[j];
+
+        seen[j] = r->prev >= 0 && seen[r->prev];
+        for (i = 0; !seen[j] && i < r->n; i++) {
+            d = &run->dents[r->first + i];
+            assert(d->snap < j && r->prev < j);
+            seen[j] = (unsigned char)news(minpos, seen, d->task, d->pos,
+                                          d->snap);
+        }
+    }
+    return seen;
+}
+
+/* Whether event pos of task t learns of a first race through what it
+ * waited for (take_deps, and a child's spawn at its first event). */
+static int event_news(const struct rc_run *run, const int *minpos,
+                      const unsigned char *seen, int t, int pos)
+{
+    const struct rc_task *k = &run->tasks[t];
+    const struct rc_ev *e = RC_EV(run, t, pos);
+    const struct rc_msg *m;
+    const struct rc_turn *u;
+    const struct rc_snap *b;
+    long i;
+
+    if (pos == 1 && k->parent >= 0 && k->spawn_snap >= 0 &&
+        news(minpos, seen, k->parent, k->spawn_k, k->spawn_snap))
+        return 1;
+    if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
+        m = &run->msg[e->a];
+        if (m->src >= 0)
+            return news(minpos, seen, m->src, m->src_pos, m->snap);
+        return m->notice_of >= 0 &&
+               news(minpos, seen, m->notice_of, run->tasks[m->notice_of].n,
+                    run->tasks[m->notice_of].end_snap);
+    }
+    if (rc_is_turn(e) && run->turns[e->a].prev >= 0) {
+        u = &run->turns[run->turns[e->a].prev];
+        return news(minpos, seen, u->task, u->pos, u->snap);
+    }
+    if (e->kind == PG_EV_BARRIER && run->bars[e->a].snap >= 0) {
+        b = &run->snaps[run->bars[e->a].snap];
+        for (i = 0; i < b->n; i++) {
+            const struct rc_dent *d = &run->dents[b->first + i];
+
+            if (news(minpos, seen, d->task, d->pos, d->snap))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+int rc_firsts(struct rc_run *run, struct rc_race *want, int nwant,
+              const int *minpos)
+{
+    unsigned char *seen;
+    int i, t, pos, heard;
+
+    if (run->cycles) /* events placed without what they waited for */
+        return rc_clocks_at(run, want, nwant, minpos);
+    if (!(seen = seen_of_snaps(run, minpos)))
+        return -1;
+    for (i = 0; i < nwant; i++) {
+        t = want[i].task;
+        want[i].first = 0;
+        if (want[i].pos != minpos[t])
+            continue; /* a later race of its task follows its first */
+        for (heard = 0, pos = 1; !heard && pos <= want[i].pos; pos++)
+            heard = event_news(run, minpos, seen, t, pos);
+        want[i].first = !heard;
+    }
+    free(seen);
+    return 0;
 }
 
 int rc_clocks_at(struct rc_run *run, struct rc_race *want, int nwant,

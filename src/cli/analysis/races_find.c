@@ -656,7 +656,7 @@ static int firsts(struct rc_run *run, struct rc_race *r, int n)
     for (i = 0; i < n; i++)
         if (!minpos[r[i].task])
             minpos[r[i].task] = r[i].pos; /* races come in event order */
-    rc = rc_clocks_at(run, r, n, minpos);
+    rc = rc_firsts(run, r, n, minpos);
     free(minpos);
     return rc;
 }
