@@ -31,6 +31,12 @@
  * short tasks cost what their communication does, not 20,000^2).
  * A message entry keeps the one component the analysis asks about
  * (vcd); an exit notice gets it from the ended task's clock.
+ *
+ * The "first" marks (rc_firsts) are read off the snapshots afterwards:
+ * whether a task had heard of another task's first race travels with
+ * each snapshot as one bit, so they cost the snapshots' entries, not a
+ * second computation of the clocks (rc_clocks_at with races to mark,
+ * which is kept for logs that could not all be placed in order).
  */
 #include "races.h"
 
