@@ -359,6 +359,9 @@ int rc_firsts(struct rc_run *run, struct rc_race *want, int nwant,
 /* Up to this many tasks each task's clock is an array of ntasks, above
  * it a hash of what it knows (races_clock.c); the unit tests lower it. */
 extern int rc_dense_max;
+/* Whether tasks that need no walk through what they learn skip it
+ * (races_clock.c, "lazy"); the unit tests turn it off to compare. */
+extern int rc_lazy_clocks;
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
 

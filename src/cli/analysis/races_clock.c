@@ -32,6 +32,16 @@
  * A message entry keeps the one component the analysis asks about
  * (vcd); an exit notice gets it from the ended task's clock.
  *
+ * A task that learns from one task q alone and is asked only about q
+ * (every message it sends, and every exit notice of it, goes to q: a
+ * worker under a master that acks each message) skips the walks (lazy):
+ * what it knows of q is what q told it last, since whatever q's
+ * snapshots say of q is older, and nobody asks its other components (a
+ * task learning from it walks its snapshots, not its clock).  Its
+ * snapshots are what they would be, made of what it learnt directly.
+ * Where every ack tells a worker of 999 others, that is the difference
+ * between events x tasks and events.
+ *
  * The "first" marks (rc_firsts) are read off the snapshots afterwards:
  * whether a task had heard of another task's first race travels with
  * each snapshot as one bit, so they cost the snapshots' entries, not a
@@ -49,6 +59,7 @@
 #include "pg_log.h"
 
 int rc_dense_max = 2048; /* up to this many tasks, clocks are ntasks arrays */
+int rc_lazy_clocks = 1;  /* tasks that need no walk skip them (0: none do) */
 
 /* ---- each task's clock now --------------------------------------------- */
 
@@ -74,6 +85,7 @@ struct sim {
     struct cell *dense;     /* n x n, or NULL */
     struct hclock *sparse;  /* per task, or NULL */
     struct list *pend;      /* per task: entries learnt since its snapshot */
+    char *lazy;             /* per task: it skips the walks, or NULL */
     struct list *waiters;   /* per task: tasks waiting for it to go on */
     struct list stack;      /* learn(): snapshots to walk */
     int *last;              /* per task: its last snapshot, -1 none */
@@ -265,7 +277,8 @@ static int merge(struct rc_run *run, struct sim *s, int t, int sn, int q,
         if (list_push(p, &d, sizeof d) < 0)
             return -1;
     }
-    return sn >= 0 ? learn(run, s, t, sn, old) : 0;
+    return sn >= 0 && !(s->lazy && s->lazy[t]) ? learn(run, s, t, sn, old)
+                                                : 0;
 }
 
 /* ---- the worklist ---------------------------------------------------------- */
@@ -478,6 +491,67 @@ static int lowest_waiting(const struct rc_run *run, struct sim *s)
     return s->low < run->ntasks ? s->low : -1;
 }
 
+/* ---- which tasks need no walk ---------------------------------------- */
+
+#define NONE (-1)
+#define MANY (-2)
+
+/* *one joined with q: NONE, the one task q, or MANY. */
+static void one_of(int *one, int q)
+{
+    if (q >= 0 && *one != q)
+        *one = *one == NONE ? q : MANY;
+}
+
+/* The task whose news event e of task t waits for (take_deps): one_of'd
+ * into *from; a barrier's are many. */
+static void source_of(const struct rc_run *run, const struct rc_ev *e,
+                      int *from)
+{
+    const struct rc_msg *m;
+
+    if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
+        m = &run->msg[e->a];
+        one_of(from, m->src >= 0 ? m->src : m->notice_of);
+    } else if (rc_is_turn(e) && run->turns[e->a].prev >= 0) {
+        one_of(from, run->turns[run->turns[e->a].prev].task);
+    } else if (e->kind == PG_EV_BARRIER) {
+        *from = MANY;
+    }
+}
+
+/* s->lazy: each task that learns from one task at most and is asked of
+ * that one only (clock_at: its messages' and its exit notices'
+ * destinations), or of none.  0, or -1 out of memory. */
+static int lazy_tasks(const struct rc_run *run, struct sim *s)
+{
+    int n = run->ntasks, *from = malloc((n + 1) * sizeof *from);
+    int *asked = malloc((n + 1) * sizeof *asked), t, k;
+    long i;
+
+    s->lazy = calloc(n + 1, 1);
+    if (!from || !asked || !s->lazy)
+        return free(from), free(asked), -1;
+    for (t = 0; t < n; t++) {
+        from[t] = asked[t] = NONE;
+        one_of(&from[t], run->tasks[t].parent);
+        for (k = 1; k <= run->tasks[t].n && from[t] != MANY; k++)
+            source_of(run, RC_EV(run, t, k), &from[t]);
+    }
+    for (i = 0; i < run->nmsg; i++) {
+        const struct rc_msg *m = &run->msg[i];
+        int who = m->src >= 0 ? m->src : m->notice_of;
+
+        if (who >= 0 && m->dst >= 0)
+            one_of(&asked[who], m->dst);
+    }
+    for (t = 0; t < n; t++)
+        s->lazy[t] = from[t] != MANY &&
+                     (asked[t] == NONE || asked[t] == from[t]);
+    free(from), free(asked);
+    return 0;
+}
+
 /* ---- the simulation ------------------------------------------------------- */
 
 static int by_spawn(const void *a, const void *b)
@@ -558,6 +632,7 @@ static void sim_free(struct sim *s)
             free(s->waiters[t].a);
     }
     free(s->dense), free(s->sparse), free(s->pend), free(s->waiters);
+    free(s->lazy);
     free(s->stack.a), free(s->last), free(s->seen), free(s->kid);
     free(s->kid_first), free(s->kid_cur), free(s->queue), free(s->queued);
 }
@@ -604,8 +679,9 @@ static int simulate(struct rc_run *run, struct sim *s)
     char *arrived = calloc(n, 1);
 
     reset(run);
-    if (!arrived || sim_alloc(run, s) < 0 || index_kids(run, s) < 0)
-        rc = -1;
+    if (!arrived || sim_alloc(run, s) < 0 || index_kids(run, s) < 0 ||
+        (rc_lazy_clocks && !s->minpos && lazy_tasks(run, s) < 0))
+        rc = -1; /* the first marks' count (minpos) needs every clock */
     for (t = n - 1; rc == 0 && t >= 0; t--)
         enqueue(s, t); /* popped from the end: task 0 first */
     while (rc == 0) {
