@@ -259,7 +259,7 @@ static char *keep_of(struct rc_back *b, const struct rc_run *run, int t,
     char *keep = calloc((size_t)task->n + 2, 1), *direct = direct_of(run, t);
     struct rc_race race;
     struct deciding d = { 0, 0, 0, 0, reserved, jump };
-    int pos, r, reached;
+    int pos, r, reached, misses;
 
     if (!keep || !direct) {
         free(keep), free(direct);
@@ -278,7 +278,8 @@ static char *keep_of(struct rc_back *b, const struct rc_run *run, int t,
          * is unknown; a poll, or a receive with polls before it, stays
          * as recorded whether it races or not */
         d.pos = pos, d.atag = e->atag, d.direct = direct[pos];
-        d.always = cons || mpi || e->kind != PG_EV_RECV || e->misses > 0 ||
+        misses = rc_ev_misses(run, t, pos);
+        d.always = cons || mpi || e->kind != PG_EV_RECV || misses > 0 ||
                    !blocking_recv(call, mpi);
         if ((r = rc_back_until(b, t, pos, direct[pos], alt_needs_keeping, &d,
                                &race, &reached)) < 0) {
@@ -289,7 +290,7 @@ static char *keep_of(struct rc_back *b, const struct rc_run *run, int t,
         if (e->kind != PG_EV_RECV)
             continue;
         racing = r == 1 && race.took >= 0;
-        if (e->misses > 0 || !blocking_recv(call, mpi))
+        if (misses > 0 || !blocking_recv(call, mpi))
             keep[pos] = 1; /* a poll, or polls before it: as recorded */
         else if (racing)
             keep[pos] = reached;

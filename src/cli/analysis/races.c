@@ -3,7 +3,9 @@
  * happened-before relation as vector clocks computed offline.
  *
  * Design.  Every communication log is read once through pg_logr into flat
- * arrays (an event is 40 bytes, races.h; strings are interned); each message gets
+ * arrays (an event is 32 bytes, races.h: its log number and polls kept
+ * aside where they are not the plain case, rc_odd; strings are
+ * interned); each message gets
  * one entry per destination, and a receive the index of the entry it took
  * (a hash on sender, message id and destination).  Spawns come from the
  * execution logs; since those are another file, a spawn is placed among
@@ -121,7 +123,7 @@ static int scan(struct rc_run *run, pg_err *err)
 }
 
 _Static_assert(offsetof(struct rc_task, ltid) == 0, "top_find_ltid reads the ltid first");
-_Static_assert(sizeof(struct rc_ev) == 40, "races.h: an event is 40 bytes");
+_Static_assert(sizeof(struct rc_ev) == 32, "races.h: an event is 32 bytes");
 _Static_assert(sizeof(struct rc_msg) == 32, "races.h: a message entry is 32 bytes");
 
 static int task_of(const struct rc_run *run, int ltid)
@@ -321,6 +323,51 @@ static int take_posting(struct rc_run *run, int ti, int pos,
     return 0;
 }
 
+/* The last odd event of task t at or before pos (rc_odd), or NULL. */
+static const struct rc_odd *odd_at(const struct rc_task *t, int pos)
+{
+    int lo = 0, hi = t->nodd;
+
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+
+        if (t->odd[mid].pos <= pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 ? &t->odd[lo - 1] : NULL;
+}
+
+long rc_ev_seq(const struct rc_run *run, int t, int pos)
+{
+    const struct rc_odd *o = odd_at(&run->tasks[t], pos);
+
+    return o ? o->seq + (long)(pos - o->pos) : pos;
+}
+
+int rc_ev_misses(const struct rc_run *run, int t, int pos)
+{
+    const struct rc_odd *o = odd_at(&run->tasks[t], pos);
+
+    return o && o->pos == pos ? o->misses : 0;
+}
+
+/* The event to be task t's next (t->n + 1) is odd when its number in the
+ * log does not follow the last one's, or it carries failed polls. */
+static int note_odd(const struct rc_run *run, int ti, const pg_event *ev)
+{
+    struct rc_task *t = &run->tasks[ti];
+    int pos = t->n + 1;
+
+    if (ev->seq == rc_ev_seq(run, ti, pos) && ev->misses == 0)
+        return 0;
+    if (pg_grow(&t->odd, &t->capodd, (size_t)t->nodd + 1, sizeof *t->odd) < 0)
+        return -1;
+    t->odd[t->nodd++] = (struct rc_odd){ pos, (int)ev->seq, ev->misses };
+    return 0;
+}
+
 static int take_event(struct rc_run *run, int ti, const pg_event *ev)
 {
     struct rc_task *t = &run->tasks[ti];
@@ -359,8 +406,8 @@ static int take_event(struct rc_run *run, int ti, const pg_event *ev)
     if (ev->kind != PG_EV_SEND && ev->kind != PG_EV_GETTID &&
         ev->kind != PG_EV_LEAVE)
         e->afrom = ev->asked_from; /* those keep nto there */
-    e->misses = ev->misses;
-    e->seq = (int)ev->seq;
+    if (note_odd(run, ti, ev) < 0)
+        return -1;
     e->a = -1;
     if (ev->kind == PG_EV_BARRIER)
         RC_BARRIER_COUNT(e) = ev->count;
@@ -1088,7 +1135,8 @@ void rc_free(struct rc_run *run)
     int t;
 
     for (t = 0; t < run->ntasks; t++)
-        free(run->tasks[t].sites), free(run->tasks[t].bgroups);
+        free(run->tasks[t].sites), free(run->tasks[t].bgroups),
+            free(run->tasks[t].odd);
     for (t = 0; t < run->nbars; t++)
         free(run->bars[t].who);
     for (t = 0; t < run->nbindex; t++)

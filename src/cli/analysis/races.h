@@ -52,9 +52,8 @@ struct rc_ev {
     int a;               /* RECV/NOTICE: index of the message taken, -1;
                             SEND: first message entry; BARRIER: instance;
                             a turn: index into turns; ROUTE: value */
-    int misses;
-    int seq;             /* its number in the log (as -dump shows it) */
-};
+};                       /* its number in the log, and the failed polls
+                            before it: rc_ev_seq, rc_ev_misses */
 
 /* A context index that matches every context: a poll's or a notice's
  * (their logs do not say), and a run's contexts past the 8190th
@@ -110,11 +109,24 @@ struct rc_task {
     int end_snap;        /* the clock at its last event, -1 until then */
     struct rc_site *sites;
     int nsites;
+    struct rc_odd *odd;  /* its events by number that are not the one
+                            before's number in the log + 1, or that
+                            carry failed polls (rc_ev_seq, rc_ev_misses) */
+    int nodd;
+    size_t capodd;
     int cur;             /* events placed so far */
     struct rc_bgroup *bgroups; /* its barriers per group, as read */
     int nbgroups;
     long nread;          /* events of its comm log read (rc_grow_task) */
     char note[600];      /* why its logs are incomplete, "" if they are not */
+};
+
+/* An event of a task's (by its number, pos) whose number in the log is
+ * not the one before's + 1 (a race-only log's gap, a record not kept as
+ * an event: a call site), or that carries failed polls: most events are
+ * neither, so they keep neither (8 bytes an event less). */
+struct rc_odd {
+    int pos, seq, misses;
 };
 
 struct rc_turn {         /* one join or leave of a group, in turn order */
@@ -364,6 +376,10 @@ extern int rc_dense_max;
 extern int rc_lazy_clocks;
 /* The event number pos of task t. */
 #define RC_EV(run, t, pos) (&(run)->ev[(run)->tasks[t].first + (pos) - 1])
+/* Event pos of task t: its number in its log (as -dump shows it), and
+ * the failed polls its event carries (docs/comm-log-format.md). */
+long rc_ev_seq(const struct rc_run *run, int t, int pos);
+int rc_ev_misses(const struct rc_run *run, int t, int pos);
 
 /* A message entry's tag and message id, kept once, in its send's event
  * (a notice: the notice event's tag, and id 0). */

@@ -133,7 +133,7 @@ static int polls_of(const struct rc_run *run, const struct rc_race *r)
         return 0;
     if (r->pos >= run->tasks[r->task].n)
         return -1;
-    return RC_EV(run, r->task, r->pos + 1)->misses;
+    return rc_ev_misses(run, r->task, r->pos + 1);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -422,8 +422,9 @@ static void print_entry(const struct rc_run *run, const struct rc_race *r,
     char site[600], src[64];
     int i;
 
-    fprintf(fp, "R%d ltid %d event %d %s(%s, %d) at %s ", num,
-            run->tasks[r->task].ltid, e->seq, call_of(e),
+    fprintf(fp, "R%d ltid %d event %ld %s(%s, %d) at %s ", num,
+            run->tasks[r->task].ltid, rc_ev_seq(run, r->task, r->pos),
+            call_of(e),
             source_text(e->afrom, src, sizeof src), e->atag,
             rc_site_name(run, r->task, e->site, site, sizeof site));
     if (r->took < 0) {
@@ -468,8 +469,8 @@ static void print_out_of_order(const struct rc_run *run,
                     "sender's messages in order: no run of PVM takes these "
                     "so; was the recording edited, or made by a tool that "
                     "broke that order?):\n");
-        fprintf(fp, "   ltid %d event %d took ", run->tasks[r[i].task].ltid,
-                RC_EV(run, r[i].task, r[i].pos)->seq);
+        fprintf(fp, "   ltid %d event %ld took ", run->tasks[r[i].task].ltid,
+                rc_ev_seq(run, r[i].task, r[i].pos));
         msg_text(run, r[i].took, fp);
         fprintf(fp, " while ");
         msg_text(run, r[i].out_of_order, fp);
@@ -666,9 +667,9 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     char site[600];
     int j, n;
 
-    fprintf(fp, "%s\n  {\"ltid\": %d, \"seq\": %d, \"call\": \"%s\", "
-            "\"tag\": ", k->i++ ? "," : "", run->tasks[r->task].ltid, e->seq,
-            call_of(e));
+    fprintf(fp, "%s\n  {\"ltid\": %d, \"seq\": %ld, \"call\": \"%s\", "
+            "\"tag\": ", k->i++ ? "," : "", run->tasks[r->task].ltid,
+            rc_ev_seq(run, r->task, r->pos), call_of(e));
     if (r->took >= 0)
         fprintf(fp, "%d", rc_msg_tag(run, &run->msg[r->took]));
     else
@@ -813,8 +814,9 @@ static int jsonl_race(struct rc_run *run, const struct rc_race *r, void *arg)
     const struct rc_msg *t;
     char site[600];
 
-    fprintf(fp, "{\"ltid\":%d,\"seq\":%d,\"call\":\"%s\",\"tag\":",
-            run->tasks[r->task].ltid, e->seq, call_of(e));
+    fprintf(fp, "{\"ltid\":%d,\"seq\":%ld,\"call\":\"%s\",\"tag\":",
+            run->tasks[r->task].ltid, rc_ev_seq(run, r->task, r->pos),
+            call_of(e));
     if (r->took >= 0)
         fprintf(fp, "%d", rc_msg_tag(run, &run->msg[r->took]));
     else
@@ -867,6 +869,10 @@ static void print_memstats(const struct rc_run *run, const struct rc_race *r,
                    (size_t)run->nmsg * sizeof *run->msg +
                    run->nsnaps * sizeof *run->snaps +
                    run->ndents * sizeof *run->dents, races;
+    int t;
+
+    for (t = 0; t < run->ntasks; t++)
+        model += (size_t)run->tasks[t].nodd * sizeof *run->tasks[t].odd;
 
     if (!rc_memstats())
         return;

@@ -91,8 +91,9 @@ static void write_race(FILE *out, const struct rc_race *r, int first)
     const struct rc_ev *e = RC_EV(&an.run, r->task, r->pos);
     int j;
 
-    fprintf(out, "%s{\"ltid\":%d,\"event\":%d,\"tag\":%d,\"took\":",
-            first ? "" : ",\n", an.run.tasks[r->task].ltid, e->seq, e->atag);
+    fprintf(out, "%s{\"ltid\":%d,\"event\":%ld,\"tag\":%d,\"took\":",
+            first ? "" : ",\n", an.run.tasks[r->task].ltid,
+            rc_ev_seq(&an.run, r->task, r->pos), e->atag);
     if (r->took >= 0)
         write_msg(out, r->took);
     else
@@ -131,7 +132,7 @@ static int replay_alts(long ltid, long event, FILE *out)
         const struct rc_race *r = &an.races[i];
 
         if ((ltid >= 0 && an.run.tasks[r->task].ltid != ltid) ||
-            (event > 0 && RC_EV(&an.run, r->task, r->pos)->seq != event))
+            (event > 0 && rc_ev_seq(&an.run, r->task, r->pos) != event))
             continue;
         write_race(out, r, k++ == 0);
     }
@@ -228,7 +229,7 @@ static const struct rc_race *race_at(long ltid, long event)
     for (i = 0; i < an.n; i++) {
         r = &an.races[i];
         if (an.run.tasks[r->task].ltid == ltid &&
-            RC_EV(&an.run, r->task, r->pos)->seq == event)
+            rc_ev_seq(&an.run, r->task, r->pos) == event)
             return r;
     }
     return NULL;

@@ -200,7 +200,7 @@ static int page_event(int ti, int pos, const struct lv_task *t,
     out->msgid = e->msgid;
     out->bytes = model.view->bytes[i];
     out->from = e->from;
-    out->seq = e->seq;
+    out->seq = rc_ev_seq(&model, ti, pos);
     out->t = model.view->t[i];
     out->site = site_of(t, e->site);
     out->to = (int)*nto;

@@ -235,7 +235,7 @@ static int derive_event(struct top_run *run, struct deriver *dv, int ti,
                                       : -1;
     }
     e->t = m->view->t[i];
-    e->seq = x->seq;
+    e->seq = rc_ev_seq(m, ti, i - m->tasks[ti].first + 1);
     e->site = site_of(dv, x->site);
     if (nto) {
         e->to = run->nto;

@@ -78,8 +78,8 @@ void ex_name_choice(const struct rc_run *run, int t, int pos, int m,
     char taken[32];
 
     name_taken(run, m, taken, sizeof taken);
-    snprintf(buf, size, "%d:%d=%s", run->tasks[t].ltid,
-             RC_EV(run, t, pos)->seq, taken);
+    snprintf(buf, size, "%d:%ld=%s", run->tasks[t].ltid,
+             rc_ev_seq(run, t, pos), taken);
 }
 
 static int is_receive(const struct rc_ev *e)

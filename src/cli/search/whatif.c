@@ -293,12 +293,22 @@ static int refuse(pg_err *err, const char *fmt, ...)
 static int find_event(const struct rc_run *run, int ltid, long seq, int *t,
                       int *pos)
 {
+    int lo = 1, hi;
+
     for (*t = 0; *t < run->ntasks && run->tasks[*t].ltid != ltid; ++*t)
         ;
-    for (*pos = 1; *t < run->ntasks && *pos <= run->tasks[*t].n &&
-                   RC_EV(run, *t, *pos)->seq != seq; ++*pos)
-        ;
-    return *t < run->ntasks && *pos <= run->tasks[*t].n ? 0 : -1;
+    if (*t >= run->ntasks)
+        return -1;
+    for (hi = run->tasks[*t].n + 1; lo < hi;) { /* seq grows with pos */
+        int mid = lo + (hi - lo) / 2;
+
+        if (rc_ev_seq(run, *t, mid) < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *pos = lo;
+    return lo <= run->tasks[*t].n && rc_ev_seq(run, *t, lo) == seq ? 0 : -1;
 }
 
 /* The race at ltid:seq, into *race: only that receive is examined, and
@@ -343,10 +353,10 @@ static int find_alt(const struct rc_run *run, const struct rc_race *race,
         len += snprintf(list + len, sizeof list - len, "\n    %s%s", one,
                         race->alts[i].msg == race->took ? "  (taken)" : "");
     }
-    return refuse(err, "ltid %d event %d cannot take %d:%d, which is not one "
+    return refuse(err, "ltid %d event %ld cannot take %d:%d, which is not one "
                   "of its alternatives; choose one of (SENDER:MSGID):%s",
                   run->tasks[race->task].ltid,
-                  RC_EV(run, race->task, race->pos)->seq, sender, msgid, list);
+                  rc_ev_seq(run, race->task, race->pos), sender, msgid, list);
 }
 
 /* Per group, how many of its turns the run follows (those no stop
@@ -450,8 +460,8 @@ static int make_plan(const struct rc_run *run, const int *min, pg_err *err)
         has0 |= k->ltid == 0;
         followed += min[t] - 1;
         total += k->n;
-        len += snprintf(wi.plan + len, cap - len, "stop %d %d\n", k->ltid,
-                        min[t] <= k->n ? RC_EV(run, t, min[t])->seq : -1);
+        len += snprintf(wi.plan + len, cap - len, "stop %d %ld\n", k->ltid,
+                        min[t] <= k->n ? rc_ev_seq(run, t, min[t]) : -1L);
     }
     if (!has0)
         len += snprintf(wi.plan + len, cap - len, "stop 0 -1\n");
