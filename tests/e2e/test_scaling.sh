@@ -14,6 +14,9 @@
 #   and takes one) analysed by -races under a 1 GB address-space limit
 #   (ulimit -v), and its answer right (no race, every receive examined).
 #   The old clocks, ntasks ints per task and per snapshot, needed 4.8 GB.
+# - -tasks keeps a send's destination in the bytes its sender's palette of
+#   destinations needs: a bit a send where a worker sends to its master
+#   alone, a byte with acks at 256 tasks (counted: PANGAEA_MEMSTATS=1).
 # - -tasks reads a summary: 10^6 events (the deep queue) within 100 MB of
 #   address space, its counts right (the whole run loaded took ~135 MB,
 #   and short of memory printed wrong counts); it streams the logs through
@@ -114,6 +117,29 @@ if [ -n "$t3" ] && [ -n "$t6" ] && [ "$t3" -gt 0 ] && [ "$t6" -le $((t3 + 5120))
 else
     pg_fail "-tasks: 10^6 events in '$t6' KB, 10^3 in '$t3' KB: more than 5 MB more"
 fi
+
+# -tasks keeps a send's destination in the fewest bytes its sender's
+# destinations need (PANGAEA_MEMSTATS=1 counts them): on the deep queue
+# (each worker sends to the master alone) a bit a send, whether a
+# receive took it (0.125 bytes; 1.125 when a destination took a byte);
+# with acks at 256 tasks, the master's sends to 255 workers a byte each
+# (0.67 a send in all; 2.125 when 256 tasks made every destination two).
+kept_per_send() { # DIR: -tasks' bytes kept a send
+    PANGAEA_MEMSTATS=1 "$P" -tasks "$1" 2>&1 >/dev/null |
+        sed -n 's/^pangaea: memory: .* \([0-9]*\) sends kept in \([0-9]*\) bytes.*/\2 \1/p' |
+        awk '$2 > 0 { printf "%.3f", $1 / $2 }'
+}
+mkdir -p "$dir/ack256"
+"$G" "$dir/ack256" 256 200000 star-ack >/dev/null || pg_fail "gen_logs 256 tasks star-ack failed"
+k1=$(kept_per_send "$big")
+k2=$(kept_per_send "$dir/ack256")
+if [ -n "$k1" ] && [ -n "$k2" ] &&
+   awk -v a="$k1" -v b="$k2" 'BEGIN { exit !(a <= 0.25 && b <= 1.0) }'; then
+    pg_pass "-tasks: $k1 bytes kept a send on the deep queue (<= 0.25), $k2 with acks at 256 tasks (<= 1.0)"
+else
+    pg_fail "-tasks: '$k1' bytes kept a send on the deep queue (> 0.25?), '$k2' with acks at 256 tasks (> 1.0?)"
+fi
+rm -rf "$dir/ack256"
 
 out=$(PANGAEA_MEMSTATS=1 "$P" -races "$big" 2>&1 >/dev/null)
 line=$(echo "$out" | grep '^pangaea: memory: ')

@@ -112,7 +112,11 @@ int top_postmortem(int argc, char **argv)
         rc = top_export_perfetto_json(&run, stdout) < 0 ? TOP_EXIT_FAILED : 0;
     if (fflush(stdout) != 0)
         rc = TOP_EXIT_FAILED;
-    if (rc_memstats()) /* PANGAEA_MEMSTATS=1 (test_scaling.sh reads it) */
+    if (rc_memstats() && !strcmp(mode, "-tasks")) /* PANGAEA_MEMSTATS=1 */
+        fprintf(stderr, "pangaea: memory: %d tasks, %d sends kept in %zu "
+                "bytes; peak resident %ld KB\n", run.ntasks, run.nsends,
+                run.kept_sends, rc_peak_kb());
+    else if (rc_memstats()) /* (test_scaling.sh reads them) */
         fprintf(stderr, "pangaea: memory: %d tasks; peak resident %ld KB\n",
                 run.ntasks, rc_peak_kb());
     top_run_free(&run);

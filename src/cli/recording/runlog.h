@@ -106,6 +106,8 @@ struct top_run {
     int nsends, nrecvs;
     int unmatched_sends;     /* destinations of a send no receive took */
     int unmatched_recvs;     /* receives whose send is not in the logs */
+    size_t kept_sends;       /* -tasks: bytes of what it kept of the sends
+                                (top_run_load_summary), counted */
     int cycles;              /* receives whose order had to be broken */
     double tmin;             /* earliest event time (0 when no event) */
     char **sites;            /* call sites, named ("file.c:LINE"...), each

@@ -6,7 +6,7 @@
  * event, and the run's counts of what matched: no event need be kept.
  * The logs are read through the recording's model (races.h: its tasks
  * and exec logs, rc_load_tasks; each comm log streamed by its reader,
- * rc_stream_comm) twice: the sends, kept in a byte or two each, then
+ * rc_stream_comm) twice: the sends, kept in a bit or a few each, then
  * the receives, matched against them as the model matches (a receive
  * takes the send of its sender and message id that names its task).
  */
@@ -82,28 +82,37 @@ int top_tasks_print(const struct top_run *run, FILE *fp)
 
 /* What the summary keeps of the sends, to match the receives against:
  * per sender, its point-to-point sends by message id (message ids grow
- * by one a send in a task's log: one code a slot, the destination's task
- * index, in a byte below 254 tasks; a bit a slot whether a receive of
- * that task took it); the rest
- * (multicasts, a message id below its sender's first or far past its
- * last, a second send of one id) as before in a list with the
- * destinations, found through the model's matcher (rc_index). */
+ * by one a send in a task's log: a slot a message id, and a bit a slot
+ * whether a receive of its destination took it); the rest (multicasts,
+ * a message id below its sender's first or far past its last, a second
+ * send of one id) as before in a list with the destinations, found
+ * through the model's matcher (rc_index).  A slot's destination is an
+ * index into the sender's own palette of destinations, in as few bytes
+ * as that palette needs: none while the sender sent every message id to
+ * one task (a worker under a master), one below 255 destinations, else
+ * two or four; a sender widens its slots when it needs to. */
 #define CODE_NONE 0xFFFFFFFFu     /* no send of that message id */
 #define CODE_NOLOG 0xFFFFFFFEu    /* a destination without a log */
+#define HASH_FROM 8               /* palettes this long get a hash */
 
 struct dense {
     int base, n;          /* message ids base .. base+n-1 */
     size_t cap;
-    void *code;           /* a code a slot (sums.width bytes) */
+    int w;                /* bytes a slot: 0 (every slot present, the
+                             palette's one destination), 1, 2 or 4 */
+    void *code;           /* a palette index a slot, all ones: none */
+    unsigned *pal;        /* the destinations: task index, or CODE_NOLOG */
+    int npal;
+    size_t cappal;
+    unsigned *hkey;       /* palette entries + 1 by destination, open */
+    int *hidx;            /* addressing, once the palette is long */
+    int hcap;
     unsigned char *taken; /* a bit a slot */
 };
 
 struct sums {
     struct rc_run m;      /* the model's tasks, exec logs and reader */
     struct top_run *run;
-    size_t width;         /* bytes a code: 1 up to 253 tasks, 2 up to
-                             65,533, else 4 */
-    uint32_t none;        /* "none" in that width (all ones) */
     struct dense *d;      /* per task */
     struct sum_send { int src, msgid, to, nto; } *snd;
     size_t nsnd, capsnd;
@@ -114,31 +123,120 @@ struct sums {
     size_t capsites;      /* run->sites' */
 };
 
-/* Codes are 1, 2 or 4 bytes as the task count needs, the two highest
- * values of the width meaning "none" and "no log". */
-static unsigned code_at(const struct sums *sm, const struct dense *d, long i)
+static uint32_t none_of(int w)
+{
+    return w == 4 ? 0xFFFFFFFFu : (1u << (8 * w)) - 1;
+}
+
+static uint32_t slot_get(const void *code, int w, long i)
+{
+    return w == 1 ? ((const uint8_t *)code)[i]
+           : w == 2 ? ((const uint16_t *)code)[i]
+                    : ((const uint32_t *)code)[i];
+}
+
+static void slot_set(void *code, int w, long i, uint32_t c)
+{
+    if (w == 1)
+        ((uint8_t *)code)[i] = (uint8_t)c;
+    else if (w == 2)
+        ((uint16_t *)code)[i] = (uint16_t)c;
+    else
+        ((uint32_t *)code)[i] = c;
+}
+
+/* Slot i's destination: a task index, CODE_NOLOG, or CODE_NONE. */
+static unsigned code_at(const struct dense *d, long i)
 {
     uint32_t c;
 
     if (i < 0 || i >= d->n)
         return CODE_NONE;
-    c = sm->width == 1 ? ((const uint8_t *)d->code)[i]
-        : sm->width == 2 ? ((const uint16_t *)d->code)[i]
-        : ((const uint32_t *)d->code)[i];
-    return c >= sm->none - 1 ? CODE_NONE - (sm->none - c) : c;
+    if (d->w == 0)
+        return d->pal[0];
+    c = slot_get(d->code, d->w, i);
+    return c == none_of(d->w) ? CODE_NONE : d->pal[c];
 }
 
-static void code_set(const struct sums *sm, struct dense *d, long i,
-                     unsigned code)
+/* The sender's slots in w bytes each, re-coded (from a width of 0:
+ * every slot palette index 0).  0, or -1 out of memory. */
+static int widen(struct dense *d, int w)
 {
-    uint32_t c = code >= CODE_NOLOG ? sm->none - (CODE_NONE - code) : code;
+    size_t cap = d->cap > (size_t)d->n + 16 ? d->cap : (size_t)d->n + 16;
+    void *code = malloc(cap * (size_t)w);
+    uint32_t c;
+    long i;
 
-    if (sm->width == 1)
-        ((uint8_t *)d->code)[i] = (uint8_t)c;
-    else if (sm->width == 2)
-        ((uint16_t *)d->code)[i] = (uint16_t)c;
-    else
-        ((uint32_t *)d->code)[i] = c;
+    if (!code)
+        return -1;
+    for (i = 0; i < d->n; i++) {
+        c = d->w == 0 ? 0 : slot_get(d->code, d->w, i);
+        slot_set(code, w, i, d->w > 0 && c == none_of(d->w) ? none_of(w) : c);
+    }
+    free(d->code);
+    d->code = code, d->cap = cap, d->w = w;
+    return 0;
+}
+
+/* The slot of destination code in the sender's palette hash: its own,
+ * or the empty one where it goes. */
+static int hslot(const struct dense *d, unsigned code)
+{
+    int h = (int)((code * 2654435761u) & (unsigned)(d->hcap - 1));
+
+    while (d->hkey[h] && d->hkey[h] != code + 1)
+        h = (h + 1) & (d->hcap - 1);
+    return h;
+}
+
+/* The palette's hash, twice the room of the palette.  0, or -1. */
+static int rehash(struct dense *d)
+{
+    int j, h, cap = 16;
+
+    while (cap < 2 * d->npal + 2)
+        cap *= 2;
+    free(d->hkey), free(d->hidx);
+    d->hkey = calloc((size_t)cap, sizeof *d->hkey);
+    d->hidx = malloc((size_t)cap * sizeof *d->hidx);
+    d->hcap = cap;
+    if (!d->hkey || !d->hidx)
+        return -1;
+    for (j = 0; j < d->npal; j++) {
+        h = hslot(d, d->pal[j]);
+        d->hkey[h] = d->pal[j] + 1, d->hidx[h] = j;
+    }
+    return 0;
+}
+
+/* Destination code's index in the sender's palette, added if new (and
+ * the slots widened when the palette outgrows them).  -1 out of memory. */
+static int pal_index(struct dense *d, unsigned code)
+{
+    int k = -1, j, h;
+
+    if (d->hcap) {
+        h = hslot(d, code);
+        k = d->hkey[h] ? d->hidx[h] : -1;
+    }
+    for (j = 0; !d->hcap && j < d->npal && k < 0; j++)
+        k = d->pal[j] == code ? j : -1;
+    if (k >= 0)
+        return k;
+    if (pg_grow(&d->pal, &d->cappal, (size_t)d->npal + 1, sizeof *d->pal) < 0)
+        return -1;
+    d->pal[k = d->npal++] = code;
+    if (d->npal >= HASH_FROM && 2 * d->npal + 2 > d->hcap) {
+        if (rehash(d) < 0)
+            return -1;
+    } else if (d->hcap) {
+        h = hslot(d, code);
+        d->hkey[h] = code + 1, d->hidx[h] = k;
+    }
+    if (d->w > 0 && (uint32_t)k >= none_of(d->w) &&
+        widen(d, d->w == 1 ? 2 : 4) < 0)
+        return -1;
+    return k;
 }
 
 /* Slot msgid of sender s for code: 1, 0 when it belongs in the list, -1
@@ -147,19 +245,25 @@ static int dense_put(struct sums *sm, int s, int msgid, unsigned code)
 {
     struct dense *d = &sm->d[s];
     long i;
+    int k;
 
     if (d->n == 0)
         d->base = msgid;
     i = (long)msgid - d->base;
-    if (i < 0 || i > 4L * d->n + 4096 || code_at(sm, d, i) != CODE_NONE)
+    if (i < 0 || i > 4L * d->n + 4096 || code_at(d, i) != CODE_NONE)
         return 0;
-    if (pg_grow(&d->code, &d->cap, (size_t)i + 1, sm->width) < 0)
+    if ((k = pal_index(d, code)) < 0)
         return -1;
-    if (i >= d->n) /* the slots up to i are none; past it, untouched (the
-                      doubled room stays unresident until used) */
-        memset((char *)d->code + (size_t)d->n * sm->width, 0xFF,
-               (size_t)(i + 1 - d->n) * sm->width);
-    code_set(sm, d, i, code);
+    if (d->w == 0 && (k > 0 || i != d->n) && widen(d, 1) < 0)
+        return -1; /* a second destination, or a message id skipped */
+    if (d->w > 0 && pg_grow(&d->code, &d->cap, (size_t)i + 1, d->w) < 0)
+        return -1;
+    if (d->w > 0 && i >= d->n) /* the slots up to i are none; past it,
+                                  untouched (unresident until used) */
+        memset((char *)d->code + (size_t)d->n * d->w, 0xFF,
+               (size_t)(i + 1 - d->n) * d->w);
+    if (d->w > 0)
+        slot_set(d->code, d->w, i, (uint32_t)k);
     if (i >= d->n)
         d->n = (int)i + 1;
     return 1;
@@ -244,7 +348,7 @@ static int sum_recv(struct rc_run *m, int ti, const pg_event *ev, void *arg)
         return 0;
     }
     i = (long)ev->msgid - sm->d[s].base;
-    if (code_at(sm, &sm->d[s], i) == (unsigned)ti)
+    if (code_at(&sm->d[s], i) == (unsigned)ti)
         sm->d[s].taken[i / 8] |= (unsigned char)(1u << (i % 8));
     else if (!take_listed(sm, s, ev->msgid, run->tasks[ti].ltid)) {
         run->unmatched_recvs++;
@@ -285,7 +389,7 @@ static int sum_end(struct sums *sm)
         struct top_event *e = &run->ev[t];
 
         for (k = 0; k < d->n; k++)
-            run->unmatched_sends += code_at(sm, d, k) != CODE_NONE &&
+            run->unmatched_sends += code_at(d, k) != CODE_NONE &&
                                     !(d->taken[k / 8] & (1u << (k % 8)));
         run->nsends += run->tasks[t].nsend;
         run->nrecvs += run->tasks[t].nrecv;
@@ -341,8 +445,6 @@ int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err)
     if (rc_load_tasks(&sm.m, run->dir, err) < 0)
         return rc_free(&sm.m), -1;
     run->ntasks = sm.m.ntasks;
-    sm.width = run->ntasks < 0xFE ? 1 : run->ntasks < 0xFFFE ? 2 : 4;
-    sm.none = sm.width == 4 ? 0xFFFFFFFFu : (1u << (8 * sm.width)) - 1;
     run->tasks = calloc((size_t)run->ntasks + 1, sizeof *run->tasks);
     run->ev = calloc((size_t)run->ntasks + 1, sizeof *run->ev);
     sm.d = calloc((size_t)run->ntasks + 1, sizeof *sm.d);
@@ -351,7 +453,14 @@ int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err)
          : sum_passes(&sm, err);
     run->nev = run->ntasks;
     for (t = 0; sm.d && t < run->ntasks; t++)
-        free(sm.d[t].code), free(sm.d[t].taken);
+        run->kept_sends += (size_t)sm.d[t].n * sm.d[t].w +
+                           (size_t)sm.d[t].n / 8 +
+                           (size_t)sm.d[t].npal * sizeof *sm.d[t].pal +
+                           (size_t)sm.d[t].hcap * (sizeof *sm.d[t].hkey +
+                                                   sizeof *sm.d[t].hidx);
+    for (t = 0; sm.d && t < run->ntasks; t++)
+        free(sm.d[t].code), free(sm.d[t].taken), free(sm.d[t].pal),
+            free(sm.d[t].hkey), free(sm.d[t].hidx);
     free(sm.d), free(sm.snd), free(sm.dst), free(sm.taken);
     rc_index_free(&sm.x);
     rc_free(&sm.m);
