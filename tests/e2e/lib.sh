@@ -132,6 +132,13 @@ pg_skip() {
     exit 0
 }
 
+# pg_need_mpich: skips the test (pg_skip) where MPICH's launcher is not
+# installed: the MPI tests run MPICH first, Open MPI where they also can.
+pg_need_mpich() {
+    command -v mpiexec.mpich >/dev/null ||
+        pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+}
+
 # Prints the path of a fresh temp dir, removed by the cleanup trap.
 pg_tmpdir() { mktemp -d "$PG_TMP_BASE/t.XXXXXX"; }
 

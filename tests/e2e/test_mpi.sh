@@ -7,8 +7,7 @@
 . "$(dirname "$0")/mpi_cases.sh"
 pg_mpi_defaults # MPICH as a user has it (lib.sh)
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 one_mpi MPICH mpiexec.mpich "$PG_BUILD/tests/mpich/mpi_master"
 
 # Fortran: recorded and replayed through the C calls.

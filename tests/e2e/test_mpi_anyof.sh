@@ -25,8 +25,7 @@
 # by a forced run; the race-only recording (-min) replays as recorded.
 . "$(dirname "$0")/lib.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 P=$PG_BUILD/pangaea
 dir=$(pg_tmpdir)

@@ -19,8 +19,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/debug_lib.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 command -v gdb >/dev/null && command -v tmux >/dev/null ||
     pg_skip "gdb and tmux are needed (scripts/install-deps.sh test installs them)"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

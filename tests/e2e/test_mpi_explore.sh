@@ -17,8 +17,7 @@
 #    and replay.
 . "$(dirname "$0")/lib.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 P=$PG_BUILD/pangaea
 PROG=$PG_BUILD/tests/mpich/mpi_orders
 dir=$(pg_tmpdir)

@@ -9,8 +9,7 @@
 . "$(dirname "$0")/mpi_cases.sh"
 . "$(dirname "$0")/mpi_f08_cases.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 [ -x "$PG_BUILD/tests/mpich/mpi_f08master" ] ||
     pg_skip "no mpif90.mpich: the mpi_f08 program was not built"
 f08master MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"

@@ -5,8 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi_cases.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 PVM_TMP=$(pg_tmpdir)
 export PVM_TMP
 race_only MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"

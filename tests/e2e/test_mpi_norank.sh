@@ -28,8 +28,7 @@
 # directory of pangaea's for a run (pangaea-mpi.*) in the test's TMPDIR.
 . "$(dirname "$0")/lib.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 P=$PG_BUILD/pangaea
 dir=$(pg_tmpdir)

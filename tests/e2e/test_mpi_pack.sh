@@ -16,8 +16,7 @@
 #   program gone), gives the recorded output.
 . "$(dirname "$0")/lib.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 P=$PG_BUILD/pangaea
 dir=$(pg_tmpdir)

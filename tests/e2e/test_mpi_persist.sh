@@ -8,8 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi_cases.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 persist MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"
 fpersist MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"
 

@@ -18,8 +18,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 command -v strace >/dev/null ||
     pg_skip "strace is not installed (scripts/install-deps.sh test installs it)"
 P=$PG_BUILD/pangaea

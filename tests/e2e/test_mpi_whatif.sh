@@ -108,8 +108,7 @@ whatif_case() {
     fi
 }
 
-command -v mpiexec.mpich >/dev/null ||
-    pg_skip "MPICH is not installed (scripts/install-deps.sh test installs it)"
+pg_need_mpich
 whatif_case MPICH mpiexec.mpich "$PG_BUILD/tests/mpich"
 if command -v mpiexec.openmpi >/dev/null; then
     whatif_case "Open MPI" mpiexec.openmpi "$PG_BUILD/tests/openmpi" --oversubscribe
