@@ -108,22 +108,15 @@ int pg_log_path(char *buf, int size, const char *dir, int ltid,
     return (n < 0 || n >= size) ? -1 : 0;
 }
 
-/* Whether path names anything (a link itself counts: lstat). */
-static int present(const char *path)
-{
-    struct stat st;
-
-    return lstat(path, &st) == 0;
-}
-
 int pg_logdir_incomplete(const char *dir)
 {
     char mark[PATH_MAX + 32], word[sizeof PG_LOGDIR_COMPLETE_WORD] = "";
+    struct stat st;
     int fd;
     ssize_t n;
 
     snprintf(mark, sizeof mark, "%s/%s", dir, PG_LOGDIR_INCOMPLETE);
-    if (!present(mark))
+    if (lstat(mark, &st) < 0) /* a link itself counts */
         return 0;
     fd = open(mark, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     n = fd < 0 ? -1 : read(fd, word, sizeof word - 1);

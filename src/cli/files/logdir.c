@@ -199,13 +199,6 @@ static int present(const char *path)
     return lstat(path, &st) == 0;
 }
 
-/* The mark is there and does not say "complete": the log layer reads it
- * (pg_logdir_incomplete), for the MPI library's replay too. */
-int top_logdir_incomplete(const char *dir)
-{
-    return pg_logdir_incomplete(dir);
-}
-
 /* previous/ may be missing, or a real directory holding recording files
  * only; anything else is refused before anything moves. */
 static int check_previous(const char *prev, pg_err *err)
@@ -289,7 +282,7 @@ int top_logdir_begin(const char *dir, pg_err *err)
     snprintf(mark, sizeof mark, "%s/%s", dir, PG_LOGDIR_INCOMPLETE);
     any = holds_recording(dir, err);
     if (any > 0)
-        rc = top_logdir_incomplete(dir) ? drop_failed(dir, prev, err)
+        rc = pg_logdir_incomplete(dir) ? drop_failed(dir, prev, err)
                                         : keep_previous(dir, prev, err);
     if (any < 0 || rc < 0)
         return -1;

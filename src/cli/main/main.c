@@ -620,7 +620,7 @@ static void prepare_logs(struct top_opts *o)
     if (o->mode == PANGAEA_REPLAY) {
         if (top_check_recording(o, &err) < 0) /* hostcheck.c */
             fail(TOP_EXIT_USAGE, "%s", err.msg);
-        if (top_logdir_incomplete(o->logdir))
+        if (pg_logdir_incomplete(o->logdir))
             fprintf(stderr, "pangaea: the recording in %s did not end well "
                     "(its logs may stop early): replaying what it holds\n",
                     o->logdir);
@@ -761,7 +761,7 @@ static int end_run(struct top_opts *o, int status)
         status = finish_recording(o, status);
     pg_top_off(); /* our own end is not a task's end */
     top_daemon_release(run.started);
-    if (o->min && !top_logdir_incomplete(o->logdir) &&
+    if (o->min && !pg_logdir_incomplete(o->logdir) &&
         top_min_dir(o->logdir, &err) < 0) { /* minimize.c */
         fprintf(stderr, "pangaea: -min: %s (the recording stays whole)\n",
                 err.msg);

@@ -228,9 +228,6 @@ int top_logdir_lock(const char *dir, int readonly_ok, pg_err *err);
 int top_logdir_check(const char *dir, pg_err *err);
 int top_logdir_begin(const char *dir, pg_err *err);
 int top_logdir_complete(const char *dir, pg_err *err);
-/* 1 if the recording in dir did not end well (or is still being made, or
- * could not be marked complete). */
-int top_logdir_incomplete(const char *dir);
 /* 1 if `name` is a file of a recording: ltid-N.*.xml, ltid-N.*.pgc, or the page
  * -display wrote. */
 int top_recording_file(const char *name);

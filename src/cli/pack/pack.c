@@ -466,7 +466,7 @@ int top_pack(int argc, char **argv)
         if (top_logdir_lock(dirs[i], 1, &err) < 0 ||
             scan_exec_logs(dirs[i], &err) < 0)
             return fprintf(stderr, "pangaea: %s\n", err.msg), TOP_EXIT_USAGE;
-        if (top_logdir_incomplete(dirs[i]))
+        if (pg_logdir_incomplete(dirs[i]))
             fprintf(stderr, "pangaea: the recording in %s did not end well: "
                     "packing what it holds\n", dirs[i]);
     }

@@ -127,7 +127,7 @@ static int prepare(const struct top_opts *o, pg_err *err)
                           o->logdir, path);
     pg_log_path(path, sizeof path, o->logdir, 1, PG_LOG_COMM);
     if (access(path, F_OK) < 0)
-        return top_logdir_incomplete(o->logdir)
+        return pg_logdir_incomplete(o->logdir)
                    ? pg_err_set(err, "nothing to replay in %s: the recorded "
                                 "run failed before rank 0 began its log (no "
                                 "%s; %s marks the recording as one that did "
@@ -136,7 +136,7 @@ static int prepare(const struct top_opts *o, pg_err *err)
                                 PG_LOGDIR_INCOMPLETE)
                    : pg_err_set(err, "no recording to replay in %s (no %s)",
                                 o->logdir, path);
-    if (top_logdir_incomplete(o->logdir))
+    if (pg_logdir_incomplete(o->logdir))
         fprintf(stderr, "pangaea: the recording in %s did not end well (its "
                 "logs may stop early): replaying what it holds\n", o->logdir);
     if (race_only(path))
