@@ -73,14 +73,12 @@ static void followed(char *path, size_t psize, char *dir, size_t dsize)
         *slash = 0;
 }
 
-/* A replay's words for a log it cannot follow whole: its recording is
- * marked as one that did not end well (pg_logdir_incomplete), which the
- * user must know to tell a broken log from a cut one. */
-static const char *failed_run(void)
+/* A replay's words for a log it cannot follow whole, in dir (followed):
+ * its recording is marked as one that did not end well
+ * (pg_logdir_incomplete), which the user must know to tell a broken log
+ * from a cut one. */
+static const char *failed_run(const char *dir)
 {
-    char path[PATH_MAX + 64], dir[PATH_MAX + 64];
-
-    followed(path, sizeof path, dir, sizeof dir);
     return pg_logdir_incomplete(dir)
                ? " (the recorded run failed: " PG_LOGDIR_INCOMPLETE " marks "
                  "the recording as one that did not end well)"
@@ -89,7 +87,10 @@ static const char *failed_run(void)
 
 static void replay_err(const pg_err *err)
 {
-    pgm_die(PGM_REFUSED, "cannot replay: %s%s", err->msg, failed_run());
+    char path[PATH_MAX + 64], dir[PATH_MAX + 64];
+
+    followed(path, sizeof path, dir, sizeof dir);
+    pgm_die(PGM_REFUSED, "cannot replay: %s%s", err->msg, failed_run(dir));
 }
 
 static void open_logs(const char *exe, const char *host, const char *cwd)
@@ -572,7 +573,7 @@ static _Noreturn void past_end(const char *made)
     pgm_die(PGM_DIVERGED, "the replay went past this rank's recording: the "
             "program called %s after event %ld, where its log %s stops "
             "without the rank's end (the recorded rank died or was ended "
-            "there)%s", made, pgm.acts, path, failed_run());
+            "there)%s", made, pgm.acts, path, failed_run(dir));
 }
 
 /* pgm_expect's cases other than the next event being the one asked for
