@@ -256,14 +256,15 @@ static int dense_put(struct sums *sm, int s, int msgid, unsigned code)
         return -1;
     if (d->w == 0 && (k > 0 || i != d->n) && widen(d, 1) < 0)
         return -1; /* a second destination, or a message id skipped */
-    if (d->w > 0 && pg_grow(&d->code, &d->cap, (size_t)i + 1, d->w) < 0)
-        return -1;
-    if (d->w > 0 && i >= d->n) /* the slots up to i are none; past it,
-                                  untouched (unresident until used) */
-        memset((char *)d->code + (size_t)d->n * d->w, 0xFF,
-               (size_t)(i + 1 - d->n) * d->w);
-    if (d->w > 0)
+    if (d->w > 0) {
+        if (pg_grow(&d->code, &d->cap, (size_t)i + 1, d->w) < 0)
+            return -1;
+        if (i >= d->n) /* the slots up to i are none; past it, untouched
+                          (unresident until used) */
+            memset((char *)d->code + (size_t)d->n * d->w, 0xFF,
+                   (size_t)(i + 1 - d->n) * d->w);
         slot_set(d->code, d->w, i, (uint32_t)k);
+    }
     if (i >= d->n)
         d->n = (int)i + 1;
     return 1;

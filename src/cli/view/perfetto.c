@@ -298,13 +298,6 @@ static int add_race(struct pt_marks *mk, int task, int pos, int nalts)
     return 0;
 }
 
-/* rc_find_counts' callback. */
-static int race_each(struct rc_run *m, const struct rc_race *r, void *arg)
-{
-    (void)m;
-    return add_race(arg, r->task, r->pos, r->nalts);
-}
-
 /* The later half's races, kept aside until the earlier half's are in. */
 struct pt_later {
     struct { int task, pos, nalts; } *r;
@@ -312,7 +305,8 @@ struct pt_later {
     size_t cap;
 };
 
-/* A half's: the marks (the earlier) or the races kept aside (later). */
+/* Where a walk's races go: the marks (one walk, or a split's earlier
+ * half), or aside (a split's later half). */
 struct pt_half {
     struct pt_marks *mk;
     struct pt_later *later;
@@ -343,7 +337,7 @@ static int find_races(struct rc_run *m, struct pt_marks *mk)
     int i, rc;
 
     if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-        return rc_find_counts(m, race_each, mk) < 0 ? -1 : 0;
+        return rc_find_counts(m, half_each, &lo) < 0 ? -1 : 0;
     rc = rc_find_counts_split(m, half_each, &lo, &hi) < 0 ? -1 : 0;
     for (i = 0; rc == 0 && i < later.n; i++)
         rc = add_race(mk, later.r[i].task, later.r[i].pos, later.r[i].nalts);
