@@ -101,7 +101,7 @@ struct finder {
     struct sender *snd; /* by receiver, then sender (task index) */
     int *snd_first;     /* per receiver: its senders snd[first .. next's) */
     int *nhead;         /* per dst: its first notice */
-    struct rc_alt *cand;
+    struct rc_alt *cand;  /* a receive's candidates: not the one it took */
     struct rc_alt_of *cand_of; /* each's: what the views ask of them */
     int ncand;
     size_t cap, cap_of;
@@ -110,8 +110,6 @@ struct finder {
     size_t capr;
     struct rc_alt *alts;  /* every race's alternatives, in race order */
     size_t nalts, capalts;
-    struct rc_alt_of *alts_of; /* each's: the handed race's, as alts */
-    size_t capalts_of;
     int bare;             /* keep no alternatives (rc_find_bare) */
     int counts;           /* a race's alternatives counted, not listed
                              (bare, rc_find_counts) */
@@ -122,6 +120,7 @@ struct finder {
      * said 1 of an alternative (reached); the race's alternatives are
      * then those found so far, its out_of_order not computed */
     int lazy, took, nother, need, reached;
+    int have;             /* a candidate was the message it took */
     int (*reach)(const struct rc_run *, int msg, int fifo_broken, void *);
     void *reach_arg;
     int hint;  /* with reach: the sender slot whose alternative reach last
@@ -241,22 +240,26 @@ static inline int room(struct finder *f)
 }
 
 /* A candidate, what a view asks of it in of when handing races over
- * (one a sender and receive in a deep queue: written whole). */
+ * (one a sender and receive in a deep queue: written whole).  The
+ * message the receive took is noted (have), not kept: the candidates
+ * are then the race's alternatives as they are, handed over in place. */
 static inline int add_of(struct finder *f, int msg, int fifo_broken,
                   const struct rc_alt_of *of)
 {
+    if (msg == f->took) {
+        f->have = 1;
+        return 0;
+    }
     if (room(f) < 0)
         return -1;
     if (f->of)
         f->cand_of[f->ncand] = *of;
     f->cand[f->ncand++] = (struct rc_alt){ (unsigned)msg,
                                            (unsigned)fifo_broken };
-    if (msg != f->took) {
-        f->nother++;
-        if (f->reach && !f->reached &&
-            f->reach(f->run, msg, fifo_broken, f->reach_arg))
-            f->reached = 1;
-    }
+    f->nother++;
+    if (f->reach && !f->reached &&
+        f->reach(f->run, msg, fifo_broken, f->reach_arg))
+        f->reached = 1;
     return 0;
 }
 
@@ -359,54 +362,45 @@ static int hand_over(struct finder *f, struct rc_race *r)
                      f->known[f->nraces].task != r->task ||
                      f->known[f->nraces].pos != r->pos))
         return -1; /* not the races of the first pass */
-    r->alts = f->counts ? NULL : f->alts + f->nalts;
+    r->alts = f->counts ? NULL : f->cand; /* the candidates, in place */
     r->first = f->known ? f->known[f->nraces].first : 0;
     f->nraces++;
     rc_found = r; /* this thread's: a split walk hands over in two */
-    rc_found_of = f->of ? f->alts_of + f->nalts : NULL;
+    rc_found_of = f->of ? f->cand_of : NULL;
     rc = f->each(f->run, r, f->arg);
     rc_found = NULL, rc_found_of = NULL;
     return rc;
 }
 
-/* Keeps a race; its alternatives go to the one array of all races (an
- * offset until rc_find is done: the array moves as it grows), or are
- * counted only (counts), or it is handed over (each). */
+/* Keeps a race; its alternatives (the candidates) go to the one array
+ * of all races (an offset until rc_find is done: the array moves as it
+ * grows), or are counted only (counts), or it is handed over (each). */
 static int keep_race(struct finder *f, int p, int pos, int took, int cons,
                      int ooo)
 {
     struct rc_race one, *r = &one;
-    int i, n = 0;
+    int keep = !f->each && !f->counts;
 
     if ((!f->each && pg_grow(&f->races, &f->capr, (size_t)(f->nraces) + 1,
                              sizeof *f->races) < 0) ||
-        (!f->counts && pg_grow(&f->alts, &f->capalts,
-                               f->nalts + (size_t)f->ncand + 1,
-                               sizeof *f->alts) < 0) ||
-        (f->of && pg_grow(&f->alts_of, &f->capalts_of,
-                          f->nalts + (size_t)f->ncand + 1,
-                          sizeof *f->alts_of) < 0))
+        (keep && pg_grow(&f->alts, &f->capalts,
+                         f->nalts + (size_t)f->ncand + 1,
+                         sizeof *f->alts) < 0))
         return -1;
     if (!f->each)
         r = &f->races[f->nraces];
     memset(r, 0, sizeof *r);
     r->task = p, r->pos = pos, r->took = took, r->conservative = cons;
     r->out_of_order = ooo;
-    r->alts = (struct rc_alt *)(uintptr_t)f->nalts; /* resolved at the end */
-    for (i = 0; !f->counts && i < f->ncand; i++) {
-        if (f->cand[i].msg == took)
-            continue;
-        if (f->of)
-            f->alts_of[f->nalts + n] = f->cand_of[i];
-        f->alts[f->nalts + n++] = f->cand[i];
-    }
-    r->nalts = f->counts ? f->nother : n; /* the candidates not taken */
+    r->nalts = f->counts ? f->nother : f->ncand;
     if (f->each)
         return hand_over(f, r);
-    if (f->counts)
-        r->alts = NULL;
-    else
-        f->nalts += n;
+    r->alts = NULL;
+    if (keep) {
+        r->alts = (struct rc_alt *)(uintptr_t)f->nalts; /* resolved at the end */
+        memcpy(f->alts + f->nalts, f->cand, (size_t)f->ncand * sizeof *f->cand);
+        f->nalts += (size_t)f->ncand;
+    }
     f->nraces++;
     return 0;
 }
@@ -519,22 +513,27 @@ static void sort_posts(struct rc_run *run)
     run->posts_sorted = 1;
 }
 
-/* Whether a candidate already is a message of m's sender, tag and
- * context (a sender's earliest is offered once). */
+/* Whether message c is m, or of m's sender, tag and context. */
+static int like(const struct rc_run *run, int c, int m)
+{
+    const struct rc_msg *x = &run->msg[m], *y = &run->msg[c];
+
+    return c == m || (y->src == x->src && y->src >= 0 &&
+                      rc_msg_tag(run, y) == rc_msg_tag(run, x) &&
+                      rc_msg_ctx(run, y) == rc_msg_ctx(run, x));
+}
+
+/* Whether a candidate, or the message taken, already is a message of m's
+ * sender, tag and context (a sender's earliest is offered once). */
 static int have_like(const struct finder *f, int m)
 {
-    const struct rc_run *run = f->run;
-    const struct rc_msg *x = &run->msg[m], *y;
     int i;
 
-    for (i = 0; i < f->ncand; i++) {
-        y = &run->msg[f->cand[i].msg];
-        if (f->cand[i].msg == m ||
-            (y->src == x->src && y->src >= 0 &&
-             rc_msg_tag(run, y) == rc_msg_tag(run, x) &&
-             rc_msg_ctx(run, y) == rc_msg_ctx(run, x)))
+    if (f->took >= 0 && like(f->run, f->took, m))
+        return 1;
+    for (i = 0; i < f->ncand; i++)
+        if (like(f->run, f->cand[i].msg, m))
             return 1;
-    }
     return 0;
 }
 
@@ -597,7 +596,7 @@ static int examine(struct finder *f, int p, int pos, int direct)
 {
     struct rc_run *run = f->run;
     const struct rc_ev *e = RC_EV(run, p, pos);
-    int afrom = e->afrom, atag = e->atag, cons = 0, i, took, have = 0;
+    int afrom = e->afrom, atag = e->atag, cons = 0, took;
     int ooo, ctx = e->ctx;
 
     if (e->matcher || afrom <= -3 || atag <= -2) {
@@ -609,22 +608,22 @@ static int examine(struct finder *f, int p, int pos, int direct)
     /* a race: a candidate besides the one taken, two when the taken one
      * is unknown (race_at's threshold below) */
     f->ncand = 0, f->took = took, f->nother = 0, f->reached = 0;
+    f->have = 0;
     f->need = e->kind == PG_EV_POLL || took >= 0 ? 1 : 2;
     if (senders(f, p, pos, afrom, atag, ctx, direct) < 0)
         return -1;
     if (!enough(f) && notices(f, p, pos, afrom, atag) < 0)
         return -1;
-    for (i = 0; i < f->ncand; i++)
-        have += f->cand[i].msg == took;
-    ooo = took >= 0 && !have ? earlier_of_sender(f, took) : -1;
-    if (took >= 0 && !have && add(f, took, 0) < 0)
-        return -1;
+    /* the message taken, not among the candidates: a candidate of its
+     * sender was passed over */
+    ooo = took >= 0 && !f->have ? earlier_of_sender(f, took) : -1;
     if (e->kind == PG_EV_RECV && e->call == PG_MSG_CALL_POSTED &&
         !enough(f) && rivals(f, p, pos, took) < 0)
         return -1;
     if (!f->half)
         run->receives++;
-    if (f->ncand < (e->kind == PG_EV_POLL ? 1 : 2))
+    /* a race: the message taken (if any) and one candidate more */
+    if (f->ncand + (took >= 0) < (e->kind == PG_EV_POLL ? 1 : 2))
         return 0;
     return keep_race(f, p, pos, took, cons, ooo);
 }
@@ -678,9 +677,9 @@ static int resolve_alts(struct finder *f)
 static void finder_free(struct finder *f)
 {
     free(f->snd), free(f->snd_first), free(f->nhead), free(f->cand);
-    free(f->cand_of), free(f->alts_of);
+    free(f->cand_of);
     f->snd = NULL, f->snd_first = f->nhead = NULL, f->cand = NULL;
-    f->cand_of = f->alts_of = NULL;
+    f->cand_of = NULL;
 }
 
 /* Every task's receives examined by f (its mode set), the clocks first. */
