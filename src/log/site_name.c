@@ -26,11 +26,15 @@
  * filters of -display's and -live's pages group sites into a tree of
  * files, functions and lines): the function is the symbol the call lies
  * in, so a call inlined into another function counts as that one's.
+ * Both may be called from two threads at once (the JSON race reports
+ * write their two halves so): one lock around the objects kept and
+ * libdw's use of them.
  */
 #define _GNU_SOURCE /* dladdr1 */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -172,8 +176,10 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-const char *pg_site_name(const char *module, long offset, char *buf,
-                         int size)
+static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *site_name(const char *module, long offset, char *buf,
+                             int size)
 {
     struct obj *o = open_obj(module);
     GElf_Addr addr, symoff = 0;
@@ -202,8 +208,19 @@ const char *pg_site_name(const char *module, long offset, char *buf,
     return buf;
 }
 
-void pg_site_parts(const char *module, long offset, char *file, int fsize,
-                   char *func, int nsize, int *line)
+const char *pg_site_name(const char *module, long offset, char *buf,
+                         int size)
+{
+    const char *name;
+
+    pthread_mutex_lock(&site_lock);
+    name = site_name(module, offset, buf, size);
+    pthread_mutex_unlock(&site_lock);
+    return name;
+}
+
+static void site_parts(const char *module, long offset, char *file, int fsize,
+                       char *func, int nsize, int *line)
 {
     struct obj *o = open_obj(module);
     GElf_Addr addr, symoff = 0;
@@ -222,6 +239,14 @@ void pg_site_parts(const char *module, long offset, char *file, int fsize,
     snprintf(file, fsize, "%s", base_name(f && lineno > 0 ? f : module));
     snprintf(func, nsize, "%s", fn ? fn : "?");
     *line = f && lineno > 0 ? lineno : 0;
+}
+
+void pg_site_parts(const char *module, long offset, char *file, int fsize,
+                   char *func, int nsize, int *line)
+{
+    pthread_mutex_lock(&site_lock);
+    site_parts(module, offset, file, fsize, func, nsize, line);
+    pthread_mutex_unlock(&site_lock);
 }
 
 int pg_site_locate(const void *pc, char *path, size_t size, uintptr_t *off)
