@@ -64,6 +64,11 @@ record_all() {
     pg_pvm_stop
 }
 
+# full PANGAEA: -full, where that build has it: the JSON reports of a
+# build that writes races as changes from the race before are compared
+# in full (tests/e2e/test_races_changes.sh holds the changes to it).
+full() { "$1" -help 2>&1 | grep -q -- ' -full' && echo -full; }
+
 # run BUILD VIEW DIR OUT: the view by BUILD on DIR; its stdout, stderr,
 # exit and written files under OUT.
 run() {
@@ -71,8 +76,8 @@ run() {
     mkdir -p "$out"
     case $view in
     races) "$p" -races "$d" ;;
-    races-json) "$p" -races -json "$d" ;;
-    races-jsonl) "$p" -races -jsonl "$d" ;;
+    races-json) "$p" -races -json $(full "$p") "$d" ;;
+    races-jsonl) "$p" -races -jsonl $(full "$p") "$d" ;;
     min) "$p" -min "$d" ;;
     display) "$p" -display "$d" ;;
     perfetto) "$p" -export perfetto "$d" ;;

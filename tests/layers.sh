@@ -73,6 +73,7 @@ mpi_ids mpi_launch
 hostcheck move races dump pack mpi_whatif
 runlog unpack
 races_find
+races_runs
 races_out minimize
 mpi_run
 whatif

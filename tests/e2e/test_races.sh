@@ -90,8 +90,7 @@ jsonl_same() {
     python3 -S - "$dir/$1.json" "$dir/$1.jsonl" <<'PY'
 import json, sys, races_json
 full = races_json.load(open(sys.argv[1]))
-lines = [json.loads(l) for l in open(sys.argv[2])]
-tail = lines.pop()
+lines, tail = races_json.lines(open(sys.argv[2]))
 def key(r, alts, took):
     return (r["ltid"], r["seq"], r["call"], r["tag"], r["site"], took,
             sorted(alts), r["first"], r["conservative"])

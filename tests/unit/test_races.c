@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "log_table.h"
+#include "pg_grow.h"
 #include "pg_log.h"
 #include "races.h"
 #include "runlog.h"
@@ -1686,6 +1687,128 @@ START_TEST(test_races_found_going_down_are_the_races_kept)
 }
 END_TEST
 
+/* ---- a race's runs as changes (races_runs.c) ------------------------ */
+
+/* Runs of task 0 from "LTID:FIRST-LAST ..." (tag 1), as rc_runs_of would
+ * leave them. */
+static void runs_from(struct rc_runs *s, const char *text)
+{
+    int ltid, first, last, used, prev = -1;
+
+    s->n = 0, s->nsenders = 0, s->ordered = 1, s->task = 0, s->nchg = 0;
+    while (sscanf(text, " %d:%d-%d%n", &ltid, &first, &last, &used) == 3) {
+        ck_assert_int_eq(pg_grow(&s->run, &s->cap, s->n + 1, sizeof *s->run),
+                         0);
+        s->run[s->n++] = (struct rc_run_of){ ltid, first, last, 1 };
+        if (ltid != prev)
+            s->nsenders++, s->ordered &= ltid > prev;
+        prev = ltid, text += used;
+    }
+}
+
+/* The changes of cur from prev, as "LTID:FIRST-LAST,..|LTID:-|..". */
+static void changes_text(const struct rc_runs *cur, char *buf, size_t size)
+{
+    size_t k, j, at = 0;
+
+    buf[0] = 0;
+    for (k = 0; k < (size_t)cur->nchg; k++) {
+        at += snprintf(buf + at, size - at, "%s%d:", k ? "|" : "",
+                       cur->chg[k].ltid);
+        if (cur->chg[k].n == 0)
+            at += snprintf(buf + at, size - at, "-");
+        for (j = 0; j < cur->chg[k].n; j++)
+            at += snprintf(buf + at, size - at, "%s%d-%d", j ? "," : "",
+                           cur->run[cur->chg[k].at + j].first,
+                           cur->run[cur->chg[k].at + j].last);
+    }
+}
+
+/* Senders 1..n, each one message: "1:5-5 2:5-5 ...", but `skip` and
+ * with `moved` one on. */
+static void heads(struct rc_runs *s, int n, int skip, int moved,
+                  const char *more)
+{
+    char text[512];
+    int t, at = 0;
+
+    for (t = 1; t <= n; t++)
+        if (t != skip)
+            at += snprintf(text + at, sizeof text - at, "%d:%d-%d ", t,
+                           5 + (t == moved), 5 + (t == moved));
+    snprintf(text + at, sizeof text - at, "%s", more);
+    runs_from(s, text);
+}
+
+START_TEST(test_a_race_is_written_as_the_senders_changed_since_the_one_before)
+{
+    struct rc_runs prev = { .task = -1 }, cur = { .task = -1 };
+    char got[512];
+
+    heads(&prev, 17, 3, 0, "");     /* took 3's: 3 not offered */
+    heads(&cur, 17, 7, 3, "");      /* took 7's: 3 offered again, one on */
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 1);
+    changes_text(&cur, got, sizeof got);
+    ck_assert_str_eq(got, "3:6-6|7:-");
+
+    /* a sender's runs that differ in their second run only, a sender
+     * new at the end (17), and a sender whose run grew */
+    runs_from(&prev, "1:1-1 1:3-4 2:1-1 3:1-1 4:1-1 5:1-1 6:1-1 7:1-1 8:1-1 "
+              "9:1-1 10:1-1 11:1-1 12:1-1 13:1-1 14:1-1 15:1-1 16:1-1");
+    runs_from(&cur, "1:1-1 1:3-5 2:1-1 3:1-1 4:1-1 5:1-1 6:1-1 7:1-1 8:1-1 "
+              "9:1-1 10:1-1 11:1-1 12:1-1 13:1-1 14:1-1 15:1-1 16:1-2 "
+              "17:4-4");
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 1);
+    changes_text(&cur, got, sizeof got);
+    ck_assert_str_eq(got, "1:1-1,3-5|16:1-2|17:4-4");
+
+    /* the same race: no change at all */
+    heads(&prev, 16, 0, 0, "");
+    heads(&cur, 16, 0, 0, "");
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 1);
+    ck_assert_int_eq(cur.nchg, 0);
+    rc_runs_free(&prev), rc_runs_free(&cur);
+}
+END_TEST
+
+START_TEST(test_a_race_is_written_in_full_unless_its_changes_are_few)
+{
+    struct rc_runs prev = { .task = -1 }, cur = { .task = -1 };
+    char more[256];
+    int t, at = 0;
+
+    /* 15 senders: in full, however few changed */
+    heads(&prev, 15, 0, 0, "");
+    heads(&cur, 15, 0, 1, "");
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 0);
+    /* 16 senders, 4 changed: a quarter, changes; 5: in full */
+    heads(&prev, 16, 0, 0, "");
+    runs_from(&cur, "1:6-6 2:6-6 3:6-6 4:6-6 5:5-5 6:5-5 7:5-5 8:5-5 9:5-5 "
+              "10:5-5 11:5-5 12:5-5 13:5-5 14:5-5 15:5-5 16:5-5");
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 1);
+    ck_assert_int_eq(cur.nchg, 4);
+    runs_from(&cur, "1:6-6 2:6-6 3:6-6 4:6-6 5:6-6 6:5-5 7:5-5 8:5-5 9:5-5 "
+              "10:5-5 11:5-5 12:5-5 13:5-5 14:5-5 15:5-5 16:5-5");
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 0);
+    /* the race before of another task, or none */
+    heads(&cur, 16, 0, 1, "");
+    prev.task = 1;
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 0);
+    prev.task = -1;
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 0);
+    /* senders out of ltid order (an MPI completion's rivals after its
+     * senders): never merged */
+    for (t = 1; t <= 16; t++)
+        at += snprintf(more + at, sizeof more - at, "%d:%d-%d ", t, 5, 5);
+    snprintf(more + at, sizeof more - at, "3:9-9");
+    heads(&prev, 16, 0, 0, "");
+    runs_from(&cur, more);
+    ck_assert_int_eq(cur.ordered, 0);
+    ck_assert_int_eq(rc_runs_as_change(&prev, &cur), 0);
+    rc_runs_free(&prev), rc_runs_free(&cur);
+}
+END_TEST
+
 static Suite *races_suite(void)
 {
     Suite *s = suite_create("races");
@@ -1722,6 +1845,8 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_the_page_streams_the_races_it_kept);
     tcase_add_test(tc, test_the_page_streams_races_with_notices);
     tcase_add_test(tc, test_a_lean_load_refuses_logs_changed_in_between);
+    tcase_add_test(tc, test_a_race_is_written_as_the_senders_changed_since_the_one_before);
+    tcase_add_test(tc, test_a_race_is_written_in_full_unless_its_changes_are_few);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -426,6 +426,42 @@ static inline struct rc_alt_of rc_found_alt(const struct rc_run *run,
                                         : rc_alt_of_msg(run, r->alts[i].msg);
 }
 
+/* A race's message alternatives as runs (races_runs.c): a sender's
+ * consecutive message ids first..last (of one tag, where asked). */
+struct rc_run_of {
+    int ltid, first, last, tag;
+};
+struct rc_change {            /* a sender whose runs changed: */
+    int ltid;
+    size_t at, n;            /* its runs now, run[at .. at+n) (n 0: gone) */
+};
+struct rc_runs {             /* one race's runs, sender by sender */
+    struct rc_run_of *run;
+    size_t n, cap;
+    int task;                /* the race's task; -1: no race held */
+    int nsenders;
+    int ordered;             /* senders in rising ltid order */
+    int nnotices;            /* the race's notices (rc_runs_of's first) */
+    struct rc_change *chg;   /* rc_runs_as_change's, in ltid order */
+    int nchg;
+    size_t cap_chg;
+};
+/* The fewest senders a race written as changes has (races_runs.c). */
+#define RC_RUNS_CHANGE_MIN 16
+/* Race r's alternatives into s[0] (those not FIFO broken) and s[1] (FIFO
+ * broken), as runs (by_tag: each of one tag); notices are not runs, but
+ * counted (s[0].nnotices).  0, or -1 when out of memory.  r is the race
+ * being handed over (rc_found_alt). */
+int rc_runs_of(const struct rc_run *run, const struct rc_race *r, int by_tag,
+               struct rc_runs s[2]);
+/* Whether cur is written as its changes from prev: prev of the same task,
+ * both in order, cur of RC_RUNS_CHANGE_MIN senders or more, a quarter of
+ * them or fewer changed; if so they are cur->chg.  1, 0, or -1 when out
+ * of memory. */
+int rc_runs_as_change(const struct rc_runs *prev, struct rc_runs *cur);
+void rc_runs_swap(struct rc_runs *a, struct rc_runs *b);
+void rc_runs_free(struct rc_runs *s); /* and ready to be used again */
+
 /* The matcher (races.c): item numbers by a 64-bit hash of their key
  * (rc_key of up to three ints); a key's items come out of its chain in
  * the order they were added, and the chain ends with -1.  The caller

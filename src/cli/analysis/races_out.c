@@ -527,12 +527,6 @@ static void json_msg(const struct rc_run *run, int m, FILE *fp, int with_tag)
         fprintf(fp, ", \"tag\": %d", rc_msg_tag(run, x));
 }
 
-/* Where a report streams to, and how many races it wrote. */
-struct sink {
-    FILE *fp;
-    int i;
-};
-
 /* n in decimal at p; the end.  Runs are a race's bulk (10^8 numbers at
  * 256 tasks x 10^6 events): printf's parsing of its format was most of
  * -json's time; two digits at a time. */
@@ -605,57 +599,164 @@ static void put_run(struct obuf *o, int comma, int ltid, int first, int last,
     o->p = p;
 }
 
-/* A run of race r's message alternatives: a sender's consecutive
- * message ids FIRST..LAST (of one tag where the caller asks). */
-struct alt_run {
-    int ltid, first, last, tag;
+/* Where a report streams to, how many races it wrote, and the runs of
+ * the race before (each kind: FIFO broken or not), which the next race
+ * may be written as changes from (races_runs.c); full: never so. */
+struct sink {
+    FILE *fp;
+    int i, full;
+    struct rc_runs cur[2], prev[2];
+    int nnotices; /* the race's, at hand */
+    int site_task, site; /* the last race's site, named: */
+    char site_name[600]; /* the next race's is most often the same */
 };
 
-/* The next run of the message alternatives of race r that are FIFO
- * broken (broken 1) or not (0), from alternative *i on, into a; 0 when
- * none is left.  alts come sender by sender, each in send order
- * (races_find.c), so a queue that lost per-pair order is one run. */
-static int next_run(const struct rc_run *run, const struct rc_race *r,
-                    int broken, int by_tag, int *i, struct alt_run *a)
+/* Race r's call site, named (once for the races of one site in a row). */
+static const char *site_of(struct sink *k, const struct rc_run *run,
+                           const struct rc_race *r)
 {
-    struct rc_alt_of m;
-    int any = 0, id;
+    int site = RC_EV(run, r->task, r->pos)->site;
 
-    for (; *i < r->nalts; (*i)++) {
-        if (r->alts[*i].fifo_broken != broken ||
-            (m = rc_found_alt(run, r, *i)).ltid < 0)
-            continue;
-        id = m.msgid;
-        if (!any)
-            *a = (struct alt_run){ m.ltid, id, id, m.tag };
-        else if (m.ltid != a->ltid || id != a->last + 1 ||
-                 (by_tag && m.tag != a->tag))
-            break; /* the next run starts here */
-        else
-            a->last = id;
-        any = 1;
-    }
-    return any;
+    if (k->site_task != r->task || k->site != site)
+        rc_site_name(run, r->task, site, k->site_name, sizeof k->site_name);
+    k->site_task = r->task, k->site = site;
+    return k->site_name;
 }
 
-/* The message alternatives of race r that are FIFO broken (broken 1) or
- * not (0), as [[LTID, FIRST, LAST, TAG], ...]: the sender's messages
- * FIRST..LAST, consecutive message ids of one tag.  A 256-task deep
+/* An object keyed by ltid being written: the buffer, the keys so far,
+ * and whose form (-jsonl's, or -json's). */
+struct keyed {
+    struct obuf o;
+    int nkeys, jsonl;
+};
+
+/* Key "LTID": after a comma unless it is the first. */
+static void put_key(struct keyed *k, int ltid)
+{
+    char *p = ob_room(&k->o);
+
+    if (k->nkeys++)
+        *p++ = ',';
+    *p++ = '"';
+    p = put_int(p, ltid);
+    *p++ = '"', *p++ = ':', *p++ = '[';
+    k->o.p = p;
+}
+
+/* A run of message ids as -jsonl writes it, after a comma unless it is
+ * the first of its sender: "5" alone, "[5,9]" for 5..9; as -json writes
+ * it within a change, [5,9,TAG]. */
+static void put_ids(struct keyed *k, int comma, const struct rc_run_of *a)
+{
+    char *p = ob_room(&k->o);
+
+    if (comma)
+        *p++ = ',';
+    if (k->jsonl && a->first == a->last) {
+        p = put_int(p, a->first);
+    } else {
+        *p++ = '[';
+        p = put_int(p, a->first), *p++ = ',';
+        p = put_int(p, a->last);
+        if (!k->jsonl)
+            *p++ = ',', p = put_int(p, a->tag);
+        *p++ = ']';
+    }
+    k->o.p = p;
+}
+
+/* One sender of an object keyed by ltid: "LTID":[runs] ([] a sender
+ * whose alternatives are gone). */
+static int put_sender(int ltid, const struct rc_run_of *runs, size_t n,
+                      void *arg)
+{
+    struct keyed *k = arg;
+    size_t i;
+
+    put_key(k, ltid);
+    for (i = 0; i < n; i++)
+        put_ids(k, i > 0, &runs[i]);
+    ob_char(&k->o, ']');
+    return 0;
+}
+
+/* Every sender of s as put_sender writes it. */
+static void put_senders(const struct rc_runs *s, struct keyed *k)
+{
+    size_t i, j;
+
+    for (i = 0; i < s->n; i = j) {
+        for (j = i; j < s->n && s->run[j].ltid == s->run[i].ltid; j++)
+            ;
+        put_sender(s->run[i].ltid, s->run + i, j - i, k);
+    }
+}
+
+/* -json's runs in full: [[LTID, FIRST, LAST, TAG], ...].  A 256-task deep
  * queue's race (the head of each sender's queue) is ~16 bytes a sender,
  * where an object a message was ~40. */
-static void json_runs(const struct rc_run *run, const struct rc_race *r,
-                      int broken, FILE *fp)
+static void json_runs(const struct rc_runs *s, FILE *fp)
 {
     struct obuf o;
-    struct alt_run a;
-    int i = 0, n = 0;
+    size_t i;
 
     o.fp = fp, o.p = o.b;
     *o.p++ = '[';
-    while (next_run(run, r, broken, 1, &i, &a))
-        put_run(&o, n++, a.ltid, a.first, a.last, a.tag);
+    for (i = 0; i < s->n; i++)
+        put_run(&o, i > 0, s->run[i].ltid, s->run[i].first, s->run[i].last,
+                s->run[i].tag);
     ob_char(&o, ']');
     ob_flush(&o);
+}
+
+/* Race r's message alternatives that are FIFO broken (broken 1) or not
+ * (0), as runs_of found them, as key NAME (in full) or NAME_change (the
+ * senders changed since the race before, which is of the same task),
+ * after SEP: -json's [[LTID, FIRST, LAST, TAG], ...] or {"LTID":
+ * [[FIRST, LAST, TAG], ...]}, -jsonl's {"LTID": [ID, [FIRST, LAST], ...]}
+ * either way. */
+static void put_alts(struct sink *k, int broken, int jsonl, const char *sep,
+                     const char *name)
+{
+    struct rc_runs *prev = &k->prev[broken], *cur = &k->cur[broken];
+    struct keyed o = { { k->fp, NULL, { 0 } }, 0, jsonl };
+    int change = !k->full && rc_runs_as_change(prev, cur) > 0, i;
+
+    fprintf(k->fp, "%s\"%s%s\":%s", sep, name, change ? "_change" : "",
+            jsonl ? "" : " ");
+    if (!change && !jsonl) {
+        json_runs(cur, k->fp);
+    } else {
+        o.o.p = o.o.b;
+        *o.o.p++ = '{';
+        for (i = 0; change && i < cur->nchg; i++)
+            put_sender(cur->chg[i].ltid, cur->run + cur->chg[i].at,
+                       cur->chg[i].n, &o);
+        if (!change)
+            put_senders(cur, &o);
+        ob_char(&o.o, '}');
+        ob_flush(&o.o);
+    }
+    rc_runs_swap(prev, cur);
+}
+
+/* Race r's message alternatives as runs, both kinds (and whether it has
+ * notices), for put_alts.  0, or -1 when out of memory. */
+static int runs_of(struct sink *k, const struct rc_run *run,
+                   const struct rc_race *r, int jsonl)
+{
+    if (rc_runs_of(run, r, !jsonl, k->cur) < 0)
+        return -1;
+    k->nnotices = k->cur[0].nnotices;
+    return 0;
+}
+
+static void sink_free(struct sink *k)
+{
+    int i;
+
+    for (i = 0; i < 2; i++)
+        rc_runs_free(&k->cur[i]), rc_runs_free(&k->prev[i]);
 }
 
 /* One race of the JSON report (rc_find_each hands them over in order). */
@@ -664,7 +765,6 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     struct sink *k = arg;
     FILE *fp = k->fp;
     const struct rc_ev *e = RC_EV(run, r->task, r->pos);
-    char site[600];
     int j, n;
 
     fprintf(fp, "%s\n  {\"ltid\": %d, \"seq\": %ld, \"call\": \"%s\", "
@@ -675,7 +775,7 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     else
         fprintf(fp, "null");
     fprintf(fp, ", \"site\": ");
-    top_json_str(fp, rc_site_name(run, r->task, e->site, site, sizeof site));
+    top_json_str(fp, site_of(k, run, r));
     fprintf(fp, ", \"asked\": {\"from\": %d, \"tag\": %d}, \"took\": ",
             e->afrom, e->atag);
     if (r->took >= 0) {
@@ -684,12 +784,12 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     } else {
         fprintf(fp, "null");
     }
-    fprintf(fp, ", \"alternatives\": ");
-    json_runs(run, r, 0, fp);
-    fprintf(fp, ", \"fifo_broken\": ");
-    json_runs(run, r, 1, fp);
+    if (runs_of(k, run, r, 0) < 0)
+        return -1;
+    put_alts(k, 0, 0, ", ", "alternatives");
+    put_alts(k, 1, 0, ", ", "fifo_broken");
     fprintf(fp, ", \"notices\": [");
-    for (j = n = 0; j < r->nalts; j++)
+    for (j = n = 0; k->nnotices && j < r->nalts; j++)
         if (rc_found_alt(run, r, j).ltid < 0) {
             fprintf(fp, "%s", n++ ? ", " : "");
             json_msg(run, r->alts[j].msg, fp, 1);
@@ -706,90 +806,87 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
     return 0;
 }
 
-/* Every race, streamed: found again one by one, written and forgotten.
- * 0, or -1 when out of memory. */
-static int print_json(struct rc_run *run, const struct rc_race *r, int n,
-                      FILE *fp)
+/* A report's sink: full, its first race the i-th. */
+static struct sink sink_at(FILE *fp, int i, int full)
 {
-    struct sink k = { fp, 0 };
+    return (struct sink){ fp, i, full, { { .task = -1 }, { .task = -1 } },
+                          { { .task = -1 }, { .task = -1 } }, 0, -1, 0, "" };
+}
+
+static int copy_out(FILE *to, FILE *from)
+{
+    char buf[65536];
+    size_t n;
+
+    if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
+        return -1;
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            return -1;
+    return ferror(from) ? -1 : 0;
+}
+
+/* Every race to `each`, streamed: found again one by one, written and
+ * forgotten.  The earlier half of the races is written to fp as found,
+ * the later half at once in a thread of its own into a temporary file
+ * (tmpfile: TMPDIR is not read), copied after (rc_find_each_split): about
+ * half the time on two cores.  The later half's first race is written in
+ * full, as after a race of another task, wherever it runs: the report is
+ * the same on any machine.  0, or -1 when out of memory or when the
+ * temporary file cannot be written (then *why says so). */
+static int each_race(struct rc_run *run, const struct rc_race *r, int n,
+                     int (*each)(struct rc_run *, const struct rc_race *,
+                                 void *),
+                     FILE *fp, int full, const char **why)
+{
+    struct sink lo = sink_at(fp, 0, full), hi = sink_at(NULL, n / 2, full);
+    int rc;
+
+    *why = "out of memory";
+    if (n < 2) { /* no halves */
+        rc = rc_find_each(run, r, n, each, &lo);
+        sink_free(&lo);
+        return rc;
+    }
+    if (!(hi.fp = tmpfile())) {
+        *why = "no temporary file for the later races (tmpfile in /tmp)";
+        return -1;
+    }
+    rc = rc_find_each_split(run, r, n, n / 2, each, &lo, &hi);
+    if (rc == 0 && copy_out(fp, hi.fp) < 0) {
+        *why = "the temporary file of the later races (in /tmp) could not "
+               "be written or read back";
+        rc = -1;
+    }
+    fclose(hi.fp);
+    sink_free(&lo), sink_free(&hi);
+    return rc;
+}
+
+static int print_json(struct rc_run *run, const struct rc_race *r, int n,
+                      FILE *fp, int full, const char **why)
+{
     int rc;
 
     fprintf(fp, "{\"receives\": %ld, \"not_replayed\": %ld, \"races\": [",
             run->receives, run->unreplayed);
-    rc = rc_find_each(run, r, n, json_race, &k);
+    rc = each_race(run, r, n, json_race, fp, full, why);
     fprintf(fp, "%s]}\n", n ? "\n" : "");
     return rc;
 }
 
 /* ---- JSON lines -------------------------------------------------------------- */
 
-/* A run of message ids, after a comma or a sender's key: "5" alone,
- * "[5,9]" for 5..9. */
-static void jsonl_run(int first, int last, struct obuf *o)
-{
-    char *p = o->p;
-
-    if (first == last) {
-        p = put_int(p, first);
-    } else {
-        *p++ = '[';
-        p = put_int(p, first), *p++ = ',';
-        p = put_int(p, last), *p++ = ']';
-    }
-    o->p = p;
-}
-
-/* A sender's key, "LTID":[ (after the previous sender's "],"). */
-static void jsonl_key(struct obuf *o, int first_key, int ltid)
-{
-    char *p = o->p;
-
-    if (!first_key)
-        *p++ = ']', *p++ = ',';
-    *p++ = '"';
-    p = put_int(p, ltid);
-    *p++ = '"', *p++ = ':', *p++ = '[';
-    o->p = p;
-}
-
-/* The alternatives of race r as {"LTID": [5, [7,9], ...], ...}: the
- * message ids of each sender, runs of consecutive ids as [first, last]
- * (a deep queue with per-pair order lost lists a sender's whole queue:
- * one run), and the notices apart. */
-static void jsonl_alts(const struct rc_run *run, const struct rc_race *r,
-                       int broken, FILE *fp)
-{
-    struct obuf o;
-    struct alt_run a;
-    int i = 0, ltid = -1;
-
-    o.fp = fp, o.p = o.b;
-    *o.p++ = '{';
-    while (next_run(run, r, broken, 0, &i, &a)) {
-        ob_room(&o); /* a key and a run: within 64 bytes */
-        if (a.ltid != ltid)
-            jsonl_key(&o, ltid < 0, a.ltid);
-        else
-            *o.p++ = ',';
-        jsonl_run(a.first, a.last, &o);
-        ltid = a.ltid;
-    }
-    if (ltid >= 0)
-        ob_char(&o, ']');
-    ob_char(&o, '}');
-    ob_flush(&o);
-}
-
 /* The exit notices race r could have taken, by the ltid that ended (-1:
  * a host notice). */
 static void jsonl_notices(const struct rc_run *run, const struct rc_race *r,
-                          FILE *fp)
+                          int any, FILE *fp)
 {
     const struct rc_msg *m;
     int i, nn = 0;
 
     fprintf(fp, "[");
-    for (i = 0; i < r->nalts; i++) {
+    for (i = 0; any && i < r->nalts; i++) {
         if (rc_found_alt(run, r, i).ltid >= 0)
             continue; /* no notice: no look at its message entry */
         m = &run->msg[r->alts[i].msg];
@@ -809,10 +906,10 @@ static void jsonl_notices(const struct rc_run *run, const struct rc_race *r,
  * last line {"receives", "races"}. */
 static int jsonl_race(struct rc_run *run, const struct rc_race *r, void *arg)
 {
-    FILE *fp = ((struct sink *)arg)->fp;
+    struct sink *k = arg;
+    FILE *fp = k->fp;
     const struct rc_ev *e = RC_EV(run, r->task, r->pos);
     const struct rc_msg *t;
-    char site[600];
 
     fprintf(fp, "{\"ltid\":%d,\"seq\":%ld,\"call\":\"%s\",\"tag\":",
             run->tasks[r->task].ltid, rc_ev_seq(run, r->task, r->pos),
@@ -822,7 +919,7 @@ static int jsonl_race(struct rc_run *run, const struct rc_race *r, void *arg)
     else
         fprintf(fp, "null");
     fprintf(fp, ",\"site\":");
-    top_json_str(fp, rc_site_name(run, r->task, e->site, site, sizeof site));
+    top_json_str(fp, site_of(k, run, r));
     fprintf(fp, ",\"asked\":[%d,%d],\"took\":", e->afrom, e->atag);
     if (r->took < 0) {
         fprintf(fp, "null");
@@ -833,22 +930,21 @@ static int jsonl_race(struct rc_run *run, const struct rc_race *r, void *arg)
                                    ? run->tasks[t->notice_of].ltid : -1,
                 rc_msg_msgid(run, t));
     }
-    fprintf(fp, ",\"alts\":");
-    jsonl_alts(run, r, 0, fp);
-    fprintf(fp, ",\"fifo_broken\":");
-    jsonl_alts(run, r, 1, fp);
+    if (runs_of(k, run, r, 1) < 0)
+        return -1;
+    put_alts(k, 0, 1, ",", "alts");
+    put_alts(k, 1, 1, ",", "fifo_broken");
     fprintf(fp, ",\"notices\":");
-    jsonl_notices(run, r, fp);
+    jsonl_notices(run, r, k->nnotices, fp);
     fprintf(fp, ",\"first\":%s,\"conservative\":%s}\n",
             r->first ? "true" : "false", r->conservative ? "true" : "false");
     return 0;
 }
 
 static int print_jsonl(struct rc_run *run, const struct rc_race *r, int n,
-                       FILE *fp)
+                       FILE *fp, int full, const char **why)
 {
-    struct sink k = { fp, 0 };
-    int rc = rc_find_each(run, r, n, jsonl_race, &k);
+    int rc = each_race(run, r, n, jsonl_race, fp, full, why);
 
     fprintf(fp, "{\"receives\":%ld,\"races\":%d}\n", run->receives, n);
     return rc;
@@ -885,8 +981,8 @@ static void print_memstats(const struct rc_run *run, const struct rc_race *r,
 
 static int races_usage(const char *why)
 {
-    fprintf(stderr, "pangaea: %s\nusage: pangaea -races [-json|-jsonl] "
-            "[LOGDIR]\n", why);
+    fprintf(stderr, "pangaea: %s\nusage: pangaea -races [-json|-jsonl "
+            "[-full]] [LOGDIR]\n", why);
     return TOP_EXIT_USAGE;
 }
 
@@ -895,7 +991,8 @@ int top_races(int argc, char **argv)
     const char *dir = NULL;
     struct rc_race *races;
     struct rc_run run;
-    int json = 0, i, n, rc;
+    int json = 0, full = 0, i, n, rc;
+    const char *why = "out of memory";
     pg_err err;
 
     for (i = 2; i < argc; i++) {
@@ -903,12 +1000,16 @@ int top_races(int argc, char **argv)
             json = 1;
         else if (!strcmp(argv[i], "-jsonl") && !json)
             json = 2;
+        else if (!strcmp(argv[i], "-full") && !full)
+            full = 1;
         else if (argv[i][0] == '-' || dir)
-            return races_usage("-races takes -json or -jsonl, and one log "
-                               "directory");
+            return races_usage("-races takes -json or -jsonl (with -full), "
+                               "and one log directory");
         else
             dir = argv[i];
     }
+    if (full && !json)
+        return races_usage("-full goes with -json or -jsonl");
     if (rc_load(&run, dir ? dir : DEFAULT_LOGDIR, &err) < 0) {
         fprintf(stderr, "pangaea: %s\n", err.msg);
         rc_free(&run);
@@ -928,11 +1029,11 @@ int top_races(int argc, char **argv)
         fprintf(stderr, "pangaea: the logs of %s are inconsistent: %d "
                 "dependencies could not be met (logs of two runs?)\n",
                 run.dir, run.cycles);
-    rc = json == 2 ? print_jsonl(&run, races, n, stdout)
-         : json    ? print_json(&run, races, n, stdout)
+    rc = json == 2 ? print_jsonl(&run, races, n, stdout, full, &why)
+         : json    ? print_json(&run, races, n, stdout, full, &why)
                    : print_text(&run, races, n, stdout);
     if (rc < 0) {
-        fprintf(stderr, "pangaea: out of memory reporting the races of %s\n",
+        fprintf(stderr, "pangaea: %s reporting the races of %s\n", why,
                 run.dir);
         rc = TOP_EXIT_FAILED;
     }

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# test_races_changes.sh - `pangaea -races -json` and `-jsonl` write a race
+# of many senders as what changed since the race before it (of the same
+# task), and that says exactly what the full form says.
+#
+# A master taking every worker's message with pvm_recv(-1,-1) (gen_logs
+# "star") races at each receive with the head of every worker's queue;
+# the next receive offers the same but the sender taken.  Held here:
+# 1. the changes, applied by races_json.py (the tests' reader), give back
+#    -full's report race for race, on the deep queue, with acks, and on
+#    gen_logs' random mix (sends, multicasts, broadcasts, receives from
+#    anyone), for -json and -jsonl;
+# 2. the deep queue's races come as changes (nearly all of them), and a
+#    race's line costs about the same at 200 workers as at 50 (where the
+#    full form grows with the workers);
+# 3. a race of fewer than 16 senders is written in full, byte for byte
+#    as -full writes it;
+# 4. -full without -json or -jsonl is refused (exit 2).
+# No pvmd: the recordings are written by gen_logs.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+P=$PG_BUILD/pangaea
+G=$PG_BUILD/tests/gen_logs
+dir=$(pg_tmpdir)
+
+# gen NAME TASKS EVENTS [SHAPE]: a recording in $dir/NAME.
+gen() {
+    mkdir -p "$dir/$1" &&
+        "$G" "$dir/$1" "$2" "$3" ${4:+"$4"} >/dev/null 2>"$dir/$1.gen" ||
+        { pg_fail "gen_logs $*: $(tail -2 "$dir/$1.gen")"; return 1; }
+}
+
+# report NAME FORM [-full]: pangaea -races FORM into $dir/NAME.FORM[-full];
+# exit 1 (races found) is its answer.
+report() {
+    local out="$dir/$1$2${3:-}" rc=0
+    "$P" -races "$2" ${3:+"$3"} "$dir/$1" >"$out" 2>"$out.err" || rc=$?
+    [ "$rc" -eq 1 ] || { pg_fail "$1: -races $2 ${3:-} exited $rc: $(tail -2 "$out.err")"; return 1; }
+}
+
+# same NAME: the changes of -json and -jsonl, applied, are -full's
+# reports; prints "RACES CHANGED_LINES" of -jsonl.
+same() {
+    python3 -S - "$dir/$1" <<'PY'
+import sys, races_json
+d = sys.argv[1]
+a, b = races_json.load(open(d + "-json")), races_json.load(open(d + "-json-full"))
+if a != b:
+    sys.exit("-json's changes applied differ from -json -full")
+if any("_change" in line for line in open(d + "-json-full")):
+    sys.exit("-json -full wrote a change")
+la, ta = races_json.lines(open(d + "-jsonl"))
+lb, tb = races_json.lines(open(d + "-jsonl-full"))
+if la != lb or ta != tb:
+    for i, (x, y) in enumerate(zip(la, lb)):
+        if x != y:
+            sys.exit("-jsonl's line %d, changes applied: %r, -full: %r"
+                     % (i + 1, x, y))
+    sys.exit("-jsonl: %d races, -full %d" % (len(la), len(lb)))
+if len(la) != len(races_json.load(open(d + "-json"))["races"]):
+    sys.exit("-jsonl and -json list other races")
+changed = sum('"alts_change"' in line for line in open(d + "-jsonl"))
+print(len(la), changed)
+PY
+}
+
+# bytes_a_race FILE RACES
+bytes_a_race() { echo $(( $(wc -c <"$1") / $2 )); }
+
+for rec in "star50 50 6000 star" "star200 200 6000 star" \
+           "ack50 50 6000 star-ack" "mix40 40 6000" "star12 12 6000 star"; do
+    set -- $rec
+    gen "$@" || continue
+    for f in -json -jsonl; do
+        report "$1" "$f" && report "$1" "$f" -full
+    done
+    if out=$(same "$1"); then
+        set -- "$1" $out
+        eval "races_$1=$2 changed_$1=$3"
+        pg_pass "$1: the changes of -json and -jsonl, applied, are -full's $2 races ($3 lines of changes)"
+    else
+        pg_fail "$1: $out"
+    fi
+done
+
+# 2: the deep queue's races come as changes, a few bytes each
+if [ -n "${races_star50:-}" ] && [ -n "${races_star200:-}" ]; then
+    for s in star50 star200; do
+        eval "n=\$races_$s c=\$changed_$s"
+        if [ "$c" -ge $((n * 9 / 10)) ]; then
+            pg_pass "$s: $c of $n races written as changes"
+        else
+            pg_fail "$s: only $c of $n races written as changes"
+        fi
+    done
+    b50=$(bytes_a_race "$dir/star50-jsonl" "$races_star50")
+    b200=$(bytes_a_race "$dir/star200-jsonl" "$races_star200")
+    f50=$(bytes_a_race "$dir/star50-jsonl-full" "$races_star50")
+    f200=$(bytes_a_race "$dir/star200-jsonl-full" "$races_star200")
+    if [ "$b200" -le $((b50 * 6 / 5)) ] && [ "$f200" -ge $((f50 * 2)) ]; then
+        pg_pass "-jsonl: $b50 then $b200 bytes a race at 50 then 200 workers (full: $f50 then $f200)"
+    else
+        pg_fail "-jsonl: $b50 then $b200 bytes a race at 50 then 200 workers (full: $f50 then $f200)"
+    fi
+fi
+
+# 3: small races are written in full
+if [ -n "${races_star12:-}" ]; then
+    if cmp -s "$dir/star12-jsonl" "$dir/star12-jsonl-full" &&
+       cmp -s "$dir/star12-json" "$dir/star12-json-full"; then
+        pg_pass "star12: races of 11 senders written in full, as -full writes them"
+    else
+        pg_fail "star12: a race of 11 senders was not written in full"
+    fi
+fi
+
+# 4: -full goes with a JSON report
+rc=0
+"$P" -races -full "$dir/star12" >"$dir/full.out" 2>"$dir/full.err" || rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- "-full goes with -json or -jsonl" "$dir/full.err"; then
+    pg_pass "-races -full alone: refused, exit 2"
+else
+    pg_fail "-races -full alone: exit $rc, $(cat "$dir/full.err")"
+fi
+
+pg_summary
