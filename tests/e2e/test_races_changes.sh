@@ -15,7 +15,14 @@
 #    full form grows with the workers);
 # 3. a race of fewer than 16 senders is written in full, byte for byte
 #    as -full writes it;
-# 4. -full without -json or -jsonl is refused (exit 2).
+# 4. -full without -json or -jsonl is refused (exit 2);
+# 5. the -display page keeps such a race as the edits of the race before:
+#    read as the page reads them (page_races.py), its races have the
+#    alternatives -races -json -full lists, most are edits, and it holds
+#    under half the values of every race in full; in a real browser
+#    (graph_page.py, zoomed in so that a click hits its mark) the details
+#    of a race early, in the middle and last list exactly -json's
+#    alternatives.
 # No pvmd: the recordings are written by gen_logs.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -122,6 +129,51 @@ if [ "$rc" -eq 2 ] && grep -q -- "-full goes with -json or -jsonl" "$dir/full.er
     pg_pass "-races -full alone: refused, exit 2"
 else
     pg_fail "-races -full alone: exit $rc, $(cat "$dir/full.err")"
+fi
+
+# 5: the page's races as edits
+if [ -n "${races_star50:-}" ] && html=$("$P" -display "$dir/star50" 2>"$dir/display.err"); then
+    if got=$(python3 -S "$PG_ROOT/tests/e2e/page_races.py" "$html" 2>&1) &&
+       out=$(python3 -S - "$dir/star50-json-full" "$got" <<'PY'
+import json, sys, races_json
+races = races_json.load(open(sys.argv[1]))["races"]
+page = json.loads(sys.argv[2])
+want = [len(r["alternatives"]) for r in races]
+full = sum(4 + 2 * n for n in want)
+if page["counts"] != want:
+    sys.exit("the page's races have %r alternatives, -json's %r" % (page["counts"][:5], want[:5]))
+if page["edited"] * 10 < page["records"] * 9 or page["values"] * 2 > full:
+    sys.exit("%d of %d races edits, %d values (full: %d)" % (page["edited"], page["records"], page["values"], full))
+print("%d races, %d as edits, %d values where in full %d" % (page["records"], page["edited"], page["values"], full))
+PY
+       ); then
+        pg_pass "-display: $out"
+    else
+        pg_fail "-display: ${out:-$got}"
+    fi
+    last=$(python3 -S -c 'import sys, races_json; r = races_json.load(open(sys.argv[1]))["races"]; print(" ".join(str(r[i]["seq"]) for i in (1, len(r) // 2, len(r) - 1)))' "$dir/star50-json-full")
+    for seq in $last; do
+        if res=$(python3 -S "$PG_ROOT/tests/e2e/graph_page.py" "$html" --mode logical --zoom 20 --click 1 "$seq" 2>"$dir/page.err") &&
+           out=$(python3 -S - "$dir/star50-json-full" "$seq" "$res" <<'PY'
+import json, sys, races_json
+r = [x for x in races_json.load(open(sys.argv[1]))["races"] if x["seq"] == int(sys.argv[2])][0]
+want = ", ".join("ltid %d msg %d (tag %d)" % (a["ltid"], a["msgid"], a["tag"]) for a in r["alternatives"])
+details = json.loads(sys.argv[3])["details"]
+if not details.get("t", "").endswith("ltid 1 event %s)" % sys.argv[2]):
+    sys.exit("the click selected %r (zoomed in 20x: marks 20x apart)" % details.get("t"))
+got = details.get("race", "").split("could have taken ", 1)[-1]
+if got != want:
+    sys.exit("the page lists %r, -json %r" % (got[:200], want[:200]))
+print(len(r["alternatives"]))
+PY
+           ); then
+            pg_pass "-display in a browser: the race at ltid 1 event $seq lists -json's $out alternatives"
+        else
+            pg_fail "-display in a browser: the race at ltid 1 event $seq: ${out:-$(tail -3 "$dir/page.err")}"
+        fi
+    done
+elif [ -n "${races_star50:-}" ]; then
+    pg_fail "-display star50: $(tail -3 "$dir/display.err")"
 fi
 
 pg_summary

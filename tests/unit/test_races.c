@@ -28,7 +28,8 @@
 #include "whatif.h"
 
 static char dir[64];
-static pg_logw *w[8];
+#define NLOGS 32 /* ltids 0..31 */
+static pg_logw *w[NLOGS];
 static double now = 1.7e9;
 
 static void setup(void)
@@ -76,7 +77,7 @@ static void close_all(void)
 {
     int i;
 
-    for (i = 0; i < 8; i++)
+    for (i = 0; i < NLOGS; i++)
         if (w[i]) {
             ck_assert_int_eq(pg_logw_close(w[i]), 0);
             w[i] = NULL;
@@ -1441,6 +1442,45 @@ START_TEST(test_the_page_streams_the_races_it_kept)
 }
 END_TEST
 
+/* A master (ltid 1) taking 20 workers' 4 messages each with
+ * pvm_recv(-1,-1), round and round: every race offers the head of each
+ * worker's queue, and the page writes most as the edits of the race
+ * before (display_races.c); streamed, kept and in parts the same. */
+START_TEST(test_the_page_writes_races_of_many_senders_as_edits)
+{
+    static struct top_run tr;
+    struct rc_race *r;
+    char *a = NULL, *line;
+    size_t na = 0;
+    FILE *fa;
+    pg_err err;
+    int k, t, n, edited = 0, v[4];
+
+    for (k = 1; k <= 4; k++)
+        for (t = 2; t <= 21; t++)
+            send1(t, 1, 10, k);
+    for (k = 1; k <= 4; k++)
+        for (t = 2; t <= 21; t++)
+            recv1(1, -1, -1, t, 10, k);
+    close_all();
+    page_races_same();
+    ck_assert_msg(top_run_load(&tr, dir, &err) == 0, "%s", err.msg);
+    n = top_run_races(&tr, &r);
+    ck_assert_int_eq(n, 79); /* the last receive: its message alone */
+    fa = open_memstream(&a, &na);
+    top_display_races_of(fa, &tr, r, n, NULL, NULL);
+    fclose(fa);
+    for (line = strstr(a, "\"races\":["); line; line = strchr(line + 1, '\n'))
+        if (sscanf(line + 1, "%d,%d,%d,%d", &v[0], &v[1], &v[2], &v[3]) == 4 &&
+            v[3] < 0)
+            edited++;
+    ck_assert_int_ge(edited, 50);
+    rc_races_free(r, n);
+    free(a);
+    top_run_free(&tr);
+}
+END_TEST
+
 /* A lean load's second load (top_run_model) finds the logs as the first
  * left them, or says they changed: the graph's map to the model's events
  * would name other events. */
@@ -1843,6 +1883,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, test_races_found_going_down_are_the_races_kept);
     tcase_add_test(tc, test_the_tasks_summary_counts_what_the_graph_counts);
     tcase_add_test(tc, test_the_page_streams_the_races_it_kept);
+    tcase_add_test(tc, test_the_page_writes_races_of_many_senders_as_edits);
     tcase_add_test(tc, test_the_page_streams_races_with_notices);
     tcase_add_test(tc, test_a_lean_load_refuses_logs_changed_in_between);
     tcase_add_test(tc, test_a_race_is_written_as_the_senders_changed_since_the_one_before);

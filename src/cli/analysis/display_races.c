@@ -16,6 +16,18 @@
  *   "raceSites":["file.c:LINE", ...]     (site indexes into it)
  *   "raceNotes":[recv, "text", ...]      (alternatives that are notices:
  *                                         send -1 above)
+ A race of many senders (a master taking 999 workers' messages: each race
+ * offers the head of every worker's queue, and the next race the same but
+ * the one taken) may be written as the edits that make it from the record
+ * before, which is of the same task:
+ *   recv, first, site, -1 - m, n, lines, then m edits (pos, del, ins,
+ *   then ins pairs): of the pairs before, the del pairs at pos give way
+ *   to the ins pairs; lines: its sends drawn (>= 0).
+ * An edit is one sender's pairs (pairs come sender by sender, in ltid
+ * order); a record is so written when it has RACE_EDIT_MIN senders or
+ * more, a quarter of them or fewer changed, no notice in it or in the
+ * record before, and fewer than RACE_CHAIN edited records since the last
+ * full one (the page reads a race by replaying the edits from there).
  * The records' integers go to a sink as numbers (struct top_race_ints:
  * the page packs them, display.c; without one, the JSON array above), and
  * a part's wait in its temporary file as binary ints: none is printed
@@ -30,6 +42,7 @@
 #include <string.h>
 
 #include "log_table.h"
+#include "pg_grow.h"
 #include "races.h"
 #include "runlog.h"
 
@@ -109,10 +122,11 @@ static void elsewhere_text(FILE *fp, const struct rc_run *rr,
 /* ---- the records' integers: as a JSON array, or in binary ----------- */
 
 /* The records as the JSON array "races":[...] (no sink given): one
- * record a line, which needs each record's length (4 + 2 n). */
+ * record a line. */
 struct ints_text {
     FILE *fp;
-    long count, at, n; /* values; place in the record; its n */
+    long count;
+    struct top_race_rec rec;
 };
 
 static void text_begin(void *ctx)
@@ -123,11 +137,9 @@ static void text_begin(void *ctx)
 static void text_put(void *ctx, int v)
 {
     struct ints_text *t = ctx;
+    int start = top_race_rec_step(&t->rec, v);
 
-    fprintf(t->fp, "%s%d", !t->count ? "" : t->at ? "," : ",\n", v);
-    if (t->at == 3)
-        t->n = v;
-    t->at = t->at >= 3 && t->at + 1 == 4 + 2 * t->n ? 0 : t->at + 1;
+    fprintf(t->fp, "%s%d", !t->count ? "" : start ? ",\n" : ",", v);
     t->count++;
 }
 
@@ -143,8 +155,27 @@ static void bin_put(void *ctx, int v)
     fwrite(&v, sizeof v, 1, ctx);
 }
 
+/* ---- a record as edits of the one before ------------------------------ */
+
+#define RACE_CHAIN 64        /* edited records, at most, after a full one */
+#define RACE_EDIT_MIN 16     /* the fewest senders an edited record has */
+
+struct page_alt {            /* a pair of a record, and its sender */
+    int s, fb, ltid;         /* ltid -1: a notice */
+};
+struct page_alts {           /* a record's pairs */
+    struct page_alt *a;
+    size_t n, cap;
+    int held, task, chain;   /* chain: edited records since a full one */
+    int nsenders, ordered, notices, lines;
+};
+struct page_edit {           /* one sender's pairs made anew */
+    size_t pos, del, at, ins; /* pos, del in the pairs before; at, ins now */
+};
+
 /* What writing the races keeps: where the records' integers go, the
- * page's site names, how many notes are written. */
+ * page's site names, how many notes are written; the record before and
+ * the one at hand, and the edits between them. */
 struct race_out {
     FILE *fp, *nfp; /* the block, the notes (fp, or a temporary file) */
     struct top_race_ints ints; /* the records' integers */
@@ -152,13 +183,127 @@ struct race_out {
     const struct top_display_map *pm;
     char (*names)[600];
     int nnames, nnotes;
+    struct page_alts prev, cur;
+    struct page_edit *ed;
+    size_t ned, caped;
 };
+
+/* Pair (s, fb) of sender ltid into the record at hand c (room made). */
+static void alt_add(struct page_alts *c, int s, int fb, int ltid)
+{
+    const struct page_alt *l = c->n ? &c->a[c->n - 1] : NULL;
+
+    if (ltid < 0)
+        c->notices++;
+    else if (!l || l->ltid != ltid)
+        c->nsenders++, c->ordered &= !l || l->ltid < ltid;
+    c->lines += s >= 0;
+    c->a[c->n++] = (struct page_alt){ s, fb, ltid };
+}
+
+/* The end of the pairs of the sender at i. */
+static size_t group_end(const struct page_alts *x, size_t i)
+{
+    while (++i < x->n && x->a[i].ltid == x->a[i - 1].ltid)
+        ;
+    return i;
+}
+
+static int same_pairs(const struct page_alt *a, const struct page_alt *b,
+                      size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (a[i].s != b[i].s || a[i].fb != b[i].fb)
+            return 0;
+    return 1;
+}
+
+/* An edit: the pairs before [i, ie) give way to those at hand [j, je). */
+static int edit(struct race_out *o, size_t i, size_t ie, size_t j, size_t je)
+{
+    if (pg_grow(&o->ed, &o->caped, o->ned + 1, sizeof *o->ed) < 0)
+        return -1;
+    o->ed[o->ned++] = (struct page_edit){ i, ie - i, j, je - j };
+    return 0;
+}
+
+/* Whether the record at hand is written as edits of the one before
+ * (o->ed), the senders of both merged in ltid order. */
+static int as_edits(struct race_out *o)
+{
+    const struct page_alts *p = &o->prev, *c = &o->cur;
+    size_t i = 0, j = 0, ie, je, most = (size_t)c->nsenders / 4;
+    int d;
+
+    o->ned = 0;
+    if (!p->held || p->task != c->task || p->chain + 1 >= RACE_CHAIN ||
+        p->notices || c->notices || !p->ordered || !c->ordered ||
+        c->nsenders < RACE_EDIT_MIN)
+        return 0;
+    while ((i < p->n || j < c->n) && o->ned <= most) {
+        ie = i < p->n ? group_end(p, i) : i;
+        je = j < c->n ? group_end(c, j) : j;
+        d = i == p->n ? 1 : j == c->n ? -1
+            : (p->a[i].ltid > c->a[j].ltid) - (p->a[i].ltid < c->a[j].ltid);
+        if (d == 0 && ie - i == je - j &&
+            same_pairs(p->a + i, c->a + j, ie - i)) {
+            i = ie, j = je; /* the same sender, the same pairs */
+            continue;
+        }
+        if (d > 0)
+            ie = i; /* a sender new: nothing before gives way */
+        if (d < 0)
+            je = j; /* a sender gone: nothing comes */
+        if (edit(o, i, ie, j, je) < 0)
+            return 0;
+        i = ie, j = je;
+    }
+    return o->ned <= most;
+}
+
+/* The pairs of the record at hand: in full, or as edits. */
+static void put_pairs(struct race_out *o)
+{
+    const struct page_alts *c = &o->cur;
+    size_t k, j;
+
+    if (!as_edits(o)) {
+        o->ints.put(o->ints.ctx, (int)c->n);
+        for (j = 0; j < c->n; j++) {
+            o->ints.put(o->ints.ctx, c->a[j].s);
+            o->ints.put(o->ints.ctx, c->a[j].fb);
+        }
+        o->cur.chain = 0;
+        return;
+    }
+    o->ints.put(o->ints.ctx, -1 - (int)o->ned);
+    o->ints.put(o->ints.ctx, (int)c->n);
+    o->ints.put(o->ints.ctx, c->lines);
+    for (k = 0; k < o->ned; k++) {
+        o->ints.put(o->ints.ctx, (int)o->ed[k].pos);
+        o->ints.put(o->ints.ctx, (int)o->ed[k].del);
+        o->ints.put(o->ints.ctx, (int)o->ed[k].ins);
+        for (j = o->ed[k].at; j < o->ed[k].at + o->ed[k].ins; j++) {
+            o->ints.put(o->ints.ctx, c->a[j].s);
+            o->ints.put(o->ints.ctx, c->a[j].fb);
+        }
+    }
+    o->cur.chain = o->prev.chain + 1;
+}
+
+static void race_out_free(struct race_out *o)
+{
+    free(o->prev.a), free(o->cur.a), free(o->ed);
+    o->prev.a = o->cur.a = NULL, o->ed = NULL;
+}
 
 /* o's sink: ints, or the JSON array on fp (t, the caller's). */
 static void race_sink(struct race_out *o, const struct top_race_ints *ints,
                       struct ints_text *t)
 {
-    *t = (struct ints_text){ o->fp, 0, 0, 0 };
+    *t = (struct ints_text){ o->fp, 0, { 0 } };
     o->ints = ints ? *ints
                    : (struct top_race_ints){ text_begin, text_put, text_end, t };
 }
@@ -172,6 +317,7 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
     const struct rc_ev *e = RC_EV(rr, r->task, r->pos);
     const int *map = o->run->graph_of;
     int j, part, recv, s, si, notes = 0;
+    struct page_alts swap;
     struct rc_alt_of a;
     char site[600];
 
@@ -183,15 +329,30 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
     o->ints.put(o->ints.ctx, recv);
     o->ints.put(o->ints.ctx, r->first);
     o->ints.put(o->ints.ctx, si);
-    o->ints.put(o->ints.ctx, r->nalts);
+    o->cur = (struct page_alts){ o->cur.a, 0, o->cur.cap, 1, r->task, 0, 0,
+                                 1, 0, 0 };
+    if (r->nalts < RACE_EDIT_MIN ||
+        pg_grow(&o->cur.a, &o->cur.cap, (size_t)r->nalts + 1,
+                sizeof *o->cur.a) < 0)
+        o->cur.held = 0; /* too few senders to edit (or no room): written
+                            in full as found, and not edited from */
+    if (!o->cur.held)
+        o->ints.put(o->ints.ctx, r->nalts);
     for (j = 0; j < r->nalts; j++) {
         a = rc_found_alt(rr, r, j);
         s = a.ltid >= 0 ? map[a.ev] : -1;
         s = s >= 0 ? race_here(o->pm, s, &part) : -1;
         notes |= a.ltid < 0 || (s < 0 && map[a.ev] >= 0);
-        o->ints.put(o->ints.ctx, s);
-        o->ints.put(o->ints.ctx, r->alts[j].fifo_broken);
+        if (o->cur.held) {
+            alt_add(&o->cur, s, r->alts[j].fifo_broken, a.ltid);
+        } else {
+            o->ints.put(o->ints.ctx, s);
+            o->ints.put(o->ints.ctx, r->alts[j].fifo_broken);
+        }
     }
+    if (o->cur.held)
+        put_pairs(o);
+    swap = o->prev, o->prev = o->cur, o->cur = swap;
     return notes;
 }
 
@@ -299,6 +460,7 @@ void top_display_races(FILE *fp, const struct top_run *run,
         race_sites(&o);
     }
     fprintf(fp, "]");
+    race_out_free(&o);
     if (n > 0)
         rc_races_free(r, n);
 }
@@ -324,6 +486,7 @@ void top_display_races_of(FILE *fp, const struct top_run *run,
     for (i = 0; i < n; i++)
         race_notes(&o, &r[i]);
     fprintf(fp, "]");
+    race_out_free(&o);
 }
 
 /* ---- a page in parts: each part's races as they are found ------------- */
@@ -425,6 +588,7 @@ void top_display_races_drop(struct top_race_part *parts, int n)
         if (parts[k].o.nfp)
             fclose(parts[k].o.nfp);
         free(parts[k].o.names);
+        race_out_free(&parts[k].o);
     }
     free(parts);
 }

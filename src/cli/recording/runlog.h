@@ -231,6 +231,43 @@ struct top_race_ints {
     void (*end)(void *ctx);
     void *ctx;
 };
+/* The records' integers read one by one (a packer that steps each
+ * record's receive from the last one's): top_race_rec_step says whether
+ * v starts a record, following its form (display_races.c); start from
+ * a zeroed struct. */
+struct top_race_rec {
+    int state, edits;
+    long left;
+};
+enum { TOP_REC_RECV, TOP_REC_FIRST, TOP_REC_SITE, TOP_REC_N, TOP_REC_NALTS,
+       TOP_REC_LINES, TOP_REC_POS, TOP_REC_DEL, TOP_REC_INS, TOP_REC_PAIRS };
+static inline int top_race_rec_step(struct top_race_rec *s, int v)
+{
+    int start = s->state == TOP_REC_RECV;
+
+    switch (s->state) {
+    case TOP_REC_PAIRS: /* most values: a pair's */
+        if (--s->left == 0)
+            s->state = s->edits ? TOP_REC_POS : TOP_REC_RECV;
+        break;
+    case TOP_REC_N: /* n >= 0: n pairs; -1 - m: m edits */
+        s->edits = v < 0 ? -1 - v : 0, s->left = v < 0 ? 0 : 2L * v;
+        s->state = v < 0 ? TOP_REC_NALTS : s->left ? TOP_REC_PAIRS
+                                                   : TOP_REC_RECV;
+        break;
+    case TOP_REC_LINES:
+        s->state = s->edits ? TOP_REC_POS : TOP_REC_RECV;
+        break;
+    case TOP_REC_INS:
+        s->edits--, s->left = 2L * v;
+        s->state = s->left ? TOP_REC_PAIRS
+                   : s->edits ? TOP_REC_POS : TOP_REC_RECV;
+        break;
+    default: /* recv, first, site; nalts; pos, del */
+        s->state++;
+    }
+    return start;
+}
 void top_display_races(FILE *fp, const struct top_run *run,
                        const struct top_race_ints *ints);
 /* The same from races kept with their alternatives (top_run_races), for

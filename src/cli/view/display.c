@@ -507,12 +507,13 @@ static int write_data(FILE *fp, const struct dwin *w)
  * display_races.c hands the records' integers over as numbers
  * (top_race_ints), packed as the columns are, as they come (no copy of
  * the whole in memory): "races":"PACKED","nraces":N, each record's
- * receive as the step from the previous record's (records: recv, first,
- * site, n, then n pairs). */
+ * receive as the step from the previous record's (the records' form:
+ * display_races.c; top_race_rec_step finds where they start). */
 struct race_packer {
     FILE *out;
     struct top_packer p;
-    long count, at, n, prev; /* values; place in the record; its n; recv */
+    long count, prev; /* values; the last record's recv */
+    struct top_race_rec rec; /* where in a record */
 };
 
 static void race_begin(void *ctx)
@@ -524,15 +525,12 @@ static void race_value(void *ctx, int v)
 {
     struct race_packer *r = ctx;
 
-    if (r->at == 0) { /* a record's receive: the step from the last one */
+    if (top_race_rec_step(&r->rec, v)) { /* a receive: the step from the last */
         top_pack_value(&r->p, (long long)v - r->prev);
         r->prev = v;
     } else {
         top_pack_value(&r->p, v);
     }
-    if (r->at == 3)
-        r->n = v;
-    r->at = r->at + 1 == 4 + 2 * r->n && r->at >= 3 ? 0 : r->at + 1;
     r->count++;
 }
 
