@@ -75,8 +75,8 @@ PY
 # bytes_a_race FILE RACES
 bytes_a_race() { echo $(( $(wc -c <"$1") / $2 )); }
 
-for rec in "star50 50 6000 star" "star200 200 6000 star" \
-           "ack50 50 6000 star-ack" "mix40 40 6000" "star12 12 6000 star"; do
+for rec in "star50 50 6000 star" "star200 200 3000 star" \
+           "ack50 50 6000 star-ack" "mix40 40 3000" "star12 12 3000 star"; do
     set -- $rec
     gen "$@" || continue
     for f in -json -jsonl; do
