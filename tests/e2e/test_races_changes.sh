@@ -22,7 +22,11 @@
 #    under half the values of every race in full; in a real browser
 #    (graph_page.py, zoomed in so that a click hits its mark) the details
 #    of a race early, in the middle and last list exactly -json's
-#    alternatives.
+#    alternatives;
+# 6. in a page in parts, an alternative sent in another part is listed
+#    once a part (raceElsewhere) and named in the race's details: a race
+#    of part 2 with such an alternative lists, clicked, the alternatives
+#    -json lists.
 # No pvmd: the recordings are written by gen_logs.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -174,6 +178,49 @@ PY
     done
 elif [ -n "${races_star50:-}" ]; then
     pg_fail "-display star50: $(tail -3 "$dir/display.err")"
+fi
+
+# 6: sends in other parts
+if [ -n "${races_star50:-}" ] && cp -r "$dir/star50" "$dir/star50p" &&
+   html=$(PANGAEA_DISPLAY_PART=1500 "$P" -display "$dir/star50p" 2>"$dir/parts.err") &&
+   [ -f "$dir/star50p/pangaea-graph.parts/part-0002.js" ]; then
+    # the first race of part 2 with an alternative sent in another part,
+    # by its event number (the part's "sq": each event's step in its log)
+    seq=$(python3 -S - "$dir/star50p/pangaea-graph.parts/part-0002.js" <<'PY'
+import re, sys
+from scale_page import unpack
+from page_races import records
+t = open(sys.argv[1]).read()
+nev = int(re.search(r'"nev":(\d+)', t).group(1))
+sq = unpack(re.search(r'"sq":"([^"]*)"', t).group(1), nev)
+first = [int(x) for x in re.search(r'\[1,[^\[\]]*\]', t).group(0)[1:-1].split(",")[-3:-1]]
+for recv, _, _, pairs, _ in records(t)[0]:
+    if any(s <= -2 for s in pairs[0::2]) and first[0] <= recv < sum(first):
+        print(sum(sq[first[0]:recv + 1]))
+        break
+PY
+    )
+    if [ -n "$seq" ] && res=$(python3 -S "$PG_ROOT/tests/e2e/graph_page.py" "$html?part=2" --mode logical --zoom 20 --click 1 "$seq" 2>"$dir/page.err") &&
+       out=$(python3 -S - "$dir/star50-json-full" "$seq" "$res" <<'PY'
+import json, re, sys, races_json
+r = [x for x in races_json.load(open(sys.argv[1]))["races"] if x["seq"] == int(sys.argv[2])][0]
+want = sorted((a["ltid"], a["msgid"]) for a in r["alternatives"])
+details = json.loads(sys.argv[3])["details"]
+if not details.get("t", "").endswith("ltid 1 event %s)" % sys.argv[2]):
+    sys.exit("the click selected %r" % details.get("t"))
+race = details.get("race", "")
+got = sorted((int(a), int(b)) for a, b in re.findall(r"ltid (\d+) msg (\d+)", race.split("could have taken ", 1)[-1]))
+if got != want or "of this page" not in race:
+    sys.exit("the page lists %r, -json %r" % (race[:300], want[:10]))
+print("%d alternatives, %d in another part" % (len(got), race.count("of this page")))
+PY
+       ); then
+        pg_pass "-display in parts: the race at ltid 1 event $seq of part 2 lists -json's $out"
+    else
+        pg_fail "-display in parts: ${out:-no race of part 2 with a send in another part (seq '$seq'): $(tail -3 "$dir/page.err")}"
+    fi
+else
+    pg_fail "-display in parts of star50: $(tail -3 "$dir/parts.err" 2>/dev/null)"
 fi
 
 pg_summary

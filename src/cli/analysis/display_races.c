@@ -16,6 +16,9 @@
  *   "raceSites":["file.c:LINE", ...]     (site indexes into it)
  *   "raceNotes":[recv, "text", ...]      (alternatives that are notices:
  *                                         send -1 above)
+ *   "raceElsewhere":[m, ltid, msgid, part, ...] (a page in parts: the
+ *                                         sends in another part, each
+ *                                         once; send -2 - m above)
  A race of many senders (a master taking 999 workers' messages: each race
  * offers the head of every worker's queue, and the next race the same but
  * the one taken) may be written as the edits that make it from the record
@@ -106,19 +109,6 @@ static int race_here(const struct top_display_map *m, int e, int *part)
     return !m ? e : m->here(m->ctx, e, part);
 }
 
-/* An alternative send (message entry m) that lies in another part of
- * the page: named by the model (a page in parts has freed the graph's
- * events by the time its races are written). */
-static void elsewhere_text(FILE *fp, const struct rc_run *rr,
-                           const struct rc_msg *m, int part)
-{
-    char buf[160];
-
-    snprintf(buf, sizeof buf, "ltid %d msg %d, in part %d of this page",
-             rr->tasks[m->src].ltid, rc_msg_msgid(rr, m), part + 1);
-    top_json_str(fp, buf);
-}
-
 /* ---- the records' integers: as a JSON array, or in binary ----------- */
 
 /* The records as the JSON array "races":[...] (no sink given): one
@@ -160,8 +150,8 @@ static void bin_put(void *ctx, int v)
 #define RACE_CHAIN 64        /* edited records, at most, after a full one */
 #define RACE_EDIT_MIN 16     /* the fewest senders an edited record has */
 
-struct page_alt {            /* a pair of a record, and its sender */
-    int s, fb, ltid;         /* ltid -1: a notice */
+struct page_alt {            /* a pair of a record, its sender and message */
+    int s, fb, ltid, m;      /* ltid -1: a notice */
 };
 struct page_alts {           /* a record's pairs */
     struct page_alt *a;
@@ -186,10 +176,35 @@ struct race_out {
     struct page_alts prev, cur;
     struct page_edit *ed;
     size_t ned, caped;
+    unsigned char *seen; /* the sends in another part listed, a bit each */
+    int *else_of;        /* and listed: (m, ltid, msgid, part) each */
+    size_t nelse, capelse;
 };
 
-/* Pair (s, fb) of sender ltid into the record at hand c (room made). */
-static void alt_add(struct page_alts *c, int s, int fb, int ltid)
+/* Alternative a (message m), whose send lies in part `part`, as a pair's
+ * send: -2 - m, listed once in "raceElsewhere" (named in the details, as
+ * a drawn send is), or -1 (no room to list it: unnamed). */
+static int elsewhere(struct race_out *o, int m, const struct rc_alt_of *a,
+                     int part)
+{
+    const struct rc_run *rr = o->run->model;
+
+    if (!o->seen && !(o->seen = calloc((size_t)rr->nmsg / 8 + 1, 1)))
+        return -1;
+    if (!(o->seen[m >> 3] & (1u << (m & 7)))) {
+        if (pg_grow(&o->else_of, &o->capelse, o->nelse + 4,
+                    sizeof *o->else_of) < 0)
+            return -1;
+        o->seen[m >> 3] |= (unsigned char)(1u << (m & 7));
+        o->else_of[o->nelse++] = m, o->else_of[o->nelse++] = a->ltid;
+        o->else_of[o->nelse++] = a->msgid, o->else_of[o->nelse++] = part;
+    }
+    return -2 - m;
+}
+
+/* Pair (s, fb) of sender ltid, message m, into the record at hand c
+ * (room made). */
+static void alt_add(struct page_alts *c, int s, int fb, int ltid, int m)
 {
     const struct page_alt *l = c->n ? &c->a[c->n - 1] : NULL;
 
@@ -198,7 +213,7 @@ static void alt_add(struct page_alts *c, int s, int fb, int ltid)
     else if (!l || l->ltid != ltid)
         c->nsenders++, c->ordered &= !l || l->ltid < ltid;
     c->lines += s >= 0;
-    c->a[c->n++] = (struct page_alt){ s, fb, ltid };
+    c->a[c->n++] = (struct page_alt){ s, fb, ltid, m };
 }
 
 /* The end of the pairs of the sender at i. */
@@ -296,7 +311,9 @@ static void put_pairs(struct race_out *o)
 static void race_out_free(struct race_out *o)
 {
     free(o->prev.a), free(o->cur.a), free(o->ed);
+    free(o->seen), free(o->else_of);
     o->prev.a = o->cur.a = NULL, o->ed = NULL;
+    o->seen = NULL, o->else_of = NULL;
 }
 
 /* o's sink: ints, or the JSON array on fp (t, the caller's). */
@@ -308,9 +325,36 @@ static void race_sink(struct race_out *o, const struct top_race_ints *ints,
                    : (struct top_race_ints){ text_begin, text_put, text_end, t };
 }
 
+/* Alternative a (message m) of the race at hand as a pair's send: the
+ * send's place in the page (part), -2 - m in another part, -1 a notice.
+ * The record before, of the same task, most often had the same message
+ * of the sender: its send is taken from there (*pi: where a walk of its
+ * pairs in ltid order is), not looked up (a random place in the graph's
+ * map, and a search of the task's part: a race of 999 alternatives
+ * costs that 999 times). */
+static int send_of(struct race_out *o, const struct rc_alt_of *a, int m,
+                   size_t *pi)
+{
+    const struct page_alts *p = &o->prev;
+    int ge, s, part;
+
+    if (a->ltid < 0)
+        return -1;
+    if (p->held && p->task == o->cur.task) {
+        while (*pi < p->n && (p->a[*pi].ltid < a->ltid ||
+                              (p->a[*pi].ltid == a->ltid && p->a[*pi].m < m)))
+            (*pi)++;
+        if (*pi < p->n && p->a[*pi].ltid == a->ltid && p->a[*pi].m == m)
+            return p->a[*pi].s; /* the same message: the same send */
+    }
+    ge = o->run->graph_of[a->ev]; /* the send in the graph */
+    s = ge >= 0 ? race_here(o->pm, ge, &part) : -1;
+    return ge >= 0 && s < 0 ? elsewhere(o, m, a, part) : s;
+}
+
 /* Race r as the page's "races" entry: its receive, first mark, site and
  * alternatives (sends, and whether FIFO is broken).  Whether it has notes
- * (race_notes: an alternative that is a notice or in another part). */
+ * (race_notes: an alternative that is a notice). */
 static int race_entry(struct race_out *o, const struct rc_race *r)
 {
     const struct rc_run *rr = o->run->model;
@@ -318,6 +362,7 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
     const int *map = o->run->graph_of;
     int j, part, recv, s, si, notes = 0;
     struct page_alts swap;
+    size_t pi = 0;
     struct rc_alt_of a;
     char site[600];
 
@@ -340,11 +385,11 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
         o->ints.put(o->ints.ctx, r->nalts);
     for (j = 0; j < r->nalts; j++) {
         a = rc_found_alt(rr, r, j);
-        s = a.ltid >= 0 ? map[a.ev] : -1;
-        s = s >= 0 ? race_here(o->pm, s, &part) : -1;
-        notes |= a.ltid < 0 || (s < 0 && map[a.ev] >= 0);
+        s = send_of(o, &a, (int)r->alts[j].msg, &pi);
+        notes |= a.ltid < 0;
         if (o->cur.held) {
-            alt_add(&o->cur, s, r->alts[j].fifo_broken, a.ltid);
+            alt_add(&o->cur, s, r->alts[j].fifo_broken, a.ltid,
+                    (int)r->alts[j].msg);
         } else {
             o->ints.put(o->ints.ctx, s);
             o->ints.put(o->ints.ctx, r->alts[j].fifo_broken);
@@ -356,13 +401,12 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
     return notes;
 }
 
-/* Race r's "raceNotes": its alternatives that are notices, or in another
- * part of the page. */
+/* Race r's "raceNotes": its alternatives that are notices. */
 static void race_notes(struct race_out *o, const struct rc_race *r)
 {
     const struct rc_run *rr = o->run->model;
     const int *map = o->run->graph_of;
-    int j, part, recv, s;
+    int j, part, recv;
 
     recv = map[rr->tasks[r->task].first + r->pos - 1];
     if (recv >= 0)
@@ -373,10 +417,6 @@ static void race_notes(struct race_out *o, const struct rc_race *r)
         if (m->src < 0) {
             fprintf(o->nfp, "%s%d,", o->nnotes++ ? "," : "", recv);
             notice_text(o->nfp, rr, r->alts[j].msg);
-        } else if ((s = map[rc_found_alt(rr, r, j).ev]) >= 0
-                   && race_here(o->pm, s, &part) < 0) {
-            fprintf(o->nfp, "%s%d,", o->nnotes++ ? "," : "", recv);
-            elsewhere_text(o->nfp, rr, m, part);
         }
     }
 }
@@ -393,6 +433,20 @@ static void race_sites(struct race_out *o)
         top_json_str(o->fp, o->names[i]);
     }
     fprintf(o->fp, "],\n\"raceNotes\":[");
+}
+
+/* The end of the notes, and the sends in other parts. */
+static void race_end(const struct race_out *o, FILE *fp)
+{
+    size_t i;
+
+    fprintf(fp, "]");
+    if (!o->nelse)
+        return;
+    fprintf(fp, ",\n\"raceElsewhere\":[");
+    for (i = 0; i < o->nelse; i++)
+        fprintf(fp, "%s%d", i ? "," : "", o->else_of[i]);
+    fprintf(fp, "]");
 }
 
 static void copy_rest(FILE *to, FILE *from)
@@ -459,7 +513,7 @@ void top_display_races(FILE *fp, const struct top_run *run,
     } else {
         race_sites(&o);
     }
-    fprintf(fp, "]");
+    race_end(&o, fp);
     race_out_free(&o);
     if (n > 0)
         rc_races_free(r, n);
@@ -485,7 +539,7 @@ void top_display_races_of(FILE *fp, const struct top_run *run,
     race_sites(&o);
     for (i = 0; i < n; i++)
         race_notes(&o, &r[i]);
-    fprintf(fp, "]");
+    race_end(&o, fp);
     race_out_free(&o);
 }
 
@@ -575,7 +629,7 @@ void top_display_races_part(FILE *fp, struct top_race_part *parts, int i,
     race_sites(&w);
     if (o->nfp)
         copy_rest(fp, o->nfp);
-    fprintf(fp, "]");
+    race_end(o, fp);
 }
 
 void top_display_races_drop(struct top_race_part *parts, int n)
