@@ -19,7 +19,7 @@
  *   "raceElsewhere":[m, ltid, msgid, part, ...] (a page in parts: the
  *                                         sends in another part, each
  *                                         once; send -2 - m above)
- A race of many senders (a master taking 999 workers' messages: each race
+ * A race of many senders (a master taking 999 workers' messages: each race
  * offers the head of every worker's queue, and the next race the same but
  * the one taken) may be written as the edits that make it from the record
  * before, which is of the same task:
@@ -31,6 +31,8 @@
  * more, a quarter of them or fewer changed, no notice in it or in the
  * record before, and fewer than RACE_CHAIN edited records since the last
  * full one (the page reads a race by replaying the edits from there).
+ * A pair's send is most often the record before's for the same message
+ * (send_of): looked up only where it is not.
  * The records' integers go to a sink as numbers (struct top_race_ints:
  * the page packs them, display.c; without one, the JSON array above), and
  * a part's wait in its temporary file as binary ints: none is printed

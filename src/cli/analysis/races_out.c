@@ -14,7 +14,10 @@
  * first, last, tag]): a queue that lost per-pair order is one run, and a
  * race of a 256-task deep queue (the head of each sender's queue) costs
  * ~16 bytes a sender.  JSON lines (-jsonl) are for big recordings: a line
- * a race, the runs per sender without their tags.
+ * a race, the runs per sender without their tags.  In both, a race of
+ * many senders is written as what changed since the race before it, of
+ * the same task, where that is short (races_runs.c); -full writes every
+ * race whole.  Both are written in two halves at once (each_race).
  */
 #include "races.h"
 
@@ -667,17 +670,15 @@ static void put_ids(struct keyed *k, int comma, const struct rc_run_of *a)
 
 /* One sender of an object keyed by ltid: "LTID":[runs] ([] a sender
  * whose alternatives are gone). */
-static int put_sender(int ltid, const struct rc_run_of *runs, size_t n,
-                      void *arg)
+static void put_sender(struct keyed *k, int ltid, const struct rc_run_of *runs,
+                       size_t n)
 {
-    struct keyed *k = arg;
     size_t i;
 
     put_key(k, ltid);
     for (i = 0; i < n; i++)
         put_ids(k, i > 0, &runs[i]);
     ob_char(&k->o, ']');
-    return 0;
 }
 
 /* Every sender of s as put_sender writes it. */
@@ -688,7 +689,7 @@ static void put_senders(const struct rc_runs *s, struct keyed *k)
     for (i = 0; i < s->n; i = j) {
         for (j = i; j < s->n && s->run[j].ltid == s->run[i].ltid; j++)
             ;
-        put_sender(s->run[i].ltid, s->run + i, j - i, k);
+        put_sender(k, s->run[i].ltid, s->run + i, j - i);
     }
 }
 
@@ -730,8 +731,8 @@ static void put_alts(struct sink *k, int broken, int jsonl, const char *sep,
         o.o.p = o.o.b;
         *o.o.p++ = '{';
         for (i = 0; change && i < cur->nchg; i++)
-            put_sender(cur->chg[i].ltid, cur->run + cur->chg[i].at,
-                       cur->chg[i].n, &o);
+            put_sender(&o, cur->chg[i].ltid, cur->run + cur->chg[i].at,
+                       cur->chg[i].n);
         if (!change)
             put_senders(cur, &o);
         ob_char(&o.o, '}');

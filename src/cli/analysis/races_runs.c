@@ -25,7 +25,6 @@
  */
 #include "races.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
