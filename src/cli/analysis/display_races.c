@@ -237,6 +237,29 @@ static int same_pairs(const struct page_alt *a, const struct page_alt *b,
     return 1;
 }
 
+/* From pairs *i of p and *j of c on (each a sender's first), past every
+ * sender whose pairs are the same in both, a pair at a time (most are:
+ * the race before moved one sender on), to the first pair of the first
+ * sender that differs in each. */
+static void skip_same(const struct page_alts *p, const struct page_alts *c,
+                      size_t *i, size_t *j)
+{
+    size_t a = *i, b = *j;
+    int sp;
+
+    while (a < p->n && b < c->n && p->a[a].m == c->a[b].m &&
+           p->a[a].ltid == c->a[b].ltid && p->a[a].fb == c->a[b].fb)
+        a++, b++; /* one message: one send */
+    if (a > *i) { /* the last sender passed: all of it the same? */
+        sp = p->a[a - 1].ltid;
+        if ((a < p->n && p->a[a].ltid == sp) ||
+            (b < c->n && c->a[b].ltid == sp))
+            while (a > *i && p->a[a - 1].ltid == sp)
+                a--, b--; /* no: back to its first pair, in both */
+    }
+    *i = a, *j = b;
+}
+
 /* An edit: the pairs before [i, ie) give way to those at hand [j, je). */
 static int edit(struct race_out *o, size_t i, size_t ie, size_t j, size_t je)
 {
@@ -259,7 +282,8 @@ static int as_edits(struct race_out *o)
         p->notices || c->notices || !p->ordered || !c->ordered ||
         c->nsenders < RACE_EDIT_MIN)
         return 0;
-    while ((i < p->n || j < c->n) && o->ned <= most) {
+    for (skip_same(p, c, &i, &j); (i < p->n || j < c->n) && o->ned <= most;
+         skip_same(p, c, &i, &j)) {
         ie = i < p->n ? group_end(p, i) : i;
         je = j < c->n ? group_end(c, j) : j;
         d = i == p->n ? 1 : j == c->n ? -1
@@ -335,19 +359,21 @@ static void race_sink(struct race_out *o, const struct top_race_ints *ints,
  * map, and a search of the task's part: a race of 999 alternatives
  * costs that 999 times). */
 static int send_of(struct race_out *o, const struct rc_alt_of *a, int m,
-                   size_t *pi)
+                   int carry, size_t *pi)
 {
     const struct page_alts *p = &o->prev;
     int ge, s, part;
 
     if (a->ltid < 0)
         return -1;
-    if (p->held && p->task == o->cur.task) {
+    if (carry) { /* the record before is of this task */
+        if (*pi < p->n && p->a[*pi].m == m && p->a[*pi].ltid == a->ltid)
+            return p->a[(*pi)++].s; /* most often: in step */
         while (*pi < p->n && (p->a[*pi].ltid < a->ltid ||
                               (p->a[*pi].ltid == a->ltid && p->a[*pi].m < m)))
             (*pi)++;
         if (*pi < p->n && p->a[*pi].ltid == a->ltid && p->a[*pi].m == m)
-            return p->a[*pi].s; /* the same message: the same send */
+            return p->a[(*pi)++].s; /* the same message: the same send */
     }
     ge = o->run->graph_of[a->ev]; /* the send in the graph */
     s = ge >= 0 ? race_here(o->pm, ge, &part) : -1;
@@ -362,7 +388,8 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
     const struct rc_run *rr = o->run->model;
     const struct rc_ev *e = RC_EV(rr, r->task, r->pos);
     const int *map = o->run->graph_of;
-    int j, part, recv, s, si, notes = 0;
+    const struct rc_alt_of *of = rc_found == r ? rc_found_of : NULL;
+    int j, part, recv, s, si, carry, notes = 0;
     struct page_alts swap;
     size_t pi = 0;
     struct rc_alt_of a;
@@ -385,9 +412,10 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
                             in full as found, and not edited from */
     if (!o->cur.held)
         o->ints.put(o->ints.ctx, r->nalts);
+    carry = o->prev.held && o->prev.task == r->task;
     for (j = 0; j < r->nalts; j++) {
-        a = rc_found_alt(rr, r, j);
-        s = send_of(o, &a, (int)r->alts[j].msg, &pi);
+        a = of ? of[j] : rc_alt_of_msg(rr, r->alts[j].msg);
+        s = send_of(o, &a, (int)r->alts[j].msg, carry, &pi);
         notes |= a.ltid < 0;
         if (o->cur.held) {
             alt_add(&o->cur, s, r->alts[j].fifo_broken, a.ltid,
