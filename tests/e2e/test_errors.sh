@@ -4,7 +4,8 @@
 # Usage errors exit 2 with a one-line reason; an edited communication log
 # makes the replay diverge with an error naming the task, the event, what was
 # recorded and what the program did, and pangaea exits non-zero; pangaea
-# starts a private pvmd when none runs and leaves none behind.
+# starts a private pvmd when none runs and leaves none behind, and starts
+# none for a what-if it refuses (another program than the recording's).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -43,6 +44,28 @@ if timeout 60 "$PANGAEA" -log -logdir "$dir/logs" "$SOR" 4 >"$dir/rec.out" 2>"$d
 else
     pg_fail "private pvmd: run failed or daemon left behind"; cat "$dir/rec.err"
     pg_pvmd_halt "$PVM_TMP"
+fi
+
+# A what-if of that recording with another program is refused before any
+# pvmd starts (none runs in this PVM_TMP: pvmd writes its log there), and
+# the new recording's directory it made goes again.
+spec=$("$PANGAEA" -races -jsonl "$dir/logs" 2>/dev/null | python3 -S -c '
+import json, sys
+r = json.loads(sys.stdin.readline())
+s, ids = next(iter(r["alts"].items()))
+print("%d:%d=%s:%d" % (r["ltid"], r["seq"], s, ids[0] if isinstance(ids[0], int) else ids[0][0]))')
+PVM_TMP=$(pg_tmpdir) # fresh: the run above left its pvmd's log
+if [ -n "$spec" ]; then
+    expect_fail "what-if of another program" 2 "is of .*sor, not of .*plain_known" \
+        "$PANGAEA" -whatif "$spec" -logdir "$dir/logs" -o "$dir/wi" "$PG_BUILD/tests/plain_known" wild
+    if [ -z "$(ls "$PVM_TMP")" ] && [ ! -e "$dir/wi" ]; then
+        pg_pass "what-if of another program: no pvmd started, no directory left"
+    else
+        pg_fail "what-if of another program: left $(ls "$PVM_TMP") $(ls -d "$dir/wi" 2>/dev/null)"
+        pg_pvmd_halt "$PVM_TMP"
+    fi
+else
+    pg_fail "what-if of another program: the sor recording has no race to fork"
 fi
 PVM_TMP=$PG_PVM_TMP_OWN
 

@@ -795,6 +795,11 @@ static int run_program(struct top_opts *o)
         fail(TOP_EXIT_USAGE, "%s", err.msg);
     }
     self_dir(dir, sizeof dir);
+    if (o->whatif && top_whatif_check(o, &err) < 0) { /* whatif.c */
+        if (made_logdir)
+            rmdir(o->logdir); /* made just now, empty: nothing is left */
+        fail(TOP_EXIT_USAGE, "%s", err.msg);
+    }
     prepare_logs(o);
     if (top_workdir(o, &err) < 0) /* runenv.c: where the tasks start */
         fail(TOP_EXIT_USAGE, "%s", err.msg);

@@ -698,20 +698,35 @@ static int copy_input(const struct top_opts *o, pg_err *err)
     return 0;
 }
 
-int top_whatif_start(struct top_opts *o, pg_err *err)
+/* The recording forked, as a replay of it sees it. */
+static struct top_opts forked(const struct top_opts *o)
 {
     struct top_opts old = *o;
-    char path[PATH_MAX + 32];
-    struct top_file plan;
-    FILE *f;
 
     snprintf(old.logdir, sizeof old.logdir, "%s", wi.from);
     old.mode = PANGAEA_REPLAY;
+    return old;
+}
+
+int top_whatif_check(const struct top_opts *o, pg_err *err)
+{
+    struct top_opts old = forked(o);
+
     if (!strcmp(wi.from, o->logdir))
         return pg_err_set(err, "-whatif: the new recording cannot go into "
                           "the recording it forks (%s): give -o NEWDIR",
                           wi.from);
-    if (top_check_recording(&old, err) < 0 || top_check_hosts(&old, err) < 0)
+    return top_check_recording(&old, err);
+}
+
+int top_whatif_start(struct top_opts *o, pg_err *err)
+{
+    struct top_opts old = forked(o);
+    char path[PATH_MAX + 32];
+    struct top_file plan;
+    FILE *f;
+
+    if (top_check_hosts(&old, err) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/whatif.plan", o->logdir);
     if (!(f = top_file_begin(&plan, path, err)) || /* no link followed */

@@ -26,9 +26,13 @@ int top_whatif_add(const char *spec, pg_err *err);
  * nothing has run or moved. */
 int top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
                      size_t size, pg_err *err);
-/* Once the new log directory is ready and PVM joined: the old recording
- * and its hosts are checked, the plan written and named to the tasks.
- * 0, or -1 and err. */
+/* Before PVM is joined (no pvmd started for a run that is refused): the
+ * recording forked is whole and of o's program, and not o's log
+ * directory.  0, or -1 and err. */
+int top_whatif_check(const struct top_opts *o, pg_err *err);
+/* Once the new log directory is ready and PVM joined: the recording's
+ * hosts are checked, the plan written and named to the tasks.  0, or -1
+ * and err. */
 int top_whatif_start(struct top_opts *o, pg_err *err);
 /* Says how the what-if run ended and where it went; returns status. */
 int top_whatif_done(const struct top_opts *o, int status);
