@@ -310,8 +310,8 @@ static int from_queue(struct finder *f, struct sender *q, int pos, int atag,
  * often its head answers (a deep queue: one message a sender), read from
  * q itself; the queue is walked only past messages taken before, or
  * when the head does not match, or every message counts (direct). */
-static int from_sender(struct finder *f, struct sender *q, int pos, int atag,
-                       int ctx, int direct)
+static inline int from_sender(struct finder *f, struct sender *q, int pos,
+                              int atag, int ctx, int direct)
 {
     const struct rc_msg *msg = f->run->msg;
     int m;
@@ -579,6 +579,12 @@ static int senders(struct finder *f, int p, int pos, int afrom, int atag,
                 ? f->hint : lo;
     int n, was;
 
+    if (afrom == -1 && !f->lazy && !f->reach) { /* every sender, in order */
+        for (; q < hi; q++)
+            if (from_sender(f, &f->snd[q], pos, atag, ctx, direct) < 0)
+                return -1;
+        return 0;
+    }
     for (n = hi - lo; n > 0 && !enough(f); n--, q = q + 1 < hi ? q + 1 : lo) {
         if (afrom != -1 && f->run->tasks[f->snd[q].src].ltid != afrom)
             break;
