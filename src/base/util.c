@@ -1,6 +1,7 @@
 /*
  * util.c - small things every part needs and none owns: a path's last
- * component, clocks that are never the program's, a file's SHA-256.
+ * component, clocks that are never the program's, a file's SHA-256, a
+ * stream copied into another.
  *
  * They are here, below the log format and the PVM runtime, so that the
  * analyses and pages (src/cli/analysis, view, ...) use them without
@@ -23,6 +24,17 @@
 #include <nettle/sha2.h>
 
 #include "pg_util.h"
+
+int pg_copy_stream(FILE *to, FILE *from)
+{
+    char buf[65536];
+    size_t n;
+
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            return -1;
+    return ferror(from) ? -1 : 0;
+}
 
 const char *pg_basename(const char *path)
 {

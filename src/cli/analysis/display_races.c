@@ -48,6 +48,7 @@
 
 #include "log_table.h"
 #include "pg_grow.h"
+#include "pg_util.h"
 #include "races.h"
 #include "runlog.h"
 
@@ -479,14 +480,12 @@ static void race_end(const struct race_out *o, FILE *fp)
     fprintf(fp, "]");
 }
 
+/* The notes waiting in their temporary file, after the site names (a
+ * write that fails shows as the page's stream's error). */
 static void copy_rest(FILE *to, FILE *from)
 {
-    char buf[65536];
-    size_t n;
-
     rewind(from);
-    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
-        fwrite(buf, 1, n, to);
+    (void)pg_copy_stream(to, from);
 }
 
 static int entry_each(struct rc_run *rr, const struct rc_race *r, void *arg)

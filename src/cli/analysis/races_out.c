@@ -29,6 +29,7 @@
 #include "log_table.h"
 #include "pg_grow.h"
 #include "pg_log.h"
+#include "pg_util.h"
 #include "runlog.h"
 #include "top.h"
 
@@ -814,19 +815,6 @@ static struct sink sink_at(FILE *fp, int i, int full)
                           { { .task = -1 }, { .task = -1 } }, 0, -1, 0, "" };
 }
 
-static int copy_out(FILE *to, FILE *from)
-{
-    char buf[65536];
-    size_t n;
-
-    if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
-        return -1;
-    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
-        if (fwrite(buf, 1, n, to) != n)
-            return -1;
-    return ferror(from) ? -1 : 0;
-}
-
 /* Every race to `each`, streamed: found again one by one, written and
  * forgotten.  The earlier half of the races is written to fp as found,
  * the later half at once in a thread of its own into a temporary file
@@ -854,7 +842,8 @@ static int each_race(struct rc_run *run, const struct rc_race *r, int n,
         return -1;
     }
     rc = rc_find_each_split(run, r, n, n / 2, each, &lo, &hi);
-    if (rc == 0 && copy_out(fp, hi.fp) < 0) {
+    if (rc == 0 && (fflush(hi.fp) != 0 || fseek(hi.fp, 0, SEEK_SET) != 0 ||
+                    pg_copy_stream(fp, hi.fp) < 0)) {
         *why = "the temporary file of the later races (in /tmp) could not "
                "be written or read back";
         rc = -1;

@@ -675,10 +675,9 @@ int top_whatif_parse(struct top_opts *o, const char *from, char *newdir,
  * replay), whose replay then reads that copy.  No input recorded: none. */
 static int copy_input(const struct top_opts *o, pg_err *err)
 {
-    char from[PATH_MAX + 32], copy[PATH_MAX + 32], buf[8192];
+    char from[PATH_MAX + 32], copy[PATH_MAX + 32];
     FILE *in, *out;
-    size_t n;
-    int fail = 0;
+    int fail;
 
     snprintf(from, sizeof from, "%s/pangaea-stdin", wi.from);
     snprintf(copy, sizeof copy, "%s/pangaea-stdin", o->logdir);
@@ -688,9 +687,7 @@ static int copy_input(const struct top_opts *o, pg_err *err)
         fclose(in);
         return pg_err_set(err, "-whatif: cannot make %s", copy);
     }
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        fail |= fwrite(buf, 1, n, out) != n;
-    fail |= ferror(in);
+    fail = pg_copy_stream(out, in) < 0;
     fclose(in);
     if (fclose(out) != 0 || fail)
         return pg_err_set(err, "-whatif: cannot copy the recorded input %s "
