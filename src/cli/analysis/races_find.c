@@ -46,9 +46,9 @@
  * senders as one array in order, a few ns a sender at 1,000 tasks, and
  * reaches into run->msg (a random place a sender) only to move a cursor
  * or when the head does not answer (another tag, a direct route).  A race
- * is "first" when no other racing receive happens before it: the clocks
- * of the racing receives are computed in a second pass (rc_clocks_at),
- * then R is first when, for every task q, R has seen none of q's races.
+ * is "first" when no other racing receive happens before it: a second
+ * pass (rc_firsts) carries a bit along the clocks' snapshots, whether a
+ * task has heard of a race, so R is first when none came to it.
  * A report need not keep every race's alternatives (a deep queue at
  * 1,000 tasks has up to 999 a race): rc_find_bare keeps the races
  * without them, and rc_find_each examines every receive again, in the
@@ -688,15 +688,24 @@ static void finder_free(struct finder *f)
     f->cand_of = NULL;
 }
 
+/* The run's clocks, computed once (each message's vcd): 0, or -1 when
+ * out of memory. */
+static int clocked(struct rc_run *run)
+{
+    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
+        return -1;
+    run->clocked = 1;
+    return 0;
+}
+
 /* Every task's receives examined by f (its mode set), the clocks first. */
 static int find_all(struct rc_run *run, struct finder *f)
 {
     int p, rc = 0;
 
     run->receives = 0;
-    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
+    if (clocked(run) < 0)
         return -1;
-    run->clocked = 1;
     if (lists(f) < 0)
         rc = -1;
     for (p = 0; rc == 0 && p < run->ntasks; p++)
@@ -824,9 +833,8 @@ static int split(struct rc_run *run, struct finder *a, struct finder *b)
     void *failed = NULL;
 
     a->half = b->half = 1;
-    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
+    if (clocked(run) < 0)
         return -1;
-    run->clocked = 1;
     if (run->nrivals)
         sort_posts(run); /* rivals() would sort them in both threads */
     if (lists(a) < 0 || lists_copy(b, a) < 0)
@@ -954,11 +962,8 @@ int rc_find_at(struct rc_run *run, int p, int pos, const int *min,
             direct = RC_EV(run, p, k)->a == ROUTE_DIRECT;
     if (min)
         vcd_from_reach(run, p, pos, min);
-    else if (!run->clocked) {
-        if (rc_clocks_at(run, NULL, 0, NULL) < 0)
-            return -1;
-        run->clocked = 1;
-    }
+    else if (clocked(run) < 0)
+        return -1;
     rc = lists(&f) < 0 || examine(&f, p, pos, direct) < 0 ? -1
          : f.nraces;
     free(f.snd), free(f.snd_first), free(f.nhead), free(f.cand);
@@ -1002,10 +1007,7 @@ int rc_back_open(struct rc_run *run, struct rc_back **bp)
         return -1;
     b->f.run = run;
     b->task = -1;
-    if (!run->clocked && rc_clocks_at(run, NULL, 0, NULL) < 0)
-        return rc_back_close(b), -1;
-    run->clocked = 1;
-    if (lists(&b->f) < 0)
+    if (clocked(run) < 0 || lists(&b->f) < 0)
         return rc_back_close(b), -1;
     *bp = b;
     return 0;
