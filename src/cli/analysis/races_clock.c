@@ -362,38 +362,64 @@ static int arrive(struct rc_run *run, struct sim *s, int t,
     return 0;
 }
 
-/* Merges what event e of task t waited for (all of it is there). */
-static int take_deps(struct rc_run *run, struct sim *s, int t,
-                     const struct rc_ev *e)
+/* What event e waited for, each dependency as (snapshot, task, event):
+ * a message's send (or the end an exit notice tells of), the turn before
+ * a turn, a barrier's every participant; handed to `dep` in turn until it
+ * returns non-zero, which is returned (0: all passed).  One list of what
+ * an event waits for, which the clocks (take_deps) and the first marks
+ * (event_news) read alike.  A barrier's entries are read by index: dep
+ * may grow the snapshots and their entries. */
+static inline int each_dep(const struct rc_run *run, const struct rc_ev *e,
+                           int (*dep)(void *ctx, int sn, int q, int pos),
+                           void *ctx)
 {
     const struct rc_msg *m;
     const struct rc_turn *u;
-    const struct rc_task *x;
-    const struct rc_snap *b;
+    struct rc_dent d;
     long i;
+    int rc, sb;
 
     if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
         m = &run->msg[e->a];
         if (m->src >= 0)
-            return merge(run, s, t, m->snap, m->src, m->src_pos);
-        if (m->notice_of >= 0) {
-            x = &run->tasks[m->notice_of];
-            return merge(run, s, t, x->end_snap, m->notice_of, x->n);
-        }
+            return dep(ctx, m->snap, m->src, m->src_pos);
+        if (m->notice_of >= 0)
+            return dep(ctx, run->tasks[m->notice_of].end_snap, m->notice_of,
+                       run->tasks[m->notice_of].n);
     } else if (rc_is_turn(e) && run->turns[e->a].prev >= 0) {
         u = &run->turns[run->turns[e->a].prev];
-        return merge(run, s, t, u->snap, u->task, u->pos);
-    } else if (e->kind == PG_EV_BARRIER && run->bars[e->a].snap >= 0) {
-        b = &run->snaps[run->bars[e->a].snap];
-        for (i = 0; i < b->n; i++) {
-            const struct rc_dent *d = &run->dents[b->first + i];
-
-            if (merge(run, s, t, d->snap, d->task, d->pos) < 0)
-                return -1;
-            b = &run->snaps[run->bars[e->a].snap]; /* snaps may move */
+        return dep(ctx, u->snap, u->task, u->pos);
+    } else if (e->kind == PG_EV_BARRIER && (sb = run->bars[e->a].snap) >= 0) {
+        for (i = 0; i < run->snaps[sb].n; i++) {
+            d = run->dents[run->snaps[sb].first + i];
+            if ((rc = dep(ctx, d.snap, d.task, d.pos)) != 0)
+                return rc;
         }
     }
     return 0;
+}
+
+/* Task t of a clock computation, learning what it waited for. */
+struct taker {
+    struct rc_run *run;
+    struct sim *s;
+    int t;
+};
+
+static int take_one(void *ctx, int sn, int q, int pos)
+{
+    struct taker *k = ctx;
+
+    return merge(k->run, k->s, k->t, sn, q, pos);
+}
+
+/* Merges what event e of task t waited for (all of it is there). */
+static int take_deps(struct rc_run *run, struct sim *s, int t,
+                     const struct rc_ev *e)
+{
+    struct taker k = { run, s, t };
+
+    return each_dep(run, e, take_one, &k);
 }
 
 /* The children task t spawned after its event k->cur: their clocks start
@@ -751,43 +777,33 @@ static unsigned char *seen_of_snaps(const struct rc_run *run,
     return seen;
 }
 
+/* The first marks' question of a dependency (each_dep): news of a first
+ * race, 1 (which stops the walk), or 0. */
+struct listener {
+    const int *minpos;
+    const unsigned char *seen;
+};
+
+static int news_of(void *ctx, int sn, int q, int pos)
+{
+    const struct listener *l = ctx;
+
+    return news(l->minpos, l->seen, q, pos, sn);
+}
+
 /* Whether event pos of task t learns of a first race through what it
- * waited for (take_deps, and a child's spawn at its first event). */
+ * waited for (each_dep, as the clocks, and a child's spawn at its first
+ * event). */
 static int event_news(const struct rc_run *run, const int *minpos,
                       const unsigned char *seen, int t, int pos)
 {
     const struct rc_task *k = &run->tasks[t];
-    const struct rc_ev *e = RC_EV(run, t, pos);
-    const struct rc_msg *m;
-    const struct rc_turn *u;
-    const struct rc_snap *b;
-    long i;
+    struct listener l = { minpos, seen };
 
     if (pos == 1 && k->parent >= 0 && k->spawn_snap >= 0 &&
         news(minpos, seen, k->parent, k->spawn_k, k->spawn_snap))
         return 1;
-    if ((e->kind == PG_EV_RECV || e->kind == PG_EV_NOTICE) && e->a >= 0) {
-        m = &run->msg[e->a];
-        if (m->src >= 0)
-            return news(minpos, seen, m->src, m->src_pos, m->snap);
-        return m->notice_of >= 0 &&
-               news(minpos, seen, m->notice_of, run->tasks[m->notice_of].n,
-                    run->tasks[m->notice_of].end_snap);
-    }
-    if (rc_is_turn(e) && run->turns[e->a].prev >= 0) {
-        u = &run->turns[run->turns[e->a].prev];
-        return news(minpos, seen, u->task, u->pos, u->snap);
-    }
-    if (e->kind == PG_EV_BARRIER && run->bars[e->a].snap >= 0) {
-        b = &run->snaps[run->bars[e->a].snap];
-        for (i = 0; i < b->n; i++) {
-            const struct rc_dent *d = &run->dents[b->first + i];
-
-            if (news(minpos, seen, d->task, d->pos, d->snap))
-                return 1;
-        }
-    }
-    return 0;
+    return each_dep(run, RC_EV(run, t, pos), news_of, &l);
 }
 
 int rc_firsts(struct rc_run *run, struct rc_race *want, int nwant,
