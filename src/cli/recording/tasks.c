@@ -90,10 +90,11 @@ int top_tasks_print(const struct top_run *run, FILE *fp)
  * index into the sender's own palette of destinations, in as few bytes
  * as that palette needs: none while the sender sent every message id to
  * one task (a worker under a master), one below 255 destinations, else
- * two or four; a sender widens its slots when it needs to. */
+ * two or four; a sender widens its slots when it needs to, and finds a
+ * long palette's entries through the matcher too. */
 #define CODE_NONE 0xFFFFFFFFu     /* no send of that message id */
 #define CODE_NOLOG 0xFFFFFFFEu    /* a destination without a log */
-#define HASH_FROM 8               /* palettes this long get a hash */
+#define HASH_FROM 8               /* palettes this long get an index */
 
 struct dense {
     int base, n;          /* message ids base .. base+n-1 */
@@ -104,9 +105,8 @@ struct dense {
     unsigned *pal;        /* the destinations: task index, or CODE_NOLOG */
     int npal;
     size_t cappal;
-    unsigned *hkey;       /* palette entries + 1 by destination, open */
-    int *hidx;            /* addressing, once the palette is long */
-    int hcap;
+    struct rc_index hx;   /* the palette by destination, once it is */
+    int hroom;            /* long (the model's matcher), room for hroom */
     unsigned char *taken; /* a bit a slot */
 };
 
@@ -178,60 +178,55 @@ static int widen(struct dense *d, int w)
     return 0;
 }
 
-/* The slot of destination code in the sender's palette hash: its own,
- * or the empty one where it goes. */
-static int hslot(const struct dense *d, unsigned code)
+/* The palette's index (rc_index, keyed by destination), with room for
+ * twice the palette.  0, or -1. */
+static int reindex(struct dense *d)
 {
-    int h = (int)((code * 2654435761u) & (unsigned)(d->hcap - 1));
+    int j;
 
-    while (d->hkey[h] && d->hkey[h] != code + 1)
-        h = (h + 1) & (d->hcap - 1);
-    return h;
+    rc_index_free(&d->hx);
+    d->hroom = 2 * d->npal;
+    if (rc_index_init(&d->hx, (size_t)d->hroom) < 0)
+        return -1;
+    for (j = 0; j < d->npal; j++)
+        rc_index_add(&d->hx, rc_key((int)d->pal[j], 0, 0), j);
+    return 0;
 }
 
-/* The palette's hash, twice the room of the palette.  0, or -1. */
-static int rehash(struct dense *d)
+/* Destination code's index in the sender's palette, -1 if not there. */
+static int pal_find(const struct dense *d, unsigned code)
 {
-    int j, h, cap = 16;
+    size_t at = RC_INDEX_START;
+    int j;
 
-    while (cap < 2 * d->npal + 2)
-        cap *= 2;
-    free(d->hkey), free(d->hidx);
-    d->hkey = calloc((size_t)cap, sizeof *d->hkey);
-    d->hidx = malloc((size_t)cap * sizeof *d->hidx);
-    d->hcap = cap;
-    if (!d->hkey || !d->hidx)
+    if (!d->hx.slot) {
+        for (j = 0; j < d->npal; j++)
+            if (d->pal[j] == code)
+                return j;
         return -1;
-    for (j = 0; j < d->npal; j++) {
-        h = hslot(d, d->pal[j]);
-        d->hkey[h] = d->pal[j] + 1, d->hidx[h] = j;
     }
-    return 0;
+    while ((j = rc_index_next(&d->hx, rc_key((int)code, 0, 0), &at)) >= 0)
+        if (d->pal[j] == code)
+            return j;
+    return -1;
 }
 
 /* Destination code's index in the sender's palette, added if new (and
  * the slots widened when the palette outgrows them).  -1 out of memory. */
 static int pal_index(struct dense *d, unsigned code)
 {
-    int k = -1, j, h;
+    int k = pal_find(d, code);
 
-    if (d->hcap) {
-        h = hslot(d, code);
-        k = d->hkey[h] ? d->hidx[h] : -1;
-    }
-    for (j = 0; !d->hcap && j < d->npal && k < 0; j++)
-        k = d->pal[j] == code ? j : -1;
     if (k >= 0)
         return k;
     if (pg_grow(&d->pal, &d->cappal, (size_t)d->npal + 1, sizeof *d->pal) < 0)
         return -1;
     d->pal[k = d->npal++] = code;
-    if (d->npal >= HASH_FROM && 2 * d->npal + 2 > d->hcap) {
-        if (rehash(d) < 0)
+    if (d->npal >= HASH_FROM && d->npal > d->hroom) {
+        if (reindex(d) < 0)
             return -1;
-    } else if (d->hcap) {
-        h = hslot(d, code);
-        d->hkey[h] = code + 1, d->hidx[h] = k;
+    } else if (d->hx.slot) {
+        rc_index_add(&d->hx, rc_key((int)code, 0, 0), k);
     }
     if (d->w > 0 && (uint32_t)k >= none_of(d->w) &&
         widen(d, d->w == 1 ? 2 : 4) < 0)
@@ -457,11 +452,11 @@ int top_run_load_summary(struct top_run *run, const char *dir, pg_err *err)
         run->kept_sends += (size_t)sm.d[t].n * sm.d[t].w +
                            (size_t)sm.d[t].n / 8 +
                            (size_t)sm.d[t].npal * sizeof *sm.d[t].pal +
-                           (size_t)sm.d[t].hcap * (sizeof *sm.d[t].hkey +
-                                                   sizeof *sm.d[t].hidx);
+                           (sm.d[t].hx.slot ? (sm.d[t].hx.mask + 1) *
+                                              sizeof *sm.d[t].hx.slot : 0);
     for (t = 0; sm.d && t < run->ntasks; t++)
         free(sm.d[t].code), free(sm.d[t].taken), free(sm.d[t].pal),
-            free(sm.d[t].hkey), free(sm.d[t].hidx);
+            rc_index_free(&sm.d[t].hx);
     free(sm.d), free(sm.snd), free(sm.dst), free(sm.taken);
     rc_index_free(&sm.x);
     rc_free(&sm.m);
