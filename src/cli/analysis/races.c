@@ -339,11 +339,15 @@ static const struct rc_odd *odd_at(const struct rc_task *t, int pos)
     return lo > 0 ? &t->odd[lo - 1] : NULL;
 }
 
+/* Event pos's number in its log, o the last odd event at or before it. */
+static long seq_after(const struct rc_odd *o, int pos)
+{
+    return o ? o->seq + (long)(pos - o->pos) : pos;
+}
+
 long rc_ev_seq(const struct rc_run *run, int t, int pos)
 {
-    const struct rc_odd *o = odd_at(&run->tasks[t], pos);
-
-    return o ? o->seq + (long)(pos - o->pos) : pos;
+    return seq_after(odd_at(&run->tasks[t], pos), pos);
 }
 
 int rc_ev_misses(const struct rc_run *run, int t, int pos)
@@ -360,7 +364,9 @@ static int note_odd(const struct rc_run *run, int ti, const pg_event *ev)
     struct rc_task *t = &run->tasks[ti];
     int pos = t->n + 1;
 
-    if (ev->seq == rc_ev_seq(run, ti, pos) && ev->misses == 0)
+    /* past every odd event so far: the last is the one before it */
+    if (ev->seq == seq_after(t->nodd ? &t->odd[t->nodd - 1] : NULL, pos) &&
+        ev->misses == 0)
         return 0;
     if (pg_grow(&t->odd, &t->capodd, (size_t)t->nodd + 1, sizeof *t->odd) < 0)
         return -1;
