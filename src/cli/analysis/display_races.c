@@ -182,6 +182,7 @@ struct race_out {
     unsigned char *seen; /* the sends in another part listed, a bit each */
     int *else_of;        /* and listed: (m, ltid, msgid, part) each */
     size_t nelse, capelse;
+    struct rc_site_memo site; /* the last race's site, named */
 };
 
 /* Alternative a (message m), whose send lies in part `part`, as a pair's
@@ -394,13 +395,12 @@ static int race_entry(struct race_out *o, const struct rc_race *r)
     struct page_alts swap;
     size_t pi = 0;
     struct rc_alt_of a;
-    char site[600];
 
     recv = map[rr->tasks[r->task].first + r->pos - 1];
     if (recv < 0 || (recv = race_here(o->pm, recv, &part)) < 0)
         return 0; /* a failed poll, a notice: not drawn; elsewhere */
     si = site_index(o->names, &o->nnames,
-                    rc_site_name(rr, r->task, e->site, site, sizeof site));
+                    rc_site_memo_name(rr, r->task, e->site, &o->site));
     o->ints.put(o->ints.ctx, recv);
     o->ints.put(o->ints.ctx, r->first);
     o->ints.put(o->ints.ctx, si);

@@ -576,6 +576,17 @@ void rc_back_close(struct rc_back *b);
  * of task t; "" for site 0.  The buffer is the caller's. */
 const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
                          int size);
+/* The last site named, kept (zeroed: none): a report's or a page's races
+ * come a task at a time, most of a task's from one site, and a name is a
+ * look into debug information (or a printf). */
+struct rc_site_memo {
+    int held, task, site;
+    char name[600];
+};
+/* rc_site_name of site id `site` of task t, named only when it is not
+ * the one m holds. */
+const char *rc_site_memo_name(const struct rc_run *run, int t, int site,
+                              struct rc_site_memo *m);
 /* pg_site_name and pg_site_parts (pg_log.h, src/log/site_name.c): the
  * same for an object and an offset. */
 

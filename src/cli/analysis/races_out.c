@@ -35,6 +35,15 @@
 
 #define DEFAULT_LOGDIR "logs"
 
+const char *rc_site_memo_name(const struct rc_run *run, int t, int site,
+                              struct rc_site_memo *m)
+{
+    if (!m->held || m->task != t || m->site != site)
+        rc_site_name(run, t, site, m->name, sizeof m->name);
+    m->held = 1, m->task = t, m->site = site;
+    return m->name;
+}
+
 const char *rc_site_name(const struct rc_run *run, int t, int site, char *buf,
                          int size)
 {
@@ -611,20 +620,15 @@ struct sink {
     int i, full;
     struct rc_runs cur[2], prev[2];
     int nnotices; /* the race's, at hand */
-    int site_task, site; /* the last race's site, named: */
-    char site_name[600]; /* the next race's is most often the same */
+    struct rc_site_memo site; /* the last race's site, named */
 };
 
 /* Race r's call site, named (once for the races of one site in a row). */
 static const char *site_of(struct sink *k, const struct rc_run *run,
                            const struct rc_race *r)
 {
-    int site = RC_EV(run, r->task, r->pos)->site;
-
-    if (k->site_task != r->task || k->site != site)
-        rc_site_name(run, r->task, site, k->site_name, sizeof k->site_name);
-    k->site_task = r->task, k->site = site;
-    return k->site_name;
+    return rc_site_memo_name(run, r->task, RC_EV(run, r->task, r->pos)->site,
+                             &k->site);
 }
 
 /* An object keyed by ltid being written: the buffer, the keys so far,
@@ -812,7 +816,7 @@ static int json_race(struct rc_run *run, const struct rc_race *r, void *arg)
 static struct sink sink_at(FILE *fp, int i, int full)
 {
     return (struct sink){ fp, i, full, { { .task = -1 }, { .task = -1 } },
-                          { { .task = -1 }, { .task = -1 } }, 0, -1, 0, "" };
+                          { { .task = -1 }, { .task = -1 } }, 0, { 0 } };
 }
 
 /* Every race to `each`, streamed: found again one by one, written and
